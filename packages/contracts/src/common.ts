@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/** ISO 8601 timestamp with a UTC offset, as every resource carries it. */
+export const Timestamp = z.iso.datetime({ offset: true });
+export type Timestamp = z.infer<typeof Timestamp>;
+
+export const ErrorCode = z.enum([
+  'NOT_FOUND',
+  'FORBIDDEN',
+  'UNAUTHORIZED',
+  'CONFLICT',
+  'BAD_REQUEST',
+  'VALIDATION_ERROR',
+  'INTERNAL_ERROR',
+  'HTTP_ERROR',
+  'UPSTREAM_ERROR',
+  'UPSTREAM_TIMEOUT',
+  'SERVICE_UNAVAILABLE',
+  'INVALID_STATE',
+  'INVALID_MISSION_TYPE',
+  'INVALID_REQUEST',
+  'UNSIGNED_EVENT',
+  'INVALID_SIGNATURE',
+  'POLICY_VIOLATION',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PRECONDITION_FAILED',
+  'RATE_LIMITED',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorDetail = z.object({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  type: z.string(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+/** The envelope every service answers every failure with (spec part 7). */
+export const ErrorEnvelope = z.object({
+  error: z.string(),
+  message: z.string(),
+  details: z.array(ErrorDetail).optional(),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+export const Health = z.object({ status: z.literal('ok'), service: z.string(), version: z.string() });
+export type Health = z.infer<typeof Health>;
+
+export const Readiness = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  service: z.string(),
+  checks: z.record(z.string(), z.boolean()),
+});
+export type Readiness = z.infer<typeof Readiness>;
+
+export const ServiceName = z.enum([
+  'gateway',
+  'orchestrator',
+  'wardrobe',
+  'commerce',
+  'vto',
+  'cartprep',
+  'browser-bridge',
+  'artifacts-audit',
+]);
+export type ServiceName = z.infer<typeof ServiceName>;
+
+/** Path parameter of every household-scoped route. */
+export const HouseholdParams = z.object({ id: z.string().min(1).max(128) });
+
+/** Offset paging used by list routes; limits are capped per route. */
+export const OffsetPageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+/** Identity the gateway forwards to services, trusted only with a valid internal token. */
+export const CALLER_HEADERS = {
+  userId: 'x-user-id',
+  role: 'x-member-role',
+  email: 'x-user-email',
+} as const;

@@ -1,0 +1,2 @@
+export * from './types.ts';
+export { createStore, type StoreConfig } from './create-store.ts';

@@ -1,0 +1,85 @@
+/**
+ * The persistence contract every service codes against. Three backends implement it:
+ * `inmemory`, `sqlite` (node:sqlite, one file per service) and `docstore` (Firestore).
+ * Documents are plain JSON objects; the id is kept outside the document body.
+ */
+export type Doc = Record<string, unknown>;
+
+export type WhereOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'array-contains' | 'array-contains-any';
+export type Where = readonly [field: string, op: WhereOp, value: unknown];
+export type OrderBy = { field: string; direction?: 'asc' | 'desc' };
+
+export interface Query {
+  where?: readonly Where[];
+  /** Ties are always broken by id ascending so paging is stable. */
+  orderBy?: readonly OrderBy[];
+  limit?: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string | null;
+  /** Offset paging for small lists (audit trails); do not combine with cursor. */
+  offset?: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Null when there is nothing after this page. */
+  nextCursor: string | null;
+}
+
+/**
+ * Fields queried together, declared up front so each backend can index them (sqlite expression
+ * indexes and membership tables, Firestore composite indexes). Equality fields come first, then
+ * at most one range/order field, as Firestore requires.
+ */
+export interface IndexSpec {
+  fields: readonly string[];
+}
+
+export interface CollectionOptions {
+  indexes?: readonly IndexSpec[];
+  /** Array fields that queries use with array-contains / array-contains-any. */
+  arrayFields?: readonly string[];
+}
+
+/** Returned by an update function to leave the document untouched and report why. */
+export const ABORT: unique symbol = Symbol('store.abort');
+
+export interface Collection<T extends Doc> {
+  get(id: string): Promise<T | null>;
+  getMany(ids: readonly string[]): Promise<Map<string, T>>;
+  /** Fails with StoreConflictError when the id exists. */
+  create(id: string, doc: T): Promise<void>;
+  /** Creates all or none (StoreConflictError when any id exists). */
+  createMany(entries: ReadonlyArray<readonly [string, T]>): Promise<void>;
+  put(id: string, doc: T): Promise<void>;
+  /** True when something was deleted. */
+  delete(id: string): Promise<boolean>;
+  /**
+   * Atomic read-modify-write. `mutate` sees the current document (or null) and returns the new
+   * one, null to delete, or ABORT to change nothing. It may run more than once (Firestore retries
+   * transactions), so it must be pure: no I/O, no side effects. Resolves to the stored result:
+   * `{ doc, changed }` where doc is the document after the call.
+   */
+  update(id: string, mutate: (current: T | null) => T | null | typeof ABORT): Promise<{ doc: T | null; changed: boolean }>;
+  query(query?: Query): Promise<Page<T>>;
+  count(where?: readonly Where[]): Promise<number>;
+}
+
+export interface Store {
+  readonly backend: 'inmemory' | 'sqlite' | 'docstore';
+  collection<T extends Doc>(name: string, options?: CollectionOptions): Collection<T>;
+  /** True when the backend answers (used by GET /ready). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class StoreConflictError extends Error {
+  readonly collection: string;
+  readonly id: string;
+  constructor(collection: string, id: string) {
+    super(`Document ${collection}/${id} already exists`);
+    this.name = 'StoreConflictError';
+    this.collection = collection;
+    this.id = id;
+  }
+}

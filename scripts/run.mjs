@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// Entry point for `npm start`, `npm test` and `npm run bench` on a machine that has only Node
+// and npm: installs the workspace with the pinned pnpm if needed, then runs the pnpm script
+// under the Node 24 that the workspace itself carries (root devDependency `node`).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const targets = { start: 'stack', test: 'check', bench: 'bench:run' };
+const target = targets[process.argv[2]];
+if (!target) {
+  console.error(`usage: node scripts/run.mjs ${Object.keys(targets).join('|')}`);
+  process.exit(2);
+}
+const pnpmVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
+const pnpm = ['npx', '-y', `pnpm@${pnpmVersion}`];
+
+function run(cmd, args) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+const installed = existsSync(join(root, 'node_modules', '.modules.yaml'));
+if (!installed || process.env.FORCE_INSTALL === '1') {
+  const status = run(pnpm[0], [...pnpm.slice(1), 'install', '--frozen-lockfile']);
+  if (status !== 0) process.exit(status);
+}
+process.exit(run(pnpm[0], [...pnpm.slice(1), 'run', target, ...process.argv.slice(3)]));
