@@ -83,3 +83,15 @@ export class StoreConflictError extends Error {
     this.id = id;
   }
 }
+
+/**
+ * A query the store cannot run as given: bad field path, operator/value mismatch, cursor from
+ * another query, cursor combined with offset. Services map it to 400 when the query came from
+ * a client.
+ */
+export class StoreQueryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreQueryError';
+  }
+}

@@ -1,0 +1,187 @@
+import { mkdirSync } from 'node:fs';
+import type { ServiceName } from '@hs/contracts';
+import { z } from 'zod';
+
+export const APP_ENVS = ['dev', 'test', 'staging', 'production'] as const;
+export type AppEnv = (typeof APP_ENVS)[number];
+export const isProductionLike = (env: AppEnv) => env === 'staging' || env === 'production';
+
+export const SERVICES: readonly ServiceName[] = [
+  'gateway',
+  'orchestrator',
+  'wardrobe',
+  'commerce',
+  'vto',
+  'cartprep',
+  'browser-bridge',
+  'artifacts-audit',
+];
+
+export const DEFAULT_PORTS: Record<ServiceName, number> = {
+  gateway: 8080,
+  orchestrator: 8081,
+  wardrobe: 8082,
+  commerce: 8083,
+  vto: 8084,
+  cartprep: 8085,
+  'browser-bridge': 8086,
+  'artifacts-audit': 8087,
+};
+
+/** `browser-bridge` → `BROWSER_BRIDGE`, the prefix of its `_BASE_URL` and `_INTERNAL_TOKEN`. */
+export const envPrefix = (service: ServiceName) => service.toUpperCase().replace(/-/g, '_');
+
+/** Thrown when the environment is wrong; the process prints its one-line message and exits. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const envBool = (fallback: boolean) =>
+  z
+    .stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] })
+    .default(fallback);
+export const envNumber = (fallback: number) => z.coerce.number().finite().default(fallback);
+export const envList = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+
+/** A secret: development default allowed only outside staging/production, 32+ bytes there. */
+function secret(appEnv: AppEnv, devDefault: string) {
+  if (!isProductionLike(appEnv)) return z.string().min(1).default(devDefault);
+  return z
+    .string({ error: 'is required in staging and production' })
+    .refine((v) => Buffer.byteLength(v) >= 32, 'must be at least 32 bytes in staging and production')
+    .refine((v) => !v.startsWith('dev-'), 'must not be a development placeholder in staging and production');
+}
+
+export type Peer = { baseUrl: string; token: string };
+
+function baseShape(service: ServiceName, appEnv: AppEnv) {
+  const peers: Record<string, z.ZodType> = {};
+  for (const s of SERVICES) {
+    peers[`${envPrefix(s)}_BASE_URL`] = z.url().default(`http://127.0.0.1:${DEFAULT_PORTS[s]}`);
+    peers[`${envPrefix(s)}_INTERNAL_TOKEN`] = secret(appEnv, `dev-internal-token-${s}`);
+  }
+  return {
+    APP_ENV: z.enum(APP_ENVS).default('dev'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS[service]),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    CORS_ORIGINS: envList(),
+    BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+    REQUEST_TIMEOUT_SECONDS: envNumber(30),
+    SHUTDOWN_GRACE_SECONDS: envNumber(10),
+    INTERNAL_API_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
+    PERSISTENCE_BACKEND: z.enum(['inmemory', 'sqlite', 'docstore']).default('inmemory'),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    FIRESTORE_PROJECT_ID: z.string().optional(),
+    FIRESTORE_DATABASE_ID: z.string().optional(),
+    ...peers,
+  };
+}
+
+type BaseShape = ReturnType<typeof baseShape>;
+type BaseParsed = { [K in keyof BaseShape]: z.infer<BaseShape[K]> };
+
+export type BaseConfig = {
+  service: ServiceName;
+  appEnv: AppEnv;
+  host: string;
+  port: number;
+  logLevel: string;
+  corsOrigins: string[];
+  bodyLimit: number;
+  requestTimeoutMs: number;
+  shutdownGraceMs: number;
+  internalTimeoutMs: number;
+  persistence: {
+    backend: 'inmemory' | 'sqlite' | 'docstore';
+    dataDir: string;
+    firestoreProjectId: string | undefined;
+    firestoreDatabaseId: string | undefined;
+  };
+  /** This service's own internal token: what callers must present. */
+  internalToken: string;
+  peers: Record<ServiceName, Peer>;
+  env: AppEnv;
+};
+
+function formatIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
+  const name = issue.path.join('.') || '(environment)';
+  const value = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
+  const shown = value === undefined ? 'unset' : /TOKEN|SECRET|KEY/.test(name) ? 'set' : JSON.stringify(value);
+  return `${name} ${issue.message} (value: ${shown})`;
+}
+
+/**
+ * Parses the service's environment: the shared settings every service has plus its own
+ * `extra` settings. A wrong value throws ConfigError naming the variable.
+ */
+export function loadConfig<E extends z.ZodRawShape>(
+  service: ServiceName,
+  extra: (appEnv: AppEnv) => E,
+  env: NodeJS.ProcessEnv = process.env,
+): BaseConfig & { raw: BaseParsed & z.infer<z.ZodObject<E>> } {
+  const appEnvResult = z.enum(APP_ENVS).default('dev').safeParse(env.APP_ENV || undefined);
+  if (!appEnvResult.success)
+    throw new ConfigError(`Configuration error: APP_ENV must be one of ${APP_ENVS.join(', ')} (value: ${env.APP_ENV})`);
+  const appEnv = appEnvResult.data;
+  const schema = z.object({ ...baseShape(service, appEnv), ...extra(appEnv) });
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const first = result.error.issues[0]!;
+    throw new ConfigError(`Configuration error: ${formatIssue(first, env)}`);
+  }
+  const raw = result.data as unknown as BaseParsed & z.infer<z.ZodObject<E>>;
+  const peers = Object.fromEntries(
+    SERVICES.map((s) => [
+      s,
+      {
+        baseUrl: String(raw[`${envPrefix(s)}_BASE_URL` as keyof BaseParsed]).replace(/\/$/, ''),
+        token: String(raw[`${envPrefix(s)}_INTERNAL_TOKEN` as keyof BaseParsed]),
+      },
+    ]),
+  ) as Record<ServiceName, Peer>;
+  if (raw.PERSISTENCE_BACKEND === 'docstore' && !raw.FIRESTORE_PROJECT_ID)
+    throw new ConfigError('Configuration error: FIRESTORE_PROJECT_ID is required when PERSISTENCE_BACKEND=docstore');
+  if (raw.PERSISTENCE_BACKEND === 'sqlite') mkdirSync(raw.DATA_DIR, { recursive: true });
+  return {
+    service,
+    appEnv,
+    env: appEnv,
+    host: raw.HOST,
+    port: raw.PORT,
+    logLevel: raw.LOG_LEVEL,
+    corsOrigins: raw.CORS_ORIGINS,
+    bodyLimit: raw.BODY_LIMIT_BYTES,
+    requestTimeoutMs: raw.REQUEST_TIMEOUT_SECONDS * 1000,
+    shutdownGraceMs: raw.SHUTDOWN_GRACE_SECONDS * 1000,
+    internalTimeoutMs: raw.INTERNAL_API_TIMEOUT_SECONDS * 1000,
+    persistence: {
+      backend: raw.PERSISTENCE_BACKEND,
+      dataDir: raw.DATA_DIR,
+      firestoreProjectId: raw.FIRESTORE_PROJECT_ID,
+      firestoreDatabaseId: raw.FIRESTORE_DATABASE_ID,
+    },
+    internalToken: peers[service].token,
+    peers,
+    raw,
+  };
+}
+
+/** Fails the boot in staging/production when a development-only switch is on. */
+export function refuseInProduction(appEnv: AppEnv, variable: string, isDevOnly: boolean, why: string): void {
+  if (isProductionLike(appEnv) && isDevOnly)
+    throw new ConfigError(`Configuration error: ${variable} ${why} is not allowed when APP_ENV=${appEnv}`);
+}

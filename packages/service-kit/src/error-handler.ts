@@ -1,0 +1,85 @@
+import type { ErrorDetail, ErrorEnvelope } from '@hs/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Status of a schema validation failure on this route: 422 unless the spec says 400. */
+    validationStatus?: 400 | 422;
+  }
+}
+
+/** Fastify's own errors, mapped to the envelope with the spec's codes. */
+const FASTIFY_ERRORS: Record<string, { status: number; error: string; message?: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'BAD_REQUEST', message: 'Body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'BAD_REQUEST', message: 'Body must not be empty' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, error: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    error: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Unsupported content type',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, error: 'BAD_REQUEST', message: 'Invalid content length' },
+};
+
+type ValidationIssue = { instancePath?: string; message?: string; keyword?: string; params?: unknown };
+
+function toDetails(context: string | undefined, issues: readonly ValidationIssue[]): ErrorDetail[] {
+  return issues.map((issue) => ({
+    loc: [
+      context ?? 'body',
+      ...(issue.instancePath ?? '')
+        .split('/')
+        .filter(Boolean)
+        .map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+    ],
+    msg: issue.message ?? 'Invalid value',
+    type: issue.keyword ?? 'invalid',
+  }));
+}
+
+function send(reply: FastifyReply, status: number, body: ErrorEnvelope): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof AppError) {
+      if (err.status >= 500) request.log.warn({ err, cause: err.cause }, err.message);
+      if (err.headers) reply.headers(err.headers);
+      const body: ErrorEnvelope = { error: err.code, message: err.message };
+      if (err.details) body.details = err.details;
+      return send(reply, err.status, body);
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const status = request.routeOptions.config?.validationStatus ?? 422;
+      return send(reply, status, {
+        error: 'VALIDATION_ERROR',
+        message: 'Request validation failed',
+        details: toDetails(err.validationContext, err.validation),
+      });
+    }
+    if (err.validation) {
+      const status = request.routeOptions.config?.validationStatus ?? 422;
+      return send(reply, status, {
+        error: 'VALIDATION_ERROR',
+        message: 'Request validation failed',
+        details: toDetails(err.validationContext, err.validation as ValidationIssue[]),
+      });
+    }
+    const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
+    if (known) return send(reply, known.status, { error: known.error, message: known.message ?? err.message });
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err }, 'unhandled error');
+      return send(reply, 500, { error: 'INTERNAL_ERROR', message: 'Internal server error' });
+    }
+    if (status === 429) return send(reply, 429, { error: 'RATE_LIMITED', message: err.message });
+    return send(reply, status, { error: 'HTTP_ERROR', message: err.message });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 404, { error: 'NOT_FOUND', message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
+  );
+}

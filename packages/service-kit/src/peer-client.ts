@@ -1,0 +1,124 @@
+import { CALLER_HEADERS, ErrorEnvelope, type ServiceName } from '@hs/contracts';
+import { type Dispatcher, request } from 'undici';
+import type { z } from 'zod';
+import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
+import type { Caller } from './internal-auth.ts';
+import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
+
+export type PeerCall<S extends z.ZodType | undefined> = {
+  method: Dispatcher.HttpMethod;
+  path: string;
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  requestId?: string;
+  caller?: Caller | null;
+  /** Validates a 2xx reply; a mismatch is the peer's fault (502). */
+  schema?: S;
+  timeoutMs?: number;
+};
+
+export type PeerReply<T> = { status: number; body: T; headers: Record<string, string | string[] | undefined> };
+
+export interface PeerClient {
+  readonly service: ServiceName;
+  readonly baseUrl: string;
+  call<S extends z.ZodType | undefined = undefined>(
+    call: PeerCall<S>,
+  ): Promise<PeerReply<S extends z.ZodType ? z.infer<S> : unknown>>;
+}
+
+function isTimeout(err: unknown): boolean {
+  const e = err as { name?: string; code?: string };
+  return (
+    e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT'
+  );
+}
+
+export function buildQuery(query: PeerCall<undefined>['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/**
+ * One typed client per peer: sends the peer's internal token and the request id, applies the
+ * timeout, validates the reply. A peer's 4xx is passed on in its own envelope; a 5xx, an
+ * unreachable peer or a bad reply become 502 UPSTREAM_ERROR, a slow one 504 UPSTREAM_TIMEOUT.
+ */
+export function createPeerClient(options: {
+  service: ServiceName;
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+  dispatcher?: Dispatcher;
+}): PeerClient {
+  const { service, baseUrl, token, timeoutMs } = options;
+  return {
+    service,
+    baseUrl,
+    async call(call) {
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        [INTERNAL_TOKEN_HEADER]: token,
+        ...call.headers,
+      };
+      if (call.requestId) headers['x-request-id'] = call.requestId;
+      if (call.caller) {
+        headers[CALLER_HEADERS.userId] = call.caller.userId;
+        if (call.caller.role) headers[CALLER_HEADERS.role] = call.caller.role;
+        if (call.caller.email) headers[CALLER_HEADERS.email] = call.caller.email;
+      }
+      let payload: string | undefined;
+      if (call.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        payload = JSON.stringify(call.body);
+      }
+      const limit = call.timeoutMs ?? timeoutMs;
+      let res: Dispatcher.ResponseData;
+      let text: string;
+      try {
+        res = await request(`${baseUrl}${call.path}${buildQuery(call.query)}`, {
+          method: call.method,
+          headers,
+          body: payload,
+          signal: AbortSignal.timeout(limit),
+          ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+        });
+        text = await res.body.text();
+      } catch (err) {
+        if (isTimeout(err)) throw upstreamTimeout(`${service} did not answer within ${limit} ms`, err);
+        throw upstreamError(`${service} is unreachable`, err);
+      }
+      let json: unknown = null;
+      if (text) {
+        try {
+          json = JSON.parse(text);
+        } catch {
+          throw upstreamError(`${service} sent a reply that is not JSON (status ${res.statusCode})`);
+        }
+      }
+      if (res.statusCode >= 500) {
+        const env = ErrorEnvelope.safeParse(json);
+        throw upstreamError(`${service} failed (${res.statusCode}${env.success ? `: ${env.data.error}` : ''})`);
+      }
+      if (res.statusCode >= 400) {
+        const env = ErrorEnvelope.safeParse(json);
+        if (env.success)
+          throw new AppError(env.data.error, res.statusCode, env.data.message, {
+            ...(env.data.details ? { details: env.data.details } : {}),
+          });
+        throw upstreamError(`${service} refused the call (${res.statusCode})`);
+      }
+      let body: unknown = json;
+      if (call.schema) {
+        const parsed = call.schema.safeParse(json);
+        if (!parsed.success) throw upstreamError(`${service} sent a reply that does not match its contract`);
+        body = parsed.data;
+      }
+      return { status: res.statusCode, body, headers: res.headers } as never;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { compareStrings, compareValues, sameType, valuesEqual } from './compare.ts';
+import { encodeCursor } from './cursor.ts';
+import { getPath } from './names.ts';
+import type { NormalizedQuery } from './normalize-query.ts';
+import type { Doc, Where } from './types.ts';
+
+/** Filter semantics follow Firestore: a missing field never matches, `!=` and `in` skip nulls. */
+export function matchesWhere(doc: Doc, [field, op, expected]: Where): boolean {
+  const value = getPath(doc, field);
+  if (value === undefined) return false;
+  switch (op) {
+    case '==':
+      return valuesEqual(value, expected);
+    case '!=':
+      return value !== null && !valuesEqual(value, expected);
+    case '<':
+      return sameType(value, expected) && compareValues(value, expected) < 0;
+    case '<=':
+      return sameType(value, expected) && compareValues(value, expected) <= 0;
+    case '>':
+      return sameType(value, expected) && compareValues(value, expected) > 0;
+    case '>=':
+      return sameType(value, expected) && compareValues(value, expected) >= 0;
+    case 'in':
+      return (expected as unknown[]).some((e) => e !== null && valuesEqual(value, e));
+    case 'array-contains':
+      return Array.isArray(value) && value.some((v) => valuesEqual(v, expected));
+    case 'array-contains-any':
+      return Array.isArray(value) && value.some((v) => (expected as unknown[]).some((e) => valuesEqual(v, e)));
+  }
+}
+
+export function matchesAll(doc: Doc, where: readonly Where[]): boolean {
+  return where.every((w) => matchesWhere(doc, w));
+}
+
+interface Row {
+  id: string;
+  doc: Doc;
+  key: unknown[];
+}
+
+/** Runs a normalized query over a snapshot of (id, doc) pairs; docs are returned as stored. */
+export function runMemoryQuery(
+  entries: Iterable<[string, Doc]>,
+  q: NormalizedQuery,
+): { docs: Doc[]; nextCursor: string | null } {
+  const rows: Row[] = [];
+  for (const [id, doc] of entries) {
+    if (!matchesAll(doc, q.where)) continue;
+    const key = q.order.map((o) => getPath(doc, o.field));
+    // Ordering by a field drops documents without it (as Firestore does).
+    if (key.some((v) => v === undefined)) continue;
+    rows.push({ id, doc, key });
+  }
+  const compareRows = (a: { key: unknown[]; id: string }, b: { key: unknown[]; id: string }): number => {
+    for (let i = 0; i < q.order.length; i++) {
+      const c = compareValues(a.key[i], b.key[i]);
+      if (c !== 0) return q.order[i]!.direction === 'desc' ? -c : c;
+    }
+    return compareStrings(a.id, b.id);
+  };
+  rows.sort(compareRows);
+  const after = q.after;
+  const start = after ? rows.filter((r) => compareRows(r, { key: after.values, id: after.id }) > 0) : rows;
+  const end = q.limit === undefined ? undefined : q.offset + q.limit;
+  const page = start.slice(q.offset, end);
+  const last = page.at(-1);
+  const more = end !== undefined && start.length > end;
+  return {
+    docs: page.map((r) => r.doc),
+    nextCursor: more && last ? encodeCursor({ values: last.key, id: last.id }) : null,
+  };
+}

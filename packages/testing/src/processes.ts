@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServiceName } from '@hs/contracts';
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+const ALL: ServiceName[] = [
+  'gateway',
+  'orchestrator',
+  'wardrobe',
+  'commerce',
+  'vto',
+  'cartprep',
+  'browser-bridge',
+  'artifacts-audit',
+];
+const prefix = (s: ServiceName) => s.toUpperCase().replace(/-/g, '_');
+
+/** A free loopback port (bound to 0, read, released). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export interface RunningStack {
+  url(service: ServiceName): string;
+  env: Record<string, string>;
+  /** SIGKILL one service (a crash), leaving the others running. */
+  kill(service: ServiceName): Promise<void>;
+  /** SIGTERM one service and wait for it to exit. */
+  stop(service: ServiceName): Promise<void>;
+  start(service: ServiceName, extraEnv?: Record<string, string>): Promise<void>;
+  logs(service: ServiceName): string;
+  close(): Promise<void>;
+}
+
+async function waitHealthy(url: string, child: ChildProcess, logs: () => string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url} exited during boot:\n${logs()}`);
+    try {
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not become healthy:\n${logs()}`);
+}
+
+/**
+ * Starts real service processes on free loopback ports, wired to each other through their
+ * `<PEER>_BASE_URL` settings. Services not started still get a (dead) address, so calls to them
+ * exercise the "peer down" path.
+ */
+export async function startStack(options: {
+  services: ServiceName[];
+  env?: Record<string, string>;
+  perService?: Partial<Record<ServiceName, Record<string, string>>>;
+}): Promise<RunningStack> {
+  const ports = Object.fromEntries(await Promise.all(ALL.map(async (s) => [s, await freePort()] as const))) as Record<
+    ServiceName,
+    number
+  >;
+  const env: Record<string, string> = {
+    APP_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    ...Object.fromEntries(ALL.map((s) => [`${prefix(s)}_BASE_URL`, `http://127.0.0.1:${ports[s]}`])),
+    ...options.env,
+  };
+  const children = new Map<ServiceName, ChildProcess>();
+  const output = new Map<ServiceName, string>();
+
+  const start = async (service: ServiceName, extraEnv: Record<string, string> = {}) => {
+    output.set(service, '');
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@hs/source', join(REPO_ROOT, 'services', service, 'src', 'server.ts')],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          ...env,
+          ...options.perService?.[service],
+          ...extraEnv,
+          PORT: String(ports[service]),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const append = (chunk: Buffer) => output.set(service, (output.get(service) ?? '') + chunk.toString());
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
+    children.set(service, child);
+    await waitHealthy(`http://127.0.0.1:${ports[service]}`, child, () => output.get(service) ?? '');
+  };
+
+  const signal = async (service: ServiceName, sig: NodeJS.Signals) => {
+    const child = children.get(service);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill(sig);
+    await exited;
+  };
+
+  try {
+    await Promise.all(options.services.map((s) => start(s)));
+  } catch (err) {
+    await Promise.all([...children.keys()].map((s) => signal(s, 'SIGKILL')));
+    throw err;
+  }
+  return {
+    url: (s) => `http://127.0.0.1:${ports[s]}`,
+    env,
+    kill: (s) => signal(s, 'SIGKILL'),
+    stop: (s) => signal(s, 'SIGTERM'),
+    start,
+    logs: (s) => output.get(s) ?? '',
+    close: async () => {
+      await Promise.all([...children.keys()].map((s) => signal(s, 'SIGTERM')));
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Store } from '@hs/store';
+import { ABORT } from '@hs/store';
+import type { StoredHousehold } from '../domain/household-rules.ts';
+
+/** Households in the gateway's store; every change goes through an atomic update. */
+export function createHouseholdRepository(store: Store) {
+  const households = store.collection<StoredHousehold>('households', {
+    indexes: [{ fields: ['memberIds', 'createdAt'] }],
+    arrayFields: ['memberIds'],
+  });
+  return {
+    get: (id: string) => households.get(id),
+    create: (h: StoredHousehold) => households.create(h.householdId, h),
+    async listFor(userId: string): Promise<StoredHousehold[]> {
+      const out: StoredHousehold[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await households.query({
+          where: [['memberIds', 'array-contains', userId]],
+          orderBy: [{ field: 'createdAt' }],
+          limit: 200,
+          cursor,
+        });
+        out.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    },
+    /** Applies a pure change; the change may throw an AppError, which leaves the household as it was. */
+    async change(id: string, apply: (h: StoredHousehold) => StoredHousehold): Promise<StoredHousehold | null> {
+      let failure: unknown;
+      const result = await households.update(id, (current) => {
+        if (!current) return ABORT;
+        try {
+          failure = undefined;
+          return apply(current);
+        } catch (err) {
+          failure = err;
+          return ABORT;
+        }
+      });
+      if (failure) throw failure;
+      return result.doc;
+    },
+  };
+}
+
+export type HouseholdRepository = ReturnType<typeof createHouseholdRepository>;

@@ -1,0 +1,74 @@
+// Turns a login idToken into an identity. Development mode derives a stable user from the
+// string itself; OIDC mode verifies the token against the issuer's JWKS with jose
+// (createRemoteJWKSet caches keys), using OIDC discovery when no JWKS URL is configured.
+import { createHash } from 'node:crypto';
+import { unauthorized, upstreamError } from '@hs/service-kit';
+import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { request } from 'undici';
+import type { Identity } from './access-tokens.ts';
+
+export interface IdentityProvider {
+  identify(idToken: string): Promise<Identity>;
+}
+
+/** The same idToken always yields the same user: ids derive from the normalised email. */
+export function devIdentity(idToken: string): Identity {
+  const email = (idToken.includes('@') ? idToken : `${idToken}@dev.local`).trim().toLowerCase();
+  const digest = createHash('sha256').update(email).digest('base64url').slice(0, 22);
+  return { userId: `usr_${digest}`, email };
+}
+
+export function createDevIdentityProvider(): IdentityProvider {
+  return {
+    async identify(idToken) {
+      if (idToken.length > 256) throw unauthorized('Development idToken must be at most 256 characters');
+      return devIdentity(idToken);
+    },
+  };
+}
+
+export function createOidcIdentityProvider(settings: {
+  issuer: string;
+  audience: string;
+  jwksUrl?: string | undefined;
+  timeoutMs: number;
+}): IdentityProvider {
+  let jwks: JWTVerifyGetKey | undefined;
+  const keys = async (): Promise<JWTVerifyGetKey> => {
+    if (jwks) return jwks;
+    let url = settings.jwksUrl;
+    if (!url) {
+      try {
+        const res = await request(`${settings.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, {
+          signal: AbortSignal.timeout(settings.timeoutMs),
+        });
+        const doc = (await res.body.json()) as { jwks_uri?: string };
+        if (res.statusCode !== 200 || !doc.jwks_uri) throw new Error(`discovery answered ${res.statusCode}`);
+        url = doc.jwks_uri;
+      } catch (err) {
+        throw upstreamError('The sign-in provider could not be reached', err);
+      }
+    }
+    jwks = createRemoteJWKSet(new URL(url), { timeoutDuration: settings.timeoutMs });
+    return jwks;
+  };
+  return {
+    async identify(idToken) {
+      const getKey = await keys();
+      try {
+        const { payload } = await jwtVerify(idToken, getKey, {
+          issuer: settings.issuer,
+          audience: settings.audience,
+          algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+          requiredClaims: ['exp', 'sub'],
+        });
+        return { userId: String(payload.sub), email: typeof payload.email === 'string' ? payload.email : '' };
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC')
+          throw upstreamError('The sign-in provider could not be reached', err);
+        throw unauthorized('Invalid idToken');
+      }
+    },
+  };
+}

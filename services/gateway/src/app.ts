@@ -1,0 +1,71 @@
+import type { ServiceName } from '@hs/contracts';
+import { createPeerClient, createServiceApp, SERVICES, type ServiceApp } from '@hs/service-kit';
+import type { Store } from '@hs/store';
+import type { Logger } from 'pino';
+import { createAccessTokens } from './adapters/access-tokens.ts';
+import { createAuditTrail } from './adapters/audit-trail.ts';
+import { createHouseholdRepository } from './adapters/household-repository.ts';
+import { createDevIdentityProvider, createOidcIdentityProvider, type IdentityProvider } from './adapters/identity-provider.ts';
+import type { GatewayConfig } from './config.ts';
+import type { GatewayContext } from './context.ts';
+import { registerAuthentication } from './plugins/authenticate.ts';
+import { ROUTE_GROUPS } from './routes/index.ts';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  store: Store;
+  logger?: Logger | false;
+  /** Tests may inject a provider; otherwise AUTH_MODE picks one. */
+  identity?: IdentityProvider;
+  /** Start background delivery loops (audit outbox); off in tests that drive them by hand. */
+  background?: boolean;
+}
+
+export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: GatewayContext }> {
+  const { config, store } = deps;
+  const logger = deps.logger || undefined;
+  const app = await createServiceApp({
+    service: 'gateway',
+    description:
+      'The public entry point: sign-in, households and members, purchase requests, and forwarding of household paths to the owning services.',
+    logger: deps.logger ?? false,
+    bodyLimit: config.bodyLimit,
+    requestTimeoutMs: config.requestTimeoutMs,
+    corsOrigins: config.corsOrigins,
+    readiness: { store: () => store.ping() },
+  });
+  const peers = Object.fromEntries(
+    SERVICES.map((service) => [
+      service,
+      createPeerClient({ service, ...config.peers[service], timeoutMs: config.internalTimeoutMs }),
+    ]),
+  ) as Record<ServiceName, ReturnType<typeof createPeerClient>>;
+  const tokens = createAccessTokens(config.auth);
+  const identity =
+    deps.identity ??
+    (config.auth.mode === 'oidc'
+      ? createOidcIdentityProvider({
+          issuer: config.auth.oidc.issuer!,
+          audience: config.auth.oidc.audience!,
+          jwksUrl: config.auth.oidc.jwksUrl,
+          timeoutMs: config.internalTimeoutMs,
+        })
+      : createDevIdentityProvider());
+  const ctx: GatewayContext = {
+    config,
+    store,
+    tokens,
+    identity,
+    households: createHouseholdRepository(store),
+    audit: createAuditTrail({ store, ledger: peers['artifacts-audit'], logger, maxBackoffMs: config.auditRetryMaxMs }),
+    peers,
+    logger,
+  };
+  registerAuthentication(app, tokens);
+  for (const register of ROUTE_GROUPS) await register(app, ctx);
+  if (deps.background !== false) {
+    app.addHook('onReady', async () => ctx.audit.outbox.start());
+    app.addHook('onClose', async () => ctx.audit.outbox.stop());
+  }
+  return Object.assign(app, { ctx });
+}

@@ -1,0 +1,61 @@
+import { type BaseConfig, ConfigError, envBool, isProductionLike, loadConfig } from '@hs/service-kit';
+import { z } from 'zod';
+
+/** The development placeholder for AUTH_JWT_SECRET; refused in staging and production. */
+export const DEV_JWT_SECRET = 'dev-jwt-secret-placeholder-not-for-production';
+
+/** Gateway settings on top of the shared ones (README, configuration table). */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+  const base = loadConfig(
+    'gateway',
+    (appEnv) => ({
+      AUTH_MODE: z.enum(['dev', 'oidc']).default(isProductionLike(appEnv) ? 'oidc' : 'dev'),
+      AUTH_JWT_SECRET: z.string().min(1).default(DEV_JWT_SECRET),
+      AUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+      AUTH_ISSUER: z.string().min(1).default('household-styling-gateway'),
+      AUTH_AUDIENCE: z.string().min(1).default('household-styling-api'),
+      OIDC_ISSUER: z.url().optional(),
+      OIDC_AUDIENCE: z.string().min(1).optional(),
+      OIDC_JWKS_URL: z.url().optional(),
+      BUYFLOW_INTERNAL_TOKEN: z.string().min(1).default('dev-buyflow-internal-token'),
+      REQUIRE_BUYFLOW_INTERNAL_TOKEN: envBool(true),
+      CHECKOUT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(1800),
+      AUDIT_RETRY_MAX_SECONDS: z.coerce.number().positive().default(60),
+    }),
+    env,
+  );
+  const raw = base.raw;
+  if (isProductionLike(base.appEnv)) {
+    const why = `is not allowed when APP_ENV=${base.appEnv}`;
+    if (raw.AUTH_MODE === 'dev') throw new ConfigError(`Configuration error: AUTH_MODE=dev ${why}`);
+    if (raw.AUTH_JWT_SECRET === DEV_JWT_SECRET)
+      throw new ConfigError(`Configuration error: AUTH_JWT_SECRET is the development placeholder, which ${why}`);
+    if (Buffer.byteLength(raw.AUTH_JWT_SECRET) < 32)
+      throw new ConfigError('Configuration error: AUTH_JWT_SECRET must be at least 32 bytes in staging and production');
+    if (!raw.REQUIRE_BUYFLOW_INTERNAL_TOKEN)
+      throw new ConfigError(`Configuration error: REQUIRE_BUYFLOW_INTERNAL_TOKEN=false ${why}`);
+    if (raw.BUYFLOW_INTERNAL_TOKEN.startsWith('dev-') || Buffer.byteLength(raw.BUYFLOW_INTERNAL_TOKEN) < 32)
+      throw new ConfigError('Configuration error: BUYFLOW_INTERNAL_TOKEN must be a 32+ byte secret in staging and production');
+  }
+  if (raw.AUTH_MODE === 'oidc' && (!raw.OIDC_ISSUER || !raw.OIDC_AUDIENCE))
+    throw new ConfigError('Configuration error: OIDC_ISSUER and OIDC_AUDIENCE are required when AUTH_MODE=oidc');
+  return {
+    ...base,
+    auth: {
+      mode: raw.AUTH_MODE,
+      jwtSecret: raw.AUTH_JWT_SECRET,
+      ttlSeconds: raw.AUTH_TOKEN_TTL_SECONDS,
+      issuer: raw.AUTH_ISSUER,
+      audience: raw.AUTH_AUDIENCE,
+      oidc: { issuer: raw.OIDC_ISSUER, audience: raw.OIDC_AUDIENCE, jwksUrl: raw.OIDC_JWKS_URL },
+    },
+    buyflow: {
+      internalToken: raw.BUYFLOW_INTERNAL_TOKEN,
+      requireInternalToken: raw.REQUIRE_BUYFLOW_INTERNAL_TOKEN,
+      checkoutTokenTtlSeconds: raw.CHECKOUT_TOKEN_TTL_SECONDS,
+    },
+    auditRetryMaxMs: raw.AUDIT_RETRY_MAX_SECONDS * 1000,
+  };
+}
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig> & BaseConfig;

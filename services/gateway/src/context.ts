@@ -1,0 +1,21 @@
+import type { ServiceName } from '@hs/contracts';
+import type { PeerClient } from '@hs/service-kit';
+import type { Store } from '@hs/store';
+import type { Logger } from 'pino';
+import type { AccessTokens } from './adapters/access-tokens.ts';
+import type { AuditTrail } from './adapters/audit-trail.ts';
+import type { HouseholdRepository } from './adapters/household-repository.ts';
+import type { IdentityProvider } from './adapters/identity-provider.ts';
+import type { GatewayConfig } from './config.ts';
+
+/** Everything the gateway's routes depend on, built once in app.ts. */
+export interface GatewayContext {
+  config: GatewayConfig;
+  store: Store;
+  tokens: AccessTokens;
+  identity: IdentityProvider;
+  households: HouseholdRepository;
+  audit: AuditTrail;
+  peers: Record<ServiceName, PeerClient>;
+  logger: Logger | undefined;
+}

@@ -1,0 +1,66 @@
+import type { AddMemberRequest, Household, Member, Role, UpdateMemberRequest } from '@hs/contracts';
+import { conflict, forbidden, MEMBERSHIP_REQUIRED, notFound } from '@hs/service-kit';
+
+/** A household as stored: the contract shape plus the member-id index used by queries. */
+export type StoredHousehold = Household & { memberIds: string[] };
+
+export const MANAGE_MEMBERS_MESSAGE = 'Only a PARENT_GUARDIAN can manage household members';
+const LAST_GUARDIAN_MESSAGE = 'A household must keep at least one PARENT_GUARDIAN';
+
+export function newHousehold(id: string, name: string, creatorId: string, now: string): StoredHousehold {
+  const creator: Member = { memberId: creatorId, role: 'PARENT_GUARDIAN', displayName: null, addedAt: now, addedBy: creatorId };
+  return { householdId: id, name, members: [creator], memberIds: [creatorId], purchaseRequests: [], createdAt: now, updatedAt: now };
+}
+
+export function memberOf(household: Household, userId: string): Member {
+  const member = household.members.find((m) => m.memberId === userId);
+  if (!member) throw forbidden(MEMBERSHIP_REQUIRED);
+  return member;
+}
+
+export function requireRole(member: Member, roles: readonly Role[], message: string): void {
+  if (!roles.includes(member.role)) throw forbidden(message);
+}
+
+const guardians = (members: readonly Member[]) => members.filter((m) => m.role === 'PARENT_GUARDIAN').length;
+
+function withMembers(household: StoredHousehold, members: Member[], now: string): StoredHousehold {
+  return { ...household, members, memberIds: members.map((m) => m.memberId), updatedAt: now };
+}
+
+export function addMember(h: StoredHousehold, input: AddMemberRequest, actorId: string, now: string): StoredHousehold {
+  if (h.memberIds.includes(input.memberId)) throw conflict('User is already a household member');
+  const member: Member = {
+    memberId: input.memberId,
+    role: input.role,
+    displayName: input.displayName ?? null,
+    addedAt: now,
+    addedBy: actorId,
+  };
+  return withMembers(h, [...h.members, member], now);
+}
+
+export function changeMember(h: StoredHousehold, memberId: string, change: UpdateMemberRequest, now: string): StoredHousehold {
+  const current = h.members.find((m) => m.memberId === memberId);
+  if (!current) throw notFound('Member not found');
+  const updated: Member = {
+    ...current,
+    ...(change.role ? { role: change.role } : {}),
+    ...(change.displayName !== undefined ? { displayName: change.displayName } : {}),
+  };
+  const members = h.members.map((m) => (m.memberId === memberId ? updated : m));
+  if (guardians(members) === 0) throw conflict(LAST_GUARDIAN_MESSAGE);
+  return withMembers(h, members, now);
+}
+
+export function removeMember(h: StoredHousehold, memberId: string, now: string): StoredHousehold {
+  if (!h.memberIds.includes(memberId)) throw notFound('Member not found');
+  const members = h.members.filter((m) => m.memberId !== memberId);
+  if (guardians(members) === 0) throw conflict(LAST_GUARDIAN_MESSAGE);
+  return withMembers(h, members, now);
+}
+
+export function publicHousehold(h: StoredHousehold): Household {
+  const { memberIds: _ignored, ...household } = h;
+  return household;
+}

@@ -1,0 +1,34 @@
+import { CALLER_HEADERS } from '@hs/contracts';
+import { unauthorized } from '@hs/service-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccessTokens, Identity } from '../adapters/access-tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user; set on every bearer-protected route. */
+    user: Identity | null;
+  }
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
+
+/**
+ * Every `/api/v1` route of the gateway needs a valid bearer token unless it is marked public
+ * (login, signed uploads, internal callbacks with their own token, the voice socket).
+ * Identity headers sent by a client are dropped: only the gateway sets them for peers.
+ */
+export function registerAuthentication(app: FastifyInstance, tokens: AccessTokens): void {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (request) => {
+    for (const header of Object.values(CALLER_HEADERS)) delete request.headers[header];
+    if (!request.url.startsWith('/api/v1') || request.routeOptions.config?.public) return;
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    if (!match?.[1]) throw unauthorized('Missing or malformed bearer token');
+    request.user = await tokens.verify(match[1]);
+  });
+}
+
+export function currentUser(request: FastifyRequest): Identity {
+  if (!request.user) throw unauthorized('Missing or malformed bearer token');
+  return request.user;
+}

@@ -1,0 +1,35 @@
+import { AuditEntry, AuditPage, ErrorEnvelope, HouseholdAuditQuery, HouseholdParams } from '@hs/contracts';
+import type { ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
+import type { GatewayContext } from '../context.ts';
+import { accessHousehold } from '../plugins/household-access.ts';
+
+export function registerAuditLogRoutes(app: ServiceApp, ctx: GatewayContext): void {
+  app.get(
+    '/api/v1/households/:id/audit-logs',
+    {
+      schema: {
+        tags: ['audit'],
+        security: [{ bearer: [] }],
+        description:
+          'The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType, category. The total count is in the x-total-count header.',
+        params: HouseholdParams,
+        querystring: HouseholdAuditQuery,
+        response: { 200: z.array(AuditEntry), 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = await accessHousehold(ctx.households, request, request.params.id);
+      const page = await ctx.peers['artifacts-audit'].call({
+        method: 'GET',
+        path: `/api/v1/households/${encodeURIComponent(request.params.id)}/audit`,
+        query: request.query,
+        requestId: request.id,
+        caller: { userId, role: null, email: null },
+        schema: AuditPage,
+      });
+      reply.header('x-total-count', String(page.body.total));
+      return page.body.items;
+    },
+  );
+}

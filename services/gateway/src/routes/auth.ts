@@ -1,0 +1,38 @@
+import { CurrentUser, ErrorEnvelope, LoginRequest, LoginResponse } from '@hs/contracts';
+import type { ServiceApp } from '@hs/service-kit';
+import type { GatewayContext } from '../context.ts';
+import { currentUser } from '../plugins/authenticate.ts';
+
+export function registerAuthRoutes(app: ServiceApp, ctx: GatewayContext): void {
+  app.post(
+    '/api/v1/auth/login',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['identity'],
+        summary: 'Exchange a sign-in idToken for an access token',
+        description:
+          'AUTH_MODE=dev: any non-empty idToken up to 256 characters (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS.',
+        body: LoginRequest,
+        response: { 200: LoginResponse, 401: ErrorEnvelope, 422: ErrorEnvelope },
+      },
+    },
+    async (request) => {
+      const identity = await ctx.identity.identify(request.body.idToken);
+      const accessToken = await ctx.tokens.issue(identity);
+      return { accessToken, tokenType: 'Bearer' as const, expiresIn: ctx.tokens.ttlSeconds };
+    },
+  );
+
+  app.get(
+    '/api/v1/me',
+    {
+      schema: {
+        tags: ['identity'],
+        security: [{ bearer: [] }],
+        response: { 200: CurrentUser, 401: ErrorEnvelope },
+      },
+    },
+    async (request) => currentUser(request),
+  );
+}

@@ -1,0 +1,66 @@
+import { CreateHouseholdRequest, ErrorEnvelope, Household, HouseholdParams } from '@hs/contracts';
+import { newId, nowIso, type ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
+import type { GatewayContext } from '../context.ts';
+import { newHousehold, publicHousehold } from '../domain/household-rules.ts';
+import { currentUser } from '../plugins/authenticate.ts';
+import { accessHousehold } from '../plugins/household-access.ts';
+
+const errors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
+
+export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): void {
+  app.post(
+    '/api/v1/households',
+    {
+      schema: {
+        tags: ['households'],
+        security: [{ bearer: [] }],
+        body: CreateHouseholdRequest,
+        response: { 201: Household, 401: ErrorEnvelope, 422: ErrorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const household = newHousehold(newId('h'), request.body.name, user.userId, nowIso());
+      await ctx.households.create(household);
+      await ctx.audit.record(
+        household.householdId,
+        {
+          category: 'USER_ACTION',
+          action: 'HOUSEHOLD_CREATED',
+          actorId: user.userId,
+          targetType: 'HOUSEHOLD',
+          targetId: household.householdId,
+          detail: { name: household.name },
+        },
+        request.id,
+      );
+      return reply.code(201).send(publicHousehold(household));
+    },
+  );
+
+  app.get(
+    '/api/v1/households',
+    {
+      schema: {
+        tags: ['households'],
+        security: [{ bearer: [] }],
+        response: { 200: z.array(Household), 401: ErrorEnvelope },
+      },
+    },
+    async (request) => (await ctx.households.listFor(currentUser(request).userId)).map(publicHousehold),
+  );
+
+  app.get(
+    '/api/v1/households/:id',
+    {
+      schema: {
+        tags: ['households'],
+        security: [{ bearer: [] }],
+        params: HouseholdParams,
+        response: { 200: Household, ...errors },
+      },
+    },
+    async (request) => publicHousehold((await accessHousehold(ctx.households, request, request.params.id)).household),
+  );
+}

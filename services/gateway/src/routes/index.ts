@@ -1,0 +1,18 @@
+import type { ServiceApp } from '@hs/service-kit';
+import type { GatewayContext } from '../context.ts';
+import { registerAuditLogRoutes } from './audit-logs.ts';
+import { registerAuthRoutes } from './auth.ts';
+import { registerHouseholdRoutes } from './households.ts';
+import { registerInternalMembershipRoutes } from './internal-membership.ts';
+import { registerMemberRoutes } from './members.ts';
+import { registerProxyRoutes } from './proxy.ts';
+
+/** Every route group of the gateway, in one list. */
+export const ROUTE_GROUPS: Array<(app: ServiceApp, ctx: GatewayContext) => void | Promise<void>> = [
+  registerAuthRoutes,
+  registerHouseholdRoutes,
+  registerMemberRoutes,
+  registerAuditLogRoutes,
+  registerInternalMembershipRoutes,
+  registerProxyRoutes,
+];

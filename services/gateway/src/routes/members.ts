@@ -1,0 +1,95 @@
+import { AddMemberRequest, ErrorEnvelope, HouseholdParams, Member, MemberParams, UpdateMemberRequest } from '@hs/contracts';
+import { z } from 'zod';
+import { notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import type { GatewayContext } from '../context.ts';
+import {
+  addMember,
+  changeMember,
+  MANAGE_MEMBERS_MESSAGE,
+  removeMember,
+  requireRole,
+} from '../domain/household-rules.ts';
+import { accessHousehold } from '../plugins/household-access.ts';
+
+const errors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope };
+const tags = ['members'];
+const security = [{ bearer: [] }];
+
+export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void {
+  const guardianAccess = async (request: Parameters<typeof accessHousehold>[1], id: string) => {
+    const access = await accessHousehold(ctx.households, request, id);
+    requireRole(access.member, ['PARENT_GUARDIAN'], MANAGE_MEMBERS_MESSAGE);
+    return access;
+  };
+  const audit = (householdId: string, actorId: string, action: string, memberId: string, detail: object, requestId: string) =>
+    ctx.audit.record(
+      householdId,
+      { category: 'USER_ACTION', action, actorId, targetType: 'MEMBER', targetId: memberId, detail: { ...detail } },
+      requestId,
+    );
+
+  app.post(
+    '/api/v1/households/:id/members',
+    {
+      schema: {
+        tags,
+        security,
+        description: 'PARENT_GUARDIAN only. 409 CONFLICT when the user is already a member.',
+        params: HouseholdParams,
+        body: AddMemberRequest,
+        response: { 201: Member, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = await guardianAccess(request, request.params.id);
+      const updated = await ctx.households.change(request.params.id, (h) => addMember(h, request.body, userId, nowIso()));
+      const member = updated?.members.find((m) => m.memberId === request.body.memberId);
+      if (!member) throw notFound('Household not found');
+      await audit(request.params.id, userId, 'MEMBER_ADDED', member.memberId, { role: member.role }, request.id);
+      return reply.code(201).send(member);
+    },
+  );
+
+  app.patch(
+    '/api/v1/households/:id/members/:memberId',
+    {
+      schema: {
+        tags,
+        security,
+        description: 'PARENT_GUARDIAN only. The last PARENT_GUARDIAN cannot be demoted (409).',
+        params: MemberParams,
+        body: UpdateMemberRequest,
+        response: { 200: Member, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = await guardianAccess(request, request.params.id);
+      const { memberId } = request.params;
+      const updated = await ctx.households.change(request.params.id, (h) => changeMember(h, memberId, request.body, nowIso()));
+      const member = updated?.members.find((m) => m.memberId === memberId);
+      if (!member) throw notFound('Member not found');
+      await audit(request.params.id, userId, 'MEMBER_CHANGED', memberId, { ...request.body }, request.id);
+      return member;
+    },
+  );
+
+  app.delete(
+    '/api/v1/households/:id/members/:memberId',
+    {
+      schema: {
+        tags,
+        security,
+        description: 'PARENT_GUARDIAN only. The last PARENT_GUARDIAN cannot be removed (409).',
+        params: MemberParams,
+        response: { 204: z.null().describe('No content'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = await guardianAccess(request, request.params.id);
+      const { memberId } = request.params;
+      await ctx.households.change(request.params.id, (h) => removeMember(h, memberId, nowIso()));
+      await audit(request.params.id, userId, 'MEMBER_REMOVED', memberId, {}, request.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

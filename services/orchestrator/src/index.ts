@@ -1,0 +1,2 @@
+export { buildApp } from './app.ts';
+export { loadOrchestratorConfig } from './config.ts';

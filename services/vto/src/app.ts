@@ -1,0 +1,25 @@
+import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import type { Store } from '@hs/store';
+import type { Logger } from 'pino';
+import type { VtoConfig } from './config.ts';
+
+export interface VtoDeps {
+  config: VtoConfig;
+  store: Store;
+  logger?: Logger | false;
+}
+
+export async function buildApp(deps: VtoDeps): Promise<ServiceApp> {
+  const { config, store } = deps;
+  const app = await createServiceApp({
+    service: 'vto',
+    description: 'The vto service of the household styling backend.',
+    logger: deps.logger ?? false,
+    bodyLimit: config.bodyLimit,
+    requestTimeoutMs: config.requestTimeoutMs,
+    corsOrigins: config.corsOrigins,
+    readiness: { store: () => store.ping() },
+  });
+  registerInternalAuth(app, { token: config.internalToken });
+  return app;
+}
