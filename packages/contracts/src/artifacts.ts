@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { Timestamp } from './common.ts';
+
+export const ArtifactType = z.enum(['MissionPlan', 'OutcomeSummary', 'BrowserRecording', 'Transcript', 'AuditLog']);
+export type ArtifactType = z.infer<typeof ArtifactType>;
+
+/** Mission types a plan can be made for (spec part 1). */
+export const PlanMissionType = z.enum(['STYLE', 'POLL', 'CARTPREP', 'INTERACTIVE']);
+export type PlanMissionType = z.infer<typeof PlanMissionType>;
+
+export const PlanSeason = z.enum(['SPRING', 'SUMMER', 'FALL', 'WINTER']);
+export type PlanSeason = z.infer<typeof PlanSeason>;
+
+/**
+ * Ids that become store keys and blob-storage path segments: a safe alphabet, no leading dot,
+ * so no id can climb out of its household's folder.
+ */
+const SafeId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/, 'Use letters, digits, _ - . and no leading dot');
+const MissionId = SafeId;
+const ShortText = z.string().trim().min(1).max(120);
+const FreeObject = z.record(z.string(), z.unknown());
+
+/** Seasons arrive as the user said them ("summer", "Autumn"); stored in the wardrobe's upper-case form. */
+const SeasonInput = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const upper = v.trim().toUpperCase();
+  return upper === 'AUTUMN' ? 'FALL' : upper;
+}, PlanSeason);
+
+/** Constraints the plan understands; other keys are kept as given and listed in the plan. */
+export const PlanConstraints = z.looseObject({
+  maxPrice: z.number().positive().max(1_000_000).optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  season: SeasonInput.optional(),
+  colors: z.array(ShortText).max(20).optional(),
+  categories: z.array(ShortText).max(20).optional(),
+  sizes: z.array(ShortText).max(20).optional(),
+  occasion: ShortText.optional(),
+});
+export type PlanConstraints = z.infer<typeof PlanConstraints>;
+
+/** What the orchestrator knows when it asks for a plan. */
+export const PlanContextData = z.looseObject({
+  wardrobeItemCount: z.number().int().nonnegative().optional(),
+  householdMemberCount: z.number().int().positive().optional(),
+  requestId: z.string().min(1).max(128).optional(),
+  startUrl: z.url().optional(),
+  offerIds: z.array(z.string().min(1).max(128)).max(200).optional(),
+});
+export type PlanContextData = z.infer<typeof PlanContextData>;
+
+export const MissionPlanRequest = z.object({
+  missionId: MissionId,
+  missionType: PlanMissionType,
+  goal: z.string().trim().min(1).max(2000),
+  constraints: PlanConstraints.default({}),
+  contextData: PlanContextData.default({}),
+});
+export type MissionPlanRequest = z.input<typeof MissionPlanRequest>;
+
+export const MissionPlanStep = z.object({
+  index: z.number().int().positive(),
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  /** The internal tool the step uses, null for a conversational step. */
+  tool: z.string().nullable(),
+});
+export type MissionPlanStep = z.infer<typeof MissionPlanStep>;
+
+export const ExpectedToolCall = z.object({
+  tool: z.enum(['list_wardrobe', 'search_commerce', 'prepare_cart', 'create_browser_session']),
+  purpose: z.string(),
+  args: FreeObject,
+});
+export type ExpectedToolCall = z.infer<typeof ExpectedToolCall>;
+
+export const MissionPlanData = z.object({
+  goal: z.string(),
+  constraints: FreeObject,
+  steps: z.array(MissionPlanStep),
+  toolCallsExpected: z.array(ExpectedToolCall),
+  stopConditions: z.array(z.string()),
+  assumptions: z.array(z.string()),
+});
+export type MissionPlanData = z.infer<typeof MissionPlanData>;
+
+export const MissionFinalState = z.enum(['DONE', 'FAILED']);
+
+export const OutcomeSummaryRequest = z.object({
+  missionId: MissionId,
+  finalState: MissionFinalState,
+  totalTurns: z.number().int().nonnegative().max(100_000),
+  /** Number of internal tool calls the agent made during the mission. */
+  toolCallsMade: z.number().int().nonnegative().max(1_000_000),
+  keyDecisions: z.array(z.string().min(1).max(2000)).max(200).default([]),
+  /** What the mission produced (offers, outfits, a cart), each a free-form object. */
+  resultItems: z.array(FreeObject).max(500).default([]),
+});
+export type OutcomeSummaryRequest = z.input<typeof OutcomeSummaryRequest>;
+
+export const OutcomeSummaryData = z.object({
+  finalState: MissionFinalState,
+  totalTurns: z.number().int(),
+  toolCallsMade: z.number().int(),
+  keyDecisions: z.array(z.string()),
+  resultItems: z.array(FreeObject),
+});
+export type OutcomeSummaryData = z.infer<typeof OutcomeSummaryData>;
+
+export const RecordingAction = z.looseObject({
+  type: z.string().min(1).max(64),
+  at: Timestamp.optional(),
+});
+
+export const RecordingRequest = z.object({
+  missionId: MissionId,
+  sessionId: SafeId,
+  /** Key of the recording in blob storage; must lie under `households/{id}/`. Defaults to one derived from the session. */
+  storagePath: z.string().min(1).max(512).optional(),
+  durationSeconds: z.number().nonnegative().max(86_400),
+  actionLog: z.array(RecordingAction).max(5000).default([]),
+});
+export type RecordingRequest = z.input<typeof RecordingRequest>;
+
+export const BrowserRecordingData = z.object({
+  sessionId: z.string(),
+  storagePath: z.string(),
+  /** Time-limited URL of the recording's content, signed afresh on every read. */
+  signedUrl: z.string(),
+  durationSeconds: z.number(),
+  actionLog: z.array(FreeObject),
+});
+export type BrowserRecordingData = z.infer<typeof BrowserRecordingData>;
+
+export const TranscriptEntry = z.object({
+  role: z.enum(['user', 'model']),
+  content: z.string().max(20_000),
+  source: z.enum(['text', 'voice']).default('text'),
+  createdAt: Timestamp,
+});
+export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
+
+export const TranscriptRequest = z.object({
+  missionId: MissionId,
+  entries: z.array(TranscriptEntry).max(5000),
+});
+export type TranscriptRequest = z.input<typeof TranscriptRequest>;
+
+export const TranscriptData = z.object({
+  missionId: z.string(),
+  entries: z.array(TranscriptEntry),
+  totalMessages: z.number().int(),
+  hasVoice: z.boolean(),
+});
+export type TranscriptData = z.infer<typeof TranscriptData>;
+
+const artifactOf = <T extends ArtifactType, D extends z.ZodType>(type: T, data: D) =>
+  z.object({
+    artifactId: z.string(),
+    householdId: z.string(),
+    missionId: z.string(),
+    type: z.literal(type),
+    data,
+    /** Key of the artifact's data JSON in blob storage. */
+    storagePath: z.string(),
+    createdAt: Timestamp,
+  });
+
+export const Artifact = z.discriminatedUnion('type', [
+  artifactOf('MissionPlan', MissionPlanData),
+  artifactOf('OutcomeSummary', OutcomeSummaryData),
+  artifactOf('BrowserRecording', BrowserRecordingData),
+  artifactOf('Transcript', TranscriptData),
+  artifactOf('AuditLog', FreeObject),
+]);
+export type Artifact = z.infer<typeof Artifact>;
+
+export const ArtifactHouseholdParams = z.object({ id: SafeId });
+export const ArtifactParams = z.object({ id: SafeId, artifactId: z.string().min(1).max(128) });
+export const ArtifactMissionParams = z.object({ id: SafeId, mId: MissionId });
+export const MissionArtifactsQuery = z.object({ artifact_type: ArtifactType.optional() });

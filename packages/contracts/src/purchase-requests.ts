@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { Cart, CartprepFailureCode } from './cartprep.ts';
+import { Timestamp } from './common.ts';
+
+const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** An ISO 4217 code the runtime knows (Intl.supportedValuesOf('currency')). */
+export const PurchaseCurrency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'must be an upper-case ISO 4217 code such as EUR')
+  .refine((c) => KNOWN_CURRENCIES.has(c), 'is not a known ISO 4217 currency code');
+
+/** Prices and limits in major units; anything above a million is a typo or an attack. */
+export const MAX_PURCHASE_AMOUNT = 1_000_000;
+export const PurchaseAmount = z.number().finite().positive().max(MAX_PURCHASE_AMOUNT);
+
+export const PurchaseRequestStatus = z.enum([
+  'PENDING_APPROVAL',
+  'APPROVED',
+  'CART_PREP',
+  'CART_READY',
+  'COMPLETED',
+  'REJECTED',
+  'CANCELLED',
+]);
+export type PurchaseRequestStatus = z.infer<typeof PurchaseRequestStatus>;
+
+export const CreatePurchaseRequest = z.object({
+  title: z.string().trim().min(1).max(200),
+  url: z.string().min(1).max(2048),
+  price: PurchaseAmount,
+  currency: PurchaseCurrency,
+  offerId: z.string().min(1).max(128).nullable().optional(),
+  size: z.string().trim().min(1).max(40).nullable().optional(),
+  quantity: z.number().int().min(1).max(99).default(1),
+  note: z.string().max(1000).nullable().optional(),
+});
+export type CreatePurchaseRequest = z.infer<typeof CreatePurchaseRequest>;
+
+export const PurchaseFailure = z.object({
+  jobId: z.string().nullable(),
+  errorCode: CartprepFailureCode,
+  message: z.string().nullable(),
+  at: Timestamp,
+});
+export type PurchaseFailure = z.infer<typeof PurchaseFailure>;
+
+/** How much of the requester's monthly budget is left (null limits: no cap). */
+export const BudgetView = z.object({
+  currency: z.string().nullable(),
+  perRequestLimit: z.number().nullable(),
+  monthlyLimit: z.number().nullable(),
+  spentThisMonth: z.number(),
+  remaining: z.number().nullable(),
+});
+export type BudgetView = z.infer<typeof BudgetView>;
+
+export const PurchaseRequest = z.object({
+  requestId: z.string(),
+  householdId: z.string(),
+  requesterId: z.string(),
+  title: z.string(),
+  url: z.string(),
+  merchantDomain: z.string(),
+  price: z.number(),
+  currency: z.string(),
+  offerId: z.string().nullable(),
+  size: z.string().nullable(),
+  quantity: z.number().int(),
+  note: z.string().nullable(),
+  status: PurchaseRequestStatus,
+  approvedBy: z.string().nullable(),
+  approvedAt: Timestamp.nullable(),
+  intentId: z.string().nullable(),
+  cartprepJobId: z.string().nullable(),
+  cart: Cart.nullable(),
+  lastFailure: PurchaseFailure.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type PurchaseRequest = z.infer<typeof PurchaseRequest>;
+
+/** GET /requests/{id} adds the requester's budget. */
+export const PurchaseRequestView = PurchaseRequest.extend({ budget: BudgetView });
+export type PurchaseRequestView = z.infer<typeof PurchaseRequestView>;
+
+export const PurchaseRequestParams = z.object({
+  id: z.string().min(1).max(128),
+  requestId: z.string().min(1).max(128),
+});
+
+export const ListPurchaseRequestsQuery = z.object({ status: PurchaseRequestStatus.optional() });
+
+export const RejectPurchaseRequest = z.object({ reason: z.string().max(500).optional() }).default({});
+export const CancelPurchaseRequest = z.object({ reason: z.string().max(500).optional() }).default({});
+
+export const CreatePurchaseIntentRequest = z.object({}).default({});
+
+export const PurchaseIntent = z.object({
+  intentId: z.string(),
+  requestId: z.string(),
+  actorId: z.string(),
+  cartprepJobId: z.string(),
+  /** Shown once: only its SHA-256 hash is kept. */
+  confirmationToken: z.string(),
+  expiresAt: Timestamp,
+});
+export type PurchaseIntent = z.infer<typeof PurchaseIntent>;
+
+export const CartReadyCallback = z.object({ jobId: z.string().min(1).max(128), cart: Cart });
+export type CartReadyCallback = z.infer<typeof CartReadyCallback>;
+
+export const CartFailedCallback = z.object({
+  jobId: z.string().min(1).max(128),
+  errorCode: CartprepFailureCode,
+  message: z.string().max(2000).nullable().optional(),
+});
+export type CartFailedCallback = z.infer<typeof CartFailedCallback>;
+
+/** The token is optional in the schema: a missing one is 409 CONFLICT, not a validation error. */
+export const ConfirmCheckoutRequest = z.object({ confirmationToken: z.string().max(512).optional() }).default({});
+export type ConfirmCheckoutRequest = z.infer<typeof ConfirmCheckoutRequest>;
+
+export const SpendingPolicyInput = z.object({
+  perRequestLimit: PurchaseAmount.nullable(),
+  monthlyLimit: PurchaseAmount.nullable(),
+  currency: PurchaseCurrency,
+});
+export type SpendingPolicyInput = z.infer<typeof SpendingPolicyInput>;
+
+export const SpendingPolicy = z.object({
+  householdId: z.string(),
+  memberId: z.string(),
+  perRequestLimit: z.number().nullable(),
+  monthlyLimit: z.number().nullable(),
+  currency: z.string().nullable(),
+  updatedAt: Timestamp.nullable(),
+  updatedBy: z.string().nullable(),
+});
+export type SpendingPolicy = z.infer<typeof SpendingPolicy>;

@@ -1,0 +1,136 @@
+import type { DocumentData, Query as FirestoreQuery } from '@google-cloud/firestore';
+import { encodeCursor } from './cursor.ts';
+import type { FirestoreContext } from './firestore-store.ts';
+import { normalizeQuery, normalizeWhere } from './normalize-query.ts';
+import { ABORT, type Collection, type Doc, StoreConflictError, type Where } from './types.ts';
+
+const GRPC_ALREADY_EXISTS = 6;
+const GRPC_NOT_FOUND = 5;
+/** Above the SDK default of 5: one-time-token spends contend hard on a single document. */
+const MAX_TRANSACTION_ATTEMPTS = 10;
+
+const grpcCode = (err: unknown): unknown => (err as { code?: unknown } | null)?.code;
+/** What the store returns is what was stored: JSON semantics, undefined fields dropped. */
+const stored = <T>(doc: T): T => JSON.parse(JSON.stringify(doc)) as T;
+
+export function firestoreCollection<T extends Doc>(
+  connect: () => Promise<FirestoreContext>,
+  name: string,
+  collectionId: string,
+): Collection<T> {
+  const open = async () => {
+    const ctx = await connect();
+    return { ...ctx, ref: ctx.db.collection(collectionId) };
+  };
+  const applyWhere = (query: FirestoreQuery, where: readonly Where[]): FirestoreQuery =>
+    where.reduce((q, [field, op, value]) => q.where(field, op, value), query);
+
+  return {
+    async get(id) {
+      const { ref } = await open();
+      const snap = await ref.doc(id).get();
+      return snap.exists ? (snap.data() as T) : null;
+    },
+    async getMany(ids) {
+      const found = new Map<string, T>();
+      if (ids.length === 0) return found;
+      const { db, ref } = await open();
+      for (const snap of await db.getAll(...ids.map((id) => ref.doc(id)))) {
+        if (snap.exists) found.set(snap.id, snap.data() as T);
+      }
+      return found;
+    },
+    async create(id, doc) {
+      const { ref } = await open();
+      try {
+        await ref.doc(id).create(doc);
+      } catch (err) {
+        if (grpcCode(err) === GRPC_ALREADY_EXISTS) throw new StoreConflictError(name, id);
+        throw err;
+      }
+    },
+    async createMany(entries) {
+      if (entries.length === 0) return;
+      const seen = new Set<string>();
+      for (const [id] of entries) {
+        if (seen.has(id)) throw new StoreConflictError(name, id);
+        seen.add(id);
+      }
+      const { db, ref } = await open();
+      // A batch commits atomically: every create lands or none does.
+      const batch = db.batch();
+      for (const [id, doc] of entries) batch.create(ref.doc(id), doc);
+      try {
+        await batch.commit();
+      } catch (err) {
+        if (grpcCode(err) !== GRPC_ALREADY_EXISTS) throw err;
+        throw new StoreConflictError(name, conflictingId(err, entries) ?? entries[0]![0]);
+      }
+    },
+    async put(id, doc) {
+      const { ref } = await open();
+      await ref.doc(id).set(doc);
+    },
+    async delete(id) {
+      const { ref } = await open();
+      try {
+        // The precondition turns "was there anything?" into one round trip.
+        await ref.doc(id).delete({ exists: true });
+        return true;
+      } catch (err) {
+        if (grpcCode(err) === GRPC_NOT_FOUND) return false;
+        throw err;
+      }
+    },
+    async update(id, mutate) {
+      const { db, ref } = await open();
+      const docRef = ref.doc(id);
+      // Firestore may re-run this function on contention; `mutate` is pure by contract.
+      return db.runTransaction(
+        async (tx) => {
+          const snap = await tx.get(docRef);
+          const current = snap.exists ? (snap.data() as T) : null;
+          const result = mutate(current === null ? null : stored(current));
+          if (result === ABORT) return { doc: current, changed: false };
+          if (result === null) {
+            if (current !== null) tx.delete(docRef);
+            return { doc: null, changed: current !== null };
+          }
+          tx.set(docRef, result);
+          return { doc: stored(result), changed: true };
+        },
+        { maxAttempts: MAX_TRANSACTION_ATTEMPTS },
+      );
+    },
+    async query(query) {
+      const q = normalizeQuery(query);
+      const { sdk, ref } = await open();
+      let fq = applyWhere(ref, q.where);
+      for (const o of q.order) fq = fq.orderBy(o.field, o.direction);
+      fq = fq.orderBy(sdk.FieldPath.documentId(), 'asc');
+      if (q.after) fq = fq.startAfter(...q.after.values, q.after.id);
+      if (q.offset > 0) fq = fq.offset(q.offset);
+      // One extra document tells whether a next page exists.
+      if (q.limit !== undefined) fq = fq.limit(q.limit + 1);
+      const snaps = (await fq.get()).docs;
+      const more = q.limit !== undefined && snaps.length > q.limit;
+      const page = more ? snaps.slice(0, q.limit) : snaps;
+      const last = page.at(-1);
+      const nextCursor =
+        more && last ? encodeCursor({ values: q.order.map((o) => last.get(o.field) as unknown), id: last.id }) : null;
+      return { items: page.map((s) => s.data() as T), nextCursor };
+    },
+    async count(where) {
+      const filters = normalizeWhere(where);
+      const { ref } = await open();
+      const snap = await applyWhere(ref, filters).count().get();
+      return snap.data().count;
+    },
+  };
+}
+
+/** The emulator and Firestore name the existing document in the error text. */
+function conflictingId(err: unknown, entries: ReadonlyArray<readonly [string, DocumentData]>): string | undefined {
+  const message = String((err as { message?: unknown }).message ?? '');
+  return entries.map(([id]) => id).find((id) => message.includes(`/${id}}`) || message.endsWith(`/${id}`));
+}

@@ -1,0 +1,73 @@
+import type { Firestore } from '@google-cloud/firestore';
+import { firestoreCollection } from './firestore-collection.ts';
+import { assertCollectionName, assertNamespace } from './names.ts';
+import type { Collection, Doc, Store } from './types.ts';
+
+export interface FirestoreStoreConfig {
+  projectId: string;
+  databaseId?: string;
+  /** Prefix for every collection id, so services and test runs can share one database. */
+  namespace?: string;
+}
+
+export type FirestoreSdk = typeof import('@google-cloud/firestore');
+export interface FirestoreContext {
+  sdk: FirestoreSdk;
+  db: Firestore;
+}
+
+const PING_TIMEOUT_MS = 3000;
+
+/**
+ * Firestore (`docstore`) backend. The SDK is loaded on first use: it takes a noticeable share of
+ * startup time, and services on the other backends never need it.
+ */
+export function createFirestoreStore(config: FirestoreStoreConfig): Store {
+  const namespace = config.namespace ?? '';
+  assertNamespace(namespace);
+  let context: Promise<FirestoreContext> | undefined;
+  const connect = (): Promise<FirestoreContext> => {
+    context ??= import('@google-cloud/firestore').then((sdk) => ({
+      sdk,
+      db: new sdk.Firestore({
+        projectId: config.projectId,
+        ...(config.databaseId ? { databaseId: config.databaseId } : {}),
+        // Documents are JSON-like; an optional field left undefined should be dropped, not fail.
+        ignoreUndefinedProperties: true,
+        // Against the emulator, a known universe domain stops google-auth probing the cloud
+        // metadata server (a network call off this machine) before the first request.
+        ...(process.env.FIRESTORE_EMULATOR_HOST ? { universeDomain: 'googleapis.com' } : {}),
+      }),
+    }));
+    return context;
+  };
+
+  return {
+    backend: 'docstore',
+    collection<T extends Doc>(name: string): Collection<T> {
+      assertCollectionName(name);
+      return firestoreCollection<T>(connect, name, `${namespace}${name}`);
+    },
+    async ping() {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('ping timed out')), PING_TIMEOUT_MS);
+      });
+      try {
+        // A point read of a document that need not exist: the cheapest round trip there is.
+        const read = connect().then(({ db }) => db.collection(`${namespace}storeping`).doc('ping').get());
+        await Promise.race([read, timeout]);
+        return true;
+      } catch {
+        return false;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      if (!context) return;
+      const { db } = await context;
+      await db.terminate();
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { encodeCursor } from './cursor.ts';
+import { getPath } from './names.ts';
+import { normalizeQuery, normalizeWhere } from './normalize-query.ts';
+import { arrayTable, buildCount, buildSelect, elementKey, quoteIdent } from './sqlite-sql.ts';
+import type { StatementSync } from 'node:sqlite';
+import { ABORT, type Collection, type Doc, StoreConflictError } from './types.ts';
+
+/** What a collection needs from its database: cached statements and write transactions. */
+export interface SqliteHandle {
+  statement(sql: string): StatementSync;
+  /**
+   * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a
+   * read-then-write cannot fail halfway on lock upgrade, and other processes on the same file
+   * wait (busy_timeout) instead of interleaving.
+   */
+  transaction<R>(fn: () => R): R;
+}
+
+export function sqliteCollection<T extends Doc>(
+  h: SqliteHandle,
+  name: string,
+  arrayFields: ReadonlySet<string>,
+): Collection<T> {
+  const table = quoteIdent(name);
+  const arr = quoteIdent(arrayTable(name));
+  const parse = (json: unknown): T => JSON.parse(String(json)) as T;
+  const read = (id: string): string | null => {
+    const row = h.statement(`SELECT doc FROM ${table} WHERE id = ?`).get(id);
+    return row ? String(row.doc) : null;
+  };
+  // Side-table rows are rewritten with the document, in the same transaction.
+  const syncArrays = (id: string, doc: Doc | null): void => {
+    if (arrayFields.size === 0) return;
+    h.statement(`DELETE FROM ${arr} WHERE id = ?`).run(id);
+    if (!doc) return;
+    const insert = h.statement(`INSERT OR IGNORE INTO ${arr} (field, value, id) VALUES (?, ?, ?)`);
+    for (const field of arrayFields) {
+      const value = getPath(doc, field);
+      if (Array.isArray(value)) for (const element of value) insert.run(field, elementKey(element), id);
+    }
+  };
+  const upsert = (id: string, json: string): void => {
+    h.statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(
+      id,
+      json,
+    );
+    syncArrays(id, JSON.parse(json) as Doc);
+  };
+  const insertNew = (id: string, doc: T): void => {
+    const json = JSON.stringify(doc);
+    const { changes } = h.statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT DO NOTHING`).run(id, json);
+    if (changes === 0) throw new StoreConflictError(name, id);
+    syncArrays(id, JSON.parse(json) as Doc);
+  };
+  const remove = (id: string): boolean => {
+    const { changes } = h.statement(`DELETE FROM ${table} WHERE id = ?`).run(id);
+    syncArrays(id, null);
+    return changes > 0;
+  };
+  // Single statements are atomic already; the transaction is only needed with side-table rows.
+  const atomic = <R>(fn: () => R): R => (arrayFields.size > 0 ? h.transaction(fn) : fn());
+
+  return {
+    async get(id) {
+      const json = read(id);
+      return json === null ? null : parse(json);
+    },
+    async getMany(ids) {
+      const rows = h
+        .statement(`SELECT id, doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(ids));
+      return new Map(rows.map((r) => [String(r.id), parse(r.doc)]));
+    },
+    async create(id, doc) {
+      atomic(() => insertNew(id, doc));
+    },
+    async createMany(entries) {
+      if (entries.length === 0) return;
+      h.transaction(() => {
+        for (const [id, doc] of entries) insertNew(id, doc);
+      });
+    },
+    async put(id, doc) {
+      atomic(() => upsert(id, JSON.stringify(doc)));
+    },
+    async delete(id) {
+      return atomic(() => remove(id));
+    },
+    async update(id, mutate) {
+      return h.transaction(() => {
+        const json = read(id);
+        const result = mutate(json === null ? null : parse(json));
+        if (result === ABORT) return { doc: json === null ? null : parse(json), changed: false };
+        if (result === null) return { doc: null, changed: json !== null && remove(id) };
+        const next = JSON.stringify(result);
+        upsert(id, next);
+        return { doc: parse(next), changed: true };
+      });
+    },
+    async query(query) {
+      const q = normalizeQuery(query);
+      const { sql, params } = buildSelect(name, arrayFields, q);
+      const rows = h.statement(sql).all(...params);
+      const more = q.limit !== undefined && rows.length > q.limit;
+      const items = (more ? rows.slice(0, q.limit) : rows).map((r) => parse(r.doc));
+      const lastRow = more ? rows[q.limit! - 1] : undefined;
+      const last = items.at(-1);
+      const nextCursor =
+        lastRow && last ? encodeCursor({ values: q.order.map((o) => getPath(last, o.field)), id: String(lastRow.id) }) : null;
+      return { items, nextCursor };
+    },
+    async count(where) {
+      const { sql, params } = buildCount(name, arrayFields, normalizeWhere(where));
+      return Number(h.statement(sql).get(...params)?.n ?? 0);
+    },
+  };
+}

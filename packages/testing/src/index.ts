@@ -1,0 +1,1 @@
+export * from './firestore-emulator.ts';

@@ -1,0 +1,105 @@
+// Artifacts: metadata and data in the service's store, the data JSON also in blob storage
+// (ARTIFACT_STORAGE_BACKEND) at the artifact's storagePath.
+import type { Artifact, ArtifactType } from '@hs/contracts';
+import { AppError, conflict, newId, nowIso, upstreamError } from '@hs/service-kit';
+import type { BlobStorage } from '@hs/storage';
+import { type Doc, type Store, StoreConflictError, type Where } from '@hs/store';
+import { dataPathOf, uniqueKeyOf } from '../domain/artifact-keys.ts';
+
+export const ARTIFACTS = 'artifacts';
+
+export type NewArtifact = {
+  householdId: string;
+  missionId: string;
+  type: ArtifactType;
+  data: Record<string, unknown>;
+  /** Only for BrowserRecording: the session the recording is unique for. */
+  sessionId?: string;
+};
+
+const duplicateMessage = (a: NewArtifact) =>
+  a.type === 'BrowserRecording'
+    ? `A BrowserRecording already exists for session ${a.sessionId}`
+    : `A ${a.type} already exists for mission ${a.missionId}`;
+
+export function createArtifactRepository(store: Store, storage: BlobStorage) {
+  const artifacts = store.collection<Artifact & Doc>(ARTIFACTS, {
+    indexes: [
+      { fields: ['artifactId'] },
+      { fields: ['householdId', 'missionId', 'createdAt'] },
+      { fields: ['householdId', 'missionId', 'type', 'createdAt'] },
+    ],
+  });
+
+  return {
+    /**
+     * Blob first, then the store record whose id is the uniqueness key: the record is what makes
+     * an artifact exist, so a failed blob write leaves nothing behind, and a writer that loses
+     * the race removes its own blob (paths are per artifact, the winner's is untouched).
+     */
+    async create(input: NewArtifact): Promise<Artifact> {
+      const key = uniqueKeyOf(input.householdId, input.missionId, input.type, input.sessionId);
+      if (await artifacts.get(key)) throw conflict(duplicateMessage(input));
+      const artifactId = newId('art');
+      const storagePath = dataPathOf(input.householdId, input.missionId, input.type, artifactId);
+      const artifact = {
+        artifactId,
+        householdId: input.householdId,
+        missionId: input.missionId,
+        type: input.type,
+        data: input.data,
+        storagePath,
+        createdAt: nowIso(),
+      } as Artifact;
+      try {
+        await storage.put(storagePath, new TextEncoder().encode(JSON.stringify(input.data)), 'application/json');
+      } catch (err) {
+        throw upstreamError('Artifact storage is unavailable', err);
+      }
+      try {
+        await artifacts.create(key, artifact);
+      } catch (err) {
+        await storage.delete(storagePath).catch(() => {});
+        if (err instanceof StoreConflictError) throw conflict(duplicateMessage(input));
+        throw err;
+      }
+      return artifact;
+    },
+
+    /** Null when missing or another household's (callers answer 404 for both). */
+    async get(householdId: string, artifactId: string): Promise<Artifact | null> {
+      const page = await artifacts.query({ where: [['artifactId', '==', artifactId]], limit: 1 });
+      const found = page.items[0];
+      return found && found.householdId === householdId ? found : null;
+    },
+
+    /** A mission's artifacts, oldest first. */
+    async listForMission(householdId: string, missionId: string, type?: ArtifactType): Promise<Artifact[]> {
+      const where: Where[] = [
+        ['householdId', '==', householdId],
+        ['missionId', '==', missionId],
+      ];
+      if (type) where.push(['type', '==', type]);
+      const out: Artifact[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await artifacts.query({ where, orderBy: [{ field: 'createdAt' }], limit: 200, cursor });
+        out.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    },
+
+    /** The bytes behind a storage key, or null. */
+    async content(key: string) {
+      try {
+        return await storage.get(key);
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        throw upstreamError('Artifact storage is unavailable', err);
+      }
+    },
+  };
+}
+
+export type ArtifactRepository = ReturnType<typeof createArtifactRepository>;

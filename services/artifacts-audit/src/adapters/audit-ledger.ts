@@ -1,0 +1,164 @@
+// The append-only audit ledger in the service's store: one hash chain per household.
+//
+// Appending, safe across replicas and crashes. The entries are the truth; the chain head
+// `{lastSeq, lastHash}` is only a shortcut to the end of the chain:
+//   1. read the head (seq n, hash h);
+//   2. create entry n+1 with prevHash h, together with an eventId marker, in one all-or-none
+//      `createMany`. Both ids are deterministic, so the store's create-if-absent is the lock:
+//      two writers cannot both take seq n+1, and one eventId cannot be recorded twice;
+//   3. advance the head to n+1 (compare-and-set: only forward).
+// A writer that loses step 2 checks the marker (same eventId already recorded → return that
+// entry) or else rolls the head forward over the entry that won and retries. A crash between
+// 2 and 3 leaves a complete entry ahead of the head, which the next writer rolls over; no seq
+// is ever reserved without its entry, so the chain never has a gap for the verifier to trip on.
+// Nothing here updates or deletes an entry.
+import type { AppendAuditEventRequest, AuditChainVerification, AuditEntry, AuditPage } from '@hs/contracts';
+import { newId, nowIso } from '@hs/service-kit';
+import { ABORT, type Doc, type Store, StoreConflictError, type Where } from '@hs/store';
+import { createChainChecker } from '../domain/audit-chain.ts';
+import { GENESIS_HASH, sealEntry } from '../domain/audit-hash.ts';
+
+export const AUDIT_ENTRIES = 'audit_entries';
+export const AUDIT_HEADS = 'audit_heads';
+
+type ChainHead = { lastSeq: number; lastHash: string };
+/** Stored beside the entries (no householdId field, so entry queries never match it). */
+type EventMarker = { entryId: string };
+type LedgerDoc = (AuditEntry | EventMarker) & Doc;
+
+const FILTERS = ['action', 'targetType', 'category'] as const;
+const MAX_APPEND_ATTEMPTS = 1000;
+const VERIFY_PAGE = 500;
+
+/** Every combination of the optional filters, each ending in seq (Firestore needs one composite index per shape). */
+function filterIndexes(): { fields: string[] }[] {
+  const out: { fields: string[] }[] = [];
+  for (let mask = 0; mask < 1 << FILTERS.length; mask++) {
+    out.push({ fields: ['householdId', ...FILTERS.filter((_, i) => mask & (1 << i)), 'seq'] });
+  }
+  return out;
+}
+
+export const entryId = (householdId: string, seq: number) => `${householdId}:seq:${String(seq).padStart(12, '0')}`;
+const markerId = (householdId: string, eventId: string) => `${householdId}:event:${eventId}`;
+
+export type AppendResult = { entry: AuditEntry; created: boolean };
+
+export function createAuditLedger(store: Store) {
+  const entries = store.collection<LedgerDoc>(AUDIT_ENTRIES, {
+    indexes: [...filterIndexes(), { fields: ['householdId', 'missionId', 'seq'] }],
+  });
+  const heads = store.collection<ChainHead & Doc>(AUDIT_HEADS);
+
+  const getEntry = async (id: string) => (await entries.get(id)) as AuditEntry | null;
+
+  const advanceHead = (householdId: string, entry: AuditEntry) =>
+    heads.update(householdId, (current) =>
+      current && current.lastSeq >= entry.seq ? ABORT : { lastSeq: entry.seq, lastHash: entry.hash },
+    );
+
+  async function append(householdId: string, event: AppendAuditEventRequest): Promise<AppendResult> {
+    const eventId = event.eventId ?? newId('aud', 16);
+    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
+      const head = (await heads.get(householdId)) ?? { lastSeq: 0, lastHash: GENESIS_HASH };
+      const seq = head.lastSeq + 1;
+      const entry = sealEntry({
+        eventId,
+        householdId,
+        missionId: event.missionId ?? null,
+        category: event.category,
+        severity: event.severity ?? 'INFO',
+        action: event.action,
+        detail: event.detail ?? {},
+        sourceService: event.sourceService,
+        actorId: event.actorId ?? null,
+        targetType: event.targetType ?? null,
+        targetId: event.targetId ?? null,
+        createdAt: nowIso(),
+        seq,
+        prevHash: head.lastHash,
+      });
+      const id = entryId(householdId, seq);
+      try {
+        await entries.createMany([
+          [id, entry],
+          [markerId(householdId, eventId), { entryId: id }],
+        ]);
+      } catch (err) {
+        if (!(err instanceof StoreConflictError)) throw err;
+        const marker = (await entries.get(markerId(householdId, eventId))) as EventMarker | null;
+        if (marker) {
+          const stored = await getEntry(marker.entryId);
+          if (stored) return { entry: stored, created: false };
+        }
+        const winner = await getEntry(id);
+        if (winner) await advanceHead(householdId, winner);
+        continue;
+      }
+      await advanceHead(householdId, entry);
+      return { entry, created: true };
+    }
+    throw new Error(`Audit append for household ${householdId} did not settle after ${MAX_APPEND_ATTEMPTS} attempts`);
+  }
+
+  async function page(
+    householdId: string,
+    options: { limit: number; offset: number; newestFirst: boolean; where?: Where[] },
+  ): Promise<AuditPage> {
+    const where: Where[] = [['householdId', '==', householdId], ...(options.where ?? [])];
+    const [result, total] = await Promise.all([
+      entries.query({
+        where,
+        orderBy: [{ field: 'seq', direction: options.newestFirst ? 'desc' : 'asc' }],
+        limit: options.limit,
+        offset: options.offset,
+      }),
+      entries.count(where),
+    ]);
+    return { items: result.items as AuditEntry[], total, limit: options.limit, offset: options.offset };
+  }
+
+  return {
+    append,
+
+    /** The household log, newest first, with optional equality filters. */
+    householdPage(
+      householdId: string,
+      query: { limit: number; offset: number; action?: string | undefined; targetType?: string | undefined; category?: string | undefined },
+    ): Promise<AuditPage> {
+      const where: Where[] = [];
+      for (const field of FILTERS) {
+        const value = query[field];
+        if (value !== undefined) where.push([field, '==', value]);
+      }
+      return page(householdId, { limit: query.limit, offset: query.offset, newestFirst: true, where });
+    },
+
+    /** One mission's trail, oldest first. */
+    missionTrail(householdId: string, missionId: string, query: { limit: number; offset: number }): Promise<AuditPage> {
+      return page(householdId, { ...query, newestFirst: false, where: [['missionId', '==', missionId]] });
+    },
+
+    /** Walks the whole chain from seq 1, recomputing every hash. */
+    async verify(householdId: string): Promise<AuditChainVerification> {
+      // Head first: an entry is always written before the head moves past it, so every seq the
+      // head names must be found by the walk that follows, even while appends continue.
+      const head = await heads.get(householdId);
+      const checker = createChainChecker(householdId);
+      let cursor: string | null = null;
+      walk: do {
+        const result = await entries.query({
+          where: [['householdId', '==', householdId]],
+          orderBy: [{ field: 'seq', direction: 'asc' }],
+          limit: VERIFY_PAGE,
+          cursor,
+        });
+        for (const entry of result.items) if (!checker.add(entry as AuditEntry)) break walk;
+        cursor = result.nextCursor;
+      } while (cursor);
+      return checker.result(head?.lastSeq ?? 0);
+    },
+  };
+}
+
+export type AuditLedger = ReturnType<typeof createAuditLedger>;

@@ -1,0 +1,54 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { conflict, forbidden } from '@hs/service-kit';
+
+/** What the store keeps of a checkout confirmation token: its hash, never the token. */
+export type StoredCheckoutToken = {
+  tokenHash: string;
+  householdId: string;
+  requestId: string;
+  intentId: string;
+  actorId: string;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
+};
+
+export const TOKEN_MESSAGES = {
+  missing: 'Confirmation token is missing',
+  invalid: 'Confirmation token is invalid',
+  expired: 'Confirmation token has expired',
+  otherActor: 'Confirmation token was issued to another member',
+  used: 'Confirmation token has already been used',
+} as const;
+
+export const hashConfirmationToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** 32 random bytes, base64url: shown once to the actor, stored only as its SHA-256. */
+export function newConfirmationToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: hashConfirmationToken(token) };
+}
+
+/**
+ * The token checks of confirm-checkout in the decisions file's order: missing → 409; unknown,
+ * bound to another request or a superseded intent, expired, or issued to another actor → 403;
+ * already used → 409. The request-state check and the atomic spend come after.
+ */
+export function checkConfirmationToken(
+  token: string | undefined,
+  stored: StoredCheckoutToken | null,
+  expected: { householdId: string; requestId: string; intentId: string | null; actorId: string; now: number },
+): StoredCheckoutToken {
+  if (!token) throw conflict(TOKEN_MESSAGES.missing);
+  if (
+    !stored ||
+    stored.householdId !== expected.householdId ||
+    stored.requestId !== expected.requestId ||
+    stored.intentId !== expected.intentId
+  )
+    throw forbidden(TOKEN_MESSAGES.invalid);
+  if (Date.parse(stored.expiresAt) <= expected.now) throw forbidden(TOKEN_MESSAGES.expired);
+  if (stored.actorId !== expected.actorId) throw forbidden(TOKEN_MESSAGES.otherActor);
+  if (stored.usedAt) throw conflict(TOKEN_MESSAGES.used);
+  return stored;
+}

@@ -1,0 +1,81 @@
+import type { CreatePurchaseRequest, Member, PurchaseRequest, Role } from '@hs/contracts';
+import { forbidden } from '@hs/service-kit';
+import { merchantDomainOf } from './merchant-url.ts';
+
+/**
+ * A request as stored: the contract shape plus bookkeeping that clients never see.
+ * - `intentActorId`: who created the current purchase intent.
+ * - `dispatchPending`: the cart-prep job of the current intent may not have reached cart-prep
+ *   yet (set with the move to CART_PREP, cleared once cart-prep accepted it); the dispatch
+ *   recovery sweep re-sends such jobs after a crash.
+ * - `budgetKey`: the monthly spending ledger the approved amount was reserved in.
+ */
+export type StoredPurchaseRequest = PurchaseRequest & {
+  intentActorId: string | null;
+  dispatchPending: boolean;
+  budgetKey: string | null;
+};
+
+const ADULTS: readonly Role[] = ['ADULT', 'PARENT_GUARDIAN'];
+const GUARDIAN: readonly Role[] = ['PARENT_GUARDIAN'];
+
+/** Who may pass each gate (decisions.md; spec part 5 item 4). */
+export const ROLE_RULES = {
+  create: { roles: ADULTS, message: 'A CHILD member cannot create purchase requests' },
+  approve: { roles: GUARDIAN, message: 'Only a PARENT_GUARDIAN can approve purchase requests' },
+  reject: { roles: GUARDIAN, message: 'Only a PARENT_GUARDIAN can reject purchase requests' },
+  intent: { roles: ADULTS, message: 'A CHILD member cannot start a purchase' },
+  confirm: { roles: ADULTS, message: 'A CHILD member cannot confirm a checkout' },
+  policy: { roles: GUARDIAN, message: 'Only a PARENT_GUARDIAN can set spending policies' },
+} as const;
+
+export function requireGate(member: Member, gate: keyof typeof ROLE_RULES): void {
+  const rule = ROLE_RULES[gate];
+  if (!rule.roles.includes(member.role)) throw forbidden(rule.message);
+}
+
+/** The requester or a PARENT_GUARDIAN may cancel. */
+export function requireCanCancel(member: Member, request: PurchaseRequest): void {
+  if (member.memberId !== request.requesterId && member.role !== 'PARENT_GUARDIAN')
+    throw forbidden('Only the requester or a PARENT_GUARDIAN can cancel a purchase request');
+}
+
+/** Validates the merchant URL (400 POLICY_VIOLATION) before anything is stored. */
+export function newPurchaseRequest(
+  ids: { requestId: string; householdId: string; requesterId: string },
+  input: CreatePurchaseRequest,
+  now: string,
+): StoredPurchaseRequest {
+  return {
+    ...ids,
+    title: input.title,
+    url: input.url,
+    merchantDomain: merchantDomainOf(input.url),
+    price: input.price,
+    currency: input.currency,
+    offerId: input.offerId ?? null,
+    size: input.size ?? null,
+    quantity: input.quantity,
+    note: input.note ?? null,
+    status: 'PENDING_APPROVAL',
+    approvedBy: null,
+    approvedAt: null,
+    intentId: null,
+    cartprepJobId: null,
+    cart: null,
+    lastFailure: null,
+    createdAt: now,
+    updatedAt: now,
+    intentActorId: null,
+    dispatchPending: false,
+    budgetKey: null,
+  };
+}
+
+/** The total the request would spend: unit price times quantity, in cents-safe arithmetic. */
+export const requestTotal = (r: Pick<PurchaseRequest, 'price' | 'quantity'>) => Math.round(r.price * r.quantity * 100) / 100;
+
+export function publicRequest(r: StoredPurchaseRequest): PurchaseRequest {
+  const { intentActorId: _a, dispatchPending: _d, budgetKey: _b, ...request } = r;
+  return request;
+}

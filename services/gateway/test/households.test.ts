@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+
+let app: GatewayApp;
+let parent: { token: string; userId: string };
+let adult: { token: string; userId: string };
+let child: { token: string; userId: string };
+let stranger: { token: string; userId: string };
+
+beforeAll(async () => {
+  app = await buildGateway();
+  parent = await login(app, 'parent@family.test');
+  adult = await login(app, 'adult@family.test');
+  child = await login(app, 'child@family.test');
+  stranger = await login(app, 'stranger@other.test');
+});
+afterAll(() => app.close());
+
+async function createHousehold(token: string, name = 'The Family') {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(token), payload: { name } });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+const addMember = (token: string, id: string, payload: object) =>
+  app.inject({ method: 'POST', url: `/api/v1/households/${id}/members`, headers: bearer(token), payload });
+
+describe('households', () => {
+  it('creates a household with the creator as PARENT_GUARDIAN and no requests', async () => {
+    const h = await createHousehold(parent.token);
+    expect(h.householdId).toMatch(/^h_/);
+    expect(h.members).toEqual([
+      { memberId: parent.userId, role: 'PARENT_GUARDIAN', displayName: null, addedAt: h.createdAt, addedBy: parent.userId },
+    ]);
+    expect(h.purchaseRequests).toEqual([]);
+  });
+
+  it('ignores unknown fields instead of storing them', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: bearer(parent.token),
+      payload: { name: 'Extra', isAdmin: true },
+    });
+    expect(res.json()).not.toHaveProperty('isAdmin');
+  });
+
+  it('lists only the caller’s households', async () => {
+    const mine = await createHousehold(stranger.token, 'Stranger home');
+    const list = (await app.inject({ method: 'GET', url: '/api/v1/households', headers: bearer(stranger.token) })).json();
+    expect(list.map((h: { householdId: string }) => h.householdId)).toEqual([mine.householdId]);
+  });
+
+  it('answers 403 with the exact message to a non-member and 404 for an unknown household', async () => {
+    const h = await createHousehold(parent.token);
+    const res = await app.inject({ method: 'GET', url: `/api/v1/households/${h.householdId}`, headers: bearer(stranger.token) });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
+    const missing = await app.inject({ method: 'GET', url: '/api/v1/households/h_nope', headers: bearer(parent.token) });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toBe('NOT_FOUND');
+  });
+
+  it('refuses a blank name with 422 details', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(parent.token), payload: { name: '  ' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details[0].loc).toEqual(['body', 'name']);
+  });
+});
+
+describe('members', () => {
+  it('lets a PARENT_GUARDIAN add each role, and members then see the household', async () => {
+    const h = await createHousehold(parent.token);
+    const a = await addMember(parent.token, h.householdId, { memberId: adult.userId, role: 'ADULT', displayName: 'Sam' });
+    expect(a.statusCode).toBe(201);
+    expect(a.json()).toMatchObject({ memberId: adult.userId, role: 'ADULT', displayName: 'Sam', addedBy: parent.userId });
+    expect((await addMember(parent.token, h.householdId, { memberId: child.userId, role: 'CHILD' })).statusCode).toBe(201);
+    const seen = await app.inject({ method: 'GET', url: `/api/v1/households/${h.householdId}`, headers: bearer(child.token) });
+    expect(seen.json().members.map((m: { role: string }) => m.role)).toEqual(['PARENT_GUARDIAN', 'ADULT', 'CHILD']);
+  });
+
+  it('refuses a duplicate member with 409 and non-guardians with 403', async () => {
+    const h = await createHousehold(parent.token);
+    await addMember(parent.token, h.householdId, { memberId: adult.userId, role: 'ADULT' });
+    await addMember(parent.token, h.householdId, { memberId: child.userId, role: 'CHILD' });
+    const dup = await addMember(parent.token, h.householdId, { memberId: adult.userId, role: 'CHILD' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toEqual({ error: 'CONFLICT', message: 'User is already a household member' });
+    for (const who of [adult, child]) {
+      const res = await addMember(who.token, h.householdId, { memberId: 'usr_someone', role: 'ADULT' });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'Only a PARENT_GUARDIAN can manage household members' });
+    }
+    const outsider = await addMember(stranger.token, h.householdId, { memberId: 'usr_someone', role: 'ADULT' });
+    expect(outsider.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
+  });
+
+  it('refuses an unknown role with 422', async () => {
+    const h = await createHousehold(parent.token);
+    const res = await addMember(parent.token, h.householdId, { memberId: adult.userId, role: 'OWNER' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details[0].loc).toEqual(['body', 'role']);
+  });
+
+  it('changes and removes members but never the last PARENT_GUARDIAN', async () => {
+    const h = await createHousehold(parent.token);
+    const id = h.householdId;
+    await addMember(parent.token, id, { memberId: adult.userId, role: 'ADULT' });
+    const demote = await app.inject({
+      method: 'PATCH',
+      url: `/api/v1/households/${id}/members/${parent.userId}`,
+      headers: bearer(parent.token),
+      payload: { role: 'ADULT' },
+    });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json()).toEqual({ error: 'CONFLICT', message: 'A household must keep at least one PARENT_GUARDIAN' });
+    const removeSelf = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/households/${id}/members/${parent.userId}`,
+      headers: bearer(parent.token),
+    });
+    expect(removeSelf.statusCode).toBe(409);
+    const promote = await app.inject({
+      method: 'PATCH',
+      url: `/api/v1/households/${id}/members/${adult.userId}`,
+      headers: bearer(parent.token),
+      payload: { role: 'PARENT_GUARDIAN', displayName: 'Co-parent' },
+    });
+    expect(promote.json()).toMatchObject({ role: 'PARENT_GUARDIAN', displayName: 'Co-parent' });
+    const remove = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/households/${id}/members/${parent.userId}`,
+      headers: bearer(parent.token),
+    });
+    expect(remove.statusCode).toBe(204);
+    const gone = await app.inject({ method: 'GET', url: `/api/v1/households/${id}`, headers: bearer(parent.token) });
+    expect(gone.statusCode).toBe(403);
+    const unknown = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/households/${id}/members/usr_nobody`,
+      headers: bearer(adult.token),
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('refuses an empty change with 422', async () => {
+    const h = await createHousehold(parent.token);
+    const res = await app.inject({
+      method: 'PATCH',
+      url: `/api/v1/households/${h.householdId}/members/${parent.userId}`,
+      headers: bearer(parent.token),
+      payload: {},
+    });
+    expect(res.statusCode).toBe(422);
+  });
+});

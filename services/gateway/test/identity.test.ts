@@ -1,0 +1,159 @@
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_JWT_SECRET } from '../src/config.ts';
+import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+
+let app: GatewayApp;
+beforeAll(async () => {
+  app = await buildGateway();
+});
+afterAll(() => app.close());
+
+const secret = new TextEncoder().encode(DEV_JWT_SECRET);
+const claims = { iss: 'household-styling-gateway', aud: 'household-styling-api' };
+
+describe('dev login', () => {
+  it('issues a bearer token and a stable user id for the same idToken', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken: 'alice' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600 });
+    const a = await login(app, 'alice');
+    const b = await login(app, 'alice@dev.local');
+    expect(a.userId).toMatch(/^usr_/);
+    expect(b.userId).toBe(a.userId);
+    const me = await app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(a.token) });
+    expect(me.json()).toEqual({ userId: a.userId, email: 'alice@dev.local' });
+  });
+
+  it('keeps an email idToken as the email', async () => {
+    const { token } = await login(app, 'Bob@Example.com');
+    const me = await app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
+    expect(me.json().email).toBe('bob@example.com');
+  });
+
+  it('refuses an empty idToken with field details', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken: '' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      details: [{ loc: ['body', 'idToken'], type: expect.any(String), msg: expect.any(String) }],
+    });
+  });
+
+  it('refuses an idToken over 256 characters in dev mode', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken: 'x'.repeat(257) } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('bearer tokens', () => {
+  const me = (authorization?: string) =>
+    app.inject({ method: 'GET', url: '/api/v1/me', headers: authorization ? { authorization } : {} });
+
+  it.each([
+    ['missing', undefined],
+    ['malformed', 'Bearer not-a-jwt'],
+    ['not bearer', 'Basic YWxpY2U6cHc='],
+  ])('answers 401 for a %s token', async (_name, header) => {
+    const res = await me(header);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'UNAUTHORIZED', message: expect.any(String) });
+  });
+
+  it('answers 401 for a token signed with another key', async () => {
+    const token = await new SignJWT({ email: 'x@y.z' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('usr_x')
+      .setIssuer(claims.iss)
+      .setAudience(claims.aud)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('another-secret-another-secret-another'));
+    expect((await me(`Bearer ${token}`)).statusCode).toBe(401);
+  });
+
+  it('answers 401 for alg none', async () => {
+    const token = new UnsecuredJWT({ email: 'x@y.z' })
+      .setSubject('usr_x')
+      .setIssuer(claims.iss)
+      .setAudience(claims.aud)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .encode();
+    expect((await me(`Bearer ${token}`)).statusCode).toBe(401);
+  });
+
+  it('answers 401 for an expired token and for one without exp', async () => {
+    const base = () =>
+      new SignJWT({ email: 'x@y.z' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('usr_x')
+        .setIssuer(claims.iss)
+        .setAudience(claims.aud)
+        .setIssuedAt(Math.floor(Date.now() / 1000) - 7200);
+    const expired = await base().setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(secret);
+    const noExp = await base().sign(secret);
+    expect((await me(`Bearer ${expired}`)).json()).toEqual({ error: 'UNAUTHORIZED', message: 'Access token has expired' });
+    expect((await me(`Bearer ${noExp}`)).statusCode).toBe(401);
+  });
+
+  it('answers 401 for a token of another audience', async () => {
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('usr_x')
+      .setIssuer(claims.iss)
+      .setAudience('someone-else')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret);
+    expect((await me(`Bearer ${token}`)).statusCode).toBe(401);
+  });
+});
+
+describe('envelope for framework errors', () => {
+  it('answers malformed JSON with 400 BAD_REQUEST', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"idToken":',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'BAD_REQUEST', message: 'Body is not valid JSON' });
+  });
+
+  it('answers an unsupported content type with 415', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'alice',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().error).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('answers an oversized body with 413', async () => {
+    const small = await buildGateway({ BODY_LIMIT_BYTES: '100' });
+    const res = await small.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken: 'x'.repeat(200) } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' });
+    await small.close();
+  });
+
+  it('answers an unknown route with 404 NOT_FOUND and echoes the request id', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/v1/nothing-here', headers: { 'x-request-id': 'req-123' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Route GET /api/v1/nothing-here not found' });
+    expect(res.headers['x-request-id']).toBe('req-123');
+  });
+
+  it('serves health, readiness and an OpenAPI 3.1 document', async () => {
+    expect((await app.inject('/health')).json()).toEqual({ status: 'ok', service: 'gateway', version: '1.0.0' });
+    expect((await app.inject('/ready')).statusCode).toBe(200);
+    const doc = (await app.inject('/openapi.json')).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/auth/login', '/api/v1/households/{id}/members']));
+  });
+});

@@ -1,0 +1,91 @@
+import type { VtoBackendName, VtoJob, VtoJobError } from '@hs/contracts';
+
+/**
+ * A try-on job as stored: the public VtoJob plus the claim of the worker running it.
+ * QUEUED → RUNNING (claimed by one worker, with a lease) → SUCCEEDED | FAILED. A RUNNING job
+ * whose lease ran out (its worker crashed) goes back to QUEUED, up to MAX_ATTEMPTS claims.
+ * Every function is pure and returns null when the transition does not apply, so it can run
+ * inside the store's atomic update.
+ */
+export type StoredVtoJob = VtoJob & { workerId: string | null; leaseUntil: number };
+
+export const MAX_ATTEMPTS = 3;
+
+export function newJob(input: {
+  jobId: string;
+  householdId: string;
+  memberId: string;
+  personImageRef: string;
+  garmentImageRef: string;
+  backend: VtoBackendName;
+  now: string;
+}): StoredVtoJob {
+  return {
+    jobId: input.jobId,
+    householdId: input.householdId,
+    memberId: input.memberId,
+    personImageRef: input.personImageRef,
+    garmentImageRef: input.garmentImageRef,
+    status: 'QUEUED',
+    resultImageRef: null,
+    error: null,
+    backend: input.backend,
+    attempts: 0,
+    createdAt: input.now,
+    updatedAt: input.now,
+    workerId: null,
+    leaseUntil: 0,
+  };
+}
+
+export function claim(job: StoredVtoJob | null, workerId: string, now: string, leaseUntil: number): StoredVtoJob | null {
+  if (!job || job.status !== 'QUEUED') return null;
+  return { ...job, status: 'RUNNING', attempts: job.attempts + 1, workerId, leaseUntil, updatedAt: now };
+}
+
+const ownedRunning = (job: StoredVtoJob | null, workerId: string): job is StoredVtoJob =>
+  !!job && job.status === 'RUNNING' && job.workerId === workerId;
+
+export function succeed(job: StoredVtoJob | null, workerId: string, resultImageRef: string, now: string) {
+  if (!ownedRunning(job, workerId)) return null;
+  return { ...job, status: 'SUCCEEDED' as const, resultImageRef, workerId: null, leaseUntil: 0, updatedAt: now };
+}
+
+export function fail(job: StoredVtoJob | null, workerId: string, error: VtoJobError, now: string) {
+  if (!ownedRunning(job, workerId)) return null;
+  return { ...job, status: 'FAILED' as const, error, workerId: null, leaseUntil: 0, updatedAt: now };
+}
+
+/** Gives a job back to the queue: its worker is shutting down (workerId) or lost it (lease over). */
+export function requeue(
+  job: StoredVtoJob | null,
+  by: { workerId: string } | { leaseExpiredBefore: number },
+  now: string,
+): StoredVtoJob | null {
+  if (!job || job.status !== 'RUNNING') return null;
+  if ('workerId' in by) {
+    if (job.workerId !== by.workerId) return null;
+    // A graceful stop is not the job's fault: the claim is not counted.
+    return { ...job, status: 'QUEUED', attempts: job.attempts - 1, workerId: null, leaseUntil: 0, updatedAt: now };
+  }
+  if (job.leaseUntil >= by.leaseExpiredBefore) return null;
+  if (job.attempts >= MAX_ATTEMPTS)
+    return {
+      ...job,
+      status: 'FAILED',
+      error: {
+        code: 'INTERNAL_ERROR',
+        message: `The try-on job was interrupted ${job.attempts} times and was abandoned; submit it again.`,
+      },
+      workerId: null,
+      leaseUntil: 0,
+      updatedAt: now,
+    };
+  return { ...job, status: 'QUEUED', workerId: null, leaseUntil: 0, updatedAt: now };
+}
+
+/** What clients see: the stored job without the worker's claim. */
+export function publicJob(job: StoredVtoJob): VtoJob {
+  const { workerId: _w, leaseUntil: _l, ...rest } = job;
+  return rest;
+}
