@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
 
-export const ArtifactType = z.enum(['MissionPlan', 'OutcomeSummary', 'BrowserRecording', 'Transcript', 'AuditLog']);
+export const ArtifactType = z.enum([
+  'MissionPlan',
+  'OutcomeSummary',
+  'BrowserRecording',
+  'Transcript',
+  'AuditLog',
+]);
 export type ArtifactType = z.infer<typeof ArtifactType>;
 
 /** Mission types a plan can be made for (spec part 1). */
@@ -15,12 +21,12 @@ export type PlanSeason = z.infer<typeof PlanSeason>;
  * Ids that become store keys and blob-storage path segments: a safe alphabet, no leading dot,
  * so no id can climb out of its household's folder.
  */
-const SafeId = z
+export const StorageSafeId = z
   .string()
   .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/, 'Use letters, digits, _ - . and no leading dot');
-const MissionId = SafeId;
+const MissionId = StorageSafeId;
 const ShortText = z.string().trim().min(1).max(120);
 const FreeObject = z.record(z.string(), z.unknown());
 
@@ -34,7 +40,10 @@ const SeasonInput = z.preprocess((v) => {
 /** Constraints the plan understands; other keys are kept as given and listed in the plan. */
 export const PlanConstraints = z.looseObject({
   maxPrice: z.number().positive().max(1_000_000).optional(),
-  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
   season: SeasonInput.optional(),
   colors: z.array(ShortText).max(20).optional(),
   categories: z.array(ShortText).max(20).optional(),
@@ -119,7 +128,7 @@ export const RecordingAction = z.looseObject({
 
 export const RecordingRequest = z.object({
   missionId: MissionId,
-  sessionId: SafeId,
+  sessionId: StorageSafeId,
   /** Key of the recording in blob storage; must lie under `households/{id}/`. Defaults to one derived from the session. */
   storagePath: z.string().min(1).max(512).optional(),
   durationSeconds: z.number().nonnegative().max(86_400),
@@ -180,7 +189,9 @@ export const Artifact = z.discriminatedUnion('type', [
 ]);
 export type Artifact = z.infer<typeof Artifact>;
 
-export const ArtifactHouseholdParams = z.object({ id: SafeId });
-export const ArtifactParams = z.object({ id: SafeId, artifactId: z.string().min(1).max(128) });
-export const ArtifactMissionParams = z.object({ id: SafeId, mId: MissionId });
+/** Household path of the artifacts-audit routes: the id becomes part of store ids and storage keys. */
+export const ArtifactsAuditHouseholdParams = z.object({ id: StorageSafeId });
+export const AuditMissionParams = ArtifactsAuditHouseholdParams.extend({ mId: z.string().min(1).max(128) });
+export const ArtifactParams = z.object({ id: StorageSafeId, artifactId: z.string().min(1).max(128) });
+export const ArtifactMissionParams = z.object({ id: StorageSafeId, mId: MissionId });
 export const MissionArtifactsQuery = z.object({ artifact_type: ArtifactType.optional() });

@@ -6,3 +6,8 @@ export * from './artifacts.ts';
 export * from './vto.ts';
 export * from './cartprep.ts';
 export * from './purchase-requests.ts';
+export * from './browser.ts';
+export * from './voice.ts';
+export * from './missions.ts';
+export * from './wardrobe.ts';
+export * from './commerce.ts';

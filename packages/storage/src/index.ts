@@ -1,1 +1,13 @@
 export * from './types.ts';
+export { createCloudStorage, type CloudStorageConfig } from './cloud-storage.ts';
+export { asLocalStorage, type BlobStorageConfig, createBlobStorage } from './create-blob-storage.ts';
+export { InvalidKeyError, isValidKey } from './keys.ts';
+export {
+  type LocalSignedFields,
+  type SignatureCheck,
+  signedLocalUrl,
+  UPLOAD_ROUTE_PREFIX,
+  verifyLocalUploadSignature,
+} from './local-signature.ts';
+export { createLocalStorage, type LocalBlobStorage, type LocalStorageConfig } from './local-storage.ts';
+export { EmptyUploadError, UploadTooLargeError } from './upload-errors.ts';

@@ -3,7 +3,7 @@
 // this module and served by the owning service's upload route (see `receiveUpload`).
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -52,7 +52,7 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
   async function stat(key: string): Promise<ObjectInfo | null> {
     try {
       const info = JSON.parse(await readFile(metaPath(key), 'utf8')) as ObjectInfo;
-      await readFile(dataPath(key), { flag: 'r' }).then(() => undefined);
+      await access(dataPath(key));
       return info;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;

@@ -87,7 +87,7 @@ export function sqliteCollection<T extends Doc>(
       return atomic(() => remove(id));
     },
     async update(id, mutate) {
-      return h.transaction(() => {
+      return (<R>(f: () => R) => f())(() => {
         const json = read(id);
         const result = mutate(json === null ? null : parse(json));
         if (result === ABORT) return { doc: json === null ? null : parse(json), changed: false };

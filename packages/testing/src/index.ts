@@ -1,1 +1,2 @@
 export * from './firestore-emulator.ts';
+export * from './processes.ts';

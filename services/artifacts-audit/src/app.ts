@@ -1,19 +1,32 @@
 import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import type { BlobStorage } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
+import { createArtifactRepository } from './adapters/artifact-repository.ts';
+import { createAuditLedger } from './adapters/audit-ledger.ts';
+import { createContentSigner } from './adapters/content-signer.ts';
 import type { ArtifactsAuditConfig } from './config.ts';
+import type { ArtifactsAuditContext } from './context.ts';
+import { ROUTE_GROUPS } from './routes/index.ts';
 
 export interface ArtifactsAuditDeps {
   config: ArtifactsAuditConfig;
   store: Store;
+  /** Where artifact data (and recordings) live; server.ts builds it from ARTIFACT_STORAGE_BACKEND. */
+  storage: BlobStorage;
   logger?: Logger | false;
+  /** Clock of signed links (tests). */
+  now?: () => number;
 }
 
-export async function buildApp(deps: ArtifactsAuditDeps): Promise<ServiceApp> {
-  const { config, store } = deps;
+export async function buildApp(
+  deps: ArtifactsAuditDeps,
+): Promise<ServiceApp & { ctx: ArtifactsAuditContext }> {
+  const { config, store, storage } = deps;
   const app = await createServiceApp({
     service: 'artifacts-audit',
-    description: 'The artifacts-audit service of the household styling backend.',
+    description:
+      'Mission artifacts (plans, outcome summaries, transcripts, browser recordings) and the append-only, hash-chained household audit ledger.',
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimit,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -21,5 +34,15 @@ export async function buildApp(deps: ArtifactsAuditDeps): Promise<ServiceApp> {
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });
-  return app;
+  const ctx: ArtifactsAuditContext = {
+    ledger: createAuditLedger(store),
+    artifacts: createArtifactRepository(store, storage),
+    signer: createContentSigner({
+      secret: config.artifacts.signingSecret,
+      ttlSeconds: config.artifacts.signedUrlTtlSeconds,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  };
+  for (const register of ROUTE_GROUPS) register(app, ctx);
+  return Object.assign(app, { ctx });
 }

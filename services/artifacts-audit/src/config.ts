@@ -19,15 +19,22 @@ export function loadArtifactsAuditConfig(env: NodeJS.ProcessEnv = process.env) {
   );
   const raw = base.raw;
   if (isProductionLike(base.appEnv)) {
-    if (raw.ARTIFACT_SIGNING_SECRET === DEV_ARTIFACT_SIGNING_SECRET || raw.ARTIFACT_SIGNING_SECRET.startsWith('dev-'))
+    if (
+      raw.ARTIFACT_SIGNING_SECRET === DEV_ARTIFACT_SIGNING_SECRET ||
+      raw.ARTIFACT_SIGNING_SECRET.startsWith('dev-')
+    )
       throw new ConfigError(
         `Configuration error: ARTIFACT_SIGNING_SECRET is a development placeholder, which is not allowed when APP_ENV=${base.appEnv}`,
       );
     if (Buffer.byteLength(raw.ARTIFACT_SIGNING_SECRET) < 32)
-      throw new ConfigError('Configuration error: ARTIFACT_SIGNING_SECRET must be at least 32 bytes in staging and production');
+      throw new ConfigError(
+        'Configuration error: ARTIFACT_SIGNING_SECRET must be at least 32 bytes in staging and production',
+      );
   }
   if (raw.ARTIFACT_STORAGE_BACKEND === 'cloudstore' && !raw.ARTIFACT_BUCKET)
-    throw new ConfigError('Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore');
+    throw new ConfigError(
+      'Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore',
+    );
   return {
     ...base,
     artifacts: {

@@ -1,4 +1,5 @@
 import { runService } from '@hs/service-kit';
+import { createBlobStorage } from '@hs/storage';
 import { createStore, storeConfigFromEnv } from '@hs/store';
 import { buildApp } from './app.ts';
 import { loadArtifactsAuditConfig } from './config.ts';
@@ -8,7 +9,17 @@ await runService({
   loadConfig: () => loadArtifactsAuditConfig(),
   build: async (config, logger) => {
     const store = createStore(storeConfigFromEnv({ service: 'artifacts-audit', ...config.persistence }));
-    const app = await buildApp({ config, store, logger });
+    const { storageBackend, localDir, bucket, signingSecret } = config.artifacts;
+    const storage =
+      storageBackend === 'cloudstore'
+        ? createBlobStorage({ backend: 'cloudstore', bucket: bucket! })
+        : createBlobStorage({
+            backend: 'local',
+            dir: localDir,
+            signingSecret,
+            publicBaseUrl: config.peers.gateway.baseUrl,
+          });
+    const app = await buildApp({ config, store, storage, logger });
     app.addHook('onClose', () => store.close());
     return app;
   },

@@ -16,14 +16,29 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
       VTO_MAX_IMAGE_BYTES: z.coerce.number().int().positive().max(50 * MIB).default(10 * MIB),
       VTO_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
       VTO_WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+      // Same variables and defaults as the services that write images, so `local://` refs of
+      // wardrobe images resolve when the services share ARTIFACT_LOCAL_DIR.
+      ARTIFACT_STORAGE_BACKEND: z.enum(['local', 'cloudstore']).default('local'),
+      ARTIFACT_LOCAL_DIR: z.string().min(1).default('./.data/artifacts'),
+      ARTIFACT_BUCKET: z.string().min(1).optional(),
+      // vto signs no uploads; the local backend still needs a secret to be constructed.
+      ARTIFACT_SIGNING_SECRET: z.string().min(1).default('dev-artifact-signing-secret-placeholder'),
     }),
     env,
   );
   const raw = base.raw;
   if (raw.VTO_INFERENCE_BACKEND === 'http' && !raw.VTO_HTTP_ENDPOINT)
     throw new ConfigError('Configuration error: VTO_HTTP_ENDPOINT is required when VTO_INFERENCE_BACKEND=http');
+  if (raw.ARTIFACT_STORAGE_BACKEND === 'cloudstore' && !raw.ARTIFACT_BUCKET)
+    throw new ConfigError('Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore');
   return {
     ...base,
+    storage: {
+      backend: raw.ARTIFACT_STORAGE_BACKEND,
+      localDir: raw.ARTIFACT_LOCAL_DIR,
+      bucket: raw.ARTIFACT_BUCKET,
+      signingSecret: raw.ARTIFACT_SIGNING_SECRET,
+    },
     vto: {
       backend: raw.VTO_INFERENCE_BACKEND,
       http: {

@@ -52,7 +52,11 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
         createdAt: nowIso(),
       } as Artifact;
       try {
-        await storage.put(storagePath, new TextEncoder().encode(JSON.stringify(input.data)), 'application/json');
+        await storage.put(
+          storagePath,
+          new TextEncoder().encode(JSON.stringify(input.data)),
+          'application/json',
+        );
       } catch (err) {
         throw upstreamError('Artifact storage is unavailable', err);
       }

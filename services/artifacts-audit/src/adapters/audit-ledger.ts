@@ -39,7 +39,8 @@ function filterIndexes(): { fields: string[] }[] {
   return out;
 }
 
-export const entryId = (householdId: string, seq: number) => `${householdId}:seq:${String(seq).padStart(12, '0')}`;
+export const entryId = (householdId: string, seq: number) =>
+  `${householdId}:seq:${String(seq).padStart(12, '0')}`;
 const markerId = (householdId: string, eventId: string) => `${householdId}:event:${eventId}`;
 
 export type AppendResult = { entry: AuditEntry; created: boolean };
@@ -98,7 +99,9 @@ export function createAuditLedger(store: Store) {
       await advanceHead(householdId, entry);
       return { entry, created: true };
     }
-    throw new Error(`Audit append for household ${householdId} did not settle after ${MAX_APPEND_ATTEMPTS} attempts`);
+    throw new Error(
+      `Audit append for household ${householdId} did not settle after ${MAX_APPEND_ATTEMPTS} attempts`,
+    );
   }
 
   async function page(
@@ -124,7 +127,13 @@ export function createAuditLedger(store: Store) {
     /** The household log, newest first, with optional equality filters. */
     householdPage(
       householdId: string,
-      query: { limit: number; offset: number; action?: string | undefined; targetType?: string | undefined; category?: string | undefined },
+      query: {
+        limit: number;
+        offset: number;
+        action?: string | undefined;
+        targetType?: string | undefined;
+        category?: string | undefined;
+      },
     ): Promise<AuditPage> {
       const where: Where[] = [];
       for (const field of FILTERS) {
@@ -135,7 +144,11 @@ export function createAuditLedger(store: Store) {
     },
 
     /** One mission's trail, oldest first. */
-    missionTrail(householdId: string, missionId: string, query: { limit: number; offset: number }): Promise<AuditPage> {
+    missionTrail(
+      householdId: string,
+      missionId: string,
+      query: { limit: number; offset: number },
+    ): Promise<AuditPage> {
       return page(householdId, { ...query, newestFirst: false, where: [['missionId', '==', missionId]] });
     },
 

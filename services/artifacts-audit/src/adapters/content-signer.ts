@@ -10,7 +10,9 @@ export type ContentSigner = ReturnType<typeof createContentSigner>;
 export function createContentSigner(options: { secret: string; ttlSeconds: number; now?: () => number }) {
   const now = options.now ?? Date.now;
   const mac = (householdId: string, artifactId: string, expires: number) =>
-    createHmac('sha256', options.secret).update(`${householdId}\n${artifactId}\n${expires}`).digest('base64url');
+    createHmac('sha256', options.secret)
+      .update(`${householdId}\n${artifactId}\n${expires}`)
+      .digest('base64url');
   return {
     urlFor(householdId: string, artifactId: string): string {
       const expires = Math.floor(now() / 1000) + options.ttlSeconds;

@@ -1,11 +1,17 @@
 import type { ArtifactType } from '@hs/contracts';
+import { isValidKey } from '@hs/storage';
 
 /**
  * The store id that makes an artifact unique (decisions: one MissionPlan, OutcomeSummary and
  * Transcript per mission, one BrowserRecording per session). Creating a second artifact with
  * the same key conflicts in the store itself, so two replicas cannot both win.
  */
-export function uniqueKeyOf(householdId: string, missionId: string, type: ArtifactType, sessionId?: string): string {
+export function uniqueKeyOf(
+  householdId: string,
+  missionId: string,
+  type: ArtifactType,
+  sessionId?: string,
+): string {
   if (type === 'BrowserRecording') return `${householdId}:session:${sessionId}`;
   return `${householdId}:mission:${missionId}:${type}`;
 }
@@ -18,12 +24,6 @@ export const dataPathOf = (householdId: string, missionId: string, type: Artifac
 export const defaultRecordingPath = (householdId: string, missionId: string, sessionId: string) =>
   `households/${householdId}/missions/${missionId}/recordings/${sessionId}.webm`;
 
-/** A recorder-supplied key must stay inside the household's folder: relative, no dot segments. */
-export function isHouseholdPath(householdId: string, path: string): boolean {
-  const prefix = `households/${householdId}/`;
-  if (!path.startsWith(prefix) || path.includes('\\') || path.includes('//')) return false;
-  return path
-    .slice(prefix.length)
-    .split('/')
-    .every((seg) => seg.length > 0 && seg !== '.' && seg !== '..');
-}
+/** A recorder-supplied key must be a valid storage key inside the household's folder. */
+export const isHouseholdPath = (householdId: string, path: string): boolean =>
+  path.startsWith(`households/${householdId}/`) && isValidKey(path);

@@ -15,9 +15,12 @@ export function createChainChecker(householdId: string) {
 
   const check = (entry: AuditEntry): ChainBreak | null => {
     if (entry.seq !== expectedSeq) return { seq: expectedSeq, reason: `entry ${expectedSeq} is missing` };
-    if (entry.householdId !== householdId) return { seq: entry.seq, reason: 'entry belongs to another household' };
-    if (entry.prevHash !== prevHash) return { seq: entry.seq, reason: 'prevHash does not match the previous entry' };
-    if (hashEntry(entry) !== entry.hash) return { seq: entry.seq, reason: 'hash does not match the entry content' };
+    if (entry.householdId !== householdId)
+      return { seq: entry.seq, reason: 'entry belongs to another household' };
+    if (entry.prevHash !== prevHash)
+      return { seq: entry.seq, reason: 'prevHash does not match the previous entry' };
+    if (hashEntry(entry) !== entry.hash)
+      return { seq: entry.seq, reason: 'hash does not match the entry content' };
     return null;
   };
 
@@ -38,7 +41,8 @@ export function createChainChecker(householdId: string) {
      */
     result(headSeq: number): AuditChainVerification {
       const lastSeen = expectedSeq - 1;
-      if (!broken && headSeq > lastSeen) broken = { seq: lastSeen + 1, reason: `entry ${lastSeen + 1} is missing` };
+      if (!broken && headSeq > lastSeen)
+        broken = { seq: lastSeen + 1, reason: `entry ${lastSeen + 1} is missing` };
       return {
         householdId,
         valid: broken === null,

@@ -44,7 +44,11 @@ function style(input: PlanInput): PlanParts {
   if (input.constraints.categories?.length) wardrobeArgs.categories = [...input.constraints.categories];
   const phrase = constraintPhrase(input);
   const steps: StepDraft[] = [
-    { id: 'understand-goal', title: 'Understand the goal', description: `Restate the goal and confirm the constraints${phrase}.` },
+    {
+      id: 'understand-goal',
+      title: 'Understand the goal',
+      description: `Restate the goal and confirm the constraints${phrase}.`,
+    },
   ];
   if (!emptyWardrobe) {
     steps.push({
@@ -65,7 +69,12 @@ function style(input: PlanInput): PlanParts {
         ? 'The wardrobe is empty: every piece of the look has to come from offers.'
         : 'Name the pieces the wardrobe lacks for the goal.',
     },
-    { id: 'search-offers', title: 'Search offers', description: `Search offers for the missing pieces${phrase}.`, tool: 'search_commerce' },
+    {
+      id: 'search-offers',
+      title: 'Search offers',
+      description: `Search offers for the missing pieces${phrase}.`,
+      tool: 'search_commerce',
+    },
     {
       id: 'compose-outfits',
       title: 'Compose outfits',
@@ -73,11 +82,24 @@ function style(input: PlanInput): PlanParts {
         ? 'Combine offers into up to three complete outfits.'
         : 'Combine wardrobe items with offers into up to three outfits, preferring what the household already owns.',
     },
-    { id: 'collect-feedback', title: 'Collect feedback', description: 'Present the outfits, take likes and dislikes, and refine the search at most twice.' },
+    {
+      id: 'collect-feedback',
+      title: 'Collect feedback',
+      description: 'Present the outfits, take likes and dislikes, and refine the search at most twice.',
+    },
   );
   const toolCalls: ExpectedToolCall[] = [];
-  if (!emptyWardrobe) toolCalls.push({ tool: 'list_wardrobe', purpose: 'find items that already fit the goal', args: wardrobeArgs });
-  toolCalls.push({ tool: 'search_commerce', purpose: 'find offers for the missing pieces', args: searchArgs(input) });
+  if (!emptyWardrobe)
+    toolCalls.push({
+      tool: 'list_wardrobe',
+      purpose: 'find items that already fit the goal',
+      args: wardrobeArgs,
+    });
+  toolCalls.push({
+    tool: 'search_commerce',
+    purpose: 'find offers for the missing pieces',
+    args: searchArgs(input),
+  });
   return {
     steps,
     toolCalls,
@@ -97,22 +119,53 @@ function poll(input: PlanInput): PlanParts {
   const offered = input.contextData.offerIds ?? [];
   const members = input.contextData.householdMemberCount;
   const steps: StepDraft[] = [
-    { id: 'frame-poll', title: 'Frame the poll', description: 'Turn the goal into one question with clear options.' },
+    {
+      id: 'frame-poll',
+      title: 'Frame the poll',
+      description: 'Turn the goal into one question with clear options.',
+    },
     offered.length > 0
-      ? { id: 'gather-candidates', title: 'Gather candidates', description: `Use the ${offered.length} offers supplied as the options.` }
+      ? {
+          id: 'gather-candidates',
+          title: 'Gather candidates',
+          description: `Use the ${offered.length} offers supplied as the options.`,
+        }
       : {
           id: 'gather-candidates',
           title: 'Gather candidates',
           description: `Search three to five offers as options${constraintPhrase(input)}.`,
           tool: 'search_commerce',
         },
-    { id: 'share-poll', title: 'Share the poll', description: members ? `Present the options to the ${members} household members.` : 'Present the options to the household members.' },
-    { id: 'tally-votes', title: 'Tally votes', description: 'Count like and dislike events per option; a dislike needs a reason.' },
-    { id: 'announce-result', title: 'Announce the result', description: 'Report the winning option with its vote count and the reasons given against the others.' },
+    {
+      id: 'share-poll',
+      title: 'Share the poll',
+      description: members
+        ? `Present the options to the ${members} household members.`
+        : 'Present the options to the household members.',
+    },
+    {
+      id: 'tally-votes',
+      title: 'Tally votes',
+      description: 'Count like and dislike events per option; a dislike needs a reason.',
+    },
+    {
+      id: 'announce-result',
+      title: 'Announce the result',
+      description: 'Report the winning option with its vote count and the reasons given against the others.',
+    },
   ];
   return {
     steps,
-    toolCalls: offered.length > 0 ? [] : [{ tool: 'search_commerce', purpose: 'find poll options', args: { ...searchArgs(input), limit: 5 } }],
+    toolCalls:
+      offered.length > 0
+        ? []
+        : [
+            {
+              tool: 'search_commerce',
+              purpose: 'find poll options',
+              args: { ...searchArgs(input), limit: 5 },
+            },
+          ],
     stopConditions: [
       members ? `All ${members} household members have voted.` : 'The mission owner closes the poll.',
       'One option has the votes of a majority of the household.',
@@ -132,19 +185,43 @@ function cartprep(input: PlanInput): PlanParts {
           ? `Confirm that purchase request ${requestId} is APPROVED.`
           : 'Ask which approved purchase request to prepare and confirm it is APPROVED.',
       },
-      { id: 'prepare-cart', title: 'Prepare the cart', description: 'Dispatch a cart-preparation job for the request.', tool: 'prepare_cart' },
-      { id: 'await-cart', title: 'Wait for the cart', description: 'Wait for the job to report the cart ready or failed.' },
+      {
+        id: 'prepare-cart',
+        title: 'Prepare the cart',
+        description: 'Dispatch a cart-preparation job for the request.',
+        tool: 'prepare_cart',
+      },
+      {
+        id: 'await-cart',
+        title: 'Wait for the cart',
+        description: 'Wait for the job to report the cart ready or failed.',
+      },
       {
         id: 'handle-failure',
         title: 'Handle a failure',
-        description: 'On SIZE_UNAVAILABLE offer another size; on LOGIN_REQUIRED or BLOCKED_BOT_DETECTED hand over to the user; otherwise report the error code.',
+        description:
+          'On SIZE_UNAVAILABLE offer another size; on LOGIN_REQUIRED or BLOCKED_BOT_DETECTED hand over to the user; otherwise report the error code.',
       },
-      { id: 'hand-over-checkout', title: 'Hand over checkout', description: 'Show the prepared cart; the user confirms the final checkout.' },
+      {
+        id: 'hand-over-checkout',
+        title: 'Hand over checkout',
+        description: 'Show the prepared cart; the user confirms the final checkout.',
+      },
     ],
-    toolCalls: [{ tool: 'prepare_cart', purpose: 'prepare the cart of the approved request', args: requestId ? { requestId } : {} }],
-    stopConditions: ['The cart is ready and handed over to the user.', 'The job failed with an error a retry cannot fix.', 'The purchase request is cancelled or rejected.'],
+    toolCalls: [
+      {
+        tool: 'prepare_cart',
+        purpose: 'prepare the cart of the approved request',
+        args: requestId ? { requestId } : {},
+      },
+    ],
+    stopConditions: [
+      'The cart is ready and handed over to the user.',
+      'The job failed with an error a retry cannot fix.',
+      'The purchase request is cancelled or rejected.',
+    ],
     assumptions: [
-      'The agent never completes checkout: the final confirmation is the user\'s, with a one-time token.',
+      "The agent never completes checkout: the final confirmation is the user's, with a one-time token.",
       'Only an APPROVED request is prepared; approval belongs to a PARENT_GUARDIAN.',
       ...(requestId ? [] : ['No purchase request id was given.']),
     ],
@@ -155,13 +232,35 @@ function interactive(input: PlanInput): PlanParts {
   const startUrl = input.contextData.startUrl;
   return {
     steps: [
-      { id: 'open-session', title: 'Open a browser session', description: startUrl ? `Open a remote browser at ${startUrl}.` : 'Open a remote browser on a blank page.', tool: 'create_browser_session' },
-      { id: 'navigate', title: 'Navigate toward the goal', description: `Navigate, search and read pages to reach the goal${constraintPhrase(input)}.` },
-      { id: 'offer-takeover', title: 'Offer takeover', description: 'Let the user take control for sign-in, payment or anything personal, and resume after release.' },
+      {
+        id: 'open-session',
+        title: 'Open a browser session',
+        description: startUrl
+          ? `Open a remote browser at ${startUrl}.`
+          : 'Open a remote browser on a blank page.',
+        tool: 'create_browser_session',
+      },
+      {
+        id: 'navigate',
+        title: 'Navigate toward the goal',
+        description: `Navigate, search and read pages to reach the goal${constraintPhrase(input)}.`,
+      },
+      {
+        id: 'offer-takeover',
+        title: 'Offer takeover',
+        description:
+          'Let the user take control for sign-in, payment or anything personal, and resume after release.',
+      },
       { id: 'summarize', title: 'Summarize', description: 'Report what was found, with links.' },
       { id: 'close-session', title: 'Close the session', description: 'Terminate the browser session.' },
     ],
-    toolCalls: [{ tool: 'create_browser_session', purpose: 'open the remote browser', args: startUrl ? { startUrl } : {} }],
+    toolCalls: [
+      {
+        tool: 'create_browser_session',
+        purpose: 'open the remote browser',
+        args: startUrl ? { startUrl } : {},
+      },
+    ],
     stopConditions: ['The goal is reached on the page.', 'The browser session is terminated or fails.'],
     assumptions: [
       'The agent never types passwords or payment details; the user takes over for those.',

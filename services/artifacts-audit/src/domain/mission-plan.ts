@@ -1,10 +1,18 @@
 import type { MissionPlanData, MissionPlanRequest, MissionPlanStep } from '@hs/contracts';
 import type { z } from 'zod';
-import { PLAN_BUILDERS, type StepDraft } from './mission-plan-steps.ts';
+import { PLAN_BUILDERS } from './mission-plan-steps.ts';
 
 export type PlanInput = z.output<typeof MissionPlanRequest>;
 
-const KNOWN_CONSTRAINTS = new Set(['maxPrice', 'currency', 'season', 'colors', 'categories', 'sizes', 'occasion']);
+const KNOWN_CONSTRAINTS = new Set([
+  'maxPrice',
+  'currency',
+  'season',
+  'colors',
+  'categories',
+  'sizes',
+  'occasion',
+]);
 
 const COMMON_STOP_CONDITIONS = [
   'The user ends the mission (the complete action or the message "done").',
@@ -27,8 +35,6 @@ function constraintAssumptions(input: PlanInput): string[] {
   return out;
 }
 
-const slugOf = (draft: StepDraft) => draft.id;
-
 /**
  * The execution plan of a mission, made only from the request: no clock, no randomness, no
  * I/O, so the same request always yields the same plan (decisions: "Mission plan generation
@@ -38,7 +44,7 @@ export function buildMissionPlan(input: PlanInput): MissionPlanData {
   const built = PLAN_BUILDERS[input.missionType](input);
   const steps: MissionPlanStep[] = built.steps.map((draft, i) => ({
     index: i + 1,
-    id: slugOf(draft),
+    id: draft.id,
     title: draft.title,
     description: draft.description,
     tool: draft.tool ?? null,

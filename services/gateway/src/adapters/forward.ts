@@ -46,9 +46,10 @@ export async function forward(
   }
 
   const abort = new AbortController();
-  const onClientGone = () => abort.abort();
-  request.raw.once('close', () => {
-    if (!reply.raw.writableFinished) onClientGone();
+  // The response closing before it finished means the client went away: stop the upstream call.
+  // (The request's own 'close' fires as soon as its body has been read, so it can't tell.)
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) abort.abort();
   });
   const headerTimer = setTimeout(() => abort.abort(new DOMException('timeout', 'TimeoutError')), target.timeoutMs);
 

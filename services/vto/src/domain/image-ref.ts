@@ -1,3 +1,5 @@
+import { isValidKey } from '@hs/storage';
+
 /**
  * Where a try-on input image comes from. Accepted references:
  * - this service's blob storage, in the form its `refFor` produces (`gs://<our bucket>/<key>`
@@ -16,7 +18,7 @@ export function parseImageRef(value: string, householdId: string, storagePrefix:
   const trimmed = value.trim();
   if (trimmed.startsWith(storagePrefix)) {
     const key = trimmed.slice(storagePrefix.length);
-    if (!isSafeKey(key)) return { ok: false, reason: 'is not a valid storage key' };
+    if (!isValidKey(key)) return { ok: false, reason: 'is not a valid storage key' };
     if (!key.startsWith(`households/${householdId}/`))
       return { ok: false, reason: `must point to this household's storage (households/${householdId}/...)` };
     return { ok: true, ref: { kind: 'storage', key } };
@@ -31,11 +33,4 @@ export function parseImageRef(value: string, householdId: string, storagePrefix:
   if (url.protocol !== 'https:') return { ok: false, reason: `must be a ${storagePrefix} reference or an https URL` };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
   return { ok: true, ref: { kind: 'remote', url } };
-}
-
-/** Relative, no `..` or empty segments, no backslashes or control characters. */
-function isSafeKey(key: string): boolean {
-  if (!key || key.length > 1024 || key.startsWith('/') || key.includes('\\')) return false;
-  if (/[\u0000-\u001f\u007f]/.test(key)) return false;
-  return key.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }

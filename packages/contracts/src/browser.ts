@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { Timestamp } from './common.ts';
+
+/** Spec part 3: only ACTIVE and USER_TAKEOVER are actionable; TERMINATED and FAILED are final. */
+export const BrowserSessionStatus = z.enum(['ACTIVE', 'USER_TAKEOVER', 'TERMINATED', 'FAILED']);
+export type BrowserSessionStatus = z.infer<typeof BrowserSessionStatus>;
+
+export const BrowserProviderName = z.enum(['simulated', 'local', 'cloud']);
+export type BrowserProviderName = z.infer<typeof BrowserProviderName>;
+
+export const BrowserActionType = z.enum(['NAVIGATE', 'CLICK', 'TYPE', 'SCROLL', 'WAIT', 'SCREENSHOT']);
+export type BrowserActionType = z.infer<typeof BrowserActionType>;
+
+/** Pages the bridge opens are web pages: http(s) only, never file:, javascript: or chrome:. */
+export const BrowserWebUrl = z.url({ protocol: /^https?$/ }).max(2048);
+
+const Id = z.string().min(1).max(128);
+
+export const BrowserSessionParams = z.object({ id: Id });
+export const HouseholdBrowserSessionParams = z.object({ id: Id, sessionId: Id });
+
+export const CreateBrowserSessionRequest = z.object({
+  householdId: Id,
+  missionId: Id,
+  startUrl: BrowserWebUrl.optional(),
+});
+export type CreateBrowserSessionRequest = z.infer<typeof CreateBrowserSessionRequest>;
+
+/**
+ * Body of agent-action. TYPE needs non-empty `text`, NAVIGATE a non-empty http(s) `url` and
+ * CLICK a `selector`; those rules answer 400 INVALID_REQUEST (spec), not a schema 422.
+ */
+export const BrowserAgentActionRequest = z.object({
+  type: BrowserActionType,
+  url: z.string().max(2048).optional(),
+  selector: z.string().max(512).optional(),
+  text: z.string().max(4096).optional(),
+});
+export type BrowserAgentActionRequest = z.infer<typeof BrowserAgentActionRequest>;
+
+/** One line of a session's action log; typed text is logged by length only (it may be personal). */
+export const BrowserActionLogEntry = z.object({
+  seq: z.number().int().positive(),
+  actor: z.enum(['agent', 'user', 'system']),
+  type: z.string(),
+  url: z.string().nullable(),
+  selector: z.string().nullable(),
+  textLength: z.number().int().nonnegative().nullable(),
+  at: Timestamp,
+});
+export type BrowserActionLogEntry = z.infer<typeof BrowserActionLogEntry>;
+
+export const BrowserSession = z.object({
+  sessionId: z.string(),
+  householdId: z.string(),
+  missionId: z.string(),
+  status: BrowserSessionStatus,
+  provider: BrowserProviderName,
+  liveViewUrl: z.string().nullable(),
+  startUrl: z.string(),
+  currentUrl: z.string(),
+  actionLog: z.array(BrowserActionLogEntry),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type BrowserSession = z.infer<typeof BrowserSession>;
+
+export const BrowserAgentActionResult = z.object({ session: BrowserSession, action: BrowserActionLogEntry });
+export type BrowserAgentActionResult = z.infer<typeof BrowserAgentActionResult>;
+
+export const BrowserPageElement = z.object({
+  selector: z.string(),
+  role: z.string(),
+  name: z.string(),
+  href: z.string().nullable(),
+});
+export type BrowserPageElement = z.infer<typeof BrowserPageElement>;
+
+export const BrowserElementsResponse = z.object({
+  sessionId: z.string(),
+  url: z.string(),
+  elements: z.array(BrowserPageElement),
+  polledAt: Timestamp,
+});
+export type BrowserElementsResponse = z.infer<typeof BrowserElementsResponse>;
+
+/** Extension and bridge event kinds: upper snake case (USER_TAKEOVER_START, PAGE_NAVIGATED, ...). */
+export const BrowserEventType = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be UPPER_SNAKE_CASE');
+export type BrowserEventType = z.infer<typeof BrowserEventType>;
+
+const EventPayload = z.record(z.string(), z.unknown());
+
+/** What the browser extension posts to `POST /api/v1/browser/events` (signed, see decisions). */
+export const BrowserExtensionEvent = z.object({
+  sessionId: Id,
+  missionId: Id,
+  type: BrowserEventType,
+  payload: EventPayload.optional(),
+});
+export type BrowserExtensionEvent = z.infer<typeof BrowserExtensionEvent>;
+
+/** What the bridge sends to the orchestrator's `POST /api/v1/internal/browser/events`. */
+export const BrowserBridgeEvent = z.object({
+  missionId: Id,
+  sessionId: Id,
+  type: BrowserEventType,
+  payload: EventPayload.optional(),
+  householdId: Id.optional(),
+});
+export type BrowserBridgeEvent = z.infer<typeof BrowserBridgeEvent>;
+
+export const BrowserEventAccepted = z.object({
+  accepted: z.literal(true),
+  sessionId: z.string(),
+  missionId: z.string(),
+  type: z.string(),
+});
+export type BrowserEventAccepted = z.infer<typeof BrowserEventAccepted>;

@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import { Timestamp } from './common.ts';
+
+/** Missions (spec parts 2, 3, 6; decisions "Missions", "Streaming (SSE)"). MissionView stays snake_case. */
+
+export const MissionType = z.enum(['STYLE', 'POLL', 'CARTPREP', 'INTERACTIVE']);
+export type MissionType = z.infer<typeof MissionType>;
+
+export const MissionState = z.enum(['RUNNING', 'DONE', 'FAILED']);
+export type MissionState = z.infer<typeof MissionState>;
+
+export const ToolName = z.enum(['list_wardrobe', 'search_commerce', 'prepare_cart', 'create_browser_session', 'complete_mission']);
+export type ToolName = z.infer<typeof ToolName>;
+
+/** Upper bound of one user message (UTF-8 bytes); longer ones are 422. */
+export const MAX_MESSAGE_BYTES = 8192;
+
+const MessageText = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .refine((s) => new TextEncoder().encode(s).length <= MAX_MESSAGE_BYTES, `must be at most ${MAX_MESSAGE_BYTES} bytes`);
+
+export const MessageSource = z.enum(['text', 'voice']);
+export type MessageSource = z.infer<typeof MessageSource>;
+
+export const ToolCallRecord = z.object({
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  result: z.unknown(),
+});
+export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
+
+export const Message = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'model']),
+  content: z.string(),
+  created_at: Timestamp,
+  /** Null for user messages; the calls the agent made for a model message. */
+  tool_calls: z.array(ToolCallRecord).nullable(),
+  source: MessageSource,
+});
+export type Message = z.infer<typeof Message>;
+
+export const PlanStepStatus = z.enum(['IN_PROGRESS', 'DONE']);
+export const PlanStep = z.object({ step: z.string(), status: PlanStepStatus });
+export type PlanStep = z.infer<typeof PlanStep>;
+
+/** An artifact written for the mission (MissionPlan, Transcript, OutcomeSummary). */
+export const MissionArtifactRef = z.object({
+  artifact_id: z.string().nullable(),
+  type: z.string(),
+  created_at: Timestamp,
+});
+export type MissionArtifactRef = z.infer<typeof MissionArtifactRef>;
+
+export const MissionView = z.object({
+  mission_id: z.string(),
+  household_id: z.string(),
+  owner_id: z.string(),
+  mission_type: MissionType,
+  state: MissionState,
+  history: z.array(Message),
+  plan: z.array(PlanStep),
+  artifacts: z.array(MissionArtifactRef),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type MissionView = z.infer<typeof MissionView>;
+
+export const CreateMissionRequest = z.object({ mission_type: MissionType, initial_message: MessageText });
+export type CreateMissionRequest = z.infer<typeof CreateMissionRequest>;
+
+export const ChatRequest = z.object({ message: MessageText });
+export type ChatRequest = z.infer<typeof ChatRequest>;
+
+export const MissionParams = z.object({ id: z.string().min(1).max(128), mId: z.string().min(1).max(128) });
+
+export const ClientEventType = z.enum([
+  'USER_LIKED_ITEM',
+  'USER_DISLIKED_ITEM',
+  'USER_TAKEOVER_START',
+  'USER_TAKEOVER_END',
+  'USER_APPROVED_REQUEST',
+  'USER_CONFIRMED_FINAL_CHECKOUT',
+]);
+export type ClientEventType = z.infer<typeof ClientEventType>;
+
+export const TAKEOVER_EVENTS: readonly ClientEventType[] = ['USER_TAKEOVER_START', 'USER_TAKEOVER_END'];
+
+const Id = z.string().trim().min(1).max(128);
+
+/** Spec part 6: the field each event type requires; a missing one is 400 VALIDATION_ERROR. */
+export const ClientEventRequest = z
+  .object({
+    eventType: ClientEventType,
+    offerId: Id.optional(),
+    reason: z.string().trim().max(2000).nullable().optional(),
+    sessionId: Id.optional(),
+    requestId: Id.optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .superRefine((e, ctx) => {
+    const need = (field: 'offerId' | 'reason' | 'sessionId') =>
+      ctx.addIssue({ code: 'custom', path: [field], message: `is required for ${e.eventType}` });
+    if (e.eventType === 'USER_LIKED_ITEM' && !e.offerId) need('offerId');
+    if (e.eventType === 'USER_DISLIKED_ITEM' && !e.reason) need('reason');
+    if (TAKEOVER_EVENTS.includes(e.eventType) && !e.sessionId) need('sessionId');
+  });
+export type ClientEventRequest = z.infer<typeof ClientEventRequest>;
+
+export const ClientEventAck = z.object({ accepted: z.boolean(), missionId: z.string(), eventType: z.string() });
+export type ClientEventAck = z.infer<typeof ClientEventAck>;
+
+/** What the browser bridge forwards (decisions "Browser bridge"). */
+export const BrowserEventRequest = z.object({
+  missionId: Id,
+  sessionId: Id,
+  type: z.string().trim().min(1).max(64),
+  payload: z.record(z.string(), z.unknown()).optional(),
+  householdId: Id.optional(),
+});
+export type BrowserEventRequest = z.infer<typeof BrowserEventRequest>;
+
+/**
+ * Stream event types. The decisions list the agent's own; `client.event` and `browser.event`
+ * carry what members and the bridge send to a mission so every viewer sees them too.
+ */
+export const StreamEventType = z.enum([
+  'turn.started',
+  'reasoning',
+  'tool.call',
+  'tool.result',
+  'message',
+  'plan.updated',
+  'state.changed',
+  'turn.completed',
+  'error',
+  'client.event',
+  'browser.event',
+]);
+export type StreamEventType = z.infer<typeof StreamEventType>;
+
+/** One stored stream event; the SSE frame is `id: seq`, `event: type`, `data: <this object as JSON>`. */
+export const StreamEvent = z.object({
+  event_id: z.string(),
+  mission_id: z.string(),
+  seq: z.number().int().positive(),
+  type: StreamEventType,
+  created_at: Timestamp,
+  data: z.record(z.string(), z.unknown()),
+});
+export type StreamEvent = z.infer<typeof StreamEvent>;
+
+export const StreamQuery = z.object({ after: z.coerce.number().int().min(0).optional() });
+
+// ---- Agent tools: arguments the model may pass and what the tools answer ----
+
+const Season = z.enum(['SPRING', 'SUMMER', 'FALL', 'WINTER']);
+const Price = z.number().finite().positive().max(1_000_000);
+
+export const ListWardrobeArgs = z.strictObject({
+  category: z.string().trim().min(1).max(40).optional(),
+  season: Season.optional(),
+});
+export type ListWardrobeArgs = z.infer<typeof ListWardrobeArgs>;
+
+export const WardrobeItemSummary = z.looseObject({
+  itemId: z.string(),
+  category: z.string(),
+  brand: z.string().optional(),
+  colors: z.array(z.string()).optional(),
+  season: z.array(z.string()).optional(),
+  occasion: z.array(z.string()).optional(),
+});
+export const ListWardrobeResult = z.object({ items: z.array(WardrobeItemSummary), count: z.number().int() });
+export type ListWardrobeResult = z.infer<typeof ListWardrobeResult>;
+
+export const SearchCommerceArgs = z.strictObject({
+  query: z.string().trim().min(1).max(200).optional(),
+  maxPrice: Price.optional(),
+  minPrice: Price.optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  season: Season.optional(),
+  category: z.string().trim().min(1).max(40).optional(),
+  colors: z.array(z.string().trim().min(1).max(40)).max(10).optional(),
+  size: z.string().trim().min(1).max(20).optional(),
+  limit: z.number().int().min(1).max(50).optional(),
+});
+export type SearchCommerceArgs = z.infer<typeof SearchCommerceArgs>;
+
+export const OfferSummary = z.looseObject({
+  offerId: z.string(),
+  title: z.string().optional(),
+  price: z.number().optional(),
+  currency: z.string().optional(),
+});
+export type OfferSummary = z.infer<typeof OfferSummary>;
+export const SearchCommerceResult = z.object({ items: z.array(OfferSummary), nextCursor: z.string().nullable() });
+export type SearchCommerceResult = z.infer<typeof SearchCommerceResult>;
+
+export const PrepareCartArgs = z.strictObject({ requestId: Id });
+export type PrepareCartArgs = z.infer<typeof PrepareCartArgs>;
+export const PrepareCartResult = z.object({
+  requestId: z.string(),
+  /** DISPATCHED: a cart-prep job runs; APPROVAL_NEEDED / NOT_ELIGIBLE: nothing was done. */
+  outcome: z.enum(['DISPATCHED', 'APPROVAL_NEEDED', 'NOT_ELIGIBLE']),
+  status: z.string(),
+  cartprepJobId: z.string().nullable(),
+  message: z.string(),
+});
+export type PrepareCartResult = z.infer<typeof PrepareCartResult>;
+
+export const CreateBrowserSessionArgs = z.strictObject({ startUrl: z.url().max(2048).optional() });
+export type CreateBrowserSessionArgs = z.infer<typeof CreateBrowserSessionArgs>;
+export const BrowserSessionSummary = z.looseObject({
+  sessionId: z.string(),
+  status: z.string(),
+  liveViewUrl: z.string().nullable().optional(),
+  startUrl: z.string().nullable().optional(),
+});
+export type BrowserSessionSummary = z.infer<typeof BrowserSessionSummary>;
+
+export const CompleteMissionArgs = z.strictObject({ summary: z.string().trim().max(2000).optional() });
+export type CompleteMissionArgs = z.infer<typeof CompleteMissionArgs>;
+export const CompleteMissionResult = z.object({ state: z.literal('DONE') });
+
+/** A tool's result as recorded: its output, or the error it reported to the model. */
+export const ToolError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export type ToolError = z.infer<typeof ToolError>;

@@ -1,0 +1,85 @@
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '../src/errors.ts';
+import { createPeerClient } from '../src/peer-client.ts';
+
+const peer = Fastify();
+let baseUrl = '';
+const seen: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  peer.get('/ok', async (req) => {
+    seen.push({ ...req.headers });
+    return { value: 42 };
+  });
+  peer.get('/wrong-shape', async () => ({ value: 'forty-two' }));
+  peer.get('/missing', async (_req, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: 'Offer not found' }));
+  peer.get('/boom', async (_req, reply) => reply.code(500).send({ error: 'INTERNAL_ERROR', message: 'secret stack' }));
+  peer.get('/slow', async () => {
+    await new Promise((r) => setTimeout(r, 1000));
+    return { value: 1 };
+  });
+  await peer.listen({ port: 0, host: '127.0.0.1' });
+  const address = peer.server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(() => peer.close());
+
+const client = () => createPeerClient({ service: 'commerce', baseUrl, token: 'peer-token', timeoutMs: 200 });
+const failure = async (p: Promise<unknown>) => {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AppError);
+  const e = err as AppError;
+  return { code: e.code, status: e.status, message: e.message };
+};
+
+describe('peer client', () => {
+  it('sends the peer token, the request id and the caller, and validates the reply', async () => {
+    const res = await client().call({
+      method: 'GET',
+      path: '/ok',
+      requestId: 'req-9',
+      caller: { userId: 'usr_1', role: 'ADULT', email: 'a@b.c' },
+      schema: z.object({ value: z.number() }),
+    });
+    expect(res.body.value).toBe(42);
+    expect(seen.at(-1)).toMatchObject({
+      'x-internal-token': 'peer-token',
+      'x-request-id': 'req-9',
+      'x-user-id': 'usr_1',
+      'x-member-role': 'ADULT',
+    });
+  });
+
+  it('passes a peer 4xx on in its own envelope', async () => {
+    expect(await failure(client().call({ method: 'GET', path: '/missing' }))).toEqual({
+      code: 'NOT_FOUND',
+      status: 404,
+      message: 'Offer not found',
+    });
+  });
+
+  it('turns a peer 5xx, a contract mismatch, a dead peer and a slow peer into 502/504', async () => {
+    expect(await failure(client().call({ method: 'GET', path: '/boom' }))).toMatchObject({ code: 'UPSTREAM_ERROR', status: 502 });
+    expect(
+      await failure(client().call({ method: 'GET', path: '/wrong-shape', schema: z.object({ value: z.number() }) })),
+    ).toMatchObject({ code: 'UPSTREAM_ERROR', status: 502 });
+    const dead = createPeerClient({ service: 'vto', baseUrl: 'http://127.0.0.1:9', token: 't', timeoutMs: 500 });
+    expect(await failure(dead.call({ method: 'GET', path: '/x' }))).toEqual({
+      code: 'UPSTREAM_ERROR',
+      status: 502,
+      message: 'vto is unreachable',
+    });
+    const started = Date.now();
+    expect(await failure(client().call({ method: 'GET', path: '/slow' }))).toEqual({
+      code: 'UPSTREAM_TIMEOUT',
+      status: 504,
+      message: 'commerce did not answer within 200 ms',
+    });
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+});

@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type CollectionOptions, createStore, type Query } from '../src/index.ts';
+import { normalizeQuery } from '../src/normalize-query.ts';
+import { sqliteIndexName } from '../src/sqlite-schema.ts';
+import { buildSelect } from '../src/sqlite-sql.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const openStore = (file: string) => createStore({ backend: 'sqlite', file });
+
+const ITEM_OPTIONS: CollectionOptions = {
+  indexes: [{ fields: ['householdId', 'season', 'price'] }],
+  arrayFields: ['season'],
+};
+const SEASONS = ['SPRING', 'SUMMER', 'FALL', 'WINTER'];
+
+function plan(file: string, query: Query): string[] {
+  const { sql, params } = buildSelect('items', new Set(ITEM_OPTIONS.arrayFields), normalizeQuery(query));
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return db
+      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...params)
+      .map((row) => String(row.detail));
+  } finally {
+    db.close();
+  }
+}
+
+describe('sqlite backend', () => {
+  it('keeps data, indexes and array membership across close and reopen', async () => {
+    const file = join(dir, 'reopen.sqlite');
+    const first = openStore(file);
+    await first.collection('items', ITEM_OPTIONS).put('a', { householdId: 'h', season: ['SUMMER'], price: 3 });
+    await first.close();
+    await first.close(); // idempotent
+
+    const second = openStore(file);
+    const items = second.collection('items', ITEM_OPTIONS);
+    expect(await items.get('a')).toEqual({ householdId: 'h', season: ['SUMMER'], price: 3 });
+    expect(await items.count([['season', 'array-contains', 'SUMMER']])).toBe(1);
+    await second.close();
+  });
+
+  it('backfills array membership for a field declared after documents exist', async () => {
+    const store = openStore(join(dir, 'backfill.sqlite'));
+    await store.collection('items').put('a', { householdId: 'h', season: ['FALL', 'WINTER'], price: 1 });
+    await store.collection('items').put('b', { householdId: 'h', season: ['SPRING'], price: 2 });
+    const items = store.collection('items', ITEM_OPTIONS);
+    expect(await items.count([['season', 'array-contains-any', ['WINTER', 'SUMMER']]])).toBe(1);
+    await store.close();
+  });
+
+  it('serves household + season + price queries on 100,000 rows from the declared indexes', async () => {
+    const file = join(dir, 'plan.sqlite');
+    const store = openStore(file);
+    const items = store.collection('items', ITEM_OPTIONS);
+    const rows = Array.from({ length: 100_000 }, (_, i) => {
+      const season = [SEASONS[i % 4]!, SEASONS[(i * 7 + 1) % 4]!];
+      return [`it${i}`, { householdId: `hh${i % 197}`, season, price: (i * 37) % 500 }] as const;
+    });
+    await items.createMany(rows);
+
+    const query: Query = {
+      where: [
+        ['householdId', '==', 'hh5'],
+        ['season', 'array-contains', 'SUMMER'],
+        ['price', '<=', 50],
+      ],
+      orderBy: [{ field: 'price' }],
+      limit: 10,
+    };
+    const steps = plan(file, query);
+    expect(steps.join('\n')).toContain(`USING INDEX ${sqliteIndexName('items', ['householdId', 'price'])}`);
+    expect(steps.join('\n')).toContain('USING PRIMARY KEY (field=? AND value=? AND id=?)');
+    expect(steps.some((s) => /^SCAN /.test(s))).toBe(false);
+    // The index also delivers price order: no sorting step for the ascending query.
+    expect(steps.some((s) => s.includes('TEMP B-TREE'))).toBe(false);
+
+    const expected = rows
+      .filter(([, d]) => d.householdId === 'hh5' && d.season.includes('SUMMER') && d.price <= 50)
+      .sort(([ia, a], [ib, b]) => a.price - b.price || (ia < ib ? -1 : 1));
+    const started = performance.now();
+    const page = await items.query(query);
+    const second = await items.query({ ...query, cursor: page.nextCursor });
+    const elapsed = performance.now() - started;
+    expect([...page.items, ...second.items]).toEqual(expected.slice(0, 20).map(([, d]) => d));
+    expect(elapsed).toBeLessThan(100); // a full scan of 100k JSON rows takes far longer
+    await store.close();
+  });
+
+  it('spends each token exactly once across two processes on one file', async () => {
+    const file = join(dir, 'tokens.sqlite');
+    const count = 300;
+    const store = openStore(file);
+    const tokens = store.collection('tokens');
+    await tokens.createMany(Array.from({ length: count }, (_, i) => [`tok${i}`, { usedBy: null }] as const));
+    await store.close();
+
+    const script = join(import.meta.dirname, 'fixtures', 'spend-tokens.ts');
+    const startAt = String(Date.now() + 700);
+    const run = () => promisify(execFile)(process.execPath, [script, file, startAt, String(count)]);
+    const results = await Promise.all([run(), run()]);
+    const won = results.map((r) => JSON.parse(r.stdout) as string[]);
+    console.log("wins per process", won.map((w) => w.length));
+    const all = won.flat();
+    expect(all).toHaveLength(count);
+    expect(new Set(all).size).toBe(count);
+  });
+});

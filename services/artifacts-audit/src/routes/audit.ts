@@ -1,0 +1,85 @@
+import {
+  AppendAuditEventRequest,
+  ArtifactsAuditHouseholdParams,
+  AuditChainVerification,
+  AuditEntry,
+  AuditMissionParams,
+  AuditPage,
+  AuditPageQuery,
+  ErrorEnvelope,
+  HouseholdAuditQuery,
+} from '@hs/contracts';
+import type { ServiceApp } from '@hs/service-kit';
+import type { ArtifactsAuditContext } from '../context.ts';
+
+const tags = ['audit'];
+const security = [{ internalToken: [] }];
+const errors = { 403: ErrorEnvelope, 422: ErrorEnvelope };
+
+/** The ledger: append and read only. No route changes or deletes an entry. */
+export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext): void {
+  app.post(
+    '/api/v1/households/:id/audit/events',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          'Appends an entry to the household hash chain. Idempotent on eventId: the same eventId again answers 200 with the entry already stored (nothing is appended). Without eventId one is assigned.',
+        params: ArtifactsAuditHouseholdParams,
+        body: AppendAuditEventRequest,
+        response: { 200: AuditEntry, 201: AuditEntry, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { entry, created } = await ctx.ledger.append(request.params.id, request.body);
+      return reply.code(created ? 201 : 200).send(entry);
+    },
+  );
+
+  app.get(
+    '/api/v1/households/:id/audit',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          'The household log, newest first (by seq). limit default 50, max 500; offset; equality filters action, targetType, category.',
+        params: ArtifactsAuditHouseholdParams,
+        querystring: HouseholdAuditQuery,
+        response: { 200: AuditPage, ...errors },
+      },
+    },
+    async (request) => ctx.ledger.householdPage(request.params.id, request.query),
+  );
+
+  app.get(
+    '/api/v1/households/:id/missions/:mId/audit',
+    {
+      schema: {
+        tags,
+        security,
+        description: "A mission's audit trail, oldest first. limit default 50, max 500; offset.",
+        params: AuditMissionParams,
+        querystring: AuditPageQuery,
+        response: { 200: AuditPage, ...errors },
+      },
+    },
+    async (request) => ctx.ledger.missionTrail(request.params.id, request.params.mId, request.query),
+  );
+
+  app.get(
+    '/api/v1/households/:id/audit/verify',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          'Walks the household chain from seq 1, recomputing each hash and checking each prevHash link; reports the first broken seq and why.',
+        params: ArtifactsAuditHouseholdParams,
+        response: { 200: AuditChainVerification, ...errors },
+      },
+    },
+    async (request) => ctx.ledger.verify(request.params.id),
+  );
+}

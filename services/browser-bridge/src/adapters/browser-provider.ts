@@ -1,0 +1,30 @@
+// The browser behind a session. `simulated` (built here) keeps no browser at all; the CDP
+// providers plug in behind the same interface: `local` drives Debian's Chromium through
+// playwright-core's `chromium.connectOverCDP` (https://playwright.dev/docs/api/class-browsertype#browser-type-connect-over-cdp),
+// `cloud` asks a hosted provider (key BROWSER_API_KEY) for a CDP connect URL and does the same.
+import type { BrowserAgentActionRequest, BrowserPageElement, BrowserProviderName } from '@hs/contracts';
+
+/** What the bridge stores about a provider's browser and hands back on every call. */
+export type ProviderHandle = { providerSessionId: string; currentUrl: string };
+
+export interface BrowserProvider {
+  readonly name: BrowserProviderName;
+  create(input: { sessionId: string; startUrl: string }): Promise<{ providerSessionId: string; liveViewUrl: string | null }>;
+  /** Performs the action; resolves to the page's URL afterwards. */
+  act(handle: ProviderHandle, action: BrowserAgentActionRequest): Promise<{ currentUrl: string }>;
+  elements(handle: ProviderHandle): Promise<{ url: string; elements: BrowserPageElement[] }>;
+  terminate(handle: ProviderHandle): Promise<void>;
+}
+
+/**
+ * A provider call that failed. `sessionLost` means the remote browser is gone for good (the
+ * session becomes FAILED); otherwise the call may be retried. Either way the client sees 502.
+ */
+export class BrowserProviderError extends Error {
+  readonly sessionLost: boolean;
+  constructor(message: string, options: { sessionLost?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'BrowserProviderError';
+    this.sessionLost = options.sessionLost ?? false;
+  }
+}

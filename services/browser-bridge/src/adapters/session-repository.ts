@@ -1,0 +1,40 @@
+// Browser sessions in the store (collection `browser_sessions`).
+import { notFound } from '@hs/service-kit';
+import { ABORT, type Store } from '@hs/store';
+import type { StoredBrowserSession, Transition } from '../domain/session-machine.ts';
+
+export function createSessionRepository(store: Store) {
+  const sessions = store.collection<StoredBrowserSession>('browser_sessions', {
+    indexes: [{ fields: ['missionId'] }, { fields: ['householdId'] }],
+  });
+  return {
+    get: (id: string) => sessions.get(id),
+    async require(id: string): Promise<StoredBrowserSession> {
+      const session = await sessions.get(id);
+      if (!session) throw notFound('Browser session not found');
+      return session;
+    },
+    create: (session: StoredBrowserSession) => sessions.create(session.sessionId, session),
+    /**
+     * Applies a state-machine transition atomically. The transition may run more than once
+     * (store retries); the outcome of the committed run is the one reported.
+     */
+    async change(id: string, transition: (s: StoredBrowserSession) => Transition) {
+      let outcome: Transition | null = null;
+      const result = await sessions.update(id, (current) => {
+        if (!current) {
+          outcome = null;
+          return ABORT;
+        }
+        outcome = transition(current);
+        return outcome.ok && outcome.changed ? outcome.session : ABORT;
+      });
+      const final = outcome as Transition | null;
+      if (!final) throw notFound('Browser session not found');
+      if (!final.ok) throw final.error;
+      return { session: (result.doc ?? final.session) as StoredBrowserSession, changed: result.changed };
+    },
+  };
+}
+
+export type SessionRepository = ReturnType<typeof createSessionRepository>;

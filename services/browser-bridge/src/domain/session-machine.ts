@@ -1,0 +1,116 @@
+// The browser-session state machine: every status change and action-log line is decided here,
+// as pure functions the store's atomic `update` can re-run safely.
+import type { BrowserActionLogEntry, BrowserAgentActionRequest, BrowserSession } from '@hs/contracts';
+import { AppError, invalidState } from '@hs/service-kit';
+
+/** The stored session: the public view plus the provider's handle, which never leaves the bridge. */
+export type StoredBrowserSession = BrowserSession & { providerSessionId: string };
+
+export type Transition =
+  | { ok: true; session: StoredBrowserSession; changed: boolean }
+  | { ok: false; error: AppError };
+
+/** Bounded so a runaway agent cannot grow one document without limit; the oldest lines go first. */
+export const MAX_ACTION_LOG = 500;
+export const USER_IN_CONTROL = 'the user is in control of the browser';
+
+const TERMINAL = new Set(['TERMINATED', 'FAILED']);
+
+export const isTerminal = (session: BrowserSession) => TERMINAL.has(session.status);
+
+const notActionable = (session: BrowserSession) =>
+  invalidState(`Browser session is ${session.status}; only ACTIVE or USER_TAKEOVER sessions accept this`);
+
+type LogInput = Omit<BrowserActionLogEntry, 'seq' | 'at'>;
+
+function withLog(session: StoredBrowserSession, line: LogInput, at: string): StoredBrowserSession {
+  const seq = (session.actionLog.at(-1)?.seq ?? 0) + 1;
+  const actionLog = [...session.actionLog, { ...line, seq, at }].slice(-MAX_ACTION_LOG);
+  return { ...session, actionLog, updatedAt: at };
+}
+
+const userLine = (type: string): LogInput => ({ actor: 'user', type, url: null, selector: null, textLength: null });
+
+/** ACTIVE → USER_TAKEOVER; taking over a session the user already holds changes nothing. */
+export function takeover(session: StoredBrowserSession, at: string): Transition {
+  if (session.status === 'USER_TAKEOVER') return { ok: true, session, changed: false };
+  if (session.status !== 'ACTIVE') return { ok: false, error: notActionable(session) };
+  return { ok: true, session: withLog({ ...session, status: 'USER_TAKEOVER' }, userLine('TAKEOVER'), at), changed: true };
+}
+
+/** USER_TAKEOVER → ACTIVE; releasing a session the agent already holds changes nothing. */
+export function release(session: StoredBrowserSession, at: string): Transition {
+  if (session.status === 'ACTIVE') return { ok: true, session, changed: false };
+  if (session.status !== 'USER_TAKEOVER') return { ok: false, error: notActionable(session) };
+  return { ok: true, session: withLog({ ...session, status: 'ACTIVE' }, userLine('RELEASE'), at), changed: true };
+}
+
+/** ACTIVE/USER_TAKEOVER → TERMINATED; ending an ended session is a no-op so retries are safe. */
+export function terminate(session: StoredBrowserSession, at: string): Transition {
+  if (isTerminal(session)) return { ok: true, session, changed: false };
+  const line: LogInput = { actor: 'system', type: 'TERMINATE', url: null, selector: null, textLength: null };
+  return { ok: true, session: withLog({ ...session, status: 'TERMINATED' }, line, at), changed: true };
+}
+
+/** The provider lost the browser: the session cannot be used again. */
+export function fail(session: StoredBrowserSession, reason: string, at: string): Transition {
+  if (isTerminal(session)) return { ok: true, session, changed: false };
+  const line: LogInput = { actor: 'system', type: `FAILED: ${reason}`.slice(0, 200), url: null, selector: null, textLength: null };
+  return { ok: true, session: withLog({ ...session, status: 'FAILED' }, line, at), changed: true };
+}
+
+/** Whether the agent may drive the browser now: not while the user holds it, not after the end. */
+export function agentMayAct(session: BrowserSession): AppError | null {
+  if (session.status === 'ACTIVE') return null;
+  if (session.status === 'USER_TAKEOVER') return invalidState(USER_IN_CONTROL);
+  return notActionable(session);
+}
+
+const invalidRequest = (message: string) => new AppError('INVALID_REQUEST', 400, message);
+
+/** The spec's agent-action rules (400 INVALID_REQUEST), checked before the session state. */
+export function validateAgentAction(action: BrowserAgentActionRequest): AppError | null {
+  if (action.type === 'TYPE' && !action.text) return invalidRequest('Action TYPE needs a non-empty text');
+  if (action.type === 'NAVIGATE') {
+    const url = action.url?.trim();
+    if (!url) return invalidRequest('Action NAVIGATE needs a non-empty url');
+    if (!isWebUrl(url)) return invalidRequest('Action NAVIGATE needs an http or https url');
+  }
+  if (action.type === 'CLICK' && !action.selector?.trim()) return invalidRequest('Action CLICK needs a selector');
+  return null;
+}
+
+function isWebUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Appends the agent's performed action; refused if the user took over while it ran. */
+export function recordAgentAction(
+  session: StoredBrowserSession,
+  action: BrowserAgentActionRequest,
+  currentUrl: string,
+  at: string,
+): Transition {
+  const refused = agentMayAct(session);
+  if (refused) return { ok: false, error: refused };
+  const line: LogInput = {
+    actor: 'agent',
+    type: action.type,
+    url: action.type === 'NAVIGATE' ? (action.url?.trim() ?? null) : null,
+    selector: action.selector ?? null,
+    // Typed text can be personal (addresses, search terms): the log keeps its length only.
+    textLength: action.text === undefined ? null : action.text.length,
+  };
+  return { ok: true, session: withLog({ ...session, currentUrl }, line, at), changed: true };
+}
+
+/** The public view: everything but the provider handle. */
+export function toView(session: StoredBrowserSession): BrowserSession {
+  const { providerSessionId: _hidden, ...view } = session;
+  return view;
+}

@@ -1,0 +1,157 @@
+// The session operations as named steps: read the session, ask the domain, call the provider,
+// commit the transition atomically, tell the mission. Routes call these; nothing here is HTTP.
+import type {
+  BrowserAgentActionRequest,
+  BrowserAgentActionResult,
+  BrowserElementsResponse,
+  BrowserSession,
+  CreateBrowserSessionRequest,
+} from '@hs/contracts';
+import { newId, notFound, nowIso, upstreamError } from '@hs/service-kit';
+import type { Logger } from 'pino';
+import { BrowserProviderError, type BrowserProvider } from '../adapters/browser-provider.ts';
+import type { MissionEvents } from '../adapters/mission-events.ts';
+import type { SessionRepository } from '../adapters/session-repository.ts';
+import {
+  agentMayAct,
+  fail,
+  isTerminal,
+  recordAgentAction,
+  release,
+  type StoredBrowserSession,
+  takeover,
+  terminate,
+  toView,
+  validateAgentAction,
+} from '../domain/session-machine.ts';
+
+export type SessionFlowDeps = {
+  sessions: SessionRepository;
+  provider: BrowserProvider;
+  missionEvents: MissionEvents;
+  defaultStartUrl: string;
+  logger?: Logger | undefined;
+};
+
+export function createSessionFlows(deps: SessionFlowDeps) {
+  const { sessions, provider } = deps;
+
+  /** Every provider failure is the spec's 502 UPSTREAM_ERROR; a lost browser also fails the session. */
+  async function onProvider<T>(session: StoredBrowserSession, what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof BrowserProviderError && err.sessionLost)
+        await sessions.change(session.sessionId, (s) => fail(s, err.message, nowIso()));
+      throw upstreamError(`Browser provider failed to ${what}`, err);
+    }
+  }
+
+  const handle = (s: StoredBrowserSession) => ({ providerSessionId: s.providerSessionId, currentUrl: s.currentUrl });
+
+  /** The user's takeover and release reach the mission's stream; the session change stands either way. */
+  async function tellMission(session: BrowserSession, type: string, userId: string | null, requestId: string) {
+    try {
+      await deps.missionEvents.send(
+        {
+          missionId: session.missionId,
+          sessionId: session.sessionId,
+          householdId: session.householdId,
+          type,
+          payload: { userId, status: session.status },
+        },
+        requestId,
+      );
+    } catch (err) {
+      // The spec makes the client's own USER_TAKEOVER_* mission event the fallback for this.
+      deps.logger?.warn({ err, sessionId: session.sessionId, type }, 'mission not told about browser takeover');
+    }
+  }
+
+  return {
+    async create(input: CreateBrowserSessionRequest): Promise<BrowserSession> {
+      const sessionId = newId('bs');
+      const startUrl = input.startUrl ?? deps.defaultStartUrl;
+      let created: { providerSessionId: string; liveViewUrl: string | null };
+      try {
+        created = await provider.create({ sessionId, startUrl });
+      } catch (err) {
+        throw upstreamError('Browser provider failed to create a session', err);
+      }
+      const at = nowIso();
+      const session: StoredBrowserSession = {
+        sessionId,
+        householdId: input.householdId,
+        missionId: input.missionId,
+        status: 'ACTIVE',
+        provider: provider.name,
+        liveViewUrl: created.liveViewUrl,
+        startUrl,
+        currentUrl: startUrl,
+        actionLog: [],
+        createdAt: at,
+        updatedAt: at,
+        providerSessionId: created.providerSessionId,
+      };
+      await sessions.create(session);
+      return toView(session);
+    },
+
+    get: async (sessionId: string) => toView(await sessions.require(sessionId)),
+
+    /** A session of another household is 404, exactly like a missing one. */
+    async getInHousehold(householdId: string, sessionId: string): Promise<BrowserSession> {
+      const session = await sessions.get(sessionId);
+      if (!session || session.householdId !== householdId) throw notFound('Browser session not found');
+      return toView(session);
+    },
+
+    async takeover(sessionId: string, userId: string | null, requestId: string): Promise<BrowserSession> {
+      const { session, changed } = await sessions.change(sessionId, (s) => takeover(s, nowIso()));
+      const view = toView(session);
+      if (changed) await tellMission(view, 'USER_TAKEOVER_START', userId, requestId);
+      return view;
+    },
+
+    async release(sessionId: string, userId: string | null, requestId: string): Promise<BrowserSession> {
+      const { session, changed } = await sessions.change(sessionId, (s) => release(s, nowIso()));
+      const view = toView(session);
+      if (changed) await tellMission(view, 'USER_TAKEOVER_END', userId, requestId);
+      return view;
+    },
+
+    async terminate(sessionId: string): Promise<BrowserSession> {
+      const current = await sessions.require(sessionId);
+      if (isTerminal(current)) return toView(current);
+      await onProvider(current, 'end the session', () => provider.terminate(handle(current)));
+      const { session } = await sessions.change(sessionId, (s) => terminate(s, nowIso()));
+      return toView(session);
+    },
+
+    async agentAction(sessionId: string, action: BrowserAgentActionRequest): Promise<BrowserAgentActionResult> {
+      const current = await sessions.require(sessionId);
+      const invalid = validateAgentAction(action);
+      if (invalid) throw invalid;
+      const refused = agentMayAct(current);
+      if (refused) throw refused;
+      const { currentUrl } = await onProvider(current, `perform ${action.type}`, () =>
+        provider.act(handle(current), action),
+      );
+      const { session } = await sessions.change(sessionId, (s) => recordAgentAction(s, action, currentUrl, nowIso()));
+      const last = session.actionLog.at(-1);
+      if (!last) throw upstreamError('Browser action was not recorded');
+      return { session: toView(session), action: last };
+    },
+
+    async elements(sessionId: string, householdId?: string): Promise<BrowserElementsResponse> {
+      const current = await sessions.require(sessionId);
+      if (householdId !== undefined && current.householdId !== householdId) throw notFound('Browser session not found');
+      if (isTerminal(current))
+        return { sessionId, url: current.currentUrl, elements: [], polledAt: nowIso() };
+      const page = await onProvider(current, 'read the page', () => provider.elements(handle(current)));
+      return { sessionId, url: page.url, elements: page.elements, polledAt: nowIso() };
+    },
+  };
+}
+
+export type SessionFlows = ReturnType<typeof createSessionFlows>;

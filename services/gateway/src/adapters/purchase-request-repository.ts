@@ -1,0 +1,54 @@
+import type { PurchaseRequestStatus } from '@hs/contracts';
+import type { ABORT, Store } from '@hs/store';
+import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
+import { atomicChange } from './atomic-change.ts';
+
+/** Purchase requests in the gateway's store; every state change is one atomic update. */
+export function createPurchaseRequestRepository(store: Store) {
+  const requests = store.collection<StoredPurchaseRequest>('purchase_requests', {
+    indexes: [
+      { fields: ['householdId', 'createdAt'] },
+      { fields: ['householdId', 'status', 'createdAt'] },
+      { fields: ['dispatchPending', 'updatedAt'] },
+    ],
+  });
+  return {
+    create: (r: StoredPurchaseRequest) => requests.create(r.requestId, r),
+    /** Null for a request of another household: callers answer 404 either way. */
+    async get(householdId: string, requestId: string): Promise<StoredPurchaseRequest | null> {
+      const r = await requests.get(requestId);
+      return r && r.householdId === householdId ? r : null;
+    },
+    async list(householdId: string, status?: PurchaseRequestStatus): Promise<StoredPurchaseRequest[]> {
+      const out: StoredPurchaseRequest[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await requests.query({
+          where: [['householdId', '==', householdId], ...(status ? [['status', '==', status] as const] : [])],
+          orderBy: [{ field: 'createdAt', direction: 'desc' }],
+          limit: 200,
+          cursor,
+        });
+        out.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    },
+    change: (requestId: string, apply: (r: StoredPurchaseRequest) => StoredPurchaseRequest | typeof ABORT) =>
+      atomicChange(requests, requestId, apply),
+    /** Requests whose cart-prep job may not have been dispatched, last touched before `before`. */
+    async pendingDispatch(before: string): Promise<StoredPurchaseRequest[]> {
+      const page = await requests.query({
+        where: [
+          ['dispatchPending', '==', true],
+          ['updatedAt', '<', before],
+        ],
+        orderBy: [{ field: 'updatedAt' }],
+        limit: 50,
+      });
+      return page.items;
+    },
+  };
+}
+
+export type PurchaseRequestRepository = ReturnType<typeof createPurchaseRequestRepository>;

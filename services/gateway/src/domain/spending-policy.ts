@@ -1,0 +1,87 @@
+import type { BudgetView, PurchaseRequest, SpendingPolicy } from '@hs/contracts';
+import { conflict } from '@hs/service-kit';
+import { requestTotal } from './purchase-request-rules.ts';
+
+/**
+ * Household spending policy: a PARENT_GUARDIAN sets, per member, a per-request cap and a
+ * monthly cap in one currency. Approval reserves the request's total in the requester's
+ * ledger for the month of approval (UTC); rejecting or cancelling releases it. The ledger is
+ * one document changed by atomic updates, so two approvals racing for the last of a budget
+ * cannot both succeed. Totals are price × quantity; no currency conversion is ever made: a
+ * member with limits can only be approved for requests in the policy's currency.
+ */
+export type SpendingLedger = {
+  householdId: string;
+  memberId: string;
+  month: string;
+  currency: string;
+  /** requestId → reserved total */
+  amounts: Record<string, number>;
+};
+
+export const monthOf = (iso: string) => iso.slice(0, 7);
+export const ledgerKey = (householdId: string, memberId: string, month: string, currency: string) =>
+  `${householdId}:${memberId}:${month}:${currency}`;
+
+const money = (n: number, currency: string) => `${n.toFixed(2)} ${currency}`;
+const sum = (ledger: SpendingLedger | null) =>
+  Math.round(Object.values(ledger?.amounts ?? {}).reduce((a, b) => a + b, 0) * 100) / 100;
+
+export function emptyPolicy(householdId: string, memberId: string): SpendingPolicy {
+  return { householdId, memberId, perRequestLimit: null, monthlyLimit: null, currency: null, updatedAt: null, updatedBy: null };
+}
+
+const hasLimits = (p: SpendingPolicy | null): p is SpendingPolicy & { currency: string } =>
+  !!p?.currency && (p.perRequestLimit !== null || p.monthlyLimit !== null);
+
+/** Checks that need no ledger: currency and the per-request cap. */
+export function checkPolicyForRequest(policy: SpendingPolicy | null, request: PurchaseRequest): void {
+  if (!hasLimits(policy)) return;
+  const total = requestTotal(request);
+  if (policy.currency !== request.currency)
+    throw conflict(
+      `The requester's spending policy is in ${policy.currency}; a request in ${request.currency} cannot be approved against it`,
+    );
+  if (policy.perRequestLimit !== null && total > policy.perRequestLimit)
+    throw conflict(
+      `Request total ${money(total, request.currency)} exceeds the requester's per-request limit of ${money(policy.perRequestLimit, policy.currency)}`,
+    );
+}
+
+/** The ledger with this request's total reserved; 409 when it would go over the monthly cap. */
+export function reserveInLedger(
+  ledger: SpendingLedger | null,
+  base: Omit<SpendingLedger, 'amounts'>,
+  policy: SpendingPolicy | null,
+  request: PurchaseRequest,
+): SpendingLedger {
+  const current = ledger ?? { ...base, amounts: {} };
+  if (request.requestId in current.amounts) return current;
+  const total = requestTotal(request);
+  const spent = sum(current);
+  if (hasLimits(policy) && policy.monthlyLimit !== null && spent + total > policy.monthlyLimit + 1e-9) {
+    const remaining = Math.max(0, policy.monthlyLimit - spent);
+    throw conflict(
+      `Request total ${money(total, request.currency)} exceeds the requester's remaining monthly budget of ${money(remaining, policy.currency)} (limit ${money(policy.monthlyLimit, policy.currency)}, spent ${money(spent, policy.currency)})`,
+    );
+  }
+  return { ...current, amounts: { ...current.amounts, [request.requestId]: total } };
+}
+
+export function releaseFromLedger(ledger: SpendingLedger | null, requestId: string): SpendingLedger | null {
+  if (!ledger || !(requestId in ledger.amounts)) return null;
+  const { [requestId]: _released, ...amounts } = ledger.amounts;
+  return { ...ledger, amounts };
+}
+
+export function budgetView(policy: SpendingPolicy | null, ledger: SpendingLedger | null, currency: string): BudgetView {
+  const spent = sum(ledger);
+  const monthlyLimit = policy?.monthlyLimit ?? null;
+  return {
+    currency: policy?.currency ?? currency,
+    perRequestLimit: policy?.perRequestLimit ?? null,
+    monthlyLimit,
+    spentThisMonth: spent,
+    remaining: monthlyLimit === null ? null : Math.max(0, Math.round((monthlyLimit - spent) * 100) / 100),
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * Reads shopping constraints from what a user typed or said: price limits in many phrasings and
+ * currencies, seasons, colours, categories, occasions and sizes. Pure and deterministic: the
+ * stub model's tool arguments come from here, so the same message always gives the same calls.
+ */
+
+export type Season = 'SPRING' | 'SUMMER' | 'FALL' | 'WINTER';
+
+export type Constraints = {
+  maxPrice?: number;
+  minPrice?: number;
+  currency?: string;
+  season?: Season;
+  colors?: string[];
+  categories?: string[];
+  occasion?: string;
+  sizes?: string[];
+};
+
+const CURRENCY_WORDS: Array<[RegExp, string]> = [
+  [/^(?:us\$|\$|usd|dollars?|bucks)$/, 'USD'],
+  [/^(?:€|eur|euros?)$/, 'EUR'],
+  [/^(?:£|gbp|pounds?|quid)$/, 'GBP'],
+  [/^(?:chf|swiss francs?|francs?)$/, 'CHF'],
+  [/^(?:¥|jpy|yen)$/, 'JPY'],
+  [/^(?:c\$|cad)$/, 'CAD'],
+  [/^(?:a\$|aud)$/, 'AUD'],
+  [/^(?:sek|nok|dkk|pln)$/, ''],
+];
+
+const CUR = String.raw`(?:us\$|c\$|a\$|[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud|sek|nok|dkk|pln|dollars?|bucks|euros?|pounds?|quid|swiss francs?|francs?|yen)`;
+const NUM = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+/** An amount with an optional currency before or after it: "$50", "50 EUR", "€ 60", "30 pounds". */
+const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
+
+const MAX_WORDS = String.raw`under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not exceeding|at most|up to|upto|within|max(?:imum)?\.?(?:\s+of)?|budget(?:\s+(?:of|is))?|<=?`;
+const MIN_WORDS = String.raw`over|above|more than|higher than|at least|min(?:imum)?\.?(?:\s+of)?|starting (?:at|from)|from|>=?`;
+const MAX_AFTER = String.raw`or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most`;
+
+function currencyOf(token: string | undefined): string | undefined {
+  if (!token) return undefined;
+  const t = token.toLowerCase();
+  for (const [re, code] of CURRENCY_WORDS) if (re.test(t)) return code || t.toUpperCase();
+  return undefined;
+}
+
+function amountOf(raw: string): number {
+  // "1,200" is a thousands separator; "49,99" a decimal comma.
+  const normalized = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(raw) ? raw.replace(/,/g, '') : raw.replace(',', '.');
+  return Number(normalized);
+}
+
+type Money = { amount: number; currency: string | undefined };
+const money = (m: RegExpMatchArray, offset: number): Money => ({
+  amount: amountOf(m[offset + 1]!),
+  currency: currencyOf(m[offset]) ?? currencyOf(m[offset + 2]),
+});
+
+function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | 'currency'> {
+  const out: Pick<Constraints, 'maxPrice' | 'minPrice' | 'currency'> = {};
+  const found: Money[] = [];
+  const range = text.match(new RegExp(String.raw`(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`));
+  const dashRange = text.match(new RegExp(String.raw`(?<!size\s)${MONEY}\s*(?:-|–|to)\s*${MONEY}`));
+  if (range) {
+    const [a, b] = [money(range, 1), money(range, 4)];
+    found.push(a, b);
+    [out.minPrice, out.maxPrice] = [Math.min(a.amount, b.amount), Math.max(a.amount, b.amount)];
+  } else if (dashRange && (currencyOf(dashRange[1]) || currencyOf(dashRange[3]) || currencyOf(dashRange[4]) || currencyOf(dashRange[6]))) {
+    const [a, b] = [money(dashRange, 1), money(dashRange, 4)];
+    found.push(a, b);
+    [out.minPrice, out.maxPrice] = [Math.min(a.amount, b.amount), Math.max(a.amount, b.amount)];
+  } else {
+    const max = text.match(new RegExp(String.raw`(?:^|[^a-z])(?:${MAX_WORDS})\s*:?\s*${MONEY}`));
+    const maxAfter = text.match(new RegExp(String.raw`${MONEY}\s+(?:${MAX_AFTER})\b`));
+    const min = text.match(new RegExp(String.raw`(?:^|[^a-z])(?:${MIN_WORDS})\s*:?\s*${MONEY}`));
+    if (max) found.push(money(max, 1));
+    else if (maxAfter && !/size\s*$/.test(text.slice(0, maxAfter.index))) found.push(money(maxAfter, 1));
+    if (found.length > 0) out.maxPrice = found[0]!.amount;
+    if (min) {
+      const m = money(min, 1);
+      if (out.maxPrice === undefined || m.amount < out.maxPrice) {
+        out.minPrice = m.amount;
+        found.push(m);
+      }
+    }
+  }
+  const currency = found.map((m) => m.currency).find(Boolean);
+  if (currency) out.currency = currency;
+  for (const key of ['maxPrice', 'minPrice'] as const) {
+    const v = out[key];
+    if (v !== undefined && !(v > 0 && v <= 1_000_000)) delete out[key];
+  }
+  return out;
+}
+
+const SEASONS: Array<[RegExp, Season]> = [
+  [/\bspring\b/, 'SPRING'],
+  [/\bsummer(?:y|time)?\b/, 'SUMMER'],
+  [/\b(?:fall|autumn(?:al)?)\b/, 'FALL'],
+  [/\bwint(?:er|ry)\b/, 'WINTER'],
+];
+
+const COLORS: Record<string, string> = {
+  black: 'black', white: 'white', red: 'red', blue: 'blue', navy: 'navy', green: 'green', yellow: 'yellow',
+  orange: 'orange', pink: 'pink', purple: 'purple', brown: 'brown', beige: 'beige', grey: 'grey', gray: 'grey',
+  cream: 'cream', burgundy: 'burgundy', olive: 'olive', khaki: 'khaki', teal: 'teal', gold: 'gold',
+  silver: 'silver', tan: 'tan', camel: 'camel', ivory: 'ivory', maroon: 'maroon', lilac: 'lilac', mint: 'mint',
+};
+
+const CATEGORIES: Array<[RegExp, string]> = [
+  [/\b(?:t-?shirts?|tees?|shirts?|blouses?|tops?|sweaters?|jumpers?|hoodies?|cardigans?|polos?|tank tops?|sweatshirts?)\b/, 'TOP'],
+  [/\b(?:jeans|trousers|pants|shorts|skirts?|leggings|chinos|joggers)\b/, 'BOTTOM'],
+  [/\b(?:dress(?:es)?|gowns?|jumpsuits?)\b/, 'DRESS'],
+  [/\b(?:jackets?|coats?|parkas?|blazers?|raincoats?|trench(?:coats?)?|outerwear|anoraks?)\b/, 'OUTERWEAR'],
+  [/\b(?:shoes|sneakers|trainers|boots|sandals|heels|loafers|flats|footwear)\b/, 'SHOES'],
+  [/\b(?:scarf|scarves|hats?|belts?|caps?|gloves|sunglasses|jewell?ery|ties?|watch(?:es)?|accessor(?:y|ies))\b/, 'ACCESSORY'],
+  [/\b(?:bags?|handbags?|backpacks?|totes?|purses?|clutch(?:es)?)\b/, 'BAG'],
+];
+
+const OCCASIONS: Array<[RegExp, string]> = [
+  [/\bweddings?\b/, 'wedding'],
+  [/\b(?:work|office|business)\b/, 'work'],
+  [/\binterviews?\b/, 'interview'],
+  [/\b(?:party|parties|clubbing)\b/, 'party'],
+  [/\bdate night|\bdate\b/, 'date'],
+  [/\bformal|black tie\b/, 'formal'],
+  [/\bcasual|everyday\b/, 'casual'],
+  [/\b(?:beach|vacation|holiday)s?\b/, 'vacation'],
+  [/\b(?:gym|sports?|running|workout|training)\b/, 'sport'],
+  [/\bschool\b/, 'school'],
+  [/\bgraduation\b/, 'graduation'],
+  [/\bbirthday\b/, 'birthday'],
+  [/\bfuneral\b/, 'funeral'],
+  [/\bhik(?:e|ing)\b/, 'hiking'],
+];
+
+const SIZE_WORDS: Record<string, string> = { small: 'S', medium: 'M', large: 'L', 'extra small': 'XS', 'extra large': 'XL' };
+
+function parseSizes(original: string, text: string): string[] {
+  const sizes: string[] = [];
+  const add = (s: string) => {
+    if (!sizes.includes(s)) sizes.push(s);
+  };
+  for (const m of text.matchAll(/\bsize\s*:?\s*((?:eu|us|uk)\s?\d{1,2}(?:\.5)?|x{0,3}[sml]|xx?l|\d{1,2}(?:\.5)?)\b/g))
+    add(m[1]!.toUpperCase().replace(/^(EU|US|UK)(\d)/, '$1 $2'));
+  for (const m of text.matchAll(/\b(?:in (?:an? )?|size )(extra small|extra large|small|medium|large)\b/g)) add(SIZE_WORDS[m[1]!]!);
+  for (const m of original.matchAll(/\b(XXS|XS|XL|XXL|XXXL)\b/g)) add(m[1]!);
+  for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|pounds?|\$|£))/g)) add(`${m[1]!.toUpperCase()} ${m[2]}`);
+  return sizes;
+}
+
+export function parseConstraints(message: string): Constraints {
+  const text = message.toLowerCase().replace(/\s+/g, ' ');
+  const out: Constraints = { ...parsePrice(text) };
+  const season = SEASONS.find(([re]) => re.test(text));
+  if (season) out.season = season[1];
+  const colors = [...new Set([...text.matchAll(/\b[a-z]+\b/g)].map((m) => COLORS[m[0]]).filter((c): c is string => !!c))];
+  if (colors.length > 0) out.colors = colors;
+  const categories = CATEGORIES.filter(([re]) => re.test(text)).map(([, c]) => c);
+  if (categories.length > 0) out.categories = categories;
+  const occasion = OCCASIONS.find(([re]) => re.test(text));
+  if (occasion) out.occasion = occasion[1];
+  const sizes = parseSizes(message, text);
+  if (sizes.length > 0) out.sizes = sizes;
+  return out;
+}
+
+/** True when the message says anything a search could use. */
+export const hasConstraints = (c: Constraints): boolean => Object.keys(c).length > 0;
+
+/** "under 80 EUR, summer, black, TOP" for replies. */
+export function describeConstraints(c: Constraints): string {
+  const parts: string[] = [];
+  const cur = c.currency ? ` ${c.currency}` : '';
+  if (c.minPrice !== undefined && c.maxPrice !== undefined) parts.push(`between ${c.minPrice} and ${c.maxPrice}${cur}`);
+  else if (c.maxPrice !== undefined) parts.push(`under ${c.maxPrice}${cur}`);
+  else if (c.minPrice !== undefined) parts.push(`from ${c.minPrice}${cur}`);
+  if (c.season) parts.push(c.season.toLowerCase());
+  if (c.colors) parts.push(c.colors.join('/'));
+  if (c.categories) parts.push(c.categories.map((x) => x.toLowerCase()).join('/'));
+  if (c.occasion) parts.push(`for ${c.occasion}`);
+  if (c.sizes) parts.push(`size ${c.sizes.join('/')}`);
+  return parts.join(', ');
+}

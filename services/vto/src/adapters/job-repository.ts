@@ -1,0 +1,73 @@
+import type { VtoJobListQuery } from '@hs/contracts';
+import { badRequest } from '@hs/service-kit';
+import { ABORT, type Store, StoreQueryError, type Where } from '@hs/store';
+import type { StoredVtoJob } from '../domain/vto-job-machine.ts';
+
+/** Try-on jobs in the store (collection `vto_jobs`). */
+export function createJobRepository(store: Store) {
+  const jobs = store.collection<StoredVtoJob>('vto_jobs', {
+    indexes: [
+      { fields: ['householdId', 'createdAt'] },
+      { fields: ['householdId', 'status', 'createdAt'] },
+      { fields: ['status', 'createdAt'] },
+      { fields: ['status', 'leaseUntil'] },
+    ],
+  });
+
+  return {
+    create: (job: StoredVtoJob) => jobs.create(job.jobId, job),
+
+    /** Null for a missing job and for another household's: both are 404 to the caller. */
+    async get(householdId: string, jobId: string): Promise<StoredVtoJob | null> {
+      const job = await jobs.get(jobId);
+      return job && job.householdId === householdId ? job : null;
+    },
+
+    async list(householdId: string, query: VtoJobListQuery) {
+      const where: Where[] = [['householdId', '==', householdId]];
+      if (query.status) where.push(['status', '==', query.status]);
+      try {
+        return await jobs.query({
+          where,
+          orderBy: [{ field: 'createdAt', direction: 'desc' }],
+          limit: query.limit,
+          cursor: query.cursor ?? null,
+        });
+      } catch (err) {
+        if (err instanceof StoreQueryError) throw badRequest('cursor is not valid for this list');
+        throw err;
+      }
+    },
+
+    /** Applies a pure transition atomically; null from it leaves the job unchanged. */
+    async transition(jobId: string, change: (job: StoredVtoJob | null) => StoredVtoJob | null) {
+      const result = await jobs.update(jobId, (current) => change(current) ?? ABORT);
+      return result.changed ? result.doc : null;
+    },
+
+    /** Oldest queued jobs first, so nobody waits behind newer ones. */
+    async queued(limit: number): Promise<StoredVtoJob[]> {
+      const page = await jobs.query({
+        where: [['status', '==', 'QUEUED']],
+        orderBy: [{ field: 'createdAt', direction: 'asc' }],
+        limit,
+      });
+      return page.items;
+    },
+
+    /** RUNNING jobs whose worker's lease ran out (crashed or killed). */
+    async abandoned(now: number, limit = 50): Promise<StoredVtoJob[]> {
+      const page = await jobs.query({
+        where: [
+          ['status', '==', 'RUNNING'],
+          ['leaseUntil', '<', now],
+        ],
+        orderBy: [{ field: 'leaseUntil', direction: 'asc' }],
+        limit,
+      });
+      return page.items;
+    },
+  };
+}
+
+export type JobRepository = ReturnType<typeof createJobRepository>;
