@@ -19,7 +19,9 @@ export type VtoJobError = z.infer<typeof VtoJobError>;
 const ImageRef = z
   .string()
   .max(2048)
-  .describe('gs://bucket/households/{id}/..., local://households/{id}/... (this service storage) or an https URL');
+  .describe(
+    'gs://bucket/households/{id}/..., local://households/{id}/... (this service storage) or an https URL',
+  );
 
 /**
  * Missing or empty refs are answered 400 BAD_REQUEST by the route (spec part 7), so they are

@@ -62,7 +62,8 @@ export function storeConfigFromEnv(env: StoreEnv): StoreConfig {
     case 'inmemory':
       return { backend };
     case 'sqlite': {
-      if (!/^[A-Za-z0-9_-]+$/.test(env.service)) throw new Error(`Invalid service name ${JSON.stringify(env.service)}`);
+      if (!/^[A-Za-z0-9_-]+$/.test(env.service))
+        throw new Error(`Invalid service name ${JSON.stringify(env.service)}`);
       const dataDir = env.dataDir?.trim() || '.data';
       mkdirSync(dataDir, { recursive: true });
       return { backend, file: join(dataDir, `${env.service}.sqlite`) };
@@ -78,6 +79,8 @@ export function storeConfigFromEnv(env: StoreEnv): StoreConfig {
       };
     }
     default:
-      throw new Error(`PERSISTENCE_BACKEND must be one of ${BACKENDS.join(', ')} (got ${JSON.stringify(backend)})`);
+      throw new Error(
+        `PERSISTENCE_BACKEND must be one of ${BACKENDS.join(', ')} (got ${JSON.stringify(backend)})`,
+      );
   }
 }

@@ -117,7 +117,9 @@ export function firestoreCollection<T extends Doc>(
       const page = more ? snaps.slice(0, q.limit) : snaps;
       const last = page.at(-1);
       const nextCursor =
-        more && last ? encodeCursor({ values: q.order.map((o) => last.get(o.field) as unknown), id: last.id }) : null;
+        more && last
+          ? encodeCursor({ values: q.order.map((o) => last.get(o.field) as unknown), id: last.id })
+          : null;
       return { items: page.map((s) => s.data() as T), nextCursor };
     },
     async count(where) {
@@ -130,7 +132,10 @@ export function firestoreCollection<T extends Doc>(
 }
 
 /** The emulator and Firestore name the existing document in the error text. */
-function conflictingId(err: unknown, entries: ReadonlyArray<readonly [string, DocumentData]>): string | undefined {
+function conflictingId(
+  err: unknown,
+  entries: ReadonlyArray<readonly [string, DocumentData]>,
+): string | undefined {
   const message = String((err as { message?: unknown }).message ?? '');
   return entries.map(([id]) => id).find((id) => message.includes(`/${id}}`) || message.endsWith(`/${id}`));
 }

@@ -26,7 +26,9 @@ export function matchesWhere(doc: Doc, [field, op, expected]: Where): boolean {
     case 'array-contains':
       return Array.isArray(value) && value.some((v) => valuesEqual(v, expected));
     case 'array-contains-any':
-      return Array.isArray(value) && value.some((v) => (expected as unknown[]).some((e) => valuesEqual(v, e)));
+      return (
+        Array.isArray(value) && value.some((v) => (expected as unknown[]).some((e) => valuesEqual(v, e)))
+      );
   }
 }
 

@@ -21,7 +21,13 @@ export interface NormalizedQuery {
 export const RANGE_OPS: ReadonlySet<WhereOp> = new Set(['<', '<=', '>', '>=']);
 /** Firestore orders results by inequality fields implicitly; we make that explicit everywhere. */
 const INEQUALITY_OPS: ReadonlySet<WhereOp> = new Set(['<', '<=', '>', '>=', '!=']);
-const ALL_OPS: ReadonlySet<string> = new Set([...INEQUALITY_OPS, '==', 'in', 'array-contains', 'array-contains-any']);
+const ALL_OPS: ReadonlySet<string> = new Set([
+  ...INEQUALITY_OPS,
+  '==',
+  'in',
+  'array-contains',
+  'array-contains-any',
+]);
 /** Firestore's limit on disjunctions; enforced everywhere so a query works on every backend. */
 const MAX_LIST = 30;
 
@@ -58,13 +64,15 @@ export function normalizeQuery(query: Query = {}): NormalizedQuery {
     if (!order.some((o) => o.field === field)) order.push({ field, direction });
   }
   for (const [field, op] of where) {
-    if (INEQUALITY_OPS.has(op) && !order.some((o) => o.field === field)) order.push({ field, direction: 'asc' });
+    if (INEQUALITY_OPS.has(op) && !order.some((o) => o.field === field))
+      order.push({ field, direction: 'asc' });
   }
   const { limit, offset = 0, cursor } = query;
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
     throw new StoreQueryError('limit must be a positive integer');
   }
-  if (!Number.isInteger(offset) || offset < 0) throw new StoreQueryError('offset must be a non-negative integer');
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new StoreQueryError('offset must be a non-negative integer');
   if (cursor && offset > 0) throw new StoreQueryError('Use either cursor or offset, not both');
   const after = cursor ? decodeCursor(cursor, order.length) : null;
   return { where, order, limit, offset, after };

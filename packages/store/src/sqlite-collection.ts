@@ -1,8 +1,8 @@
+import type { StatementSync } from 'node:sqlite';
 import { encodeCursor } from './cursor.ts';
 import { getPath } from './names.ts';
 import { normalizeQuery, normalizeWhere } from './normalize-query.ts';
 import { arrayTable, buildCount, buildSelect, elementKey, quoteIdent } from './sqlite-sql.ts';
-import type { StatementSync } from 'node:sqlite';
 import { ABORT, type Collection, type Doc, StoreConflictError } from './types.ts';
 
 /** What a collection needs from its database: cached statements and write transactions. */
@@ -40,15 +40,16 @@ export function sqliteCollection<T extends Doc>(
     }
   };
   const upsert = (id: string, json: string): void => {
-    h.statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(
-      id,
-      json,
-    );
+    h.statement(
+      `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`,
+    ).run(id, json);
     syncArrays(id, JSON.parse(json) as Doc);
   };
   const insertNew = (id: string, doc: T): void => {
     const json = JSON.stringify(doc);
-    const { changes } = h.statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT DO NOTHING`).run(id, json);
+    const { changes } = h
+      .statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT DO NOTHING`)
+      .run(id, json);
     if (changes === 0) throw new StoreConflictError(name, id);
     syncArrays(id, JSON.parse(json) as Doc);
   };
@@ -87,7 +88,7 @@ export function sqliteCollection<T extends Doc>(
       return atomic(() => remove(id));
     },
     async update(id, mutate) {
-      return (<R>(f: () => R) => f())(() => {
+      return h.transaction(() => {
         const json = read(id);
         const result = mutate(json === null ? null : parse(json));
         if (result === ABORT) return { doc: json === null ? null : parse(json), changed: false };
@@ -106,7 +107,9 @@ export function sqliteCollection<T extends Doc>(
       const lastRow = more ? rows[q.limit! - 1] : undefined;
       const last = items.at(-1);
       const nextCursor =
-        lastRow && last ? encodeCursor({ values: q.order.map((o) => getPath(last, o.field)), id: String(lastRow.id) }) : null;
+        lastRow && last
+          ? encodeCursor({ values: q.order.map((o) => getPath(last, o.field)), id: String(lastRow.id) })
+          : null;
       return { items, nextCursor };
     },
     async count(where) {

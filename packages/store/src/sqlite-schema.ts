@@ -17,7 +17,11 @@ export function sqliteIndexName(collection: string, fields: readonly string[]): 
  * registering it have to be atomic with respect to concurrent writers.
  * Returns every array field maintained for the collection (this and earlier declarations).
  */
-export function ensureCollectionSchema(db: DatabaseSync, name: string, options: CollectionOptions): Set<string> {
+export function ensureCollectionSchema(
+  db: DatabaseSync,
+  name: string,
+  options: CollectionOptions,
+): Set<string> {
   const table = quoteIdent(name);
   const arr = quoteIdent(arrayTable(name));
   db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
@@ -42,7 +46,9 @@ export function ensureCollectionSchema(db: DatabaseSync, name: string, options: 
     const scalar = spec.fields.filter((f) => !declaredArrays.includes(f));
     if (scalar.length === 0) continue;
     const columns = [...scalar.map(valueExpr), 'id'].join(', ');
-    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(sqliteIndexName(name, scalar))} ON ${table} (${columns})`);
+    db.exec(
+      `CREATE INDEX IF NOT EXISTS ${quoteIdent(sqliteIndexName(name, scalar))} ON ${table} (${columns})`,
+    );
   }
 
   const register = db.prepare(`INSERT OR IGNORE INTO ${ARRAY_FIELDS_TABLE} (coll, field) VALUES (?, ?)`);
@@ -56,10 +62,15 @@ export function ensureCollectionSchema(db: DatabaseSync, name: string, options: 
 /** A field declared after documents exist: index the elements already stored. */
 function backfillArrayField(db: DatabaseSync, name: string, field: string): void {
   const rows = db
-    .prepare(`SELECT id, ${valueExpr(field)} AS v FROM ${quoteIdent(name)} WHERE json_type(doc, '$.${field}') = 'array'`)
+    .prepare(
+      `SELECT id, ${valueExpr(field)} AS v FROM ${quoteIdent(name)} WHERE json_type(doc, '$.${field}') = 'array'`,
+    )
     .all();
-  const insert = db.prepare(`INSERT OR IGNORE INTO ${quoteIdent(arrayTable(name))} (field, value, id) VALUES (?, ?, ?)`);
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO ${quoteIdent(arrayTable(name))} (field, value, id) VALUES (?, ?, ?)`,
+  );
   for (const row of rows) {
-    for (const element of JSON.parse(String(row.v)) as unknown[]) insert.run(field, elementKey(element), String(row.id));
+    for (const element of JSON.parse(String(row.v)) as unknown[])
+      insert.run(field, elementKey(element), String(row.id));
   }
 }

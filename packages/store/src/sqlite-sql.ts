@@ -54,7 +54,10 @@ function range(field: string, op: string, value: unknown): Sql {
   let bound = '';
   if (typeof value === 'number' && lower) bound = ` AND ${val} < ''`;
   if (typeof value === 'string' && !lower) bound = ` AND ${val} >= ''`;
-  return { sql: `(${val} ${op} ?${bound} AND ${typeExpr(field)} IN (${types}))`, params: [toSqlValue(value)] };
+  return {
+    sql: `(${val} ${op} ?${bound} AND ${typeExpr(field)} IN (${types}))`,
+    params: [toSqlValue(value)],
+  };
 }
 
 function anyOf(parts: Sql[]): Sql {
@@ -89,7 +92,12 @@ function inList(field: string, values: readonly unknown[]): Sql {
  */
 export type ArrayJoin = 'exists' | 'in';
 
-function arrayContains(table: string, field: string, values: readonly unknown[], join: ArrayJoin | null): Sql {
+function arrayContains(
+  table: string,
+  field: string,
+  values: readonly unknown[],
+  join: ArrayJoin | null,
+): Sql {
   const list = values.map(() => '?').join(',');
   const side = quoteIdent(arrayTable(table));
   if (join === 'exists') {
@@ -114,7 +122,11 @@ function arrayContains(table: string, field: string, values: readonly unknown[],
 
 const NARROWING_OPS: ReadonlySet<string> = new Set(['==', 'in', '<', '<=', '>', '>=']);
 
-export function wherePredicates(table: string, arrayFields: ReadonlySet<string>, where: readonly Where[]): Sql[] {
+export function wherePredicates(
+  table: string,
+  arrayFields: ReadonlySet<string>,
+  where: readonly Where[],
+): Sql[] {
   const narrowed = where.some(([field, op]) => NARROWING_OPS.has(op) && !arrayFields.has(field));
   const join: ArrayJoin = narrowed ? 'exists' : 'in';
   return where.map((w) => predicate(table, w, arrayFields.has(w[0]) ? join : null));
@@ -154,7 +166,8 @@ function afterCursor(q: NormalizedQuery): Sql | null {
       v === null
         ? { sql: asc ? `${expr} IS NOT NULL` : '0', params: [] }
         : { sql: asc ? `${expr} > ?` : `(${expr} < ? OR ${expr} IS NULL)`, params: [v] };
-    const same: Sql = v === null ? { sql: `${expr} IS NULL`, params: [] } : { sql: `${expr} = ?`, params: [v] };
+    const same: Sql =
+      v === null ? { sql: `${expr} IS NULL`, params: [] } : { sql: `${expr} = ?`, params: [v] };
     return {
       sql: `(${beyond.sql} OR (${same.sql} AND ${rest.sql}))`,
       params: [...beyond.params, ...same.params, ...rest.params],
@@ -191,6 +204,12 @@ export function buildSelect(table: string, arrayFields: ReadonlySet<string>, q: 
 }
 
 export function buildCount(table: string, arrayFields: ReadonlySet<string>, where: readonly Where[]): Sql {
-  const clause = whereClause(table, arrayFields, { where, order: [], limit: undefined, offset: 0, after: null });
+  const clause = whereClause(table, arrayFields, {
+    where,
+    order: [],
+    limit: undefined,
+    offset: 0,
+    after: null,
+  });
   return { sql: `SELECT count(*) AS n FROM ${quoteIdent(table)} AS t${clause.sql}`, params: clause.params };
 }

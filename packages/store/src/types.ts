@@ -60,7 +60,10 @@ export interface Collection<T extends Doc> {
    * transactions), so it must be pure: no I/O, no side effects. Resolves to the stored result:
    * `{ doc, changed }` where doc is the document after the call.
    */
-  update(id: string, mutate: (current: T | null) => T | null | typeof ABORT): Promise<{ doc: T | null; changed: boolean }>;
+  update(
+    id: string,
+    mutate: (current: T | null) => T | null | typeof ABORT,
+  ): Promise<{ doc: T | null; changed: boolean }>;
   query(query?: Query): Promise<Page<T>>;
   count(where?: readonly Where[]): Promise<number>;
 }

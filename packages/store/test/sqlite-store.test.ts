@@ -37,7 +37,9 @@ describe('sqlite backend', () => {
   it('keeps data, indexes and array membership across close and reopen', async () => {
     const file = join(dir, 'reopen.sqlite');
     const first = openStore(file);
-    await first.collection('items', ITEM_OPTIONS).put('a', { householdId: 'h', season: ['SUMMER'], price: 3 });
+    await first
+      .collection('items', ITEM_OPTIONS)
+      .put('a', { householdId: 'h', season: ['SUMMER'], price: 3 });
     await first.close();
     await first.close(); // idempotent
 
@@ -108,7 +110,6 @@ describe('sqlite backend', () => {
     const run = () => promisify(execFile)(process.execPath, [script, file, startAt, String(count)]);
     const results = await Promise.all([run(), run()]);
     const won = results.map((r) => JSON.parse(r.stdout) as string[]);
-    console.log("wins per process", won.map((w) => w.length));
     const all = won.flat();
     expect(all).toHaveLength(count);
     expect(new Set(all).size).toBe(count);

@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ABORT, type CollectionOptions, type Doc, type Query, type Store, StoreConflictError, StoreQueryError } from '../src/index.ts';
+import {
+  ABORT,
+  type CollectionOptions,
+  type Doc,
+  type Query,
+  type Store,
+  StoreConflictError,
+  StoreQueryError,
+} from '../src/index.ts';
 import { queryContract } from './query-contract.ts';
 
 /**
@@ -111,7 +119,9 @@ export function describeStoreContract(
       const tokens = store.collection<Token>('tokens');
       await tokens.put('tok', { usedAt: null, usedBy: null });
       const attempts = Array.from({ length: 50 }, (_, i) =>
-        tokens.update('tok', (cur) => (cur && cur.usedAt === null ? { usedAt: 1000 + i, usedBy: `r${i}` } : ABORT)),
+        tokens.update('tok', (cur) =>
+          cur && cur.usedAt === null ? { usedAt: 1000 + i, usedBy: `r${i}` } : ABORT,
+        ),
       );
       const results = await Promise.all(attempts);
       const winners = results.filter((r) => r.changed);

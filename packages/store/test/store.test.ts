@@ -11,13 +11,19 @@ describeStoreContract('inmemory', async () => createStore({ backend: 'inmemory' 
 
 const dir = mkdtempSync(join(tmpdir(), 'store-contract-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-describeStoreContract('sqlite', async () => createStore({ backend: 'sqlite', file: join(dir, `${randomUUID()}.sqlite`) }));
+describeStoreContract('sqlite', async () =>
+  createStore({ backend: 'sqlite', file: join(dir, `${randomUUID()}.sqlite`) }),
+);
 
 const host = firestoreEmulatorHost();
 if (!host) console.warn('Firestore emulator not available: docstore contract tests SKIPPED');
 describe.skipIf(!host)('docstore (Firestore emulator)', () => {
   // A fresh namespace per test keeps tests and parallel files apart in one emulator.
   describeStoreContract('docstore', async () =>
-    createStore({ backend: 'docstore', projectId: 'demo-store-test', namespace: `t${randomUUID().slice(0, 8)}_` }),
+    createStore({
+      backend: 'docstore',
+      projectId: 'demo-store-test',
+      namespace: `t${randomUUID().slice(0, 8)}_`,
+    }),
   );
 });

@@ -31,7 +31,7 @@ export function firestoreEmulatorUnavailableReason(jar = FIRESTORE_EMULATOR_JAR)
 }
 
 /** A port nobody listens on right now: bind port 0, read what the kernel picked, release it. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -22,7 +22,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let emulator: FirestoreEmulator | null = null;
   if (!host) {
     let reason =
-      process.env.FIRESTORE_EMULATOR === 'off' ? 'FIRESTORE_EMULATOR=off' : firestoreEmulatorUnavailableReason();
+      process.env.FIRESTORE_EMULATOR === 'off'
+        ? 'FIRESTORE_EMULATOR=off'
+        : firestoreEmulatorUnavailableReason();
     if (!reason) {
       try {
         emulator = await startFirestoreEmulator();

@@ -1,6 +1,6 @@
 import { createStore, type Store } from '@hs/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_ENTRIES, entryId } from '../src/adapters/audit-ledger.ts';
+import { AUDIT_ENTRIES, AUDIT_HEADS, entryId } from '../src/adapters/audit-ledger.ts';
 import { buildTestApp, internal, type TestApp } from './harness.ts';
 
 let app: TestApp;
@@ -116,6 +116,18 @@ describe('append', () => {
   });
 });
 
+describe('crash between writing an entry and advancing the chain head', () => {
+  it('rolls the head forward over the orphaned entry, so the next append continues the chain', async () => {
+    const one = (await append('h_1', event({ eventId: 'aud_before_crash' }))).json();
+    await append('h_1', event({ eventId: 'aud_written_then_crashed' }));
+    // The writer of entry 2 died before moving the head: the head still names entry 1.
+    await store.collection(AUDIT_HEADS).put('h_1', { lastSeq: 1, lastHash: one.hash });
+    const next = await append('h_1', event({ eventId: 'aud_after_crash' }));
+    expect(next.json().seq).toBe(3);
+    expect((await get(`${H}/h_1/audit/verify`)).json()).toMatchObject({ valid: true, entriesChecked: 3 });
+  });
+});
+
 describe('verify', () => {
   it('reports the first broken seq when a stored entry was altered', async () => {
     for (let i = 0; i < 5; i++) await append('h_1', event({ eventId: `aud_tamper_${i}` }));
@@ -136,11 +148,10 @@ describe('verify', () => {
     for (let i = 0; i < 4; i++) await append('h_1', event({ eventId: `aud_delete_${i}` }));
     await store.collection(AUDIT_ENTRIES).delete(entryId('h_1', 2));
     expect((await get(`${H}/h_1/audit/verify`)).json()).toMatchObject({ valid: false, firstBrokenSeq: 2, reason: 'entry 2 is missing' });
-    await store.collection(AUDIT_ENTRIES).delete(entryId('h_1', 4));
   });
 
   it('reports a deleted tail entry as missing', async () => {
-    for (let i = 0; i < 3; i++) await append('h_1', event({ eventId: `aud_tail_${i}` }));
+    for (let i = 0; i < 3; i++) await append('h_1', event({ eventId: `aud_tail_end_${i}` }));
     await store.collection(AUDIT_ENTRIES).delete(entryId('h_1', 3));
     expect((await get(`${H}/h_1/audit/verify`)).json()).toMatchObject({ valid: false, firstBrokenSeq: 3, entriesChecked: 2 });
   });
@@ -161,7 +172,7 @@ describe('reading', () => {
     const actions = ['MEMBER_ADDED', 'HOUSEHOLD_CREATED', 'MEMBER_ADDED', 'MISSION_STARTED', 'MEMBER_REMOVED'];
     for (const [i, action] of actions.entries()) {
       const mission = action === 'MISSION_STARTED' ? { missionId: 'msn_1', category: 'MISSION_LIFECYCLE', targetType: 'MISSION' } : { targetType: 'MEMBER' };
-      await append('h_1', event({ eventId: `aud_read_${i}`, action, ...mission }));
+      await append('h_1', event({ eventId: `aud_reading_${i}`, action, ...mission }));
     }
     await append('h_2', event({ eventId: 'aud_other_household', missionId: 'msn_1' }));
   });

@@ -1,7 +1,11 @@
 import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
+import { createOfferRepository } from './adapters/offer-repository.ts';
 import type { CommerceConfig } from './config.ts';
+import type { CommerceContext } from './routes/context.ts';
+import { registerOfferRoutes } from './routes/offers.ts';
+import { registerSearchRoutes } from './routes/search.ts';
 
 export interface CommerceDeps {
   config: CommerceConfig;
@@ -13,7 +17,8 @@ export async function buildApp(deps: CommerceDeps): Promise<ServiceApp> {
   const { config, store } = deps;
   const app = await createServiceApp({
     service: 'commerce',
-    description: 'The commerce service of the household styling backend.',
+    description:
+      'Offers a household is looking at: create (one or 500 at once, atomically), status changes, and search by words, price, season, category, colours and size.',
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimit,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -21,5 +26,11 @@ export async function buildApp(deps: CommerceDeps): Promise<ServiceApp> {
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });
+  const ctx: CommerceContext = {
+    offers: createOfferRepository(store),
+    allowedDomains: config.commerce.allowedDomains,
+  };
+  registerOfferRoutes(app, ctx);
+  registerSearchRoutes(app, ctx);
   return app;
 }

@@ -1,8 +1,27 @@
-import { type BaseConfig, loadConfig } from '@hs/service-kit';
+import { type BaseConfig, ConfigError, envBool, envList, loadConfig } from '@hs/service-kit';
 
 /** Settings of the commerce service on top of the shared ones (see README, configuration table). */
 export function loadCommerceConfig(env: NodeJS.ProcessEnv = process.env) {
-  return loadConfig('commerce', () => ({}), env);
+  const base = loadConfig(
+    'commerce',
+    () => ({
+      COMMERCE_ENFORCE_DOMAIN_ALLOWLIST: envBool(false),
+      COMMERCE_ALLOWED_DOMAINS: envList(),
+    }),
+    env,
+  );
+  const raw = base.raw;
+  // An enforced but empty allowlist would refuse every offer: almost certainly a deployment mistake.
+  if (raw.COMMERCE_ENFORCE_DOMAIN_ALLOWLIST && raw.COMMERCE_ALLOWED_DOMAINS.length === 0)
+    throw new ConfigError(
+      'Configuration error: COMMERCE_ALLOWED_DOMAINS must list domains when COMMERCE_ENFORCE_DOMAIN_ALLOWLIST=true',
+    );
+  return {
+    ...base,
+    commerce: {
+      allowedDomains: raw.COMMERCE_ENFORCE_DOMAIN_ALLOWLIST ? raw.COMMERCE_ALLOWED_DOMAINS : null,
+    },
+  };
 }
 
 export type CommerceConfig = ReturnType<typeof loadCommerceConfig> & BaseConfig;

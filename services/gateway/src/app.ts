@@ -4,6 +4,7 @@ import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createAccessTokens } from './adapters/access-tokens.ts';
 import { createAuditTrail } from './adapters/audit-trail.ts';
+import { createBuyflow } from './adapters/buyflow.ts';
 import { createHouseholdRepository } from './adapters/household-repository.ts';
 import { createDevIdentityProvider, createOidcIdentityProvider, type IdentityProvider } from './adapters/identity-provider.ts';
 import type { GatewayConfig } from './config.ts';
@@ -59,6 +60,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     households: createHouseholdRepository(store),
     audit: createAuditTrail({ store, ledger: peers['artifacts-audit'], logger, maxBackoffMs: config.auditRetryMaxMs }),
     peers,
+    buyflow: createBuyflow({ store, cartprep: peers.cartprep, background: deps.background !== false }),
     logger,
   };
   registerAuthentication(app, tokens);

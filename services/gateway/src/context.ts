@@ -4,6 +4,7 @@ import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import type { AccessTokens } from './adapters/access-tokens.ts';
 import type { AuditTrail } from './adapters/audit-trail.ts';
+import type { Buyflow } from './adapters/buyflow.ts';
 import type { HouseholdRepository } from './adapters/household-repository.ts';
 import type { IdentityProvider } from './adapters/identity-provider.ts';
 import type { GatewayConfig } from './config.ts';
@@ -17,5 +18,6 @@ export interface GatewayContext {
   households: HouseholdRepository;
   audit: AuditTrail;
   peers: Record<ServiceName, PeerClient>;
+  buyflow: Buyflow;
   logger: Logger | undefined;
 }

@@ -1,19 +1,41 @@
-import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import type { BlobStorage } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
+import { createTryOnBackend, type TryOnBackend } from './adapters/backends/index.ts';
+import { createImageLoader } from './adapters/image-loader.ts';
+import { createJobRepository } from './adapters/job-repository.ts';
+import { createMembershipCheck, type MembershipCheck } from './adapters/membership-client.ts';
+import { createRemoteImageFetcher, type RemoteImageFetcher } from './adapters/remote-image-fetcher.ts';
 import type { VtoConfig } from './config.ts';
+import type { VtoContext } from './context.ts';
+import { createJobWorker } from './jobs/job-worker.ts';
+import { createJobProcessor } from './jobs/process-job.ts';
+import { registerVtoJobRoutes } from './routes/vto-jobs.ts';
+import { registerVtoResultRoutes } from './routes/vto-result.ts';
 
 export interface VtoDeps {
   config: VtoConfig;
   store: Store;
+  storage: BlobStorage;
   logger?: Logger | false;
+  /** Tests may replace these; otherwise they are built from config. */
+  isMember?: MembershipCheck;
+  fetcher?: RemoteImageFetcher;
+  backend?: TryOnBackend;
+  /** Run the background worker (default true). */
+  background?: boolean;
 }
 
-export async function buildApp(deps: VtoDeps): Promise<ServiceApp> {
-  const { config, store } = deps;
+export async function buildApp(deps: VtoDeps): Promise<ServiceApp & { ctx: VtoContext }> {
+  const { config, store, storage } = deps;
+  const settings = config.vto;
+  const logger = deps.logger || undefined;
   const app = await createServiceApp({
     service: 'vto',
-    description: 'The vto service of the household styling backend.',
+    description:
+      'Virtual try-on jobs: a person image and a garment image in, a try-on picture out, rendered in the ' +
+      'background by the backend VTO_INFERENCE_BACKEND names (simulated, inline or http).',
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimit,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -21,5 +43,45 @@ export async function buildApp(deps: VtoDeps): Promise<ServiceApp> {
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });
-  return app;
+
+  const gateway = createPeerClient({
+    service: 'gateway',
+    ...config.peers.gateway,
+    timeoutMs: config.internalTimeoutMs,
+  });
+  const fetcher =
+    deps.fetcher ??
+    createRemoteImageFetcher({ maxBytes: settings.maxImageBytes, timeoutMs: settings.fetchTimeoutMs });
+  const backend = deps.backend ?? createTryOnBackend(settings);
+  const jobs = createJobRepository(store);
+  const worker = createJobWorker({
+    jobs,
+    process: createJobProcessor({
+      backend,
+      storage,
+      loadImage: createImageLoader({ storage, fetcher, maxBytes: settings.maxImageBytes }),
+    }),
+    concurrency: settings.concurrency,
+    pollIntervalMs: settings.pollIntervalMs,
+    // Inputs are fetched in parallel, then rendered, then stored.
+    deadlineMs: settings.fetchTimeoutMs + settings.http.timeoutMs + 30_000,
+    logger,
+  });
+  const ctx: VtoContext = {
+    config,
+    jobs,
+    storage,
+    backend,
+    isMember: deps.isMember ?? createMembershipCheck(gateway),
+    worker,
+    logger,
+  };
+  registerVtoJobRoutes(app, ctx);
+  registerVtoResultRoutes(app, ctx);
+  if (deps.background !== false) app.addHook('onReady', async () => worker.start());
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    if (!deps.fetcher) await fetcher.close();
+  });
+  return Object.assign(app, { ctx });
 }

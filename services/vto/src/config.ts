@@ -13,7 +13,12 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
       VTO_HTTP_AUTH_TOKEN: z.string().min(1).optional(),
       VTO_HTTP_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
       VTO_FETCH_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
-      VTO_MAX_IMAGE_BYTES: z.coerce.number().int().positive().max(50 * MIB).default(10 * MIB),
+      VTO_MAX_IMAGE_BYTES: z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(50 * MIB)
+        .default(10 * MIB),
       VTO_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
       VTO_WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
       // Same variables and defaults as the services that write images, so `local://` refs of
@@ -28,9 +33,13 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
   );
   const raw = base.raw;
   if (raw.VTO_INFERENCE_BACKEND === 'http' && !raw.VTO_HTTP_ENDPOINT)
-    throw new ConfigError('Configuration error: VTO_HTTP_ENDPOINT is required when VTO_INFERENCE_BACKEND=http');
+    throw new ConfigError(
+      'Configuration error: VTO_HTTP_ENDPOINT is required when VTO_INFERENCE_BACKEND=http',
+    );
   if (raw.ARTIFACT_STORAGE_BACKEND === 'cloudstore' && !raw.ARTIFACT_BUCKET)
-    throw new ConfigError('Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore');
+    throw new ConfigError(
+      'Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore',
+    );
   return {
     ...base,
     storage: {

@@ -1,4 +1,5 @@
 import { runService } from '@hs/service-kit';
+import { createBlobStorage } from '@hs/storage';
 import { createStore, storeConfigFromEnv } from '@hs/store';
 import { buildApp } from './app.ts';
 import { loadVtoConfig } from './config.ts';
@@ -8,7 +9,17 @@ await runService({
   loadConfig: () => loadVtoConfig(),
   build: async (config, logger) => {
     const store = createStore(storeConfigFromEnv({ service: 'vto', ...config.persistence }));
-    const app = await buildApp({ config, store, logger });
+    const { backend, localDir, bucket, signingSecret } = config.storage;
+    const storage =
+      backend === 'cloudstore'
+        ? createBlobStorage({ backend: 'cloudstore', bucket: bucket! })
+        : createBlobStorage({
+            backend: 'local',
+            dir: localDir,
+            signingSecret,
+            publicBaseUrl: config.peers.gateway.baseUrl,
+          });
+    const app = await buildApp({ config, store, storage, logger });
     app.addHook('onClose', () => store.close());
     return app;
   },

@@ -34,13 +34,6 @@ export const IDEMPOTENCY_MESSAGES = {
   running: 'A request with this Idempotency-Key is still being processed',
 } as const;
 
-export function assertIdempotencyKey(key: string): void {
-  if (!IDEMPOTENCY_KEY.test(key))
-    throw validationError([
-      { loc: ['headers', 'idempotency-key'], msg: 'must be 1-255 visible ASCII characters', type: 'value_error' },
-    ]);
-}
-
 /** Stable JSON (sorted keys) so equal bodies hash equally whatever their key order. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

@@ -79,3 +79,8 @@ export function publicRequest(r: StoredPurchaseRequest): PurchaseRequest {
   const { intentActorId: _a, dispatchPending: _d, budgetKey: _b, ...request } = r;
   return request;
 }
+
+/** The household with the request listed in `purchaseRequests` (unchanged when already there). */
+export function listOnHousehold<H extends { purchaseRequests: string[]; updatedAt: string }>(h: H, requestId: string, now: string): H {
+  return h.purchaseRequests.includes(requestId) ? h : { ...h, purchaseRequests: [...h.purchaseRequests, requestId], updatedAt: now };
+}

@@ -63,7 +63,10 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
           const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
           // Connect to the checked address; TLS still verifies the certificate for the name.
           const servername = connectOptions.servername ?? (isIP(host) ? undefined : host);
-          connector({ ...connectOptions, hostname: address, ...(servername ? { servername } : {}) }, callback);
+          connector(
+            { ...connectOptions, hostname: address, ...(servername ? { servername } : {}) },
+            callback,
+          );
         },
         (err: Error) => callback(err, null),
       );
@@ -92,10 +95,16 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
       if (res.statusCode < 200 || res.statusCode >= 300) {
         await res.body.dump().catch(() => undefined);
         if (res.statusCode >= 300 && res.statusCode < 400)
-          throw new TryOnFailure('INPUT_UNREACHABLE', `The image at ${shown} redirects elsewhere; redirects are not followed`);
+          throw new TryOnFailure(
+            'INPUT_UNREACHABLE',
+            `The image at ${shown} redirects elsewhere; redirects are not followed`,
+          );
         if (res.statusCode === 404 || res.statusCode === 410)
           throw new TryOnFailure('INPUT_MISSING', `No image at ${shown} (${res.statusCode})`);
-        throw new TryOnFailure('INPUT_UNREACHABLE', `The image at ${shown} could not be fetched (${res.statusCode})`);
+        throw new TryOnFailure(
+          'INPUT_UNREACHABLE',
+          `The image at ${shown} could not be fetched (${res.statusCode})`,
+        );
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > options.maxBytes) {
@@ -114,12 +123,19 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
 
 const tooLarge = (shown: string, max: number) => `The image at ${shown} is larger than the ${max}-byte limit`;
 
-function toFailure(err: unknown, shown: string, job: AbortSignal, timeout: AbortSignal, maxBytes: number): unknown {
+function toFailure(
+  err: unknown,
+  shown: string,
+  job: AbortSignal,
+  timeout: AbortSignal,
+  maxBytes: number,
+): unknown {
   if (job.aborted) return job.reason;
   if (err instanceof TryOnFailure) return err;
   if (err instanceof BodyTooLargeError) return new TryOnFailure('INPUT_TOO_LARGE', tooLarge(shown, maxBytes));
   if (err instanceof ForbiddenAddressError)
     return new TryOnFailure('INPUT_FORBIDDEN', `Refused to fetch ${shown}: ${err.message}`, { cause: err });
-  if (timeout.aborted) return new TryOnFailure('INPUT_TIMEOUT', `The image at ${shown} did not arrive in time`);
+  if (timeout.aborted)
+    return new TryOnFailure('INPUT_TIMEOUT', `The image at ${shown} did not arrive in time`);
   return new TryOnFailure('INPUT_UNREACHABLE', `The image at ${shown} could not be fetched`, { cause: err });
 }

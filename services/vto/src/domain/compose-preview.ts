@@ -19,7 +19,12 @@ export function previewSize(personWidth: number, personHeight: number) {
   const scale = Math.min(MAX_WIDTH / personWidth, MAX_HEIGHT / personHeight);
   const width = Math.max(1, Math.round(personWidth * scale));
   const height = Math.max(1, Math.round(personHeight * scale));
-  return { personWidth: width, personHeight: height, width: Math.max(width, MIN_WIDTH), height: height + BAND_HEIGHT };
+  return {
+    personWidth: width,
+    personHeight: height,
+    width: Math.max(width, MIN_WIDTH),
+    height: height + BAND_HEIGHT,
+  };
 }
 
 /** Bilinear sample at (x, y) in source pixel coordinates; writes RGBA into out. */
@@ -54,11 +59,16 @@ function backdropAlpha(r: number, g: number, b: number): number {
  */
 export function composePreview(person: Raster, garment: Raster): Raster {
   const size = previewSize(person.width, person.height);
-  const out: Raster = { width: size.width, height: size.height, data: new Uint8Array(size.width * size.height * 4) };
+  const out: Raster = {
+    width: size.width,
+    height: size.height,
+    data: new Uint8Array(size.width * size.height * 4),
+  };
   const px = new Array<number>(4).fill(0);
   const blend = (x: number, y: number, rgb: readonly number[], alpha: number) => {
     const i = (y * out.width + x) * 4;
-    for (let c = 0; c < 3; c++) out.data[i + c] = Math.round(rgb[c]! * alpha + out.data[i + c]! * (1 - alpha));
+    for (let c = 0; c < 3; c++)
+      out.data[i + c] = Math.round(rgb[c]! * alpha + out.data[i + c]! * (1 - alpha));
     out.data[i + 3] = 255;
   };
 

@@ -30,7 +30,8 @@ export function parseImageRef(value: string, householdId: string, storagePrefix:
   } catch {
     return { ok: false, reason: `must be a ${storagePrefix} reference or an https URL` };
   }
-  if (url.protocol !== 'https:') return { ok: false, reason: `must be a ${storagePrefix} reference or an https URL` };
+  if (url.protocol !== 'https:')
+    return { ok: false, reason: `must be a ${storagePrefix} reference or an https URL` };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials' };
   return { ok: true, ref: { kind: 'remote', url } };
 }

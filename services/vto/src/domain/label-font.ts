@@ -24,10 +24,17 @@ export const GLYPH_HEIGHT = 7;
 const SPACING = 1;
 
 /** Width in pixels of `text` at `scale`. */
-export const textWidth = (text: string, scale: number) => text.length * (GLYPH_WIDTH + SPACING) * scale - SPACING * scale;
+export const textWidth = (text: string, scale: number) =>
+  text.length * (GLYPH_WIDTH + SPACING) * scale - SPACING * scale;
 
 /** Calls `plot(x, y)` for every lit pixel of `text` drawn at (left, top). */
-export function drawText(text: string, left: number, top: number, scale: number, plot: (x: number, y: number) => void) {
+export function drawText(
+  text: string,
+  left: number,
+  top: number,
+  scale: number,
+  plot: (x: number, y: number) => void,
+) {
   [...text.toUpperCase()].forEach((ch, index) => {
     const glyph = GLYPHS[ch];
     if (!glyph) return;

@@ -38,7 +38,12 @@ export function newJob(input: {
   };
 }
 
-export function claim(job: StoredVtoJob | null, workerId: string, now: string, leaseUntil: number): StoredVtoJob | null {
+export function claim(
+  job: StoredVtoJob | null,
+  workerId: string,
+  now: string,
+  leaseUntil: number,
+): StoredVtoJob | null {
   if (!job || job.status !== 'QUEUED') return null;
   return { ...job, status: 'RUNNING', attempts: job.attempts + 1, workerId, leaseUntil, updatedAt: now };
 }
@@ -48,7 +53,14 @@ const ownedRunning = (job: StoredVtoJob | null, workerId: string): job is Stored
 
 export function succeed(job: StoredVtoJob | null, workerId: string, resultImageRef: string, now: string) {
   if (!ownedRunning(job, workerId)) return null;
-  return { ...job, status: 'SUCCEEDED' as const, resultImageRef, workerId: null, leaseUntil: 0, updatedAt: now };
+  return {
+    ...job,
+    status: 'SUCCEEDED' as const,
+    resultImageRef,
+    workerId: null,
+    leaseUntil: 0,
+    updatedAt: now,
+  };
 }
 
 export function fail(job: StoredVtoJob | null, workerId: string, error: VtoJobError, now: string) {
@@ -66,7 +78,14 @@ export function requeue(
   if ('workerId' in by) {
     if (job.workerId !== by.workerId) return null;
     // A graceful stop is not the job's fault: the claim is not counted.
-    return { ...job, status: 'QUEUED', attempts: job.attempts - 1, workerId: null, leaseUntil: 0, updatedAt: now };
+    return {
+      ...job,
+      status: 'QUEUED',
+      attempts: job.attempts - 1,
+      workerId: null,
+      leaseUntil: 0,
+      updatedAt: now,
+    };
   }
   if (job.leaseUntil >= by.leaseExpiredBefore) return null;
   if (job.attempts >= MAX_ATTEMPTS)

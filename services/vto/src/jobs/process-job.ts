@@ -1,6 +1,6 @@
 import type { BlobStorage } from '@hs/storage';
-import type { ImageLoader } from '../adapters/image-loader.ts';
 import type { TryOnBackend } from '../adapters/backends/index.ts';
+import { type ImageLoader, storageRefPrefix } from '../adapters/image-loader.ts';
 import type { Image } from '../domain/image-format.ts';
 import { parseImageRef } from '../domain/image-ref.ts';
 import { TryOnFailure } from '../domain/try-on-failure.ts';
@@ -17,11 +17,16 @@ const NO_IMAGE: Image = { bytes: new Uint8Array(0), mimeType: 'image/png' };
  * storage reference; throws TryOnFailure (or the signal's reason) otherwise. Storing the result
  * under a key derived from the job id makes a retried job overwrite, never duplicate, it.
  */
-export function createJobProcessor(deps: { backend: TryOnBackend; loadImage: ImageLoader; storage: BlobStorage }) {
-  const prefix = deps.storage.refFor('x').slice(0, -1);
+export function createJobProcessor(deps: {
+  backend: TryOnBackend;
+  loadImage: ImageLoader;
+  storage: BlobStorage;
+}) {
+  const prefix = storageRefPrefix(deps.storage);
   const refOf = (value: string, householdId: string, role: 'person' | 'garment') => {
     const parsed = parseImageRef(value, householdId, prefix);
-    if (!parsed.ok) throw new TryOnFailure('INPUT_UNSUPPORTED', `The ${role} image reference ${parsed.reason}`);
+    if (!parsed.ok)
+      throw new TryOnFailure('INPUT_UNSUPPORTED', `The ${role} image reference ${parsed.reason}`);
     return parsed.ref;
   };
 

@@ -20,7 +20,8 @@ export interface HttpBackendOptions {
 
 type Prediction = { bytesBase64Encoded?: unknown; mimeType?: unknown; raiFilteredReason?: unknown };
 
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+const b64 = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
 export function createHttpBackend(options: HttpBackendOptions): TryOnBackend {
   const upstream = (message: string, cause?: unknown) =>
@@ -31,10 +32,18 @@ export function createHttpBackend(options: HttpBackendOptions): TryOnBackend {
     async render(person, garment, signal) {
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const body = JSON.stringify({
-        instances: [{ personImage: { image: { bytesBase64Encoded: b64(person.bytes) } }, productImages: [{ image: { bytesBase64Encoded: b64(garment.bytes) } }] }],
+        instances: [
+          {
+            personImage: { image: { bytesBase64Encoded: b64(person.bytes) } },
+            productImages: [{ image: { bytesBase64Encoded: b64(garment.bytes) } }],
+          },
+        ],
         parameters: { sampleCount: 1, outputOptions: { mimeType: 'image/png' } },
       });
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        accept: 'application/json',
+      };
       if (options.authToken) headers.authorization = `Bearer ${options.authToken}`;
       let status: number;
       let raw: Uint8Array;
@@ -50,19 +59,26 @@ export function createHttpBackend(options: HttpBackendOptions): TryOnBackend {
       } catch (err) {
         if (signal.aborted) throw signal.reason;
         if (timeout.aborted)
-          throw new TryOnFailure('UPSTREAM_TIMEOUT', `The try-on inference endpoint did not answer within ${options.timeoutMs} ms`);
+          throw new TryOnFailure(
+            'UPSTREAM_TIMEOUT',
+            `The try-on inference endpoint did not answer within ${options.timeoutMs} ms`,
+          );
         if (err instanceof BodyTooLargeError) throw upstream('sent a reply larger than the image limit', err);
         throw upstream('is unreachable', err);
       }
       if (status < 200 || status >= 300) throw upstream(`failed (${status})`);
       let prediction: Prediction | undefined;
       try {
-        prediction = (JSON.parse(Buffer.from(raw).toString('utf8')) as { predictions?: Prediction[] }).predictions?.[0];
+        prediction = (JSON.parse(Buffer.from(raw).toString('utf8')) as { predictions?: Prediction[] })
+          .predictions?.[0];
       } catch (err) {
         throw upstream('sent a reply that is not JSON', err);
       }
       if (prediction && typeof prediction.raiFilteredReason === 'string' && !prediction.bytesBase64Encoded)
-        throw new TryOnFailure('RESULT_FILTERED', `The try-on result was withheld by the model's safety filter: ${prediction.raiFilteredReason}`);
+        throw new TryOnFailure(
+          'RESULT_FILTERED',
+          `The try-on result was withheld by the model's safety filter: ${prediction.raiFilteredReason}`,
+        );
       if (!prediction || typeof prediction.bytesBase64Encoded !== 'string' || !prediction.bytesBase64Encoded)
         throw upstream('returned no image');
       const image = new Uint8Array(Buffer.from(prediction.bytesBase64Encoded, 'base64'));

@@ -24,7 +24,9 @@ function decode(image: Image, role: string): Raster {
       `The ${role} image is ${size.width}×${size.height}; the inline backend accepts at most ${MAX_SIDE}×${MAX_SIDE}`,
     );
   try {
-    const png = PNG.sync.read(Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength));
+    const png = PNG.sync.read(
+      Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength),
+    );
     return { width: png.width, height: png.height, data: png.data };
   } catch (err) {
     throw new TryOnFailure('INPUT_UNSUPPORTED', `The ${role} image is not a valid PNG`, { cause: err });

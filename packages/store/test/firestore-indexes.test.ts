@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { firestoreIndexDefinitions } from '../src/index.ts';
+
+describe('firestoreIndexDefinitions', () => {
+  it('turns declared indexes into firestore.indexes.json entries', () => {
+    const file = firestoreIndexDefinitions({
+      items: {
+        indexes: [{ fields: ['householdId', 'season', 'price'] }, { fields: ['householdId'] }],
+        arrayFields: ['season'],
+      },
+      events: { indexes: [{ fields: ['missionId', 'seq'] }] },
+      plain: {},
+    });
+    expect(file).toEqual({
+      indexes: [
+        {
+          collectionGroup: 'items',
+          queryScope: 'COLLECTION',
+          fields: [
+            { fieldPath: 'householdId', order: 'ASCENDING' },
+            { fieldPath: 'season', arrayConfig: 'CONTAINS' },
+            { fieldPath: 'price', order: 'ASCENDING' },
+          ],
+        },
+        {
+          collectionGroup: 'items',
+          queryScope: 'COLLECTION',
+          fields: [
+            { fieldPath: 'householdId', order: 'ASCENDING' },
+            { fieldPath: 'season', arrayConfig: 'CONTAINS' },
+            { fieldPath: 'price', order: 'DESCENDING' },
+            { fieldPath: '__name__', order: 'ASCENDING' },
+          ],
+        },
+        {
+          collectionGroup: 'items',
+          queryScope: 'COLLECTION',
+          fields: [
+            { fieldPath: 'householdId', order: 'DESCENDING' },
+            { fieldPath: '__name__', order: 'ASCENDING' },
+          ],
+        },
+        {
+          collectionGroup: 'events',
+          queryScope: 'COLLECTION',
+          fields: [
+            { fieldPath: 'missionId', order: 'ASCENDING' },
+            { fieldPath: 'seq', order: 'ASCENDING' },
+          ],
+        },
+        {
+          collectionGroup: 'events',
+          queryScope: 'COLLECTION',
+          fields: [
+            { fieldPath: 'missionId', order: 'ASCENDING' },
+            { fieldPath: 'seq', order: 'DESCENDING' },
+            { fieldPath: '__name__', order: 'ASCENDING' },
+          ],
+        },
+      ],
+      fieldOverrides: [],
+    });
+  });
+
+  it('prefixes collection groups with the namespace', () => {
+    const file = firestoreIndexDefinitions({ items: { indexes: [{ fields: ['a', 'b'] }] } }, 'wardrobe_');
+    expect(file.indexes.map((i) => i.collectionGroup)).toEqual(['wardrobe_items', 'wardrobe_items']);
+  });
+
+  it('rejects invalid names', () => {
+    expect(() => firestoreIndexDefinitions({ 'a/b': {} })).toThrow();
+    expect(() => firestoreIndexDefinitions({ items: { indexes: [{ fields: ['a b'] }] } })).toThrow();
+  });
+});

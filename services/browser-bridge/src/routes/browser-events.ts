@@ -1,0 +1,66 @@
+import { BrowserEventAccepted, BrowserExtensionEvent, ErrorEnvelope } from '@hs/contracts';
+import { badRequest, type ServiceApp } from '@hs/service-kit';
+import type { FastifyRequest } from 'fastify';
+import type { ExtensionEvents } from '../flows/extension-events.ts';
+
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/**
+ * `POST /api/v1/browser/events`: the browser extension's events, authenticated by their
+ * signature instead of a token. The signature covers the exact bytes sent, so this route's
+ * scope keeps the raw body beside the parsed one.
+ */
+export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEvents): void {
+  app.register(async (scope: ServiceApp) => {
+    const rawBodies = new WeakMap<FastifyRequest, string>();
+    const webhookIds = new WeakMap<FastifyRequest, string | null>();
+
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      rawBodies.set(request, body as string);
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(badRequest('Body is not valid JSON'), undefined);
+      }
+    });
+
+    scope.post(
+      '/api/v1/browser/events',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['events'],
+          description:
+            'Extension events. With BROWSER_ENFORCE_EVENT_SIGNATURES=true they carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature "v1,<base64 HMAC-SHA256 of id.timestamp.body>"): absent 401 UNSIGNED_EVENT; wrong, stale (over 5 min) or replayed 401 INVALID_SIGNATURE. Forwarded to the mission; 409 INVALID_MISSION_TYPE for a mission that is not INTERACTIVE.',
+          body: BrowserExtensionEvent,
+          response: {
+            200: BrowserEventAccepted,
+            400: ErrorEnvelope,
+            401: ErrorEnvelope,
+            404: ErrorEnvelope,
+            409: ErrorEnvelope,
+            422: ErrorEnvelope,
+            502: ErrorEnvelope,
+          },
+        },
+        // The signature is checked before the body's shape, so an unsigned request learns nothing.
+        preValidation: async (request) => {
+          const id = await events.authenticate(
+            {
+              'webhook-id': header(request, 'webhook-id'),
+              'webhook-timestamp': header(request, 'webhook-timestamp'),
+              'webhook-signature': header(request, 'webhook-signature'),
+            },
+            rawBodies.get(request) ?? '',
+          );
+          webhookIds.set(request, id);
+        },
+      },
+      async (request) => events.forward(request.body, webhookIds.get(request) ?? null, request.id),
+    );
+  });
+}

@@ -1,0 +1,55 @@
+import {
+  BrowserElementsResponse,
+  BrowserSession,
+  ErrorEnvelope,
+  HouseholdBrowserSessionParams,
+} from '@hs/contracts';
+import { requireCaller, type ServiceApp } from '@hs/service-kit';
+import type { SessionFlows } from '../flows/session-flows.ts';
+
+const tags = ['household sessions'];
+const security = [{ internalToken: [] }];
+const errors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 502: ErrorEnvelope };
+const H = '/api/v1/households/:id/browser/sessions/:sessionId';
+
+/**
+ * The routes the gateway forwards for household members (it has checked membership). A
+ * session of another household answers 404.
+ */
+export function registerHouseholdSessionRoutes(app: ServiceApp, flows: SessionFlows): void {
+  const schema = (description: string, response: object) => ({
+    tags,
+    security,
+    description,
+    params: HouseholdBrowserSessionParams,
+    response: { 200: response, ...errors },
+  });
+
+  app.get(H, { schema: schema('One browser session of the household.', BrowserSession) }, async (request) => {
+    requireCaller(request);
+    return flows.getInHousehold(request.params.id, request.params.sessionId);
+  });
+
+  app.get(
+    `${H}/elements`,
+    { schema: schema('Elements of the current page, for polling.', BrowserElementsResponse) },
+    async (request) => {
+      requireCaller(request);
+      return flows.elements(request.params.sessionId, request.params.id);
+    },
+  );
+
+  const actions = {
+    takeover: 'The user takes control; the agent is refused until release.',
+    release: 'The user hands control back to the agent.',
+    terminate: 'Ends the session.',
+  } as const;
+  for (const [name, description] of Object.entries(actions) as Array<[keyof typeof actions, string]>) {
+    app.post(`${H}/${name}`, { schema: schema(description, BrowserSession) }, async (request) => {
+      const caller = requireCaller(request);
+      const { id, sessionId } = request.params;
+      await flows.getInHousehold(id, sessionId);
+      return name === 'terminate' ? flows.terminate(sessionId) : flows[name](sessionId, caller.userId, request.id);
+    });
+  }
+}

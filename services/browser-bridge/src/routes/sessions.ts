@@ -1,0 +1,84 @@
+import {
+  BrowserAgentActionRequest,
+  BrowserAgentActionResult,
+  BrowserElementsResponse,
+  BrowserSession,
+  BrowserSessionParams,
+  CreateBrowserSessionRequest,
+  ErrorEnvelope,
+} from '@hs/contracts';
+import type { ServiceApp } from '@hs/service-kit';
+import type { SessionFlows } from '../flows/session-flows.ts';
+
+const tags = ['sessions'];
+const security = [{ internalToken: [] }];
+const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 502: ErrorEnvelope };
+
+/** Service routes for the orchestrator's tools (internal token). */
+export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): void {
+  app.post(
+    '/api/v1/sessions',
+    {
+      schema: {
+        tags,
+        security,
+        description: 'Opens a browser session for a mission (status ACTIVE). 502 UPSTREAM_ERROR when the provider fails.',
+        body: CreateBrowserSessionRequest,
+        response: { 201: BrowserSession, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await flows.create(request.body)),
+  );
+
+  app.get(
+    '/api/v1/sessions/:id',
+    { schema: { tags, security, params: BrowserSessionParams, response: { 200: BrowserSession, ...errors } } },
+    async (request) => flows.get(request.params.id),
+  );
+
+  const transitions = {
+    takeover: 'The user takes control (ACTIVE → USER_TAKEOVER); the mission is told USER_TAKEOVER_START.',
+    release: 'The user hands control back (USER_TAKEOVER → ACTIVE); the mission is told USER_TAKEOVER_END.',
+    terminate: 'Ends the session (→ TERMINATED); ending an ended session changes nothing.',
+  } as const;
+  for (const [name, description] of Object.entries(transitions) as Array<[keyof typeof transitions, string]>) {
+    app.post(
+      `/api/v1/sessions/:id/${name}`,
+      { schema: { tags, security, description, params: BrowserSessionParams, response: { 200: BrowserSession, ...errors } } },
+      async (request) =>
+        name === 'terminate'
+          ? flows.terminate(request.params.id)
+          : flows[name](request.params.id, request.caller?.userId ?? null, request.id),
+    );
+  }
+
+  app.post(
+    '/api/v1/sessions/:id/agent-action',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          'The agent drives the browser. 400 INVALID_REQUEST: TYPE without text, NAVIGATE without an http(s) url, CLICK without selector. 409 INVALID_STATE while the user holds the session or after it ended.',
+        params: BrowserSessionParams,
+        body: BrowserAgentActionRequest,
+        response: { 200: BrowserAgentActionResult, ...errors },
+      },
+    },
+    async (request) => flows.agentAction(request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/v1/sessions/:id/elements',
+    {
+      schema: {
+        tags,
+        security,
+        description: 'Elements of the current page, for polling.',
+        params: BrowserSessionParams,
+        response: { 200: BrowserElementsResponse, ...errors },
+      },
+    },
+    async (request) => flows.elements(request.params.id),
+  );
+}

@@ -1,0 +1,63 @@
+import type { OfferSearchConstraints, OfferStatus } from '@hs/contracts';
+import type { OrderBy, Where } from '@hs/store';
+import { type SearchKeys, words } from './search-keys.ts';
+
+type Searchable = SearchKeys & { currency: string };
+
+export interface OfferSearchPlan {
+  where: Where[];
+  orderBy: OrderBy[];
+  /** Constraints the store query could not carry; checked on each fetched offer. */
+  residual: ((offer: Searchable) => boolean) | null;
+}
+
+/**
+ * Turns search constraints into one store query the indexes declared in offer-repository.ts
+ * serve: equality on householdId, status (and category), at most one array filter (Firestore
+ * allows one array-contains per query; the most selective goes to the store: the first query
+ * word, else the season, the size, the colours), a price range, ordered by price. The rest is
+ * a residual filter over the few rows the query returns.
+ */
+export function planOfferSearch(
+  householdId: string,
+  status: OfferStatus,
+  c: Omit<OfferSearchConstraints, 'limit' | 'cursor'>,
+): OfferSearchPlan {
+  const where: Where[] = [
+    ['householdId', '==', householdId],
+    ['status', '==', status],
+  ];
+  if (c.category) where.push(['category', '==', c.category]);
+  if (c.minPrice !== undefined) where.push(['price', '>=', c.minPrice]);
+  if (c.maxPrice !== undefined) where.push(['price', '<=', c.maxPrice]);
+
+  const queryWords = words(c.query);
+  const size = c.size?.trim().toUpperCase();
+  const checks: ((o: Searchable) => boolean)[] = [];
+  const candidates: { filter: Where; check: (o: Searchable) => boolean }[] = [];
+  for (const w of queryWords) candidates.push({ filter: ['searchTokens', 'array-contains', w], check: (o) => o.searchTokens.includes(w) });
+  if (c.season) {
+    const season = c.season;
+    candidates.push({ filter: ['searchSeasons', 'array-contains', season], check: (o) => o.searchSeasons.includes(season) });
+  }
+  if (size) candidates.push({ filter: ['sizeKeys', 'array-contains', size], check: (o) => o.sizeKeys.includes(size) });
+  if (c.colors && c.colors.length > 0) {
+    const colors = c.colors.slice(0, 10);
+    candidates.push({
+      filter: ['colorKeys', 'array-contains-any', colors],
+      check: (o) => o.colorKeys.some((k) => colors.includes(k)),
+    });
+  }
+  const [first, ...rest] = candidates;
+  if (first) where.push(first.filter);
+  for (const r of rest) checks.push(r.check);
+  if (c.currency) {
+    const currency = c.currency;
+    checks.push((o) => o.currency === currency);
+  }
+  return {
+    where,
+    orderBy: [{ field: 'price', direction: 'asc' }],
+    residual: checks.length > 0 ? (o) => checks.every((check) => check(o)) : null,
+  };
+}

@@ -1,0 +1,104 @@
+import {
+  BulkCreateOffersRequest,
+  BulkCreateOffersResponse,
+  CreateOfferRequest,
+  ErrorEnvelope,
+  HouseholdParams,
+  ListOffersQuery,
+  Offer,
+  OfferPage,
+  OfferParams,
+  UpdateOfferStatusRequest,
+} from '@hs/contracts';
+import { newId, notFound, nowIso, policyViolation, type ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
+import { draftOffer, type StoredOffer } from '../domain/offers.ts';
+import type { CommerceContext } from './context.ts';
+import { runSearch } from './run-search.ts';
+
+const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope };
+const tags = ['offers'];
+const H = '/api/v1/households/:id';
+
+export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void {
+  const draft = (input: z.output<typeof CreateOfferRequest>, householdId: string, where: string) => {
+    const result = draftOffer(input, { offerId: newId('off'), householdId, now: nowIso() }, ctx.allowedDomains);
+    if (!result.ok) throw policyViolation(`${where}${result.reason}`);
+    return result.offer;
+  };
+
+  app.post(
+    `${H}/offers`,
+    { schema: { tags, params: HouseholdParams, body: CreateOfferRequest, response: { 201: Offer, ...errors } } },
+    async (request, reply) => {
+      const offer = draft(request.body, request.params.id, '');
+      await ctx.offers.create(offer);
+      return reply.code(201).send(offer);
+    },
+  );
+
+  app.post(
+    `${H}/offers/bulk`,
+    {
+      schema: {
+        tags,
+        description: 'Creates all offers or none (max 500); one URL refused refuses the whole batch.',
+        params: HouseholdParams,
+        body: BulkCreateOffersRequest,
+        response: { 201: BulkCreateOffersResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const drafted: StoredOffer[] = request.body.offers.map((o, i) => draft(o, request.params.id, `offers[${i}]: `));
+      await ctx.offers.createMany(drafted);
+      return reply.code(201).send({ items: drafted });
+    },
+  );
+
+  app.get(
+    `${H}/offers`,
+    {
+      schema: {
+        tags,
+        description: 'Offers of the household with one status (default ACTIVE), by price ascending.',
+        params: HouseholdParams,
+        querystring: ListOffersQuery,
+        response: { 200: OfferPage, ...errors },
+      },
+    },
+    async (request) => {
+      const { status, ...constraints } = request.query;
+      return runSearch(ctx, request.params.id, status, constraints);
+    },
+  );
+
+  app.get(
+    `${H}/offers/:offerId`,
+    { schema: { tags, params: OfferParams, response: { 200: Offer, ...errors } } },
+    async (request) => {
+      const offer = await ctx.offers.get(request.params.id, request.params.offerId);
+      if (!offer) throw notFound('Offer not found');
+      return offer;
+    },
+  );
+
+  app.patch(
+    `${H}/offers/:offerId/status`,
+    { schema: { tags, params: OfferParams, body: UpdateOfferStatusRequest, response: { 200: Offer, ...errors } } },
+    async (request) => {
+      const { id, offerId } = request.params;
+      const offer = await ctx.offers.setStatus(id, offerId, request.body.status, nowIso());
+      if (!offer) throw notFound('Offer not found');
+      return offer;
+    },
+  );
+
+  app.delete(
+    `${H}/offers/:offerId`,
+    { schema: { tags, params: OfferParams, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      if (!(await ctx.offers.delete(request.params.id, request.params.offerId))) throw notFound('Offer not found');
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,78 @@
+import type { AuditSeverity } from '@hs/contracts';
+import { isAppError } from '@hs/service-kit';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { GatewayContext } from '../../context.ts';
+import { IDEMPOTENCY_KEY } from '../../domain/idempotency.ts';
+
+/** The gates of the buy flow, as they appear in the audit log's `action`. */
+export type GateAction =
+  | 'CREATE_PURCHASE_REQUEST'
+  | 'APPROVE_PURCHASE_REQUEST'
+  | 'REJECT_PURCHASE_REQUEST'
+  | 'CANCEL_PURCHASE_REQUEST'
+  | 'CREATE_PURCHASE_INTENT'
+  | 'CART_READY'
+  | 'CART_FAILED'
+  | 'CONFIRM_CHECKOUT'
+  | 'SET_SPENDING_POLICY';
+
+export type Gate = { householdId: string; action: GateAction; actorId: string | null; targetId: string | null };
+
+/** One PURCHASE_GATE entry (durable: the audit outbox retries until the ledger has it). */
+export function auditGate(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  gate: Gate,
+  outcome: 'ALLOWED' | 'REFUSED' | 'FAILED',
+  detail: Record<string, unknown> = {},
+  severity: AuditSeverity = outcome === 'ALLOWED' ? 'INFO' : 'WARNING',
+): Promise<void> {
+  return ctx.audit.record(
+    gate.householdId,
+    {
+      category: 'PURCHASE_GATE',
+      action: gate.action,
+      actorId: gate.actorId,
+      targetType: gate.action === 'SET_SPENDING_POLICY' ? 'MEMBER' : 'PURCHASE_REQUEST',
+      targetId: gate.targetId,
+      severity,
+      detail: { outcome, ...detail },
+    },
+    request.id,
+  );
+}
+
+/**
+ * Runs a gate and records every refusal (403, 409, 400 policy) in the audit log before the
+ * error reaches the client. A missing household (404) has no log to write to; a validation
+ * error never reached the gate.
+ */
+export async function guarded<T>(ctx: GatewayContext, request: FastifyRequest, gate: Gate, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (isAppError(err) && [400, 403, 409].includes(err.status)) {
+      await auditGate(ctx, request, gate, 'REFUSED', { status: err.status, code: err.code, reason: err.message });
+    }
+    throw err;
+  }
+}
+
+/** Documents (and passes through) the optional Idempotency-Key header; other headers are kept. */
+export const IdempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(IDEMPOTENCY_KEY, 'must be 1-255 visible ASCII characters')
+    .optional()
+    .describe(
+      'Optional. A retry with the same key and body replays the first success (no second effect); the same key with another body is 422 VALIDATION_ERROR; a retry while the first is running is 409 CONFLICT. Keys are scoped to the user and the path and kept 24 hours.',
+    ),
+});
+
+/** The idempotency scope of a request: one user, one method, one concrete path. */
+export function idempotencyScope(request: FastifyRequest, userId: string): { scope: string; key: string | undefined } {
+  const raw = request.headers['idempotency-key'];
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  return { scope: `${userId} ${request.method} ${request.url.split('?')[0]}`, key };
+}

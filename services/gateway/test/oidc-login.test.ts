@@ -1,0 +1,76 @@
+// AUTH_MODE=oidc against a real OpenID provider (the `oidc-provider` package) on loopback: the
+// gateway uses its discovery document and JWKS. ID tokens are minted with the provider's own
+// IdToken model (what its token endpoint uses) instead of driving a browser login.
+import { createServer, type Server } from 'node:http';
+import { generateKeyPair, exportJWK } from 'jose';
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildGateway, type GatewayApp } from './gateway-harness.ts';
+
+let server: Server;
+let provider: Provider;
+let issuer = '';
+let gateway: GatewayApp;
+
+async function mintIdToken(clientId: string, claims: Record<string, unknown>) {
+  const client = await provider.Client.find(clientId);
+  if (!client) throw new Error(`unknown client ${clientId}`);
+  const token = new provider.IdToken({ ...claims }, { client });
+  // Without a request context the claims mask releases nothing; `scope` is what an
+  // authorization request with `openid email` would have granted.
+  (token as unknown as { scope: string }).scope = 'openid email';
+  return token.issue({ use: 'idtoken' });
+}
+
+beforeAll(async () => {
+  server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  issuer = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'test-key' };
+  const clientBase = { client_secret: 'secret', redirect_uris: ['https://app.example.com/cb'], grant_types: ['authorization_code'] };
+  provider = new Provider(issuer, {
+    clients: [
+      { client_id: 'styling-app', ...clientBase },
+      { client_id: 'another-app', ...clientBase },
+    ],
+    jwks: { keys: [jwk] },
+    claims: { openid: ['sub'], email: ['email'] },
+  });
+  server.on('request', provider.callback());
+  gateway = await buildGateway({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'styling-app' });
+});
+afterAll(async () => {
+  await gateway.close();
+  server.close();
+});
+
+const loginWith = (idToken: string) => gateway.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken } });
+
+describe('OIDC login', () => {
+  it('accepts an id_token of the configured issuer and audience; sub and email become the user', async () => {
+    const idToken = await mintIdToken('styling-app', { sub: 'oidc-user-1', email: 'parent@example.com' });
+    const res = await loginWith(idToken);
+    expect(res.statusCode).toBe(200);
+    const me = await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(res.json().accessToken) });
+    expect(me.json()).toEqual({ userId: 'oidc-user-1', email: 'parent@example.com' });
+  });
+
+  it('refuses an id_token issued to another client', async () => {
+    const idToken = await mintIdToken('another-app', { sub: 'oidc-user-1' });
+    const res = await loginWith(idToken);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'UNAUTHORIZED', message: 'Invalid idToken' });
+  });
+
+  it('refuses a tampered id_token and a development-style idToken', async () => {
+    const idToken = await mintIdToken('styling-app', { sub: 'oidc-user-1' });
+    const [h, p, s] = idToken.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'admin' })).toString(
+      'base64url',
+    );
+    expect((await loginWith(`${h}.${forged}.${s}`)).statusCode).toBe(401);
+    expect((await loginWith('alice')).statusCode).toBe(401);
+  });
+});

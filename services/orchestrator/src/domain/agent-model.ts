@@ -1,0 +1,41 @@
+import type { Message, MissionType, ToolName } from '@hs/contracts';
+import type { MissionContext } from './mission.ts';
+
+export type ToolCallRequest = { tool: string; args: Record<string, unknown> };
+
+/** A tool call as run: `ok` false carries the error the tool reported (peer down, refused). */
+export type ToolOutcome =
+  | { ok: true; tool: string; args: Record<string, unknown>; result: unknown }
+  | { ok: false; tool: string; args: Record<string, unknown>; error: { code: string; message: string } };
+
+export type ModelInput = {
+  missionType: MissionType;
+  /** Messages before this turn. */
+  history: Message[];
+  /** The user's message that opened this turn. */
+  userText: string;
+  /** Tool calls already run in this turn, one array per model step. */
+  steps: ToolOutcome[][];
+  context: MissionContext;
+  tools: ReadonlyArray<ToolName>;
+};
+
+export type ModelDecision =
+  | { kind: 'tools'; calls: ToolCallRequest[]; reasoning?: string }
+  | { kind: 'reply'; text: string; reasoning?: string };
+
+/** One agent model: given the conversation so far, it proposes tool calls or the reply. */
+export interface AgentModel {
+  readonly name: string;
+  next(input: ModelInput): Promise<ModelDecision>;
+}
+
+/** The model failed (garbage, an invalid tool call, a timeout): the turn fails, the mission stays usable. */
+export class ModelError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ModelError';
+    this.code = code;
+  }
+}

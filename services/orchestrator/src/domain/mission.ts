@@ -1,0 +1,103 @@
+import type { Message, MissionState, MissionType, MissionView, OfferSummary, PlanStep } from '@hs/contracts';
+import type { Constraints } from './constraint-parser.ts';
+
+export type Vote = 'like' | 'dislike';
+
+/** What the agent remembers between turns, beyond the visible history. */
+export type MissionContext = {
+  constraints: Constraints;
+  /** POLL: the offers the household votes on. */
+  candidates: OfferSummary[];
+  /** POLL: offerId → memberId → that member's latest vote. */
+  votes: Record<string, Record<string, Vote>>;
+  /** INTERACTIVE: browser sessions opened for the mission, newest last. */
+  sessions: Array<{ sessionId: string; startUrl: string | null; liveViewUrl: string | null }>;
+  /** Offers, carts and sessions the mission produced, for the outcome summary. */
+  resultItems: Record<string, unknown>[];
+  keyDecisions: string[];
+};
+
+export type TurnLease = { turn_id: string; expires_at: number };
+
+export type MissionDoc = MissionView & {
+  turn_lease: TurnLease | null;
+  context: MissionContext;
+  turns: number;
+  tool_calls_made: number;
+  [key: string]: unknown;
+};
+
+export const emptyContext = (): MissionContext => ({
+  constraints: {},
+  candidates: [],
+  votes: {},
+  sessions: [],
+  resultItems: [],
+  keyDecisions: [],
+});
+
+export function newMissionDoc(input: {
+  missionId: string;
+  householdId: string;
+  ownerId: string;
+  missionType: MissionType;
+  now: string;
+}): MissionDoc {
+  return {
+    mission_id: input.missionId,
+    household_id: input.householdId,
+    owner_id: input.ownerId,
+    mission_type: input.missionType,
+    state: 'RUNNING',
+    history: [],
+    plan: [],
+    artifacts: [],
+    created_at: input.now,
+    updated_at: input.now,
+    turn_lease: null,
+    context: emptyContext(),
+    turns: 0,
+    tool_calls_made: 0,
+  };
+}
+
+export function toView(doc: MissionDoc): MissionView {
+  return {
+    mission_id: doc.mission_id,
+    household_id: doc.household_id,
+    owner_id: doc.owner_id,
+    mission_type: doc.mission_type,
+    state: doc.state,
+    history: doc.history,
+    plan: doc.plan,
+    artifacts: doc.artifacts,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+  };
+}
+
+export const isTerminal = (state: MissionState) => state === 'DONE' || state === 'FAILED';
+
+/** Why a turn cannot start; null when it can. A lease past its expiry is a crashed turn and no longer blocks. */
+export function turnBlocker(doc: MissionDoc, now: number): 'terminal' | 'busy' | null {
+  if (isTerminal(doc.state)) return 'terminal';
+  if (doc.turn_lease && doc.turn_lease.expires_at > now) return 'busy';
+  return null;
+}
+
+export function userMessage(id: string, content: string, source: Message['source'], now: string): Message {
+  return { id, role: 'user', content, created_at: now, tool_calls: null, source };
+}
+
+/** Labels of the plan steps each tool call shows (PlanStep.step). */
+export const STEP_LABELS: Record<string, string> = {
+  list_wardrobe: 'Review the household wardrobe',
+  search_commerce: 'Search matching offers',
+  prepare_cart: 'Prepare the cart for the approved request',
+  create_browser_session: 'Open an interactive browser session',
+  complete_mission: 'Conclude the mission',
+};
+
+export function setStepStatus(plan: PlanStep[], index: number, status: PlanStep['status']): PlanStep[] {
+  return plan.map((s, i) => (i === index ? { ...s, status } : s));
+}

@@ -1,0 +1,18 @@
+import type { BlobStorage } from '@hs/storage';
+import type { Logger } from 'pino';
+import type { TryOnBackend } from './adapters/backends/index.ts';
+import type { JobRepository } from './adapters/job-repository.ts';
+import type { MembershipCheck } from './adapters/membership-client.ts';
+import type { VtoConfig } from './config.ts';
+import type { JobWorker } from './jobs/job-worker.ts';
+
+/** Everything the vto routes depend on, built once in app.ts. */
+export interface VtoContext {
+  config: VtoConfig;
+  jobs: JobRepository;
+  storage: BlobStorage;
+  backend: TryOnBackend;
+  isMember: MembershipCheck;
+  worker: JobWorker;
+  logger: Logger | undefined;
+}

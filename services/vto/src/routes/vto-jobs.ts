@@ -1,0 +1,121 @@
+import {
+  CreateVtoJobRequest,
+  ErrorEnvelope,
+  HouseholdParams,
+  VtoJob,
+  VtoJobList,
+  VtoJobListQuery,
+  VtoJobParams,
+} from '@hs/contracts';
+import {
+  badRequest,
+  MEMBERSHIP_REQUIRED,
+  newId,
+  notFound,
+  nowIso,
+  requireCaller,
+  type ServiceApp,
+} from '@hs/service-kit';
+import { storageRefPrefix } from '../adapters/image-loader.ts';
+import type { VtoContext } from '../context.ts';
+import { parseImageRef } from '../domain/image-ref.ts';
+import { newJob, publicJob } from '../domain/vto-job-machine.ts';
+
+const tags = ['vto'];
+const security = [{ internalToken: [] }];
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
+export const JOB_NOT_FOUND = 'Try-on job not found';
+
+export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
+  const prefix = storageRefPrefix(ctx.storage);
+
+  /** A required image ref, checked for shape now so a bad one is a 400 rather than a FAILED job later. */
+  const requireRef = (
+    name: 'personImageRef' | 'garmentImageRef',
+    value: string | undefined,
+    householdId: string,
+  ) => {
+    if (value === undefined || value.trim() === '') throw badRequest(`${name} is required`);
+    const parsed = parseImageRef(value, householdId, prefix);
+    if (!parsed.ok) throw badRequest(`${name} ${parsed.reason}`);
+    return value.trim();
+  };
+
+  app.post(
+    '/api/v1/households/:id/vto/jobs',
+    {
+      config: { validationStatus: 400 },
+      schema: {
+        tags,
+        security,
+        description:
+          'Queues a try-on job (202). 400 BAD_REQUEST when personImageRef or garmentImageRef is missing or not ' +
+          'an accepted reference, or memberId (default: the caller) is not a household member. The job then ' +
+          'runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With ' +
+          'VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT.',
+        params: HouseholdParams,
+        body: CreateVtoJobRequest,
+        response: { 202: VtoJob, ...errors, 502: ErrorEnvelope, 504: ErrorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const householdId = request.params.id;
+      const personImageRef = requireRef('personImageRef', request.body.personImageRef, householdId);
+      const garmentImageRef = requireRef('garmentImageRef', request.body.garmentImageRef, householdId);
+      const memberId = request.body.memberId?.trim() || caller.userId;
+      if (!(await ctx.isMember(householdId, memberId, request.id))) throw badRequest(MEMBERSHIP_REQUIRED);
+      const job = newJob({
+        jobId: newId('vto'),
+        householdId,
+        memberId,
+        personImageRef,
+        garmentImageRef,
+        backend: ctx.backend.name,
+        now: nowIso(),
+      });
+      await ctx.jobs.create(job);
+      ctx.worker.kick();
+      return reply.code(202).send(publicJob(job));
+    },
+  );
+
+  app.get(
+    '/api/v1/households/:id/vto/jobs',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          "The household's try-on jobs, newest first; filter by status, page with limit and cursor.",
+        params: HouseholdParams,
+        querystring: VtoJobListQuery,
+        response: { 200: VtoJobList, ...errors, 422: ErrorEnvelope },
+      },
+    },
+    async (request) => {
+      requireCaller(request);
+      const page = await ctx.jobs.list(request.params.id, request.query);
+      return { items: page.items.map(publicJob), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    '/api/v1/households/:id/vto/jobs/:jobId',
+    {
+      schema: {
+        tags,
+        security,
+        description: "One try-on job. 404 NOT_FOUND when it does not exist or is another household's.",
+        params: VtoJobParams,
+        response: { 200: VtoJob, ...errors },
+      },
+    },
+    async (request) => {
+      requireCaller(request);
+      const job = await ctx.jobs.get(request.params.id, request.params.jobId);
+      if (!job) throw notFound(JOB_NOT_FOUND);
+      return publicJob(job);
+    },
+  );
+}
