@@ -8,10 +8,16 @@ export const VoiceSessionResponse = z.object({
 });
 export type VoiceSessionResponse = z.infer<typeof VoiceSessionResponse>;
 
-export const VoiceSessionParams = z.object({ id: z.string().min(1).max(128), mId: z.string().min(1).max(128) });
+export const VoiceSessionParams = z.object({
+  id: z.string().min(1).max(128),
+  mId: z.string().min(1).max(128),
+});
 
 /** Same bound as a typed chat message: speech-to-text output is text like any other. */
-export const VoiceUserText = z.object({ type: z.literal('user_text'), text: z.string().trim().min(1).max(8192) });
+export const VoiceUserText = z.object({
+  type: z.literal('user_text'),
+  text: z.string().trim().min(1).max(8192),
+});
 
 /** What the client may send on the voice socket. */
 export const VoiceClientMessage = z.discriminatedUnion('type', [VoiceUserText]);

@@ -2,7 +2,8 @@ import type { StatementSync } from 'node:sqlite';
 import { encodeCursor } from './cursor.ts';
 import { getPath } from './names.ts';
 import { normalizeQuery, normalizeWhere } from './normalize-query.ts';
-import { arrayTable, buildCount, buildSelect, elementKey, quoteIdent } from './sqlite-sql.ts';
+import { arrayTable, elementKey, quoteIdent } from './sqlite-expr.ts';
+import { buildCount, buildSelect } from './sqlite-sql.ts';
 import { ABORT, type Collection, type Doc, StoreConflictError } from './types.ts';
 
 /** What a collection needs from its database: cached statements and write transactions. */

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { assertFieldPath } from './names.ts';
-import { arrayTable, elementKey, quoteIdent, valueExpr } from './sqlite-sql.ts';
+import { arrayTable, elementKey, quoteIdent, valueExpr } from './sqlite-expr.ts';
 import type { CollectionOptions } from './types.ts';
 
 /** Registry of array fields each collection maintains, shared by every process on the file. */

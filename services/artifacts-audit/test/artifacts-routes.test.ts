@@ -13,7 +13,8 @@ afterEach(() => app.close());
 const H = '/api/v1/households';
 const post = (householdId: string, kind: string, payload: object) =>
   app.inject({ method: 'POST', url: `${H}/${householdId}/artifacts/${kind}`, headers: internal, payload });
-const get = (url: string, headers: Record<string, string> = internal) => app.inject({ method: 'GET', url, headers });
+const get = (url: string, headers: Record<string, string> = internal) =>
+  app.inject({ method: 'GET', url, headers });
 
 const planRequest = {
   missionId: 'msn_1',
@@ -22,7 +23,12 @@ const planRequest = {
   constraints: { maxPrice: 80, season: 'summer' },
   contextData: { wardrobeItemCount: 12 },
 };
-const recording = { missionId: 'msn_1', sessionId: 'bs_1', durationSeconds: 42.5, actionLog: [{ type: 'NAVIGATE', url: 'https://shop.test' }] };
+const recording = {
+  missionId: 'msn_1',
+  sessionId: 'bs_1',
+  durationSeconds: 42.5,
+  actionLog: [{ type: 'NAVIGATE', url: 'https://shop.test' }],
+};
 
 describe('mission plan', () => {
   it('creates a MissionPlan artifact and writes its data to storage', async () => {
@@ -31,8 +37,17 @@ describe('mission plan', () => {
     const artifact = res.json();
     expect(artifact).toMatchObject({ householdId: 'h_1', missionId: 'msn_1', type: 'MissionPlan' });
     expect(artifact.artifactId).toMatch(/^art_/);
-    expect(artifact.storagePath).toBe(`households/h_1/missions/msn_1/MissionPlan/${artifact.artifactId}.json`);
-    expect(Object.keys(artifact.data)).toEqual(['goal', 'constraints', 'steps', 'toolCallsExpected', 'stopConditions', 'assumptions']);
+    expect(artifact.storagePath).toBe(
+      `households/h_1/missions/msn_1/MissionPlan/${artifact.artifactId}.json`,
+    );
+    expect(Object.keys(artifact.data)).toEqual([
+      'goal',
+      'constraints',
+      'steps',
+      'toolCallsExpected',
+      'stopConditions',
+      'assumptions',
+    ]);
     expect(artifact.data.constraints).toEqual({ maxPrice: 80, season: 'SUMMER' });
     const stored = blobs.objects.get(artifact.storagePath);
     expect(stored?.info.contentType).toBe('application/json');
@@ -50,19 +65,31 @@ describe('mission plan', () => {
     const first = (await post('h_1', 'mission-plan', planRequest)).json();
     const again = await post('h_1', 'mission-plan', { ...planRequest, goal: 'Something else' });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: 'CONFLICT', message: 'A MissionPlan already exists for mission msn_1' });
-    expect((await get(`${H}/h_1/artifacts/${first.artifactId}`)).json().data.goal).toBe('A summer wedding outfit');
+    expect(again.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'An artifact of type MissionPlan already exists for mission msn_1',
+    });
+    expect((await get(`${H}/h_1/artifacts/${first.artifactId}`)).json().data.goal).toBe(
+      'A summer wedding outfit',
+    );
     expect(blobs.objects.size).toBe(1);
   });
 
   it('lets exactly one of two concurrent plans for a mission win', async () => {
-    const results = await Promise.all([post('h_1', 'mission-plan', planRequest), post('h_1', 'mission-plan', planRequest)]);
+    const results = await Promise.all([
+      post('h_1', 'mission-plan', planRequest),
+      post('h_1', 'mission-plan', planRequest),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     expect(blobs.objects.size).toBe(1);
   });
 
   it('answers 422 with details for an unknown mission type and a negative maxPrice', async () => {
-    const res = await post('h_1', 'mission-plan', { ...planRequest, missionType: 'SHOPPING', constraints: { maxPrice: -1 } });
+    const res = await post('h_1', 'mission-plan', {
+      ...planRequest,
+      missionType: 'SHOPPING',
+      constraints: { maxPrice: -1 },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().details.map((d: { loc: unknown[] }) => d.loc)).toEqual([
       ['body', 'missionType'],
@@ -103,7 +130,10 @@ describe('outcome summary', () => {
     });
     const again = await post('h_1', 'outcome-summary', summary);
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: 'CONFLICT', message: 'A OutcomeSummary already exists for mission msn_1' });
+    expect(again.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'An artifact of type OutcomeSummary already exists for mission msn_1',
+    });
   });
 
   it('answers 422 for a finalState that is not terminal', async () => {
@@ -118,7 +148,12 @@ describe('transcript', () => {
     const res = await post('h_1', 'transcript', {
       missionId: 'msn_1',
       entries: [
-        { role: 'model', content: 'Here are three options', source: 'text', createdAt: '2030-01-01T10:00:05Z' },
+        {
+          role: 'model',
+          content: 'Here are three options',
+          source: 'text',
+          createdAt: '2030-01-01T10:00:05Z',
+        },
         { role: 'user', content: 'Find me sandals', source: 'voice', createdAt: '2030-01-01T10:00:00Z' },
       ],
     });
@@ -127,7 +162,12 @@ describe('transcript', () => {
       missionId: 'msn_1',
       entries: [
         { role: 'user', content: 'Find me sandals', source: 'voice', createdAt: '2030-01-01T10:00:00Z' },
-        { role: 'model', content: 'Here are three options', source: 'text', createdAt: '2030-01-01T10:00:05Z' },
+        {
+          role: 'model',
+          content: 'Here are three options',
+          source: 'text',
+          createdAt: '2030-01-01T10:00:05Z',
+        },
       ],
       totalMessages: 2,
       hasVoice: true,
@@ -135,9 +175,16 @@ describe('transcript', () => {
   });
 
   it('has hasVoice false for a text-only history and refuses a second transcript', async () => {
-    const body = { missionId: 'msn_2', entries: [{ role: 'user', content: 'hi', createdAt: '2030-01-01T10:00:00Z' }] };
+    const body = {
+      missionId: 'msn_2',
+      entries: [{ role: 'user', content: 'hi', createdAt: '2030-01-01T10:00:00Z' }],
+    };
     const res = await post('h_1', 'transcript', body);
-    expect(res.json().data).toMatchObject({ totalMessages: 1, hasVoice: false, entries: [{ source: 'text' }] });
+    expect(res.json().data).toMatchObject({
+      totalMessages: 1,
+      hasVoice: false,
+      entries: [{ source: 'text' }],
+    });
     expect((await post('h_1', 'transcript', body)).statusCode).toBe(409);
   });
 
@@ -163,10 +210,16 @@ describe('recording', () => {
       actionLog: [{ type: 'NAVIGATE', url: 'https://shop.test' }],
     });
     expect(artifact.data.signedUrl).toMatch(
-      new RegExp(`^/api/v1/households/h_1/artifacts/${artifact.artifactId}/content\\?expires=\\d+&signature=`),
+      new RegExp(
+        `^/api/v1/households/h_1/artifacts/${artifact.artifactId}/content\\?expires=\\d+&signature=`,
+      ),
     );
 
-    await blobs.storage.put('households/h_1/missions/msn_1/recordings/bs_1.webm', new Uint8Array([1, 2, 3]), 'video/webm');
+    await blobs.storage.put(
+      'households/h_1/missions/msn_1/recordings/bs_1.webm',
+      new Uint8Array([1, 2, 3]),
+      'video/webm',
+    );
     const content = await get(artifact.data.signedUrl, {});
     expect(content.statusCode).toBe(200);
     expect(content.headers['content-type']).toBe('video/webm');
@@ -193,7 +246,10 @@ describe('recording', () => {
     expect((await post('h_1', 'recording', recording)).statusCode).toBe(201);
     const again = await post('h_1', 'recording', { ...recording, missionId: 'msn_2' });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: 'CONFLICT', message: 'A BrowserRecording already exists for session bs_1' });
+    expect(again.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'A BrowserRecording already exists for session bs_1',
+    });
     expect((await post('h_1', 'recording', { ...recording, sessionId: 'bs_2' })).statusCode).toBe(201);
   });
 
@@ -204,7 +260,13 @@ describe('recording', () => {
       expect(res.json()).toEqual({
         error: 'VALIDATION_ERROR',
         message: 'Request validation failed',
-        details: [{ loc: ['body', 'storagePath'], msg: 'Must be a relative key under households/h_1/', type: 'custom' }],
+        details: [
+          {
+            loc: ['body', 'storagePath'],
+            msg: 'Must be a relative key under households/h_1/',
+            type: 'custom',
+          },
+        ],
       });
     }
   });
@@ -240,5 +302,26 @@ describe('reading artifacts', () => {
     const res = await get(`${H}/h_1/missions/msn_1/artifacts`, {});
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing or invalid internal token' });
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every route of the service', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/households/{id}/artifacts/mission-plan',
+      '/api/v1/households/{id}/artifacts/outcome-summary',
+      '/api/v1/households/{id}/artifacts/recording',
+      '/api/v1/households/{id}/artifacts/transcript',
+      '/api/v1/households/{id}/artifacts/{artifactId}',
+      '/api/v1/households/{id}/artifacts/{artifactId}/content',
+      '/api/v1/households/{id}/audit',
+      '/api/v1/households/{id}/audit/events',
+      '/api/v1/households/{id}/audit/verify',
+      '/api/v1/households/{id}/missions/{mId}/artifacts',
+      '/api/v1/households/{id}/missions/{mId}/audit',
+      '/health',
+      '/ready',
+    ]);
   });
 });

@@ -24,7 +24,7 @@ const get = (url: string) => app.inject({ method: 'GET', url, headers: internal 
 
 describe('internal token', () => {
   it('refuses a missing or wrong token with the 403 envelope', async () => {
-    for (const headers of [{}, { 'x-internal-token': 'nope' }]) {
+    for (const headers of [{}, { 'x-internal-token': 'nope' }] as Record<string, string>[]) {
       const res = await append('h_1', event(), headers);
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing or invalid internal token' });
@@ -36,7 +36,16 @@ describe('internal token', () => {
 
 describe('append', () => {
   it('records the first entry with seq 1 and the genesis prevHash', async () => {
-    const res = await append('h_1', event({ eventId: 'aud_first_event', actorId: 'usr_1', targetType: 'MEMBER', targetId: 'usr_2', detail: { role: 'ADULT' } }));
+    const res = await append(
+      'h_1',
+      event({
+        eventId: 'aud_first_event',
+        actorId: 'usr_1',
+        targetType: 'MEMBER',
+        targetId: 'usr_2',
+        detail: { role: 'ADULT' },
+      }),
+    );
     expect(res.statusCode).toBe(201);
     const entry = res.json();
     expect(entry).toMatchObject({
@@ -79,15 +88,27 @@ describe('append', () => {
   });
 
   it('links 50 concurrent appends into one chain with seq 1..50', async () => {
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => append('h_1', event({ eventId: `aud_concurrent_${i}` }))));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => append('h_1', event({ eventId: `aud_concurrent_${i}` }))),
+    );
     expect(results.every((r) => r.statusCode === 201)).toBe(true);
-    expect(results.map((r) => r.json().seq).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(results.map((r) => r.json().seq).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
     const verify = await get(`${H}/h_1/audit/verify`);
-    expect(verify.json()).toEqual({ householdId: 'h_1', valid: true, entriesChecked: 50, firstBrokenSeq: null, reason: null });
+    expect(verify.json()).toEqual({
+      householdId: 'h_1',
+      valid: true,
+      entriesChecked: 50,
+      firstBrokenSeq: null,
+      reason: null,
+    });
   });
 
   it('keeps one entry per eventId when the same event races itself', async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () => append('h_1', event({ eventId: 'aud_racing_event' }))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => append('h_1', event({ eventId: 'aud_racing_event' }))),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.json().hash)).size).toBe(1);
     expect((await get(`${H}/h_1/audit`)).json().total).toBe(1);
@@ -147,13 +168,21 @@ describe('verify', () => {
   it('reports a deleted entry as missing', async () => {
     for (let i = 0; i < 4; i++) await append('h_1', event({ eventId: `aud_delete_${i}` }));
     await store.collection(AUDIT_ENTRIES).delete(entryId('h_1', 2));
-    expect((await get(`${H}/h_1/audit/verify`)).json()).toMatchObject({ valid: false, firstBrokenSeq: 2, reason: 'entry 2 is missing' });
+    expect((await get(`${H}/h_1/audit/verify`)).json()).toMatchObject({
+      valid: false,
+      firstBrokenSeq: 2,
+      reason: 'entry 2 is missing',
+    });
   });
 
   it('reports a deleted tail entry as missing', async () => {
     for (let i = 0; i < 3; i++) await append('h_1', event({ eventId: `aud_tail_end_${i}` }));
     await store.collection(AUDIT_ENTRIES).delete(entryId('h_1', 3));
-    expect((await get(`${H}/h_1/audit/verify`)).json()).toMatchObject({ valid: false, firstBrokenSeq: 3, entriesChecked: 2 });
+    expect((await get(`${H}/h_1/audit/verify`)).json()).toMatchObject({
+      valid: false,
+      firstBrokenSeq: 3,
+      entriesChecked: 2,
+    });
   });
 
   it('finds an empty household valid', async () => {
@@ -169,9 +198,18 @@ describe('verify', () => {
 
 describe('reading', () => {
   beforeEach(async () => {
-    const actions = ['MEMBER_ADDED', 'HOUSEHOLD_CREATED', 'MEMBER_ADDED', 'MISSION_STARTED', 'MEMBER_REMOVED'];
+    const actions = [
+      'MEMBER_ADDED',
+      'HOUSEHOLD_CREATED',
+      'MEMBER_ADDED',
+      'MISSION_STARTED',
+      'MEMBER_REMOVED',
+    ];
     for (const [i, action] of actions.entries()) {
-      const mission = action === 'MISSION_STARTED' ? { missionId: 'msn_1', category: 'MISSION_LIFECYCLE', targetType: 'MISSION' } : { targetType: 'MEMBER' };
+      const mission =
+        action === 'MISSION_STARTED'
+          ? { missionId: 'msn_1', category: 'MISSION_LIFECYCLE', targetType: 'MISSION' }
+          : { targetType: 'MEMBER' };
       await append('h_1', event({ eventId: `aud_reading_${i}`, action, ...mission }));
     }
     await append('h_2', event({ eventId: 'aud_other_household', missionId: 'msn_1' }));
@@ -195,7 +233,10 @@ describe('reading', () => {
   });
 
   it('gives a mission trail oldest first, only of that household', async () => {
-    await append('h_1', event({ eventId: 'aud_read_more', missionId: 'msn_1', action: 'TOOL_CALLED', category: 'TOOL_CALL' }));
+    await append(
+      'h_1',
+      event({ eventId: 'aud_read_more', missionId: 'msn_1', action: 'TOOL_CALLED', category: 'TOOL_CALL' }),
+    );
     const trail = (await get(`${H}/h_1/missions/msn_1/audit`)).json();
     expect(trail).toMatchObject({ total: 2, limit: 50, offset: 0 });
     expect(trail.items.map((e: { action: string }) => e.action)).toEqual(['MISSION_STARTED', 'TOOL_CALLED']);

@@ -11,7 +11,12 @@ export async function buildTestApp(options: { store?: Store; now?: () => number 
   const config = loadArtifactsAuditConfig({ APP_ENV: 'test', ARTIFACTS_AUDIT_INTERNAL_TOKEN: TOKEN });
   const store = options.store ?? createStore({ backend: 'inmemory' });
   const blobs = createFakeBlobStorage();
-  const app = await buildApp({ config, store, storage: blobs.storage, ...(options.now ? { now: options.now } : {}) });
+  const app = await buildApp({
+    config,
+    store,
+    storage: blobs.storage,
+    ...(options.now ? { now: options.now } : {}),
+  });
   await app.ready();
   return { app, store, blobs };
 }

@@ -1,19 +1,33 @@
 import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
+import type { CartExecutor } from './adapters/cart-executor.ts';
+import { createGatewayCallbacks } from './adapters/gateway-callbacks.ts';
+import { createJobRepository } from './adapters/job-repository.ts';
+import { createSimulatedExecutor } from './adapters/simulated-executor.ts';
 import type { CartprepConfig } from './config.ts';
+import type { CartprepContext } from './context.ts';
+import { registerJobRoutes } from './routes/jobs.ts';
+import { createJobRunner } from './worker/job-runner.ts';
+import { createWorker } from './worker/worker.ts';
 
 export interface CartprepDeps {
   config: CartprepConfig;
   store: Store;
   logger?: Logger | false;
+  /** Tests may inject an executor; otherwise CARTPREP_EXECUTOR picks one. */
+  executor?: CartExecutor;
+  /** Start the worker loop and the callback outbox (off in tests that drive them by hand). */
+  background?: boolean;
 }
 
-export async function buildApp(deps: CartprepDeps): Promise<ServiceApp> {
+export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: CartprepContext }> {
   const { config, store } = deps;
+  const logger = deps.logger || undefined;
   const app = await createServiceApp({
     service: 'cartprep',
-    description: 'The cartprep service of the household styling backend.',
+    description:
+      'Cart preparation: jobs that put the approved item in a merchant cart and report the cart (or why it failed) to the gateway\'s buy flow.',
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimit,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -21,5 +35,34 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp> {
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });
-  return app;
+  const jobs = createJobRepository(store);
+  const callbacks = createGatewayCallbacks({
+    store,
+    gatewayBaseUrl: config.peers.gateway.baseUrl,
+    buyflowToken: config.cartprep.buyflowToken,
+    timeoutMs: config.internalTimeoutMs,
+    maxBackoffMs: config.cartprep.callbackRetryMaxMs,
+    logger,
+  });
+  const runner = createJobRunner({
+    jobs,
+    executor: deps.executor ?? createSimulatedExecutor(),
+    callbacks,
+    settings: { maxAttempts: config.cartprep.maxAttempts, leaseMs: config.cartprep.leaseMs, jobTimeoutMs: config.cartprep.jobTimeoutMs },
+    logger,
+  });
+  const worker = createWorker({ jobs, runner, concurrency: config.cartprep.concurrency, pollMs: config.cartprep.pollMs, logger });
+  const ctx: CartprepContext = { config, jobs, runner, worker, callbacks, logger };
+  registerJobRoutes(app, ctx);
+  if (deps.background !== false) {
+    app.addHook('onReady', async () => {
+      callbacks.outbox.start();
+      worker.start();
+    });
+    app.addHook('onClose', async () => {
+      await worker.stop();
+      await callbacks.outbox.stop();
+    });
+  }
+  return Object.assign(app, { ctx });
 }

@@ -1,8 +1,47 @@
-import { type BaseConfig, loadConfig } from '@hs/service-kit';
+import { ConfigError, envBool, envList, isProductionLike, loadConfig, type BaseConfig } from '@hs/service-kit';
+import { z } from 'zod';
 
 /** Settings of the cartprep service on top of the shared ones (see README, configuration table). */
 export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
-  return loadConfig('cartprep', () => ({}), env);
+  const base = loadConfig(
+    'cartprep',
+    () => ({
+      CARTPREP_EXECUTOR: z.enum(['simulated', 'browser']).default('simulated'),
+      CARTPREP_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+      CARTPREP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+      CARTPREP_LEASE_SECONDS: z.coerce.number().positive().max(3600).default(120),
+      CARTPREP_JOB_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(90),
+      CARTPREP_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+      CARTPREP_ENFORCE_DOMAIN_ALLOWLIST: envBool(false),
+      CARTPREP_ALLOWED_DOMAINS: envList(),
+      CARTPREP_CALLBACK_RETRY_MAX_SECONDS: z.coerce.number().positive().default(60),
+      BUYFLOW_INTERNAL_TOKEN: z.string().min(1).default('dev-buyflow-internal-token'),
+    }),
+    env,
+  );
+  const raw = base.raw;
+  if (raw.CARTPREP_EXECUTOR === 'browser')
+    throw new ConfigError(
+      'Configuration error: CARTPREP_EXECUTOR=browser is not available yet: the browser executor comes with the browser issue (use simulated)',
+    );
+  if (isProductionLike(base.appEnv) && (raw.BUYFLOW_INTERNAL_TOKEN.startsWith('dev-') || Buffer.byteLength(raw.BUYFLOW_INTERNAL_TOKEN) < 32))
+    throw new ConfigError('Configuration error: BUYFLOW_INTERNAL_TOKEN must be a 32+ byte secret in staging and production');
+  if (raw.CARTPREP_ENFORCE_DOMAIN_ALLOWLIST && raw.CARTPREP_ALLOWED_DOMAINS.length === 0)
+    throw new ConfigError('Configuration error: CARTPREP_ALLOWED_DOMAINS must list domains when CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true');
+  return {
+    ...base,
+    cartprep: {
+      executor: raw.CARTPREP_EXECUTOR,
+      concurrency: raw.CARTPREP_CONCURRENCY,
+      maxAttempts: raw.CARTPREP_MAX_ATTEMPTS,
+      leaseMs: raw.CARTPREP_LEASE_SECONDS * 1000,
+      jobTimeoutMs: raw.CARTPREP_JOB_TIMEOUT_SECONDS * 1000,
+      pollMs: raw.CARTPREP_POLL_MS,
+      allowlist: raw.CARTPREP_ENFORCE_DOMAIN_ALLOWLIST ? raw.CARTPREP_ALLOWED_DOMAINS.map((d) => d.toLowerCase()) : null,
+      callbackRetryMaxMs: raw.CARTPREP_CALLBACK_RETRY_MAX_SECONDS * 1000,
+      buyflowToken: raw.BUYFLOW_INTERNAL_TOKEN,
+    },
+  };
 }
 
 export type CartprepConfig = ReturnType<typeof loadCartprepConfig> & BaseConfig;

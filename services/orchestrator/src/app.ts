@@ -1,19 +1,53 @@
-import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import { createServiceApp, nowIso, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
+import { createArtifactWriter } from './adapters/artifact-writer.ts';
+import { createAuditWriter } from './adapters/audit-writer.ts';
+import { createEventLog } from './adapters/event-log.ts';
+import { createMissionRepository } from './adapters/mission-repository.ts';
+import { createGeminiModel } from './adapters/models/gemini-model.ts';
+import { createPeers } from './adapters/peers.ts';
+import { TOOLS } from './adapters/tools/tool-registry.ts';
 import type { OrchestratorConfig } from './config.ts';
+import type { OrchestratorContext } from './context.ts';
+import type { AgentModel } from './domain/agent-model.ts';
+import { createStubModel } from './domain/stub-model.ts';
+import { ROUTE_GROUPS } from './routes/index.ts';
 
 export interface OrchestratorDeps {
   config: OrchestratorConfig;
   store: Store;
   logger?: Logger | false;
+  /** Tests may inject a model; otherwise ORCHESTRATOR_REQUIRE_LLM_AGENT picks stub or Gemini. */
+  model?: AgentModel;
+  /** google-auth-library client for Gemini (tests inject a fake); default: Application Default Credentials. */
+  geminiAuthClient?: unknown;
+  /** Start the outbox retry loops (audit, artifacts); off in tests that drain them by hand. */
+  background?: boolean;
 }
 
-export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp> {
+function modelFor(deps: OrchestratorDeps): AgentModel {
+  if (deps.model) return deps.model;
+  const agent = deps.config.agent;
+  if (agent.backend === 'stub') return createStubModel();
+  return createGeminiModel({
+    project: agent.project!,
+    location: agent.location,
+    model: agent.model,
+    timeoutMs: agent.timeoutMs,
+    baseUrl: agent.baseUrl,
+    tools: TOOLS,
+    authClient: deps.geminiAuthClient,
+  });
+}
+
+export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { ctx: OrchestratorContext }> {
   const { config, store } = deps;
+  const logger = deps.logger || undefined;
   const app = await createServiceApp({
     service: 'orchestrator',
-    description: 'The orchestrator service of the household styling backend.',
+    description:
+      'Missions: the stateful AI stylist (STYLE, POLL, CARTPREP, INTERACTIVE), its tools, replayable SSE streams and client events.',
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimit,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -21,5 +55,40 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp> {
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });
-  return app;
+  const peers = createPeers(config);
+  const missions = createMissionRepository(store);
+  const outboxOptions = { store, enabled: config.artifactsAuditEnabled, maxBackoffMs: config.outboxMaxBackoffMs, logger };
+  const ctx: OrchestratorContext = {
+    config,
+    store,
+    missions,
+    events: createEventLog(store),
+    model: modelFor(deps),
+    peers,
+    audit: createAuditWriter({ ...outboxOptions, ledger: peers.artifacts }),
+    artifacts: createArtifactWriter({
+      ...outboxOptions,
+      artifacts: peers.artifacts,
+      onWritten: async (_householdId, missionId, ref) => {
+        await missions.update(missionId, (m) =>
+          m.artifacts.some((a) => a.type === ref.type)
+            ? m
+            : { ...m, artifacts: [...m.artifacts, ref], updated_at: nowIso() },
+        );
+      },
+    }),
+    logger,
+  };
+  for (const register of ROUTE_GROUPS) register(app, ctx);
+  if (deps.background !== false) {
+    app.addHook('onReady', async () => {
+      ctx.audit.outbox?.start();
+      ctx.artifacts.outbox?.start();
+    });
+    app.addHook('onClose', async () => {
+      await ctx.audit.outbox?.stop();
+      await ctx.artifacts.outbox?.stop();
+    });
+  }
+  return Object.assign(app, { ctx });
 }

@@ -1,2 +1,2 @@
-export { buildApp } from './app.ts';
-export { loadOrchestratorConfig } from './config.ts';
+export { buildApp, type OrchestratorDeps } from './app.ts';
+export { loadOrchestratorConfig, type OrchestratorConfig } from './config.ts';

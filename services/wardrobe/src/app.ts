@@ -1,19 +1,37 @@
-import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import { asLocalStorage, type BlobStorage } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
+import { createImageStorage } from './adapters/blob-storage.ts';
+import { createCommerceOffers } from './adapters/commerce-offers.ts';
+import { createHouseholdMembers } from './adapters/household-members.ts';
+import { createItemRepository } from './adapters/item-repository.ts';
+import { createCollectionRepository, createOutfitRepository } from './adapters/outfit-repository.ts';
 import type { WardrobeConfig } from './config.ts';
+import type { WardrobeContext } from './context.ts';
+import { registerCurationRoutes } from './routes/curation.ts';
+import { registerFeedRoutes } from './routes/feed.ts';
+import { registerImageRoutes } from './routes/images.ts';
+import { registerItemRoutes } from './routes/items.ts';
+import { registerUploadRoutes } from './routes/uploads.ts';
 
 export interface WardrobeDeps {
   config: WardrobeConfig;
   store: Store;
   logger?: Logger | false;
+  /** Tests may inject storage (e.g. Cloud Storage against a local fake); otherwise from config. */
+  storage?: BlobStorage;
 }
+
+/** Commerce is optional for curation and the feed: don't let a slow one hold them up for long. */
+const COMMERCE_TIMEOUT_MS = 3000;
 
 export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
   const { config, store } = deps;
   const app = await createServiceApp({
     service: 'wardrobe',
-    description: 'The wardrobe service of the household styling backend.',
+    description:
+      'The household wardrobe: items with images (signed uploads), curated looks, outfits, the feed and collections. Reads carry strong ETags; GET /items syncs with updatedSince and tombstones.',
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimit,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -21,5 +39,23 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });
+  const peer = (service: 'gateway' | 'commerce', timeoutMs = config.internalTimeoutMs) =>
+    createPeerClient({ service, ...config.peers[service], timeoutMs });
+  const storage = deps.storage ?? createImageStorage(config.storage);
+  const ctx: WardrobeContext = {
+    config,
+    items: createItemRepository(store),
+    outfits: createOutfitRepository(store),
+    collections: createCollectionRepository(store),
+    storage,
+    members: createHouseholdMembers(peer('gateway')),
+    offers: createCommerceOffers(peer('commerce'), Math.min(COMMERCE_TIMEOUT_MS, config.internalTimeoutMs), ),
+  };
+  registerItemRoutes(app, ctx);
+  registerImageRoutes(app, ctx);
+  registerCurationRoutes(app, ctx);
+  registerFeedRoutes(app, ctx);
+  const local = asLocalStorage(storage);
+  if (local) registerUploadRoutes(app, ctx, local);
   return app;
 }

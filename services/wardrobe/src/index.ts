@@ -1,2 +1,3 @@
+export { WARDROBE_COLLECTIONS } from './adapters/item-repository.ts';
 export { buildApp } from './app.ts';
 export { loadWardrobeConfig } from './config.ts';

@@ -20,7 +20,7 @@ export type NewArtifact = {
 const duplicateMessage = (a: NewArtifact) =>
   a.type === 'BrowserRecording'
     ? `A BrowserRecording already exists for session ${a.sessionId}`
-    : `A ${a.type} already exists for mission ${a.missionId}`;
+    : `An artifact of type ${a.type} already exists for mission ${a.missionId}`;
 
 export function createArtifactRepository(store: Store, storage: BlobStorage) {
   const artifacts = store.collection<Artifact & Doc>(ARTIFACTS, {

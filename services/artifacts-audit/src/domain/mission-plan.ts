@@ -1,8 +1,6 @@
-import type { MissionPlanData, MissionPlanRequest, MissionPlanStep } from '@hs/contracts';
-import type { z } from 'zod';
+import type { MissionPlanData, MissionPlanStep } from '@hs/contracts';
 import { PLAN_BUILDERS } from './mission-plan-steps.ts';
-
-export type PlanInput = z.output<typeof MissionPlanRequest>;
+import type { PlanInput } from './mission-plan-types.ts';
 
 const KNOWN_CONSTRAINTS = new Set([
   'maxPrice',

@@ -109,6 +109,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
           },
         ]);
       }
+      // The stored copy carries no link (it would expire); every read signs a fresh one.
       const data = { sessionId, storagePath, signedUrl: '', durationSeconds, actionLog };
       const artifact = await ctx.artifacts.create({
         householdId,

@@ -9,7 +9,10 @@ export type ProviderHandle = { providerSessionId: string; currentUrl: string };
 
 export interface BrowserProvider {
   readonly name: BrowserProviderName;
-  create(input: { sessionId: string; startUrl: string }): Promise<{ providerSessionId: string; liveViewUrl: string | null }>;
+  create(input: {
+    sessionId: string;
+    startUrl: string;
+  }): Promise<{ providerSessionId: string; liveViewUrl: string | null }>;
   /** Performs the action; resolves to the page's URL afterwards. */
   act(handle: ProviderHandle, action: BrowserAgentActionRequest): Promise<{ currentUrl: string }>;
   elements(handle: ProviderHandle): Promise<{ url: string; elements: BrowserPageElement[] }>;

@@ -2,7 +2,12 @@
 // alone, so the agent and the app can be exercised end to end without a browser.
 import type { BrowserPageElement } from '@hs/contracts';
 
-const el = (selector: string, role: string, name: string, href: string | null = null): BrowserPageElement => ({
+const el = (
+  selector: string,
+  role: string,
+  name: string,
+  href: string | null = null,
+): BrowserPageElement => ({
   selector,
   role,
   name,

@@ -29,20 +29,34 @@ function withLog(session: StoredBrowserSession, line: LogInput, at: string): Sto
   return { ...session, actionLog, updatedAt: at };
 }
 
-const userLine = (type: string): LogInput => ({ actor: 'user', type, url: null, selector: null, textLength: null });
+const userLine = (type: string): LogInput => ({
+  actor: 'user',
+  type,
+  url: null,
+  selector: null,
+  textLength: null,
+});
 
 /** ACTIVE → USER_TAKEOVER; taking over a session the user already holds changes nothing. */
 export function takeover(session: StoredBrowserSession, at: string): Transition {
   if (session.status === 'USER_TAKEOVER') return { ok: true, session, changed: false };
   if (session.status !== 'ACTIVE') return { ok: false, error: notActionable(session) };
-  return { ok: true, session: withLog({ ...session, status: 'USER_TAKEOVER' }, userLine('TAKEOVER'), at), changed: true };
+  return {
+    ok: true,
+    session: withLog({ ...session, status: 'USER_TAKEOVER' }, userLine('TAKEOVER'), at),
+    changed: true,
+  };
 }
 
 /** USER_TAKEOVER → ACTIVE; releasing a session the agent already holds changes nothing. */
 export function release(session: StoredBrowserSession, at: string): Transition {
   if (session.status === 'ACTIVE') return { ok: true, session, changed: false };
   if (session.status !== 'USER_TAKEOVER') return { ok: false, error: notActionable(session) };
-  return { ok: true, session: withLog({ ...session, status: 'ACTIVE' }, userLine('RELEASE'), at), changed: true };
+  return {
+    ok: true,
+    session: withLog({ ...session, status: 'ACTIVE' }, userLine('RELEASE'), at),
+    changed: true,
+  };
 }
 
 /** ACTIVE/USER_TAKEOVER → TERMINATED; ending an ended session is a no-op so retries are safe. */
@@ -55,7 +69,13 @@ export function terminate(session: StoredBrowserSession, at: string): Transition
 /** The provider lost the browser: the session cannot be used again. */
 export function fail(session: StoredBrowserSession, reason: string, at: string): Transition {
   if (isTerminal(session)) return { ok: true, session, changed: false };
-  const line: LogInput = { actor: 'system', type: `FAILED: ${reason}`.slice(0, 200), url: null, selector: null, textLength: null };
+  const line: LogInput = {
+    actor: 'system',
+    type: `FAILED: ${reason}`.slice(0, 200),
+    url: null,
+    selector: null,
+    textLength: null,
+  };
   return { ok: true, session: withLog({ ...session, status: 'FAILED' }, line, at), changed: true };
 }
 
@@ -76,7 +96,8 @@ export function validateAgentAction(action: BrowserAgentActionRequest): AppError
     if (!url) return invalidRequest('Action NAVIGATE needs a non-empty url');
     if (!isWebUrl(url)) return invalidRequest('Action NAVIGATE needs an http or https url');
   }
-  if (action.type === 'CLICK' && !action.selector?.trim()) return invalidRequest('Action CLICK needs a selector');
+  if (action.type === 'CLICK' && !action.selector?.trim())
+    return invalidRequest('Action CLICK needs a selector');
   return null;
 }
 

@@ -33,7 +33,8 @@ export function createExtensionEvents(deps: ExtensionEventDeps) {
       if (!deps.enforceSignatures) return null;
       const check = verifySignature(key, headers, rawBody, Math.floor(now() / 1000));
       if (!check.ok) {
-        if (check.reason === 'UNSIGNED') throw new AppError('UNSIGNED_EVENT', 401, 'Browser event is not signed');
+        if (check.reason === 'UNSIGNED')
+          throw new AppError('UNSIGNED_EVENT', 401, 'Browser event is not signed');
         throw new AppError('INVALID_SIGNATURE', 401, SIGNATURE_MESSAGES[check.reason]);
       }
       if (!(await deps.seenIds.remember(check.webhookId)))
@@ -41,7 +42,11 @@ export function createExtensionEvents(deps: ExtensionEventDeps) {
       return check.webhookId;
     },
 
-    async forward(event: BrowserExtensionEvent, webhookId: string | null, requestId: string): Promise<BrowserEventAccepted> {
+    async forward(
+      event: BrowserExtensionEvent,
+      webhookId: string | null,
+      requestId: string,
+    ): Promise<BrowserEventAccepted> {
       const session = await deps.sessions.get(event.sessionId);
       // A mission id that does not match is treated like an unknown session: nothing is revealed.
       if (!session || session.missionId !== event.missionId) throw notFound('Browser session not found');
@@ -59,7 +64,8 @@ export function createExtensionEvents(deps: ExtensionEventDeps) {
         );
       } catch (err) {
         // Not delivered: the sender may retry with the same webhook-id (the standard's retry rule).
-        if (webhookId && (!(err instanceof AppError) || err.status >= 500)) await deps.seenIds.forget(webhookId);
+        if (webhookId && (!(err instanceof AppError) || err.status >= 500))
+          await deps.seenIds.forget(webhookId);
         throw err;
       }
       return { accepted: true, sessionId: session.sessionId, missionId: session.missionId, type: event.type };

@@ -9,7 +9,7 @@ import type {
 } from '@hs/contracts';
 import { newId, notFound, nowIso, upstreamError } from '@hs/service-kit';
 import type { Logger } from 'pino';
-import { BrowserProviderError, type BrowserProvider } from '../adapters/browser-provider.ts';
+import { type BrowserProvider, BrowserProviderError } from '../adapters/browser-provider.ts';
 import type { MissionEvents } from '../adapters/mission-events.ts';
 import type { SessionRepository } from '../adapters/session-repository.ts';
 import {
@@ -37,7 +37,11 @@ export function createSessionFlows(deps: SessionFlowDeps) {
   const { sessions, provider } = deps;
 
   /** Every provider failure is the spec's 502 UPSTREAM_ERROR; a lost browser also fails the session. */
-  async function onProvider<T>(session: StoredBrowserSession, what: string, call: () => Promise<T>): Promise<T> {
+  async function onProvider<T>(
+    session: StoredBrowserSession,
+    what: string,
+    call: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await call();
     } catch (err) {
@@ -47,10 +51,18 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     }
   }
 
-  const handle = (s: StoredBrowserSession) => ({ providerSessionId: s.providerSessionId, currentUrl: s.currentUrl });
+  const handle = (s: StoredBrowserSession) => ({
+    providerSessionId: s.providerSessionId,
+    currentUrl: s.currentUrl,
+  });
 
   /** The user's takeover and release reach the mission's stream; the session change stands either way. */
-  async function tellMission(session: BrowserSession, type: string, userId: string | null, requestId: string) {
+  async function tellMission(
+    session: BrowserSession,
+    type: string,
+    userId: string | null,
+    requestId: string,
+  ) {
     try {
       await deps.missionEvents.send(
         {
@@ -64,7 +76,10 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       );
     } catch (err) {
       // The spec makes the client's own USER_TAKEOVER_* mission event the fallback for this.
-      deps.logger?.warn({ err, sessionId: session.sessionId, type }, 'mission not told about browser takeover');
+      deps.logger?.warn(
+        { err, sessionId: session.sessionId, type },
+        'mission not told about browser takeover',
+      );
     }
   }
 
@@ -128,7 +143,10 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       return toView(session);
     },
 
-    async agentAction(sessionId: string, action: BrowserAgentActionRequest): Promise<BrowserAgentActionResult> {
+    async agentAction(
+      sessionId: string,
+      action: BrowserAgentActionRequest,
+    ): Promise<BrowserAgentActionResult> {
       const current = await sessions.require(sessionId);
       const invalid = validateAgentAction(action);
       if (invalid) throw invalid;
@@ -137,7 +155,9 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       const { currentUrl } = await onProvider(current, `perform ${action.type}`, () =>
         provider.act(handle(current), action),
       );
-      const { session } = await sessions.change(sessionId, (s) => recordAgentAction(s, action, currentUrl, nowIso()));
+      const { session } = await sessions.change(sessionId, (s) =>
+        recordAgentAction(s, action, currentUrl, nowIso()),
+      );
       const last = session.actionLog.at(-1);
       if (!last) throw upstreamError('Browser action was not recorded');
       return { session: toView(session), action: last };
@@ -145,7 +165,8 @@ export function createSessionFlows(deps: SessionFlowDeps) {
 
     async elements(sessionId: string, householdId?: string): Promise<BrowserElementsResponse> {
       const current = await sessions.require(sessionId);
-      if (householdId !== undefined && current.householdId !== householdId) throw notFound('Browser session not found');
+      if (householdId !== undefined && current.householdId !== householdId)
+        throw notFound('Browser session not found');
       if (isTerminal(current))
         return { sessionId, url: current.currentUrl, elements: [], polledAt: nowIso() };
       const page = await onProvider(current, 'read the page', () => provider.elements(handle(current)));

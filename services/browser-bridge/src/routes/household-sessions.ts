@@ -9,7 +9,13 @@ import type { SessionFlows } from '../flows/session-flows.ts';
 
 const tags = ['household sessions'];
 const security = [{ internalToken: [] }];
-const errors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 502: ErrorEnvelope };
+const errors = {
+  401: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  409: ErrorEnvelope,
+  502: ErrorEnvelope,
+};
 const H = '/api/v1/households/:id/browser/sessions/:sessionId';
 
 /**
@@ -49,7 +55,9 @@ export function registerHouseholdSessionRoutes(app: ServiceApp, flows: SessionFl
       const caller = requireCaller(request);
       const { id, sessionId } = request.params;
       await flows.getInHousehold(id, sessionId);
-      return name === 'terminate' ? flows.terminate(sessionId) : flows[name](sessionId, caller.userId, request.id);
+      return name === 'terminate'
+        ? flows.terminate(sessionId)
+        : flows[name](sessionId, caller.userId, request.id);
     });
   }
 }

@@ -12,7 +12,14 @@ import type { SessionFlows } from '../flows/session-flows.ts';
 
 const tags = ['sessions'];
 const security = [{ internalToken: [] }];
-const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 502: ErrorEnvelope };
+const errors = {
+  400: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  409: ErrorEnvelope,
+  422: ErrorEnvelope,
+  502: ErrorEnvelope,
+};
 
 /** Service routes for the orchestrator's tools (internal token). */
 export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): void {
@@ -22,7 +29,8 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
       schema: {
         tags,
         security,
-        description: 'Opens a browser session for a mission (status ACTIVE). 502 UPSTREAM_ERROR when the provider fails.',
+        description:
+          'Opens a browser session for a mission (status ACTIVE). 502 UPSTREAM_ERROR when the provider fails.',
         body: CreateBrowserSessionRequest,
         response: { 201: BrowserSession, ...errors },
       },
@@ -32,7 +40,9 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
 
   app.get(
     '/api/v1/sessions/:id',
-    { schema: { tags, security, params: BrowserSessionParams, response: { 200: BrowserSession, ...errors } } },
+    {
+      schema: { tags, security, params: BrowserSessionParams, response: { 200: BrowserSession, ...errors } },
+    },
     async (request) => flows.get(request.params.id),
   );
 
@@ -41,10 +51,20 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
     release: 'The user hands control back (USER_TAKEOVER → ACTIVE); the mission is told USER_TAKEOVER_END.',
     terminate: 'Ends the session (→ TERMINATED); ending an ended session changes nothing.',
   } as const;
-  for (const [name, description] of Object.entries(transitions) as Array<[keyof typeof transitions, string]>) {
+  for (const [name, description] of Object.entries(transitions) as Array<
+    [keyof typeof transitions, string]
+  >) {
     app.post(
       `/api/v1/sessions/:id/${name}`,
-      { schema: { tags, security, description, params: BrowserSessionParams, response: { 200: BrowserSession, ...errors } } },
+      {
+        schema: {
+          tags,
+          security,
+          description,
+          params: BrowserSessionParams,
+          response: { 200: BrowserSession, ...errors },
+        },
+      },
       async (request) =>
         name === 'terminate'
           ? flows.terminate(request.params.id)

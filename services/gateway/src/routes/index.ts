@@ -6,6 +6,9 @@ import { registerHouseholdRoutes } from './households.ts';
 import { registerInternalMembershipRoutes } from './internal-membership.ts';
 import { registerMemberRoutes } from './members.ts';
 import { registerProxyRoutes } from './proxy.ts';
+import { registerPurchaseRequestRoutes } from './purchase-requests/index.ts';
+import { registerSpendingPolicyRoutes } from './spending-policy.ts';
+import { registerVoiceRoutes } from './voice.ts';
 
 /** Every route group of the gateway, in one list. */
 export const ROUTE_GROUPS: Array<(app: ServiceApp, ctx: GatewayContext) => void | Promise<void>> = [
@@ -14,5 +17,8 @@ export const ROUTE_GROUPS: Array<(app: ServiceApp, ctx: GatewayContext) => void 
   registerMemberRoutes,
   registerAuditLogRoutes,
   registerInternalMembershipRoutes,
+  registerPurchaseRequestRoutes,
+  registerSpendingPolicyRoutes,
+  registerVoiceRoutes,
   registerProxyRoutes,
 ];

@@ -44,7 +44,7 @@ export function claim(
   now: string,
   leaseUntil: number,
 ): StoredVtoJob | null {
-  if (!job || job.status !== 'QUEUED') return null;
+  if (job?.status !== 'QUEUED') return null;
   return { ...job, status: 'RUNNING', attempts: job.attempts + 1, workerId, leaseUntil, updatedAt: now };
 }
 
@@ -74,7 +74,7 @@ export function requeue(
   by: { workerId: string } | { leaseExpiredBefore: number },
   now: string,
 ): StoredVtoJob | null {
-  if (!job || job.status !== 'RUNNING') return null;
+  if (job?.status !== 'RUNNING') return null;
   if ('workerId' in by) {
     if (job.workerId !== by.workerId) return null;
     // A graceful stop is not the job's fault: the claim is not counted.

@@ -61,7 +61,7 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
           return { status: 201, body: publicRequest(created) };
         });
       });
-      return reply.code(result.status).send(result.body);
+      return reply.code(result.status as 201).send(result.body);
     },
   );
 

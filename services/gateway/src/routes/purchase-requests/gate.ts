@@ -1,5 +1,5 @@
 import type { AuditSeverity } from '@hs/contracts';
-import { isAppError } from '@hs/service-kit';
+import { type AppError, isAppError } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayContext } from '../../context.ts';
@@ -43,6 +43,9 @@ export function auditGate(
   );
 }
 
+/** A refusal of the gate (as opposed to a failure of the system): 400 policy, 403, 409. */
+export const isRefusal = (err: unknown): err is AppError => isAppError(err) && [400, 403, 409].includes(err.status);
+
 /**
  * Runs a gate and records every refusal (403, 409, 400 policy) in the audit log before the
  * error reaches the client. A missing household (404) has no log to write to; a validation
@@ -52,7 +55,7 @@ export async function guarded<T>(ctx: GatewayContext, request: FastifyRequest, g
   try {
     return await run();
   } catch (err) {
-    if (isAppError(err) && [400, 403, 409].includes(err.status)) {
+    if (isRefusal(err)) {
       await auditGate(ctx, request, gate, 'REFUSED', { status: err.status, code: err.code, reason: err.message });
     }
     throw err;

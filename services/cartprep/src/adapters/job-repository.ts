@@ -1,0 +1,39 @@
+import type { Store } from '@hs/store';
+import { ABORT } from '@hs/store';
+import type { StoredJob } from '../domain/job-machine.ts';
+
+/** Cart-prep jobs in the service's store; every state change is one atomic update. */
+export function createJobRepository(store: Store) {
+  const jobs = store.collection<StoredJob>('cartprep_jobs', {
+    indexes: [{ fields: ['status', 'createdAt'] }, { fields: ['status', 'leaseUntil'] }, { fields: ['callbackPending', 'updatedAt'] }],
+  });
+  return {
+    get: (jobId: string) => jobs.get(jobId),
+    create: (job: StoredJob) => jobs.create(job.jobId, job),
+    /** Applies a pure change; null from `apply` leaves the job untouched. */
+    async change(jobId: string, apply: (j: StoredJob) => StoredJob | null): Promise<StoredJob | null> {
+      const result = await jobs.update(jobId, (j) => (j ? (apply(j) ?? ABORT) : ABORT));
+      return result.changed ? result.doc : null;
+    },
+    async queued(limit: number): Promise<StoredJob[]> {
+      return (await jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit })).items;
+    },
+    async leaseExpired(nowMs: number): Promise<StoredJob[]> {
+      return (
+        await jobs.query({
+          where: [
+            ['status', '==', 'RUNNING'],
+            ['leaseUntil', '<=', nowMs],
+          ],
+          orderBy: [{ field: 'leaseUntil' }],
+          limit: 100,
+        })
+      ).items;
+    },
+    async callbackPending(): Promise<StoredJob[]> {
+      return (await jobs.query({ where: [['callbackPending', '==', true]], orderBy: [{ field: 'updatedAt' }], limit: 100 })).items;
+    },
+  };
+}
+
+export type JobRepository = ReturnType<typeof createJobRepository>;

@@ -1,0 +1,16 @@
+import type { Logger } from 'pino';
+import type { GatewayCallbacks } from './adapters/gateway-callbacks.ts';
+import type { JobRepository } from './adapters/job-repository.ts';
+import type { CartprepConfig } from './config.ts';
+import type { JobRunner } from './worker/job-runner.ts';
+import type { Worker } from './worker/worker.ts';
+
+/** Everything the cart-prep routes depend on, built once in app.ts. */
+export interface CartprepContext {
+  config: CartprepConfig;
+  jobs: JobRepository;
+  runner: JobRunner;
+  worker: Worker;
+  callbacks: GatewayCallbacks;
+  logger: Logger | undefined;
+}

@@ -1,0 +1,78 @@
+import type { Logger } from 'pino';
+import type { CartExecutor } from '../adapters/cart-executor.ts';
+import type { GatewayCallbacks } from '../adapters/gateway-callbacks.ts';
+import type { JobRepository } from '../adapters/job-repository.ts';
+import { claim, expire, fail, type StoredJob, succeed } from '../domain/job-machine.ts';
+
+export type RunnerSettings = { maxAttempts: number; leaseMs: number; jobTimeoutMs: number };
+
+/**
+ * Runs one job as named steps, each one atomic in the store:
+ *  1. claim: QUEUED → RUNNING (one worker wins), attempts + 1, lease taken;
+ *  2. prepare: the executor, bounded by CARTPREP_JOB_TIMEOUT_SECONDS;
+ *  3. record: RUNNING → SUCCEEDED | FAILED with `callbackPending`, only if this attempt still
+ *     holds the job (a lease that expired meanwhile lost it);
+ *  4. report: the gateway callback goes into the outbox, then `callbackPending` is cleared.
+ * A crash after 1 is repaired by lease expiry (retry or FAILED INTERNAL_ERROR), after 3 by
+ * `recover`, which re-queues the callbacks still pending (the outbox dedupes them).
+ */
+export function createJobRunner(deps: {
+  jobs: JobRepository;
+  executor: CartExecutor;
+  callbacks: GatewayCallbacks;
+  settings: RunnerSettings;
+  logger?: Logger | undefined;
+}) {
+  const { jobs, executor, callbacks, settings } = deps;
+
+  async function report(job: StoredJob): Promise<void> {
+    await callbacks.report(job);
+    await jobs.change(job.jobId, (j) => (j.callbackPending ? { ...j, callbackPending: false } : null));
+  }
+
+  const holds = (attempt: StoredJob) => (j: StoredJob) => j.status === 'RUNNING' && j.attempts === attempt.attempts;
+
+  async function execute(running: StoredJob): Promise<StoredJob> {
+    const still = holds(running);
+    let outcome: Awaited<ReturnType<CartExecutor['prepare']>>;
+    try {
+      outcome = await executor.prepare(running, AbortSignal.timeout(settings.jobTimeoutMs));
+    } catch (err) {
+      // The executor's own fault: another attempt may succeed, until the last one.
+      deps.logger?.warn({ err, jobId: running.jobId, attempt: running.attempts }, 'cart executor failed');
+      const now = new Date().toISOString();
+      const next = await jobs.change(running.jobId, (j) =>
+        !still(j)
+          ? null
+          : j.attempts >= settings.maxAttempts
+            ? fail(j, 'INTERNAL_ERROR', 'Cart preparation failed inside the service', now)
+            : { ...j, status: 'QUEUED', leaseUntil: 0, updatedAt: now },
+      );
+      if (next?.status === 'FAILED') await report(next);
+      return next ?? ((await jobs.get(running.jobId)) as StoredJob);
+    }
+    const now = new Date().toISOString();
+    const finished = await jobs.change(running.jobId, (j) =>
+      still(j) ? (outcome.ok ? succeed(j, outcome.cart, now) : fail(j, outcome.errorCode, outcome.message, now)) : null,
+    );
+    if (finished) await report(finished);
+    return finished ?? ((await jobs.get(running.jobId)) as StoredJob);
+  }
+
+  return {
+    /** Step 1; null when another worker has it or it is not QUEUED. */
+    claim: (jobId: string) => jobs.change(jobId, (j) => claim(j, Date.now(), settings.leaseMs)),
+    execute,
+    /** Expired leases back to QUEUED (or FAILED after the last attempt), pending callbacks re-queued. */
+    async recover(): Promise<void> {
+      const nowMs = Date.now();
+      for (const stale of await jobs.leaseExpired(nowMs)) {
+        const next = await jobs.change(stale.jobId, (j) => expire(j, nowMs, settings.maxAttempts));
+        if (next) deps.logger?.warn({ jobId: next.jobId, status: next.status }, 'recovered a job whose worker stopped');
+      }
+      for (const job of await jobs.callbackPending()) await report(job);
+    },
+  };
+}
+
+export type JobRunner = ReturnType<typeof createJobRunner>;

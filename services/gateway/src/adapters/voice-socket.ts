@@ -1,0 +1,138 @@
+// The voice WebSocket (decisions "Voice (Model B)"): authenticates the connection by its voice
+// token, then turns each `user_text` into a chat turn and relays the turn's events. Close codes:
+// 4401 bad token or access lost, 4409 mission ended, 4429 too many connects.
+import {
+  VOICE_CLOSE_CODES,
+  VoiceClientMessage,
+  type VoiceMissionSnapshot,
+  type VoiceServerMessage,
+} from '@hs/contracts';
+import { type Caller, isAppError } from '@hs/service-kit';
+import type { FastifyRequest } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import type { FixedWindowLimiter } from '../domain/voice-rate-limit.ts';
+import { voiceRefusal } from '../domain/voice-rules.ts';
+import type { SseEvent } from '../domain/voice-sse-parser.ts';
+import type { HouseholdRepository } from './household-repository.ts';
+import type { VoiceChat } from './voice-chat.ts';
+import type { VoiceClaims, VoiceTokens } from './voice-tokens.ts';
+
+export type VoiceSocketDeps = {
+  tokens: VoiceTokens;
+  limiter: FixedWindowLimiter;
+  households: HouseholdRepository;
+  loadMission: (
+    householdId: string,
+    missionId: string,
+    caller: Caller,
+    requestId: string,
+  ) => Promise<VoiceMissionSnapshot>;
+  chat: VoiceChat;
+};
+
+const relayData = (data: string): unknown => {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
+};
+
+export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, deps: VoiceSocketDeps): void {
+  const early: RawData[] = [];
+  const gone = new AbortController();
+  let session: { claims: VoiceClaims; caller: Caller } | null = null;
+  let busy = false;
+  let turns = 0;
+
+  const send = (message: VoiceServerMessage) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  };
+  const close = (code: number, reason: string) => {
+    if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
+      socket.close(code, reason);
+  };
+  const error = (code: string, message: string) => send({ type: 'error', error: code, message });
+
+  // Messages may arrive while the connection is still being checked; they wait, none is lost.
+  socket.on('message', (data, isBinary) => {
+    if (!session) early.push(data);
+    else void onMessage(data, isBinary);
+  });
+  socket.on('close', () => gone.abort());
+
+  async function onMessage(data: RawData, isBinary = false): Promise<void> {
+    if (!session) return;
+    if (isBinary) return error('BAD_REQUEST', 'Send JSON text messages');
+    let parsed: VoiceClientMessage;
+    try {
+      const result = VoiceClientMessage.safeParse(JSON.parse(data.toString()));
+      if (!result.success)
+        return error(
+          'VALIDATION_ERROR',
+          'Expected {"type":"user_text","text":"..."} with 1 to 8192 characters of text',
+        );
+      parsed = result.data;
+    } catch {
+      return error('BAD_REQUEST', 'Message is not valid JSON');
+    }
+    if (busy) return error('CONFLICT', 'A turn is already running; wait for turn.completed');
+    busy = true;
+    const { claims, caller } = session;
+    try {
+      await deps.chat.run({
+        householdId: claims.householdId,
+        missionId: claims.missionId,
+        caller,
+        text: parsed.text,
+        requestId: `${request.id}-${++turns}`,
+        signal: gone.signal,
+        onEvent: (e: SseEvent) => send({ type: 'event', event: e.event, id: e.id, data: relayData(e.data) }),
+      });
+    } catch (err) {
+      const code = isAppError(err) ? String(err.code) : 'INTERNAL_ERROR';
+      error(code, isAppError(err) ? err.message : 'The turn failed');
+      if (code === 'INVALID_STATE') close(VOICE_CLOSE_CODES.invalidState, 'Mission has ended');
+      if (code === 'FORBIDDEN' || code === 'NOT_FOUND')
+        close(VOICE_CLOSE_CODES.unauthorized, 'Access to the mission lost');
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function open(): Promise<void> {
+    const limit = deps.limiter.hit(request.ip);
+    if (!limit.allowed)
+      return close(VOICE_CLOSE_CODES.rateLimited, `Too many connects; retry in ${limit.retryAfterSeconds} s`);
+    const token = (request.query as { token?: unknown } | undefined)?.token;
+    const claims = await deps.tokens.verify(typeof token === 'string' ? token : undefined);
+    if (!claims) return close(VOICE_CLOSE_CODES.unauthorized, 'Invalid or expired voice token');
+    // Still a member now, not only when the token was issued.
+    const household = await deps.households.get(claims.householdId);
+    const member = household?.members.find((m) => m.memberId === claims.userId);
+    if (!member) return close(VOICE_CLOSE_CODES.unauthorized, 'Not a member of the household');
+    const caller: Caller = { userId: claims.userId, role: member.role, email: claims.email || null };
+    let mission: VoiceMissionSnapshot;
+    try {
+      mission = await deps.loadMission(claims.householdId, claims.missionId, caller, request.id);
+    } catch (err) {
+      if (isAppError(err) && err.status < 500)
+        return close(VOICE_CLOSE_CODES.unauthorized, 'Mission not available');
+      return close(1011, 'Mission service unavailable');
+    }
+    const refusal = voiceRefusal(mission, claims.userId);
+    if (refusal?.code === 'INVALID_STATE')
+      return close(VOICE_CLOSE_CODES.invalidState, `Mission is ${mission.state}`);
+    if (refusal) return close(VOICE_CLOSE_CODES.unauthorized, 'Not the mission owner');
+    if (gone.signal.aborted) return;
+    session = { claims, caller };
+    send({ type: 'ready', missionId: claims.missionId });
+    // Sequentially, so the queued texts run as turns one after another.
+    for (const data of early.splice(0)) await onMessage(data);
+  }
+
+  open().catch((err) => {
+    request.log.error({ err }, 'voice socket setup failed');
+    close(1011, 'Internal error');
+  });
+}

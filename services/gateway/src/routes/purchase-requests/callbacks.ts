@@ -1,0 +1,100 @@
+import { CartFailedCallback, CartReadyCallback, ErrorEnvelope, PurchaseRequest, PurchaseRequestParams } from '@hs/contracts';
+import { conflict, forbidden, internalTokenOf, notFound, nowIso, secretsEqual, type ServiceApp } from '@hs/service-kit';
+import { ABORT } from '@hs/store';
+import type { FastifyRequest } from 'fastify';
+import type { GatewayContext } from '../../context.ts';
+import { applyEvent } from '../../domain/purchase-request-machine.ts';
+import { publicRequest, type StoredPurchaseRequest } from '../../domain/purchase-request-rules.ts';
+import { auditGate, guarded } from './gate.ts';
+
+export const BUYFLOW_TOKEN_MESSAGE = 'Missing or invalid internal buy-flow token';
+const CALLBACK_ACTOR = 'cartprep';
+
+const callbackSchema = <B extends typeof CartReadyCallback | typeof CartFailedCallback>(summary: string, body: B, description: string) => ({
+  config: { public: true as const },
+  schema: {
+    tags: ['internal'],
+    security: [{ internalToken: [] }],
+    summary,
+    description: `${description} Internal: X-Internal-Token must equal BUYFLOW_INTERNAL_TOKEN (403 "${BUYFLOW_TOKEN_MESSAGE}"; REQUIRE_BUYFLOW_INTERNAL_TOKEN=false skips the check in development). Repeating a callback with the same jobId answers 200 with the request and changes nothing; a jobId that is not the request's current job is 409.`,
+    params: PurchaseRequestParams,
+    body,
+    response: { 200: PurchaseRequest, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope },
+  },
+});
+
+/** cart-ready and failed: cart-prep's callbacks, authenticated by the buy-flow token instead of a bearer. */
+export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): void {
+  const checkToken = (request: FastifyRequest) => {
+    if (!ctx.config.buyflow.requireInternalToken) return;
+    if (!secretsEqual(internalTokenOf(request), ctx.config.buyflow.internalToken)) throw forbidden(BUYFLOW_TOKEN_MESSAGE);
+  };
+
+  /** A callback's transition; `replayed(r)` says the same callback was already applied. */
+  const callback = async (
+    request: FastifyRequest<{ Params: { id: string; requestId: string } }>,
+    action: 'CART_READY' | 'CART_FAILED',
+    jobId: string,
+    replayed: (r: StoredPurchaseRequest) => boolean,
+    apply: (r: StoredPurchaseRequest, now: string) => StoredPurchaseRequest,
+    detail: Record<string, unknown>,
+  ) => {
+    const { id, requestId } = request.params;
+    checkToken(request);
+    const gate = { householdId: id, action, actorId: CALLBACK_ACTOR, targetId: requestId };
+    if (!(await ctx.households.get(id))) throw notFound('Household not found');
+    return guarded(ctx, request, gate, async () => {
+      const now = nowIso();
+      let replay = false;
+      const { doc } = await ctx.buyflow.requests.change(requestId, (r) => {
+        replay = false;
+        if (r.householdId !== id) return ABORT;
+        if (replayed(r)) {
+          replay = true;
+          return ABORT;
+        }
+        if (r.status === 'CART_PREP' && r.cartprepJobId !== jobId)
+          throw conflict(`Callback is for job ${jobId}, but the request is waiting for job ${r.cartprepJobId}`);
+        return apply(r, now);
+      });
+      if (!doc || doc.householdId !== id) throw notFound('Purchase request not found');
+      if (!replay) await auditGate(ctx, request, gate, 'ALLOWED', { jobId, ...detail });
+      return publicRequest(doc);
+    });
+  };
+
+  app.post(
+    '/api/v1/households/:id/requests/:requestId/cart-ready',
+    callbackSchema('Cart-prep callback: the cart is ready', CartReadyCallback, 'From CART_PREP only (else 409 CONFLICT) → CART_READY with the cart.'),
+    async (request) =>
+      callback(
+        request,
+        'CART_READY',
+        request.body.jobId,
+        (r) => r.cartprepJobId === request.body.jobId && (r.status === 'CART_READY' || r.status === 'COMPLETED'),
+        (r, now) => applyEvent(r, 'cartReady', { cart: request.body.cart, dispatchPending: false }, now),
+        { subtotal: request.body.cart.subtotal, currency: request.body.cart.currency },
+      ),
+  );
+
+  app.post(
+    '/api/v1/households/:id/requests/:requestId/failed',
+    callbackSchema(
+      'Cart-prep callback: cart preparation failed',
+      CartFailedCallback,
+      'From CART_PREP only (else 409 CONFLICT) → back to APPROVED with lastFailure {jobId, errorCode, message, at}, so a new purchase intent can retry.',
+    ),
+    async (request) => {
+      const { jobId, errorCode } = request.body;
+      const message = request.body.message ?? null;
+      return callback(
+        request,
+        'CART_FAILED',
+        jobId,
+        (r) => r.lastFailure?.jobId === jobId && r.status !== 'CART_PREP',
+        (r, now) => applyEvent(r, 'cartFailed', { dispatchPending: false, lastFailure: { jobId, errorCode, message, at: now } }, now),
+        { errorCode, message },
+      );
+    },
+  );
+}

@@ -1,0 +1,112 @@
+import fastifyWebsocket from '@fastify/websocket';
+import { ErrorEnvelope, VoiceMissionSnapshot, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
+import { AppError, type Caller, type ServiceApp } from '@hs/service-kit';
+import { createVoiceChat } from '../adapters/voice-chat.ts';
+import { handleVoiceSocket } from '../adapters/voice-socket.ts';
+import { createVoiceTokens } from '../adapters/voice-tokens.ts';
+import type { GatewayContext } from '../context.ts';
+import { createFixedWindowLimiter } from '../domain/voice-rate-limit.ts';
+import { voiceRefusal } from '../domain/voice-rules.ts';
+import { accessHousehold } from '../plugins/household-access.ts';
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Voice (Model B): the owner of a mission gets a short-lived voice token, then speaks over
+ * `GET /api/v1/voice/ws?token=...`; each recognised text is a chat turn marked as voice.
+ * Registered before the proxy so the voice-session route wins over `/orchestrator/*`.
+ */
+export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext): Promise<void> {
+  const { voice, auth } = ctx.config;
+  const tokens = createVoiceTokens({
+    jwtSecret: auth.jwtSecret,
+    issuer: auth.issuer,
+    ttlSeconds: voice.sessionTtlSeconds,
+  });
+  const issueLimiter = createFixedWindowLimiter({ limit: voice.rateLimitPerMinute, windowMs: MINUTE_MS });
+  const connectLimiter = createFixedWindowLimiter({ limit: voice.rateLimitPerMinute, windowMs: MINUTE_MS });
+
+  const loadMission = async (householdId: string, missionId: string, caller: Caller, requestId: string) => {
+    const path = `/api/v1/households/${encodeURIComponent(householdId)}/orchestrator/missions/${encodeURIComponent(missionId)}`;
+    const reply = await ctx.peers.orchestrator.call({
+      method: 'GET',
+      path,
+      caller,
+      requestId,
+      schema: VoiceMissionSnapshot,
+    });
+    return reply.body;
+  };
+
+  app.post(
+    '/api/v1/households/:id/orchestrator/missions/:mId/voice-session',
+    {
+      schema: {
+        tags: ['voice'],
+        security: [{ bearer: [] }],
+        description: `Issues a voice session token for the mission's owner (valid ${voice.sessionTtlSeconds} s, audience "voice"), with the WebSocket URL to speak on. 403 for another member, 409 INVALID_STATE for a DONE or FAILED mission, 429 RATE_LIMITED (Retry-After) beyond ${voice.rateLimitPerMinute} per minute per client IP.`,
+        params: VoiceSessionParams,
+        response: {
+          200: VoiceSessionResponse,
+          401: ErrorEnvelope,
+          403: ErrorEnvelope,
+          404: ErrorEnvelope,
+          409: ErrorEnvelope,
+          429: ErrorEnvelope,
+          502: ErrorEnvelope,
+          504: ErrorEnvelope,
+        },
+      },
+    },
+    async (request) => {
+      const limit = issueLimiter.hit(request.ip);
+      if (!limit.allowed)
+        throw new AppError(
+          'RATE_LIMITED',
+          429,
+          `Too many voice session requests; retry in ${limit.retryAfterSeconds} s`,
+          {
+            headers: { 'retry-after': String(limit.retryAfterSeconds) },
+          },
+        );
+      const { id, mId } = request.params;
+      const access = await accessHousehold(ctx.households, request, id);
+      const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
+      const mission = await loadMission(id, mId, caller, request.id);
+      const refusal = voiceRefusal(mission, access.userId);
+      if (refusal) throw refusal;
+      const sessionToken = await tokens.issue({
+        userId: access.userId,
+        email: access.email,
+        missionId: mId,
+        householdId: id,
+      });
+      return {
+        sessionToken,
+        expiresInSeconds: tokens.ttlSeconds,
+        websocketUrl: `${voice.publicWsBase}/api/v1/voice/ws?token=${encodeURIComponent(sessionToken)}`,
+      };
+    },
+  );
+
+  const chat = createVoiceChat({
+    peer: ctx.config.peers.orchestrator,
+    timeoutMs: ctx.config.internalTimeoutMs,
+  });
+  await app.register(async (scope: ServiceApp) => {
+    await scope.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+    // Public: the voice token in the query is the credential (browsers cannot set headers on a WebSocket).
+    scope.get(
+      '/api/v1/voice/ws',
+      { websocket: true, config: { public: true }, schema: { hide: true } },
+      (socket, request) =>
+        handleVoiceSocket(socket, request, {
+          tokens,
+          limiter: connectLimiter,
+          households: ctx.households,
+          loadMission,
+          chat,
+        }),
+    );
+  });
+}

@@ -1,0 +1,370 @@
+import { VOICE_CLOSE_CODES } from '@hs/contracts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { DEV_JWT_SECRET } from '../src/config.ts';
+import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+
+const ORCH_TOKEN = 'voice-test-orchestrator-token';
+
+// A stand-in orchestrator: missions to read, and a chat route that streams a canned SSE turn.
+type FakeMission = { mission_id: string; household_id: string; owner_id: string; state: string };
+const missions = new Map<string, FakeMission>();
+const chats: Array<{ url: string; headers: Record<string, unknown>; body: unknown }> = [];
+let orchestrator: FastifyInstance;
+let orchestratorUrl = '';
+
+const CANNED_TURN = [
+  'retry: 3000\n\n: keep-alive\n\n',
+  'id: 11\nevent: turn.started\ndata: {"turn":1}\n\n',
+  'id: 12\nevent: tool.call\r\ndata: {"tool":"list_wardrobe",',
+  '"args":{}}\n\nid: 13\nevent: message\ndata: {"content":"Two linen shirts under 80 EUR."}\n\n',
+  'id: 14\nevent: turn.completed\ndata: {"mission_id":"MID"}\n\n',
+];
+
+async function startOrchestrator() {
+  orchestrator = Fastify();
+  orchestrator.get('/api/v1/households/:id/orchestrator/missions/:mId', async (request, reply) => {
+    const { mId } = request.params as { mId: string };
+    const mission = missions.get(mId);
+    if (!mission || request.headers['x-internal-token'] !== ORCH_TOKEN)
+      return reply.code(404).send({ error: 'NOT_FOUND', message: 'Mission not found' });
+    return { ...mission, mission_type: 'STYLE', history: [], plan: [], artifacts: [] };
+  });
+  orchestrator.post('/api/v1/households/:id/orchestrator/missions/:mId/chat', async (request, reply) => {
+    const { mId } = request.params as { mId: string };
+    chats.push({ url: request.url, headers: { ...request.headers }, body: request.body });
+    const mission = missions.get(mId);
+    if (mission?.state !== 'RUNNING')
+      return reply.code(409).send({ error: 'INVALID_STATE', message: 'Mission is DONE; chat is closed' });
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const chunk of CANNED_TURN) {
+      reply.raw.write(chunk.replace('MID', mId));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    reply.raw.end();
+  });
+  await orchestrator.listen({ host: '127.0.0.1', port: 0 });
+  const address = orchestrator.server.address();
+  orchestratorUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+async function listen(app: GatewayApp): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  return `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+let gateway: GatewayApp;
+let host = '';
+let owner: { token: string; userId: string };
+let other: { token: string; userId: string };
+let householdId = '';
+
+beforeAll(async () => {
+  await startOrchestrator();
+  gateway = await buildGateway({
+    ORCHESTRATOR_BASE_URL: orchestratorUrl,
+    ORCHESTRATOR_INTERNAL_TOKEN: ORCH_TOKEN,
+    VOICE_RATE_LIMIT_PER_MINUTE: '1000',
+  });
+  host = await listen(gateway);
+  owner = await login(gateway, 'voice-owner@x.test');
+  other = await login(gateway, 'voice-other@x.test');
+  const created = await gateway.inject({
+    method: 'POST',
+    url: '/api/v1/households',
+    headers: bearer(owner.token),
+    payload: { name: 'Voice home' },
+  });
+  householdId = created.json().householdId;
+  await gateway.inject({
+    method: 'POST',
+    url: `/api/v1/households/${householdId}/members`,
+    headers: bearer(owner.token),
+    payload: { memberId: other.userId, role: 'ADULT' },
+  });
+  for (const [id, state] of [
+    ['msn_running', 'RUNNING'],
+    ['msn_done', 'DONE'],
+    ['msn_failed', 'FAILED'],
+  ] as const)
+    missions.set(id, { mission_id: id, household_id: householdId, owner_id: owner.userId, state });
+});
+afterAll(async () => {
+  await gateway.close();
+  await orchestrator.close();
+});
+
+const issue = (target: GatewayApp, missionId: string, token = owner.token, hid = householdId) =>
+  target.inject({
+    method: 'POST',
+    url: `/api/v1/households/${hid}/orchestrator/missions/${missionId}/voice-session`,
+    headers: bearer(token),
+  });
+
+type Received = {
+  messages: Array<Record<string, unknown>>;
+  closed: Promise<{ code: number; reason: string }>;
+};
+
+function connect(url: string): { ws: WebSocket } & Received {
+  const ws = new WebSocket(url);
+  const messages: Array<Record<string, unknown>> = [];
+  ws.on('message', (data) => messages.push(JSON.parse(data.toString())));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  ws.on('error', () => {});
+  return { ws, messages, closed };
+}
+
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const wsUrl = (token: string) => `ws://${host}/api/v1/voice/ws?token=${encodeURIComponent(token)}`;
+
+describe('voice session token', () => {
+  it('is issued to the mission owner, short-lived, with the WebSocket URL', async () => {
+    const res = await issue(gateway, 'msn_running');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.expiresInSeconds).toBe(300);
+    expect(body.websocketUrl).toBe(
+      `ws://127.0.0.1:8080/api/v1/voice/ws?token=${encodeURIComponent(body.sessionToken)}`,
+    );
+    const claims = JSON.parse(Buffer.from(body.sessionToken.split('.')[1], 'base64url').toString());
+    expect(claims).toMatchObject({
+      sub: owner.userId,
+      aud: 'voice',
+      mission: 'msn_running',
+      household: householdId,
+    });
+    expect(claims.exp - claims.iat).toBe(300);
+  });
+
+  it('is refused to a member who does not own the mission (403)', async () => {
+    const res = await issue(gateway, 'msn_running', other.token);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only the mission owner can start a voice session',
+    });
+  });
+
+  it('is refused for a finished mission (409 INVALID_STATE) and a missing one (404)', async () => {
+    const done = await issue(gateway, 'msn_done');
+    expect(done.statusCode).toBe(409);
+    expect(done.json()).toEqual({
+      error: 'INVALID_STATE',
+      message: 'Mission is DONE; it no longer accepts chat',
+    });
+    const missing = await issue(gateway, 'msn_nope');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
+  });
+
+  it('is refused to non-members (403) and without a bearer token (401)', async () => {
+    const stranger = await login(gateway, 'voice-stranger@x.test');
+    const res = await issue(gateway, 'msn_running', stranger.token);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
+    const anonymous = await gateway.inject({
+      method: 'POST',
+      url: `/api/v1/households/${householdId}/orchestrator/missions/msn_running/voice-session`,
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('is rate-limited per client IP with 429 RATE_LIMITED and Retry-After', async () => {
+    const limited = await buildGateway({
+      ORCHESTRATOR_BASE_URL: orchestratorUrl,
+      ORCHESTRATOR_INTERNAL_TOKEN: ORCH_TOKEN,
+      VOICE_RATE_LIMIT_PER_MINUTE: '2',
+    });
+    try {
+      const user = await login(limited, 'voice-owner@x.test');
+      const hh = (
+        await limited.inject({
+          method: 'POST',
+          url: '/api/v1/households',
+          headers: bearer(user.token),
+          payload: { name: 'L' },
+        })
+      ).json().householdId as string;
+      missions.set('msn_limited', {
+        mission_id: 'msn_limited',
+        household_id: hh,
+        owner_id: user.userId,
+        state: 'RUNNING',
+      });
+      expect((await issue(limited, 'msn_limited', user.token, hh)).statusCode).toBe(200);
+      expect((await issue(limited, 'msn_limited', user.token, hh)).statusCode).toBe(200);
+      const third = await issue(limited, 'msn_limited', user.token, hh);
+      expect(third.statusCode).toBe(429);
+      expect(third.json().error).toBe('RATE_LIMITED');
+      expect(Number(third.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(third.headers['retry-after'])).toBeLessThanOrEqual(60);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('voice WebSocket', () => {
+  it('runs each user_text as a voice chat turn and relays the turn events', async () => {
+    const { sessionToken } = (await issue(gateway, 'msn_running')).json();
+    const before = chats.length;
+    const conn = connect(wsUrl(sessionToken));
+    // Sent before the connection is checked: it must wait, not be lost.
+    conn.ws.on('open', () =>
+      conn.ws.send(JSON.stringify({ type: 'user_text', text: 'linen shirts under 80' })),
+    );
+    await until(() => conn.messages.some((m) => m.event === 'turn.completed'));
+    expect(conn.messages).toEqual([
+      { type: 'ready', missionId: 'msn_running' },
+      { type: 'event', event: 'turn.started', id: '11', data: { turn: 1 } },
+      { type: 'event', event: 'tool.call', id: '12', data: { tool: 'list_wardrobe', args: {} } },
+      { type: 'event', event: 'message', id: '13', data: { content: 'Two linen shirts under 80 EUR.' } },
+      { type: 'event', event: 'turn.completed', id: '14', data: { mission_id: 'msn_running' } },
+    ]);
+    const chat = chats[before]!;
+    expect(chat.url).toBe(`/api/v1/households/${householdId}/orchestrator/missions/msn_running/chat`);
+    expect(chat.body).toEqual({ message: 'linen shirts under 80' });
+    expect(chat.headers).toMatchObject({
+      accept: 'text/event-stream',
+      'x-message-source': 'voice',
+      'x-internal-token': ORCH_TOKEN,
+      'x-user-id': owner.userId,
+      'x-member-role': 'PARENT_GUARDIAN',
+      'x-user-email': 'voice-owner@x.test',
+    });
+    conn.ws.close();
+  });
+
+  it('answers invalid messages with an error and keeps the socket open', async () => {
+    const { sessionToken } = (await issue(gateway, 'msn_running')).json();
+    const conn = connect(wsUrl(sessionToken));
+    await until(() => conn.messages.length === 1);
+    conn.ws.send('not json');
+    conn.ws.send(JSON.stringify({ type: 'user_text', text: '   ' }));
+    conn.ws.send(JSON.stringify({ type: 'audio', data: 'xyz' }));
+    await until(() => conn.messages.length === 4);
+    expect(conn.messages.slice(1)).toEqual([
+      { type: 'error', error: 'BAD_REQUEST', message: 'Message is not valid JSON' },
+      {
+        type: 'error',
+        error: 'VALIDATION_ERROR',
+        message: 'Expected {"type":"user_text","text":"..."} with 1 to 8192 characters of text',
+      },
+      {
+        type: 'error',
+        error: 'VALIDATION_ERROR',
+        message: 'Expected {"type":"user_text","text":"..."} with 1 to 8192 characters of text',
+      },
+    ]);
+    expect(conn.ws.readyState).toBe(WebSocket.OPEN);
+    conn.ws.close();
+  });
+
+  it('closes with 4401 for a missing, forged, expired or access-token credential', async () => {
+    const key = new TextEncoder().encode(DEV_JWT_SECRET);
+    const expired = await new SignJWT({ mission: 'msn_running', household: householdId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(owner.userId)
+      .setIssuer('household-styling-gateway')
+      .setAudience('voice')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 300)
+      .sign(key);
+    const forged = await new SignJWT({ mission: 'msn_running', household: householdId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(owner.userId)
+      .setIssuer('household-styling-gateway')
+      .setAudience('voice')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('some-other-secret-of-enough-length'));
+    for (const url of [
+      `ws://${host}/api/v1/voice/ws`,
+      wsUrl('garbage'),
+      wsUrl(expired),
+      wsUrl(forged),
+      wsUrl(owner.token),
+    ]) {
+      const conn = connect(url);
+      expect((await conn.closed).code).toBe(VOICE_CLOSE_CODES.unauthorized);
+    }
+  });
+
+  it('closes with 4401 when the token holder has left the household', async () => {
+    const leaver = await login(gateway, 'voice-leaver@x.test');
+    await gateway.inject({
+      method: 'POST',
+      url: `/api/v1/households/${householdId}/members`,
+      headers: bearer(owner.token),
+      payload: { memberId: leaver.userId, role: 'ADULT' },
+    });
+    missions.set('msn_leaver', {
+      mission_id: 'msn_leaver',
+      household_id: householdId,
+      owner_id: leaver.userId,
+      state: 'RUNNING',
+    });
+    const { sessionToken } = (await issue(gateway, 'msn_leaver', leaver.token)).json();
+    await gateway.inject({
+      method: 'DELETE',
+      url: `/api/v1/households/${householdId}/members/${leaver.userId}`,
+      headers: bearer(owner.token),
+    });
+    const conn = connect(wsUrl(sessionToken));
+    expect((await conn.closed).code).toBe(VOICE_CLOSE_CODES.unauthorized);
+  });
+
+  it('closes with 4409 when the mission is DONE, at connect or during the conversation', async () => {
+    missions.set('msn_ending', {
+      mission_id: 'msn_ending',
+      household_id: householdId,
+      owner_id: owner.userId,
+      state: 'RUNNING',
+    });
+    const { sessionToken } = (await issue(gateway, 'msn_ending')).json();
+    const live = connect(wsUrl(sessionToken));
+    await until(() => live.messages.length === 1);
+    missions.get('msn_ending')!.state = 'DONE';
+    live.ws.send(JSON.stringify({ type: 'user_text', text: 'one more thing' }));
+    const closed = await live.closed;
+    expect(closed.code).toBe(VOICE_CLOSE_CODES.invalidState);
+    expect(live.messages.at(-1)).toEqual({
+      type: 'error',
+      error: 'INVALID_STATE',
+      message: 'Mission is DONE; chat is closed',
+    });
+
+    const again = connect(wsUrl(sessionToken));
+    expect((await again.closed).code).toBe(VOICE_CLOSE_CODES.invalidState);
+  });
+
+  it('closes with 4429 beyond the connect limit per client IP', async () => {
+    const limited = await buildGateway({
+      ORCHESTRATOR_BASE_URL: orchestratorUrl,
+      ORCHESTRATOR_INTERNAL_TOKEN: ORCH_TOKEN,
+      VOICE_RATE_LIMIT_PER_MINUTE: '1',
+    });
+    try {
+      const limitedHost = await listen(limited);
+      const first = connect(`ws://${limitedHost}/api/v1/voice/ws?token=x`);
+      expect((await first.closed).code).toBe(VOICE_CLOSE_CODES.unauthorized);
+      const second = connect(`ws://${limitedHost}/api/v1/voice/ws?token=x`);
+      expect((await second.closed).code).toBe(VOICE_CLOSE_CODES.rateLimited);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import { ABORT, type Store } from '@hs/store';
+import type { MissionDoc } from '../domain/mission.ts';
+
+/** Missions in the store; a mission of another household is treated as missing. */
+export function createMissionRepository(store: Store) {
+  const missions = store.collection<MissionDoc>('missions', {
+    indexes: [{ fields: ['household_id', 'owner_id', 'created_at'] }],
+  });
+  return {
+    create: (doc: MissionDoc) => missions.create(doc.mission_id, doc),
+    async get(householdId: string, missionId: string): Promise<MissionDoc | null> {
+      const doc = await missions.get(missionId);
+      return doc && doc.household_id === householdId ? doc : null;
+    },
+    /** For internal callers that know only the mission id (the browser bridge). */
+    getById: (missionId: string) => missions.get(missionId),
+    async listForOwner(householdId: string, ownerId: string, limit = 100): Promise<MissionDoc[]> {
+      const page = await missions.query({
+        where: [
+          ['household_id', '==', householdId],
+          ['owner_id', '==', ownerId],
+        ],
+        orderBy: [{ field: 'created_at', direction: 'desc' }],
+        limit,
+      });
+      return page.items;
+    },
+    /** Atomic change of one mission; `mutate` must be pure and return ABORT to change nothing. */
+    update(missionId: string, mutate: (doc: MissionDoc) => MissionDoc | typeof ABORT) {
+      return missions.update(missionId, (doc) => (doc ? mutate(doc) : ABORT));
+    },
+  };
+}
+
+export type MissionRepository = ReturnType<typeof createMissionRepository>;

@@ -1,0 +1,138 @@
+// The agent model on Gemini through Google's Gen AI SDK (@google/genai) in Vertex AI mode:
+// POST {baseUrl}/v1beta1/projects/{project}/locations/{location}/publishers/google/models/{model}:generateContent.
+// https://googleapis.github.io/js-genai/ — the older @google-cloud/vertexai SDK's generative
+// module was retired on 2026-06-24 with @google/genai as its named replacement.
+import { ApiError, type Content, type FunctionDeclaration, GoogleGenAI, type Part } from '@google/genai';
+import type { Message, MissionType } from '@hs/contracts';
+import { z } from 'zod';
+import { type AgentModel, type ModelDecision, ModelError, type ModelInput, type ToolOutcome } from '../../domain/agent-model.ts';
+
+export type GeminiTool = { name: string; description: string; args: z.ZodType };
+
+export type GeminiOptions = {
+  project: string;
+  location: string;
+  model: string;
+  timeoutMs: number;
+  baseUrl?: string | undefined;
+  tools: readonly GeminiTool[];
+  /**
+   * A google-auth-library client (anything with getRequestHeaders). Absent: Application Default
+   * Credentials. Tests inject a fake so no request leaves loopback.
+   */
+  authClient?: unknown;
+};
+
+const GOALS: Record<MissionType, string> = {
+  STYLE: 'Help the user put together outfits: look at the household wardrobe and search offers that fit their constraints.',
+  POLL: 'Propose a few candidate offers for the household to vote on, then report how the votes stand.',
+  CARTPREP: 'Start cart preparation for an approved purchase request. You never buy; the user confirms checkout themselves.',
+  INTERACTIVE: 'Open an interactive browser session the user can watch and take over.',
+};
+
+/** JSON Schema of a tool's arguments, as Vertex takes it in `parametersJsonSchema`. */
+export function functionDeclarations(tools: readonly GeminiTool[]): FunctionDeclaration[] {
+  return tools.map((t) => {
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(t.args, { io: 'input' }) as Record<string, unknown>;
+    return { name: t.name, description: t.description, parametersJsonSchema: schema };
+  });
+}
+
+const historyContent = (m: Message): Content => {
+  const calls = m.tool_calls?.length
+    ? `\n[tools used: ${m.tool_calls.map((c) => `${c.tool}(${JSON.stringify(c.args)}) → ${JSON.stringify(c.result).slice(0, 400)}`).join('; ')}]`
+    : '';
+  return { role: m.role === 'user' ? 'user' : 'model', parts: [{ text: `${m.content}${calls}` }] };
+};
+
+const responsePart = (o: ToolOutcome): Part => ({
+  functionResponse: { name: o.tool, response: o.ok ? { output: o.result } : { error: o.error } },
+});
+
+/** The mission history, then this turn's message and each model step with its tools' answers. */
+export function buildContents(input: ModelInput): Content[] {
+  const contents = input.history.map(historyContent);
+  contents.push({ role: 'user', parts: [{ text: input.userText }] });
+  for (const step of input.steps) {
+    contents.push({ role: 'model', parts: step.map((o) => ({ functionCall: { name: o.tool, args: o.args } })) });
+    contents.push({ role: 'user', parts: step.map(responsePart) });
+  }
+  return contents;
+}
+
+function systemInstruction(input: ModelInput): string {
+  const lines = [
+    `You are the household styling agent running a ${input.missionType} mission. ${GOALS[input.missionType]}`,
+    'Use the tools for facts; never invent offers, prices or items. Keep replies short and specific: name what you found and why it fits.',
+    'When the user says they are done, call complete_mission and then say goodbye.',
+  ];
+  if (input.context.candidates.length > 0)
+    lines.push(`Current poll candidates and votes: ${JSON.stringify({ candidates: input.context.candidates, votes: input.context.votes })}`);
+  if (input.context.sessions.length > 0) lines.push(`Open browser sessions: ${JSON.stringify(input.context.sessions)}`);
+  return lines.join('\n');
+}
+
+function describe(err: unknown, timeoutMs: number): ModelError {
+  if (err instanceof ApiError) return new ModelError('MODEL_UPSTREAM_ERROR', `The agent model failed (HTTP ${err.status})`, { cause: err });
+  const e = err as { name?: string; message?: string };
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError' || /timed? ?out|abort/i.test(e?.message ?? ''))
+    return new ModelError('MODEL_TIMEOUT', `The agent model did not answer within ${timeoutMs} ms`, { cause: err });
+  return new ModelError('MODEL_UPSTREAM_ERROR', `The agent model could not be reached or sent garbage (${e?.message ?? 'unknown error'})`, {
+    cause: err,
+  });
+}
+
+export function createGeminiModel(options: GeminiOptions): AgentModel {
+  const ai = new GoogleGenAI({
+    vertexai: true,
+    project: options.project,
+    location: options.location,
+    ...(options.authClient ? { googleAuthOptions: { authClient: options.authClient as never } } : {}),
+    httpOptions: {
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+      timeout: options.timeoutMs,
+      // The user can retry a failed turn; one quick retry covers a passing 429/503.
+      retryOptions: { attempts: 2, initialDelay: 0.2, maxDelay: 1, httpStatusCodes: [429, 503] },
+    },
+  });
+  const declarations = functionDeclarations(options.tools);
+
+  return {
+    name: `gemini:${options.model}`,
+    async next(input): Promise<ModelDecision> {
+      let response: Awaited<ReturnType<typeof ai.models.generateContent>>;
+      try {
+        response = await ai.models.generateContent({
+          model: options.model,
+          contents: buildContents(input),
+          config: {
+            systemInstruction: systemInstruction(input),
+            tools: [{ functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) }],
+            temperature: 0.2,
+          },
+        });
+      } catch (err) {
+        throw describe(err, options.timeoutMs);
+      }
+      let calls: ReturnType<() => typeof response.functionCalls>;
+      let text: string | undefined;
+      try {
+        calls = response.functionCalls;
+        text = response.text;
+      } catch (err) {
+        throw new ModelError('MODEL_INVALID_REPLY', 'The agent model sent a reply that could not be read', { cause: err });
+      }
+      if (calls && calls.length > 0) {
+        if (calls.some((c) => !c.name))
+          throw new ModelError('MODEL_INVALID_TOOL_CALL', 'The agent model proposed a tool call without a name');
+        return {
+          kind: 'tools',
+          calls: calls.map((c) => ({ tool: c.name!, args: c.args ?? {} })),
+          ...(text?.trim() ? { reasoning: text.trim() } : {}),
+        };
+      }
+      if (typeof text === 'string' && text.trim()) return { kind: 'reply', text: text.trim() };
+      throw new ModelError('MODEL_INVALID_REPLY', 'The agent model returned neither a reply nor a tool call');
+    },
+  };
+}

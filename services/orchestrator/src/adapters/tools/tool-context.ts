@@ -1,0 +1,25 @@
+import type { ToolName } from '@hs/contracts';
+import type { Caller } from '@hs/service-kit';
+import type { z } from 'zod';
+import type { OrchestratorPeers } from '../peers.ts';
+
+/** Who the tool acts for: the mission owner's identity is forwarded to every peer. */
+export type ToolContext = {
+  householdId: string;
+  missionId: string;
+  caller: Caller;
+  requestId: string;
+  peers: OrchestratorPeers;
+};
+
+export interface ToolDefinition<A extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  name: ToolName;
+  description: string;
+  args: A;
+  result: R;
+  run(args: z.infer<A>, ctx: ToolContext): Promise<z.infer<R>>;
+}
+
+export const householdPath = (ctx: ToolContext) => `/api/v1/households/${encodeURIComponent(ctx.householdId)}`;
+
+export const peerCall = (ctx: ToolContext) => ({ requestId: ctx.requestId, caller: ctx.caller });

@@ -1,0 +1,42 @@
+import type { ToolName } from '@hs/contracts';
+import { isAppError } from '@hs/service-kit';
+import { ModelError, type ToolCallRequest, type ToolOutcome } from '../../domain/agent-model.ts';
+import { completeMission } from './complete-mission.ts';
+import { createBrowserSession } from './create-browser-session.ts';
+import { listWardrobe } from './list-wardrobe.ts';
+import { prepareCart } from './prepare-cart.ts';
+import { searchCommerce } from './search-commerce.ts';
+import type { ToolContext, ToolDefinition } from './tool-context.ts';
+
+export const TOOLS: readonly ToolDefinition[] = [listWardrobe, searchCommerce, prepareCart, createBrowserSession, completeMission];
+export const TOOL_NAMES: readonly ToolName[] = TOOLS.map((t) => t.name);
+const byName = new Map(TOOLS.map((t) => [t.name as string, t]));
+
+/** A proposed call with arguments the tool accepts (defaults applied), or ModelError. */
+export function checkToolCall(call: ToolCallRequest): ToolCallRequest {
+  const tool = byName.get(call.tool);
+  if (!tool) throw new ModelError('MODEL_INVALID_TOOL_CALL', `The agent model called an unknown tool "${call.tool}"`);
+  const parsed = tool.args.safeParse(call.args ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ModelError(
+      'MODEL_INVALID_TOOL_CALL',
+      `The agent model called ${call.tool} with invalid arguments (${issue?.path.join('.') || 'args'}: ${issue?.message})`,
+    );
+  }
+  return { tool: call.tool, args: parsed.data as Record<string, unknown> };
+}
+
+/** Runs a checked call. Whatever goes wrong with the peer is the tool's answer, not an exception. */
+export async function runToolCall(call: ToolCallRequest, ctx: ToolContext): Promise<ToolOutcome> {
+  const tool = byName.get(call.tool)!;
+  try {
+    const result = tool.result.parse(await tool.run(call.args, ctx));
+    return { ok: true, tool: call.tool, args: call.args, result };
+  } catch (err) {
+    const error = isAppError(err)
+      ? { code: String(err.code), message: err.message }
+      : { code: 'TOOL_FAILED', message: `${call.tool} failed: ${(err as Error).message}` };
+    return { ok: false, tool: call.tool, args: call.args, error };
+  }
+}

@@ -1,0 +1,22 @@
+import type { Store } from '@hs/store';
+import type { Logger } from 'pino';
+import type { ArtifactWriter } from './adapters/artifact-writer.ts';
+import type { AuditWriter } from './adapters/audit-writer.ts';
+import type { EventLog } from './adapters/event-log.ts';
+import type { MissionRepository } from './adapters/mission-repository.ts';
+import type { OrchestratorPeers } from './adapters/peers.ts';
+import type { OrchestratorConfig } from './config.ts';
+import type { AgentModel } from './domain/agent-model.ts';
+
+/** Everything the orchestrator's routes and flows depend on, built once in app.ts. */
+export interface OrchestratorContext {
+  config: OrchestratorConfig;
+  store: Store;
+  missions: MissionRepository;
+  events: EventLog;
+  model: AgentModel;
+  peers: OrchestratorPeers;
+  audit: AuditWriter;
+  artifacts: ArtifactWriter;
+  logger: Logger | undefined;
+}

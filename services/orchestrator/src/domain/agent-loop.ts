@@ -1,0 +1,99 @@
+import type { Message, MissionType, PlanStep, StreamEventType, ToolName } from '@hs/contracts';
+import { type AgentModel, ModelError, type ToolCallRequest, type ToolOutcome } from './agent-model.ts';
+import { type MissionContext, STEP_LABELS, setStepStatus } from './mission.ts';
+
+export interface TurnPorts {
+  model: AgentModel;
+  maxSteps: number;
+  tools: ReadonlyArray<ToolName>;
+  /** Checks a proposed call against the tool's argument schema; throws ModelError when it is invalid. */
+  checkCall(call: ToolCallRequest): ToolCallRequest;
+  /** Runs a checked call; a failing tool comes back as `ok: false`, never as an exception. */
+  runTool(call: ToolCallRequest): Promise<ToolOutcome>;
+  emit(type: StreamEventType, data: Record<string, unknown>): Promise<void>;
+  /** Extends the turn lease so a long but healthy turn is not taken for a crashed one. */
+  renewLease(): Promise<void>;
+}
+
+export type TurnInput = {
+  turnId: string;
+  missionType: MissionType;
+  history: Message[];
+  userText: string;
+  context: MissionContext;
+  plan: PlanStep[];
+};
+
+export type TurnResult = {
+  reply: string;
+  calls: ToolOutcome[];
+  plan: PlanStep[];
+  /** The agent concluded the mission (complete_mission). */
+  completed: boolean;
+  stepLimitReached: boolean;
+};
+
+/**
+ * One agent turn as named steps: ask the model; run the tools it proposes (each shown as a plan
+ * step going IN_PROGRESS → DONE, with tool.call / tool.result events); feed the results back;
+ * stop at its reply or at the step limit. Model failures throw ModelError; tool failures are
+ * results the model sees.
+ */
+export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<TurnResult> {
+  const turn_id = input.turnId;
+  let plan = [...input.plan];
+  const steps: ToolOutcome[][] = [];
+  let completed = false;
+  for (let step = 0; step < ports.maxSteps; step++) {
+    const decision = await ports.model.next({
+      missionType: input.missionType,
+      history: input.history,
+      userText: input.userText,
+      steps,
+      context: input.context,
+      tools: ports.tools,
+    });
+    if (decision.reasoning) await ports.emit('reasoning', { turn_id, text: decision.reasoning });
+    if (decision.kind === 'reply') {
+      if (!decision.text.trim()) throw new ModelError('MODEL_EMPTY_REPLY', 'The agent model returned an empty reply');
+      return { reply: decision.text.trim(), calls: steps.flat(), plan, completed, stepLimitReached: false };
+    }
+    if (decision.calls.length === 0) throw new ModelError('MODEL_INVALID_REPLY', 'The agent model proposed no tool call and no reply');
+    // Every call is checked before any runs, so an invalid proposal leaves nothing half done.
+    const calls = decision.calls.map((c) => ports.checkCall(c));
+    const outcomes: ToolOutcome[] = [];
+    for (const call of calls) {
+      const index = plan.length;
+      plan = [...plan, { step: STEP_LABELS[call.tool] ?? call.tool, status: 'IN_PROGRESS' }];
+      await ports.emit('plan.updated', { turn_id, plan });
+      await ports.emit('tool.call', { turn_id, tool: call.tool, args: call.args });
+      const outcome = await ports.runTool(call);
+      if (outcome.ok && outcome.tool === 'complete_mission') completed = true;
+      await ports.emit('tool.result', {
+        turn_id,
+        tool: call.tool,
+        ok: outcome.ok,
+        ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }),
+      });
+      plan = setStepStatus(plan, index, 'DONE');
+      await ports.emit('plan.updated', { turn_id, plan });
+      outcomes.push(outcome);
+    }
+    steps.push(outcomes);
+    await ports.renewLease();
+  }
+  return {
+    reply: `I stopped after ${ports.maxSteps} steps without a final answer. Tell me how to continue.`,
+    calls: steps.flat(),
+    plan,
+    completed,
+    stepLimitReached: true,
+  };
+}
+
+/** How a call is recorded in the message's tool_calls: the result, or the error the tool reported. */
+export const recordOf = (o: ToolOutcome) => ({
+  tool: o.tool,
+  args: o.args,
+  result: o.ok ? o.result : { error: o.error },
+});

@@ -1,0 +1,154 @@
+import type {
+  BrowserSessionSummary,
+  ListWardrobeResult,
+  OfferSummary,
+  PrepareCartResult,
+  SearchCommerceArgs,
+  SearchCommerceResult,
+} from '@hs/contracts';
+import type { AgentModel, ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
+import { type Constraints, describeConstraints, hasConstraints, parseConstraints } from './constraint-parser.ts';
+import { describeStandings, winner } from './poll-tally.ts';
+
+/**
+ * The deterministic agent (ORCHESTRATOR_REQUIRE_LLM_AGENT=false): it reads constraints from the
+ * user's words, calls the real tools for the mission type, and answers with what it found.
+ * Same input, same calls, same reply.
+ */
+export function createStubModel(): AgentModel {
+  return { name: 'stub', next: async (input) => decide(input) };
+}
+
+const isDone = (text: string) => text.trim().toLowerCase() === 'done';
+const REQUEST_ID = /\bpr_[A-Za-z0-9_-]+/;
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/i;
+
+export function searchArgs(c: Constraints, limit: number): SearchCommerceArgs {
+  const args: SearchCommerceArgs = { limit };
+  if (c.maxPrice !== undefined) args.maxPrice = c.maxPrice;
+  if (c.minPrice !== undefined) args.minPrice = c.minPrice;
+  if (c.currency) args.currency = c.currency;
+  if (c.season) args.season = c.season;
+  if (c.categories?.[0]) args.category = c.categories[0];
+  if (c.colors) args.colors = c.colors;
+  if (c.sizes?.[0]) args.size = c.sizes[0];
+  return args;
+}
+
+function decide(input: ModelInput): ModelDecision {
+  const step = input.steps.length;
+  if (isDone(input.userText)) {
+    if (step === 0) return tools([{ tool: 'complete_mission', args: {} }], 'The user said done: concluding the mission.');
+    return reply(closingLine(input));
+  }
+  const c = parseConstraints(input.userText);
+  switch (input.missionType) {
+    case 'STYLE':
+      return step === 0 ? styleCalls(c) : reply(styleReply(c, input.steps[0]!));
+    case 'POLL':
+      return pollDecision(input, c);
+    case 'CARTPREP':
+      return cartDecision(input);
+    case 'INTERACTIVE':
+      return interactiveDecision(input);
+  }
+}
+
+const tools = (calls: ToolCallRequest[], reasoning: string): ModelDecision => ({ kind: 'tools', calls, reasoning });
+const reply = (text: string): ModelDecision => ({ kind: 'reply', text });
+
+function styleCalls(c: Constraints): ModelDecision {
+  const wardrobe: Record<string, unknown> = {};
+  if (c.categories?.[0]) wardrobe.category = c.categories[0];
+  if (c.season) wardrobe.season = c.season;
+  const what = describeConstraints(c);
+  return tools(
+    [
+      { tool: 'list_wardrobe', args: wardrobe },
+      { tool: 'search_commerce', args: searchArgs(c, 5) },
+    ],
+    `Checking the wardrobe and searching offers${what ? ` (${what})` : ''}.`,
+  );
+}
+
+const price = (o: OfferSummary) =>
+  o.price !== undefined ? ` (${o.price}${o.currency ? ` ${o.currency}` : ''})` : '';
+const offerLine = (o: OfferSummary) => `${o.title ?? o.offerId}${price(o)}`;
+const failure = (o: ToolOutcome) => (o.ok ? '' : o.error.message);
+const find = (outcomes: ToolOutcome[], tool: string) => outcomes.find((o) => o.tool === tool);
+
+function styleReply(c: Constraints, outcomes: ToolOutcome[]): string {
+  const what = describeConstraints(c);
+  const parts: string[] = [];
+  const wardrobe = find(outcomes, 'list_wardrobe');
+  if (wardrobe?.ok) {
+    const { count, items } = wardrobe.result as ListWardrobeResult;
+    const brands = [...new Set(items.map((i) => i.brand).filter(Boolean))].slice(0, 3);
+    parts.push(
+      count === 0
+        ? 'Your wardrobe has nothing matching yet.'
+        : `Your wardrobe has ${count} matching item${count === 1 ? '' : 's'}${brands.length ? ` (${brands.join(', ')})` : ''}.`,
+    );
+  } else if (wardrobe) parts.push(`I couldn't read the wardrobe (${failure(wardrobe)}).`);
+  const search = find(outcomes, 'search_commerce');
+  if (search?.ok) {
+    const offers = (search.result as SearchCommerceResult).items;
+    if (offers.length === 0) parts.push(`No offers match${what ? ` ${what}` : ''}; try a wider budget or fewer filters.`);
+    else {
+      const cheapest = [...offers].filter((o) => o.price !== undefined).sort((a, b) => a.price! - b.price!)[0];
+      parts.push(
+        `I found ${offers.length} offer${offers.length === 1 ? '' : 's'}${what ? ` ${what}` : ''}: ${offers.map(offerLine).join(', ')}.`,
+      );
+      if (cheapest) parts.push(`Best value: ${offerLine(cheapest)}.`);
+    }
+  } else if (search) parts.push(`I couldn't search offers right now (${failure(search)}).`);
+  return parts.join(' ');
+}
+
+function pollDecision(input: ModelInput, c: Constraints): ModelDecision {
+  const needsSearch = input.context.candidates.length === 0 || hasConstraints(c);
+  if (input.steps.length === 0 && needsSearch)
+    return tools([{ tool: 'search_commerce', args: searchArgs(c, 4) }], 'Finding candidates for the household to vote on.');
+  const search = input.steps[0] && find(input.steps[0], 'search_commerce');
+  if (!search) return reply(describeStandings(input.context));
+  if (!search.ok) return reply(`I couldn't search offers right now (${failure(search)}).`);
+  const offers = (search.result as SearchCommerceResult).items;
+  if (offers.length === 0) return reply('No offers match that; tell me a wider budget or other filters.');
+  const list = offers.map((o, i) => `${i + 1}) ${offerLine(o)}`).join(', ');
+  return reply(`Here are ${offers.length} candidates for the household to vote on: ${list}. Like or dislike them; I'll report the standing.`);
+}
+
+function cartDecision(input: ModelInput): ModelDecision {
+  const requestId = input.userText.match(REQUEST_ID)?.[0];
+  if (!requestId) return reply('Tell me which approved purchase request to prepare: its id starts with pr_.');
+  if (input.steps.length === 0)
+    return tools([{ tool: 'prepare_cart', args: { requestId } }], `Preparing the cart for ${requestId}.`);
+  const outcome = find(input.steps[0]!, 'prepare_cart')!;
+  if (!outcome.ok) return reply(`I couldn't prepare the cart for ${requestId} (${failure(outcome)}).`);
+  const r = outcome.result as PrepareCartResult;
+  if (r.outcome === 'DISPATCHED')
+    return reply(`Cart preparation for ${requestId} has started (job ${r.cartprepJobId}). I never buy: you confirm the final checkout yourself.`);
+  return reply(r.message);
+}
+
+function interactiveDecision(input: ModelInput): ModelDecision {
+  const open = input.context.sessions.at(-1);
+  const url = input.userText.match(URL_IN_TEXT)?.[0];
+  if (input.steps.length === 0 && (!open || url))
+    return tools([{ tool: 'create_browser_session', args: url ? { startUrl: url } : {} }], 'Opening a browser session.');
+  const created = input.steps[0] && find(input.steps[0], 'create_browser_session');
+  if (!created) return reply(`Browser session ${open!.sessionId} is open. Take over to drive it yourself, or say done to finish.`);
+  if (!created.ok) return reply(`I couldn't open a browser session (${failure(created)}).`);
+  const s = created.result as BrowserSessionSummary;
+  return reply(
+    `I opened browser session ${s.sessionId}${s.startUrl ? ` at ${s.startUrl}` : ''}. Take over any time, and release it when you want me to continue.`,
+  );
+}
+
+function closingLine(input: ModelInput): string {
+  if (input.missionType === 'POLL') {
+    const w = winner(input.context);
+    return w ? `Mission complete. The household picked ${w.title} (${w.likes} likes).` : 'Mission complete. The vote ended without a clear favourite.';
+  }
+  return 'Mission complete. Everything is saved in the mission history.';
+}

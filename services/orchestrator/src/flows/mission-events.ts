@@ -1,0 +1,79 @@
+import type { BrowserEventRequest, ClientEventAck, ClientEventRequest } from '@hs/contracts';
+import { TAKEOVER_EVENTS } from '@hs/contracts';
+import { AppError, type Caller, invalidState, notFound, nowIso } from '@hs/service-kit';
+import { ABORT } from '@hs/store';
+import type { OrchestratorContext } from '../context.ts';
+import { isTerminal } from '../domain/mission.ts';
+import { recordVote } from '../domain/poll-tally.ts';
+
+const invalidMissionType = (message: string) => new AppError('INVALID_MISSION_TYPE', 409, message);
+
+/**
+ * A member's event on a mission (spec part 6): likes and dislikes are the POLL's votes; the
+ * others are signals the domain APIs already acted on. Every event is shown on the stream.
+ */
+export async function recordClientEvent(
+  ctx: OrchestratorContext,
+  input: { householdId: string; missionId: string; caller: Caller; event: ClientEventRequest; requestId: string },
+): Promise<ClientEventAck> {
+  const { event, missionId } = input;
+  const mission = await ctx.missions.get(input.householdId, missionId);
+  if (!mission) throw notFound('Mission not found');
+  if (isTerminal(mission.state)) throw invalidState(`Mission is ${mission.state}; it accepts no more events`);
+  if (TAKEOVER_EVENTS.includes(event.eventType) && mission.mission_type !== 'INTERACTIVE')
+    throw invalidMissionType(`${event.eventType} needs an INTERACTIVE mission; this one is ${mission.mission_type}`);
+  const vote = event.eventType === 'USER_LIKED_ITEM' ? 'like' : event.eventType === 'USER_DISLIKED_ITEM' ? 'dislike' : null;
+  if (vote && event.offerId) {
+    const offerId = event.offerId;
+    await ctx.missions.update(missionId, (m) =>
+      isTerminal(m.state) ? ABORT : { ...m, context: recordVote(m.context, offerId, input.caller.userId, vote), updated_at: nowIso() },
+    );
+  }
+  await ctx.events.append(missionId, 'client.event', { ...event, member_id: input.caller.userId });
+  await ctx.audit.record(
+    input.householdId,
+    {
+      missionId,
+      category: 'USER_ACTION',
+      severity: 'INFO',
+      action: `mission.event.${event.eventType}`,
+      detail: { ...event },
+      actorId: input.caller.userId,
+      targetType: 'mission',
+      targetId: missionId,
+    },
+    input.requestId,
+  );
+  return { accepted: true, missionId, eventType: event.eventType };
+}
+
+/** An extension event the bridge forwards: INTERACTIVE missions only, appended to the stream. */
+export async function recordBrowserEvent(
+  ctx: OrchestratorContext,
+  input: { event: BrowserEventRequest; requestId: string },
+): Promise<ClientEventAck> {
+  const { event } = input;
+  const mission = await ctx.missions.getById(event.missionId);
+  if (!mission || (event.householdId && mission.household_id !== event.householdId)) throw notFound('Mission not found');
+  if (mission.mission_type !== 'INTERACTIVE')
+    throw invalidMissionType(`Browser events need an INTERACTIVE mission; this one is ${mission.mission_type}`);
+  await ctx.events.append(mission.mission_id, 'browser.event', {
+    session_id: event.sessionId,
+    type: event.type,
+    payload: event.payload ?? {},
+  });
+  await ctx.audit.record(
+    mission.household_id,
+    {
+      missionId: mission.mission_id,
+      category: 'SESSION_EVENT',
+      severity: 'INFO',
+      action: `browser.${event.type}`.slice(0, 120),
+      detail: { sessionId: event.sessionId, payload: event.payload ?? {} },
+      targetType: 'browser_session',
+      targetId: event.sessionId,
+    },
+    input.requestId,
+  );
+  return { accepted: true, missionId: mission.mission_id, eventType: event.type };
+}

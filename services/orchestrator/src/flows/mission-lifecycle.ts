@@ -1,0 +1,89 @@
+import type { MessageSource, MissionType } from '@hs/contracts';
+import { type Caller, forbidden, invalidState, newId, notFound, nowIso } from '@hs/service-kit';
+import { ABORT } from '@hs/store';
+import type { OrchestratorContext } from '../context.ts';
+import { parseConstraints } from '../domain/constraint-parser.ts';
+import { isTerminal, type MissionDoc, newMissionDoc } from '../domain/mission.ts';
+import { recordMissionEnd } from './mission-end.ts';
+import { startTurn } from './run-turn.ts';
+
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/i;
+const REQUEST_ID = /\bpr_[A-Za-z0-9_-]+/;
+
+/**
+ * Creates a RUNNING mission, records it (audit entry, MissionPlan artifact), then runs the
+ * first turn with the initial message before answering, so the reply already holds the agent's
+ * first answer. A failed first turn still leaves a usable mission (the user can retry).
+ */
+export async function createMission(
+  ctx: OrchestratorContext,
+  input: { householdId: string; caller: Caller; missionType: MissionType; initialMessage: string; source: MessageSource; requestId: string },
+): Promise<MissionDoc> {
+  const mission = newMissionDoc({
+    missionId: newId('msn'),
+    householdId: input.householdId,
+    ownerId: input.caller.userId,
+    missionType: input.missionType,
+    now: nowIso(),
+  });
+  await ctx.missions.create(mission);
+  const { mission_id: missionId, household_id: householdId } = mission;
+  await ctx.events.append(missionId, 'state.changed', { state: 'RUNNING', previous: null });
+  await ctx.audit.record(
+    householdId,
+    {
+      missionId,
+      category: 'MISSION_LIFECYCLE',
+      severity: 'INFO',
+      action: 'mission.created',
+      detail: { missionType: mission.mission_type },
+      actorId: input.caller.userId,
+      targetType: 'mission',
+      targetId: missionId,
+    },
+    input.requestId,
+  );
+  const url = input.initialMessage.match(URL_IN_TEXT)?.[0];
+  const requestId = input.initialMessage.match(REQUEST_ID)?.[0];
+  await ctx.artifacts.write({
+    householdId,
+    missionId,
+    kind: 'mission-plan',
+    requestId: input.requestId,
+    body: {
+      missionId,
+      missionType: mission.mission_type,
+      goal: input.initialMessage.slice(0, 2000),
+      constraints: parseConstraints(input.initialMessage),
+      contextData: { ...(url ? { startUrl: url } : {}), ...(requestId ? { requestId } : {}) },
+    },
+  });
+  const turn = await startTurn(ctx, {
+    householdId,
+    missionId,
+    caller: input.caller,
+    text: input.initialMessage,
+    source: input.source,
+    requestId: input.requestId,
+  });
+  return (await turn.done).mission;
+}
+
+/** The owner ends the mission: complete → DONE, cancel → FAILED. Ending twice is 409 INVALID_STATE. */
+export async function endMission(
+  ctx: OrchestratorContext,
+  input: { householdId: string; missionId: string; caller: Caller; finalState: 'DONE' | 'FAILED'; requestId: string },
+): Promise<MissionDoc> {
+  const { doc, changed } = await ctx.missions.update(input.missionId, (m) => {
+    if (m.household_id !== input.householdId || m.owner_id !== input.caller.userId || isTerminal(m.state)) return ABORT;
+    return { ...m, state: input.finalState, updated_at: nowIso() };
+  });
+  if (!doc || doc.household_id !== input.householdId) throw notFound('Mission not found');
+  if (!changed) {
+    if (doc.owner_id !== input.caller.userId) throw forbidden('Only the owner of the mission can end it');
+    throw invalidState(`Mission is already ${doc.state}`);
+  }
+  await ctx.events.append(input.missionId, 'state.changed', { state: input.finalState, previous: 'RUNNING' });
+  await recordMissionEnd(ctx, doc, { by: 'owner', caller: input.caller, requestId: input.requestId });
+  return doc;
+}

@@ -1,0 +1,188 @@
+import type { Message, MessageSource, StreamEventType } from '@hs/contracts';
+import { type Caller, conflict, forbidden, invalidState, newId, notFound, nowIso } from '@hs/service-kit';
+import { ABORT } from '@hs/store';
+import { TOOL_NAMES, checkToolCall, runToolCall } from '../adapters/tools/tool-registry.ts';
+import type { OrchestratorContext } from '../context.ts';
+import { recordOf, runAgentTurn } from '../domain/agent-loop.ts';
+import { ModelError } from '../domain/agent-model.ts';
+import { type MissionDoc, type TurnLease, toView, turnBlocker, userMessage } from '../domain/mission.ts';
+import { applyTurn } from '../domain/turn-effects.ts';
+import { recordMissionEnd } from './mission-end.ts';
+
+export type TurnRequest = {
+  householdId: string;
+  missionId: string;
+  caller: Caller;
+  text: string;
+  source: MessageSource;
+  requestId: string;
+};
+
+export type TurnOutcome = { ok: boolean; mission: MissionDoc; error?: { code: string; message: string } };
+
+export type StartedTurn = {
+  turnId: string;
+  /** The stream position before this turn's first event: a chat stream follows from here. */
+  afterSeq: number;
+  /** Settles when the turn has finished, successfully or not; never rejects. */
+  done: Promise<TurnOutcome>;
+};
+
+/**
+ * Starts a turn: takes the mission's turn lease and stores the user's message in one atomic
+ * update (so two chats cannot both start), then runs the agent in the background. The lease
+ * expires by itself, so a process killed mid-turn leaves the mission usable after a while.
+ */
+export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Promise<StartedTurn> {
+  const turnId = newId('turn');
+  const now = Date.now();
+  const message = userMessage(newId('msg'), req.text, req.source, nowIso());
+  let interrupted: TurnLease | null = null;
+  const { doc, changed } = await ctx.missions.update(req.missionId, (m) => {
+    if (m.household_id !== req.householdId || m.owner_id !== req.caller.userId || turnBlocker(m, now)) return ABORT;
+    interrupted = m.turn_lease; // an expired lease: its turn died with its process
+    return {
+      ...m,
+      history: [...m.history, message],
+      turn_lease: { turn_id: turnId, expires_at: now + ctx.config.turnLeaseMs },
+      updated_at: message.created_at,
+    };
+  });
+  if (!changed || !doc) {
+    if (!doc || doc.household_id !== req.householdId) throw notFound('Mission not found');
+    if (doc.owner_id !== req.caller.userId) throw forbidden('Only the owner of the mission can chat with it');
+    if (turnBlocker(doc, now) === 'terminal') throw invalidState(`Mission is ${doc.state}; it accepts no more messages`);
+    throw conflict('A turn is already running for this mission; wait for it to finish');
+  }
+  const afterSeq = await ctx.events.lastSeq(req.missionId);
+  const emit = (type: StreamEventType, data: Record<string, unknown>) => ctx.events.append(req.missionId, type, data);
+  const lost = interrupted as TurnLease | null;
+  if (lost)
+    await emit('error', {
+      turn_id: lost.turn_id,
+      code: 'TURN_INTERRUPTED',
+      message: 'The previous turn was interrupted before it finished',
+    });
+  await emit('turn.started', { turn_id: turnId, message });
+  return { turnId, afterSeq, done: runTurn(ctx, req, doc, turnId) };
+}
+
+async function runTurn(ctx: OrchestratorContext, req: TurnRequest, doc: MissionDoc, turnId: string): Promise<TurnOutcome> {
+  const { missionId, householdId } = req;
+  const emit = async (type: StreamEventType, data: Record<string, unknown>) => {
+    await ctx.events.append(missionId, type, data);
+  };
+  const toolCtx = { householdId, missionId, caller: req.caller, requestId: req.requestId, peers: ctx.peers };
+  try {
+    const result = await runAgentTurn(
+      {
+        turnId,
+        missionType: doc.mission_type,
+        history: doc.history.slice(0, -1),
+        userText: req.text,
+        context: doc.context,
+        plan: doc.plan,
+      },
+      {
+        model: ctx.model,
+        maxSteps: ctx.config.agent.maxSteps,
+        tools: TOOL_NAMES,
+        checkCall: checkToolCall,
+        runTool: async (call) => {
+          const outcome = await runToolCall(call, toolCtx);
+          await ctx.audit.record(
+            householdId,
+            {
+              missionId,
+              category: 'TOOL_CALL',
+              severity: outcome.ok ? 'INFO' : 'WARNING',
+              action: `tool.${outcome.tool}`,
+              detail: { turnId, args: outcome.args, ok: outcome.ok, ...(outcome.ok ? {} : { error: outcome.error }) },
+              actorId: req.caller.userId,
+              targetType: 'mission',
+              targetId: missionId,
+            },
+            req.requestId,
+          );
+          return outcome;
+        },
+        emit,
+        renewLease: () => renewLease(ctx, missionId, turnId),
+      },
+    );
+    const reply: Message = {
+      id: newId('msg'),
+      role: 'model',
+      content: result.reply,
+      created_at: nowIso(),
+      tool_calls: result.calls.map(recordOf),
+      source: req.source,
+    };
+    let endedNow = false;
+    const saved = await ctx.missions.update(missionId, (m) => {
+      endedNow = result.completed && m.state === 'RUNNING';
+      return {
+        ...m,
+        history: [...m.history, reply],
+        plan: result.plan,
+        context: applyTurn(m.context, m.mission_type, req.text, result.calls),
+        turns: m.turns + 1,
+        tool_calls_made: m.tool_calls_made + result.calls.length,
+        state: endedNow ? 'DONE' : m.state,
+        turn_lease: m.turn_lease?.turn_id === turnId ? null : m.turn_lease,
+        updated_at: reply.created_at,
+      };
+    });
+    const mission = saved.doc!;
+    await emit('message', { turn_id: turnId, message: reply });
+    if (endedNow) {
+      await emit('state.changed', { state: 'DONE', previous: 'RUNNING' });
+      await recordMissionEnd(ctx, mission, { by: 'agent', caller: req.caller, requestId: req.requestId });
+    }
+    await emit('turn.completed', { turn_id: turnId, status: 'completed', mission: toView(mission) });
+    return { ok: true, mission };
+  } catch (err) {
+    return failTurn(ctx, req, turnId, err);
+  }
+}
+
+/** A failed turn frees the mission at once and says why; the user's message stays in history to retry. */
+async function failTurn(ctx: OrchestratorContext, req: TurnRequest, turnId: string, err: unknown): Promise<TurnOutcome> {
+  const error =
+    err instanceof ModelError
+      ? { code: err.code, message: err.message }
+      : { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' };
+  ctx.logger?.warn({ err, missionId: req.missionId, turnId, reqId: req.requestId }, 'turn failed');
+  const released = await ctx.missions.update(req.missionId, (m) =>
+    m.turn_lease?.turn_id === turnId ? { ...m, turn_lease: null, updated_at: nowIso() } : ABORT,
+  );
+  const mission = released.doc!;
+  try {
+    await ctx.events.append(req.missionId, 'error', { turn_id: turnId, ...error });
+    await ctx.events.append(req.missionId, 'turn.completed', { turn_id: turnId, status: 'failed', error, mission: toView(mission) });
+  } catch (appendErr) {
+    ctx.logger?.error({ err: appendErr, missionId: req.missionId }, 'could not store the failed turn events');
+  }
+  await ctx.audit.record(
+    req.householdId,
+    {
+      missionId: req.missionId,
+      category: 'MISSION_LIFECYCLE',
+      severity: 'WARNING',
+      action: 'mission.turn_failed',
+      detail: { turnId, ...error },
+      actorId: req.caller.userId,
+      targetType: 'mission',
+      targetId: req.missionId,
+    },
+    req.requestId,
+  );
+  return { ok: false, mission, error };
+}
+
+async function renewLease(ctx: OrchestratorContext, missionId: string, turnId: string): Promise<void> {
+  const until = Date.now() + ctx.config.turnLeaseMs;
+  await ctx.missions.update(missionId, (m) =>
+    m.turn_lease?.turn_id === turnId ? { ...m, turn_lease: { turn_id: turnId, expires_at: until } } : ABORT,
+  );
+}

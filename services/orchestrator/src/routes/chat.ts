@@ -1,0 +1,54 @@
+import { ChatRequest, ErrorEnvelope, MissionParams, MissionView } from '@hs/contracts';
+import { AppError, requireCaller, type ServiceApp } from '@hs/service-kit';
+import type { OrchestratorContext } from '../context.ts';
+import { toView } from '../domain/mission.ts';
+import { startTurn } from '../flows/run-turn.ts';
+import { messageSource } from './message-source.ts';
+import { openSse, wantsEventStream } from './sse.ts';
+
+export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
+  app.post(
+    '/api/v1/households/:id/orchestrator/missions/:mId/chat',
+    {
+      schema: {
+        tags: ['missions'],
+        summary: 'Send a message; the agent runs one turn',
+        description:
+          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` carrying the MissionView; otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken.',
+        params: MissionParams,
+        body: ChatRequest,
+        response: {
+          200: MissionView,
+          ...Object.fromEntries([403, 404, 409, 422, 502, 504].map((s) => [s, ErrorEnvelope])),
+        },
+      },
+    },
+    async (request, reply) => {
+      const turn = await startTurn(ctx, {
+        householdId: request.params.id,
+        missionId: request.params.mId,
+        caller: requireCaller(request),
+        text: request.body.message,
+        source: messageSource(request),
+        requestId: request.id,
+      });
+      if (wantsEventStream(request)) {
+        const sse = openSse(request, reply, ctx.config.stream);
+        // The turn goes on if the client leaves; its events stay replayable at GET .../stream.
+        for await (const event of ctx.events.follow(request.params.mId, turn.afterSeq, { pollMs: ctx.config.stream.pollMs, signal: sse.signal })) {
+          sse.send(event);
+          if (event.type === 'turn.completed' && event.data.turn_id === turn.turnId) break;
+        }
+        sse.end();
+        return reply;
+      }
+      const outcome = await turn.done;
+      if (!outcome.ok) {
+        const error = outcome.error!;
+        const message = `${error.message}. The mission is still running: send the message again.`;
+        throw error.code === 'MODEL_TIMEOUT' ? new AppError('UPSTREAM_TIMEOUT', 504, message) : new AppError('UPSTREAM_ERROR', 502, message);
+      }
+      return toView(outcome.mission);
+    },
+  );
+}

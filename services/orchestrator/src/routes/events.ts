@@ -1,0 +1,52 @@
+import { BrowserEventRequest, ClientEventAck, ClientEventRequest, ErrorEnvelope, MissionParams } from '@hs/contracts';
+import { forbidden, internalTokenOf, requireCaller, secretsEqual, type ServiceApp } from '@hs/service-kit';
+import type { OrchestratorContext } from '../context.ts';
+import { recordBrowserEvent, recordClientEvent } from '../flows/mission-events.ts';
+
+const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope };
+
+export function registerEventRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
+  app.post(
+    '/api/v1/households/:id/orchestrator/missions/:mId/events',
+    {
+      // Spec part 7: a missing required field (and an unknown eventType) is 400 here, not 422.
+      config: { validationStatus: 400 },
+      schema: {
+        tags: ['missions'],
+        summary: 'A client event on a mission (any household member)',
+        params: MissionParams,
+        body: ClientEventRequest,
+        response: { 200: ClientEventAck, ...errors },
+      },
+    },
+    async (request) =>
+      recordClientEvent(ctx, {
+        householdId: request.params.id,
+        missionId: request.params.mId,
+        caller: requireCaller(request),
+        event: request.body,
+        requestId: request.id,
+      }),
+  );
+
+  app.post(
+    '/api/v1/internal/browser/events',
+    {
+      // Checked here rather than by the shared hook: the spec gives this route its own message
+      // and REQUIRE_INTERNAL_EVENT_TOKEN switch.
+      config: { public: true },
+      schema: {
+        tags: ['internal'],
+        summary: 'Browser events forwarded by the bridge (INTERACTIVE missions only)',
+        security: [{ internalToken: [] }],
+        body: BrowserEventRequest,
+        response: { 200: ClientEventAck, ...errors },
+      },
+      onRequest: async (request) => {
+        if (ctx.config.requireInternalEventToken && !secretsEqual(internalTokenOf(request), ctx.config.internalToken))
+          throw forbidden('Missing or invalid internal event token');
+      },
+    },
+    async (request) => recordBrowserEvent(ctx, { event: request.body, requestId: request.id }),
+  );
+}

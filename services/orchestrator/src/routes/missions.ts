@@ -1,0 +1,86 @@
+import { CreateMissionRequest, ErrorEnvelope, HouseholdParams, MissionParams, MissionView } from '@hs/contracts';
+import { notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
+import type { OrchestratorContext } from '../context.ts';
+import { toView } from '../domain/mission.ts';
+import { createMission, endMission } from '../flows/mission-lifecycle.ts';
+import { messageSource } from './message-source.ts';
+
+const BASE = '/api/v1/households/:id/orchestrator/missions';
+const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope };
+const tags = ['missions'];
+
+export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
+  app.post(
+    BASE,
+    {
+      schema: {
+        tags,
+        summary: 'Create a mission; its first turn runs with the initial message before the reply',
+        params: HouseholdParams,
+        body: CreateMissionRequest,
+        response: { 201: MissionView, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const mission = await createMission(ctx, {
+        householdId: request.params.id,
+        caller: requireCaller(request),
+        missionType: request.body.mission_type,
+        initialMessage: request.body.initial_message,
+        source: messageSource(request),
+        requestId: request.id,
+      });
+      return reply.code(201).send(toView(mission));
+    },
+  );
+
+  app.get(
+    BASE,
+    {
+      schema: { tags, summary: "The caller's missions in the household, newest first", params: HouseholdParams, response: { 200: z.array(MissionView) } },
+    },
+    async (request) => {
+      const missions = await ctx.missions.listForOwner(request.params.id, requireCaller(request).userId);
+      return missions.map(toView);
+    },
+  );
+
+  app.get(
+    `${BASE}/:mId`,
+    { schema: { tags, summary: 'One mission (any household member)', params: MissionParams, response: { 200: MissionView, ...errors } } },
+    async (request) => {
+      requireCaller(request);
+      const mission = await ctx.missions.get(request.params.id, request.params.mId);
+      if (!mission) throw notFound('Mission not found');
+      return toView(mission);
+    },
+  );
+
+  for (const [action, finalState] of [
+    ['complete', 'DONE'],
+    ['cancel', 'FAILED'],
+  ] as const) {
+    app.post(
+      `${BASE}/:mId/${action}`,
+      {
+        schema: {
+          tags,
+          summary: action === 'complete' ? 'The owner ends the mission DONE' : 'The owner cancels the mission (FAILED)',
+          params: MissionParams,
+          response: { 200: MissionView, ...errors },
+        },
+      },
+      async (request) => {
+        const mission = await endMission(ctx, {
+          householdId: request.params.id,
+          missionId: request.params.mId,
+          caller: requireCaller(request),
+          finalState,
+          requestId: request.id,
+        });
+        return toView(mission);
+      },
+    );
+  }
+}

@@ -1,0 +1,33 @@
+import { ErrorEnvelope, MissionParams, StreamQuery } from '@hs/contracts';
+import { badRequest, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
+import type { OrchestratorContext } from '../context.ts';
+import { openSse, resumePoint } from './sse.ts';
+
+export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
+  app.get(
+    '/api/v1/households/:id/orchestrator/missions/:mId/stream',
+    {
+      schema: {
+        tags: ['missions'],
+        summary: "The mission's events as Server-Sent Events",
+        description:
+          'Frames: `id: <seq>`, `event: <type>`, `data: <StreamEvent JSON>`. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live; `retry:` once, `: keep-alive` at least every 15 s. Types: turn.started, reasoning, tool.call, tool.result, message, plan.updated, state.changed, turn.completed, error, client.event, browser.event. Any orchestrator process serves any mission.',
+        params: MissionParams,
+        querystring: StreamQuery,
+        response: { 400: ErrorEnvelope, 404: ErrorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      requireCaller(request);
+      const after = resumePoint(request, request.query.after);
+      if (after === null) throw badRequest('Last-Event-ID must be a sequence number');
+      const mission = await ctx.missions.get(request.params.id, request.params.mId);
+      if (!mission) throw notFound('Mission not found');
+      const sse = openSse(request, reply, ctx.config.stream);
+      for await (const event of ctx.events.follow(mission.mission_id, after, { pollMs: ctx.config.stream.pollMs, signal: sse.signal }))
+        sse.send(event);
+      sse.end();
+      return reply;
+    },
+  );
+}

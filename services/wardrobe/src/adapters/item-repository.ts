@@ -1,0 +1,111 @@
+import { ABORT, type CollectionOptions, type Page, type Store, type Where } from '@hs/store';
+import type { StoredItem, Tombstone } from '../domain/items.ts';
+
+function itemIndexes() {
+  const heads = [['householdId'], ['householdId', 'category'], ['householdId', 'ownerMemberId'], ['householdId', 'category', 'ownerMemberId']];
+  return heads.flatMap((h) => [{ fields: [...h, 'updatedAt'] }, { fields: [...h, 'season', 'updatedAt'] }]);
+}
+
+export const WARDROBE_COLLECTIONS: Record<string, CollectionOptions> = {
+  items: { indexes: itemIndexes(), arrayFields: ['season'] },
+  item_tombstones: { indexes: [{ fields: ['householdId', 'deletedAt'] }] },
+  outfits: { indexes: [{ fields: ['householdId', 'updatedAt'] }] },
+  feed_collections: { indexes: [{ fields: ['householdId', 'updatedAt'] }] },
+};
+
+/** How many tombstones one sync answer carries; older deletions are older than any sane sync gap. */
+const MAX_TOMBSTONES = 1000;
+
+export type ItemFilter = { category?: string; season?: string; ownerMemberId?: string; updatedSince?: string };
+
+export type Change<T> = { kind: 'missing' } | { kind: 'refused'; reason: unknown } | { kind: 'done'; doc: T };
+
+/** Items and their deletion tombstones (kept so offline clients learn what disappeared). */
+export function createItemRepository(store: Store) {
+  const items = store.collection<StoredItem>('items', WARDROBE_COLLECTIONS.items);
+  const tombstones = store.collection<Tombstone>('item_tombstones', WARDROBE_COLLECTIONS.item_tombstones);
+
+  return {
+    async get(householdId: string, itemId: string): Promise<StoredItem | null> {
+      const item = await items.get(itemId);
+      return item && item.householdId === householdId ? item : null;
+    },
+    async getMany(householdId: string, ids: readonly string[]): Promise<Map<string, StoredItem>> {
+      const found = await items.getMany(ids);
+      for (const [id, item] of found) if (item.householdId !== householdId) found.delete(id);
+      return found;
+    },
+    create: (item: StoredItem) => items.create(item.itemId, item),
+    list(householdId: string, filter: ItemFilter, limit: number, cursor: string | null): Promise<Page<StoredItem>> {
+      const where: Where[] = [['householdId', '==', householdId]];
+      if (filter.category) where.push(['category', '==', filter.category]);
+      if (filter.ownerMemberId) where.push(['ownerMemberId', '==', filter.ownerMemberId]);
+      if (filter.season) where.push(['season', 'array-contains', filter.season]);
+      if (filter.updatedSince) where.push(['updatedAt', '>=', filter.updatedSince]);
+      return items.query({ where, orderBy: [{ field: 'updatedAt', direction: 'asc' }], limit, cursor });
+    },
+    newest: (householdId: string, limit: number) =>
+      items.query({ where: [['householdId', '==', householdId]], orderBy: [{ field: 'updatedAt', direction: 'desc' }], limit }),
+    async deletedSince(householdId: string, since: string): Promise<Tombstone[]> {
+      const page = await tombstones.query({
+        where: [['householdId', '==', householdId], ['deletedAt', '>=', since]],
+        orderBy: [{ field: 'deletedAt', direction: 'asc' }],
+        limit: MAX_TOMBSTONES,
+      });
+      return page.items;
+    },
+    /**
+     * Atomic change of one item of the household. `apply` is pure; it may throw to refuse
+     * (a stale If-Match, an already confirmed image), which leaves the item untouched.
+     */
+    async change(householdId: string, itemId: string, apply: (item: StoredItem) => StoredItem | null): Promise<Change<StoredItem | null>> {
+      let outcome: 'missing' | 'refused' | 'done' = 'done';
+      let reason: unknown;
+      const result = await items.update(itemId, (current) => {
+        outcome = 'done';
+        if (!current || current.householdId !== householdId) {
+          outcome = 'missing';
+          return ABORT;
+        }
+        try {
+          return apply(current);
+        } catch (err) {
+          outcome = 'refused';
+          reason = err;
+          return ABORT;
+        }
+      });
+      if (outcome === 'missing') return { kind: 'missing' };
+      if (outcome === 'refused') return { kind: 'refused', reason };
+      return { kind: 'done', doc: result.doc };
+    },
+    /**
+     * Deletes with a tombstone written first: if the process dies in between, the item is still
+     * there and a retried DELETE finishes; the reverse order could lose the deletion for syncing
+     * clients. A refused delete (stale If-Match) takes its tombstone back.
+     */
+    async remove(householdId: string, itemId: string, check: (item: StoredItem) => void, now: string): Promise<Change<StoredItem>> {
+      const current = await items.get(itemId);
+      if (!current || current.householdId !== householdId) return { kind: 'missing' };
+      try {
+        check(current);
+      } catch (reason) {
+        return { kind: 'refused', reason };
+      }
+      await tombstones.put(itemId, { itemId, householdId, deletedAt: now });
+      let removed: StoredItem | null = null;
+      const outcome = await this.change(householdId, itemId, (item) => {
+        check(item);
+        removed = item;
+        return null;
+      });
+      if (outcome.kind !== 'done') {
+        await tombstones.delete(itemId);
+        return outcome;
+      }
+      return { kind: 'done', doc: removed ?? current };
+    },
+  };
+}
+
+export type ItemRepository = ReturnType<typeof createItemRepository>;

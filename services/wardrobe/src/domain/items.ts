@@ -1,0 +1,73 @@
+import type { CreateItemRequest, ItemImage, UpdateItemRequest, WardrobeItem } from '@hs/contracts';
+import type { z } from 'zod';
+
+export type StoredImage = ItemImage & { key: string };
+export type StoredItem = Omit<WardrobeItem, 'images'> & { images: StoredImage[] };
+export type Tombstone = { itemId: string; householdId: string; deletedAt: string };
+
+/** Pending images count too, so abandoned upload URLs can't grow an item without bound. */
+export const MAX_IMAGES_PER_ITEM = 10;
+
+const dedupe = <T>(list: readonly T[]): T[] => [...new Set(list)];
+
+export function newItem(
+  input: z.output<typeof CreateItemRequest>,
+  ids: { itemId: string; householdId: string; ownerMemberId: string; now: string },
+): StoredItem {
+  return {
+    itemId: ids.itemId,
+    householdId: ids.householdId,
+    ownerMemberId: ids.ownerMemberId,
+    category: input.category,
+    brand: input.brand,
+    colors: dedupe(input.colors),
+    season: dedupe(input.season),
+    occasion: dedupe(input.occasion),
+    tags: dedupe(input.tags),
+    images: [],
+    createdAt: ids.now,
+    updatedAt: ids.now,
+  };
+}
+
+export function patchItem(item: StoredItem, patch: UpdateItemRequest, now: string): StoredItem {
+  const next: StoredItem = { ...item };
+  if (patch.category !== undefined) next.category = patch.category;
+  if (patch.ownerMemberId !== undefined) next.ownerMemberId = patch.ownerMemberId;
+  if (patch.brand !== undefined) next.brand = patch.brand;
+  if (patch.colors !== undefined) next.colors = dedupe(patch.colors);
+  if (patch.season !== undefined) next.season = dedupe(patch.season);
+  if (patch.occasion !== undefined) next.occasion = dedupe(patch.occasion);
+  if (patch.tags !== undefined) next.tags = dedupe(patch.tags);
+  next.updatedAt = now;
+  return next;
+}
+
+/** The client's view: storage keys stay inside the service. */
+export function itemView(item: StoredItem): WardrobeItem {
+  return {
+    itemId: item.itemId,
+    householdId: item.householdId,
+    ownerMemberId: item.ownerMemberId,
+    category: item.category,
+    brand: item.brand,
+    colors: item.colors,
+    season: item.season,
+    occasion: item.occasion,
+    tags: item.tags,
+    images: item.images.map(({ key: _key, ...image }) => image),
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+/** Object key of an item image; the upload route parses it back to find the image. */
+export const imageKey = (householdId: string, itemId: string, imageId: string) =>
+  `households/${householdId}/items/${itemId}/${imageId}`;
+
+export function parseImageKey(key: string): { householdId: string; itemId: string; imageId: string } | null {
+  const m = /^households\/([^/]+)\/items\/([^/]+)\/([^/]+)$/.exec(key);
+  return m ? { householdId: m[1]!, itemId: m[2]!, imageId: m[3]! } : null;
+}
+
+export const hasConfirmedImage = (item: StoredItem) => item.images.some((i) => i.status === 'confirmed');

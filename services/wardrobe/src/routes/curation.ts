@@ -1,0 +1,115 @@
+import {
+  CreateOutfitRequest,
+  CurationResult,
+  ErrorEnvelope,
+  HouseholdParams,
+  ItemParams,
+  Outfit,
+  OutfitList,
+  OutfitParams,
+} from '@hs/contracts';
+import { badRequest, newId, notFound, nowIso, type ServiceApp, serviceUnavailable } from '@hs/service-kit';
+import { z } from 'zod';
+import type { WardrobeContext } from '../context.ts';
+import { hasConfirmedImage } from '../domain/items.ts';
+import { curateItem } from '../flows/curate-item.ts';
+
+const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope, 502: ErrorEnvelope, 503: ErrorEnvelope };
+const H = '/api/v1/households/:id/wardrobe';
+const DISABLED = 'Curation is not enabled in this environment';
+
+export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): void {
+  const enabled = ctx.config.curation.backend !== 'disabled';
+
+  app.post(
+    `${H}/items/:itemId/curate`,
+    {
+      schema: {
+        tags: ['curation'],
+        description:
+          'Looks built around the item from the wardrobe (and active offers filling a missing category), each with why. Needs a confirmed image (400); 503 when CURATION_BACKEND=disabled.',
+        params: ItemParams,
+        response: { 200: CurationResult, ...errors },
+      },
+    },
+    async (request) => {
+      const item = await ctx.items.get(request.params.id, request.params.itemId);
+      if (!item) throw notFound('Item not found');
+      if (!enabled) throw serviceUnavailable(DISABLED);
+      if (!hasConfirmedImage(item)) throw badRequest('The item has no confirmed image yet');
+      return curateItem(ctx, item, request.id);
+    },
+  );
+
+  app.post(
+    `${H}/outfits`,
+    {
+      schema: {
+        tags: ['outfits'],
+        description:
+          'With itemIds: saves exactly those items (each must be an item of this household, else 404). Without: saves the best curated look around anchorItemId (default: the most recently changed item); 503 when curation is disabled, 400 when the wardrobe is empty.',
+        params: HouseholdParams,
+        body: CreateOutfitRequest,
+        response: { 201: Outfit, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const householdId = request.params.id;
+      const { itemIds, anchorItemId, name } = request.body;
+      const now = nowIso();
+      const base = { outfitId: newId('out'), householdId, createdBy: request.caller?.userId ?? null, createdAt: now, updatedAt: now };
+      if (itemIds) {
+        const unique = [...new Set(itemIds)];
+        const found = await ctx.items.getMany(householdId, unique);
+        const missing = unique.find((id) => !found.has(id));
+        if (missing) throw notFound(`Item ${missing} not found`);
+        const outfit: Outfit = { ...base, name: name ?? 'Outfit', itemIds: unique, offerIds: [], source: 'MANUAL', why: [] };
+        await ctx.outfits.create(outfit);
+        return reply.code(201).send(outfit);
+      }
+      if (!enabled) throw serviceUnavailable(DISABLED);
+      const anchor = anchorItemId
+        ? await ctx.items.get(householdId, anchorItemId)
+        : ((await ctx.items.newest(householdId, 1)).items[0] ?? null);
+      if (anchorItemId && !anchor) throw notFound(`Item ${anchorItemId} not found`);
+      if (!anchor) throw badRequest('The wardrobe has no items to build an outfit from');
+      const curated = await curateItem(ctx, anchor, request.id);
+      const best = curated.looks[0];
+      const outfit: Outfit = {
+        ...base,
+        name: name ?? `Look around ${anchor.brand || anchor.category.toLowerCase()}`,
+        itemIds: best?.itemIds ?? [anchor.itemId],
+        offerIds: best?.offerIds ?? [],
+        source: 'CURATED',
+        why: best?.why ?? ['Nothing in the wardrobe or the offers completes this item yet', ...curated.notes],
+      };
+      await ctx.outfits.create(outfit);
+      return reply.code(201).send(outfit);
+    },
+  );
+
+  app.get(
+    `${H}/outfits`,
+    { schema: { tags: ['outfits'], params: HouseholdParams, response: { 200: OutfitList, ...errors } } },
+    async (request) => ({ items: (await ctx.outfits.newest(request.params.id, 200)).items }),
+  );
+
+  app.get(
+    `${H}/outfits/:outfitId`,
+    { schema: { tags: ['outfits'], params: OutfitParams, response: { 200: Outfit, ...errors } } },
+    async (request) => {
+      const outfit = await ctx.outfits.get(request.params.id, request.params.outfitId);
+      if (!outfit) throw notFound('Outfit not found');
+      return outfit;
+    },
+  );
+
+  app.delete(
+    `${H}/outfits/:outfitId`,
+    { schema: { tags: ['outfits'], params: OutfitParams, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      if (!(await ctx.outfits.delete(request.params.id, request.params.outfitId))) throw notFound('Outfit not found');
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,144 @@
+import {
+  AddCollectionEntryRequest,
+  CollectionList,
+  CollectionParams,
+  CreateCollectionRequest,
+  ErrorEnvelope,
+  Feed,
+  FeedCollection,
+  type FeedEntry,
+  FeedQuery,
+  type FeedSource,
+  HouseholdParams,
+} from '@hs/contracts';
+import { newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
+import type { WardrobeContext } from '../context.ts';
+import { mergeFeed } from '../domain/feed.ts';
+import { itemView } from '../domain/items.ts';
+import { withEtag } from './http-cache.ts';
+
+const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope };
+const H = '/api/v1/households/:id/wardrobe/feed';
+const tags = ['feed'];
+
+export function registerFeedRoutes(app: ServiceApp, ctx: WardrobeContext): void {
+  const read: Record<Exclude<FeedSource, 'ALL'>, (householdId: string, limit: number, requestId: string) => Promise<FeedEntry[]>> = {
+    WARDROBE: async (h, limit) =>
+      (await ctx.items.newest(h, limit)).items.map((i) => ({ type: 'ITEM', id: i.itemId, at: i.updatedAt, item: itemView(i) })),
+    OUTFITS: async (h, limit) =>
+      (await ctx.outfits.newest(h, limit)).items.map((o) => ({ type: 'OUTFIT', id: o.outfitId, at: o.updatedAt, outfit: o })),
+    COLLECTIONS: async (h, limit) =>
+      (await ctx.collections.newest(h, limit)).items.map((c) => ({ type: 'COLLECTION', id: c.collectionId, at: c.updatedAt, collection: c })),
+    OFFERS: async (h, limit, requestId) =>
+      (await ctx.offers.search({ householdId: h, limit: Math.min(limit, 100) }, requestId)).map((o) => ({
+        type: 'OFFER',
+        id: o.offerId,
+        at: o.updatedAt,
+        offer: o,
+      })),
+  };
+
+  app.get(
+    H,
+    {
+      config: { validationStatus: 400 },
+      schema: {
+        tags,
+        description:
+          'Items, outfits, active offers and collections of the household, newest first. An unsupported source is 400 VALIDATION_ERROR. A source that cannot be read (commerce down) is listed in unavailableSources. Strong ETag; If-None-Match gives 304.',
+        params: HouseholdParams,
+        querystring: FeedQuery,
+        response: { 200: Feed, 304: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { source, limit } = request.query;
+      const wanted = source === 'ALL' ? (Object.keys(read) as (keyof typeof read)[]) : [source];
+      const unavailableSources: FeedSource[] = [];
+      const lists = await Promise.all(
+        wanted.map((s) =>
+          read[s](request.params.id, limit, request.id).catch((err) => {
+            if (s !== 'OFFERS') throw err;
+            unavailableSources.push(s);
+            return [];
+          }),
+        ),
+      );
+      return withEtag(request, reply, { source, entries: mergeFeed(lists, limit), unavailableSources });
+    },
+  );
+
+  app.post(
+    `${H}/collections`,
+    {
+      config: { validationStatus: 400 },
+      schema: {
+        tags,
+        description: 'A named collection of items and outfits; a missing name is 400 VALIDATION_ERROR.',
+        params: HouseholdParams,
+        body: CreateCollectionRequest,
+        response: { 201: FeedCollection, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const now = nowIso();
+      const collection: FeedCollection = {
+        collectionId: newId('col'),
+        householdId: request.params.id,
+        name: request.body.name,
+        entries: [],
+        createdBy: request.caller?.userId ?? null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await ctx.collections.create(collection);
+      return reply.code(201).send(collection);
+    },
+  );
+
+  app.get(
+    `${H}/collections`,
+    { schema: { tags, params: HouseholdParams, response: { 200: CollectionList, ...errors } } },
+    async (request) => ({ items: (await ctx.collections.newest(request.params.id, 200)).items }),
+  );
+
+  app.get(
+    `${H}/collections/:collectionId`,
+    { schema: { tags, params: CollectionParams, response: { 200: FeedCollection, ...errors } } },
+    async (request) => {
+      const c = await ctx.collections.get(request.params.id, request.params.collectionId);
+      if (!c) throw notFound('Collection not found');
+      return c;
+    },
+  );
+
+  app.post(
+    `${H}/collections/:collectionId/entries`,
+    {
+      schema: {
+        tags,
+        description: 'Adds an item or outfit of this household (404 otherwise); adding one twice changes nothing.',
+        params: CollectionParams,
+        body: AddCollectionEntryRequest,
+        response: { 200: FeedCollection, ...errors },
+      },
+    },
+    async (request) => {
+      const { id, collectionId } = request.params;
+      const { type, id: refId } = request.body;
+      if (!(await ctx.collections.get(id, collectionId))) throw notFound('Collection not found');
+      const exists = type === 'ITEM' ? await ctx.items.get(id, refId) : await ctx.outfits.get(id, refId);
+      if (!exists) throw notFound(`${type === 'ITEM' ? 'Item' : 'Outfit'} not found`);
+      const now = nowIso();
+      const addedBy = request.caller?.userId ?? null;
+      const updated = await ctx.collections.change(id, collectionId, (c) =>
+        c.entries.some((e) => e.type === type && e.id === refId)
+          ? c
+          : { ...c, entries: [...c.entries, { type, id: refId, addedAt: now, addedBy }], updatedAt: now },
+      );
+      if (!updated) throw notFound('Collection not found');
+      return updated;
+    },
+  );
+}

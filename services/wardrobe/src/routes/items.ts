@@ -1,0 +1,140 @@
+import {
+  CreateItemRequest,
+  ErrorEnvelope,
+  HouseholdParams,
+  ItemPage,
+  ItemParams,
+  ListItemsQuery,
+  UpdateItemRequest,
+  WardrobeItem,
+} from '@hs/contracts';
+import { AppError, badRequest, newId, notFound, nowIso, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { StoreQueryError } from '@hs/store';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { etagOf } from '../domain/etag.ts';
+import { itemView, newItem, patchItem, type StoredItem } from '../domain/items.ts';
+import type { WardrobeContext } from '../context.ts';
+import { checkIfMatch, withEtag } from './http-cache.ts';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 412: ErrorEnvelope, 422: ErrorEnvelope };
+const tags = ['items'];
+const H = '/api/v1/households/:id/wardrobe';
+const NOT_MEMBER = 'ownerMemberId is not a household member';
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void {
+  const assertMember = async (request: FastifyRequest, householdId: string, memberId: string) => {
+    if (request.caller?.userId === memberId) return; // the gateway already checked the caller
+    if (!(await ctx.members.isMember(householdId, memberId, request.id))) throw badRequest(NOT_MEMBER);
+  };
+
+  app.post(
+    `${H}/items`,
+    { schema: { tags, params: HouseholdParams, body: CreateItemRequest, response: { 201: WardrobeItem, ...errors } } },
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const householdId = request.params.id;
+      const ownerMemberId = request.body.ownerMemberId ?? caller.userId;
+      await assertMember(request, householdId, ownerMemberId);
+      const item = newItem(request.body, { itemId: newId('item'), householdId, ownerMemberId, now: nowIso() });
+      await ctx.items.create(item);
+      const view = itemView(item);
+      return reply.code(201).header('etag', etagOf(view)).send(view);
+    },
+  );
+
+  app.get(
+    `${H}/items`,
+    {
+      schema: {
+        tags,
+        description:
+          'Items by updatedAt ascending. With updatedSince: only changes at or after it, plus deletedItemIds. Strong ETag; If-None-Match gives 304.',
+        params: HouseholdParams,
+        querystring: ListItemsQuery,
+        response: { 200: ItemPage, 304: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { limit, cursor, ...filter } = request.query;
+      const since = filter.updatedSince ? new Date(filter.updatedSince).toISOString() : undefined;
+      let page: Awaited<ReturnType<typeof ctx.items.list>>;
+      try {
+        page = await ctx.items.list(request.params.id, { ...filter, updatedSince: since }, limit, cursor ?? null);
+      } catch (err) {
+        if (err instanceof StoreQueryError) throw badRequest('Invalid cursor');
+        throw err;
+      }
+      const tombstones = since ? await ctx.items.deletedSince(request.params.id, since) : [];
+      // The newest change included: deterministic, so an unchanged answer keeps its ETag.
+      const syncedAt = [since ?? EPOCH, ...page.items.map((i) => i.updatedAt), ...tombstones.map((t) => t.deletedAt)].reduce(
+        (a, b) => (b > a ? b : a),
+      );
+      const body = {
+        items: page.items.map(itemView),
+        nextCursor: page.nextCursor,
+        deletedItemIds: tombstones.map((t) => t.itemId),
+        syncedAt,
+      };
+      return withEtag(request, reply, body);
+    },
+  );
+
+  app.get(
+    `${H}/items/:itemId`,
+    { schema: { tags, params: ItemParams, response: { 200: WardrobeItem, 304: z.null(), ...errors } } },
+    async (request, reply) => {
+      const item = await ctx.items.get(request.params.id, request.params.itemId);
+      if (!item) throw notFound('Item not found');
+      return withEtag(request, reply, itemView(item));
+    },
+  );
+
+  app.patch(
+    `${H}/items/:itemId`,
+    {
+      schema: {
+        tags,
+        description: 'Partial update. If-Match with a stale ETag gives 412 PRECONDITION_FAILED.',
+        params: ItemParams,
+        body: UpdateItemRequest,
+        response: { 200: WardrobeItem, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, itemId } = request.params;
+      if (request.body.ownerMemberId) await assertMember(request, id, request.body.ownerMemberId);
+      const now = nowIso();
+      const result = await ctx.items.change(id, itemId, (item: StoredItem) => {
+        checkIfMatch(request, itemView(item));
+        return patchItem(item, request.body, now);
+      });
+      if (result.kind === 'missing') throw notFound('Item not found');
+      if (result.kind === 'refused') throw result.reason as AppError;
+      const view = itemView(result.doc!);
+      return reply.header('etag', etagOf(view)).send(view);
+    },
+  );
+
+  app.delete(
+    `${H}/items/:itemId`,
+    {
+      schema: {
+        tags,
+        description: 'Deletes the item and its images; leaves a tombstone for updatedSince syncs. If-Match as for PATCH.',
+        params: ItemParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, itemId } = request.params;
+      const result = await ctx.items.remove(id, itemId, (item) => checkIfMatch(request, itemView(item)), nowIso());
+      if (result.kind === 'missing') throw notFound('Item not found');
+      if (result.kind === 'refused') throw result.reason as AppError;
+      // Blobs after the record: an orphaned file is harmless, a record without its file is not.
+      await Promise.all(result.doc.images.map((img) => ctx.storage.delete(img.key).catch(() => undefined)));
+      return reply.code(204).send(null);
+    },
+  );
+}

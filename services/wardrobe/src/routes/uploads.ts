@@ -1,0 +1,106 @@
+import type { Readable } from 'node:stream';
+import { ErrorEnvelope, ImageContentType, UploadReceipt } from '@hs/contracts';
+import { AppError, badRequest, conflict, forbidden, notFound, type ServiceApp } from '@hs/service-kit';
+import {
+  EmptyUploadError,
+  isValidKey,
+  type LocalBlobStorage,
+  UPLOAD_ROUTE_PREFIX,
+  UploadTooLargeError,
+  verifyLocalUploadSignature,
+} from '@hs/storage';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseImageKey } from '../domain/items.ts';
+import type { WardrobeContext } from '../context.ts';
+
+const tooLarge = (max: number) => new AppError('PAYLOAD_TOO_LARGE', 413, `Upload is larger than ${max} bytes`);
+const unsupported = () =>
+  new AppError('UNSUPPORTED_MEDIA_TYPE', 415, `Content-Type must be one of ${ImageContentType.options.join(', ')}`);
+
+type UploadQuery = { expires?: string; max?: string; sig?: string };
+
+/**
+ * The local backend's signed upload URLs, reached through the gateway without a bearer token:
+ * the URL's own HMAC signature and expiry authorise it. Checks, in order: content type (images
+ * only), signature (covers key, content type, byte limit, expiry), expiry, declared length,
+ * that the image is still pending; then streams the body into storage, counting bytes and
+ * aborting past the limit. A refused upload stores nothing.
+ */
+export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, storage: LocalBlobStorage): void {
+  const secret = ctx.config.storage.signingSecret;
+
+  const authorise = (request: FastifyRequest, method: 'PUT' | 'GET', contentType: string) => {
+    const key = (request.params as { '*': string })['*'];
+    const check = verifyLocalUploadSignature({
+      secret,
+      method,
+      key,
+      contentType,
+      query: request.query as UploadQuery,
+    });
+    if (!check.ok) throw forbidden(check.reason === 'expired' ? 'Upload URL has expired' : 'Upload URL signature is invalid');
+    if (!isValidKey(key)) throw notFound('Upload target not found');
+    return { key, maxBytes: check.maxBytes ?? 0 };
+  };
+
+  app.register(async (scope: FastifyInstance) => {
+    // Raw bytes for this route only: the body is streamed to storage, never buffered or parsed.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    // A refused upload is answered before its body is read; closing the connection spares the
+    // client sending megabytes nobody will read.
+    scope.addHook('onError', async (_request, reply) => {
+      reply.header('connection', 'close');
+    });
+
+    scope.put(
+      `${UPLOAD_ROUTE_PREFIX}/*`,
+      {
+        config: { public: true },
+        schema: {
+          tags: ['uploads'],
+          description: 'Target of a signed upload URL (local storage). Authorised by its signature, not a token.',
+          response: { 200: UploadReceipt, 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 413: ErrorEnvelope, 415: ErrorEnvelope },
+        },
+      },
+      async (request) => {
+        const contentType = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (!ImageContentType.safeParse(contentType).success) throw unsupported();
+        const { key, maxBytes } = authorise(request, 'PUT', contentType);
+        const limit = Math.min(maxBytes, ctx.config.uploads.maxBytes);
+        const declared = Number(request.headers['content-length'] ?? Number.NaN);
+        if (declared > limit) throw tooLarge(limit);
+        const target = parseImageKey(key);
+        if (!target) throw notFound('Upload target not found');
+        const item = await ctx.items.get(target.householdId, target.itemId);
+        const image = item?.images.find((i) => i.imageId === target.imageId);
+        if (!image) throw notFound('Upload target not found');
+        if (image.status === 'confirmed') throw conflict('Image is already confirmed');
+        const body = request.body as Readable | undefined;
+        if (!body || declared === 0) throw badRequest('Upload body is empty');
+        try {
+          const info = await storage.receiveUpload(key, body, { contentType, maxBytes: limit });
+          return { size: info.size, contentType: info.contentType, sha256: info.sha256 ?? '' };
+        } catch (err) {
+          if (err instanceof UploadTooLargeError) throw tooLarge(limit);
+          if (err instanceof EmptyUploadError) throw badRequest('Upload body is empty');
+          throw err;
+        }
+      },
+    );
+
+    scope.get(
+      `${UPLOAD_ROUTE_PREFIX}/*`,
+      {
+        config: { public: true },
+        schema: { tags: ['uploads'], description: 'Target of a signed download URL (local storage).', hide: true },
+      },
+      async (request, reply) => {
+        const { key } = authorise(request, 'GET', '');
+        const found = await storage.get(key);
+        if (!found) throw notFound('Object not found');
+        return reply.type(found.info.contentType).header('cache-control', 'private, max-age=300').send(Buffer.from(found.bytes));
+      },
+    );
+  });
+}
