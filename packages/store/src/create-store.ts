@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { withCheckedIds } from './checked-ids.ts';
 import { createFirestoreStore } from './firestore-store.ts';
 import { createMemoryStore } from './memory-store.ts';
+import { assertCollectionOptions } from './names.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import type { Store } from './types.ts';
 
@@ -19,10 +20,13 @@ export type StoreConfig =
 
 export function createStore(config: StoreConfig): Store {
   const store = openBackend(config);
-  // Id rules are enforced once, here, so all backends accept and reject the same ids.
+  // Id and option rules are enforced once, here, so every backend accepts and rejects the same.
   return {
     backend: store.backend,
-    collection: (name, options) => withCheckedIds(store.collection(name, options)),
+    collection: (name, options) => {
+      assertCollectionOptions(options);
+      return withCheckedIds(store.collection(name, options));
+    },
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -1,4 +1,4 @@
-import { StoreQueryError } from './types.ts';
+import { type CollectionOptions, StoreQueryError } from './types.ts';
 
 // Names end up inlined in SQL (table names, json paths the planner must match against expression
 // indexes) and in Firestore collection ids, so only a conservative alphabet is accepted.
@@ -30,4 +30,13 @@ export function getPath(doc: unknown, path: string): unknown {
     current = (current as Record<string, unknown>)[key];
   }
   return current;
+}
+
+/** Checked for every backend alike, although only sqlite and Firestore act on the options. */
+export function assertCollectionOptions(options: CollectionOptions | undefined): void {
+  for (const field of options?.arrayFields ?? []) assertFieldPath(field);
+  for (const spec of options?.indexes ?? []) {
+    if (spec.fields.length === 0) throw new StoreQueryError('An index needs at least one field');
+    for (const field of spec.fields) assertFieldPath(field);
+  }
 }

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { assertFieldPath } from './names.ts';
+import { assertCollectionOptions } from './names.ts';
 import { arrayTable, elementKey, quoteIdent, valueExpr } from './sqlite-expr.ts';
 import type { CollectionOptions } from './types.ts';
 
@@ -22,6 +22,7 @@ export function ensureCollectionSchema(
   name: string,
   options: CollectionOptions,
 ): Set<string> {
+  assertCollectionOptions(options);
   const table = quoteIdent(name);
   const arr = quoteIdent(arrayTable(name));
   db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
@@ -38,9 +39,7 @@ export function ensureCollectionSchema(
   );
 
   const declaredArrays = options.arrayFields ?? [];
-  for (const field of declaredArrays) assertFieldPath(field);
   for (const spec of options.indexes ?? []) {
-    for (const field of spec.fields) assertFieldPath(field);
     // Array fields are served by the side table; scalar fields go into one expression index,
     // in declared order, with id last so `ORDER BY <last field>, id` comes straight off it.
     const scalar = spec.fields.filter((f) => !declaredArrays.includes(f));

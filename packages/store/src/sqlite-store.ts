@@ -9,6 +9,11 @@ import type { Collection, CollectionOptions, Doc, Store } from './types.ts';
 const BUSY_TIMEOUT_MS = 5000;
 const MAX_CACHED_STATEMENTS = 500;
 
+/**
+ * Per-process view of a collection's schema. Array fields are re-read from the file whenever a
+ * new declaration arrives; a process that never declares a field another process added would not
+ * maintain it, so every process of a service should declare its collections the same way.
+ */
 interface CollectionState {
   /** Shared by every handle on the collection so later declarations reach earlier handles. */
   arrayFields: Set<string>;

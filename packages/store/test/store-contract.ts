@@ -175,6 +175,7 @@ export function describeStoreContract(
       ];
       for (const query of bad) await expect(c.query(query)).rejects.toBeInstanceOf(StoreQueryError);
       expect(() => store.collection('bad/name')).toThrow(StoreQueryError);
+      expect(() => store.collection('x', { indexes: [{ fields: ['a b'] }] })).toThrow(StoreQueryError);
     });
 
     queryContract(() => store);

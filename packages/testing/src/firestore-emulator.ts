@@ -63,30 +63,45 @@ export async function startFirestoreEmulator(jar = FIRESTORE_EMULATOR_JAR): Prom
     ],
     { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // Only the tail is kept, for the error message; reading on also keeps java's pipes from filling.
   let output = '';
   const collect = (chunk: Buffer): void => {
     output = (output + chunk.toString()).slice(-4000);
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const emulator: FirestoreEmulator = { host, stop: () => stopProcessGroup(child, exited) };
+  let dead = false;
+  const exited = new Promise<void>((resolve) => {
+    const done = (): void => {
+      dead = true;
+      resolve();
+    };
+    child.once('exit', done);
+    child.once('error', done); // spawn failure, e.g. java vanished since the availability check
+  });
+  // If vitest exits without running teardown (Ctrl-C, crash), don't leave java behind.
+  const killOnExit = (): void => killGroup(child, 'SIGKILL');
+  process.once('exit', killOnExit);
+  const emulator: FirestoreEmulator = {
+    host,
+    stop: async () => {
+      process.off('exit', killOnExit);
+      await stopProcessGroup(child, exited);
+    },
+  };
   try {
-    await waitUntilAnswering(host, child);
+    await waitUntilAnswering(host, () => dead);
   } catch (err) {
     await emulator.stop();
     throw new Error(`Firestore emulator did not start: ${(err as Error).message}\n${output}`);
   }
-  // Nothing reads the output any more; keep the pipes from filling up and blocking java.
-  child.stdout?.resume();
-  child.stderr?.resume();
   return emulator;
 }
 
-async function waitUntilAnswering(host: string, child: ChildProcess): Promise<void> {
+async function waitUntilAnswering(host: string, isDead: () => boolean): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error('java exited');
+    if (isDead()) throw new Error('java exited');
     try {
       const res = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(1000) });
       await res.body?.cancel();
@@ -99,17 +114,19 @@ async function waitUntilAnswering(host: string, child: ChildProcess): Promise<vo
   throw new Error(`no answer within ${READY_TIMEOUT_MS} ms`);
 }
 
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
 async function stopProcessGroup(child: ChildProcess, exited: Promise<void>): Promise<void> {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const signal = (sig: NodeJS.Signals): void => {
-    try {
-      process.kill(-child.pid!, sig);
-    } catch {
-      // Already gone.
-    }
-  };
-  signal('SIGTERM');
-  const timer = setTimeout(() => signal('SIGKILL'), STOP_GRACE_MS);
+  killGroup(child, 'SIGTERM');
+  const timer = setTimeout(() => killGroup(child, 'SIGKILL'), STOP_GRACE_MS);
   await exited;
   clearTimeout(timer);
 }

@@ -154,6 +154,30 @@ describe('POST /api/v1/browser/events with signatures enforced', () => {
     expect(res.json()).toEqual({ error: 'INVALID_MISSION_TYPE', message: 'Mission is not INTERACTIVE' });
   });
 
+  it('moves the session with USER_TAKEOVER_START/END from the extension, so the agent is refused meanwhile', async () => {
+    const s = await openSession(app, 'msn_interactive11');
+    const start = eventBody('USER_TAKEOVER_START', s);
+    expect((await send(start, signed(start))).statusCode).toBe(200);
+    const act = () =>
+      app.inject({
+        method: 'POST',
+        url: `/api/v1/sessions/${s.sessionId}/agent-action`,
+        headers: internal,
+        payload: { type: 'SCROLL' },
+      });
+    expect((await act()).json()).toEqual({
+      error: 'INVALID_STATE',
+      message: 'the user is in control of the browser',
+    });
+    const end = eventBody('USER_TAKEOVER_END', s);
+    expect((await send(end, signed(end))).statusCode).toBe(200);
+    expect((await act()).statusCode).toBe(200);
+    expect(orchestrator.events.slice(-2).map((e) => e.body.type)).toEqual([
+      'USER_TAKEOVER_START',
+      'USER_TAKEOVER_END',
+    ]);
+  });
+
   it('lets the sender retry with the same webhook-id when the orchestrator was down', async () => {
     const payload = eventBody('FORM_SUBMITTED');
     const headers = signed(payload);

@@ -1,11 +1,11 @@
 // Extension events: authenticated by a Standard Webhooks signature (when enforced), each
 // webhook-id accepted once, then forwarded to the mission through the orchestrator.
 import type { BrowserEventAccepted, BrowserExtensionEvent } from '@hs/contracts';
-import { AppError, invalidState, notFound } from '@hs/service-kit';
+import { AppError, invalidState, notFound, nowIso } from '@hs/service-kit';
 import type { MissionEvents } from '../adapters/mission-events.ts';
 import type { SeenWebhookIds } from '../adapters/seen-webhook-ids.ts';
 import type { SessionRepository } from '../adapters/session-repository.ts';
-import { isTerminal } from '../domain/session-machine.ts';
+import { isTerminal, release, takeover } from '../domain/session-machine.ts';
 import { type SignatureHeaders, signingKey, verifySignature } from '../domain/webhook-signature.ts';
 
 export type ExtensionEventDeps = {
@@ -22,6 +22,11 @@ const SIGNATURE_MESSAGES = {
   STALE: 'Webhook timestamp is outside the 5 minute tolerance',
   MISMATCH: 'Webhook signature does not match',
 } as const;
+
+const USER_CONTROL: Record<string, typeof takeover | undefined> = {
+  USER_TAKEOVER_START: takeover,
+  USER_TAKEOVER_END: release,
+};
 
 export function createExtensionEvents(deps: ExtensionEventDeps) {
   const key = signingKey(deps.signingSecret);
@@ -51,6 +56,10 @@ export function createExtensionEvents(deps: ExtensionEventDeps) {
       // A mission id that does not match is treated like an unknown session: nothing is revealed.
       if (!session || session.missionId !== event.missionId) throw notFound('Browser session not found');
       if (isTerminal(session)) throw invalidState(`Browser session is ${session.status}`);
+      // The extension sees the user grab or hand back the page: the bridge's state follows, so the
+      // agent is refused exactly while the mission is told the user is in control.
+      const transition = USER_CONTROL[event.type];
+      if (transition) await deps.sessions.change(session.sessionId, (s) => transition(s, nowIso()));
       try {
         await deps.missionEvents.send(
           {

@@ -59,7 +59,13 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
     if (!session) early.push(data);
     else void onMessage(data, isBinary);
   });
-  socket.on('close', () => gone.abort());
+  // Pings keep idle conversations (the user is thinking) from being cut by proxies on the way.
+  const keepAlive = setInterval(() => socket.readyState === socket.OPEN && socket.ping(), 25_000);
+  keepAlive.unref();
+  socket.on('close', () => {
+    clearInterval(keepAlive);
+    gone.abort();
+  });
 
   async function onMessage(data: RawData, isBinary = false): Promise<void> {
     if (!session) return;

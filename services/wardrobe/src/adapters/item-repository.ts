@@ -59,24 +59,24 @@ export function createItemRepository(store: Store) {
      * (a stale If-Match, an already confirmed image), which leaves the item untouched.
      */
     async change(householdId: string, itemId: string, apply: (item: StoredItem) => StoredItem | null): Promise<Change<StoredItem | null>> {
-      let outcome: 'missing' | 'refused' | 'done' = 'done';
-      let reason: unknown;
+      // Set by the last run of the (possibly retried) pure update function.
+      const last: { outcome: 'missing' | 'refused' | 'done'; reason?: unknown } = { outcome: 'done' };
       const result = await items.update(itemId, (current) => {
-        outcome = 'done';
+        last.outcome = 'done';
         if (!current || current.householdId !== householdId) {
-          outcome = 'missing';
+          last.outcome = 'missing';
           return ABORT;
         }
         try {
           return apply(current);
         } catch (err) {
-          outcome = 'refused';
-          reason = err;
+          last.outcome = 'refused';
+          last.reason = err;
           return ABORT;
         }
       });
-      if (outcome === 'missing') return { kind: 'missing' };
-      if (outcome === 'refused') return { kind: 'refused', reason };
+      if (last.outcome === 'missing') return { kind: 'missing' };
+      if (last.outcome === 'refused') return { kind: 'refused', reason: last.reason };
       return { kind: 'done', doc: result.doc };
     },
     /**
