@@ -99,15 +99,8 @@ export const BrowserExtensionEvent = z.object({
 });
 export type BrowserExtensionEvent = z.infer<typeof BrowserExtensionEvent>;
 
-/** What the bridge sends to the orchestrator's `POST /api/v1/internal/browser/events`. */
-export const BrowserBridgeEvent = z.object({
-  missionId: Id,
-  sessionId: Id,
-  type: BrowserEventType,
-  payload: EventPayload.optional(),
-  householdId: Id.optional(),
-});
-export type BrowserBridgeEvent = z.infer<typeof BrowserBridgeEvent>;
+// What the bridge sends to the orchestrator is `BrowserEventRequest` (missions.ts), the
+// orchestrator's own contract for its internal browser-events route.
 
 export const BrowserEventAccepted = z.object({
   accepted: z.literal(true),

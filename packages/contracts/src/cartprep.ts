@@ -50,7 +50,10 @@ export const CreateCartprepJobRequest = z.object({
   /** What the shopper expects; the simulated executor builds its cart from them. */
   title: z.string().min(1).max(200).optional(),
   unitPrice: z.number().finite().positive().max(1_000_000).optional(),
-  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
 });
 export type CreateCartprepJobRequest = z.input<typeof CreateCartprepJobRequest>;
 
@@ -74,4 +77,7 @@ export const CartprepJob = z.object({
 export type CartprepJob = z.infer<typeof CartprepJob>;
 
 export const CartprepJobParams = z.object({ jobId: z.string().min(1).max(128) });
-export const HouseholdCartprepJobParams = z.object({ id: z.string().min(1).max(128), jobId: z.string().min(1).max(128) });
+export const HouseholdCartprepJobParams = z.object({
+  id: z.string().min(1).max(128),
+  jobId: z.string().min(1).max(128),
+});

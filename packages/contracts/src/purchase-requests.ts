@@ -118,7 +118,9 @@ export const CartFailedCallback = z.object({
 export type CartFailedCallback = z.infer<typeof CartFailedCallback>;
 
 /** The token is optional in the schema: a missing one is 409 CONFLICT, not a validation error. */
-export const ConfirmCheckoutRequest = z.object({ confirmationToken: z.string().max(512).optional() }).default({});
+export const ConfirmCheckoutRequest = z
+  .object({ confirmationToken: z.string().max(512).optional() })
+  .default({});
 export type ConfirmCheckoutRequest = z.infer<typeof ConfirmCheckoutRequest>;
 
 export const SpendingPolicyInput = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MissionView } from './missions.ts';
 
 /** Reply of `POST .../orchestrator/missions/{mId}/voice-session` (decisions "Voice (Model B)"). */
 export const VoiceSessionResponse = z.object({
@@ -38,11 +39,11 @@ export const VOICE_CLOSE_CODES = {
   rateLimited: 4429,
 } as const;
 
-/** The MissionView fields the voice gateway reads; the rest of the view passes through untouched. */
-export const VoiceMissionSnapshot = z.looseObject({
-  mission_id: z.string(),
-  household_id: z.string(),
-  owner_id: z.string(),
-  state: z.string(),
+/** The MissionView fields the voice gateway reads (the rest of the view is dropped). */
+export const VoiceMissionSnapshot = MissionView.pick({
+  mission_id: true,
+  household_id: true,
+  owner_id: true,
+  state: true,
 });
 export type VoiceMissionSnapshot = z.infer<typeof VoiceMissionSnapshot>;

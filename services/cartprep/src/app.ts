@@ -27,7 +27,7 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
   const app = await createServiceApp({
     service: 'cartprep',
     description:
-      'Cart preparation: jobs that put the approved item in a merchant cart and report the cart (or why it failed) to the gateway\'s buy flow.',
+      "Cart preparation: jobs that put the approved item in a merchant cart and report the cart (or why it failed) to the gateway's buy flow.",
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimit,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -48,10 +48,20 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
     jobs,
     executor: deps.executor ?? createSimulatedExecutor(),
     callbacks,
-    settings: { maxAttempts: config.cartprep.maxAttempts, leaseMs: config.cartprep.leaseMs, jobTimeoutMs: config.cartprep.jobTimeoutMs },
+    settings: {
+      maxAttempts: config.cartprep.maxAttempts,
+      leaseMs: config.cartprep.leaseMs,
+      jobTimeoutMs: config.cartprep.jobTimeoutMs,
+    },
     logger,
   });
-  const worker = createWorker({ jobs, runner, concurrency: config.cartprep.concurrency, pollMs: config.cartprep.pollMs, logger });
+  const worker = createWorker({
+    jobs,
+    runner,
+    concurrency: config.cartprep.concurrency,
+    pollMs: config.cartprep.pollMs,
+    logger,
+  });
   const ctx: CartprepContext = { config, jobs, runner, worker, callbacks, logger };
   registerJobRoutes(app, ctx);
   if (deps.background !== false) {

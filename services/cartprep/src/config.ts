@@ -1,4 +1,11 @@
-import { ConfigError, envBool, envList, isProductionLike, loadConfig, type BaseConfig } from '@hs/service-kit';
+import {
+  type BaseConfig,
+  ConfigError,
+  envBool,
+  envList,
+  isProductionLike,
+  loadConfig,
+} from '@hs/service-kit';
 import { z } from 'zod';
 
 /** Settings of the cartprep service on top of the shared ones (see README, configuration table). */
@@ -24,10 +31,17 @@ export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(
       'Configuration error: CARTPREP_EXECUTOR=browser is not available yet: the browser executor comes with the browser issue (use simulated)',
     );
-  if (isProductionLike(base.appEnv) && (raw.BUYFLOW_INTERNAL_TOKEN.startsWith('dev-') || Buffer.byteLength(raw.BUYFLOW_INTERNAL_TOKEN) < 32))
-    throw new ConfigError('Configuration error: BUYFLOW_INTERNAL_TOKEN must be a 32+ byte secret in staging and production');
+  if (
+    isProductionLike(base.appEnv) &&
+    (raw.BUYFLOW_INTERNAL_TOKEN.startsWith('dev-') || Buffer.byteLength(raw.BUYFLOW_INTERNAL_TOKEN) < 32)
+  )
+    throw new ConfigError(
+      'Configuration error: BUYFLOW_INTERNAL_TOKEN must be a 32+ byte secret in staging and production',
+    );
   if (raw.CARTPREP_ENFORCE_DOMAIN_ALLOWLIST && raw.CARTPREP_ALLOWED_DOMAINS.length === 0)
-    throw new ConfigError('Configuration error: CARTPREP_ALLOWED_DOMAINS must list domains when CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true');
+    throw new ConfigError(
+      'Configuration error: CARTPREP_ALLOWED_DOMAINS must list domains when CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true',
+    );
   return {
     ...base,
     cartprep: {
@@ -37,7 +51,9 @@ export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
       leaseMs: raw.CARTPREP_LEASE_SECONDS * 1000,
       jobTimeoutMs: raw.CARTPREP_JOB_TIMEOUT_SECONDS * 1000,
       pollMs: raw.CARTPREP_POLL_MS,
-      allowlist: raw.CARTPREP_ENFORCE_DOMAIN_ALLOWLIST ? raw.CARTPREP_ALLOWED_DOMAINS.map((d) => d.toLowerCase()) : null,
+      allowlist: raw.CARTPREP_ENFORCE_DOMAIN_ALLOWLIST
+        ? raw.CARTPREP_ALLOWED_DOMAINS.map((d) => d.toLowerCase())
+        : null,
       callbackRetryMaxMs: raw.CARTPREP_CALLBACK_RETRY_MAX_SECONDS * 1000,
       buyflowToken: raw.BUYFLOW_INTERNAL_TOKEN,
     },

@@ -5,12 +5,16 @@ import { buildApp, loadCartprepConfig } from '../src/index.ts';
 
 /** A stand-in gateway on a loopback port that records buy-flow callbacks and answers `status`. */
 export async function startFakeGateway() {
-  const calls: Array<{ path: string; token: string | undefined; body: any }> = [];
+  const calls: Array<{ path: string; token: string | undefined; body: unknown }> = [];
   const state = { status: 200 };
   const server = createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
-    calls.push({ path: req.url ?? '', token: req.headers['x-internal-token'] as string | undefined, body: JSON.parse(raw || '{}') });
+    calls.push({
+      path: req.url ?? '',
+      token: req.headers['x-internal-token'] as string | undefined,
+      body: JSON.parse(raw || '{}'),
+    });
     res.writeHead(state.status, { 'content-type': 'application/json' });
     res.end(state.status < 400 ? '{}' : JSON.stringify({ error: 'CONFLICT', message: 'nope' }));
   });
@@ -21,7 +25,10 @@ export async function startFakeGateway() {
 
 export const CARTPREP_TOKEN = 'test-cartprep-token';
 
-export async function buildCartprep(env: Record<string, string> = {}, store: Store = createStore({ backend: 'inmemory' })) {
+export async function buildCartprep(
+  env: Record<string, string> = {},
+  store: Store = createStore({ backend: 'inmemory' }),
+) {
   const gateway = await startFakeGateway();
   const config = loadCartprepConfig({
     APP_ENV: 'test',
@@ -33,9 +40,12 @@ export async function buildCartprep(env: Record<string, string> = {}, store: Sto
   const app = await buildApp({ config, store, background: false });
   await app.ready();
   const headers = { 'x-internal-token': CARTPREP_TOKEN };
-  const create = (body: object) => app.inject({ method: 'POST', url: '/api/v1/cartprep/jobs', headers, payload: body });
-  const process = (jobId: string) => app.inject({ method: 'POST', url: `/api/v1/cartprep/jobs/${jobId}/process`, headers });
-  const get = (jobId: string) => app.inject({ method: 'GET', url: `/api/v1/cartprep/jobs/${jobId}`, headers });
+  const create = (body: object) =>
+    app.inject({ method: 'POST', url: '/api/v1/cartprep/jobs', headers, payload: body });
+  const process = (jobId: string) =>
+    app.inject({ method: 'POST', url: `/api/v1/cartprep/jobs/${jobId}/process`, headers });
+  const get = (jobId: string) =>
+    app.inject({ method: 'GET', url: `/api/v1/cartprep/jobs/${jobId}`, headers });
   return {
     app,
     store,

@@ -14,7 +14,13 @@ describe('cart-prep jobs', () => {
     t = await buildCartprep();
     const created = await t.create(job());
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ jobId: 'cpj_testjob0001', status: 'QUEUED', attempts: 0, errorCode: null, cart: null });
+    expect(created.json()).toMatchObject({
+      jobId: 'cpj_testjob0001',
+      status: 'QUEUED',
+      attempts: 0,
+      errorCode: null,
+      cart: null,
+    });
     const done = await t.process('cpj_testjob0001');
     expect(done.json()).toMatchObject({
       status: 'SUCCEEDED',
@@ -26,7 +32,9 @@ describe('cart-prep jobs', () => {
         merchantDomain: 'shop.example.com',
       },
     });
-    expect(done.json().cart.checkoutUrl).toMatch(/^https:\/\/shop\.example\.com\/checkout\?cart=[0-9a-f]{16}$/);
+    expect(done.json().cart.checkoutUrl).toMatch(
+      /^https:\/\/shop\.example\.com\/checkout\?cart=[0-9a-f]{16}$/,
+    );
     expect(t.gateway.calls).toEqual([
       {
         path: '/api/v1/households/h_home/requests/pr_one/cart-ready',
@@ -62,21 +70,38 @@ describe('cart-prep jobs', () => {
   });
 
   it('enforces the domain allowlist at creation (400 POLICY_VIOLATION)', async () => {
-    t = await buildCartprep({ CARTPREP_ENFORCE_DOMAIN_ALLOWLIST: 'true', CARTPREP_ALLOWED_DOMAINS: 'example.com' });
+    t = await buildCartprep({
+      CARTPREP_ENFORCE_DOMAIN_ALLOWLIST: 'true',
+      CARTPREP_ALLOWED_DOMAINS: 'example.com',
+    });
     expect((await t.create(job())).statusCode).toBe(201);
     const res = await t.create(job({ jobId: 'cpj_testjob0002', url: 'https://evil.test.org/x' }));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'POLICY_VIOLATION', message: 'Domain evil.test.org is not in CARTPREP_ALLOWED_DOMAINS' });
+    expect(res.json()).toEqual({
+      error: 'POLICY_VIOLATION',
+      message: 'Domain evil.test.org is not in CARTPREP_ALLOWED_DOMAINS',
+    });
   });
 
   it('answers 404 for unknown jobs and for a job of another household', async () => {
     t = await buildCartprep();
-    expect((await t.get('cpj_nothing00')).json()).toEqual({ error: 'NOT_FOUND', message: 'Cart-prep job not found' });
+    expect((await t.get('cpj_nothing00')).json()).toEqual({
+      error: 'NOT_FOUND',
+      message: 'Cart-prep job not found',
+    });
     expect((await t.process('cpj_nothing00')).statusCode).toBe(404);
     await t.create(job());
-    const mine = await t.app.inject({ method: 'GET', url: '/api/v1/households/h_home/cartprep/jobs/cpj_testjob0001', headers: t.headers });
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/households/h_home/cartprep/jobs/cpj_testjob0001',
+      headers: t.headers,
+    });
     expect(mine.statusCode).toBe(200);
-    const theirs = await t.app.inject({ method: 'GET', url: '/api/v1/households/h_other/cartprep/jobs/cpj_testjob0001', headers: t.headers });
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/households/h_other/cartprep/jobs/cpj_testjob0001',
+      headers: t.headers,
+    });
     expect(theirs.json()).toEqual({ error: 'NOT_FOUND', message: 'Cart-prep job not found' });
   });
 
@@ -114,7 +139,11 @@ describe('cart-prep jobs', () => {
     await runner.claim('cpj_testjob0001');
     await new Promise((r) => setTimeout(r, 80));
     await runner.recover();
-    expect((await t.get('cpj_testjob0001')).json()).toMatchObject({ status: 'FAILED', errorCode: 'INTERNAL_ERROR', attempts: 2 });
+    expect((await t.get('cpj_testjob0001')).json()).toMatchObject({
+      status: 'FAILED',
+      errorCode: 'INTERNAL_ERROR',
+      attempts: 2,
+    });
     expect(t.gateway.calls.at(-1)?.body).toMatchObject({ errorCode: 'INTERNAL_ERROR' });
   });
 
@@ -140,6 +169,8 @@ describe('cart-prep configuration', () => {
     );
   });
   it('refuses an enforced allowlist without domains', () => {
-    expect(() => loadCartprepConfig({ CARTPREP_ENFORCE_DOMAIN_ALLOWLIST: 'true' })).toThrow(/CARTPREP_ALLOWED_DOMAINS/);
+    expect(() => loadCartprepConfig({ CARTPREP_ENFORCE_DOMAIN_ALLOWLIST: 'true' })).toThrow(
+      /CARTPREP_ALLOWED_DOMAINS/,
+    );
   });
 });

@@ -13,7 +13,10 @@ async function toCartReady(t: Harness) {
   const r = `/requests/${created.requestId}`;
   expect((await t.post(`${r}/approve`, t.guardian)).statusCode).toBe(200);
   const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-  const ready = await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: sampleCart() });
+  const ready = await t.post(`${r}/cart-ready`, t.internal(), {
+    jobId: intent.cartprepJobId,
+    cart: sampleCart(),
+  });
   expect(ready.statusCode).toBe(200);
   return { created, r, intent };
 }
@@ -23,22 +26,49 @@ describe('purchase requests: create and read', () => {
     const res = await t.post('/requests', t.adult, t.item);
     expect(res.statusCode).toBe(201);
     const pr = res.json();
-    expect(pr).toMatchObject({ status: 'PENDING_APPROVAL', requesterId: t.adult.userId, merchantDomain: 'shop.example.com', quantity: 1, price: 80 });
+    expect(pr).toMatchObject({
+      status: 'PENDING_APPROVAL',
+      requesterId: t.adult.userId,
+      merchantDomain: 'shop.example.com',
+      quantity: 1,
+      price: 80,
+    });
     expect(pr.requestId).toMatch(/^pr_/);
     const household = (await t.app.inject({ method: 'GET', url: t.h, headers: t.child.auth })).json();
     expect(household.purchaseRequests).toEqual([pr.requestId]);
-    const one = await t.app.inject({ method: 'GET', url: `${t.h}/requests/${pr.requestId}`, headers: t.child.auth });
-    expect(one.json().budget).toEqual({ currency: 'EUR', perRequestLimit: null, monthlyLimit: null, spentThisMonth: 0, remaining: null });
-    const list = await t.app.inject({ method: 'GET', url: `${t.h}/requests?status=PENDING_APPROVAL`, headers: t.guardian.auth });
+    const one = await t.app.inject({
+      method: 'GET',
+      url: `${t.h}/requests/${pr.requestId}`,
+      headers: t.child.auth,
+    });
+    expect(one.json().budget).toEqual({
+      currency: 'EUR',
+      perRequestLimit: null,
+      monthlyLimit: null,
+      spentThisMonth: 0,
+      remaining: null,
+    });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `${t.h}/requests?status=PENDING_APPROVAL`,
+      headers: t.guardian.auth,
+    });
     expect(list.json().map((r: { requestId: string }) => r.requestId)).toEqual([pr.requestId]);
   });
 
   it('refuses a CHILD (403) and audits the refusal', async () => {
     const res = await t.post('/requests', t.child, t.item);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'A CHILD member cannot create purchase requests' });
+    expect(res.json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'A CHILD member cannot create purchase requests',
+    });
     const refused = (await t.gates()).find((g) => g.action === 'CREATE_PURCHASE_REQUEST');
-    expect(refused).toMatchObject({ actorId: t.child.userId, severity: 'WARNING', detail: { outcome: 'REFUSED', status: 403 } });
+    expect(refused).toMatchObject({
+      actorId: t.child.userId,
+      severity: 'WARNING',
+      detail: { outcome: 'REFUSED', status: 403 },
+    });
   });
 
   it.each([
@@ -54,7 +84,9 @@ describe('purchase requests: create and read', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toBe('VALIDATION_ERROR');
     expect(res.json().details.map((d: { loc: string[] }) => d.loc)).toContainEqual(['body', field]);
-    expect((await t.app.inject({ method: 'GET', url: `${t.h}/requests`, headers: t.adult.auth })).json()).toEqual([]);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `${t.h}/requests`, headers: t.adult.auth })).json(),
+    ).toEqual([]);
   });
 
   it.each([
@@ -73,15 +105,35 @@ describe('purchase requests: create and read', () => {
     expect(household.purchaseRequests).toEqual([]);
   });
 
-  it('hides another household\'s request (404) and refuses non-members (403)', async () => {
+  it("hides another household's request (404) and refuses non-members (403)", async () => {
     const pr = (await t.post('/requests', t.adult, t.item)).json();
-    const other = (await t.app.inject({ method: 'POST', url: '/api/v1/households', headers: t.outsider.auth, payload: { name: 'Other' } })).json();
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/households/${other.householdId}/requests/${pr.requestId}`, headers: t.outsider.auth });
+    const other = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/households',
+        headers: t.outsider.auth,
+        payload: { name: 'Other' },
+      })
+    ).json();
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/households/${other.householdId}/requests/${pr.requestId}`,
+      headers: t.outsider.auth,
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Purchase request not found' });
-    const approve = await t.app.inject({ method: 'POST', url: `/api/v1/households/${other.householdId}/requests/${pr.requestId}/approve`, headers: t.outsider.auth, payload: {} });
+    const approve = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/households/${other.householdId}/requests/${pr.requestId}/approve`,
+      headers: t.outsider.auth,
+      payload: {},
+    });
     expect(approve.statusCode).toBe(404);
-    const foreign = await t.app.inject({ method: 'GET', url: `${t.h}/requests/${pr.requestId}`, headers: t.outsider.auth });
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `${t.h}/requests/${pr.requestId}`,
+      headers: t.outsider.auth,
+    });
     expect(foreign.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
   });
 });
@@ -90,10 +142,16 @@ describe('purchase requests: approval and the state table', () => {
   it('lets only a PARENT_GUARDIAN approve, once', async () => {
     const pr = (await t.post('/requests', t.adult, t.item)).json();
     const r = `/requests/${pr.requestId}`;
-    expect((await t.post(`${r}/approve`, t.adult)).json()).toEqual({ error: 'FORBIDDEN', message: 'Only a PARENT_GUARDIAN can approve purchase requests' });
+    expect((await t.post(`${r}/approve`, t.adult)).json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only a PARENT_GUARDIAN can approve purchase requests',
+    });
     const ok = await t.post(`${r}/approve`, t.guardian);
     expect(ok.json()).toMatchObject({ status: 'APPROVED', approvedBy: t.guardian.userId });
-    expect((await t.post(`${r}/approve`, t.guardian)).json()).toEqual({ error: 'CONFLICT', message: 'Purchase request is already approved (APPROVED)' });
+    expect((await t.post(`${r}/approve`, t.guardian)).json()).toEqual({
+      error: 'CONFLICT',
+      message: 'Purchase request is already approved (APPROVED)',
+    });
   });
 
   it('answers 409 for every transition the table does not allow', async () => {
@@ -101,15 +159,24 @@ describe('purchase requests: approval and the state table', () => {
     const r = `/requests/${pr.requestId}`;
     expect((await t.post(`${r}/purchase-intents`, t.adult)).json()).toEqual({
       error: 'CONFLICT',
-      message: 'Purchase request must be APPROVED to create a purchase intent (current state: PENDING_APPROVAL)',
+      message:
+        'Purchase request must be APPROVED to create a purchase intent (current state: PENDING_APPROVAL)',
     });
-    expect((await t.post(`${r}/cart-ready`, t.internal(), { jobId: 'cpj_whatever1', cart: sampleCart() })).json()).toEqual({
+    expect(
+      (await t.post(`${r}/cart-ready`, t.internal(), { jobId: 'cpj_whatever1', cart: sampleCart() })).json(),
+    ).toEqual({
       error: 'CONFLICT',
       message: 'Purchase request is not in cart preparation (current state: PENDING_APPROVAL)',
     });
     expect((await t.post(`${r}/reject`, t.guardian)).json().status).toBe('REJECTED');
-    expect((await t.post(`${r}/approve`, t.guardian)).json()).toEqual({ error: 'CONFLICT', message: 'Purchase request is already finalized (REJECTED)' });
-    expect((await t.post(`${r}/cancel`, t.adult)).json()).toEqual({ error: 'CONFLICT', message: 'Purchase request is already finalized (REJECTED)' });
+    expect((await t.post(`${r}/approve`, t.guardian)).json()).toEqual({
+      error: 'CONFLICT',
+      message: 'Purchase request is already finalized (REJECTED)',
+    });
+    expect((await t.post(`${r}/cancel`, t.adult)).json()).toEqual({
+      error: 'CONFLICT',
+      message: 'Purchase request is already finalized (REJECTED)',
+    });
   });
 
   it('lets the requester cancel, not another adult', async () => {
@@ -123,7 +190,9 @@ describe('purchase requests: approval and the state table', () => {
 
   it('lets exactly one of concurrent approvals win', async () => {
     const pr = (await t.post('/requests', t.adult, t.item)).json();
-    const results = await Promise.all(Array.from({ length: 10 }, () => t.post(`/requests/${pr.requestId}/approve`, t.guardian)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => t.post(`/requests/${pr.requestId}/approve`, t.guardian)),
+    );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 409)).toHaveLength(9);
   });
@@ -137,13 +206,22 @@ describe('purchase intents, callbacks and checkout', () => {
     expect(intent.cartprepJobId).toMatch(/^cpj_/);
     expect(Buffer.from(intent.confirmationToken, 'base64url')).toHaveLength(32);
     expect(t.cartprep.jobs).toEqual([
-      expect.objectContaining({ jobId: intent.cartprepJobId, requestId: created.requestId, url: t.item.url, size: 'M', quantity: 1, token: 'dev-internal-token-cartprep' }),
+      expect.objectContaining({
+        jobId: intent.cartprepJobId,
+        requestId: created.requestId,
+        url: t.item.url,
+        size: 'M',
+        quantity: 1,
+        token: 'dev-internal-token-cartprep',
+      }),
     ]);
     // The token is stored only as its hash.
     const stored = await t.store.collection('checkout_tokens').query({});
     expect(JSON.stringify(stored.items)).not.toContain(intent.confirmationToken);
 
-    const done = await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: intent.confirmationToken });
+    const done = await t.post(`${r}/confirm-checkout`, t.adult, {
+      confirmationToken: intent.confirmationToken,
+    });
     expect(done.statusCode).toBe(200);
     expect(done.json()).toMatchObject({ status: 'COMPLETED', cart: sampleCart() });
 
@@ -162,9 +240,18 @@ describe('purchase intents, callbacks and checkout', () => {
   it('checks confirm-checkout in the documented order', async () => {
     const { r, intent } = await toCartReady(t);
     const confirm = (who: Harness['adult'], body: object) => t.post(`${r}/confirm-checkout`, who, body);
-    expect((await confirm(t.child, {})).json()).toEqual({ error: 'FORBIDDEN', message: 'A CHILD member cannot confirm a checkout' });
-    expect((await confirm(t.adult, {})).json()).toEqual({ error: 'CONFLICT', message: 'Confirmation token is missing' });
-    expect((await confirm(t.adult, { confirmationToken: 'x'.repeat(43) })).json()).toEqual({ error: 'FORBIDDEN', message: 'Confirmation token is invalid' });
+    expect((await confirm(t.child, {})).json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'A CHILD member cannot confirm a checkout',
+    });
+    expect((await confirm(t.adult, {})).json()).toEqual({
+      error: 'CONFLICT',
+      message: 'Confirmation token is missing',
+    });
+    expect((await confirm(t.adult, { confirmationToken: 'x'.repeat(43) })).json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Confirmation token is invalid',
+    });
     expect((await confirm(t.guardian, { confirmationToken: intent.confirmationToken })).json()).toEqual({
       error: 'FORBIDDEN',
       message: 'Confirmation token was issued to another member',
@@ -174,7 +261,9 @@ describe('purchase intents, callbacks and checkout', () => {
       error: 'CONFLICT',
       message: 'Confirmation token has already been used',
     });
-    const refusals = (await t.gates()).filter((g) => g.action === 'CONFIRM_CHECKOUT' && g.detail.outcome === 'REFUSED').map((g) => g.detail.reason);
+    const refusals = (await t.gates())
+      .filter((g) => g.action === 'CONFIRM_CHECKOUT' && g.detail.outcome === 'REFUSED')
+      .map((g) => g.detail.reason);
     expect(refusals).toEqual(
       expect.arrayContaining([
         'A CHILD member cannot confirm a checkout',
@@ -190,14 +279,22 @@ describe('purchase intents, callbacks and checkout', () => {
     const r = `/requests/${pr.requestId}`;
     await t.post(`${r}/approve`, t.guardian);
     const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-    expect((await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: intent.confirmationToken })).json()).toEqual({
+    expect(
+      (
+        await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: intent.confirmationToken })
+      ).json(),
+    ).toEqual({
       error: 'CONFLICT',
       message: 'Purchase request is not CART_READY (current state: CART_PREP)',
     });
     const tokens = t.store.collection<{ expiresAt: string }>('checkout_tokens');
     const [doc] = (await tokens.query({})).items as Array<{ tokenHash: string; expiresAt: string }>;
     await tokens.put(doc!.tokenHash, { ...doc!, expiresAt: new Date(Date.now() - 1000).toISOString() });
-    expect((await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: intent.confirmationToken })).json()).toEqual({
+    expect(
+      (
+        await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: intent.confirmationToken })
+      ).json(),
+    ).toEqual({
       error: 'FORBIDDEN',
       message: 'Confirmation token has expired',
     });
@@ -210,8 +307,13 @@ describe('purchase intents, callbacks and checkout', () => {
     const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
     const body = { jobId: intent.cartprepJobId, cart: sampleCart() };
     for (const who of [t.internal('wrong'), t.adult])
-      expect((await t.post(`${r}/cart-ready`, who, body)).json()).toEqual({ error: 'FORBIDDEN', message: 'Missing or invalid internal buy-flow token' });
-    expect((await t.post(`${r}/cart-ready`, t.internal(), { ...body, jobId: 'cpj_otherjob1' })).json()).toEqual({
+      expect((await t.post(`${r}/cart-ready`, who, body)).json()).toEqual({
+        error: 'FORBIDDEN',
+        message: 'Missing or invalid internal buy-flow token',
+      });
+    expect(
+      (await t.post(`${r}/cart-ready`, t.internal(), { ...body, jobId: 'cpj_otherjob1' })).json(),
+    ).toEqual({
       error: 'CONFLICT',
       message: `Callback is for job cpj_otherjob1, but the request is waiting for job ${intent.cartprepJobId}`,
     });
@@ -219,7 +321,9 @@ describe('purchase intents, callbacks and checkout', () => {
     const again = await t.post(`${r}/cart-ready`, t.internal(), body);
     expect(first.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
-    expect((await t.gates()).filter((g) => g.action === 'CART_READY' && g.detail.outcome === 'ALLOWED')).toHaveLength(1);
+    expect(
+      (await t.gates()).filter((g) => g.action === 'CART_READY' && g.detail.outcome === 'ALLOWED'),
+    ).toHaveLength(1);
   });
 
   it('sends a failed cart back to APPROVED with lastFailure, and a new intent supersedes the old token', async () => {
@@ -229,15 +333,23 @@ describe('purchase intents, callbacks and checkout', () => {
     const first = (await t.post(`${r}/purchase-intents`, t.adult)).json();
     const failed = { jobId: first.cartprepJobId, errorCode: 'SIZE_UNAVAILABLE', message: 'out of stock' };
     const res = await t.post(`${r}/failed`, t.internal(), failed);
-    expect(res.json()).toMatchObject({ status: 'APPROVED', lastFailure: { jobId: first.cartprepJobId, errorCode: 'SIZE_UNAVAILABLE', message: 'out of stock' } });
+    expect(res.json()).toMatchObject({
+      status: 'APPROVED',
+      lastFailure: { jobId: first.cartprepJobId, errorCode: 'SIZE_UNAVAILABLE', message: 'out of stock' },
+    });
     expect((await t.post(`${r}/failed`, t.internal(), failed)).json()).toEqual(res.json());
     const second = (await t.post(`${r}/purchase-intents`, t.adult)).json();
     await t.post(`${r}/cart-ready`, t.internal(), { jobId: second.cartprepJobId, cart: sampleCart() });
-    expect((await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: first.confirmationToken })).json()).toEqual({
+    expect(
+      (await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: first.confirmationToken })).json(),
+    ).toEqual({
       error: 'FORBIDDEN',
       message: 'Confirmation token is invalid',
     });
-    expect((await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: second.confirmationToken })).statusCode).toBe(200);
+    expect(
+      (await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: second.confirmationToken }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('keeps the request APPROVED when cart-prep is down (502), so the intent can be retried', async () => {
@@ -261,6 +373,13 @@ describe('purchase intents, callbacks and checkout', () => {
       error: 'FORBIDDEN',
       message: 'A CHILD member cannot start a purchase',
     });
-    expect((await t.gates()).some((g) => g.action === 'CREATE_PURCHASE_INTENT' && g.actorId === t.child.userId && g.detail.outcome === 'REFUSED')).toBe(true);
+    expect(
+      (await t.gates()).some(
+        (g) =>
+          g.action === 'CREATE_PURCHASE_INTENT' &&
+          g.actorId === t.child.userId &&
+          g.detail.outcome === 'REFUSED',
+      ),
+    ).toBe(true);
   });
 });

@@ -1,8 +1,18 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createStore, type Store } from '@hs/store';
-import { buildApp, loadGatewayConfig } from '../src/index.ts';
 import { devIdentity } from '../src/adapters/identity-provider.ts';
+import { buildApp, loadGatewayConfig } from '../src/index.ts';
+
+/** An audit entry as the gateway queued it for the ledger. */
+export type GateEntry = {
+  category: string;
+  action: string;
+  actorId: string | null;
+  targetId: string | null;
+  severity: string;
+  detail: Record<string, unknown>;
+};
 
 /** A stand-in cart-prep service on a loopback port: records dispatched jobs, answers like the real one. */
 export async function startFakeCartprep(options: { delayMs?: number; fail?: number } = {}) {
@@ -49,7 +59,9 @@ export async function startFakeCartprep(options: { delayMs?: number; fail?: numb
 export const BUYFLOW_TOKEN = 'test-buyflow-token';
 
 /** The gateway app on a given store, with a fake cart-prep; background loops off. */
-export async function buildBuyflowGateway(options: { store?: Store; env?: Record<string, string>; cartprepDelayMs?: number } = {}) {
+export async function buildBuyflowGateway(
+  options: { store?: Store; env?: Record<string, string>; cartprepDelayMs?: number } = {},
+) {
   const cartprep = await startFakeCartprep({ delayMs: options.cartprepDelayMs ?? 0 });
   const store = options.store ?? createStore({ backend: 'inmemory' });
   const config = loadGatewayConfig({
@@ -71,23 +83,53 @@ export async function buildBuyflowGateway(options: { store?: Store; env?: Record
   const adult = await login('adult');
   const child = await login('child');
   const outsider = await login('outsider');
-  const household = (await app.inject({ method: 'POST', url: '/api/v1/households', headers: guardian.auth, payload: { name: 'Home' } })).json();
+  const household = (
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: guardian.auth,
+      payload: { name: 'Home' },
+    })
+  ).json();
   const h = `/api/v1/households/${household.householdId}`;
   for (const [who, role] of [
     [adult, 'ADULT'],
     [child, 'CHILD'],
   ] as const)
-    await app.inject({ method: 'POST', url: `${h}/members`, headers: guardian.auth, payload: { memberId: who.userId, role } });
+    await app.inject({
+      method: 'POST',
+      url: `${h}/members`,
+      headers: guardian.auth,
+      payload: { memberId: who.userId, role },
+    });
 
   /** PURCHASE_GATE entries waiting in the audit outbox (the ledger is down in these tests). */
   const gates = async () => {
-    const page = await store.collection<{ payload: { event: Record<string, any> } }>('outbox_audit').query({ limit: 500 });
+    const page = await store
+      .collection<{ payload: { event: GateEntry } }>('outbox_audit')
+      .query({ limit: 500 });
     return page.items.map((i) => i.payload.event).filter((e) => e.category === 'PURCHASE_GATE');
   };
 
-  const item = { title: 'Rain jacket', url: 'https://shop.example.com/p/rain-jacket', price: 80, currency: 'EUR', size: 'M' };
-  const post = (url: string, who: { auth: Record<string, string> }, payload: unknown = {}, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url: `${h}${url}`, headers: { ...who.auth, ...headers }, payload: payload as object });
+  const item = {
+    title: 'Rain jacket',
+    url: 'https://shop.example.com/p/rain-jacket',
+    price: 80,
+    currency: 'EUR',
+    size: 'M',
+  };
+  const post = (
+    url: string,
+    who: { auth: Record<string, string> },
+    payload: unknown = {},
+    headers: Record<string, string> = {},
+  ) =>
+    app.inject({
+      method: 'POST',
+      url: `${h}${url}`,
+      headers: { ...who.auth, ...headers },
+      payload: payload as object,
+    });
   const internal = (token = BUYFLOW_TOKEN) => ({ auth: { 'x-internal-token': token } });
 
   return {

@@ -28,7 +28,13 @@ describe('Idempotency-Key', () => {
     expect(res.json()).toEqual({
       error: 'VALIDATION_ERROR',
       message: 'Idempotency-Key was already used with a different request body',
-      details: [{ loc: ['headers', 'idempotency-key'], msg: 'was already used with a different request body', type: 'idempotency_mismatch' }],
+      details: [
+        {
+          loc: ['headers', 'idempotency-key'],
+          msg: 'was already used with a different request body',
+          type: 'idempotency_mismatch',
+        },
+      ],
     });
   });
 
@@ -48,7 +54,10 @@ describe('Idempotency-Key', () => {
     const first = t.post(`${r}/purchase-intents`, t.adult, {}, key);
     await new Promise((res) => setTimeout(res, 100));
     const during = await t.post(`${r}/purchase-intents`, t.adult, {}, key);
-    expect(during.json()).toEqual({ error: 'CONFLICT', message: 'A request with this Idempotency-Key is still being processed' });
+    expect(during.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'A request with this Idempotency-Key is still being processed',
+    });
     const done = await first;
     expect(done.statusCode).toBe(201);
     const replay = await t.post(`${r}/purchase-intents`, t.adult, {}, key);
@@ -76,7 +85,10 @@ describe('Idempotency-Key', () => {
     const r = `/requests/${pr.requestId}`;
     await t.post(`${r}/approve`, t.guardian);
     const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-    await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: (await import('./buyflow-harness.ts')).sampleCart() });
+    await t.post(`${r}/cart-ready`, t.internal(), {
+      jobId: intent.cartprepJobId,
+      cart: (await import('./buyflow-harness.ts')).sampleCart(),
+    });
     const key = { 'idempotency-key': 'confirm-1' };
     const body = { confirmationToken: intent.confirmationToken };
     const first = await t.post(`${r}/confirm-checkout`, t.adult, body, key);

@@ -13,17 +13,37 @@ const put = (body: object, who = t.guardian, memberId = t.adult.userId) =>
 
 describe('household spending policy', () => {
   it('is set by a PARENT_GUARDIAN only and read by them or the member', async () => {
-    expect((await put({ perRequestLimit: 100, monthlyLimit: 150, currency: 'EUR' }, t.adult)).json()).toEqual({
-      error: 'FORBIDDEN',
-      message: 'Only a PARENT_GUARDIAN can set spending policies',
-    });
+    expect((await put({ perRequestLimit: 100, monthlyLimit: 150, currency: 'EUR' }, t.adult)).json()).toEqual(
+      {
+        error: 'FORBIDDEN',
+        message: 'Only a PARENT_GUARDIAN can set spending policies',
+      },
+    );
     const ok = await put({ perRequestLimit: 100, monthlyLimit: 150, currency: 'EUR' });
-    expect(ok.json()).toMatchObject({ memberId: t.adult.userId, perRequestLimit: 100, monthlyLimit: 150, currency: 'EUR', updatedBy: t.guardian.userId });
-    const mine = await t.app.inject({ method: 'GET', url: `${t.h}${policyUrl(t.adult.userId)}`, headers: t.adult.auth });
+    expect(ok.json()).toMatchObject({
+      memberId: t.adult.userId,
+      perRequestLimit: 100,
+      monthlyLimit: 150,
+      currency: 'EUR',
+      updatedBy: t.guardian.userId,
+    });
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: `${t.h}${policyUrl(t.adult.userId)}`,
+      headers: t.adult.auth,
+    });
     expect(mine.json()).toEqual(ok.json());
-    const other = await t.app.inject({ method: 'GET', url: `${t.h}${policyUrl(t.adult.userId)}`, headers: t.child.auth });
+    const other = await t.app.inject({
+      method: 'GET',
+      url: `${t.h}${policyUrl(t.adult.userId)}`,
+      headers: t.child.auth,
+    });
     expect(other.statusCode).toBe(403);
-    expect((await put({ perRequestLimit: 1, monthlyLimit: null, currency: 'EUR' }, t.guardian, 'usr_nobody')).json()).toEqual({
+    expect(
+      (
+        await put({ perRequestLimit: 1, monthlyLimit: null, currency: 'EUR' }, t.guardian, 'usr_nobody')
+      ).json(),
+    ).toEqual({
       error: 'NOT_FOUND',
       message: 'Member not found',
     });
@@ -32,7 +52,8 @@ describe('household spending policy', () => {
 
   it('refuses approvals above the per-request cap or the monthly budget, and shows what remains', async () => {
     await put({ perRequestLimit: 100, monthlyLimit: 150, currency: 'EUR' });
-    const create = async (price: number, currency = 'EUR') => (await t.post('/requests', t.adult, { ...t.item, price, currency })).json();
+    const create = async (price: number, currency = 'EUR') =>
+      (await t.post('/requests', t.adult, { ...t.item, price, currency })).json();
     const approve = (pr: { requestId: string }) => t.post(`/requests/${pr.requestId}/approve`, t.guardian);
 
     const big = await create(120);
@@ -50,22 +71,38 @@ describe('household spending policy', () => {
     const second = await create(70);
     expect((await approve(second)).json()).toEqual({
       error: 'CONFLICT',
-      message: "Request total 70.00 EUR exceeds the requester's remaining monthly budget of 60.00 EUR (limit 150.00 EUR, spent 90.00 EUR)",
+      message:
+        "Request total 70.00 EUR exceeds the requester's remaining monthly budget of 60.00 EUR (limit 150.00 EUR, spent 90.00 EUR)",
     });
-    const view = (await t.app.inject({ method: 'GET', url: `${t.h}/requests/${second.requestId}`, headers: t.adult.auth })).json();
-    expect(view.budget).toEqual({ currency: 'EUR', perRequestLimit: 100, monthlyLimit: 150, spentThisMonth: 90, remaining: 60 });
+    const view = (
+      await t.app.inject({ method: 'GET', url: `${t.h}/requests/${second.requestId}`, headers: t.adult.auth })
+    ).json();
+    expect(view.budget).toEqual({
+      currency: 'EUR',
+      perRequestLimit: 100,
+      monthlyLimit: 150,
+      spentThisMonth: 90,
+      remaining: 60,
+    });
 
     // Cancelling the approved one gives its amount back.
     await t.post(`/requests/${first.requestId}/cancel`, t.adult);
     expect((await approve(second)).statusCode).toBe(200);
-    expect((await t.gates()).filter((g) => g.action === 'APPROVE_PURCHASE_REQUEST' && g.detail.outcome === 'REFUSED')).toHaveLength(3);
+    expect(
+      (await t.gates()).filter(
+        (g) => g.action === 'APPROVE_PURCHASE_REQUEST' && g.detail.outcome === 'REFUSED',
+      ),
+    ).toHaveLength(3);
   });
 
   it('lets only as many concurrent approvals through as the monthly budget allows', async () => {
     await put({ perRequestLimit: null, monthlyLimit: 100, currency: 'EUR' });
     const requests = [];
-    for (let i = 0; i < 6; i++) requests.push((await t.post('/requests', t.adult, { ...t.item, price: 40 })).json());
-    const results = await Promise.all(requests.map((pr) => t.post(`/requests/${pr.requestId}/approve`, t.guardian)));
+    for (let i = 0; i < 6; i++)
+      requests.push((await t.post('/requests', t.adult, { ...t.item, price: 40 })).json());
+    const results = await Promise.all(
+      requests.map((pr) => t.post(`/requests/${pr.requestId}/approve`, t.guardian)),
+    );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(2);
   });
 });

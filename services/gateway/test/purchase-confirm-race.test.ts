@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
 
 const emulator = firestoreEmulatorHost();
-if (!emulator) console.warn('purchase-confirm-race: Firestore emulator not available, the docstore case is SKIPPED');
+if (!emulator)
+  console.warn('purchase-confirm-race: Firestore emulator not available, the docstore case is SKIPPED');
 
 const backends: Array<[string, () => { store: Store; cleanup: () => void }, boolean]> = [
   ['inmemory', () => ({ store: createStore({ backend: 'inmemory' }), cleanup: () => {} }), false],
@@ -15,14 +16,21 @@ const backends: Array<[string, () => { store: Store; cleanup: () => void }, bool
     'sqlite',
     () => {
       const dir = mkdtempSync(join(tmpdir(), 'buyflow-race-'));
-      return { store: createStore({ backend: 'sqlite', file: join(dir, 'gateway.sqlite') }), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+      return {
+        store: createStore({ backend: 'sqlite', file: join(dir, 'gateway.sqlite') }),
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
     },
     false,
   ],
   [
     'docstore (Firestore emulator)',
     () => ({
-      store: createStore({ backend: 'docstore', projectId: 'demo-test', namespace: `race${Date.now().toString(36)}` }),
+      store: createStore({
+        backend: 'docstore',
+        projectId: 'demo-test',
+        namespace: `race${Date.now().toString(36)}`,
+      }),
       cleanup: () => {},
     }),
     !emulator,
@@ -30,29 +38,42 @@ const backends: Array<[string, () => { store: Store; cleanup: () => void }, bool
 ];
 
 describe.each(backends)('50 concurrent confirm-checkout calls with one token on %s', (_name, open, skip) => {
-  it.skipIf(skip)('exactly one succeeds, the other 49 get 409', async () => {
-    const { store, cleanup } = open();
-    const t = await buildBuyflowGateway({ store });
-    try {
-      const pr = (await t.post('/requests', t.adult, t.item)).json();
-      const r = `/requests/${pr.requestId}`;
-      await t.post(`${r}/approve`, t.guardian);
-      const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-      await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: sampleCart() });
-      const results = await Promise.all(
-        Array.from({ length: 50 }, () => t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: intent.confirmationToken })),
-      );
-      const codes = results.map((res) => res.statusCode);
-      expect(codes.filter((c) => c === 200)).toHaveLength(1);
-      expect(codes.filter((c) => c === 409)).toHaveLength(49);
-      for (const res of results.filter((x) => x.statusCode === 409))
-        expect(res.json()).toEqual({ error: 'CONFLICT', message: 'Confirmation token has already been used' });
-      const final = (await t.app.inject({ method: 'GET', url: `${t.h}${r}`, headers: t.adult.auth })).json();
-      expect(final.status).toBe('COMPLETED');
-      expect((await t.gates()).filter((g) => g.action === 'CONFIRM_CHECKOUT' && g.detail.outcome === 'ALLOWED')).toHaveLength(1);
-    } finally {
-      await t.close();
-      cleanup();
-    }
-  }, 60_000);
+  it.skipIf(skip)(
+    'exactly one succeeds, the other 49 get 409',
+    async () => {
+      const { store, cleanup } = open();
+      const t = await buildBuyflowGateway({ store });
+      try {
+        const pr = (await t.post('/requests', t.adult, t.item)).json();
+        const r = `/requests/${pr.requestId}`;
+        await t.post(`${r}/approve`, t.guardian);
+        const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
+        await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: sampleCart() });
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: intent.confirmationToken }),
+          ),
+        );
+        const codes = results.map((res) => res.statusCode);
+        expect(codes.filter((c) => c === 200)).toHaveLength(1);
+        expect(codes.filter((c) => c === 409)).toHaveLength(49);
+        for (const res of results.filter((x) => x.statusCode === 409))
+          expect(res.json()).toEqual({
+            error: 'CONFLICT',
+            message: 'Confirmation token has already been used',
+          });
+        const final = (
+          await t.app.inject({ method: 'GET', url: `${t.h}${r}`, headers: t.adult.auth })
+        ).json();
+        expect(final.status).toBe('COMPLETED');
+        expect(
+          (await t.gates()).filter((g) => g.action === 'CONFIRM_CHECKOUT' && g.detail.outcome === 'ALLOWED'),
+        ).toHaveLength(1);
+      } finally {
+        await t.close();
+        cleanup();
+      }
+    },
+    60_000,
+  );
 });

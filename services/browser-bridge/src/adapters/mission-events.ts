@@ -1,12 +1,12 @@
 // Bridge events to the orchestrator's internal route `POST /api/v1/internal/browser/events`
 // (spec part 6 "Bridge events"), sent with ORCHESTRATOR_INTERNAL_TOKEN by the peer client.
-import type { BrowserBridgeEvent } from '@hs/contracts';
+import type { BrowserEventRequest } from '@hs/contracts';
 import type { PeerClient } from '@hs/service-kit';
 
 export function createMissionEvents(orchestrator: PeerClient) {
   return {
     /** The orchestrator's refusals (404, 409 INVALID_MISSION_TYPE) pass through as its own errors. */
-    async send(event: BrowserBridgeEvent, requestId?: string): Promise<void> {
+    async send(event: BrowserEventRequest, requestId?: string): Promise<void> {
       await orchestrator.call({
         method: 'POST',
         path: '/api/v1/internal/browser/events',

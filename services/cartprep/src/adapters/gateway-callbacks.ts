@@ -9,7 +9,12 @@ import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import type { StoredJob } from '../domain/job-machine.ts';
 
-type Callback = { householdId: string; requestId: string; kind: 'cart-ready' | 'failed'; body: CartReadyCallback | CartFailedCallback };
+type Callback = {
+  householdId: string;
+  requestId: string;
+  kind: 'cart-ready' | 'failed';
+  body: CartReadyCallback | CartFailedCallback;
+};
 
 export function createGatewayCallbacks(deps: {
   store: Store;
@@ -19,7 +24,12 @@ export function createGatewayCallbacks(deps: {
   maxBackoffMs: number;
   logger?: Logger | undefined;
 }) {
-  const gateway = createPeerClient({ service: 'gateway', baseUrl: deps.gatewayBaseUrl, token: deps.buyflowToken, timeoutMs: deps.timeoutMs });
+  const gateway = createPeerClient({
+    service: 'gateway',
+    baseUrl: deps.gatewayBaseUrl,
+    token: deps.buyflowToken,
+    timeoutMs: deps.timeoutMs,
+  });
   const outbox = createOutbox<Callback>({
     store: deps.store,
     name: 'gateway_callbacks',
@@ -42,12 +52,21 @@ export function createGatewayCallbacks(deps: {
     async report(job: StoredJob): Promise<void> {
       const callback: Callback =
         job.status === 'SUCCEEDED' && job.cart
-          ? { householdId: job.householdId, requestId: job.requestId, kind: 'cart-ready', body: { jobId: job.jobId, cart: job.cart } }
+          ? {
+              householdId: job.householdId,
+              requestId: job.requestId,
+              kind: 'cart-ready',
+              body: { jobId: job.jobId, cart: job.cart },
+            }
           : {
               householdId: job.householdId,
               requestId: job.requestId,
               kind: 'failed',
-              body: { jobId: job.jobId, errorCode: job.errorCode ?? 'INTERNAL_ERROR', message: job.errorMessage },
+              body: {
+                jobId: job.jobId,
+                errorCode: job.errorCode ?? 'INTERNAL_ERROR',
+                message: job.errorMessage,
+              },
             };
       await outbox.send(`${job.jobId}-${job.status}`, callback);
     },

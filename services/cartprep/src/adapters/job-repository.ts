@@ -5,7 +5,11 @@ import type { StoredJob } from '../domain/job-machine.ts';
 /** Cart-prep jobs in the service's store; every state change is one atomic update. */
 export function createJobRepository(store: Store) {
   const jobs = store.collection<StoredJob>('cartprep_jobs', {
-    indexes: [{ fields: ['status', 'createdAt'] }, { fields: ['status', 'leaseUntil'] }, { fields: ['callbackPending', 'updatedAt'] }],
+    indexes: [
+      { fields: ['status', 'createdAt'] },
+      { fields: ['status', 'leaseUntil'] },
+      { fields: ['callbackPending', 'updatedAt'] },
+    ],
   });
   return {
     get: (jobId: string) => jobs.get(jobId),
@@ -16,7 +20,9 @@ export function createJobRepository(store: Store) {
       return result.changed ? result.doc : null;
     },
     async queued(limit: number): Promise<StoredJob[]> {
-      return (await jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit })).items;
+      return (
+        await jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit })
+      ).items;
     },
     async leaseExpired(nowMs: number): Promise<StoredJob[]> {
       return (
@@ -31,7 +37,13 @@ export function createJobRepository(store: Store) {
       ).items;
     },
     async callbackPending(): Promise<StoredJob[]> {
-      return (await jobs.query({ where: [['callbackPending', '==', true]], orderBy: [{ field: 'updatedAt' }], limit: 100 })).items;
+      return (
+        await jobs.query({
+          where: [['callbackPending', '==', true]],
+          orderBy: [{ field: 'updatedAt' }],
+          limit: 100,
+        })
+      ).items;
     },
   };
 }

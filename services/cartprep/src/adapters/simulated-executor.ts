@@ -32,7 +32,10 @@ export function createSimulatedExecutor(): CartExecutor {
     name: 'simulated',
     async prepare(job, signal) {
       const url = new URL(job.url);
-      const delay = Math.min(MAX_SIMULATED_DELAY_MS, Math.max(0, Number(url.searchParams.get('simulateDelayMs')) || 0));
+      const delay = Math.min(
+        MAX_SIMULATED_DELAY_MS,
+        Math.max(0, Number(url.searchParams.get('simulateDelayMs')) || 0),
+      );
       if (delay > 0) await sleep(delay, signal);
       if (signal.aborted) return failure('TIMEOUT', 'Cart preparation timed out');
       const forced = CartprepFailureCode.safeParse(url.searchParams.get('simulate')?.toUpperCase());
@@ -45,7 +48,9 @@ export function createSimulatedExecutor(): CartExecutor {
 function simulatedCart(job: StoredJob, url: URL): CartResult {
   const digest = createHash('sha256').update(job.url).digest();
   const unitPrice = job.hint.unitPrice ?? 10 + (digest.readUInt16BE(0) % 19_000) / 100;
-  const title = job.hint.title ?? (url.pathname.split('/').filter(Boolean).at(-1)?.replace(/[-_]+/g, ' ') || url.hostname);
+  const title =
+    job.hint.title ??
+    (url.pathname.split('/').filter(Boolean).at(-1)?.replace(/[-_]+/g, ' ') || url.hostname);
   const host = url.hostname.toLowerCase();
   return {
     ok: true,
@@ -59,7 +64,11 @@ function simulatedCart(job: StoredJob, url: URL): CartResult {
   };
 }
 
-const failure = (errorCode: CartprepFailureCode, message: string): CartFailure => ({ ok: false, errorCode, message });
+const failure = (errorCode: CartprepFailureCode, message: string): CartFailure => ({
+  ok: false,
+  errorCode,
+  message,
+});
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -11,7 +11,8 @@ export function checkJobUrl(raw: string, allowlist: readonly string[] | null): s
   } catch {
     throw policyViolation('url must be an absolute http(s) URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw policyViolation('url must use http or https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw policyViolation('url must use http or https');
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (allowlist && !allowlist.some((d) => host === d || host.endsWith(`.${d}`)))
     throw policyViolation(`Domain ${host} is not in CARTPREP_ALLOWED_DOMAINS`);

@@ -13,7 +13,12 @@ export type StoredJob = CartprepJob & {
   hint: { title: string | null; unitPrice: number | null; currency: string | null };
 };
 
-export function newJob(jobId: string, input: Required<Pick<CreateCartprepJobRequest, 'householdId' | 'requestId' | 'url'>> & CreateCartprepJobRequest, now: string): StoredJob {
+export function newJob(
+  jobId: string,
+  input: Required<Pick<CreateCartprepJobRequest, 'householdId' | 'requestId' | 'url'>> &
+    CreateCartprepJobRequest,
+  now: string,
+): StoredJob {
   return {
     jobId,
     householdId: input.householdId,
@@ -32,7 +37,11 @@ export function newJob(jobId: string, input: Required<Pick<CreateCartprepJobRequ
     finishedAt: null,
     leaseUntil: 0,
     callbackPending: false,
-    hint: { title: input.title ?? null, unitPrice: input.unitPrice ?? null, currency: input.currency ?? null },
+    hint: {
+      title: input.title ?? null,
+      unitPrice: input.unitPrice ?? null,
+      currency: input.currency ?? null,
+    },
   };
 }
 
@@ -42,15 +51,41 @@ export const isFinished = (j: CartprepJob) => j.status === 'SUCCEEDED' || j.stat
 export function claim(j: StoredJob, nowMs: number, leaseMs: number): StoredJob | null {
   if (j.status !== 'QUEUED') return null;
   const now = new Date(nowMs).toISOString();
-  return { ...j, status: 'RUNNING', attempts: j.attempts + 1, leaseUntil: nowMs + leaseMs, startedAt: now, updatedAt: now };
+  return {
+    ...j,
+    status: 'RUNNING',
+    attempts: j.attempts + 1,
+    leaseUntil: nowMs + leaseMs,
+    startedAt: now,
+    updatedAt: now,
+  };
 }
 
 export function succeed(j: StoredJob, cart: Cart, now: string): StoredJob {
-  return { ...j, status: 'SUCCEEDED', cart, errorCode: null, errorMessage: null, leaseUntil: 0, callbackPending: true, finishedAt: now, updatedAt: now };
+  return {
+    ...j,
+    status: 'SUCCEEDED',
+    cart,
+    errorCode: null,
+    errorMessage: null,
+    leaseUntil: 0,
+    callbackPending: true,
+    finishedAt: now,
+    updatedAt: now,
+  };
 }
 
 export function fail(j: StoredJob, errorCode: CartprepFailureCode, message: string, now: string): StoredJob {
-  return { ...j, status: 'FAILED', errorCode, errorMessage: message, leaseUntil: 0, callbackPending: true, finishedAt: now, updatedAt: now };
+  return {
+    ...j,
+    status: 'FAILED',
+    errorCode,
+    errorMessage: message,
+    leaseUntil: 0,
+    callbackPending: true,
+    finishedAt: now,
+    updatedAt: now,
+  };
 }
 
 /** A RUNNING job whose lease ran out: retried, or failed for good after the last attempt. */

@@ -1,4 +1,10 @@
-import { CartprepJob, CartprepJobParams, CreateCartprepJobRequest, ErrorEnvelope, HouseholdCartprepJobParams } from '@hs/contracts';
+import {
+  CartprepJob,
+  CartprepJobParams,
+  CreateCartprepJobRequest,
+  ErrorEnvelope,
+  HouseholdCartprepJobParams,
+} from '@hs/contracts';
 import { conflict, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { StoreConflictError } from '@hs/store';
 import type { CartprepContext } from '../context.ts';
@@ -24,7 +30,14 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
         summary: 'Queue a cart-preparation job',
         description: `Idempotent on jobId: the same jobId for the same household and request returns the existing job (200); for another request 409 CONFLICT. New jobs are 201 QUEUED and picked up by the worker (CARTPREP_CONCURRENCY at a time); when finished the service calls the gateway's cart-ready or failed. With CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true a url outside CARTPREP_ALLOWED_DOMAINS (or their subdomains) is 400 POLICY_VIOLATION. ${SIMULATION_DOC}`,
         body: CreateCartprepJobRequest,
-        response: { 200: CartprepJob, 201: CartprepJob, 400: ErrorEnvelope, 403: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope },
+        response: {
+          200: CartprepJob,
+          201: CartprepJob,
+          400: ErrorEnvelope,
+          403: ErrorEnvelope,
+          409: ErrorEnvelope,
+          422: ErrorEnvelope,
+        },
       },
     },
     async (request, reply) => {

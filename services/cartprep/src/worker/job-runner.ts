@@ -30,7 +30,8 @@ export function createJobRunner(deps: {
     await jobs.change(job.jobId, (j) => (j.callbackPending ? { ...j, callbackPending: false } : null));
   }
 
-  const holds = (attempt: StoredJob) => (j: StoredJob) => j.status === 'RUNNING' && j.attempts === attempt.attempts;
+  const holds = (attempt: StoredJob) => (j: StoredJob) =>
+    j.status === 'RUNNING' && j.attempts === attempt.attempts;
 
   async function execute(running: StoredJob): Promise<StoredJob> {
     const still = holds(running);
@@ -53,7 +54,11 @@ export function createJobRunner(deps: {
     }
     const now = new Date().toISOString();
     const finished = await jobs.change(running.jobId, (j) =>
-      still(j) ? (outcome.ok ? succeed(j, outcome.cart, now) : fail(j, outcome.errorCode, outcome.message, now)) : null,
+      still(j)
+        ? outcome.ok
+          ? succeed(j, outcome.cart, now)
+          : fail(j, outcome.errorCode, outcome.message, now)
+        : null,
     );
     if (finished) await report(finished);
     return finished ?? ((await jobs.get(running.jobId)) as StoredJob);
@@ -68,7 +73,11 @@ export function createJobRunner(deps: {
       const nowMs = Date.now();
       for (const stale of await jobs.leaseExpired(nowMs)) {
         const next = await jobs.change(stale.jobId, (j) => expire(j, nowMs, settings.maxAttempts));
-        if (next) deps.logger?.warn({ jobId: next.jobId, status: next.status }, 'recovered a job whose worker stopped');
+        if (next)
+          deps.logger?.warn(
+            { jobId: next.jobId, status: next.status },
+            'recovered a job whose worker stopped',
+          );
       }
       for (const job of await jobs.callbackPending()) await report(job);
     },

@@ -10,7 +10,13 @@ const STOP_WAIT_MS = 5_000;
  * what a previous process left behind (expired leases, undelivered callbacks), then keeps doing
  * so every few seconds. `wake()` lets a new job start without waiting for the next poll.
  */
-export function createWorker(deps: { jobs: JobRepository; runner: JobRunner; concurrency: number; pollMs: number; logger?: Logger | undefined }) {
+export function createWorker(deps: {
+  jobs: JobRepository;
+  runner: JobRunner;
+  concurrency: number;
+  pollMs: number;
+  logger?: Logger | undefined;
+}) {
   const inflight = new Set<Promise<unknown>>();
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
@@ -72,7 +78,10 @@ export function createWorker(deps: { jobs: JobRepository; runner: JobRunner; con
       clearTimeout(timer);
       await ticking;
       // Jobs still running after the wait are picked up again through their lease.
-      await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, STOP_WAIT_MS).unref())]);
+      await Promise.race([
+        Promise.allSettled([...inflight]),
+        new Promise((r) => setTimeout(r, STOP_WAIT_MS).unref()),
+      ]);
     },
   };
 }

@@ -13,7 +13,9 @@ export function createCheckoutTokenStore(store: Store) {
      * number of concurrent calls exactly one gets true.
      */
     async spend(tokenHash: string, now: string): Promise<boolean> {
-      const result = await tokens.update(tokenHash, (t) => (t && t.usedAt === null ? { ...t, usedAt: now } : ABORT));
+      const result = await tokens.update(tokenHash, (t) =>
+        t && t.usedAt === null ? { ...t, usedAt: now } : ABORT,
+      );
       return result.changed;
     },
   };

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '@hs/store';
 import { ABORT } from '@hs/store';
-import { decide, fingerprintOf, type IdempotencyRecord, openBody, recordId, sealBody } from '../domain/idempotency.ts';
+import {
+  decide,
+  fingerprintOf,
+  type IdempotencyRecord,
+  openBody,
+  recordId,
+  sealBody,
+} from '../domain/idempotency.ts';
 
 export type StoredResponse<T> = { status: number; body: T };
 
@@ -54,7 +61,8 @@ export function createIdempotencyStore(store: Store, options: { ttlMs?: number; 
         };
       });
       if (failure) throw failure;
-      if (replay) return { status: replay.status, body: openBody(replay.sealedBody, scope, key) as T, replayed: true };
+      if (replay)
+        return { status: replay.status, body: openBody(replay.sealedBody, scope, key) as T, replayed: true };
       let result: StoredResponse<T>;
       try {
         result = await exec();

@@ -1,7 +1,12 @@
 import type { PurchaseRequest, SpendingPolicy } from '@hs/contracts';
 import type { Store } from '@hs/store';
 import { ABORT } from '@hs/store';
-import { ledgerKey, releaseFromLedger, reserveInLedger, type SpendingLedger } from '../domain/spending-policy.ts';
+import {
+  ledgerKey,
+  releaseFromLedger,
+  reserveInLedger,
+  type SpendingLedger,
+} from '../domain/spending-policy.ts';
 
 /** Per-member spending policies and the monthly ledgers that approvals reserve amounts in. */
 export function createSpendingPolicyRepository(store: Store) {
@@ -14,12 +19,13 @@ export function createSpendingPolicyRepository(store: Store) {
     getLedger: (householdId: string, memberId: string, month: string, currency: string) =>
       ledgers.get(ledgerKey(householdId, memberId, month, currency)),
     /** Atomically reserves the request's total; throws 409 (ledger unchanged) when over budget. Returns the ledger key. */
-    async reserve(
-      request: PurchaseRequest,
-      month: string,
-      policy: SpendingPolicy | null,
-    ): Promise<string> {
-      const base = { householdId: request.householdId, memberId: request.requesterId, month, currency: request.currency };
+    async reserve(request: PurchaseRequest, month: string, policy: SpendingPolicy | null): Promise<string> {
+      const base = {
+        householdId: request.householdId,
+        memberId: request.requesterId,
+        month,
+        currency: request.currency,
+      };
       const key = ledgerKey(base.householdId, base.memberId, month, base.currency);
       let failure: unknown;
       await ledgers.update(key, (current) => {

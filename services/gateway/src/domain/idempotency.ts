@@ -46,15 +46,29 @@ function canonical(value: unknown): string {
 }
 
 export const fingerprintOf = (body: unknown) => createHash('sha256').update(canonical(body)).digest('hex');
-export const recordId = (scope: string, key: string) => createHash('sha256').update(`${scope}\n${key}`).digest('hex');
+export const recordId = (scope: string, key: string) =>
+  createHash('sha256').update(`${scope}\n${key}`).digest('hex');
 
-export type IdempotencyDecision = { kind: 'run' } | { kind: 'replay'; status: number; sealedBody: string | null };
+export type IdempotencyDecision =
+  | { kind: 'run' }
+  | { kind: 'replay'; status: number; sealedBody: string | null };
 
 /** What to do with a request whose key already has a record (null: none, or expired). */
-export function decide(record: IdempotencyRecord | null, fingerprint: string, now: number): IdempotencyDecision {
+export function decide(
+  record: IdempotencyRecord | null,
+  fingerprint: string,
+  now: number,
+): IdempotencyDecision {
   if (!record || record.expiresAt <= now) return { kind: 'run' };
-  if (record.fingerprint !== fingerprint) throw validationError(
-      [{ loc: ['headers', 'idempotency-key'], msg: 'was already used with a different request body', type: 'idempotency_mismatch' }],
+  if (record.fingerprint !== fingerprint)
+    throw validationError(
+      [
+        {
+          loc: ['headers', 'idempotency-key'],
+          msg: 'was already used with a different request body',
+          type: 'idempotency_mismatch',
+        },
+      ],
       422,
       IDEMPOTENCY_MESSAGES.differentBody,
     );
@@ -65,7 +79,8 @@ export function decide(record: IdempotencyRecord | null, fingerprint: string, no
   return { kind: 'replay', status: record.status ?? 200, sealedBody: record.sealedBody };
 }
 
-const sealKey = (scope: string, key: string) => createHash('sha256').update(`idempotency-response\n${scope}\n${key}`).digest();
+const sealKey = (scope: string, key: string) =>
+  createHash('sha256').update(`idempotency-response\n${scope}\n${key}`).digest();
 
 export function sealBody(body: unknown, scope: string, key: string): string {
   const iv = randomBytes(12);

@@ -2,7 +2,19 @@ import { isIP } from 'node:net';
 import { policyViolation } from '@hs/service-kit';
 
 // Names that resolve to the machine itself or to private networks, never a merchant.
-const RESERVED_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'home', 'corp', 'test', 'example', 'invalid', 'onion'];
+const RESERVED_SUFFIXES = [
+  'localhost',
+  'local',
+  'internal',
+  'intranet',
+  'lan',
+  'home',
+  'corp',
+  'test',
+  'example',
+  'invalid',
+  'onion',
+];
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
@@ -18,7 +30,8 @@ export function merchantDomainOf(raw: string): string {
   } catch {
     throw policyViolation('url must be an absolute http(s) URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw policyViolation('url must use http or https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw policyViolation('url must use http or https');
   if (url.username || url.password) throw policyViolation('url must not contain credentials');
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (host.startsWith('[') || isIP(host)) throw policyViolation('url must name a domain, not an IP address');

@@ -14,14 +14,25 @@ import { conflict } from '@hs/service-kit';
  * CANCELLED are final. A cart-prep callback that arrives after a cancel is refused (409), which
  * the cart-prep service treats as permanent.
  */
-export type PurchaseEvent = 'approve' | 'reject' | 'cancel' | 'startCartPrep' | 'cartReady' | 'cartFailed' | 'confirmCheckout';
+export type PurchaseEvent =
+  | 'approve'
+  | 'reject'
+  | 'cancel'
+  | 'startCartPrep'
+  | 'cartReady'
+  | 'cartFailed'
+  | 'confirmCheckout';
 
 type Transition = { from: readonly PurchaseRequestStatus[]; to: PurchaseRequestStatus; verb: string };
 
 export const TRANSITIONS: Readonly<Record<PurchaseEvent, Transition>> = {
   approve: { from: ['PENDING_APPROVAL'], to: 'APPROVED', verb: 'approve' },
   reject: { from: ['PENDING_APPROVAL', 'APPROVED'], to: 'REJECTED', verb: 'reject' },
-  cancel: { from: ['PENDING_APPROVAL', 'APPROVED', 'CART_PREP', 'CART_READY'], to: 'CANCELLED', verb: 'cancel' },
+  cancel: {
+    from: ['PENDING_APPROVAL', 'APPROVED', 'CART_PREP', 'CART_READY'],
+    to: 'CANCELLED',
+    verb: 'cancel',
+  },
   startCartPrep: { from: ['APPROVED'], to: 'CART_PREP', verb: 'start cart preparation for' },
   cartReady: { from: ['CART_PREP'], to: 'CART_READY', verb: 'mark cart ready for' },
   cartFailed: { from: ['CART_PREP'], to: 'APPROVED', verb: 'mark cart preparation failed for' },
@@ -30,7 +41,12 @@ export const TRANSITIONS: Readonly<Record<PurchaseEvent, Transition>> = {
 
 export const FINAL_STATES: readonly PurchaseRequestStatus[] = ['COMPLETED', 'REJECTED', 'CANCELLED'];
 /** States whose amount counts against the requester's monthly budget. */
-export const SPENDING_STATES: readonly PurchaseRequestStatus[] = ['APPROVED', 'CART_PREP', 'CART_READY', 'COMPLETED'];
+export const SPENDING_STATES: readonly PurchaseRequestStatus[] = [
+  'APPROVED',
+  'CART_PREP',
+  'CART_READY',
+  'COMPLETED',
+];
 
 export const isFinal = (status: PurchaseRequestStatus) => FINAL_STATES.includes(status);
 
@@ -63,7 +79,12 @@ export function assertCanApply(event: PurchaseEvent, status: PurchaseRequestStat
 }
 
 /** The request after the event: pure, so it can run inside an atomic store update. */
-export function applyEvent<R extends PurchaseRequest>(request: R, event: PurchaseEvent, patch: Partial<R>, now: string): R {
+export function applyEvent<R extends PurchaseRequest>(
+  request: R,
+  event: PurchaseEvent,
+  patch: Partial<R>,
+  now: string,
+): R {
   assertCanApply(event, request.status);
   return { ...request, ...patch, status: TRANSITIONS[event].to, updatedAt: now };
 }

@@ -73,7 +73,8 @@ export function newPurchaseRequest(
 }
 
 /** The total the request would spend: unit price times quantity, in cents-safe arithmetic. */
-export const requestTotal = (r: Pick<PurchaseRequest, 'price' | 'quantity'>) => Math.round(r.price * r.quantity * 100) / 100;
+export const requestTotal = (r: Pick<PurchaseRequest, 'price' | 'quantity'>) =>
+  Math.round(r.price * r.quantity * 100) / 100;
 
 export function publicRequest(r: StoredPurchaseRequest): PurchaseRequest {
   const { intentActorId: _a, dispatchPending: _d, budgetKey: _b, ...request } = r;
@@ -81,6 +82,12 @@ export function publicRequest(r: StoredPurchaseRequest): PurchaseRequest {
 }
 
 /** The household with the request listed in `purchaseRequests` (unchanged when already there). */
-export function listOnHousehold<H extends { purchaseRequests: string[]; updatedAt: string }>(h: H, requestId: string, now: string): H {
-  return h.purchaseRequests.includes(requestId) ? h : { ...h, purchaseRequests: [...h.purchaseRequests, requestId], updatedAt: now };
+export function listOnHousehold<H extends { purchaseRequests: string[]; updatedAt: string }>(
+  h: H,
+  requestId: string,
+  now: string,
+): H {
+  return h.purchaseRequests.includes(requestId)
+    ? h
+    : { ...h, purchaseRequests: [...h.purchaseRequests, requestId], updatedAt: now };
 }

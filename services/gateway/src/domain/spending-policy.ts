@@ -28,7 +28,15 @@ const sum = (ledger: SpendingLedger | null) =>
   Math.round(Object.values(ledger?.amounts ?? {}).reduce((a, b) => a + b, 0) * 100) / 100;
 
 export function emptyPolicy(householdId: string, memberId: string): SpendingPolicy {
-  return { householdId, memberId, perRequestLimit: null, monthlyLimit: null, currency: null, updatedAt: null, updatedBy: null };
+  return {
+    householdId,
+    memberId,
+    perRequestLimit: null,
+    monthlyLimit: null,
+    currency: null,
+    updatedAt: null,
+    updatedBy: null,
+  };
 }
 
 const hasLimits = (p: SpendingPolicy | null): p is SpendingPolicy & { currency: string } =>
@@ -74,7 +82,11 @@ export function releaseFromLedger(ledger: SpendingLedger | null, requestId: stri
   return { ...ledger, amounts };
 }
 
-export function budgetView(policy: SpendingPolicy | null, ledger: SpendingLedger | null, currency: string): BudgetView {
+export function budgetView(
+  policy: SpendingPolicy | null,
+  ledger: SpendingLedger | null,
+  currency: string,
+): BudgetView {
   const spent = sum(ledger);
   const monthlyLimit = policy?.monthlyLimit ?? null;
   return {

@@ -25,9 +25,9 @@ export function registerSpendingPolicyRoutes(app: ServiceApp, ctx: GatewayContex
       schema: {
         tags,
         security,
-        summary: 'Set a member\'s spending policy',
+        summary: "Set a member's spending policy",
         description:
-          'PARENT_GUARDIAN only. perRequestLimit caps one request\'s total (price × quantity); monthlyLimit caps the sum of the member\'s requests approved in a calendar month (UTC). Either may be null (no cap); both are in currency (ISO 4217), and while a cap is set only requests in that currency can be approved for the member. Approving above a cap is 409 CONFLICT. Replaces the previous policy.',
+          "PARENT_GUARDIAN only. perRequestLimit caps one request's total (price × quantity); monthlyLimit caps the sum of the member's requests approved in a calendar month (UTC). Either may be null (no cap); both are in currency (ISO 4217), and while a cap is set only requests in that currency can be approved for the member. Approving above a cap is 409 CONFLICT. Replaces the previous policy.",
         params: MemberParams,
         body: SpendingPolicyInput,
         response: { 200: SpendingPolicy, ...errors },
@@ -36,12 +36,23 @@ export function registerSpendingPolicyRoutes(app: ServiceApp, ctx: GatewayContex
     async (request) => {
       const { id, memberId } = request.params;
       const { userId } = currentUser(request);
-      const gate = { householdId: id, action: 'SET_SPENDING_POLICY' as const, actorId: userId, targetId: memberId };
+      const gate = {
+        householdId: id,
+        action: 'SET_SPENDING_POLICY' as const,
+        actorId: userId,
+        targetId: memberId,
+      };
       return guarded(ctx, request, gate, async () => {
         const { member, household } = await accessHousehold(ctx.households, request, id);
         requireGate(member, 'policy');
         if (!household.members.some((m) => m.memberId === memberId)) throw notFound('Member not found');
-        const policy: SpendingPolicy = { householdId: id, memberId, ...request.body, updatedAt: nowIso(), updatedBy: userId };
+        const policy: SpendingPolicy = {
+          householdId: id,
+          memberId,
+          ...request.body,
+          updatedAt: nowIso(),
+          updatedBy: userId,
+        };
         await policies.putPolicy(policy);
         await auditGate(ctx, request, gate, 'ALLOWED', { ...request.body });
         return policy;
@@ -55,8 +66,9 @@ export function registerSpendingPolicyRoutes(app: ServiceApp, ctx: GatewayContex
       schema: {
         tags,
         security,
-        summary: 'Read a member\'s spending policy',
-        description: 'A PARENT_GUARDIAN, or the member themselves. A member without a policy has null limits.',
+        summary: "Read a member's spending policy",
+        description:
+          'A PARENT_GUARDIAN, or the member themselves. A member without a policy has null limits.',
         params: MemberParams,
         response: { 200: SpendingPolicy, ...errors },
       },

@@ -1,5 +1,19 @@
-import { CartFailedCallback, CartReadyCallback, ErrorEnvelope, PurchaseRequest, PurchaseRequestParams } from '@hs/contracts';
-import { conflict, forbidden, internalTokenOf, notFound, nowIso, secretsEqual, type ServiceApp } from '@hs/service-kit';
+import {
+  CartFailedCallback,
+  CartReadyCallback,
+  ErrorEnvelope,
+  PurchaseRequest,
+  PurchaseRequestParams,
+} from '@hs/contracts';
+import {
+  conflict,
+  forbidden,
+  internalTokenOf,
+  notFound,
+  nowIso,
+  type ServiceApp,
+  secretsEqual,
+} from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
@@ -10,7 +24,11 @@ import { auditGate, guarded } from './gate.ts';
 export const BUYFLOW_TOKEN_MESSAGE = 'Missing or invalid internal buy-flow token';
 const CALLBACK_ACTOR = 'cartprep';
 
-const callbackSchema = <B extends typeof CartReadyCallback | typeof CartFailedCallback>(summary: string, body: B, description: string) => ({
+const callbackSchema = <B extends typeof CartReadyCallback | typeof CartFailedCallback>(
+  summary: string,
+  body: B,
+  description: string,
+) => ({
   config: { public: true as const },
   schema: {
     tags: ['internal'],
@@ -19,7 +37,13 @@ const callbackSchema = <B extends typeof CartReadyCallback | typeof CartFailedCa
     description: `${description} Internal: X-Internal-Token must equal BUYFLOW_INTERNAL_TOKEN (403 "${BUYFLOW_TOKEN_MESSAGE}"; REQUIRE_BUYFLOW_INTERNAL_TOKEN=false skips the check in development). Repeating a callback with the same jobId answers 200 with the request and changes nothing; a jobId that is not the request's current job is 409.`,
     params: PurchaseRequestParams,
     body,
-    response: { 200: PurchaseRequest, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope },
+    response: {
+      200: PurchaseRequest,
+      403: ErrorEnvelope,
+      404: ErrorEnvelope,
+      409: ErrorEnvelope,
+      422: ErrorEnvelope,
+    },
   },
 });
 
@@ -27,7 +51,8 @@ const callbackSchema = <B extends typeof CartReadyCallback | typeof CartFailedCa
 export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): void {
   const checkToken = (request: FastifyRequest) => {
     if (!ctx.config.buyflow.requireInternalToken) return;
-    if (!secretsEqual(internalTokenOf(request), ctx.config.buyflow.internalToken)) throw forbidden(BUYFLOW_TOKEN_MESSAGE);
+    if (!secretsEqual(internalTokenOf(request), ctx.config.buyflow.internalToken))
+      throw forbidden(BUYFLOW_TOKEN_MESSAGE);
   };
 
   /** A callback's transition; `replayed(r)` says the same callback was already applied. */
@@ -54,7 +79,9 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
           return ABORT;
         }
         if (r.status === 'CART_PREP' && r.cartprepJobId !== jobId)
-          throw conflict(`Callback is for job ${jobId}, but the request is waiting for job ${r.cartprepJobId}`);
+          throw conflict(
+            `Callback is for job ${jobId}, but the request is waiting for job ${r.cartprepJobId}`,
+          );
         return apply(r, now);
       });
       if (!doc || doc.householdId !== id) throw notFound('Purchase request not found');
@@ -65,13 +92,18 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
 
   app.post(
     '/api/v1/households/:id/requests/:requestId/cart-ready',
-    callbackSchema('Cart-prep callback: the cart is ready', CartReadyCallback, 'From CART_PREP only (else 409 CONFLICT) → CART_READY with the cart.'),
+    callbackSchema(
+      'Cart-prep callback: the cart is ready',
+      CartReadyCallback,
+      'From CART_PREP only (else 409 CONFLICT) → CART_READY with the cart.',
+    ),
     async (request) =>
       callback(
         request,
         'CART_READY',
         request.body.jobId,
-        (r) => r.cartprepJobId === request.body.jobId && (r.status === 'CART_READY' || r.status === 'COMPLETED'),
+        (r) =>
+          r.cartprepJobId === request.body.jobId && (r.status === 'CART_READY' || r.status === 'COMPLETED'),
         (r, now) => applyEvent(r, 'cartReady', { cart: request.body.cart, dispatchPending: false }, now),
         { subtotal: request.body.cart.subtotal, currency: request.body.cart.currency },
       ),
@@ -92,7 +124,13 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
         'CART_FAILED',
         jobId,
         (r) => r.lastFailure?.jobId === jobId && r.status !== 'CART_PREP',
-        (r, now) => applyEvent(r, 'cartFailed', { dispatchPending: false, lastFailure: { jobId, errorCode, message, at: now } }, now),
+        (r, now) =>
+          applyEvent(
+            r,
+            'cartFailed',
+            { dispatchPending: false, lastFailure: { jobId, errorCode, message, at: now } },
+            now,
+          ),
         { errorCode, message },
       );
     },

@@ -1,7 +1,11 @@
 import { ConfirmCheckoutRequest, ErrorEnvelope, PurchaseRequest, PurchaseRequestParams } from '@hs/contracts';
 import { conflict, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
-import { checkConfirmationToken, hashConfirmationToken, TOKEN_MESSAGES } from '../../domain/confirmation-token.ts';
+import {
+  checkConfirmationToken,
+  hashConfirmationToken,
+  TOKEN_MESSAGES,
+} from '../../domain/confirmation-token.ts';
 import { applyEvent, assertCanApply } from '../../domain/purchase-request-machine.ts';
 import { publicRequest, requireGate } from '../../domain/purchase-request-rules.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
@@ -23,13 +27,25 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
         params: PurchaseRequestParams,
         headers: IdempotencyHeaders,
         body: ConfirmCheckoutRequest,
-        response: { 200: PurchaseRequest, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope },
+        response: {
+          200: PurchaseRequest,
+          401: ErrorEnvelope,
+          403: ErrorEnvelope,
+          404: ErrorEnvelope,
+          409: ErrorEnvelope,
+          422: ErrorEnvelope,
+        },
       },
     },
     async (request, reply) => {
       const { id, requestId } = request.params;
       const { userId } = currentUser(request);
-      const gate = { householdId: id, action: 'CONFIRM_CHECKOUT' as const, actorId: userId, targetId: requestId };
+      const gate = {
+        householdId: id,
+        action: 'CONFIRM_CHECKOUT' as const,
+        actorId: userId,
+        targetId: requestId,
+      };
       const { scope, key } = idempotencyScope(request, userId);
       const result = await guarded(ctx, request, gate, async () => {
         const { member } = await accessHousehold(ctx.households, request, id);
@@ -40,14 +56,24 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
           const token = request.body.confirmationToken || undefined;
           const tokenHash = token ? hashConfirmationToken(token) : '';
           const stored = token ? await tokens.find(tokenHash) : null;
-          checkConfirmationToken(token, stored, { householdId: id, requestId, intentId: found.intentId, actorId: userId, now: Date.now() });
+          checkConfirmationToken(token, stored, {
+            householdId: id,
+            requestId,
+            intentId: found.intentId,
+            actorId: userId,
+            now: Date.now(),
+          });
           assertCanApply('confirmCheckout', found.status);
           const now = nowIso();
           // The one place money is committed: exactly one caller flips usedAt from null.
           if (!(await tokens.spend(tokenHash, now))) throw conflict(TOKEN_MESSAGES.used);
           const { doc } = await requests.change(requestId, (r) => applyEvent(r, 'confirmCheckout', {}, now));
           if (!doc) throw notFound('Purchase request not found');
-          await auditGate(ctx, request, gate, 'ALLOWED', { intentId: doc.intentId, subtotal: doc.cart?.subtotal ?? null, currency: doc.currency });
+          await auditGate(ctx, request, gate, 'ALLOWED', {
+            intentId: doc.intentId,
+            subtotal: doc.cart?.subtotal ?? null,
+            currency: doc.currency,
+          });
           return { status: 200, body: publicRequest(doc) };
         });
       });

@@ -10,7 +10,12 @@ import {
 import { newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../../context.ts';
-import { listOnHousehold, newPurchaseRequest, publicRequest, requireGate } from '../../domain/purchase-request-rules.ts';
+import {
+  listOnHousehold,
+  newPurchaseRequest,
+  publicRequest,
+  requireGate,
+} from '../../domain/purchase-request-rules.ts';
 import { budgetView, monthOf } from '../../domain/spending-policy.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
@@ -31,24 +36,39 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
         security,
         summary: 'Ask to buy something',
         description:
-          'ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain (no IP address, localhost or credentials: 400 POLICY_VIOLATION). The request starts PENDING_APPROVAL and is listed in the household\'s purchaseRequests. Honours Idempotency-Key.',
+          "ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain (no IP address, localhost or credentials: 400 POLICY_VIOLATION). The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests. Honours Idempotency-Key.",
         params: HouseholdParams,
         headers: IdempotencyHeaders,
         body: CreatePurchaseRequest,
-        response: { 201: PurchaseRequest, 400: ErrorEnvelope, ...errors, 409: ErrorEnvelope, 422: ErrorEnvelope },
+        response: {
+          201: PurchaseRequest,
+          400: ErrorEnvelope,
+          ...errors,
+          409: ErrorEnvelope,
+          422: ErrorEnvelope,
+        },
       },
     },
     async (request, reply) => {
       const householdId = request.params.id;
       const { userId } = currentUser(request);
-      const gate = { householdId, action: 'CREATE_PURCHASE_REQUEST' as const, actorId: userId, targetId: null };
+      const gate = {
+        householdId,
+        action: 'CREATE_PURCHASE_REQUEST' as const,
+        actorId: userId,
+        targetId: null,
+      };
       const { scope, key } = idempotencyScope(request, userId);
       const result = await guarded(ctx, request, gate, async () => {
         const { member } = await accessHousehold(ctx.households, request, householdId);
         return idempotency.run(scope, key, request.body, async () => {
           requireGate(member, 'create');
           const now = nowIso();
-          const created = newPurchaseRequest({ requestId: newId('pr'), householdId, requesterId: userId }, request.body, now);
+          const created = newPurchaseRequest(
+            { requestId: newId('pr'), householdId, requesterId: userId },
+            request.body,
+            now,
+          );
           // The request document is the source of truth; the household's list follows it.
           await requests.create(created);
           await ctx.households.change(householdId, (h) => listOnHousehold(h, created.requestId, now));
@@ -71,7 +91,7 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
       schema: {
         tags,
         security,
-        summary: 'List the household\'s purchase requests, newest first',
+        summary: "List the household's purchase requests, newest first",
         params: HouseholdParams,
         querystring: ListPurchaseRequestsQuery,
         response: { 200: z.array(PurchaseRequest), ...errors, 422: ErrorEnvelope },
@@ -89,9 +109,9 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
       schema: {
         tags,
         security,
-        summary: 'One purchase request with its requester\'s budget',
+        summary: "One purchase request with its requester's budget",
         description:
-          'budget shows the requester\'s spending policy for the current month (UTC): monthlyLimit, spentThisMonth (approved-or-later requests in the policy currency) and remaining (null when there is no monthly cap). A request of another household is 404.',
+          "budget shows the requester's spending policy for the current month (UTC): monthlyLimit, spentThisMonth (approved-or-later requests in the policy currency) and remaining (null when there is no monthly cap). A request of another household is 404.",
         params: PurchaseRequestParams,
         response: { 200: PurchaseRequestView, ...errors },
       },

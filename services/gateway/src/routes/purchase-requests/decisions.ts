@@ -9,7 +9,12 @@ import { notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
 import { applyEvent, assertCanApply, SPENDING_STATES } from '../../domain/purchase-request-machine.ts';
-import { publicRequest, requestTotal, requireCanCancel, requireGate } from '../../domain/purchase-request-rules.ts';
+import {
+  publicRequest,
+  requestTotal,
+  requireCanCancel,
+  requireGate,
+} from '../../domain/purchase-request-rules.ts';
 import { checkPolicyForRequest, monthOf } from '../../domain/spending-policy.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
@@ -17,25 +22,44 @@ import { auditGate, type GateAction, guarded } from './gate.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];
-const errors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope };
+const errors = {
+  401: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  409: ErrorEnvelope,
+  422: ErrorEnvelope,
+};
 type Params = { id: string; requestId: string };
 
 export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): void {
   const { requests, policies } = ctx.buyflow;
 
   /** Household access, the gate's audit and the request lookup every decision starts with. */
-  const decide = <T>(request: FastifyRequest<{ Params: Params }>, action: GateAction, run: (a: { member: Awaited<ReturnType<typeof accessHousehold>>['member']; userId: string; found: NonNullable<Awaited<ReturnType<typeof requests.get>>> }) => Promise<T>) => {
+  const decide = <T>(
+    request: FastifyRequest<{ Params: Params }>,
+    action: GateAction,
+    run: (a: {
+      member: Awaited<ReturnType<typeof accessHousehold>>['member'];
+      userId: string;
+      found: NonNullable<Awaited<ReturnType<typeof requests.get>>>;
+    }) => Promise<T>,
+  ) => {
     const { id, requestId } = request.params;
     const { userId } = currentUser(request);
-    return guarded(ctx, request, { householdId: id, action, actorId: userId, targetId: requestId }, async () => {
-      const { member } = await accessHousehold(ctx.households, request, id);
-      const load = async () => {
-        const found = await requests.get(id, requestId);
-        if (!found) throw notFound('Purchase request not found');
-        return found;
-      };
-      return run({ member, userId, found: await load() });
-    });
+    return guarded(
+      ctx,
+      request,
+      { householdId: id, action, actorId: userId, targetId: requestId },
+      async () => {
+        const { member } = await accessHousehold(ctx.households, request, id);
+        const load = async () => {
+          const found = await requests.get(id, requestId);
+          if (!found) throw notFound('Purchase request not found');
+          return found;
+        };
+        return run({ member, userId, found: await load() });
+      },
+    );
   };
 
   app.post(
@@ -46,7 +70,7 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
         security,
         summary: 'Approve a purchase request',
         description:
-          'PARENT_GUARDIAN only (403 otherwise). Only from PENDING_APPROVAL: an approved or finalized request is 409 CONFLICT. Spending policy: a total (price × quantity) above the requester\'s perRequestLimit, beyond the rest of their monthlyLimit for this month (UTC), or in another currency than their policy is 409 CONFLICT with the amounts in the message. Approving reserves the total in the month\'s budget; reject and cancel release it.',
+          "PARENT_GUARDIAN only (403 otherwise). Only from PENDING_APPROVAL: an approved or finalized request is 409 CONFLICT. Spending policy: a total (price × quantity) above the requester's perRequestLimit, beyond the rest of their monthlyLimit for this month (UTC), or in another currency than their policy is 409 CONFLICT with the amounts in the message. Approving reserves the total in the month's budget; reject and cancel release it.",
         params: PurchaseRequestParams,
         response: { 200: PurchaseRequest, ...errors },
       },
@@ -66,33 +90,53 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
             applyEvent(r, 'approve', { approvedBy: userId, approvedAt: now, budgetKey }, now),
           );
           if (!doc) throw notFound('Purchase request not found');
-          await auditGate(ctx, request, { householdId: doc.householdId, action: 'APPROVE_PURCHASE_REQUEST', actorId: userId, targetId: doc.requestId }, 'ALLOWED', {
-            total: requestTotal(doc),
-            currency: doc.currency,
-            requesterId: doc.requesterId,
-          });
+          await auditGate(
+            ctx,
+            request,
+            {
+              householdId: doc.householdId,
+              action: 'APPROVE_PURCHASE_REQUEST',
+              actorId: userId,
+              targetId: doc.requestId,
+            },
+            'ALLOWED',
+            {
+              total: requestTotal(doc),
+              currency: doc.currency,
+              requesterId: doc.requesterId,
+            },
+          );
           return publicRequest(doc);
         } catch (err) {
           const current = await requests.get(found.householdId, found.requestId);
-          if (!current || !SPENDING_STATES.includes(current.status)) await policies.release(budgetKey, found.requestId);
+          if (!current || !SPENDING_STATES.includes(current.status))
+            await policies.release(budgetKey, found.requestId);
           throw err;
         }
       }),
   );
 
-  const finish = (event: 'reject' | 'cancel', action: GateAction) => async (request: FastifyRequest<{ Params: Params; Body: { reason?: string | undefined } }>) =>
-    decide(request, action, async ({ member, userId, found }) => {
-      if (event === 'reject') requireGate(member, 'reject');
-      else requireCanCancel(member, found);
-      const now = nowIso();
-      const { doc } = await requests.change(found.requestId, (r) => applyEvent(r, event, {}, now));
-      if (!doc) throw notFound('Purchase request not found');
-      if (doc.budgetKey) await policies.release(doc.budgetKey, doc.requestId);
-      await auditGate(ctx, request, { householdId: doc.householdId, action, actorId: userId, targetId: doc.requestId }, 'ALLOWED', {
-        reason: request.body?.reason ?? null,
+  const finish =
+    (event: 'reject' | 'cancel', action: GateAction) =>
+    async (request: FastifyRequest<{ Params: Params; Body: { reason?: string | undefined } }>) =>
+      decide(request, action, async ({ member, userId, found }) => {
+        if (event === 'reject') requireGate(member, 'reject');
+        else requireCanCancel(member, found);
+        const now = nowIso();
+        const { doc } = await requests.change(found.requestId, (r) => applyEvent(r, event, {}, now));
+        if (!doc) throw notFound('Purchase request not found');
+        if (doc.budgetKey) await policies.release(doc.budgetKey, doc.requestId);
+        await auditGate(
+          ctx,
+          request,
+          { householdId: doc.householdId, action, actorId: userId, targetId: doc.requestId },
+          'ALLOWED',
+          {
+            reason: request.body?.reason ?? null,
+          },
+        );
+        return publicRequest(doc);
       });
-      return publicRequest(doc);
-    });
 
   app.post(
     '/api/v1/households/:id/requests/:requestId/reject',
@@ -101,7 +145,8 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
         tags,
         security,
         summary: 'Reject a purchase request',
-        description: 'PARENT_GUARDIAN only. From PENDING_APPROVAL or APPROVED → REJECTED (final); otherwise 409 CONFLICT.',
+        description:
+          'PARENT_GUARDIAN only. From PENDING_APPROVAL or APPROVED → REJECTED (final); otherwise 409 CONFLICT.',
         params: PurchaseRequestParams,
         body: RejectPurchaseRequest,
         response: { 200: PurchaseRequest, ...errors },

@@ -17,7 +17,12 @@ export type GateAction =
   | 'CONFIRM_CHECKOUT'
   | 'SET_SPENDING_POLICY';
 
-export type Gate = { householdId: string; action: GateAction; actorId: string | null; targetId: string | null };
+export type Gate = {
+  householdId: string;
+  action: GateAction;
+  actorId: string | null;
+  targetId: string | null;
+};
 
 /** One PURCHASE_GATE entry (durable: the audit outbox retries until the ledger has it). */
 export function auditGate(
@@ -44,19 +49,29 @@ export function auditGate(
 }
 
 /** A refusal of the gate (as opposed to a failure of the system): 400 policy, 403, 409. */
-export const isRefusal = (err: unknown): err is AppError => isAppError(err) && [400, 403, 409].includes(err.status);
+export const isRefusal = (err: unknown): err is AppError =>
+  isAppError(err) && [400, 403, 409].includes(err.status);
 
 /**
  * Runs a gate and records every refusal (403, 409, 400 policy) in the audit log before the
  * error reaches the client. A missing household (404) has no log to write to; a validation
  * error never reached the gate.
  */
-export async function guarded<T>(ctx: GatewayContext, request: FastifyRequest, gate: Gate, run: () => Promise<T>): Promise<T> {
+export async function guarded<T>(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  gate: Gate,
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (err) {
     if (isRefusal(err)) {
-      await auditGate(ctx, request, gate, 'REFUSED', { status: err.status, code: err.code, reason: err.message });
+      await auditGate(ctx, request, gate, 'REFUSED', {
+        status: err.status,
+        code: err.code,
+        reason: err.message,
+      });
     }
     throw err;
   }
@@ -74,7 +89,10 @@ export const IdempotencyHeaders = z.looseObject({
 });
 
 /** The idempotency scope of a request: one user, one method, one concrete path. */
-export function idempotencyScope(request: FastifyRequest, userId: string): { scope: string; key: string | undefined } {
+export function idempotencyScope(
+  request: FastifyRequest,
+  userId: string,
+): { scope: string; key: string | undefined } {
   const raw = request.headers['idempotency-key'];
   const key = Array.isArray(raw) ? raw[0] : raw;
   return { scope: `${userId} ${request.method} ${request.url.split('?')[0]}`, key };

@@ -1,4 +1,9 @@
-import { CreatePurchaseIntentRequest, ErrorEnvelope, PurchaseIntent, PurchaseRequestParams } from '@hs/contracts';
+import {
+  CreatePurchaseIntentRequest,
+  ErrorEnvelope,
+  PurchaseIntent,
+  PurchaseRequestParams,
+} from '@hs/contracts';
 import { isAppError, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { GatewayContext } from '../../context.ts';
@@ -50,7 +55,12 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
     async (request, reply) => {
       const { id, requestId } = request.params;
       const { userId } = currentUser(request);
-      const gate = { householdId: id, action: 'CREATE_PURCHASE_INTENT' as const, actorId: userId, targetId: requestId };
+      const gate = {
+        householdId: id,
+        action: 'CREATE_PURCHASE_INTENT' as const,
+        actorId: userId,
+        targetId: requestId,
+      };
       const { scope, key } = idempotencyScope(request, userId);
       const result = await guarded(ctx, request, gate, async () => {
         const { member } = await accessHousehold(ctx.households, request, id);
@@ -63,12 +73,28 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
           const now = nowIso();
           const intentId = newId('pi');
           const cartprepJobId = `cpj_${intentId.slice(3)}`;
-          const expiresAt = new Date(Date.now() + ctx.config.buyflow.checkoutTokenTtlSeconds * 1000).toISOString();
+          const expiresAt = new Date(
+            Date.now() + ctx.config.buyflow.checkoutTokenTtlSeconds * 1000,
+          ).toISOString();
           const { token, tokenHash } = newConfirmationToken();
-          await tokens.save({ tokenHash, householdId: id, requestId, intentId, actorId: userId, expiresAt, usedAt: null, createdAt: now });
+          await tokens.save({
+            tokenHash,
+            householdId: id,
+            requestId,
+            intentId,
+            actorId: userId,
+            expiresAt,
+            usedAt: null,
+            createdAt: now,
+          });
 
           const { doc } = await requests.change(requestId, (r) =>
-            applyEvent(r, 'startCartPrep', { intentId, cartprepJobId, intentActorId: userId, dispatchPending: true, cart: null }, now),
+            applyEvent(
+              r,
+              'startCartPrep',
+              { intentId, cartprepJobId, intentActorId: userId, dispatchPending: true, cart: null },
+              now,
+            ),
           );
           if (!doc) throw notFound('Purchase request not found');
 
@@ -77,13 +103,25 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
           } catch (err) {
             await revertDispatch(ctx, doc, err);
             // A refusal by cart-prep (e.g. domain not allowed) is audited by `guarded`.
-            if (!isRefusal(err)) await auditGate(ctx, request, gate, 'FAILED', { intentId, cartprepJobId, reason: (err as Error).message });
+            if (!isRefusal(err))
+              await auditGate(ctx, request, gate, 'FAILED', {
+                intentId,
+                cartprepJobId,
+                reason: (err as Error).message,
+              });
             throw err;
           }
           await auditGate(ctx, request, gate, 'ALLOWED', { intentId, cartprepJobId, expiresAt });
           return {
             status: 201,
-            body: { intentId, requestId, actorId: userId, cartprepJobId, confirmationToken: token, expiresAt },
+            body: {
+              intentId,
+              requestId,
+              actorId: userId,
+              cartprepJobId,
+              confirmationToken: token,
+              expiresAt,
+            },
           };
         });
       });
@@ -124,10 +162,16 @@ async function dispatch(ctx: GatewayContext, doc: StoredPurchaseRequest, request
 async function revertDispatch(ctx: GatewayContext, doc: StoredPurchaseRequest, err: unknown): Promise<void> {
   const at = nowIso();
   const message = `Cart preparation could not be started: ${isAppError(err) ? err.message : 'cart-prep failed'}`;
-  const errorCode = isAppError(err) && err.code === 'POLICY_VIOLATION' ? 'DOMAIN_NOT_ALLOWED' : 'INTERNAL_ERROR';
+  const errorCode =
+    isAppError(err) && err.code === 'POLICY_VIOLATION' ? 'DOMAIN_NOT_ALLOWED' : 'INTERNAL_ERROR';
   await ctx.buyflow.requests.change(doc.requestId, (r) =>
     r.status === 'CART_PREP' && r.cartprepJobId === doc.cartprepJobId
-      ? applyEvent(r, 'cartFailed', { dispatchPending: false, lastFailure: { jobId: doc.cartprepJobId, errorCode, message, at } }, at)
+      ? applyEvent(
+          r,
+          'cartFailed',
+          { dispatchPending: false, lastFailure: { jobId: doc.cartprepJobId, errorCode, message, at } },
+          at,
+        )
       : ABORT,
   );
 }
@@ -142,7 +186,9 @@ export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
   let sent = 0;
   for (const r of await ctx.buyflow.requests.pendingDispatch(before)) {
     if (r.status !== 'CART_PREP') {
-      await ctx.buyflow.requests.change(r.requestId, (cur) => (cur.dispatchPending ? { ...cur, dispatchPending: false } : ABORT));
+      await ctx.buyflow.requests.change(r.requestId, (cur) =>
+        cur.dispatchPending ? { ...cur, dispatchPending: false } : ABORT,
+      );
       continue;
     }
     try {

@@ -72,7 +72,8 @@ function systemInstruction(input: ModelInput): string {
   return lines.join('\n');
 }
 
-function describe(err: unknown, timeoutMs: number): ModelError {
+function describe(err: unknown, timeoutMs: number, timedOut: boolean): ModelError {
+  if (timedOut) return new ModelError('MODEL_TIMEOUT', `The agent model did not answer within ${timeoutMs} ms`, { cause: err });
   if (err instanceof ApiError) return new ModelError('MODEL_UPSTREAM_ERROR', `The agent model failed (HTTP ${err.status})`, { cause: err });
   const e = err as { name?: string; message?: string };
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError' || /timed? ?out|abort/i.test(e?.message ?? ''))
@@ -90,9 +91,9 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
     ...(options.authClient ? { googleAuthOptions: { authClient: options.authClient as never } } : {}),
     httpOptions: {
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-      timeout: options.timeoutMs,
-      // The user can retry a failed turn; one quick retry covers a passing 429/503.
-      retryOptions: { attempts: 2, initialDelay: 0.2, maxDelay: 1, httpStatusCodes: [429, 503] },
+      // No retries inside a turn: a failed turn is cheap for the user to retry, a hidden retry
+      // loop would hold the mission's turn lease for minutes.
+      retryOptions: { attempts: 1 },
     },
   });
   const declarations = functionDeclarations(options.tools);
@@ -101,6 +102,7 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
     name: `gemini:${options.model}`,
     async next(input): Promise<ModelDecision> {
       let response: Awaited<ReturnType<typeof ai.models.generateContent>>;
+      const deadline = AbortSignal.timeout(options.timeoutMs);
       try {
         response = await ai.models.generateContent({
           model: options.model,
@@ -109,29 +111,28 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
             systemInstruction: systemInstruction(input),
             tools: [{ functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) }],
             temperature: 0.2,
+            abortSignal: deadline,
           },
         });
       } catch (err) {
-        throw describe(err, options.timeoutMs);
+        throw describe(err, options.timeoutMs, deadline.aborted);
       }
-      let calls: ReturnType<() => typeof response.functionCalls>;
-      let text: string | undefined;
-      try {
-        calls = response.functionCalls;
-        text = response.text;
-      } catch (err) {
-        throw new ModelError('MODEL_INVALID_REPLY', 'The agent model sent a reply that could not be read', { cause: err });
-      }
-      if (calls && calls.length > 0) {
+      const parts = response.candidates?.[0]?.content?.parts ?? [];
+      const calls = parts.flatMap((p) => (p.functionCall ? [p.functionCall] : []));
+      const text = parts
+        .filter((p) => typeof p.text === 'string' && !p.thought)
+        .map((p) => p.text)
+        .join('');
+      if (calls.length > 0) {
         if (calls.some((c) => !c.name))
           throw new ModelError('MODEL_INVALID_TOOL_CALL', 'The agent model proposed a tool call without a name');
         return {
           kind: 'tools',
           calls: calls.map((c) => ({ tool: c.name!, args: c.args ?? {} })),
-          ...(text?.trim() ? { reasoning: text.trim() } : {}),
+          ...(text.trim() ? { reasoning: text.trim() } : {}),
         };
       }
-      if (typeof text === 'string' && text.trim()) return { kind: 'reply', text: text.trim() };
+      if (text.trim()) return { kind: 'reply', text: text.trim() };
       throw new ModelError('MODEL_INVALID_REPLY', 'The agent model returned neither a reply nor a tool call');
     },
   };
