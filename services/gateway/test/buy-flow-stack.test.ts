@@ -183,7 +183,7 @@ describe('the buy flow across real services', () => {
     const cartprep = (path: string) =>
       fetch(`${stack.url('cartprep')}${path}`, {
         headers: { 'x-internal-token': 'dev-internal-token-cartprep' },
-      }).then((res) => res.json());
+      }).then((res) => res.json() as Promise<{ status: string }>);
     await until(
       'the job to finish',
       async () => (await cartprep(`/api/v1/cartprep/jobs/${intent.cartprepJobId}`)).status === 'SUCCEEDED',
