@@ -33,8 +33,8 @@ function stopAll(code: number) {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   const timer = setTimeout(() => process.exit(code), 12_000);
   timer.unref();
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() =>
-    process.exit(code),
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(
+    () => process.exit(code),
   );
 }
 
@@ -81,8 +81,12 @@ async function waitHealthy() {
   }
   process.stdout.write('\nAll eight services are up:\n');
   for (const [service, port] of SERVICES)
-    process.stdout.write(`  ${service.padEnd(16)} http://127.0.0.1:${port}  (docs: /docs, OpenAPI: /openapi.json)\n`);
-  process.stdout.write(`Data: ${env.DATA_DIR} (PERSISTENCE_BACKEND=${env.PERSISTENCE_BACKEND}). Ctrl-C stops the stack.\n\n`);
+    process.stdout.write(
+      `  ${service.padEnd(16)} http://127.0.0.1:${port}  (docs: /docs, OpenAPI: /openapi.json)\n`,
+    );
+  process.stdout.write(
+    `Data: ${env.DATA_DIR} (PERSISTENCE_BACKEND=${env.PERSISTENCE_BACKEND}). Ctrl-C stops the stack.\n\n`,
+  );
 }
 
 process.on('SIGINT', () => stopAll(0));

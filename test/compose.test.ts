@@ -3,7 +3,8 @@ import { REPO_ROOT } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 
 const hasCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
-if (!hasCompose) console.warn('docker-compose not installed: docker-compose.yml validation SKIPPED (.ci/run installs it)');
+if (!hasCompose)
+  console.warn('docker-compose not installed: docker-compose.yml validation SKIPPED (.ci/run installs it)');
 
 describe.skipIf(!hasCompose)('docker-compose.yml', () => {
   it('is accepted by docker-compose config and describes the eight services', () => {
@@ -13,8 +14,15 @@ describe.skipIf(!hasCompose)('docker-compose.yml', () => {
     });
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.status).toBe(0);
-    expect(result.stdout.trim().split('\n').sort()).toEqual(
-      ['artifacts-audit', 'browser-bridge', 'cartprep', 'commerce', 'gateway', 'orchestrator', 'vto', 'wardrobe'],
-    );
+    expect(result.stdout.trim().split('\n').sort()).toEqual([
+      'artifacts-audit',
+      'browser-bridge',
+      'cartprep',
+      'commerce',
+      'gateway',
+      'orchestrator',
+      'vto',
+      'wardrobe',
+    ]);
   });
 });

@@ -45,7 +45,8 @@ const api = async (path: string, init: { method?: string; token?: string; body?:
 };
 
 const login = async (idToken: string) => {
-  const token = (await api('/api/v1/auth/login', { method: 'POST', body: { idToken } })).body.accessToken as string;
+  const token = (await api('/api/v1/auth/login', { method: 'POST', body: { idToken } })).body
+    .accessToken as string;
   const me = (await api('/api/v1/me', { token })).body as { userId: string };
   return { token, userId: me.userId };
 };
@@ -57,7 +58,9 @@ describe('the stack', () => {
       expect(health).toEqual({ status: 'ok', service, version: expect.any(String) });
       const ready = await fetch(`${stack.url(service)}/ready`);
       expect(ready.status).toBe(200);
-      const doc = (await fetch(`${stack.url(service)}/openapi.json`).then((r) => r.json())) as { openapi: string };
+      const doc = (await fetch(`${stack.url(service)}/openapi.json`).then((r) => r.json())) as {
+        openapi: string;
+      };
       expect(doc.openapi).toBe('3.1.0');
     }
   });
@@ -66,8 +69,9 @@ describe('the stack', () => {
     const parent = await login('stack-parent@family.test');
     const adult = await login('stack-adult@family.test');
     const child = await login('stack-child@family.test');
-    const household = (await api('/api/v1/households', { method: 'POST', token: parent.token, body: { name: 'Stack family' } }))
-      .body as { householdId: string };
+    const household = (
+      await api('/api/v1/households', { method: 'POST', token: parent.token, body: { name: 'Stack family' } })
+    ).body as { householdId: string };
     const id = household.householdId;
     for (const [who, role] of [
       [adult, 'ADULT'],
@@ -96,8 +100,14 @@ describe('the stack', () => {
       'MEMBER_ADDED',
       'HOUSEHOLD_CREATED',
     ]);
-    expect(log.body[4]).toMatchObject({ targetType: 'HOUSEHOLD', actorId: parent.userId, createdAt: expect.any(String) });
-    const filtered = await api(`/api/v1/households/${id}/audit-logs?action=MEMBER_ADDED&limit=1`, { token: parent.token });
+    expect(log.body[4]).toMatchObject({
+      targetType: 'HOUSEHOLD',
+      actorId: parent.userId,
+      createdAt: expect.any(String),
+    });
+    const filtered = await api(`/api/v1/households/${id}/audit-logs?action=MEMBER_ADDED&limit=1`, {
+      token: parent.token,
+    });
     expect(filtered.body).toHaveLength(1);
     expect(filtered.headers.get('x-total-count')).toBe('2');
 
@@ -113,8 +123,9 @@ describe('the stack', () => {
 
   it('keeps data written through the sqlite backend across a restart of the gateway', async () => {
     const parent = await login('restart@family.test');
-    const created = (await api('/api/v1/households', { method: 'POST', token: parent.token, body: { name: 'Durable' } }))
-      .body as { householdId: string };
+    const created = (
+      await api('/api/v1/households', { method: 'POST', token: parent.token, body: { name: 'Durable' } })
+    ).body as { householdId: string };
     await stack.kill('gateway');
     await stack.start('gateway');
     const again = await api(`/api/v1/households/${created.householdId}`, { token: parent.token });
@@ -125,7 +136,11 @@ describe('the stack', () => {
   it('delivers audit entries written while the ledger was down once it is back', async () => {
     const parent = await login('ledger-down@family.test');
     await stack.stop('artifacts-audit');
-    const created = await api('/api/v1/households', { method: 'POST', token: parent.token, body: { name: 'Patient' } });
+    const created = await api('/api/v1/households', {
+      method: 'POST',
+      token: parent.token,
+      body: { name: 'Patient' },
+    });
     expect(created.status).toBe(201);
     await stack.start('artifacts-audit');
     const id = created.body.householdId as string;

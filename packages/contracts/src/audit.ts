@@ -21,7 +21,10 @@ export type AuditSeverity = z.infer<typeof AuditSeverity>;
  * same event is recorded once.
  */
 export const AppendAuditEventRequest = z.object({
-  eventId: z.string().regex(/^aud_[A-Za-z0-9_-]{8,64}$/).optional(),
+  eventId: z
+    .string()
+    .regex(/^aud_[A-Za-z0-9_-]{8,64}$/)
+    .optional(),
   missionId: z.string().max(128).nullable().default(null),
   category: AuditCategory,
   severity: AuditSeverity.default('INFO'),

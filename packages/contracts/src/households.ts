@@ -32,7 +32,10 @@ export const UpdateMemberRequest = z
   });
 export type UpdateMemberRequest = z.infer<typeof UpdateMemberRequest>;
 
-export const MemberParams = z.object({ id: z.string().min(1).max(128), memberId: z.string().min(1).max(128) });
+export const MemberParams = z.object({
+  id: z.string().min(1).max(128),
+  memberId: z.string().min(1).max(128),
+});
 
 /** Purchase request ids listed on the household; the full requests live under /requests. */
 export const Household = z.object({

@@ -81,7 +81,10 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
             }
           : ABORT,
       );
-      options.logger?.warn({ outbox: options.name, id, attempts, retryInMs: backoff }, 'delivery failed; will retry');
+      options.logger?.warn(
+        { outbox: options.name, id, attempts, retryInMs: backoff },
+        'delivery failed; will retry',
+      );
       return false;
     }
   }

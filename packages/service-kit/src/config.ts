@@ -40,9 +40,7 @@ export class ConfigError extends Error {
 }
 
 export const envBool = (fallback: boolean) =>
-  z
-    .stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] })
-    .default(fallback);
+  z.stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] }).default(fallback);
 export const envNumber = (fallback: number) => z.coerce.number().finite().default(fallback);
 export const envList = () =>
   z
@@ -132,9 +130,14 @@ export function loadConfig<E extends z.ZodRawShape>(
   extra: (appEnv: AppEnv) => E,
   env: NodeJS.ProcessEnv = process.env,
 ): BaseConfig & { raw: BaseParsed & z.infer<z.ZodObject<E>> } {
-  const appEnvResult = z.enum(APP_ENVS).default('dev').safeParse(env.APP_ENV || undefined);
+  const appEnvResult = z
+    .enum(APP_ENVS)
+    .default('dev')
+    .safeParse(env.APP_ENV || undefined);
   if (!appEnvResult.success)
-    throw new ConfigError(`Configuration error: APP_ENV must be one of ${APP_ENVS.join(', ')} (value: ${env.APP_ENV})`);
+    throw new ConfigError(
+      `Configuration error: APP_ENV must be one of ${APP_ENVS.join(', ')} (value: ${env.APP_ENV})`,
+    );
   const appEnv = appEnvResult.data;
   const schema = z.object({ ...baseShape(service, appEnv), ...extra(appEnv) });
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
@@ -154,7 +157,9 @@ export function loadConfig<E extends z.ZodRawShape>(
     ]),
   ) as Record<ServiceName, Peer>;
   if (raw.PERSISTENCE_BACKEND === 'docstore' && !raw.FIRESTORE_PROJECT_ID)
-    throw new ConfigError('Configuration error: FIRESTORE_PROJECT_ID is required when PERSISTENCE_BACKEND=docstore');
+    throw new ConfigError(
+      'Configuration error: FIRESTORE_PROJECT_ID is required when PERSISTENCE_BACKEND=docstore',
+    );
   if (raw.PERSISTENCE_BACKEND === 'sqlite') mkdirSync(raw.DATA_DIR, { recursive: true });
   return {
     service,

@@ -14,13 +14,21 @@ declare module 'fastify' {
 const FASTIFY_ERRORS: Record<string, { status: number; error: string; message?: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'BAD_REQUEST', message: 'Body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'BAD_REQUEST', message: 'Body must not be empty' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, error: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    error: 'PAYLOAD_TOO_LARGE',
+    message: 'Request body is too large',
+  },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     error: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'Unsupported content type',
   },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, error: 'BAD_REQUEST', message: 'Invalid content length' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    error: 'BAD_REQUEST',
+    message: 'Invalid content length',
+  },
 };
 
 type ValidationIssue = { instancePath?: string; message?: string; keyword?: string; params?: unknown };
@@ -69,7 +77,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
       });
     }
     const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
-    if (known) return send(reply, known.status, { error: known.error, message: known.message ?? err.message });
+    if (known)
+      return send(reply, known.status, { error: known.error, message: known.message ?? err.message });
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err }, 'unhandled error');
@@ -80,6 +89,9 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) =>
-    send(reply, 404, { error: 'NOT_FOUND', message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
+    send(reply, 404, {
+      error: 'NOT_FOUND',
+      message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+    }),
   );
 }

@@ -41,7 +41,10 @@ export const upstreamTimeout = (message: string, cause?: unknown) =>
   new AppError('UPSTREAM_TIMEOUT', 504, message, { cause });
 
 /** A validation failure produced by hand (same shape as schema failures). */
-export const validationError = (details: ErrorDetail[], status = 422, message = 'Request validation failed') =>
-  new AppError('VALIDATION_ERROR', status, message, { details });
+export const validationError = (
+  details: ErrorDetail[],
+  status = 422,
+  message = 'Request validation failed',
+) => new AppError('VALIDATION_ERROR', status, message, { details });
 
 export const isAppError = (err: unknown): err is AppError => err instanceof AppError;

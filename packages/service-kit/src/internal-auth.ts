@@ -41,7 +41,12 @@ export function registerInternalAuth(
 ): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/v1') || !request.routeOptions.url || request.routeOptions.config?.public) return;
+    if (
+      !request.url.startsWith('/api/v1') ||
+      !request.routeOptions.url ||
+      request.routeOptions.config?.public
+    )
+      return;
     if (options.required !== false && !secretsEqual(internalTokenOf(request), options.token)) {
       throw new AppError('FORBIDDEN', 403, options.message ?? 'Missing or invalid internal token');
     }

@@ -18,7 +18,11 @@ export type PeerCall<S extends z.ZodType | undefined> = {
   timeoutMs?: number;
 };
 
-export type PeerReply<T> = { status: number; body: T; headers: Record<string, string | string[] | undefined> };
+export type PeerReply<T> = {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+};
 
 export interface PeerClient {
   readonly service: ServiceName;
@@ -102,7 +106,9 @@ export function createPeerClient(options: {
       }
       if (res.statusCode >= 500) {
         const env = ErrorEnvelope.safeParse(json);
-        throw upstreamError(`${service} failed (${res.statusCode}${env.success ? `: ${env.data.error}` : ''})`);
+        throw upstreamError(
+          `${service} failed (${res.statusCode}${env.success ? `: ${env.data.error}` : ''})`,
+        );
       }
       if (res.statusCode >= 400) {
         const env = ErrorEnvelope.safeParse(json);

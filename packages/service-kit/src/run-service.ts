@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import { ConfigError } from './config.ts';
 import { createLogger } from './logger.ts';
 
-export interface RunServiceOptions<C extends { host: string; port: number; logLevel: string; shutdownGraceMs: number }> {
+export interface RunServiceOptions<
+  C extends { host: string; port: number; logLevel: string; shutdownGraceMs: number },
+> {
   service: string;
   loadConfig: () => C;
   build: (config: C, logger: Logger) => Promise<FastifyInstance>;
@@ -14,9 +16,9 @@ export interface RunServiceOptions<C extends { host: string; port: number; logLe
  * the app, listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish
  * (bounded by SHUTDOWN_GRACE_SECONDS) and closes the app's resources.
  */
-export async function runService<C extends { host: string; port: number; logLevel: string; shutdownGraceMs: number }>(
-  options: RunServiceOptions<C>,
-): Promise<FastifyInstance> {
+export async function runService<
+  C extends { host: string; port: number; logLevel: string; shutdownGraceMs: number },
+>(options: RunServiceOptions<C>): Promise<FastifyInstance> {
   let config: C;
   try {
     config = options.loadConfig();

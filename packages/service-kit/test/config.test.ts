@@ -18,34 +18,49 @@ describe('configuration', () => {
     const config = loadConfig('commerce', () => ({}), {});
     expect(config.port).toBe(8083);
     expect(config.internalTimeoutMs).toBe(10_000);
-    expect(config.peers.gateway).toEqual({ baseUrl: 'http://127.0.0.1:8080', token: 'dev-internal-token-gateway' });
+    expect(config.peers.gateway).toEqual({
+      baseUrl: 'http://127.0.0.1:8080',
+      token: 'dev-internal-token-gateway',
+    });
     expect(config.internalToken).toBe('dev-internal-token-commerce');
     expect(config.persistence.backend).toBe('inmemory');
   });
 
   it('names the variable of a wrong value', () => {
     expect(() => loadConfig('commerce', () => ({}), { PORT: 'eighty' })).toThrow(ConfigError);
-    expect(() => loadConfig('commerce', () => ({}), { PORT: 'eighty' })).toThrow(/^Configuration error: PORT .*"eighty"/);
-    expect(() => loadConfig('commerce', () => ({}), { PERSISTENCE_BACKEND: 'mongo' })).toThrow(/PERSISTENCE_BACKEND/);
-  });
-
-  it('hides secret values in the message', () => {
-    expect(() => loadConfig('commerce', () => ({}), { APP_ENV: 'production', COMMERCE_INTERNAL_TOKEN: 'short' })).toThrow(
-      /INTERNAL_TOKEN .*\(value: (set|unset)\)/,
+    expect(() => loadConfig('commerce', () => ({}), { PORT: 'eighty' })).toThrow(
+      /^Configuration error: PORT .*"eighty"/,
+    );
+    expect(() => loadConfig('commerce', () => ({}), { PERSISTENCE_BACKEND: 'mongo' })).toThrow(
+      /PERSISTENCE_BACKEND/,
     );
   });
 
+  it('hides secret values in the message', () => {
+    expect(() =>
+      loadConfig('commerce', () => ({}), { APP_ENV: 'production', COMMERCE_INTERNAL_TOKEN: 'short' }),
+    ).toThrow(/INTERNAL_TOKEN .*\(value: (set|unset)\)/);
+  });
+
   it('requires real internal tokens in staging and production', () => {
-    expect(() => loadConfig('commerce', () => ({}), { APP_ENV: 'staging' })).toThrow(/_INTERNAL_TOKEN is required/);
+    expect(() => loadConfig('commerce', () => ({}), { APP_ENV: 'staging' })).toThrow(
+      /_INTERNAL_TOKEN is required/,
+    );
   });
 });
 
 describe('boot refusals (real processes)', () => {
   const strongTokens = Object.fromEntries(
-    ['GATEWAY', 'ORCHESTRATOR', 'WARDROBE', 'COMMERCE', 'VTO', 'CARTPREP', 'BROWSER_BRIDGE', 'ARTIFACTS_AUDIT'].map((s) => [
-      `${s}_INTERNAL_TOKEN`,
-      `${s.toLowerCase()}-token-0123456789abcdef0123456789`,
-    ]),
+    [
+      'GATEWAY',
+      'ORCHESTRATOR',
+      'WARDROBE',
+      'COMMERCE',
+      'VTO',
+      'CARTPREP',
+      'BROWSER_BRIDGE',
+      'ARTIFACTS_AUDIT',
+    ].map((s) => [`${s}_INTERNAL_TOKEN`, `${s.toLowerCase()}-token-0123456789abcdef0123456789`]),
   );
   const production = {
     APP_ENV: 'production',
@@ -64,10 +79,12 @@ describe('boot refusals (real processes)', () => {
   });
 
   it('stops the gateway for a short secret and for AUTH_MODE=dev in production', () => {
-    expect(boot('gateway', { ...production, AUTH_JWT_SECRET: 'too-short' }).stderr).toMatch(/AUTH_JWT_SECRET must be at least 32 bytes/);
-    expect(boot('gateway', { ...production, AUTH_JWT_SECRET: 'x'.repeat(40), AUTH_MODE: 'dev' }).stderr).toMatch(
-      /AUTH_MODE=dev is not allowed/,
+    expect(boot('gateway', { ...production, AUTH_JWT_SECRET: 'too-short' }).stderr).toMatch(
+      /AUTH_JWT_SECRET must be at least 32 bytes/,
     );
+    expect(
+      boot('gateway', { ...production, AUTH_JWT_SECRET: 'x'.repeat(40), AUTH_MODE: 'dev' }).stderr,
+    ).toMatch(/AUTH_MODE=dev is not allowed/);
   });
 
   it('stops any service with one line naming a wrong variable', () => {

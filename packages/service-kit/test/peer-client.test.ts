@@ -14,8 +14,12 @@ beforeAll(async () => {
     return { value: 42 };
   });
   peer.get('/wrong-shape', async () => ({ value: 'forty-two' }));
-  peer.get('/missing', async (_req, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: 'Offer not found' }));
-  peer.get('/boom', async (_req, reply) => reply.code(500).send({ error: 'INTERNAL_ERROR', message: 'secret stack' }));
+  peer.get('/missing', async (_req, reply) =>
+    reply.code(404).send({ error: 'NOT_FOUND', message: 'Offer not found' }),
+  );
+  peer.get('/boom', async (_req, reply) =>
+    reply.code(500).send({ error: 'INTERNAL_ERROR', message: 'secret stack' }),
+  );
   peer.get('/slow', async () => {
     await new Promise((r) => setTimeout(r, 1000));
     return { value: 1 };
@@ -64,11 +68,21 @@ describe('peer client', () => {
   });
 
   it('turns a peer 5xx, a contract mismatch, a dead peer and a slow peer into 502/504', async () => {
-    expect(await failure(client().call({ method: 'GET', path: '/boom' }))).toMatchObject({ code: 'UPSTREAM_ERROR', status: 502 });
+    expect(await failure(client().call({ method: 'GET', path: '/boom' }))).toMatchObject({
+      code: 'UPSTREAM_ERROR',
+      status: 502,
+    });
     expect(
-      await failure(client().call({ method: 'GET', path: '/wrong-shape', schema: z.object({ value: z.number() }) })),
+      await failure(
+        client().call({ method: 'GET', path: '/wrong-shape', schema: z.object({ value: z.number() }) }),
+      ),
     ).toMatchObject({ code: 'UPSTREAM_ERROR', status: 502 });
-    const dead = createPeerClient({ service: 'vto', baseUrl: 'http://127.0.0.1:9', token: 't', timeoutMs: 500 });
+    const dead = createPeerClient({
+      service: 'vto',
+      baseUrl: 'http://127.0.0.1:9',
+      token: 't',
+      timeoutMs: 500,
+    });
     expect(await failure(dead.call({ method: 'GET', path: '/x' }))).toEqual({
       code: 'UPSTREAM_ERROR',
       status: 502,

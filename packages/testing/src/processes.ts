@@ -68,10 +68,9 @@ export async function startStack(options: {
   env?: Record<string, string>;
   perService?: Partial<Record<ServiceName, Record<string, string>>>;
 }): Promise<RunningStack> {
-  const ports = Object.fromEntries(await Promise.all(ALL.map(async (s) => [s, await freePort()] as const))) as Record<
-    ServiceName,
-    number
-  >;
+  const ports = Object.fromEntries(
+    await Promise.all(ALL.map(async (s) => [s, await freePort()] as const)),
+  ) as Record<ServiceName, number>;
   const env: Record<string, string> = {
     APP_ENV: 'test',
     LOG_LEVEL: 'warn',

@@ -6,7 +6,11 @@ import { createAccessTokens } from './adapters/access-tokens.ts';
 import { createAuditTrail } from './adapters/audit-trail.ts';
 import { createBuyflow } from './adapters/buyflow.ts';
 import { createHouseholdRepository } from './adapters/household-repository.ts';
-import { createDevIdentityProvider, createOidcIdentityProvider, type IdentityProvider } from './adapters/identity-provider.ts';
+import {
+  createDevIdentityProvider,
+  createOidcIdentityProvider,
+  type IdentityProvider,
+} from './adapters/identity-provider.ts';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayContext } from './context.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
@@ -58,7 +62,12 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     tokens,
     identity,
     households: createHouseholdRepository(store),
-    audit: createAuditTrail({ store, ledger: peers['artifacts-audit'], logger, maxBackoffMs: config.auditRetryMaxMs }),
+    audit: createAuditTrail({
+      store,
+      ledger: peers['artifacts-audit'],
+      logger,
+      maxBackoffMs: config.auditRetryMaxMs,
+    }),
     peers,
     buyflow: createBuyflow({ store, cartprep: peers.cartprep, background: deps.background !== false }),
     logger,

@@ -3,7 +3,10 @@ import { buildApp } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 
 /** A gateway app on the in-memory store, with dev login; peers point at closed ports unless given. */
-export async function buildGateway(env: Record<string, string> = {}, store: Store = createStore({ backend: 'inmemory' })) {
+export async function buildGateway(
+  env: Record<string, string> = {},
+  store: Store = createStore({ backend: 'inmemory' }),
+) {
   const config = loadGatewayConfig({
     APP_ENV: 'test',
     ARTIFACTS_AUDIT_BASE_URL: 'http://127.0.0.1:9',
@@ -19,7 +22,11 @@ export type GatewayApp = Awaited<ReturnType<typeof buildGateway>>;
 export async function login(app: GatewayApp, idToken: string): Promise<{ token: string; userId: string }> {
   const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken } });
   const token = res.json().accessToken as string;
-  const me = await app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${token}` } });
+  const me = await app.inject({
+    method: 'GET',
+    url: '/api/v1/me',
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { token, userId: me.json().userId };
 }
 

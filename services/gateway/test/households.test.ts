@@ -17,7 +17,12 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 async function createHousehold(token: string, name = 'The Family') {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(token), payload: { name } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/households',
+    headers: bearer(token),
+    payload: { name },
+  });
   expect(res.statusCode).toBe(201);
   return res.json();
 }
@@ -30,7 +35,13 @@ describe('households', () => {
     const h = await createHousehold(parent.token);
     expect(h.householdId).toMatch(/^h_/);
     expect(h.members).toEqual([
-      { memberId: parent.userId, role: 'PARENT_GUARDIAN', displayName: null, addedAt: h.createdAt, addedBy: parent.userId },
+      {
+        memberId: parent.userId,
+        role: 'PARENT_GUARDIAN',
+        displayName: null,
+        addedAt: h.createdAt,
+        addedBy: parent.userId,
+      },
     ]);
     expect(h.purchaseRequests).toEqual([]);
   });
@@ -47,22 +58,37 @@ describe('households', () => {
 
   it('lists only the caller’s households', async () => {
     const mine = await createHousehold(stranger.token, 'Stranger home');
-    const list = (await app.inject({ method: 'GET', url: '/api/v1/households', headers: bearer(stranger.token) })).json();
+    const list = (
+      await app.inject({ method: 'GET', url: '/api/v1/households', headers: bearer(stranger.token) })
+    ).json();
     expect(list.map((h: { householdId: string }) => h.householdId)).toEqual([mine.householdId]);
   });
 
   it('answers 403 with the exact message to a non-member and 404 for an unknown household', async () => {
     const h = await createHousehold(parent.token);
-    const res = await app.inject({ method: 'GET', url: `/api/v1/households/${h.householdId}`, headers: bearer(stranger.token) });
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/v1/households/${h.householdId}`,
+      headers: bearer(stranger.token),
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
-    const missing = await app.inject({ method: 'GET', url: '/api/v1/households/h_nope', headers: bearer(parent.token) });
+    const missing = await app.inject({
+      method: 'GET',
+      url: '/api/v1/households/h_nope',
+      headers: bearer(parent.token),
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toBe('NOT_FOUND');
   });
 
   it('refuses a blank name with 422 details', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(parent.token), payload: { name: '  ' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: bearer(parent.token),
+      payload: { name: '  ' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().details[0].loc).toEqual(['body', 'name']);
   });
@@ -71,12 +97,31 @@ describe('households', () => {
 describe('members', () => {
   it('lets a PARENT_GUARDIAN add each role, and members then see the household', async () => {
     const h = await createHousehold(parent.token);
-    const a = await addMember(parent.token, h.householdId, { memberId: adult.userId, role: 'ADULT', displayName: 'Sam' });
+    const a = await addMember(parent.token, h.householdId, {
+      memberId: adult.userId,
+      role: 'ADULT',
+      displayName: 'Sam',
+    });
     expect(a.statusCode).toBe(201);
-    expect(a.json()).toMatchObject({ memberId: adult.userId, role: 'ADULT', displayName: 'Sam', addedBy: parent.userId });
-    expect((await addMember(parent.token, h.householdId, { memberId: child.userId, role: 'CHILD' })).statusCode).toBe(201);
-    const seen = await app.inject({ method: 'GET', url: `/api/v1/households/${h.householdId}`, headers: bearer(child.token) });
-    expect(seen.json().members.map((m: { role: string }) => m.role)).toEqual(['PARENT_GUARDIAN', 'ADULT', 'CHILD']);
+    expect(a.json()).toMatchObject({
+      memberId: adult.userId,
+      role: 'ADULT',
+      displayName: 'Sam',
+      addedBy: parent.userId,
+    });
+    expect(
+      (await addMember(parent.token, h.householdId, { memberId: child.userId, role: 'CHILD' })).statusCode,
+    ).toBe(201);
+    const seen = await app.inject({
+      method: 'GET',
+      url: `/api/v1/households/${h.householdId}`,
+      headers: bearer(child.token),
+    });
+    expect(seen.json().members.map((m: { role: string }) => m.role)).toEqual([
+      'PARENT_GUARDIAN',
+      'ADULT',
+      'CHILD',
+    ]);
   });
 
   it('refuses a duplicate member with 409 and non-guardians with 403', async () => {
@@ -89,9 +134,15 @@ describe('members', () => {
     for (const who of [adult, child]) {
       const res = await addMember(who.token, h.householdId, { memberId: 'usr_someone', role: 'ADULT' });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'Only a PARENT_GUARDIAN can manage household members' });
+      expect(res.json()).toEqual({
+        error: 'FORBIDDEN',
+        message: 'Only a PARENT_GUARDIAN can manage household members',
+      });
     }
-    const outsider = await addMember(stranger.token, h.householdId, { memberId: 'usr_someone', role: 'ADULT' });
+    const outsider = await addMember(stranger.token, h.householdId, {
+      memberId: 'usr_someone',
+      role: 'ADULT',
+    });
     expect(outsider.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
   });
 
@@ -113,7 +164,10 @@ describe('members', () => {
       payload: { role: 'ADULT' },
     });
     expect(demote.statusCode).toBe(409);
-    expect(demote.json()).toEqual({ error: 'CONFLICT', message: 'A household must keep at least one PARENT_GUARDIAN' });
+    expect(demote.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'A household must keep at least one PARENT_GUARDIAN',
+    });
     const removeSelf = await app.inject({
       method: 'DELETE',
       url: `/api/v1/households/${id}/members/${parent.userId}`,
@@ -133,7 +187,11 @@ describe('members', () => {
       headers: bearer(parent.token),
     });
     expect(remove.statusCode).toBe(204);
-    const gone = await app.inject({ method: 'GET', url: `/api/v1/households/${id}`, headers: bearer(parent.token) });
+    const gone = await app.inject({
+      method: 'GET',
+      url: `/api/v1/households/${id}`,
+      headers: bearer(parent.token),
+    });
     expect(gone.statusCode).toBe(403);
     const unknown = await app.inject({
       method: 'DELETE',

@@ -14,7 +14,11 @@ const claims = { iss: 'household-styling-gateway', aud: 'household-styling-api' 
 
 describe('dev login', () => {
   it('issues a bearer token and a stable user id for the same idToken', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken: 'alice' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { idToken: 'alice' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600 });
     const a = await login(app, 'alice');
@@ -41,7 +45,11 @@ describe('dev login', () => {
   });
 
   it('refuses an idToken over 256 characters in dev mode', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken: 'x'.repeat(257) } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { idToken: 'x'.repeat(257) },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe('UNAUTHORIZED');
   });
@@ -92,9 +100,14 @@ describe('bearer tokens', () => {
         .setIssuer(claims.iss)
         .setAudience(claims.aud)
         .setIssuedAt(Math.floor(Date.now() / 1000) - 7200);
-    const expired = await base().setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(secret);
+    const expired = await base()
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(secret);
     const noExp = await base().sign(secret);
-    expect((await me(`Bearer ${expired}`)).json()).toEqual({ error: 'UNAUTHORIZED', message: 'Access token has expired' });
+    expect((await me(`Bearer ${expired}`)).json()).toEqual({
+      error: 'UNAUTHORIZED',
+      message: 'Access token has expired',
+    });
     expect((await me(`Bearer ${noExp}`)).statusCode).toBe(401);
   });
 
@@ -136,24 +149,38 @@ describe('envelope for framework errors', () => {
 
   it('answers an oversized body with 413', async () => {
     const small = await buildGateway({ BODY_LIMIT_BYTES: '100' });
-    const res = await small.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken: 'x'.repeat(200) } });
+    const res = await small.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { idToken: 'x'.repeat(200) },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ error: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' });
     await small.close();
   });
 
   it('answers an unknown route with 404 NOT_FOUND and echoes the request id', async () => {
-    const res = await app.inject({ method: 'GET', url: '/api/v1/nothing-here', headers: { 'x-request-id': 'req-123' } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/v1/nothing-here',
+      headers: { 'x-request-id': 'req-123' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Route GET /api/v1/nothing-here not found' });
     expect(res.headers['x-request-id']).toBe('req-123');
   });
 
   it('serves health, readiness and an OpenAPI 3.1 document', async () => {
-    expect((await app.inject('/health')).json()).toEqual({ status: 'ok', service: 'gateway', version: '1.0.0' });
+    expect((await app.inject('/health')).json()).toEqual({
+      status: 'ok',
+      service: 'gateway',
+      version: '1.0.0',
+    });
     expect((await app.inject('/ready')).statusCode).toBe(200);
     const doc = (await app.inject('/openapi.json')).json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/auth/login', '/api/v1/households/{id}/members']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/auth/login', '/api/v1/households/{id}/members']),
+    );
   });
 });

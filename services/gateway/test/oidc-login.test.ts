@@ -2,7 +2,7 @@
 // gateway uses its discovery document and JWKS. ID tokens are minted with the provider's own
 // IdToken model (what its token endpoint uses) instead of driving a browser login.
 import { createServer, type Server } from 'node:http';
-import { generateKeyPair, exportJWK } from 'jose';
+import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildGateway, type GatewayApp } from './gateway-harness.ts';
@@ -29,7 +29,11 @@ beforeAll(async () => {
   issuer = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'test-key' };
-  const clientBase = { client_secret: 'secret', redirect_uris: ['https://app.example.com/cb'], grant_types: ['authorization_code'] };
+  const clientBase = {
+    client_secret: 'secret',
+    redirect_uris: ['https://app.example.com/cb'],
+    grant_types: ['authorization_code'],
+  };
   provider = new Provider(issuer, {
     clients: [
       { client_id: 'styling-app', ...clientBase },
@@ -46,14 +50,19 @@ afterAll(async () => {
   server.close();
 });
 
-const loginWith = (idToken: string) => gateway.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken } });
+const loginWith = (idToken: string) =>
+  gateway.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken } });
 
 describe('OIDC login', () => {
   it('accepts an id_token of the configured issuer and audience; sub and email become the user', async () => {
     const idToken = await mintIdToken('styling-app', { sub: 'oidc-user-1', email: 'parent@example.com' });
     const res = await loginWith(idToken);
     expect(res.statusCode).toBe(200);
-    const me = await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(res.json().accessToken) });
+    const me = await gateway.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: bearer(res.json().accessToken),
+    });
     expect(me.json()).toEqual({ userId: 'oidc-user-1', email: 'parent@example.com' });
   });
 
@@ -67,9 +76,9 @@ describe('OIDC login', () => {
   it('refuses a tampered id_token and a development-style idToken', async () => {
     const idToken = await mintIdToken('styling-app', { sub: 'oidc-user-1' });
     const [h, p, s] = idToken.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'admin' })).toString(
-      'base64url',
-    );
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'admin' }),
+    ).toString('base64url');
     expect((await loginWith(`${h}.${forged}.${s}`)).statusCode).toBe(401);
     expect((await loginWith('alice')).statusCode).toBe(401);
   });

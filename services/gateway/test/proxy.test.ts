@@ -16,7 +16,8 @@ beforeAll(async () => {
   peer.all('/api/v1/*', async (req, reply) => {
     received.push({ url: req.url, headers: { ...req.headers }, body: req.body });
     if (req.url.includes('/slow')) await new Promise((r) => setTimeout(r, 1500));
-    if (req.url.includes('/missing')) return reply.code(404).send({ error: 'NOT_FOUND', message: 'Item not found' });
+    if (req.url.includes('/missing'))
+      return reply.code(404).send({ error: 'NOT_FOUND', message: 'Item not found' });
     if (req.url.includes('/stream')) {
       reply.hijack();
       reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -47,8 +48,14 @@ afterAll(async () => {
 });
 
 async function household(token: string) {
-  return (await gateway.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(token), payload: { name: 'H' } })).json()
-    .householdId as string;
+  return (
+    await gateway.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: bearer(token),
+      payload: { name: 'H' },
+    })
+  ).json().householdId as string;
 }
 
 describe('gateway forwarding', () => {
@@ -79,7 +86,11 @@ describe('gateway forwarding', () => {
     const other = await login(gateway, 'other@x.test');
     const id = await household(owner.token);
     const before = received.length;
-    const res = await gateway.inject({ method: 'GET', url: `/api/v1/households/${id}/wardrobe/items`, headers: bearer(other.token) });
+    const res = await gateway.inject({
+      method: 'GET',
+      url: `/api/v1/households/${id}/wardrobe/items`,
+      headers: bearer(other.token),
+    });
     expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
     expect(received.length).toBe(before);
     const missing = await gateway.inject({
@@ -94,12 +105,23 @@ describe('gateway forwarding', () => {
   it('answers 502 for a peer that is down and 504 for one that is too slow', async () => {
     const user = await login(gateway, 'down@x.test');
     const id = await household(user.token);
-    const down = await gateway.inject({ method: 'GET', url: `/api/v1/households/${id}/offers`, headers: bearer(user.token) });
+    const down = await gateway.inject({
+      method: 'GET',
+      url: `/api/v1/households/${id}/offers`,
+      headers: bearer(user.token),
+    });
     expect(down.statusCode).toBe(502);
     expect(down.json()).toEqual({ error: 'UPSTREAM_ERROR', message: 'commerce is unreachable' });
-    const slow = await gateway.inject({ method: 'GET', url: `/api/v1/households/${id}/wardrobe/slow`, headers: bearer(user.token) });
+    const slow = await gateway.inject({
+      method: 'GET',
+      url: `/api/v1/households/${id}/wardrobe/slow`,
+      headers: bearer(user.token),
+    });
     expect(slow.statusCode).toBe(504);
-    expect(slow.json()).toEqual({ error: 'UPSTREAM_TIMEOUT', message: 'wardrobe did not answer within 1000 ms' });
+    expect(slow.json()).toEqual({
+      error: 'UPSTREAM_TIMEOUT',
+      message: 'wardrobe did not answer within 1000 ms',
+    });
   });
 
   it('passes raw upload bytes through without a bearer token', async () => {
@@ -121,7 +143,9 @@ describe('gateway forwarding', () => {
     const es = new EventSource(`${gatewayUrl}/api/v1/households/${id}/orchestrator/missions/m1/stream`, {
       fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, ...bearer(user.token) } }),
     });
-    const firstAt = await new Promise<number>((resolve) => es.addEventListener('turn.started', () => resolve(Date.now())));
+    const firstAt = await new Promise<number>((resolve) =>
+      es.addEventListener('turn.started', () => resolve(Date.now())),
+    );
     events.push('turn.started');
     await new Promise<void>((resolve) =>
       es.addEventListener('turn.completed', (e) => {

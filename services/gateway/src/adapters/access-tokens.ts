@@ -1,7 +1,8 @@
 // Access tokens the gateway issues and checks: HS256 JWTs made with jose
 // (https://github.com/panva/jose). Only HS256 is accepted; exp, iss, aud and sub are required.
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+
 import { unauthorized } from '@hs/service-kit';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
 export type AccessTokenSettings = { jwtSecret: string; ttlSeconds: number; issuer: string; audience: string };
 export type Identity = { userId: string; email: string };
@@ -28,7 +29,8 @@ export function createAccessTokens(settings: AccessTokenSettings) {
           audience: settings.audience,
           requiredClaims: ['exp', 'sub', 'iat'],
         });
-        if (typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('Access token has no subject');
+        if (typeof payload.sub !== 'string' || !payload.sub)
+          throw unauthorized('Access token has no subject');
         return { userId: payload.sub, email: typeof payload.email === 'string' ? payload.email : '' };
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) throw unauthorized('Access token has expired');

@@ -9,7 +9,12 @@ import type { Logger } from 'pino';
 
 export type AuditInput = Omit<AppendAuditEventRequest, 'eventId' | 'sourceService'>;
 
-export function createAuditTrail(deps: { store: Store; ledger: PeerClient; logger?: Logger | undefined; maxBackoffMs: number }) {
+export function createAuditTrail(deps: {
+  store: Store;
+  ledger: PeerClient;
+  logger?: Logger | undefined;
+  maxBackoffMs: number;
+}) {
   const outbox = createOutbox<{ householdId: string; event: AppendAuditEventRequest; requestId?: string }>({
     store: deps.store,
     name: 'audit',

@@ -51,7 +51,10 @@ export async function forward(
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
   });
-  const headerTimer = setTimeout(() => abort.abort(new DOMException('timeout', 'TimeoutError')), target.timeoutMs);
+  const headerTimer = setTimeout(
+    () => abort.abort(new DOMException('timeout', 'TimeoutError')),
+    target.timeoutMs,
+  );
 
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
   let upstream: Dispatcher.ResponseData;
@@ -66,7 +69,8 @@ export async function forward(
     });
   } catch (err) {
     const reason = abort.signal.reason as { name?: string } | undefined;
-    if (reason?.name === 'TimeoutError') throw upstreamTimeout(`${target.service} did not answer within ${target.timeoutMs} ms`, err);
+    if (reason?.name === 'TimeoutError')
+      throw upstreamTimeout(`${target.service} did not answer within ${target.timeoutMs} ms`, err);
     throw upstreamError(`${target.service} is unreachable`, err);
   } finally {
     clearTimeout(headerTimer);
@@ -74,7 +78,8 @@ export async function forward(
 
   reply.code(upstream.statusCode);
   for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === 'content-length' && isStream(upstream)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || (name === 'content-length' && isStream(upstream)))
+      continue;
     reply.header(name, value);
   }
   reply.header('x-request-id', request.id);

@@ -27,7 +27,10 @@ export function createHouseholdRepository(store: Store) {
       return out;
     },
     /** Applies a pure change; the change may throw an AppError, which leaves the household as it was. */
-    async change(id: string, apply: (h: StoredHousehold) => StoredHousehold): Promise<StoredHousehold | null> {
+    async change(
+      id: string,
+      apply: (h: StoredHousehold) => StoredHousehold,
+    ): Promise<StoredHousehold | null> {
       let failure: unknown;
       const result = await households.update(id, (current) => {
         if (!current) return ABORT;

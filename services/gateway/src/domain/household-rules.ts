@@ -8,8 +8,22 @@ export const MANAGE_MEMBERS_MESSAGE = 'Only a PARENT_GUARDIAN can manage househo
 const LAST_GUARDIAN_MESSAGE = 'A household must keep at least one PARENT_GUARDIAN';
 
 export function newHousehold(id: string, name: string, creatorId: string, now: string): StoredHousehold {
-  const creator: Member = { memberId: creatorId, role: 'PARENT_GUARDIAN', displayName: null, addedAt: now, addedBy: creatorId };
-  return { householdId: id, name, members: [creator], memberIds: [creatorId], purchaseRequests: [], createdAt: now, updatedAt: now };
+  const creator: Member = {
+    memberId: creatorId,
+    role: 'PARENT_GUARDIAN',
+    displayName: null,
+    addedAt: now,
+    addedBy: creatorId,
+  };
+  return {
+    householdId: id,
+    name,
+    members: [creator],
+    memberIds: [creatorId],
+    purchaseRequests: [],
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 export function memberOf(household: Household, userId: string): Member {
@@ -28,7 +42,12 @@ function withMembers(household: StoredHousehold, members: Member[], now: string)
   return { ...household, members, memberIds: members.map((m) => m.memberId), updatedAt: now };
 }
 
-export function addMember(h: StoredHousehold, input: AddMemberRequest, actorId: string, now: string): StoredHousehold {
+export function addMember(
+  h: StoredHousehold,
+  input: AddMemberRequest,
+  actorId: string,
+  now: string,
+): StoredHousehold {
   if (h.memberIds.includes(input.memberId)) throw conflict('User is already a household member');
   const member: Member = {
     memberId: input.memberId,
@@ -40,7 +59,12 @@ export function addMember(h: StoredHousehold, input: AddMemberRequest, actorId: 
   return withMembers(h, [...h.members, member], now);
 }
 
-export function changeMember(h: StoredHousehold, memberId: string, change: UpdateMemberRequest, now: string): StoredHousehold {
+export function changeMember(
+  h: StoredHousehold,
+  memberId: string,
+  change: UpdateMemberRequest,
+  now: string,
+): StoredHousehold {
   const current = h.members.find((m) => m.memberId === memberId);
   if (!current) throw notFound('Member not found');
   const updated: Member = {

@@ -22,7 +22,12 @@ export function registerAuthentication(app: FastifyInstance, tokens: AccessToken
   app.addHook('onRequest', async (request) => {
     for (const header of Object.values(CALLER_HEADERS)) delete request.headers[header];
     // Unknown routes fall through to the 404 handler whatever the credentials.
-    if (!request.url.startsWith('/api/v1') || !request.routeOptions.url || request.routeOptions.config?.public) return;
+    if (
+      !request.url.startsWith('/api/v1') ||
+      !request.routeOptions.url ||
+      request.routeOptions.config?.public
+    )
+      return;
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match?.[1]) throw unauthorized('Missing or malformed bearer token');
     request.user = await tokens.verify(match[1]);

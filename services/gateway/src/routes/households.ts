@@ -61,6 +61,7 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
         response: { 200: Household, ...errors },
       },
     },
-    async (request) => publicHousehold((await accessHousehold(ctx.households, request, request.params.id)).household),
+    async (request) =>
+      publicHousehold((await accessHousehold(ctx.households, request, request.params.id)).household),
   );
 }

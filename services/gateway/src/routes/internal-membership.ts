@@ -1,5 +1,5 @@
 import { ErrorEnvelope, HouseholdMembership, HouseholdParams } from '@hs/contracts';
-import { forbidden, internalTokenOf, notFound, secretsEqual, type ServiceApp } from '@hs/service-kit';
+import { forbidden, internalTokenOf, notFound, type ServiceApp, secretsEqual } from '@hs/service-kit';
 import type { GatewayContext } from '../context.ts';
 
 /**

@@ -1,6 +1,13 @@
-import { AddMemberRequest, ErrorEnvelope, HouseholdParams, Member, MemberParams, UpdateMemberRequest } from '@hs/contracts';
-import { z } from 'zod';
+import {
+  AddMemberRequest,
+  ErrorEnvelope,
+  HouseholdParams,
+  Member,
+  MemberParams,
+  UpdateMemberRequest,
+} from '@hs/contracts';
 import { notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
 import {
   addMember,
@@ -11,7 +18,13 @@ import {
 } from '../domain/household-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
-const errors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope };
+const errors = {
+  401: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  409: ErrorEnvelope,
+  422: ErrorEnvelope,
+};
 const tags = ['members'];
 const security = [{ bearer: [] }];
 
@@ -21,10 +34,24 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
     requireRole(access.member, ['PARENT_GUARDIAN'], MANAGE_MEMBERS_MESSAGE);
     return access;
   };
-  const audit = (householdId: string, actorId: string, action: string, memberId: string, detail: object, requestId: string) =>
+  const audit = (
+    householdId: string,
+    actorId: string,
+    action: string,
+    memberId: string,
+    detail: object,
+    requestId: string,
+  ) =>
     ctx.audit.record(
       householdId,
-      { category: 'USER_ACTION', action, actorId, targetType: 'MEMBER', targetId: memberId, detail: { ...detail } },
+      {
+        category: 'USER_ACTION',
+        action,
+        actorId,
+        targetType: 'MEMBER',
+        targetId: memberId,
+        detail: { ...detail },
+      },
       requestId,
     );
 
@@ -42,10 +69,19 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
     },
     async (request, reply) => {
       const { userId } = await guardianAccess(request, request.params.id);
-      const updated = await ctx.households.change(request.params.id, (h) => addMember(h, request.body, userId, nowIso()));
+      const updated = await ctx.households.change(request.params.id, (h) =>
+        addMember(h, request.body, userId, nowIso()),
+      );
       const member = updated?.members.find((m) => m.memberId === request.body.memberId);
       if (!member) throw notFound('Household not found');
-      await audit(request.params.id, userId, 'MEMBER_ADDED', member.memberId, { role: member.role }, request.id);
+      await audit(
+        request.params.id,
+        userId,
+        'MEMBER_ADDED',
+        member.memberId,
+        { role: member.role },
+        request.id,
+      );
       return reply.code(201).send(member);
     },
   );
@@ -65,7 +101,9 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
     async (request) => {
       const { userId } = await guardianAccess(request, request.params.id);
       const { memberId } = request.params;
-      const updated = await ctx.households.change(request.params.id, (h) => changeMember(h, memberId, request.body, nowIso()));
+      const updated = await ctx.households.change(request.params.id, (h) =>
+        changeMember(h, memberId, request.body, nowIso()),
+      );
       const member = updated?.members.find((m) => m.memberId === memberId);
       if (!member) throw notFound('Member not found');
       await audit(request.params.id, userId, 'MEMBER_CHANGED', memberId, { ...request.body }, request.id);

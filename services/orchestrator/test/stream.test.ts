@@ -1,0 +1,136 @@
+import type { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
+import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
+import { openEventSource, parseSse } from './fixtures/sse.ts';
+
+let peers: FakePeers;
+let app: Awaited<ReturnType<typeof buildTestApp>>;
+let base: string;
+const sockets = new Set<Socket>();
+const lastEventIds: string[] = [];
+const M = `/api/v1/households/${H}/orchestrator/missions`;
+
+beforeAll(async () => {
+  peers = await startFakePeers();
+  app = await buildTestApp(peers.url, { env: { ORCHESTRATOR_SSE_HEARTBEAT_SECONDS: '0.2', ORCHESTRATOR_SSE_RETRY_MS: '100' } });
+  app.addHook('onRequest', async (request) => {
+    if (request.url.includes('/stream') && request.headers['last-event-id']) lastEventIds.push(String(request.headers['last-event-id']));
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  app.server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  const address = app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await app.close();
+  await peers.close();
+});
+
+async function create(mission_type = 'STYLE', initial_message = 'summer tops under 80') {
+  return (await app.inject({ method: 'POST', url: M, headers: as(OWNER), payload: { mission_type, initial_message } })).json();
+}
+
+describe('GET .../stream', () => {
+  it('replays stored events, follows live ones, and after a dropped connection resumes with exactly the missed events', async () => {
+    const m = await create();
+    const { es, received } = openEventSource(`${base}${M}/${m.mission_id}/stream`, as(OWNER));
+    try {
+      await vi.waitFor(() => expect(received.some((e) => e.type === 'turn.completed')).toBe(true), { timeout: 3000 });
+      const firstTurn = received.map((e) => e.type);
+      expect(firstTurn).toEqual([
+        'state.changed',
+        'turn.started',
+        'reasoning',
+        'plan.updated',
+        'tool.call',
+        'tool.result',
+        'plan.updated',
+        'plan.updated',
+        'tool.call',
+        'tool.result',
+        'plan.updated',
+        'message',
+        'turn.completed',
+      ]);
+      const seenBeforeDrop = received.length;
+      // Drop the connection server-side, then run a turn while the client is away.
+      for (const s of sockets) s.destroy();
+      const chat = await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/chat`, headers: as(OWNER), payload: { message: 'and shoes?' } });
+      expect(chat.statusCode).toBe(200);
+      await vi.waitFor(() => expect(received.filter((e) => e.type === 'turn.completed')).toHaveLength(2), { timeout: 3000 });
+      expect(lastEventIds).toContain(String(seenBeforeDrop));
+      expect(received.map((e) => e.seq)).toEqual(Array.from({ length: received.length }, (_, i) => i + 1));
+      const live = received.find((e) => e.type === 'message' && e.seq > seenBeforeDrop)!;
+      expect((live.data.message as { content: string }).content).toContain('offer');
+    } finally {
+      es.close();
+    }
+  });
+
+  it('starts after Last-Event-ID or ?after=, sends retry once and keep-alive comments', async () => {
+    const m = await create();
+    const read = async (url: string, headers: Record<string, string>, ms: number) => {
+      const res = await fetch(url, { headers, signal: AbortSignal.timeout(ms) });
+      expect(res.headers.get('content-type')).toBe('text/event-stream');
+      let body = '';
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of res.body!) body += decoder.decode(chunk as Uint8Array);
+      } catch {
+        // the timeout ends the read
+      }
+      return parseSse(body);
+    };
+    const fromHeader = await read(`${base}${M}/${m.mission_id}/stream?after=1`, { ...as(OWNER), 'last-event-id': '10' }, 500);
+    expect(fromHeader.events.map((e) => e.seq)).toEqual([11, 12, 13]);
+    expect(fromHeader.retry).toEqual([100]);
+    expect(fromHeader.comments.length).toBeGreaterThanOrEqual(1);
+    expect(fromHeader.comments[0]).toBe(': keep-alive');
+    const fromQuery = await read(`${base}${M}/${m.mission_id}/stream?after=12`, as(OWNER), 300);
+    expect(fromQuery.events.map((e) => [e.seq, e.type])).toEqual([[13, 'turn.completed']]);
+    expect(fromQuery.events[0]!.event).toMatchObject({ mission_id: m.mission_id, seq: 13, type: 'turn.completed' });
+    expect(fromQuery.events[0]!.event.event_id).toMatch(/^evt_/);
+  });
+
+  it('answers 404 for an unknown mission and 400 for a malformed Last-Event-ID', async () => {
+    const missing = await app.inject({ method: 'GET', url: `${M}/msn_nope/stream`, headers: as(OWNER) });
+    expect(missing.statusCode).toBe(404);
+    const m = await create();
+    const bad = await app.inject({ method: 'GET', url: `${M}/${m.mission_id}/stream`, headers: { ...as(OWNER), 'last-event-id': 'abc' } });
+    expect(bad.json()).toEqual({ error: 'BAD_REQUEST', message: 'Last-Event-ID must be a sequence number' });
+  });
+});
+
+describe('POST .../chat with Accept: text/event-stream', () => {
+  it('streams its own turn and ends with turn.completed carrying the MissionView', async () => {
+    const m = await create('POLL', 'hats under 30');
+    const res = await fetch(`${base}${M}/${m.mission_id}/chat`, {
+      method: 'POST',
+      headers: { ...as(OWNER), accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'how is the vote going?' }),
+    });
+    expect(res.status).toBe(200);
+    const { events } = parseSse(await res.text());
+    expect(events.map((e) => e.type)).toEqual(['turn.started', 'message', 'turn.completed']);
+    const done = events.at(-1)!.event.data;
+    expect(done).toMatchObject({ status: 'completed', mission: { mission_id: m.mission_id, state: 'RUNNING' } });
+    expect(done.mission.history.at(-1).content).toContain('Standing:');
+  });
+
+  it('answers refusals as JSON before any stream starts', async () => {
+    const m = await create();
+    await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/complete`, headers: as(OWNER) });
+    const res = await fetch(`${base}${M}/${m.mission_id}/chat`, {
+      method: 'POST',
+      headers: { ...as(OWNER), accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hello?' }),
+    });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ error: 'INVALID_STATE', message: 'Mission is DONE; it accepts no more messages' });
+  });
+});
