@@ -13,7 +13,23 @@ const SIZES = [1_000, 10_000, 100_000];
 const QUERIES = 300;
 const WARMUP = 30;
 const HOUSEHOLD = 'h_bench';
-const WORDS = ['linen', 'wool', 'denim', 'cotton', 'silk', 'shirt', 'coat', 'dress', 'jeans', 'sneakers', 'classic', 'slim', 'oversized', 'summer', 'winter'];
+const WORDS = [
+  'linen',
+  'wool',
+  'denim',
+  'cotton',
+  'silk',
+  'shirt',
+  'coat',
+  'dress',
+  'jeans',
+  'sneakers',
+  'classic',
+  'slim',
+  'oversized',
+  'summer',
+  'winter',
+];
 const BRANDS = ['Acme', 'Nordic', 'Flora', 'Urban', 'Atelier'];
 const COLORS = ['white', 'black', 'navy', 'red', 'green', 'beige', 'blue'];
 
@@ -33,7 +49,8 @@ function offersFor(n: number) {
   const r = rng(42);
   const now = new Date().toISOString();
   return Array.from({ length: n }, (_, i) => {
-    const seasons = r() < 0.3 ? [] : [pick(r, Season.options), ...(r() < 0.3 ? [pick(r, Season.options)] : [])];
+    const seasons =
+      r() < 0.3 ? [] : [pick(r, Season.options), ...(r() < 0.3 ? [pick(r, Season.options)] : [])];
     const draft = draftOffer(
       {
         title: `${pick(r, WORDS)} ${pick(r, WORDS)} ${pick(r, WORDS)}`,
@@ -67,11 +84,14 @@ function queriesFor(count: number): Omit<OfferSearchConstraints, 'limit' | 'curs
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 export type SearchBenchRow = { offers: number; p50: number; p95: number; avgResults: number };
 
-export async function runSearchBench(sizes = SIZES): Promise<{ rows: SearchBenchRow[]; ratioP50: number; ratioP95: number }> {
+export async function runSearchBench(
+  sizes = SIZES,
+): Promise<{ rows: SearchBenchRow[]; ratioP50: number; ratioP95: number }> {
   const rows: SearchBenchRow[] = [];
   const queries = queriesFor(QUERIES + WARMUP);
   for (const n of sizes) {
@@ -93,7 +113,12 @@ export async function runSearchBench(sizes = SIZES): Promise<{ rows: SearchBench
         }
       }
       times.sort((a, b) => a - b);
-      rows.push({ offers: n, p50: percentile(times, 50), p95: percentile(times, 95), avgResults: results / QUERIES });
+      rows.push({
+        offers: n,
+        p50: percentile(times, 50),
+        p95: percentile(times, 95),
+        avgResults: results / QUERIES,
+      });
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
@@ -109,7 +134,8 @@ export function formatSearchBench(result: Awaited<ReturnType<typeof runSearchBen
     'Offer search, one household, sqlite (season + maxPrice [+ category | + word], limit 20)',
     'offers     p50 ms   p95 ms   avg results',
     ...result.rows.map(
-      (r) => `${String(r.offers).padStart(7)}  ${r.p50.toFixed(3).padStart(7)}  ${r.p95.toFixed(3).padStart(7)}  ${r.avgResults.toFixed(1).padStart(11)}`,
+      (r) =>
+        `${String(r.offers).padStart(7)}  ${r.p50.toFixed(3).padStart(7)}  ${r.p95.toFixed(3).padStart(7)}  ${r.avgResults.toFixed(1).padStart(11)}`,
     ),
     `ratio ${result.rows.at(-1)!.offers / 1000}k/${result.rows[0]!.offers / 1000}k: p50 ${result.ratioP50.toFixed(2)}x, p95 ${result.ratioP95.toFixed(2)}x (target: within 10x) ${
       result.ratioP50 <= 10 && result.ratioP95 <= 10 ? 'OK' : 'MISSED'

@@ -42,14 +42,20 @@ export const CreateOfferRequest = z.object({
   colors: z.array(Label).max(20).default([]),
   season: z.array(Season).max(4).default([]),
   sizes: z.array(z.string().trim().min(1).max(20)).max(40).default([]),
-  imageUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable().default(null),
+  imageUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable()
+    .default(null),
   status: OfferStatus.default('ACTIVE'),
 });
 export type CreateOfferRequest = z.input<typeof CreateOfferRequest>;
 
 /** Atomic: all offers are created or none. */
 export const MAX_BULK_OFFERS = 500;
-export const BulkCreateOffersRequest = z.object({ offers: z.array(CreateOfferRequest).min(1).max(MAX_BULK_OFFERS) });
+export const BulkCreateOffersRequest = z.object({
+  offers: z.array(CreateOfferRequest).min(1).max(MAX_BULK_OFFERS),
+});
 export const BulkCreateOffersResponse = z.object({ items: z.array(Offer) });
 
 export const UpdateOfferStatusRequest = z.object({ status: OfferStatus });
@@ -72,7 +78,9 @@ export const OfferSearchConstraints = z.object({
   currency: Currency.optional(),
   season: Season.optional(),
   category: WardrobeCategory.optional(),
-  colors: colorsList.optional().describe('any of these colours; a comma-separated string in query parameters'),
+  colors: colorsList
+    .optional()
+    .describe('any of these colours; a comma-separated string in query parameters'),
   size: z.string().trim().min(1).max(20).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().min(1).max(2048).optional(),
@@ -118,7 +126,10 @@ export type MerchantUrlCheck = { ok: true; url: string; domain: string } | { ok:
 export function isDomainAllowed(domain: string, allowed: readonly string[]): boolean {
   const d = domain.toLowerCase();
   return allowed.some((a) => {
-    const base = a.trim().toLowerCase().replace(/^\*?\./, '');
+    const base = a
+      .trim()
+      .toLowerCase()
+      .replace(/^\*?\./, '');
     return base.length > 0 && (d === base || d.endsWith(`.${base}`));
   });
 }
@@ -128,14 +139,18 @@ export function isDomainAllowed(domain: string, allowed: readonly string[]): boo
  * public domain name (no IP literal, no localhost or other special-use name), and, when an
  * allowlist is given, a domain on it or under it. Pure: no DNS lookups.
  */
-export function checkMerchantUrl(raw: string, policy: { allowedDomains?: readonly string[] | null } = {}): MerchantUrlCheck {
+export function checkMerchantUrl(
+  raw: string,
+  policy: { allowedDomains?: readonly string[] | null } = {},
+): MerchantUrlCheck {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { ok: false, reason: 'URL is not valid' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'URL must use http or https' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, reason: 'URL must use http or https' };
   if (url.username || url.password) return { ok: false, reason: 'URL must not contain credentials' };
   // WHATWG parsing already turned every IPv4 spelling (0x7f.1, 2130706433) into dotted decimal.
   const host = url.hostname.toLowerCase().replace(/\.$/, '');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
+import { Season, WardrobeCategory } from './wardrobe.ts';
 
 /** Missions (spec parts 2, 3, 6; decisions "Missions", "Streaming (SSE)"). MissionView stays snake_case. */
 
@@ -156,11 +157,10 @@ export const StreamQuery = z.object({ after: z.coerce.number().int().min(0).opti
 
 // ---- Agent tools: arguments the model may pass and what the tools answer ----
 
-const Season = z.enum(['SPRING', 'SUMMER', 'FALL', 'WINTER']);
 const Price = z.number().finite().positive().max(1_000_000);
 
 export const ListWardrobeArgs = z.strictObject({
-  category: z.string().trim().min(1).max(40).optional(),
+  category: WardrobeCategory.optional(),
   season: Season.optional(),
 });
 export type ListWardrobeArgs = z.infer<typeof ListWardrobeArgs>;
@@ -182,7 +182,7 @@ export const SearchCommerceArgs = z.strictObject({
   minPrice: Price.optional(),
   currency: z.string().regex(/^[A-Z]{3}$/).optional(),
   season: Season.optional(),
-  category: z.string().trim().min(1).max(40).optional(),
+  category: WardrobeCategory.optional(),
   colors: z.array(z.string().trim().min(1).max(40)).max(10).optional(),
   size: z.string().trim().min(1).max(20).optional(),
   limit: z.number().int().min(1).max(50).optional(),

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
 
-export const WardrobeCategory = z.enum(['TOP', 'BOTTOM', 'DRESS', 'OUTERWEAR', 'SHOES', 'ACCESSORY', 'BAG', 'OTHER']);
+export const WardrobeCategory = z.enum([
+  'TOP',
+  'BOTTOM',
+  'DRESS',
+  'OUTERWEAR',
+  'SHOES',
+  'ACCESSORY',
+  'BAG',
+  'OTHER',
+]);
 export type WardrobeCategory = z.infer<typeof WardrobeCategory>;
 
 export const Season = z.enum(['SPRING', 'SUMMER', 'FALL', 'WINTER']);
@@ -76,7 +85,9 @@ export const ListItemsQuery = z.object({
   category: WardrobeCategory.optional(),
   season: Season.optional(),
   ownerMemberId: MemberId.optional(),
-  updatedSince: Timestamp.optional().describe('only items changed at or after this instant, plus deletedItemIds'),
+  updatedSince: Timestamp.optional().describe(
+    'only items changed at or after this instant, plus deletedItemIds',
+  ),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().min(1).max(2048).optional(),
 });
@@ -107,7 +118,11 @@ export const UploadUrlResponse = z.object({
 export type UploadUrlResponse = z.infer<typeof UploadUrlResponse>;
 
 /** What the local upload route answers after storing the bytes. */
-export const UploadReceipt = z.object({ size: z.number().int(), contentType: z.string(), sha256: z.string() });
+export const UploadReceipt = z.object({
+  size: z.number().int(),
+  contentType: z.string(),
+  sha256: z.string(),
+});
 
 // ---- curation ----
 
@@ -160,7 +175,12 @@ export type Outfit = z.infer<typeof Outfit>;
 
 export const CreateOutfitRequest = z.object({
   name: z.string().trim().min(1).max(120).optional(),
-  itemIds: z.array(z.string().min(1).max(128)).min(1).max(20).optional().describe('saves exactly these items'),
+  itemIds: z
+    .array(z.string().min(1).max(128))
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('saves exactly these items'),
   anchorItemId: z
     .string()
     .min(1)
@@ -170,7 +190,10 @@ export const CreateOutfitRequest = z.object({
 });
 export type CreateOutfitRequest = z.infer<typeof CreateOutfitRequest>;
 
-export const OutfitParams = z.object({ id: z.string().min(1).max(128), outfitId: z.string().min(1).max(128) });
+export const OutfitParams = z.object({
+  id: z.string().min(1).max(128),
+  outfitId: z.string().min(1).max(128),
+});
 export const OutfitList = z.object({ items: z.array(Outfit) });
 
 // ---- feed and collections ----
@@ -207,7 +230,10 @@ export const AddCollectionEntryRequest = z.object({
   type: z.enum(['ITEM', 'OUTFIT']),
   id: z.string().min(1).max(128),
 });
-export const CollectionParams = z.object({ id: z.string().min(1).max(128), collectionId: z.string().min(1).max(128) });
+export const CollectionParams = z.object({
+  id: z.string().min(1).max(128),
+  collectionId: z.string().min(1).max(128),
+});
 export const CollectionList = z.object({ items: z.array(FeedCollection) });
 
 /** Offers as the feed shows them (the commerce Offer, kept loose so the feed doesn't break on new fields). */

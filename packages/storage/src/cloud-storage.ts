@@ -65,14 +65,25 @@ export function createCloudStorage(config: CloudStorageConfig): BlobStorage {
         contentType,
         metadata: { contentType, metadata: { sha256 } },
       });
-      return (await stat(key)) ?? { key, size: bytes.byteLength, contentType, sha256, updatedAt: new Date().toISOString() };
+      return (
+        (await stat(key)) ?? {
+          key,
+          size: bytes.byteLength,
+          contentType,
+          sha256,
+          updatedAt: new Date().toISOString(),
+        }
+      );
     },
     async get(key) {
       const info = await stat(key);
       if (!info) return null;
       try {
         const [bytes] = await bucket.file(key).download({ validation: false });
-        return { bytes: new Uint8Array(bytes), info: info.sha256 ? info : { ...info, sha256: createHash('sha256').update(bytes).digest('hex') } };
+        return {
+          bytes: new Uint8Array(bytes),
+          info: info.sha256 ? info : { ...info, sha256: createHash('sha256').update(bytes).digest('hex') },
+        };
       } catch (err) {
         if (isNotFound(err)) return null;
         throw err;

@@ -13,7 +13,9 @@ export function createBlobStorage(config: BlobStorageConfig): BlobStorage {
     case 'cloudstore':
       return createCloudStorage(config);
     default:
-      throw new Error(`Unknown blob storage backend ${JSON.stringify((config as { backend: unknown }).backend)}`);
+      throw new Error(
+        `Unknown blob storage backend ${JSON.stringify((config as { backend: unknown }).backend)}`,
+      );
   }
 }
 

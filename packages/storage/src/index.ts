@@ -1,5 +1,4 @@
-export * from './types.ts';
-export { createCloudStorage, type CloudStorageConfig } from './cloud-storage.ts';
+export { type CloudStorageConfig, createCloudStorage } from './cloud-storage.ts';
 export { asLocalStorage, type BlobStorageConfig, createBlobStorage } from './create-blob-storage.ts';
 export { InvalidKeyError, isValidKey } from './keys.ts';
 export {
@@ -10,4 +9,5 @@ export {
   verifyLocalUploadSignature,
 } from './local-signature.ts';
 export { createLocalStorage, type LocalBlobStorage, type LocalStorageConfig } from './local-storage.ts';
+export * from './types.ts';
 export { EmptyUploadError, UploadTooLargeError } from './upload-errors.ts';

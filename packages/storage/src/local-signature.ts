@@ -34,7 +34,9 @@ export function signedLocalUrl(publicBaseUrl: string, secret: string, fields: Lo
   return `${publicBaseUrl.replace(/\/$/, '')}${UPLOAD_ROUTE_PREFIX}/${fields.key}?${query}`;
 }
 
-export type SignatureCheck = { ok: true } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'expired' };
+export type SignatureCheck =
+  | { ok: true }
+  | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'expired' };
 
 /**
  * Checks a signed local URL's query against the request: signature first (constant time), then
@@ -61,7 +63,8 @@ export function verifyLocalUploadSignature(input: {
   };
   const expected = Buffer.from(signLocalFields(input.secret, fields));
   const given = Buffer.from(sig);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid' };
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    return { ok: false, reason: 'invalid' };
   if (fields.expires * 1000 < (input.now ?? Date.now())) return { ok: false, reason: 'expired' };
   return { ok: true, maxBytes: fields.maxBytes };
 }

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertKey } from './keys.ts';
 import { signedLocalUrl } from './local-signature.ts';
@@ -27,7 +27,11 @@ export interface LocalBlobStorage extends BlobStorage {
    * a temporary file and renames it into place only when complete, so a refused upload leaves
    * nothing behind.
    */
-  receiveUpload(key: string, body: Readable, options: { contentType: string; maxBytes: number }): Promise<ObjectInfo>;
+  receiveUpload(
+    key: string,
+    body: Readable,
+    options: { contentType: string; maxBytes: number },
+  ): Promise<ObjectInfo>;
   /** A signed GET URL served by the same route, for reading an object without a bearer token. */
   signDownload(key: string, expiresInSeconds: number): { url: string; expiresAt: string };
 }
@@ -142,7 +146,13 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
         await rm(tmp, { force: true });
         throw err;
       }
-      return commit(key, tmp, { key, size, contentType, sha256: hash.digest('hex'), updatedAt: new Date().toISOString() });
+      return commit(key, tmp, {
+        key,
+        size,
+        contentType,
+        sha256: hash.digest('hex'),
+        updatedAt: new Date().toISOString(),
+      });
     },
   };
 }

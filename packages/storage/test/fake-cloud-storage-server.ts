@@ -64,9 +64,12 @@ function verifyV4(req: IncomingMessage, url: URL, publicKey: KeyObject): boolean
   const credential = q.get('X-Goog-Credential');
   const expiresIn = Number(q.get('X-Goog-Expires'));
   if (!signature || !signedHeaders || !date || !credential) return false;
-  const issued = Date.parse(date.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
+  const issued = Date.parse(
+    date.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'),
+  );
   if (!(issued + expiresIn * 1000 > Date.now())) return false;
-  const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const enc = (s: string) =>
+    encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const query = [...q.entries()]
     .filter(([k]) => k !== 'X-Goog-Signature')
     .map(([k, v]) => `${enc(k)}=${enc(v)}`)
@@ -79,11 +82,16 @@ function verifyV4(req: IncomingMessage, url: URL, publicKey: KeyObject): boolean
     .join('');
   const canonical = [req.method, url.pathname, query, headers, signedHeaders, 'UNSIGNED-PAYLOAD'].join('\n');
   const scope = credential.split('/').slice(1).join('/');
-  const toSign = ['GOOG4-RSA-SHA256', date, scope, createHash('sha256').update(canonical).digest('hex')].join('\n');
+  const toSign = ['GOOG4-RSA-SHA256', date, scope, createHash('sha256').update(canonical).digest('hex')].join(
+    '\n',
+  );
   return createVerify('RSA-SHA256').update(toSign).verify(publicKey, Buffer.from(signature, 'hex'));
 }
 
-export async function startFakeCloudStorage(options: { bucket: string; publicKey: KeyObject }): Promise<FakeCloudStorage> {
+export async function startFakeCloudStorage(options: {
+  bucket: string;
+  publicKey: KeyObject;
+}): Promise<FakeCloudStorage> {
   const objects = new Map<string, StoredObject>();
   const { bucket } = options;
   const server = createServer(async (req, res) => {
@@ -120,9 +128,13 @@ export async function startFakeCloudStorage(options: { bucket: string; publicKey
       }
       if (req.method === 'PUT' && path.startsWith(`/${bucket}/`)) {
         if (!verifyV4(req, url, options.publicKey))
-          return res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>SignatureDoesNotMatch</Code></Error>');
+          return res
+            .writeHead(403, { 'content-type': 'application/xml' })
+            .end('<Error><Code>SignatureDoesNotMatch</Code></Error>');
         const bytes = await readBody(req);
-        const [min, max] = String(req.headers['x-goog-content-length-range'] ?? '0,').split(',').map(Number);
+        const [min, max] = String(req.headers['x-goog-content-length-range'] ?? '0,')
+          .split(',')
+          .map(Number);
         if (max !== undefined && (bytes.length < (min ?? 0) || bytes.length > max))
           return res.writeHead(400).end('<Error><Code>EntityTooLarge</Code></Error>');
         objects.set(decodeURIComponent(path.slice(bucket.length + 2)), {

@@ -3,7 +3,12 @@
 // signed URL for both backends alike.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { type LocalBlobStorage, UPLOAD_ROUTE_PREFIX, UploadTooLargeError, verifyLocalUploadSignature } from '../src/index.ts';
+import {
+  type LocalBlobStorage,
+  UPLOAD_ROUTE_PREFIX,
+  UploadTooLargeError,
+  verifyLocalUploadSignature,
+} from '../src/index.ts';
 
 export async function startLocalUploadServer(storage: LocalBlobStorage, secret: string) {
   const server = createServer(async (req, res) => {

@@ -22,9 +22,19 @@ async function localBackend(): Promise<Backend> {
   const dir = mkdtempSync(join(tmpdir(), 'storage-contract-'));
   const secret = 'test-signing-secret';
   // The URL base is only known once the upload server listens; the storage is rebuilt with it.
-  const probe = createBlobStorage({ backend: 'local', dir, signingSecret: secret, publicBaseUrl: 'http://127.0.0.1:1' });
+  const probe = createBlobStorage({
+    backend: 'local',
+    dir,
+    signingSecret: secret,
+    publicBaseUrl: 'http://127.0.0.1:1',
+  });
   const server = await startLocalUploadServer(probe, secret);
-  const storage = createBlobStorage({ backend: 'local', dir, signingSecret: secret, publicBaseUrl: server.url });
+  const storage = createBlobStorage({
+    backend: 'local',
+    dir,
+    signingSecret: secret,
+    publicBaseUrl: server.url,
+  });
   return {
     name: 'local',
     storage,
@@ -64,7 +74,11 @@ describe.each([
 
   it('stores bytes and reads them back with size, content type and checksum', async () => {
     const info = await b.storage.put('households/h_1/items/item_1/img_a', PNG, 'image/png');
-    expect(info).toMatchObject({ key: 'households/h_1/items/item_1/img_a', size: PNG.length, contentType: 'image/png' });
+    expect(info).toMatchObject({
+      key: 'households/h_1/items/item_1/img_a',
+      size: PNG.length,
+      contentType: 'image/png',
+    });
     expect(info.sha256).toBe(sha256(PNG));
     const got = await b.storage.get('households/h_1/items/item_1/img_a');
     expect(Buffer.from(got!.bytes).equals(PNG)).toBe(true);
@@ -84,7 +98,11 @@ describe.each([
 
   it('signs an upload URL that accepts a PUT of the bytes with the given headers', async () => {
     const key = 'households/h_1/items/item_1/img_signed';
-    const signed = await b.storage.signUpload(key, { contentType: 'image/png', maxBytes: 1024, expiresInSeconds: 300 });
+    const signed = await b.storage.signUpload(key, {
+      contentType: 'image/png',
+      maxBytes: 1024,
+      expiresInSeconds: 300,
+    });
     expect(signed.method).toBe('PUT');
     expect(signed.headers['content-type']).toBe('image/png');
     expect(Date.parse(signed.expiresAt)).toBeGreaterThan(Date.now() + 250_000);
@@ -95,11 +113,19 @@ describe.each([
 
   it('refuses a PUT to a tampered signed URL and stores nothing', async () => {
     const key = 'households/h_1/items/item_1/img_tampered';
-    const signed = await b.storage.signUpload(key, { contentType: 'image/png', maxBytes: 1024, expiresInSeconds: 300 });
+    const signed = await b.storage.signUpload(key, {
+      contentType: 'image/png',
+      maxBytes: 1024,
+      expiresInSeconds: 300,
+    });
     const tampered = signed.url.replace('img_tampered', 'img_other');
     const res = await fetch(tampered, { method: 'PUT', headers: signed.headers, body: PNG });
     expect(res.status).toBe(403);
-    const wrongType = await fetch(signed.url, { method: 'PUT', headers: { ...signed.headers, 'content-type': 'image/jpeg' }, body: PNG });
+    const wrongType = await fetch(signed.url, {
+      method: 'PUT',
+      headers: { ...signed.headers, 'content-type': 'image/jpeg' },
+      body: PNG,
+    });
     expect(wrongType.status).toBe(403);
     expect(await b.storage.stat(key)).toBeNull();
     expect(await b.storage.stat('households/h_1/items/item_1/img_other')).toBeNull();
@@ -107,7 +133,11 @@ describe.each([
 
   it('refuses a body over the signed byte limit and stores nothing', async () => {
     const key = 'households/h_1/items/item_1/img_big';
-    const signed = await b.storage.signUpload(key, { contentType: 'image/png', maxBytes: 16, expiresInSeconds: 300 });
+    const signed = await b.storage.signUpload(key, {
+      contentType: 'image/png',
+      maxBytes: 16,
+      expiresInSeconds: 300,
+    });
     const res = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: PNG });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);

@@ -7,17 +7,31 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers, payload: payload as object });
+const post = (url: string, payload: unknown) =>
+  app.inject({ method: 'POST', url, headers, payload: payload as object });
 
 describe('offers', () => {
   it('creates an offer with derived domain and defaults, and reads it back', async () => {
-    const res = await post('/api/v1/households/h_1/offers', offer({ url: 'https://Shop.Acme.com/p/1', imageUrl: undefined }));
+    const res = await post(
+      '/api/v1/households/h_1/offers',
+      offer({ url: 'https://Shop.Acme.com/p/1', imageUrl: undefined }),
+    );
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ householdId: 'h_1', merchantDomain: 'shop.acme.com', status: 'ACTIVE', imageUrl: null, currency: 'EUR' });
+    expect(body).toMatchObject({
+      householdId: 'h_1',
+      merchantDomain: 'shop.acme.com',
+      status: 'ACTIVE',
+      imageUrl: null,
+      currency: 'EUR',
+    });
     expect(body.offerId).toMatch(/^off_/);
     expect(body).not.toHaveProperty('searchTokens');
-    const got = await app.inject({ method: 'GET', url: `/api/v1/households/h_1/offers/${body.offerId}`, headers });
+    const got = await app.inject({
+      method: 'GET',
+      url: `/api/v1/households/h_1/offers/${body.offerId}`,
+      headers,
+    });
     expect(got.json()).toEqual(body);
   });
 
@@ -42,7 +56,11 @@ describe('offers', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toBe('VALIDATION_ERROR');
     expect(res.json().details.map((d: { loc: unknown[] }) => d.loc)).toEqual(
-      expect.arrayContaining([['body', 'title'], ['body', 'price'], ['body', 'currency']]),
+      expect.arrayContaining([
+        ['body', 'title'],
+        ['body', 'price'],
+        ['body', 'currency'],
+      ]),
     );
   });
 
@@ -51,23 +69,40 @@ describe('offers', () => {
       offers: [offer(), offer({ url: 'http://10.0.0.1/x' }), offer()],
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ error: 'POLICY_VIOLATION', message: 'offers[1]: URL must use a domain name, not an IP address' });
+    expect(bad.json()).toEqual({
+      error: 'POLICY_VIOLATION',
+      message: 'offers[1]: URL must use a domain name, not an IP address',
+    });
     const none = await app.inject({ method: 'GET', url: '/api/v1/households/h_bulk/offers', headers });
     expect(none.json().items).toEqual([]);
-    const ok = await post('/api/v1/households/h_bulk/offers/bulk', { offers: [offer(), offer({ price: 10 })] });
+    const ok = await post('/api/v1/households/h_bulk/offers/bulk', {
+      offers: [offer(), offer({ price: 10 })],
+    });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().items).toHaveLength(2);
-    const tooMany = await post('/api/v1/households/h_bulk/offers/bulk', { offers: Array.from({ length: 501 }, () => offer()) });
+    const tooMany = await post('/api/v1/households/h_bulk/offers/bulk', {
+      offers: Array.from({ length: 501 }, () => offer()),
+    });
     expect(tooMany.statusCode).toBe(422);
   });
 
-  it('changes status, deletes, and hides other households\' offers as 404', async () => {
+  it("changes status, deletes, and hides other households' offers as 404", async () => {
     const created = (await post('/api/v1/households/h_1/offers', offer())).json();
     const url = `/api/v1/households/h_1/offers/${created.offerId}`;
-    const patched = await app.inject({ method: 'PATCH', url: `${url}/status`, headers, payload: { status: 'INACTIVE' } });
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: `${url}/status`,
+      headers,
+      payload: { status: 'INACTIVE' },
+    });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().status).toBe('INACTIVE');
-    const bad = await app.inject({ method: 'PATCH', url: `${url}/status`, headers, payload: { status: 'SOLD' } });
+    const bad = await app.inject({
+      method: 'PATCH',
+      url: `${url}/status`,
+      headers,
+      payload: { status: 'SOLD' },
+    });
     expect(bad.statusCode).toBe(422);
     const other = `/api/v1/households/h_2/offers/${created.offerId}`;
     const notFound = { error: 'NOT_FOUND', message: 'Offer not found' };
@@ -94,18 +129,31 @@ describe('offers', () => {
 
 describe('domain allowlist', () => {
   it('allows listed domains and their subdomains only', async () => {
-    const strict = await commerceApp({ COMMERCE_ENFORCE_DOMAIN_ALLOWLIST: 'true', COMMERCE_ALLOWED_DOMAINS: 'acme.com, zalando.de' });
+    const strict = await commerceApp({
+      COMMERCE_ENFORCE_DOMAIN_ALLOWLIST: 'true',
+      COMMERCE_ALLOWED_DOMAINS: 'acme.com, zalando.de',
+    });
     const create = (url: string) =>
-      strict.inject({ method: 'POST', url: '/api/v1/households/h_1/offers', headers, payload: offer({ url }) });
+      strict.inject({
+        method: 'POST',
+        url: '/api/v1/households/h_1/offers',
+        headers,
+        payload: offer({ url }),
+      });
     expect((await create('https://acme.com/a')).statusCode).toBe(201);
     expect((await create('https://www.zalando.de/a')).statusCode).toBe(201);
     const refused = await create('https://notacme.com/a');
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ error: 'POLICY_VIOLATION', message: 'Domain notacme.com is not on the allowlist' });
+    expect(refused.json()).toEqual({
+      error: 'POLICY_VIOLATION',
+      message: 'Domain notacme.com is not on the allowlist',
+    });
     await strict.close();
   });
 
   it('refuses to boot with an enforced but empty allowlist', async () => {
-    await expect(commerceApp({ COMMERCE_ENFORCE_DOMAIN_ALLOWLIST: 'true' })).rejects.toThrow(/COMMERCE_ALLOWED_DOMAINS/);
+    await expect(commerceApp({ COMMERCE_ENFORCE_DOMAIN_ALLOWLIST: 'true' })).rejects.toThrow(
+      /COMMERCE_ALLOWED_DOMAINS/,
+    );
   });
 });

@@ -148,6 +148,21 @@ describe('chat rules', () => {
     expect((transcript.body.entries as Array<{ source: string }>).map((e) => e.source)).toEqual(['text', 'text', 'voice', 'voice']);
   });
 
+  it('a turn whose process died (expired lease) no longer blocks the mission', async () => {
+    const m = await create('STYLE', 'hello');
+    await app.ctx.missions.update(m.mission_id, (doc) => ({ ...doc, turn_lease: { turn_id: 'turn_dead', expires_at: Date.now() + 60_000 } }));
+    expect((await chat(m.mission_id, 'hi')).statusCode).toBe(409);
+    await app.ctx.missions.update(m.mission_id, (doc) => ({ ...doc, turn_lease: { turn_id: 'turn_dead', expires_at: Date.now() - 1 } }));
+    const res = await chat(m.mission_id, 'hi again');
+    expect(res.statusCode).toBe(200);
+    const events = await app.ctx.events.after(m.mission_id, 0);
+    expect(events.find((e) => e.type === 'error')!.data).toEqual({
+      turn_id: 'turn_dead',
+      code: 'TURN_INTERRUPTED',
+      message: 'The previous turn was interrupted before it finished',
+    });
+  });
+
   it('writes artifacts later when artifacts-audit was down', async () => {
     peers.behaviour.set('/artifacts/', 'down');
     const m = await create('STYLE', 'hello');

@@ -49,7 +49,7 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
     collections: createCollectionRepository(store),
     storage,
     members: createHouseholdMembers(peer('gateway')),
-    offers: createCommerceOffers(peer('commerce'), Math.min(COMMERCE_TIMEOUT_MS, config.internalTimeoutMs), ),
+    offers: createCommerceOffers(peer('commerce'), Math.min(COMMERCE_TIMEOUT_MS, config.internalTimeoutMs)),
   };
   registerItemRoutes(app, ctx);
   registerImageRoutes(app, ctx);

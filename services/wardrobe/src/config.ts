@@ -17,19 +17,29 @@ export function loadWardrobeConfig(env: NodeJS.ProcessEnv = process.env) {
       UPLOAD_SIGNING_SECRET: z.string().min(1).default(DEV_UPLOAD_SIGNING_SECRET),
       /** Where clients reach `/api/v1/uploads/...`: the gateway (defaults to GATEWAY_BASE_URL). */
       PUBLIC_BASE_URL: z.url().optional(),
-      UPLOAD_MAX_BYTES: z.coerce.number().int().positive().max(100 * MIB).default(10 * MIB),
+      UPLOAD_MAX_BYTES: z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(100 * MIB)
+        .default(10 * MIB),
       UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(604_800).default(900),
       CURATION_BACKEND: z.enum(['local', 'disabled']).default('local'),
     }),
     env,
   );
   const raw = base.raw;
-  if (isProductionLike(base.appEnv) && (raw.UPLOAD_SIGNING_SECRET.startsWith('dev-') || Buffer.byteLength(raw.UPLOAD_SIGNING_SECRET) < 32))
+  if (
+    isProductionLike(base.appEnv) &&
+    (raw.UPLOAD_SIGNING_SECRET.startsWith('dev-') || Buffer.byteLength(raw.UPLOAD_SIGNING_SECRET) < 32)
+  )
     throw new ConfigError(
       `Configuration error: UPLOAD_SIGNING_SECRET must be a 32+ byte secret, not a development placeholder, when APP_ENV=${base.appEnv}`,
     );
   if (raw.ARTIFACT_STORAGE_BACKEND === 'cloudstore' && !raw.ARTIFACT_BUCKET)
-    throw new ConfigError('Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore');
+    throw new ConfigError(
+      'Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore',
+    );
   return {
     ...base,
     storage: {

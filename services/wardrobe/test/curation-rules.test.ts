@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { harmonyOf } from '../src/domain/colour-harmony.ts';
 import { curateLooks, missingCategories, type Piece } from '../src/domain/curation.ts';
 
-const piece = (id: string, category: Piece['category'], colors: string[], over: Partial<Piece> = {}): Piece => ({
+const piece = (
+  id: string,
+  category: Piece['category'],
+  colors: string[],
+  over: Partial<Piece> = {},
+): Piece => ({
   source: 'WARDROBE',
   id,
   category,
@@ -15,9 +20,15 @@ const piece = (id: string, category: Piece['category'], colors: string[], over: 
 
 describe('colour harmony', () => {
   it('rates neutrals, tonal, complementary, analogous and clashing pairs', () => {
-    expect(harmonyOf(['navy'], ['red'])).toMatchObject({ kind: 'neutral', reason: 'navy is a neutral and goes with red' });
+    expect(harmonyOf(['navy'], ['red'])).toMatchObject({
+      kind: 'neutral',
+      reason: 'navy is a neutral and goes with red',
+    });
     expect(harmonyOf(['pink'], ['burgundy']).kind).toBe('tonal');
-    expect(harmonyOf(['blue'], ['orange'])).toMatchObject({ kind: 'complementary', reason: 'blue and orange are complementary colours' });
+    expect(harmonyOf(['blue'], ['orange'])).toMatchObject({
+      kind: 'complementary',
+      reason: 'blue and orange are complementary colours',
+    });
     expect(harmonyOf(['blue'], ['green']).kind).toBe('analogous');
     expect(harmonyOf(['red'], ['yellow']).kind).toBe('clash');
     expect(harmonyOf([], ['red'])).toMatchObject({ kind: 'unknown', reason: null });
@@ -41,7 +52,13 @@ describe('look curation', () => {
       anchorItemId: 'top',
       pieces: [
         { source: 'WARDROBE', id: 'top', category: 'TOP', colors: ['blue'], label: 'top' },
-        { source: 'WARDROBE', id: 'chinos-beige', category: 'BOTTOM', colors: ['beige'], label: 'chinos-beige' },
+        {
+          source: 'WARDROBE',
+          id: 'chinos-beige',
+          category: 'BOTTOM',
+          colors: ['beige'],
+          label: 'chinos-beige',
+        },
         { source: 'WARDROBE', id: 'sneakers', category: 'SHOES', colors: ['white'], label: 'sneakers' },
       ],
       itemIds: ['top', 'chinos-beige', 'sneakers'],
@@ -63,7 +80,11 @@ describe('look curation', () => {
   });
 
   it('fills a missing category with an offer and says so', () => {
-    const offer = piece('off_1', 'SHOES', ['white'], { source: 'OFFER', label: 'Canvas sneakers', price: { amount: 55, currency: 'EUR' } });
+    const offer = piece('off_1', 'SHOES', ['white'], {
+      source: 'OFFER',
+      label: 'Canvas sneakers',
+      price: { amount: 55, currency: 'EUR' },
+    });
     const wardrobe = [piece('chinos', 'BOTTOM', ['beige'])];
     expect(missingCategories(anchor, wardrobe)).toEqual(['SHOES']);
     const { looks } = curateLooks(anchor, wardrobe, [offer]);

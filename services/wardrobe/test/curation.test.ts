@@ -7,12 +7,19 @@ const W = '/api/v1/households/h_1/wardrobe';
 describe('curation with commerce up', () => {
   let app: TestWardrobe;
   beforeAll(async () => {
-    app = await wardrobeApp({ offers: [offerFixture({}), offerFixture({ offerId: 'off_x', householdId: 'h_2' })] });
+    app = await wardrobeApp({
+      offers: [offerFixture({}), offerFixture({ offerId: 'off_x', householdId: 'h_2' })],
+    });
   });
   afterAll(() => app.stop());
 
   it('needs a confirmed image (400), then builds looks from the wardrobe plus an offer for the gap', async () => {
-    const top = await createItem(app, { category: 'TOP', colors: ['blue'], season: ['SUMMER'], brand: 'Acme' });
+    const top = await createItem(app, {
+      category: 'TOP',
+      colors: ['blue'],
+      season: ['SUMMER'],
+      brand: 'Acme',
+    });
     const chinos = await createItem(app, { category: 'BOTTOM', colors: ['beige'], season: ['SUMMER'] });
     const curate = `${W}/items/${top.itemId}/curate`;
     const noImage = await app.inject({ method: 'POST', url: curate, headers });
@@ -26,31 +33,61 @@ describe('curation with commerce up', () => {
     expect(body).toMatchObject({ itemId: top.itemId, backend: 'local', offers: 'INCLUDED', notes: [] });
     expect(body.looks[0].itemIds).toEqual([top.itemId, chinos.itemId]);
     expect(body.looks[0].offerIds).toEqual(['off_1']);
-    expect(body.looks[0].why[0]).toBe('Complementary categories: TOP + BOTTOM + SHOES make a complete outfit');
+    expect(body.looks[0].why[0]).toBe(
+      'Complementary categories: TOP + BOTTOM + SHOES make a complete outfit',
+    );
     const search = app.commerce!.calls.at(-1)!;
-    expect(search).toMatchObject({ method: 'POST', url: '/api/v1/search', body: { householdId: 'h_1', category: 'SHOES', season: 'SUMMER', limit: 5 } });
+    expect(search).toMatchObject({
+      method: 'POST',
+      url: '/api/v1/search',
+      body: { householdId: 'h_1', category: 'SHOES', season: 'SUMMER', limit: 5 },
+    });
   });
 
-  it('is 404 for another household\'s item', async () => {
+  it("is 404 for another household's item", async () => {
     const top = await createItem(app, { category: 'TOP' });
-    const res = await app.inject({ method: 'POST', url: `/api/v1/households/h_2/wardrobe/items/${top.itemId}/curate`, headers: as('usr_c') });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/v1/households/h_2/wardrobe/items/${top.itemId}/curate`,
+      headers: as('usr_c'),
+    });
     expect(res.statusCode).toBe(404);
   });
 
   it('saves outfits from itemIds (household items only) or from curation', async () => {
     const top = await createItem(app, { category: 'TOP', colors: ['white'], season: ['SUMMER'] });
     const skirt = await createItem(app, { category: 'BOTTOM', colors: ['black'], season: ['SUMMER'] });
-    const manual = await app.inject({ method: 'POST', url: `${W}/outfits`, headers, payload: { name: 'Office', itemIds: [top.itemId, skirt.itemId] } });
+    const manual = await app.inject({
+      method: 'POST',
+      url: `${W}/outfits`,
+      headers,
+      payload: { name: 'Office', itemIds: [top.itemId, skirt.itemId] },
+    });
     expect(manual.statusCode).toBe(201);
-    expect(manual.json()).toMatchObject({ name: 'Office', itemIds: [top.itemId, skirt.itemId], source: 'MANUAL', createdBy: 'usr_a' });
+    expect(manual.json()).toMatchObject({
+      name: 'Office',
+      itemIds: [top.itemId, skirt.itemId],
+      source: 'MANUAL',
+      createdBy: 'usr_a',
+    });
     expect(manual.json().outfitId).toMatch(/^out_/);
 
     const foreign = await createItem(app, { category: 'SHOES' }, 'h_2', 'usr_c');
-    const bad = await app.inject({ method: 'POST', url: `${W}/outfits`, headers, payload: { itemIds: [top.itemId, foreign.itemId] } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: `${W}/outfits`,
+      headers,
+      payload: { itemIds: [top.itemId, foreign.itemId] },
+    });
     expect(bad.statusCode).toBe(404);
     expect(bad.json()).toEqual({ error: 'NOT_FOUND', message: `Item ${foreign.itemId} not found` });
 
-    const curated = await app.inject({ method: 'POST', url: `${W}/outfits`, headers, payload: { anchorItemId: top.itemId } });
+    const curated = await app.inject({
+      method: 'POST',
+      url: `${W}/outfits`,
+      headers,
+      payload: { anchorItemId: top.itemId },
+    });
     expect(curated.statusCode).toBe(201);
     expect(curated.json()).toMatchObject({ source: 'CURATED', offerIds: ['off_1'] });
     expect(curated.json().itemIds[0]).toBe(top.itemId);
@@ -58,7 +95,11 @@ describe('curation with commerce up', () => {
 
     const outfitUrl = `${W}/outfits/${manual.json().outfitId}`;
     expect((await app.inject({ method: 'GET', url: outfitUrl, headers })).json()).toEqual(manual.json());
-    const hidden = await app.inject({ method: 'GET', url: `/api/v1/households/h_2/wardrobe/outfits/${manual.json().outfitId}`, headers: as('usr_c') });
+    const hidden = await app.inject({
+      method: 'GET',
+      url: `/api/v1/households/h_2/wardrobe/outfits/${manual.json().outfitId}`,
+      headers: as('usr_c'),
+    });
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json()).toEqual({ error: 'NOT_FOUND', message: 'Outfit not found' });
     expect((await app.inject({ method: 'GET', url: `${W}/outfits`, headers })).json().items).toHaveLength(2);
@@ -100,14 +141,22 @@ describe('curation disabled', () => {
   it('answers 503 on curate and on POST /outfits without itemIds, but saves explicit outfits', async () => {
     const top = await createItem(app, { category: 'TOP' });
     await addImage(app, top.itemId);
-    const unavailable = { error: 'SERVICE_UNAVAILABLE', message: 'Curation is not enabled in this environment' };
+    const unavailable = {
+      error: 'SERVICE_UNAVAILABLE',
+      message: 'Curation is not enabled in this environment',
+    };
     const curate = await app.inject({ method: 'POST', url: `${W}/items/${top.itemId}/curate`, headers });
     expect(curate.statusCode).toBe(503);
     expect(curate.json()).toEqual(unavailable);
     const outfit = await app.inject({ method: 'POST', url: `${W}/outfits`, headers, payload: {} });
     expect(outfit.statusCode).toBe(503);
     expect(outfit.json()).toEqual(unavailable);
-    const manual = await app.inject({ method: 'POST', url: `${W}/outfits`, headers, payload: { itemIds: [top.itemId] } });
+    const manual = await app.inject({
+      method: 'POST',
+      url: `${W}/outfits`,
+      headers,
+      payload: { itemIds: [top.itemId] },
+    });
     expect(manual.statusCode).toBe(201);
   });
 });

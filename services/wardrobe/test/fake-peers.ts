@@ -9,13 +9,20 @@ export interface FakePeer {
   close(): Promise<void>;
 }
 
-async function serve(handler: (method: string, url: string, body: unknown) => { status: number; body: unknown }): Promise<FakePeer> {
+async function serve(
+  handler: (method: string, url: string, body: unknown) => { status: number; body: unknown },
+): Promise<FakePeer> {
   const calls: FakePeer['calls'] = [];
   const server: Server = createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const body = raw ? JSON.parse(raw) : undefined;
-    calls.push({ method: req.method ?? '', url: req.url ?? '', token: req.headers['x-internal-token'] as string | undefined, body });
+    calls.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      token: req.headers['x-internal-token'] as string | undefined,
+      body,
+    });
     const out = handler(req.method ?? '', req.url ?? '', body);
     res.writeHead(out.status, { 'content-type': 'application/json' }).end(JSON.stringify(out.body));
   });
@@ -33,7 +40,13 @@ async function serve(handler: (method: string, url: string, body: unknown) => { 
   };
 }
 
-const member = (memberId: string) => ({ memberId, role: 'ADULT', displayName: null, addedAt: '2025-01-01T00:00:00.000Z', addedBy: 'usr_a' });
+const member = (memberId: string) => ({
+  memberId,
+  role: 'ADULT',
+  displayName: null,
+  addedAt: '2025-01-01T00:00:00.000Z',
+  addedBy: 'usr_a',
+});
 
 /** Households and their member ids. */
 export function fakeGateway(households: Record<string, string[]>) {
@@ -49,7 +62,9 @@ export function fakeGateway(households: Record<string, string[]>) {
 export function fakeCommerce(offers: Record<string, unknown>[]) {
   return serve((_method, _url, body) => {
     const { category, householdId } = body as { category?: string; householdId: string };
-    const items = offers.filter((o) => o.householdId === householdId && (!category || o.category === category));
+    const items = offers.filter(
+      (o) => o.householdId === householdId && (!category || o.category === category),
+    );
     return { status: 200, body: { items, nextCursor: null } };
   });
 }

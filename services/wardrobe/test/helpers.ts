@@ -7,7 +7,11 @@ import { loadWardrobeConfig } from '../src/config.ts';
 import { type FakePeer, fakeCommerce, fakeGateway } from './fake-peers.ts';
 
 export const TOKEN = 'test-wardrobe-token';
-export const as = (userId: string) => ({ 'x-internal-token': TOKEN, 'x-user-id': userId, 'x-member-role': 'ADULT' });
+export const as = (userId: string) => ({
+  'x-internal-token': TOKEN,
+  'x-user-id': userId,
+  'x-member-role': 'ADULT',
+});
 export const headers = as('usr_a');
 
 /** 1x1 PNG. */
@@ -63,7 +67,12 @@ export const pathOf = (url: string) => {
   return `${u.pathname}${u.search}`;
 };
 
-export async function createItem(app: TestWardrobe, body: Record<string, unknown> = {}, household = 'h_1', user = 'usr_a') {
+export async function createItem(
+  app: TestWardrobe,
+  body: Record<string, unknown> = {},
+  household = 'h_1',
+  user = 'usr_a',
+) {
   const res = await app.inject({
     method: 'POST',
     url: `/api/v1/households/${household}/wardrobe/items`,
@@ -77,10 +86,26 @@ export async function createItem(app: TestWardrobe, body: Record<string, unknown
 /** upload-url, PUT the PNG to the signed URL, confirm: an item with a confirmed image. */
 export async function addImage(app: TestWardrobe, itemId: string, household = 'h_1') {
   const base = `/api/v1/households/${household}/wardrobe/items/${itemId}`;
-  const signed = (await app.inject({ method: 'POST', url: `${base}/upload-url`, headers, payload: { contentType: 'image/png' } })).json();
-  const put = await app.inject({ method: 'PUT', url: pathOf(signed.uploadUrl), headers: signed.headers, payload: PNG });
+  const signed = (
+    await app.inject({
+      method: 'POST',
+      url: `${base}/upload-url`,
+      headers,
+      payload: { contentType: 'image/png' },
+    })
+  ).json();
+  const put = await app.inject({
+    method: 'PUT',
+    url: pathOf(signed.uploadUrl),
+    headers: signed.headers,
+    payload: PNG,
+  });
   if (put.statusCode !== 200) throw new Error(`upload: ${put.statusCode} ${put.body}`);
-  const confirm = await app.inject({ method: 'POST', url: `${base}/images/${signed.imageId}/confirm`, headers });
+  const confirm = await app.inject({
+    method: 'POST',
+    url: `${base}/images/${signed.imageId}/confirm`,
+    headers,
+  });
   if (confirm.statusCode !== 200) throw new Error(`confirm: ${confirm.statusCode} ${confirm.body}`);
   return confirm.json();
 }

@@ -12,7 +12,14 @@ afterAll(() => app.stop());
 
 const ITEMS = '/api/v1/households/h_1/wardrobe/items';
 const uploadUrl = async (itemId: string, contentType = 'image/png') =>
-  (await app.inject({ method: 'POST', url: `${ITEMS}/${itemId}/upload-url`, headers, payload: { contentType, fileName: 'shirt.png' } })).json();
+  (
+    await app.inject({
+      method: 'POST',
+      url: `${ITEMS}/${itemId}/upload-url`,
+      headers,
+      payload: { contentType, fileName: 'shirt.png' },
+    })
+  ).json();
 const put = (url: string, body: Buffer, contentType = 'image/png') =>
   app.inject({ method: 'PUT', url, headers: { 'content-type': contentType }, payload: body });
 const stored = (itemId: string) => {
@@ -23,19 +30,39 @@ const stored = (itemId: string) => {
 describe('image uploads (local storage)', () => {
   it('signs an expiring upload URL on the public base URL and records a pending image', async () => {
     const item = await createItem(app);
-    const res = await app.inject({ method: 'POST', url: `${ITEMS}/${item.itemId}/upload-url`, headers, payload: { contentType: 'image/png' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${ITEMS}/${item.itemId}/upload-url`,
+      headers,
+      payload: { contentType: 'image/png' },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(['expiresAt', 'headers', 'imageId', 'method', 'uploadUrl']);
     expect(body).toMatchObject({ method: 'PUT', headers: { 'content-type': 'image/png' } });
     expect(body.imageId).toMatch(/^img_/);
-    expect(body.uploadUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:8080/api/v1/uploads/households/h_1/items/${item.itemId}/${body.imageId}\\?expires=\\d+&max=1000&sig=`));
+    expect(body.uploadUrl).toMatch(
+      new RegExp(
+        `^http://127\\.0\\.0\\.1:8080/api/v1/uploads/households/h_1/items/${item.itemId}/${body.imageId}\\?expires=\\d+&max=1000&sig=`,
+      ),
+    );
     expect(Date.parse(body.expiresAt)).toBeGreaterThan(Date.now());
     const after = (await app.inject({ method: 'GET', url: `${ITEMS}/${item.itemId}`, headers })).json();
     expect(after.images).toEqual([
-      expect.objectContaining({ imageId: body.imageId, status: 'pending', contentType: 'image/png', size: null, confirmedAt: null }),
+      expect.objectContaining({
+        imageId: body.imageId,
+        status: 'pending',
+        contentType: 'image/png',
+        size: null,
+        confirmedAt: null,
+      }),
     ]);
-    const wrongType = await app.inject({ method: 'POST', url: `${ITEMS}/${item.itemId}/upload-url`, headers, payload: { contentType: 'text/html' } });
+    const wrongType = await app.inject({
+      method: 'POST',
+      url: `${ITEMS}/${item.itemId}/upload-url`,
+      headers,
+      payload: { contentType: 'text/html' },
+    });
     expect(wrongType.statusCode).toBe(422);
   });
 
@@ -49,7 +76,11 @@ describe('image uploads (local storage)', () => {
 
     const res = await put(pathOf(signed.uploadUrl), PNG);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ size: PNG.length, contentType: 'image/png', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(res.json()).toEqual({
+      size: PNG.length,
+      contentType: 'image/png',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
 
     const confirmed = await app.inject({ method: 'POST', url: confirmUrl, headers });
     expect(confirmed.statusCode).toBe(200);
@@ -74,7 +105,10 @@ describe('image uploads (local storage)', () => {
     const path = pathOf(signed.uploadUrl);
     const forbidden = (message: string) => ({ error: 'FORBIDDEN', message });
 
-    const tampered = await put(path.replace(/sig=([A-Za-z0-9_-])/, (_m, c) => `sig=${c === 'A' ? 'B' : 'A'}`), PNG);
+    const tampered = await put(
+      path.replace(/sig=([A-Za-z0-9_-])/, (_m, c) => `sig=${c === 'A' ? 'B' : 'A'}`),
+      PNG,
+    );
     expect(tampered.statusCode).toBe(403);
     expect(tampered.json()).toEqual(forbidden('Upload URL signature is invalid'));
     const otherKey = await put(path.replace(signed.imageId, 'img_other'), PNG);
@@ -86,11 +120,18 @@ describe('image uploads (local storage)', () => {
     expect(signedAsPng.statusCode).toBe(403);
     const notImage = await put(path, Buffer.from('<html>'), 'text/html');
     expect(notImage.statusCode).toBe(415);
-    expect(notImage.json()).toEqual({ error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be one of image/png, image/jpeg, image/webp' });
+    expect(notImage.json()).toEqual({
+      error: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Content-Type must be one of image/png, image/jpeg, image/webp',
+    });
 
     const key = `households/h_1/items/${item.itemId}/${signed.imageId}`;
     const expiredUrl = signedLocalUrl('http://127.0.0.1:8080', 'dev-upload-signing-secret-placeholder', {
-      method: 'PUT', key, contentType: 'image/png', maxBytes: 1000, expires: Math.floor(Date.now() / 1000) - 1,
+      method: 'PUT',
+      key,
+      contentType: 'image/png',
+      maxBytes: 1000,
+      expires: Math.floor(Date.now() / 1000) - 1,
     });
     const expired = await put(pathOf(expiredUrl), PNG);
     expect(expired.statusCode).toBe(403);
@@ -98,26 +139,46 @@ describe('image uploads (local storage)', () => {
 
     const tooBig = await put(path, Buffer.alloc(1001, 7));
     expect(tooBig.statusCode).toBe(413);
-    expect(tooBig.json()).toEqual({ error: 'PAYLOAD_TOO_LARGE', message: 'Upload is larger than 1000 bytes' });
+    expect(tooBig.json()).toEqual({
+      error: 'PAYLOAD_TOO_LARGE',
+      message: 'Upload is larger than 1000 bytes',
+    });
     const empty = await put(path, Buffer.alloc(0));
     expect(empty.statusCode).toBe(400);
 
     expect(stored(item.itemId)).toEqual([]);
     expect(readdirSync(join(app.dir, '.tmp'))).toEqual([]);
-    const confirm = await app.inject({ method: 'POST', url: `${ITEMS}/${item.itemId}/images/${signed.imageId}/confirm`, headers });
+    const confirm = await app.inject({
+      method: 'POST',
+      url: `${ITEMS}/${item.itemId}/images/${signed.imageId}/confirm`,
+      headers,
+    });
     expect(confirm.statusCode).toBe(400);
   });
 
-  it('hides another household\'s item and image as 404', async () => {
+  it("hides another household's item and image as 404", async () => {
     const item = await createItem(app);
     const signed = await uploadUrl(item.itemId);
     const foreign = `/api/v1/households/h_2/wardrobe/items/${item.itemId}`;
     const h2 = { ...headers, 'x-user-id': 'usr_c' };
-    const a = await app.inject({ method: 'POST', url: `${foreign}/upload-url`, headers: h2, payload: { contentType: 'image/png' } });
+    const a = await app.inject({
+      method: 'POST',
+      url: `${foreign}/upload-url`,
+      headers: h2,
+      payload: { contentType: 'image/png' },
+    });
     expect(a.statusCode).toBe(404);
-    const b = await app.inject({ method: 'POST', url: `${foreign}/images/${signed.imageId}/confirm`, headers: h2 });
+    const b = await app.inject({
+      method: 'POST',
+      url: `${foreign}/images/${signed.imageId}/confirm`,
+      headers: h2,
+    });
     expect(b.statusCode).toBe(404);
-    const c = await app.inject({ method: 'POST', url: `${ITEMS}/${item.itemId}/images/img_nope/confirm`, headers });
+    const c = await app.inject({
+      method: 'POST',
+      url: `${ITEMS}/${item.itemId}/images/img_nope/confirm`,
+      headers,
+    });
     expect(c.json()).toEqual({ error: 'NOT_FOUND', message: 'Image not found' });
   });
 });

@@ -8,12 +8,17 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const ITEMS = '/api/v1/households/h_1/wardrobe/items';
-const get = (url: string, extra: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers: { ...headers, ...extra } });
+const get = (url: string, extra: Record<string, string> = {}) =>
+  app.inject({ method: 'GET', url, headers: { ...headers, ...extra } });
 
 describe('offline-tolerant browsing', () => {
   it('answers If-None-Match with 304 on items, one item and the feed until something changes', async () => {
     const item = await createItem(app, { brand: 'Acme' });
-    for (const url of [ITEMS, `${ITEMS}/${item.itemId}`, '/api/v1/households/h_1/wardrobe/feed?source=WARDROBE']) {
+    for (const url of [
+      ITEMS,
+      `${ITEMS}/${item.itemId}`,
+      '/api/v1/households/h_1/wardrobe/feed?source=WARDROBE',
+    ]) {
       const first = await get(url);
       expect(first.statusCode).toBe(200);
       const etag = first.headers.etag as string;
@@ -25,7 +30,12 @@ describe('offline-tolerant browsing', () => {
       expect((await get(url, { 'if-none-match': '"other"' })).statusCode).toBe(200);
     }
     const before = (await get(ITEMS)).headers.etag as string;
-    await app.inject({ method: 'PATCH', url: `${ITEMS}/${item.itemId}`, headers, payload: { brand: 'Other' } });
+    await app.inject({
+      method: 'PATCH',
+      url: `${ITEMS}/${item.itemId}`,
+      headers,
+      payload: { brand: 'Other' },
+    });
     const after = await get(ITEMS, { 'if-none-match': before });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before);
@@ -35,16 +45,35 @@ describe('offline-tolerant browsing', () => {
     const item = await createItem(app, { brand: 'Acme' });
     const url = `${ITEMS}/${item.itemId}`;
     const etag = (await get(url)).headers.etag as string;
-    const first = await app.inject({ method: 'PATCH', url, headers: { ...headers, 'if-match': etag }, payload: { brand: 'B' } });
+    const first = await app.inject({
+      method: 'PATCH',
+      url,
+      headers: { ...headers, 'if-match': etag },
+      payload: { brand: 'B' },
+    });
     expect(first.statusCode).toBe(200);
-    const stale = await app.inject({ method: 'PATCH', url, headers: { ...headers, 'if-match': etag }, payload: { brand: 'C' } });
+    const stale = await app.inject({
+      method: 'PATCH',
+      url,
+      headers: { ...headers, 'if-match': etag },
+      payload: { brand: 'C' },
+    });
     expect(stale.statusCode).toBe(412);
-    expect(stale.json()).toEqual({ error: 'PRECONDITION_FAILED', message: 'The resource changed since it was read' });
-    const staleDelete = await app.inject({ method: 'DELETE', url, headers: { ...headers, 'if-match': etag } });
+    expect(stale.json()).toEqual({
+      error: 'PRECONDITION_FAILED',
+      message: 'The resource changed since it was read',
+    });
+    const staleDelete = await app.inject({
+      method: 'DELETE',
+      url,
+      headers: { ...headers, 'if-match': etag },
+    });
     expect(staleDelete.statusCode).toBe(412);
     expect((await get(url)).json().brand).toBe('B');
     const current = first.headers.etag as string;
-    expect((await app.inject({ method: 'DELETE', url, headers: { ...headers, 'if-match': current } })).statusCode).toBe(204);
+    expect(
+      (await app.inject({ method: 'DELETE', url, headers: { ...headers, 'if-match': current } })).statusCode,
+    ).toBe(204);
   });
 
   it('syncs with updatedSince: changed items and deleted ids (tombstones), then nothing new', async () => {
@@ -60,21 +89,31 @@ describe('offline-tolerant browsing', () => {
     await app.inject({ method: 'PATCH', url: `${h}/${keep.itemId}`, headers: c, payload: { brand: 'New' } });
     await app.inject({ method: 'DELETE', url: `${h}/${gone.itemId}`, headers: c });
     const added = await createItem(app, {}, 'h_2', 'usr_c');
-    const delta = (await app.inject({ method: 'GET', url: `${h}?updatedSince=${encodeURIComponent(since)}`, headers: c })).json();
-    expect(delta.items.map((i: { itemId: string }) => i.itemId).sort()).toEqual([keep.itemId, added.itemId].sort());
+    const delta = (
+      await app.inject({ method: 'GET', url: `${h}?updatedSince=${encodeURIComponent(since)}`, headers: c })
+    ).json();
+    expect(delta.items.map((i: { itemId: string }) => i.itemId).sort()).toEqual(
+      [keep.itemId, added.itemId].sort(),
+    );
     expect(delta.deletedItemIds).toEqual([gone.itemId]);
     expect(delta.syncedAt > since).toBe(true);
     await new Promise((r) => setTimeout(r, 5));
     const later = new Date(Date.now()).toISOString();
-    const none = (await app.inject({ method: 'GET', url: `${h}?updatedSince=${encodeURIComponent(later)}`, headers: c })).json();
+    const none = (
+      await app.inject({ method: 'GET', url: `${h}?updatedSince=${encodeURIComponent(later)}`, headers: c })
+    ).json();
     expect(none).toEqual({ items: [], nextCursor: null, deletedItemIds: [], syncedAt: later });
     // Tombstones belong to their household.
-    const other = (await app.inject({ method: 'GET', url: `${ITEMS}?updatedSince=${encodeURIComponent(since)}`, headers })).json();
+    const other = (
+      await app.inject({ method: 'GET', url: `${ITEMS}?updatedSince=${encodeURIComponent(since)}`, headers })
+    ).json();
     expect(other.deletedItemIds).not.toContain(gone.itemId);
   });
 
   it('accepts an updatedSince with an offset and refuses one that is not a timestamp (422)', async () => {
-    expect((await get(`${ITEMS}?updatedSince=${encodeURIComponent('2020-01-01T02:00:00+02:00')}`)).statusCode).toBe(200);
+    expect(
+      (await get(`${ITEMS}?updatedSince=${encodeURIComponent('2020-01-01T02:00:00+02:00')}`)).statusCode,
+    ).toBe(200);
     const bad = await get(`${ITEMS}?updatedSince=yesterday`);
     expect(bad.statusCode).toBe(422);
   });

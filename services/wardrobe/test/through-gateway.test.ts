@@ -23,7 +23,10 @@ afterAll(async () => {
 async function call(method: string, path: string, token: string | null, body?: unknown) {
   const res = await fetch(`${stack.url('gateway')}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -37,26 +40,61 @@ describe('wardrobe and commerce through the gateway', () => {
     expect(household.status).toBe(201);
     const W = `/api/v1/households/${household.body.householdId}/wardrobe`;
 
-    const top = await call('POST', `${W}/items`, accessToken, { category: 'TOP', colors: ['blue'], season: ['SUMMER'] });
+    const top = await call('POST', `${W}/items`, accessToken, {
+      category: 'TOP',
+      colors: ['blue'],
+      season: ['SUMMER'],
+    });
     expect(top.status).toBe(201);
-    await call('POST', `${W}/items`, accessToken, { category: 'BOTTOM', colors: ['beige'], season: ['SUMMER'] });
+    await call('POST', `${W}/items`, accessToken, {
+      category: 'BOTTOM',
+      colors: ['beige'],
+      season: ['SUMMER'],
+    });
     const offer = await call('POST', `/api/v1/households/${household.body.householdId}/offers`, accessToken, {
-      title: 'Canvas sneakers', url: 'https://shop.acme.com/p/1', price: 55, currency: 'EUR', category: 'SHOES', colors: ['white'],
+      title: 'Canvas sneakers',
+      url: 'https://shop.acme.com/p/1',
+      price: 55,
+      currency: 'EUR',
+      category: 'SHOES',
+      colors: ['white'],
     });
     expect(offer.status).toBe(201);
 
-    const signed = await call('POST', `${W}/items/${top.body.itemId}/upload-url`, accessToken, { contentType: 'image/png' });
+    const signed = await call('POST', `${W}/items/${top.body.itemId}/upload-url`, accessToken, {
+      contentType: 'image/png',
+    });
     expect(signed.status).toBe(200);
     expect(signed.body.uploadUrl.startsWith(`${stack.url('gateway')}/api/v1/uploads/`)).toBe(true);
-    const tampered = await fetch(signed.body.uploadUrl.replace('sig=', 'sig=x'), { method: 'PUT', headers: signed.body.headers, body: PNG });
+    const tampered = await fetch(signed.body.uploadUrl.replace('sig=', 'sig=x'), {
+      method: 'PUT',
+      headers: signed.body.headers,
+      body: PNG,
+    });
     expect(tampered.status).toBe(403);
-    const put = await fetch(signed.body.uploadUrl, { method: 'PUT', headers: signed.body.headers, body: PNG });
+    const put = await fetch(signed.body.uploadUrl, {
+      method: 'PUT',
+      headers: signed.body.headers,
+      body: PNG,
+    });
     expect(put.status).toBe(200);
 
-    const confirmed = await call('POST', `${W}/items/${top.body.itemId}/images/${signed.body.imageId}/confirm`, accessToken);
+    const confirmed = await call(
+      'POST',
+      `${W}/items/${top.body.itemId}/images/${signed.body.imageId}/confirm`,
+      accessToken,
+    );
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body.images[0]).toMatchObject({ status: 'confirmed', size: PNG.length, contentType: 'image/png' });
-    const again = await call('POST', `${W}/items/${top.body.itemId}/images/${signed.body.imageId}/confirm`, accessToken);
+    expect(confirmed.body.images[0]).toMatchObject({
+      status: 'confirmed',
+      size: PNG.length,
+      contentType: 'image/png',
+    });
+    const again = await call(
+      'POST',
+      `${W}/items/${top.body.itemId}/images/${signed.body.imageId}/confirm`,
+      accessToken,
+    );
     expect(again.status).toBe(409);
 
     const looks = await call('POST', `${W}/items/${top.body.itemId}/curate`, accessToken);
@@ -64,7 +102,9 @@ describe('wardrobe and commerce through the gateway', () => {
     expect(looks.body.offers).toBe('INCLUDED');
     expect(looks.body.looks[0].offerIds).toEqual([offer.body.offerId]);
 
-    const list = await fetch(`${stack.url('gateway')}${W}/items`, { headers: { authorization: `Bearer ${accessToken}` } });
+    const list = await fetch(`${stack.url('gateway')}${W}/items`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     const etag = list.headers.get('etag')!;
     const notModified = await fetch(`${stack.url('gateway')}${W}/items`, {
       headers: { authorization: `Bearer ${accessToken}`, 'if-none-match': etag },

@@ -40,7 +40,12 @@ export function createOfferRepository(store: Store) {
     },
     create: (offer: StoredOffer) => offers.create(offer.offerId, offer),
     createMany: (list: readonly StoredOffer[]) => offers.createMany(list.map((o) => [o.offerId, o] as const)),
-    async setStatus(householdId: string, offerId: string, status: OfferStatus, now: string): Promise<StoredOffer | null> {
+    async setStatus(
+      householdId: string,
+      offerId: string,
+      status: OfferStatus,
+      now: string,
+    ): Promise<StoredOffer | null> {
       const result = await offers.update(offerId, (current) => {
         if (!current || current.householdId !== householdId) return ABORT;
         if (current.status === status) return ABORT;

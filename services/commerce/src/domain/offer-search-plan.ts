@@ -35,12 +35,23 @@ export function planOfferSearch(
   const size = c.size?.trim().toUpperCase();
   const checks: ((o: Searchable) => boolean)[] = [];
   const candidates: { filter: Where; check: (o: Searchable) => boolean }[] = [];
-  for (const w of queryWords) candidates.push({ filter: ['searchTokens', 'array-contains', w], check: (o) => o.searchTokens.includes(w) });
+  for (const w of queryWords)
+    candidates.push({
+      filter: ['searchTokens', 'array-contains', w],
+      check: (o) => o.searchTokens.includes(w),
+    });
   if (c.season) {
     const season = c.season;
-    candidates.push({ filter: ['searchSeasons', 'array-contains', season], check: (o) => o.searchSeasons.includes(season) });
+    candidates.push({
+      filter: ['searchSeasons', 'array-contains', season],
+      check: (o) => o.searchSeasons.includes(season),
+    });
   }
-  if (size) candidates.push({ filter: ['sizeKeys', 'array-contains', size], check: (o) => o.sizeKeys.includes(size) });
+  if (size)
+    candidates.push({
+      filter: ['sizeKeys', 'array-contains', size],
+      check: (o) => o.sizeKeys.includes(size),
+    });
   if (c.colors && c.colors.length > 0) {
     const colors = c.colors.slice(0, 10);
     candidates.push({

@@ -14,7 +14,13 @@ export function words(text: string | undefined): string[] {
  * every backend can index them: title/brand words, seasons (empty means every season), sizes
  * uppercased, colours lowercased.
  */
-export function searchKeys(offer: { title: string; brand: string; season: readonly Season[]; sizes: readonly string[]; colors: readonly string[] }) {
+export function searchKeys(offer: {
+  title: string;
+  brand: string;
+  season: readonly Season[];
+  sizes: readonly string[];
+  colors: readonly string[];
+}) {
   return {
     searchTokens: words(`${offer.title} ${offer.brand}`),
     searchSeasons: offer.season.length > 0 ? [...new Set(offer.season)] : [...ALL_SEASONS],

@@ -22,14 +22,25 @@ const H = '/api/v1/households/:id';
 
 export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void {
   const draft = (input: z.output<typeof CreateOfferRequest>, householdId: string, where: string) => {
-    const result = draftOffer(input, { offerId: newId('off'), householdId, now: nowIso() }, ctx.allowedDomains);
+    const result = draftOffer(
+      input,
+      { offerId: newId('off'), householdId, now: nowIso() },
+      ctx.allowedDomains,
+    );
     if (!result.ok) throw policyViolation(`${where}${result.reason}`);
     return result.offer;
   };
 
   app.post(
     `${H}/offers`,
-    { schema: { tags, params: HouseholdParams, body: CreateOfferRequest, response: { 201: Offer, ...errors } } },
+    {
+      schema: {
+        tags,
+        params: HouseholdParams,
+        body: CreateOfferRequest,
+        response: { 201: Offer, ...errors },
+      },
+    },
     async (request, reply) => {
       const offer = draft(request.body, request.params.id, '');
       await ctx.offers.create(offer);
@@ -49,7 +60,9 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
       },
     },
     async (request, reply) => {
-      const drafted: StoredOffer[] = request.body.offers.map((o, i) => draft(o, request.params.id, `offers[${i}]: `));
+      const drafted: StoredOffer[] = request.body.offers.map((o, i) =>
+        draft(o, request.params.id, `offers[${i}]: `),
+      );
       await ctx.offers.createMany(drafted);
       return reply.code(201).send({ items: drafted });
     },
@@ -84,7 +97,14 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
 
   app.patch(
     `${H}/offers/:offerId/status`,
-    { schema: { tags, params: OfferParams, body: UpdateOfferStatusRequest, response: { 200: Offer, ...errors } } },
+    {
+      schema: {
+        tags,
+        params: OfferParams,
+        body: UpdateOfferStatusRequest,
+        response: { 200: Offer, ...errors },
+      },
+    },
     async (request) => {
       const { id, offerId } = request.params;
       const offer = await ctx.offers.setStatus(id, offerId, request.body.status, nowIso());
@@ -97,7 +117,8 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     `${H}/offers/:offerId`,
     { schema: { tags, params: OfferParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      if (!(await ctx.offers.delete(request.params.id, request.params.offerId))) throw notFound('Offer not found');
+      if (!(await ctx.offers.delete(request.params.id, request.params.offerId)))
+        throw notFound('Offer not found');
       return reply.code(204).send(null);
     },
   );

@@ -4,7 +4,7 @@
  * stub model's tool arguments come from here, so the same message always gives the same calls.
  */
 
-export type Season = 'SPRING' | 'SUMMER' | 'FALL' | 'WINTER';
+import type { Season, WardrobeCategory } from '@hs/contracts';
 
 export type Constraints = {
   maxPrice?: number;
@@ -12,7 +12,7 @@ export type Constraints = {
   currency?: string;
   season?: Season;
   colors?: string[];
-  categories?: string[];
+  categories?: WardrobeCategory[];
   occasion?: string;
   sizes?: string[];
 };
@@ -107,7 +107,7 @@ const COLORS: Record<string, string> = {
   silver: 'silver', tan: 'tan', camel: 'camel', ivory: 'ivory', maroon: 'maroon', lilac: 'lilac', mint: 'mint',
 };
 
-const CATEGORIES: Array<[RegExp, string]> = [
+const CATEGORIES: Array<[RegExp, WardrobeCategory]> = [
   [/\b(?:t-?shirts?|tees?|shirts?|blouses?|tops?|sweaters?|jumpers?|hoodies?|cardigans?|polos?|tank tops?|sweatshirts?)\b/, 'TOP'],
   [/\b(?:jeans|trousers|pants|shorts|skirts?|leggings|chinos|joggers)\b/, 'BOTTOM'],
   [/\b(?:dress(?:es)?|gowns?|jumpsuits?)\b/, 'DRESS'],

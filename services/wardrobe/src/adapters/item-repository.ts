@@ -2,7 +2,12 @@ import { ABORT, type CollectionOptions, type Page, type Store, type Where } from
 import type { StoredItem, Tombstone } from '../domain/items.ts';
 
 function itemIndexes() {
-  const heads = [['householdId'], ['householdId', 'category'], ['householdId', 'ownerMemberId'], ['householdId', 'category', 'ownerMemberId']];
+  const heads = [
+    ['householdId'],
+    ['householdId', 'category'],
+    ['householdId', 'ownerMemberId'],
+    ['householdId', 'category', 'ownerMemberId'],
+  ];
   return heads.flatMap((h) => [{ fields: [...h, 'updatedAt'] }, { fields: [...h, 'season', 'updatedAt'] }]);
 }
 
@@ -16,7 +21,12 @@ export const WARDROBE_COLLECTIONS: Record<string, CollectionOptions> = {
 /** How many tombstones one sync answer carries; older deletions are older than any sane sync gap. */
 const MAX_TOMBSTONES = 1000;
 
-export type ItemFilter = { category?: string; season?: string; ownerMemberId?: string; updatedSince?: string };
+export type ItemFilter = {
+  category?: string;
+  season?: string;
+  ownerMemberId?: string;
+  updatedSince?: string;
+};
 
 export type Change<T> = { kind: 'missing' } | { kind: 'refused'; reason: unknown } | { kind: 'done'; doc: T };
 
@@ -36,7 +46,12 @@ export function createItemRepository(store: Store) {
       return found;
     },
     create: (item: StoredItem) => items.create(item.itemId, item),
-    list(householdId: string, filter: ItemFilter, limit: number, cursor: string | null): Promise<Page<StoredItem>> {
+    list(
+      householdId: string,
+      filter: ItemFilter,
+      limit: number,
+      cursor: string | null,
+    ): Promise<Page<StoredItem>> {
       const where: Where[] = [['householdId', '==', householdId]];
       if (filter.category) where.push(['category', '==', filter.category]);
       if (filter.ownerMemberId) where.push(['ownerMemberId', '==', filter.ownerMemberId]);
@@ -45,10 +60,17 @@ export function createItemRepository(store: Store) {
       return items.query({ where, orderBy: [{ field: 'updatedAt', direction: 'asc' }], limit, cursor });
     },
     newest: (householdId: string, limit: number) =>
-      items.query({ where: [['householdId', '==', householdId]], orderBy: [{ field: 'updatedAt', direction: 'desc' }], limit }),
+      items.query({
+        where: [['householdId', '==', householdId]],
+        orderBy: [{ field: 'updatedAt', direction: 'desc' }],
+        limit,
+      }),
     async deletedSince(householdId: string, since: string): Promise<Tombstone[]> {
       const page = await tombstones.query({
-        where: [['householdId', '==', householdId], ['deletedAt', '>=', since]],
+        where: [
+          ['householdId', '==', householdId],
+          ['deletedAt', '>=', since],
+        ],
         orderBy: [{ field: 'deletedAt', direction: 'asc' }],
         limit: MAX_TOMBSTONES,
       });
@@ -58,7 +80,11 @@ export function createItemRepository(store: Store) {
      * Atomic change of one item of the household. `apply` is pure; it may throw to refuse
      * (a stale If-Match, an already confirmed image), which leaves the item untouched.
      */
-    async change(householdId: string, itemId: string, apply: (item: StoredItem) => StoredItem | null): Promise<Change<StoredItem | null>> {
+    async change(
+      householdId: string,
+      itemId: string,
+      apply: (item: StoredItem) => StoredItem | null,
+    ): Promise<Change<StoredItem | null>> {
       // Set by the last run of the (possibly retried) pure update function.
       const last: { outcome: 'missing' | 'refused' | 'done'; reason?: unknown } = { outcome: 'done' };
       const result = await items.update(itemId, (current) => {
@@ -84,7 +110,12 @@ export function createItemRepository(store: Store) {
      * there and a retried DELETE finishes; the reverse order could lose the deletion for syncing
      * clients. A refused delete (stale If-Match) takes its tombstone back.
      */
-    async remove(householdId: string, itemId: string, check: (item: StoredItem) => void, now: string): Promise<Change<StoredItem>> {
+    async remove(
+      householdId: string,
+      itemId: string,
+      check: (item: StoredItem) => void,
+      now: string,
+    ): Promise<Change<StoredItem>> {
       const current = await items.get(itemId);
       if (!current || current.householdId !== householdId) return { kind: 'missing' };
       try {

@@ -11,7 +11,11 @@ export function createOutfitRepository(store: Store) {
     },
     create: (o: Outfit) => outfits.create(o.outfitId, o),
     newest: (householdId: string, limit: number) =>
-      outfits.query({ where: [['householdId', '==', householdId]], orderBy: [{ field: 'updatedAt', direction: 'desc' }], limit }),
+      outfits.query({
+        where: [['householdId', '==', householdId]],
+        orderBy: [{ field: 'updatedAt', direction: 'desc' }],
+        limit,
+      }),
     async delete(householdId: string, outfitId: string): Promise<boolean> {
       const o = await outfits.get(outfitId);
       if (!o || o.householdId !== householdId) return false;
@@ -21,7 +25,10 @@ export function createOutfitRepository(store: Store) {
 }
 
 export function createCollectionRepository(store: Store) {
-  const collections = store.collection<FeedCollection>('feed_collections', WARDROBE_COLLECTIONS.feed_collections);
+  const collections = store.collection<FeedCollection>(
+    'feed_collections',
+    WARDROBE_COLLECTIONS.feed_collections,
+  );
   return {
     async get(householdId: string, collectionId: string): Promise<FeedCollection | null> {
       const c = await collections.get(collectionId);
@@ -29,9 +36,17 @@ export function createCollectionRepository(store: Store) {
     },
     create: (c: FeedCollection) => collections.create(c.collectionId, c),
     newest: (householdId: string, limit: number) =>
-      collections.query({ where: [['householdId', '==', householdId]], orderBy: [{ field: 'updatedAt', direction: 'desc' }], limit }),
+      collections.query({
+        where: [['householdId', '==', householdId]],
+        orderBy: [{ field: 'updatedAt', direction: 'desc' }],
+        limit,
+      }),
     /** Pure change of a household's collection; null when missing. */
-    async change(householdId: string, collectionId: string, apply: (c: FeedCollection) => FeedCollection | typeof ABORT) {
+    async change(
+      householdId: string,
+      collectionId: string,
+      apply: (c: FeedCollection) => FeedCollection | typeof ABORT,
+    ) {
       const result = await collections.update(collectionId, (current) =>
         current && current.householdId === householdId ? apply(current) : ABORT,
       );

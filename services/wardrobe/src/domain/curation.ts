@@ -54,7 +54,8 @@ function score(anchor: Piece, p: Piece): Scored {
   return { piece: p, score: Math.round((total / 4) * 100) / 100, reasons };
 }
 
-const byScore = (a: Scored, b: Scored) => b.score - a.score || (a.piece.id < b.piece.id ? -1 : a.piece.id > b.piece.id ? 1 : 0);
+const byScore = (a: Scored, b: Scored) =>
+  b.score - a.score || (a.piece.id < b.piece.id ? -1 : a.piece.id > b.piece.id ? 1 : 0);
 
 /** Categories the anchor needs that no fitting wardrobe piece provides. */
 export function missingCategories(anchor: Piece, wardrobe: readonly Piece[]): WardrobeCategory[] {
@@ -66,11 +67,21 @@ export function missingCategories(anchor: Piece, wardrobe: readonly Piece[]): Wa
 function seasonWhy(anchor: Piece, pieces: readonly Piece[]): string {
   const all = [anchor, ...pieces].filter((p) => p.season.length > 0);
   if (all.length === 0) return 'Season: every piece is season-neutral';
-  const common = (['SPRING', 'SUMMER', 'FALL', 'WINTER'] as const).filter((s) => all.every((p) => p.season.includes(s)));
-  return common.length > 0 ? `Season: every piece works in ${common.join(' and ')}` : 'Season: pieces share a season with the anchor';
+  const common = (['SPRING', 'SUMMER', 'FALL', 'WINTER'] as const).filter((s) =>
+    all.every((p) => p.season.includes(s)),
+  );
+  return common.length > 0
+    ? `Season: every piece works in ${common.join(' and ')}`
+    : 'Season: pieces share a season with the anchor';
 }
 
-const toLookPiece = (p: Piece): LookPiece => ({ source: p.source, id: p.id, category: p.category, colors: [...p.colors], label: p.label });
+const toLookPiece = (p: Piece): LookPiece => ({
+  source: p.source,
+  id: p.id,
+  category: p.category,
+  colors: [...p.colors],
+  label: p.label,
+});
 
 export function curateLooks(
   anchor: Piece,
@@ -81,9 +92,15 @@ export function curateLooks(
   const notes: string[] = [];
   const ranked = new Map<WardrobeCategory, Scored[]>();
   for (const category of needed) {
-    const fromWardrobe = wardrobe.filter((p) => p.id !== anchor.id && p.category === category && seasonFits(anchor, p));
-    const pool = fromWardrobe.length > 0 ? fromWardrobe : offers.filter((p) => p.category === category && seasonFits(anchor, p));
-    if (pool.length === 0) notes.push(`Nothing in the wardrobe or the offers completes the look with ${category}`);
+    const fromWardrobe = wardrobe.filter(
+      (p) => p.id !== anchor.id && p.category === category && seasonFits(anchor, p),
+    );
+    const pool =
+      fromWardrobe.length > 0
+        ? fromWardrobe
+        : offers.filter((p) => p.category === category && seasonFits(anchor, p));
+    if (pool.length === 0)
+      notes.push(`Nothing in the wardrobe or the offers completes the look with ${category}`);
     ranked.set(category, pool.map((p) => score(anchor, p)).sort(byScore));
   }
   const filled = needed.filter((c) => (ranked.get(c) ?? []).length > 0);
@@ -101,12 +118,16 @@ export function curateLooks(
     if (seen.has(signature)) continue;
     seen.add(signature);
     const pieces = chosen.map((s) => s.piece);
-    const why = [`Complementary categories: ${[anchor.category, ...filled].join(' + ')} make a complete outfit`];
+    const why = [
+      `Complementary categories: ${[anchor.category, ...filled].join(' + ')} make a complete outfit`,
+    ];
     for (const s of chosen) for (const r of s.reasons) if (!why.includes(r)) why.push(r);
     why.push(seasonWhy(anchor, pieces));
     for (const p of pieces.filter((x) => x.source === 'OFFER')) {
       const price = p.price ? ` (${p.price.amount} ${p.price.currency})` : '';
-      why.push(`Fills a gap: no fitting ${p.category} in the wardrobe, so the offer "${p.label}"${price} completes the look`);
+      why.push(
+        `Fills a gap: no fitting ${p.category} in the wardrobe, so the offer "${p.label}"${price} completes the look`,
+      );
     }
     const total = chosen.reduce((sum, s) => sum + s.score, 0) / chosen.length;
     looks.push({

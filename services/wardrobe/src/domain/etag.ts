@@ -6,7 +6,10 @@ export function etagOf(value: unknown): string {
 }
 
 function tags(header: string): string[] {
-  return header.split(',').map((t) => t.trim()).filter(Boolean);
+  return header
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 }
 
 /** If-None-Match: `*` or any listed tag (weak comparison, as RFC 9110 says for this header). */

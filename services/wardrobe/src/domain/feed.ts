@@ -4,6 +4,18 @@ import type { FeedEntry } from '@hs/contracts';
 export function mergeFeed(sources: readonly FeedEntry[][], limit: number): FeedEntry[] {
   return sources
     .flat()
-    .sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.type !== b.type ? (a.type < b.type ? -1 : 1) : a.id < b.id ? -1 : 1))
+    .sort((a, b) =>
+      a.at !== b.at
+        ? a.at < b.at
+          ? 1
+          : -1
+        : a.type !== b.type
+          ? a.type < b.type
+            ? -1
+            : 1
+          : a.id < b.id
+            ? -1
+            : 1,
+    )
     .slice(0, limit);
 }

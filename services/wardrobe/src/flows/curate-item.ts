@@ -44,7 +44,11 @@ async function loadWardrobe(ctx: WardrobeContext, householdId: string): Promise<
  * for active offers in those categories (optional: if commerce fails, curation goes on from the
  * wardrobe and says so); apply the pure curation rules.
  */
-export async function curateItem(ctx: WardrobeContext, anchor: StoredItem, requestId: string): Promise<CurationResult> {
+export async function curateItem(
+  ctx: WardrobeContext,
+  anchor: StoredItem,
+  requestId: string,
+): Promise<CurationResult> {
   const wardrobe = (await loadWardrobe(ctx, anchor.householdId)).map(itemPiece);
   const anchorPiece = itemPiece(anchor);
   const gaps = missingCategories(anchorPiece, wardrobe);
@@ -74,5 +78,11 @@ export async function curateItem(ctx: WardrobeContext, anchor: StoredItem, reque
     }
   }
   const curated = curateLooks(anchorPiece, wardrobe, offers);
-  return { itemId: anchor.itemId, backend: 'local', looks: curated.looks, offers: offersStatus, notes: [...notes, ...curated.notes] };
+  return {
+    itemId: anchor.itemId,
+    backend: 'local',
+    looks: curated.looks,
+    offers: offersStatus,
+    notes: [...notes, ...curated.notes],
+  };
 }

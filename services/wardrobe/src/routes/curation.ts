@@ -14,7 +14,14 @@ import type { WardrobeContext } from '../context.ts';
 import { hasConfirmedImage } from '../domain/items.ts';
 import { curateItem } from '../flows/curate-item.ts';
 
-const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope, 502: ErrorEnvelope, 503: ErrorEnvelope };
+const errors = {
+  400: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  422: ErrorEnvelope,
+  502: ErrorEnvelope,
+  503: ErrorEnvelope,
+};
 const H = '/api/v1/households/:id/wardrobe';
 const DISABLED = 'Curation is not enabled in this environment';
 
@@ -57,13 +64,26 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
       const householdId = request.params.id;
       const { itemIds, anchorItemId, name } = request.body;
       const now = nowIso();
-      const base = { outfitId: newId('out'), householdId, createdBy: request.caller?.userId ?? null, createdAt: now, updatedAt: now };
+      const base = {
+        outfitId: newId('out'),
+        householdId,
+        createdBy: request.caller?.userId ?? null,
+        createdAt: now,
+        updatedAt: now,
+      };
       if (itemIds) {
         const unique = [...new Set(itemIds)];
         const found = await ctx.items.getMany(householdId, unique);
         const missing = unique.find((id) => !found.has(id));
         if (missing) throw notFound(`Item ${missing} not found`);
-        const outfit: Outfit = { ...base, name: name ?? 'Outfit', itemIds: unique, offerIds: [], source: 'MANUAL', why: [] };
+        const outfit: Outfit = {
+          ...base,
+          name: name ?? 'Outfit',
+          itemIds: unique,
+          offerIds: [],
+          source: 'MANUAL',
+          why: [],
+        };
         await ctx.outfits.create(outfit);
         return reply.code(201).send(outfit);
       }
@@ -108,7 +128,8 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
     `${H}/outfits/:outfitId`,
     { schema: { tags: ['outfits'], params: OutfitParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      if (!(await ctx.outfits.delete(request.params.id, request.params.outfitId))) throw notFound('Outfit not found');
+      if (!(await ctx.outfits.delete(request.params.id, request.params.outfitId)))
+        throw notFound('Outfit not found');
       return reply.code(204).send(null);
     },
   );

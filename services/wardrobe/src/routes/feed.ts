@@ -23,13 +23,31 @@ const H = '/api/v1/households/:id/wardrobe/feed';
 const tags = ['feed'];
 
 export function registerFeedRoutes(app: ServiceApp, ctx: WardrobeContext): void {
-  const read: Record<Exclude<FeedSource, 'ALL'>, (householdId: string, limit: number, requestId: string) => Promise<FeedEntry[]>> = {
+  const read: Record<
+    Exclude<FeedSource, 'ALL'>,
+    (householdId: string, limit: number, requestId: string) => Promise<FeedEntry[]>
+  > = {
     WARDROBE: async (h, limit) =>
-      (await ctx.items.newest(h, limit)).items.map((i) => ({ type: 'ITEM', id: i.itemId, at: i.updatedAt, item: itemView(i) })),
+      (await ctx.items.newest(h, limit)).items.map((i) => ({
+        type: 'ITEM',
+        id: i.itemId,
+        at: i.updatedAt,
+        item: itemView(i),
+      })),
     OUTFITS: async (h, limit) =>
-      (await ctx.outfits.newest(h, limit)).items.map((o) => ({ type: 'OUTFIT', id: o.outfitId, at: o.updatedAt, outfit: o })),
+      (await ctx.outfits.newest(h, limit)).items.map((o) => ({
+        type: 'OUTFIT',
+        id: o.outfitId,
+        at: o.updatedAt,
+        outfit: o,
+      })),
     COLLECTIONS: async (h, limit) =>
-      (await ctx.collections.newest(h, limit)).items.map((c) => ({ type: 'COLLECTION', id: c.collectionId, at: c.updatedAt, collection: c })),
+      (await ctx.collections.newest(h, limit)).items.map((c) => ({
+        type: 'COLLECTION',
+        id: c.collectionId,
+        at: c.updatedAt,
+        collection: c,
+      })),
     OFFERS: async (h, limit, requestId) =>
       (await ctx.offers.search({ householdId: h, limit: Math.min(limit, 100) }, requestId)).map((o) => ({
         type: 'OFFER',
@@ -118,7 +136,8 @@ export function registerFeedRoutes(app: ServiceApp, ctx: WardrobeContext): void 
     {
       schema: {
         tags,
-        description: 'Adds an item or outfit of this household (404 otherwise); adding one twice changes nothing.',
+        description:
+          'Adds an item or outfit of this household (404 otherwise); adding one twice changes nothing.',
         params: CollectionParams,
         body: AddCollectionEntryRequest,
         response: { 200: FeedCollection, ...errors },

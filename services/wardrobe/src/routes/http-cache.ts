@@ -11,7 +11,12 @@ const header = (request: FastifyRequest, name: string) => {
  * Sends a read with its strong ETag; a client that already holds this version (If-None-Match)
  * gets 304 and no body. `no-cache` makes clients revalidate rather than trust a stale copy.
  */
-export function withEtag<T>(request: FastifyRequest, reply: FastifyReply, body: T, tagged: unknown = body): T | FastifyReply {
+export function withEtag<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: T,
+  tagged: unknown = body,
+): T | FastifyReply {
   const etag = etagOf(tagged);
   reply.header('etag', etag).header('cache-control', 'private, no-cache');
   if (noneMatchHits(header(request, 'if-none-match'), etag)) return reply.code(304).send();

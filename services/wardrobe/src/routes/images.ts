@@ -1,19 +1,35 @@
 import {
   ErrorEnvelope,
   ImageParams,
-  ItemParams,
   type ItemImage,
+  ItemParams,
   UploadUrlRequest,
   UploadUrlResponse,
   WardrobeItem,
 } from '@hs/contracts';
-import { type AppError, badRequest, conflict, newId, notFound, nowIso, type ServiceApp, upstreamError } from '@hs/service-kit';
+import {
+  type AppError,
+  badRequest,
+  conflict,
+  newId,
+  notFound,
+  nowIso,
+  type ServiceApp,
+  upstreamError,
+} from '@hs/service-kit';
 import type { SignedUpload } from '@hs/storage';
+import type { WardrobeContext } from '../context.ts';
 import { etagOf } from '../domain/etag.ts';
 import { imageKey, itemView, MAX_IMAGES_PER_ITEM, type StoredImage } from '../domain/items.ts';
-import type { WardrobeContext } from '../context.ts';
 
-const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 502: ErrorEnvelope };
+const errors = {
+  400: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  409: ErrorEnvelope,
+  422: ErrorEnvelope,
+  502: ErrorEnvelope,
+};
 const tags = ['images'];
 const H = '/api/v1/households/:id/wardrobe';
 
@@ -34,7 +50,8 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       const { id, itemId } = request.params;
       const item = await ctx.items.get(id, itemId);
       if (!item) throw notFound('Item not found');
-      if (item.images.length >= MAX_IMAGES_PER_ITEM) throw conflict(`An item has at most ${MAX_IMAGES_PER_ITEM} images`);
+      if (item.images.length >= MAX_IMAGES_PER_ITEM)
+        throw conflict(`An item has at most ${MAX_IMAGES_PER_ITEM} images`);
       const imageId = newId('img');
       const key = imageKey(id, itemId, imageId);
       // Sign before recording, so a signing failure leaves no pending image behind.
@@ -61,12 +78,19 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
         key,
       };
       const result = await ctx.items.change(id, itemId, (current) => {
-        if (current.images.length >= MAX_IMAGES_PER_ITEM) throw conflict(`An item has at most ${MAX_IMAGES_PER_ITEM} images`);
+        if (current.images.length >= MAX_IMAGES_PER_ITEM)
+          throw conflict(`An item has at most ${MAX_IMAGES_PER_ITEM} images`);
         return { ...current, images: [...current.images, image], updatedAt: image.createdAt };
       });
       if (result.kind === 'missing') throw notFound('Item not found');
       if (result.kind === 'refused') throw result.reason as AppError;
-      return { imageId, uploadUrl: signed.url, method: 'PUT' as const, headers: signed.headers, expiresAt: signed.expiresAt };
+      return {
+        imageId,
+        uploadUrl: signed.url,
+        method: 'PUT' as const,
+        headers: signed.headers,
+        expiresAt: signed.expiresAt,
+      };
     },
   );
 

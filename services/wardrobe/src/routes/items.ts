@@ -8,16 +8,31 @@ import {
   UpdateItemRequest,
   WardrobeItem,
 } from '@hs/contracts';
-import { AppError, badRequest, newId, notFound, nowIso, requireCaller, type ServiceApp } from '@hs/service-kit';
+import {
+  type AppError,
+  badRequest,
+  newId,
+  notFound,
+  nowIso,
+  requireCaller,
+  type ServiceApp,
+} from '@hs/service-kit';
 import { StoreQueryError } from '@hs/store';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { WardrobeContext } from '../context.ts';
 import { etagOf } from '../domain/etag.ts';
 import { itemView, newItem, patchItem, type StoredItem } from '../domain/items.ts';
-import type { WardrobeContext } from '../context.ts';
 import { checkIfMatch, withEtag } from './http-cache.ts';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 412: ErrorEnvelope, 422: ErrorEnvelope };
+const errors = {
+  400: ErrorEnvelope,
+  401: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  412: ErrorEnvelope,
+  422: ErrorEnvelope,
+};
 const tags = ['items'];
 const H = '/api/v1/households/:id/wardrobe';
 const NOT_MEMBER = 'ownerMemberId is not a household member';
@@ -31,13 +46,25 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
 
   app.post(
     `${H}/items`,
-    { schema: { tags, params: HouseholdParams, body: CreateItemRequest, response: { 201: WardrobeItem, ...errors } } },
+    {
+      schema: {
+        tags,
+        params: HouseholdParams,
+        body: CreateItemRequest,
+        response: { 201: WardrobeItem, ...errors },
+      },
+    },
     async (request, reply) => {
       const caller = requireCaller(request);
       const householdId = request.params.id;
       const ownerMemberId = request.body.ownerMemberId ?? caller.userId;
       await assertMember(request, householdId, ownerMemberId);
-      const item = newItem(request.body, { itemId: newId('item'), householdId, ownerMemberId, now: nowIso() });
+      const item = newItem(request.body, {
+        itemId: newId('item'),
+        householdId,
+        ownerMemberId,
+        now: nowIso(),
+      });
       await ctx.items.create(item);
       const view = itemView(item);
       return reply.code(201).header('etag', etagOf(view)).send(view);
@@ -61,16 +88,26 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       const since = filter.updatedSince ? new Date(filter.updatedSince).toISOString() : undefined;
       let page: Awaited<ReturnType<typeof ctx.items.list>>;
       try {
-        page = await ctx.items.list(request.params.id, { ...filter, updatedSince: since }, limit, cursor ?? null);
+        page = await ctx.items.list(
+          request.params.id,
+          { ...filter, updatedSince: since },
+          limit,
+          cursor ?? null,
+        );
       } catch (err) {
         if (err instanceof StoreQueryError) throw badRequest('Invalid cursor');
         throw err;
       }
       const tombstones = since ? await ctx.items.deletedSince(request.params.id, since) : [];
       // The newest change included: deterministic, so an unchanged answer keeps its ETag.
-      const syncedAt = [since ?? EPOCH, ...page.items.map((i) => i.updatedAt), ...tombstones.map((t) => t.deletedAt)].reduce(
-        (a, b) => (b > a ? b : a),
-      );
+      // ISO timestamps in UTC sort as strings.
+      const syncedAt = [
+        since ?? EPOCH,
+        ...page.items.map((i) => i.updatedAt),
+        ...tombstones.map((t) => t.deletedAt),
+      ]
+        .sort()
+        .at(-1)!;
       const body = {
         items: page.items.map(itemView),
         nextCursor: page.nextCursor,
@@ -122,14 +159,20 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
     {
       schema: {
         tags,
-        description: 'Deletes the item and its images; leaves a tombstone for updatedSince syncs. If-Match as for PATCH.',
+        description:
+          'Deletes the item and its images; leaves a tombstone for updatedSince syncs. If-Match as for PATCH.',
         params: ItemParams,
         response: { 204: z.null(), ...errors },
       },
     },
     async (request, reply) => {
       const { id, itemId } = request.params;
-      const result = await ctx.items.remove(id, itemId, (item) => checkIfMatch(request, itemView(item)), nowIso());
+      const result = await ctx.items.remove(
+        id,
+        itemId,
+        (item) => checkIfMatch(request, itemView(item)),
+        nowIso(),
+      );
       if (result.kind === 'missing') throw notFound('Item not found');
       if (result.kind === 'refused') throw result.reason as AppError;
       // Blobs after the record: an orphaned file is harmless, a record without its file is not.

@@ -10,12 +10,17 @@ import {
   verifyLocalUploadSignature,
 } from '@hs/storage';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parseImageKey } from '../domain/items.ts';
 import type { WardrobeContext } from '../context.ts';
+import { parseImageKey } from '../domain/items.ts';
 
-const tooLarge = (max: number) => new AppError('PAYLOAD_TOO_LARGE', 413, `Upload is larger than ${max} bytes`);
+const tooLarge = (max: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', 413, `Upload is larger than ${max} bytes`);
 const unsupported = () =>
-  new AppError('UNSUPPORTED_MEDIA_TYPE', 415, `Content-Type must be one of ${ImageContentType.options.join(', ')}`);
+  new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    415,
+    `Content-Type must be one of ${ImageContentType.options.join(', ')}`,
+  );
 
 type UploadQuery = { expires?: string; max?: string; sig?: string };
 
@@ -38,7 +43,10 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
       contentType,
       query: request.query as UploadQuery,
     });
-    if (!check.ok) throw forbidden(check.reason === 'expired' ? 'Upload URL has expired' : 'Upload URL signature is invalid');
+    if (!check.ok)
+      throw forbidden(
+        check.reason === 'expired' ? 'Upload URL has expired' : 'Upload URL signature is invalid',
+      );
     if (!isValidKey(key)) throw notFound('Upload target not found');
     return { key, maxBytes: check.maxBytes ?? 0 };
   };
@@ -59,12 +67,24 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
         config: { public: true },
         schema: {
           tags: ['uploads'],
-          description: 'Target of a signed upload URL (local storage). Authorised by its signature, not a token.',
-          response: { 200: UploadReceipt, 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 413: ErrorEnvelope, 415: ErrorEnvelope },
+          description:
+            'Target of a signed upload URL (local storage). Authorised by its signature, not a token.',
+          response: {
+            200: UploadReceipt,
+            400: ErrorEnvelope,
+            403: ErrorEnvelope,
+            404: ErrorEnvelope,
+            409: ErrorEnvelope,
+            413: ErrorEnvelope,
+            415: ErrorEnvelope,
+          },
         },
       },
       async (request) => {
-        const contentType = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        const contentType = String(request.headers['content-type'] ?? '')
+          .split(';')[0]!
+          .trim()
+          .toLowerCase();
         if (!ImageContentType.safeParse(contentType).success) throw unsupported();
         const { key, maxBytes } = authorise(request, 'PUT', contentType);
         const limit = Math.min(maxBytes, ctx.config.uploads.maxBytes);
@@ -93,13 +113,20 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
       `${UPLOAD_ROUTE_PREFIX}/*`,
       {
         config: { public: true },
-        schema: { tags: ['uploads'], description: 'Target of a signed download URL (local storage).', hide: true },
+        schema: {
+          tags: ['uploads'],
+          description: 'Target of a signed download URL (local storage).',
+          hide: true,
+        },
       },
       async (request, reply) => {
         const { key } = authorise(request, 'GET', '');
         const found = await storage.get(key);
         if (!found) throw notFound('Object not found');
-        return reply.type(found.info.contentType).header('cache-control', 'private, max-age=300').send(Buffer.from(found.bytes));
+        return reply
+          .type(found.info.contentType)
+          .header('cache-control', 'private, max-age=300')
+          .send(Buffer.from(found.bytes));
       },
     );
   });

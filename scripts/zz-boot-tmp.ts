@@ -1,0 +1,16 @@
+import { startStack } from '@hs/testing';
+const t = Date.now();
+const stack = await startStack({ services: ['gateway', 'orchestrator', 'artifacts-audit', 'wardrobe', 'commerce', 'browser-bridge', 'cartprep'] });
+console.log('booted in', Date.now() - t);
+const gw = stack.url('gateway');
+const login = await (await fetch(`${gw}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idToken: 'alice' }) })).json();
+const auth = { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/json' };
+const hh = await (await fetch(`${gw}/api/v1/households`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Home' }) })).json();
+console.log(hh.householdId);
+const offer = await fetch(`${gw}/api/v1/households/${hh.householdId}/offers`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Linen shirt', url: 'https://shop.zalando.de/a', price: 45, currency: 'EUR', category: 'TOP', season: ['SUMMER'] }) });
+console.log(offer.status, await offer.text());
+const t2 = Date.now();
+const m = await fetch(`${gw}/api/v1/households/${hh.householdId}/orchestrator/missions`, { method: 'POST', headers: auth, body: JSON.stringify({ mission_type: 'STYLE', initial_message: 'summer tops under 80 EUR' }) });
+console.log(m.status, Date.now() - t2, JSON.stringify(await m.json(), null, 1).slice(0, 3000));
+await stack.close();
+for (const s of ['orchestrator', 'artifacts-audit']) console.log(s, stack.logs(s as never).slice(0, 2000));
