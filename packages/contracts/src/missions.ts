@@ -10,7 +10,13 @@ export type MissionType = z.infer<typeof MissionType>;
 export const MissionState = z.enum(['RUNNING', 'DONE', 'FAILED']);
 export type MissionState = z.infer<typeof MissionState>;
 
-export const ToolName = z.enum(['list_wardrobe', 'search_commerce', 'prepare_cart', 'create_browser_session', 'complete_mission']);
+export const ToolName = z.enum([
+  'list_wardrobe',
+  'search_commerce',
+  'prepare_cart',
+  'create_browser_session',
+  'complete_mission',
+]);
 export type ToolName = z.infer<typeof ToolName>;
 
 /** Upper bound of one user message (UTF-8 bytes); longer ones are 422. */
@@ -20,7 +26,10 @@ const MessageText = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .refine((s) => new TextEncoder().encode(s).length <= MAX_MESSAGE_BYTES, `must be at most ${MAX_MESSAGE_BYTES} bytes`);
+  .refine(
+    (s) => new TextEncoder().encode(s).length <= MAX_MESSAGE_BYTES,
+    `must be at most ${MAX_MESSAGE_BYTES} bytes`,
+  );
 
 export const MessageSource = z.enum(['text', 'voice']);
 export type MessageSource = z.infer<typeof MessageSource>;
@@ -110,7 +119,11 @@ export const ClientEventRequest = z
   });
 export type ClientEventRequest = z.infer<typeof ClientEventRequest>;
 
-export const ClientEventAck = z.object({ accepted: z.boolean(), missionId: z.string(), eventType: z.string() });
+export const ClientEventAck = z.object({
+  accepted: z.boolean(),
+  missionId: z.string(),
+  eventType: z.string(),
+});
 export type ClientEventAck = z.infer<typeof ClientEventAck>;
 
 /** What the browser bridge forwards (decisions "Browser bridge"). */
@@ -180,7 +193,10 @@ export const SearchCommerceArgs = z.strictObject({
   query: z.string().trim().min(1).max(200).optional(),
   maxPrice: Price.optional(),
   minPrice: Price.optional(),
-  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
   season: Season.optional(),
   category: WardrobeCategory.optional(),
   colors: z.array(z.string().trim().min(1).max(40)).max(10).optional(),
@@ -196,7 +212,10 @@ export const OfferSummary = z.looseObject({
   currency: z.string().optional(),
 });
 export type OfferSummary = z.infer<typeof OfferSummary>;
-export const SearchCommerceResult = z.object({ items: z.array(OfferSummary), nextCursor: z.string().nullable() });
+export const SearchCommerceResult = z.object({
+  items: z.array(OfferSummary),
+  nextCursor: z.string().nullable(),
+});
 export type SearchCommerceResult = z.infer<typeof SearchCommerceResult>;
 
 export const PrepareCartArgs = z.strictObject({ requestId: Id });

@@ -1,188 +1,205 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStore, type Store } from '@hs/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commerceApp, headers, offer } from './helpers.ts';
 
-let app: Awaited<ReturnType<typeof commerceApp>>;
-const H = 'h_search';
-beforeAll(async () => {
-  app = await commerceApp();
-  const offers = [
-    offer({
-      title: 'Linen summer shirt',
-      brand: 'Acme',
-      price: 40,
-      season: ['SUMMER'],
-      colors: ['White'],
-      sizes: ['M'],
-    }),
-    offer({
-      title: 'Wool winter coat',
-      brand: 'Nordic',
-      price: 180,
-      category: 'OUTERWEAR',
-      season: ['WINTER'],
-      colors: ['navy'],
-      sizes: ['L'],
-    }),
-    offer({
-      title: 'Denim jeans',
-      brand: 'Acme',
-      price: 60,
-      category: 'BOTTOM',
-      season: [],
-      colors: ['blue'],
-      sizes: ['32'],
-    }),
-    offer({
-      title: 'Summer linen dress',
-      brand: 'Flora',
-      price: 75,
-      category: 'DRESS',
-      season: ['SUMMER', 'SPRING'],
-      colors: ['red'],
-      sizes: ['S', 'm'],
-    }),
-    offer({
-      title: 'Canvas sneakers',
-      brand: 'Acme',
-      price: 55,
-      category: 'SHOES',
-      season: ['SUMMER'],
-      colors: ['white'],
-      sizes: ['42'],
-      currency: 'USD',
-    }),
-  ];
-  await app.inject({
-    method: 'POST',
-    url: `/api/v1/households/${H}/offers/bulk`,
-    headers,
-    payload: { offers },
-  });
-  await app.inject({ method: 'POST', url: '/api/v1/households/h_other/offers', headers, payload: offer() });
-  const inactive = await app.inject({
-    method: 'POST',
-    url: `/api/v1/households/${H}/offers`,
-    headers,
-    payload: offer({ title: 'Old summer shirt', price: 5 }),
-  });
-  await app.inject({
-    method: 'PATCH',
-    url: `/api/v1/households/${H}/offers/${inactive.json().offerId}/status`,
-    headers,
-    payload: { status: 'INACTIVE' },
-  });
-});
-afterAll(() => app.close());
+// The same cases on the in-memory store and on sqlite, whose indexed query plans serve search at scale.
+const dir = mkdtempSync(join(tmpdir(), 'commerce-search-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const backends: [string, () => Store][] = [
+  ['inmemory', () => createStore({ backend: 'inmemory' })],
+  ['sqlite', () => createStore({ backend: 'sqlite', file: join(dir, 'commerce.sqlite') })],
+];
 
-const search = async (constraints: Record<string, unknown>) => {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/v1/search',
-    headers: { 'x-internal-token': headers['x-internal-token'] },
-    payload: { householdId: H, ...constraints },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json() as { items: { title: string; price: number }[]; nextCursor: string | null };
-};
-const titles = (page: { items: { title: string }[] }) => page.items.map((o) => o.title);
-
-describe('offer search', () => {
-  it("returns the household's active offers by price, never another household's", async () => {
-    expect(titles(await search({}))).toEqual([
-      'Linen summer shirt',
-      'Canvas sneakers',
-      'Denim jeans',
-      'Summer linen dress',
-      'Wool winter coat',
-    ]);
-  });
-
-  it('filters by words of title and brand (all words), any case', async () => {
-    expect(titles(await search({ query: 'LINEN summer' }))).toEqual([
-      'Linen summer shirt',
-      'Summer linen dress',
-    ]);
-    expect(titles(await search({ query: 'acme' }))).toEqual([
-      'Linen summer shirt',
-      'Canvas sneakers',
-      'Denim jeans',
-    ]);
-    expect(titles(await search({ query: 'acme jeans' }))).toEqual(['Denim jeans']);
-  });
-
-  it('filters by price range, season (no season means any), category, colours, size and currency', async () => {
-    expect(titles(await search({ minPrice: 50, maxPrice: 75 }))).toEqual([
-      'Canvas sneakers',
-      'Denim jeans',
-      'Summer linen dress',
-    ]);
-    expect(titles(await search({ season: 'WINTER' }))).toEqual(['Denim jeans', 'Wool winter coat']);
-    expect(titles(await search({ season: 'SUMMER', maxPrice: 60 }))).toEqual([
-      'Linen summer shirt',
-      'Canvas sneakers',
-      'Denim jeans',
-    ]);
-    expect(titles(await search({ category: 'DRESS' }))).toEqual(['Summer linen dress']);
-    expect(titles(await search({ colors: ['WHITE', 'red'] }))).toEqual([
-      'Linen summer shirt',
-      'Canvas sneakers',
-      'Summer linen dress',
-    ]);
-    expect(titles(await search({ size: 'm' }))).toEqual(['Linen summer shirt', 'Summer linen dress']);
-    expect(titles(await search({ currency: 'usd' }))).toEqual(['Canvas sneakers']);
-    expect(titles(await search({ query: 'summer', season: 'SPRING', size: 'S' }))).toEqual([
-      'Summer linen dress',
-    ]);
-  });
-
-  it('pages with a cursor, also when some constraints are checked after the query', async () => {
-    for (const constraints of [{}, { query: 'acme', colors: 'white,blue' }]) {
-      const all = titles(await search(constraints));
-      const seen: string[] = [];
-      let cursor: string | null | undefined;
-      do {
-        const page = await search({ ...constraints, limit: 2, ...(cursor ? { cursor } : {}) });
-        expect(page.items.length).toBeLessThanOrEqual(2);
-        seen.push(...titles(page));
-        cursor = page.nextCursor;
-      } while (cursor);
-      expect(seen).toEqual(all);
-    }
-  });
-
-  it('serves GET /offers with query parameters and a status filter', async () => {
-    const res = await app.inject({
-      method: 'GET',
-      url: `/api/v1/households/${H}/offers?query=shirt&colors=white&maxPrice=100&status=INACTIVE`,
+describe.each(backends)('offer search (%s)', (_name, makeStore) => {
+  let app: Awaited<ReturnType<typeof commerceApp>>;
+  const H = 'h_search';
+  beforeAll(async () => {
+    app = await commerceApp({}, makeStore());
+    const offers = [
+      offer({
+        title: 'Linen summer shirt',
+        brand: 'Acme',
+        price: 40,
+        season: ['SUMMER'],
+        colors: ['White'],
+        sizes: ['M'],
+      }),
+      offer({
+        title: 'Wool winter coat',
+        brand: 'Nordic',
+        price: 180,
+        category: 'OUTERWEAR',
+        season: ['WINTER'],
+        colors: ['navy'],
+        sizes: ['L'],
+      }),
+      offer({
+        title: 'Denim jeans',
+        brand: 'Acme',
+        price: 60,
+        category: 'BOTTOM',
+        season: [],
+        colors: ['blue'],
+        sizes: ['32'],
+      }),
+      offer({
+        title: 'Summer linen dress',
+        brand: 'Flora',
+        price: 75,
+        category: 'DRESS',
+        season: ['SUMMER', 'SPRING'],
+        colors: ['red'],
+        sizes: ['S', 'm'],
+      }),
+      offer({
+        title: 'Canvas sneakers',
+        brand: 'Acme',
+        price: 55,
+        category: 'SHOES',
+        season: ['SUMMER'],
+        colors: ['white'],
+        sizes: ['42'],
+        currency: 'USD',
+      }),
+    ];
+    await app.inject({
+      method: 'POST',
+      url: `/api/v1/households/${H}/offers/bulk`,
       headers,
+      payload: { offers },
+    });
+    await app.inject({ method: 'POST', url: '/api/v1/households/h_other/offers', headers, payload: offer() });
+    const inactive = await app.inject({
+      method: 'POST',
+      url: `/api/v1/households/${H}/offers`,
+      headers,
+      payload: offer({ title: 'Old summer shirt', price: 5 }),
+    });
+    await app.inject({
+      method: 'PATCH',
+      url: `/api/v1/households/${H}/offers/${inactive.json().offerId}/status`,
+      headers,
+      payload: { status: 'INACTIVE' },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await app.store.close();
+  });
+
+  const search = async (constraints: Record<string, unknown>) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/search',
+      headers: { 'x-internal-token': headers['x-internal-token'] },
+      payload: { householdId: H, ...constraints },
     });
     expect(res.statusCode).toBe(200);
-    expect(titles(res.json())).toEqual(['Old summer shirt']);
-    const active = await app.inject({
-      method: 'GET',
-      url: `/api/v1/households/${H}/offers?query=shirt`,
-      headers,
-    });
-    expect(titles(active.json())).toEqual(['Linen summer shirt']);
-  });
+    return res.json() as { items: { title: string; price: number }[]; nextCursor: string | null };
+  };
+  const titles = (page: { items: { title: string }[] }) => page.items.map((o) => o.title);
 
-  it('answers 400 for a bad cursor and 422 for bad constraints', async () => {
-    const bad = await app.inject({
-      method: 'POST',
-      url: '/api/v1/search',
-      headers,
-      payload: { householdId: H, cursor: 'garbage' },
+  describe('constraints', () => {
+    it("returns the household's active offers by price, never another household's", async () => {
+      expect(titles(await search({}))).toEqual([
+        'Linen summer shirt',
+        'Canvas sneakers',
+        'Denim jeans',
+        'Summer linen dress',
+        'Wool winter coat',
+      ]);
     });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ error: 'BAD_REQUEST', message: 'Invalid cursor' });
-    const invalid = await app.inject({
-      method: 'POST',
-      url: '/api/v1/search',
-      headers,
-      payload: { householdId: H, season: 'MONSOON' },
+
+    it('filters by words of title and brand (all words), any case', async () => {
+      expect(titles(await search({ query: 'LINEN summer' }))).toEqual([
+        'Linen summer shirt',
+        'Summer linen dress',
+      ]);
+      expect(titles(await search({ query: 'acme' }))).toEqual([
+        'Linen summer shirt',
+        'Canvas sneakers',
+        'Denim jeans',
+      ]);
+      expect(titles(await search({ query: 'acme jeans' }))).toEqual(['Denim jeans']);
     });
-    expect(invalid.statusCode).toBe(422);
-    const noHousehold = await app.inject({ method: 'POST', url: '/api/v1/search', headers, payload: {} });
-    expect(noHousehold.statusCode).toBe(422);
+
+    it('filters by price range, season (no season means any), category, colours, size and currency', async () => {
+      expect(titles(await search({ minPrice: 50, maxPrice: 75 }))).toEqual([
+        'Canvas sneakers',
+        'Denim jeans',
+        'Summer linen dress',
+      ]);
+      expect(titles(await search({ season: 'WINTER' }))).toEqual(['Denim jeans', 'Wool winter coat']);
+      expect(titles(await search({ season: 'SUMMER', maxPrice: 60 }))).toEqual([
+        'Linen summer shirt',
+        'Canvas sneakers',
+        'Denim jeans',
+      ]);
+      expect(titles(await search({ category: 'DRESS' }))).toEqual(['Summer linen dress']);
+      expect(titles(await search({ colors: ['WHITE', 'red'] }))).toEqual([
+        'Linen summer shirt',
+        'Canvas sneakers',
+        'Summer linen dress',
+      ]);
+      expect(titles(await search({ size: 'm' }))).toEqual(['Linen summer shirt', 'Summer linen dress']);
+      expect(titles(await search({ currency: 'usd' }))).toEqual(['Canvas sneakers']);
+      expect(titles(await search({ query: 'summer', season: 'SPRING', size: 'S' }))).toEqual([
+        'Summer linen dress',
+      ]);
+    });
+
+    it('pages with a cursor, also when some constraints are checked after the query', async () => {
+      for (const constraints of [{}, { query: 'acme', colors: 'white,blue' }]) {
+        const all = titles(await search(constraints));
+        const seen: string[] = [];
+        let cursor: string | null | undefined;
+        do {
+          const page = await search({ ...constraints, limit: 2, ...(cursor ? { cursor } : {}) });
+          expect(page.items.length).toBeLessThanOrEqual(2);
+          seen.push(...titles(page));
+          cursor = page.nextCursor;
+        } while (cursor);
+        expect(seen).toEqual(all);
+      }
+    });
+
+    it('serves GET /offers with query parameters and a status filter', async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/v1/households/${H}/offers?query=shirt&colors=white&maxPrice=100&status=INACTIVE`,
+        headers,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(titles(res.json())).toEqual(['Old summer shirt']);
+      const active = await app.inject({
+        method: 'GET',
+        url: `/api/v1/households/${H}/offers?query=shirt`,
+        headers,
+      });
+      expect(titles(active.json())).toEqual(['Linen summer shirt']);
+    });
+
+    it('answers 400 for a bad cursor and 422 for bad constraints', async () => {
+      const bad = await app.inject({
+        method: 'POST',
+        url: '/api/v1/search',
+        headers,
+        payload: { householdId: H, cursor: 'garbage' },
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({ error: 'BAD_REQUEST', message: 'Invalid cursor' });
+      const invalid = await app.inject({
+        method: 'POST',
+        url: '/api/v1/search',
+        headers,
+        payload: { householdId: H, season: 'MONSOON' },
+      });
+      expect(invalid.statusCode).toBe(422);
+      const noHousehold = await app.inject({ method: 'POST', url: '/api/v1/search', headers, payload: {} });
+      expect(noHousehold.statusCode).toBe(422);
+    });
   });
 });

@@ -57,7 +57,12 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
   registerInternalAuth(app, { token: config.internalToken });
   const peers = createPeers(config);
   const missions = createMissionRepository(store);
-  const outboxOptions = { store, enabled: config.artifactsAuditEnabled, maxBackoffMs: config.outboxMaxBackoffMs, logger };
+  const outboxOptions = {
+    store,
+    enabled: config.artifactsAuditEnabled,
+    maxBackoffMs: config.outboxMaxBackoffMs,
+    logger,
+  };
   const ctx: OrchestratorContext = {
     config,
     store,

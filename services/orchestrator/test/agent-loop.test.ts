@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TOOL_NAMES, checkToolCall } from '../src/adapters/tools/tool-registry.ts';
+import { checkToolCall, TOOL_NAMES } from '../src/adapters/tools/tool-registry.ts';
 import { runAgentTurn, type TurnPorts } from '../src/domain/agent-loop.ts';
-import { type AgentModel, ModelError, type ModelDecision } from '../src/domain/agent-model.ts';
+import { type AgentModel, type ModelDecision, ModelError } from '../src/domain/agent-model.ts';
 import { emptyContext } from '../src/domain/mission.ts';
 
 const scripted = (decide: (step: number) => ModelDecision): AgentModel => ({
@@ -24,12 +24,25 @@ function ports(model: AgentModel, ran: string[]): TurnPorts {
   };
 }
 
-const turn = { turnId: 'turn_1', missionType: 'STYLE' as const, history: [], userText: 'hi', context: emptyContext(), plan: [] };
+const turn = {
+  turnId: 'turn_1',
+  missionType: 'STYLE' as const,
+  history: [],
+  userText: 'hi',
+  context: emptyContext(),
+  plan: [],
+};
 
 describe('agent loop', () => {
   it('stops at the step limit with a reply that says so', async () => {
     const ran: string[] = [];
-    const result = await runAgentTurn(turn, ports(scripted(() => ({ kind: 'tools', calls: [{ tool: 'search_commerce', args: {} }] })), ran));
+    const result = await runAgentTurn(
+      turn,
+      ports(
+        scripted(() => ({ kind: 'tools', calls: [{ tool: 'search_commerce', args: {} }] })),
+        ran,
+      ),
+    );
     expect(ran).toHaveLength(3);
     expect(result).toMatchObject({ stepLimitReached: true, completed: false });
     expect(result.reply).toBe('I stopped after 3 steps without a final answer. Tell me how to continue.');
@@ -50,7 +63,15 @@ describe('agent loop', () => {
   });
 
   it('treats an empty reply as a model failure', async () => {
-    await expect(runAgentTurn(turn, ports(scripted(() => ({ kind: 'reply', text: '  ' })), []))).rejects.toMatchObject({
+    await expect(
+      runAgentTurn(
+        turn,
+        ports(
+          scripted(() => ({ kind: 'reply', text: '  ' })),
+          [],
+        ),
+      ),
+    ).rejects.toMatchObject({
       code: 'MODEL_EMPTY_REPLY',
     });
   });

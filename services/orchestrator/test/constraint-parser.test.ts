@@ -49,14 +49,17 @@ const CASES: Array<[string, Constraints]> = [
   ['t-shirt size XL', { categories: ['TOP'], sizes: ['XL'] }],
   ['running shoes EU 42', { categories: ['SHOES'], occasion: 'sport', sizes: ['EU 42'] }],
   ['job interview look, formal, under 200 GBP', { maxPrice: 200, currency: 'GBP', occasion: 'interview' }],
-  ['party dress, red, size S, up to 80€', {
-    maxPrice: 80,
-    currency: 'EUR',
-    colors: ['red'],
-    categories: ['DRESS'],
-    occasion: 'party',
-    sizes: ['S'],
-  }],
+  [
+    'party dress, red, size S, up to 80€',
+    {
+      maxPrice: 80,
+      currency: 'EUR',
+      colors: ['red'],
+      categories: ['DRESS'],
+      occasion: 'party',
+      sizes: ['S'],
+    },
+  ],
   ['Casual summer look', { season: 'SUMMER', occasion: 'casual' }],
   ['hi!', {}],
 ];

@@ -19,7 +19,12 @@ beforeEach(async () => {
 });
 
 async function create(mission_type: string, initial_message: string, user = OWNER) {
-  const res = await app.inject({ method: 'POST', url: M, headers: as(user), payload: { mission_type, initial_message } });
+  const res = await app.inject({
+    method: 'POST',
+    url: M,
+    headers: as(user),
+    payload: { mission_type, initial_message },
+  });
   expect(res.statusCode).toBe(201);
   return res.json();
 }
@@ -33,11 +38,25 @@ describe('STYLE missions', () => {
     expect(m.mission_id).toMatch(/^msn_/);
     expect(m.history).toHaveLength(2);
     const [user, model] = m.history;
-    expect(user).toMatchObject({ role: 'user', content: 'Summer tops under 80 EUR please', tool_calls: null, source: 'text' });
+    expect(user).toMatchObject({
+      role: 'user',
+      content: 'Summer tops under 80 EUR please',
+      tool_calls: null,
+      source: 'text',
+    });
     expect(user.id).toMatch(/^msg_/);
     expect(model.role).toBe('model');
-    expect(model.tool_calls.map((c: { tool: string }) => c.tool)).toEqual(['list_wardrobe', 'search_commerce']);
-    expect(model.tool_calls[1].args).toEqual({ limit: 5, maxPrice: 80, currency: 'EUR', season: 'SUMMER', category: 'TOP' });
+    expect(model.tool_calls.map((c: { tool: string }) => c.tool)).toEqual([
+      'list_wardrobe',
+      'search_commerce',
+    ]);
+    expect(model.tool_calls[1].args).toEqual({
+      limit: 5,
+      maxPrice: 80,
+      currency: 'EUR',
+      season: 'SUMMER',
+      category: 'TOP',
+    });
     expect(model.tool_calls[1].result.items[0]).toEqual({
       offerId: 'off_a',
       title: 'Linen shirt',
@@ -62,17 +81,26 @@ describe('STYLE missions', () => {
     ]);
     expect(peers.artifacts[0]).toMatchObject({
       kind: 'mission-plan',
-      body: { missionType: 'STYLE', constraints: { maxPrice: 80, currency: 'EUR', season: 'SUMMER', categories: ['TOP'] } },
+      body: {
+        missionType: 'STYLE',
+        constraints: { maxPrice: 80, currency: 'EUR', season: 'SUMMER', categories: ['TOP'] },
+      },
     });
-    const again = (await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as('usr_other') })).json();
-    expect(again.artifacts).toEqual([{ artifact_id: 'art_1', type: 'MissionPlan', created_at: expect.any(String) }]);
+    const again = (
+      await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as('usr_other') })
+    ).json();
+    expect(again.artifacts).toEqual([
+      { artifact_id: 'art_1', type: 'MissionPlan', created_at: expect.any(String) },
+    ]);
   });
 
   it('reports a peer that is down as a tool error and still answers', async () => {
     peers.behaviour.set('/search', 'down');
     const m = await create('STYLE', 'black jeans');
     const calls = m.history[1].tool_calls;
-    expect(calls[1].result).toEqual({ error: { code: 'UPSTREAM_ERROR', message: 'commerce failed (503: SERVICE_UNAVAILABLE)' } });
+    expect(calls[1].result).toEqual({
+      error: { code: 'UPSTREAM_ERROR', message: 'commerce failed (503: SERVICE_UNAVAILABLE)' },
+    });
     expect(m.history[1].content).toContain("I couldn't search offers right now");
     expect(peers.audit.at(-1)).toMatchObject({ action: 'tool.search_commerce', severity: 'WARNING' });
   });
@@ -83,7 +111,11 @@ describe('STYLE missions', () => {
     await create('STYLE', 'not mine', 'usr_other');
     const list = (await app.inject({ method: 'GET', url: M, headers: as(OWNER) })).json();
     expect(list.map((m: { mission_id: string }) => m.mission_id)).toEqual([b.mission_id, a.mission_id]);
-    const foreign = await app.inject({ method: 'GET', url: `/api/v1/households/h_2/orchestrator/missions/${a.mission_id}`, headers: as(OWNER) });
+    const foreign = await app.inject({
+      method: 'GET',
+      url: `/api/v1/households/h_2/orchestrator/missions/${a.mission_id}`,
+      headers: as(OWNER),
+    });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
     const foreignChat = await app.inject({
@@ -106,35 +138,75 @@ describe('chat rules', () => {
     expect((await chat(m.mission_id, 'é'.repeat(4096))).statusCode).toBe(200);
     const stranger = await chat(m.mission_id, 'hi', 'usr_other');
     expect(stranger.statusCode).toBe(403);
-    expect(stranger.json()).toEqual({ error: 'FORBIDDEN', message: 'Only the owner of the mission can chat with it' });
-    expect((await chat('msn_nope', 'hi')).json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
+    expect(stranger.json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only the owner of the mission can chat with it',
+    });
+    expect((await chat('msn_nope', 'hi')).json()).toEqual({
+      error: 'NOT_FOUND',
+      message: 'Mission not found',
+    });
 
     peers.behaviour.set('/search', 300);
-    const [first, second] = await Promise.all([chat(m.mission_id, 'shoes'), new Promise((r) => setTimeout(r, 50)).then(() => chat(m.mission_id, 'hats'))]);
+    const [first, second] = await Promise.all([
+      chat(m.mission_id, 'shoes'),
+      new Promise((r) => setTimeout(r, 50)).then(() => chat(m.mission_id, 'hats')),
+    ]);
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(409);
-    expect(second.json()).toEqual({ error: 'CONFLICT', message: 'A turn is already running for this mission; wait for it to finish' });
+    expect(second.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'A turn is already running for this mission; wait for it to finish',
+    });
 
-    const done = await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/complete`, headers: as(OWNER) });
+    const done = await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/complete`,
+      headers: as(OWNER),
+    });
     expect(done.json().state).toBe('DONE');
     const after = await chat(m.mission_id, 'more?');
     expect(after.statusCode).toBe(409);
-    expect(after.json()).toEqual({ error: 'INVALID_STATE', message: 'Mission is DONE; it accepts no more messages' });
-    const twice = await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/cancel`, headers: as(OWNER) });
+    expect(after.json()).toEqual({
+      error: 'INVALID_STATE',
+      message: 'Mission is DONE; it accepts no more messages',
+    });
+    const twice = await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/cancel`,
+      headers: as(OWNER),
+    });
     expect(twice.json()).toEqual({ error: 'INVALID_STATE', message: 'Mission is already DONE' });
   });
 
   it('lets only the owner end a mission; cancel ends it FAILED with transcript and summary', async () => {
     const m = await create('STYLE', 'hello');
-    const stranger = await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/cancel`, headers: as('usr_other') });
-    expect(stranger.json()).toEqual({ error: 'FORBIDDEN', message: 'Only the owner of the mission can end it' });
-    const cancelled = await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/cancel`, headers: as(OWNER) });
+    const stranger = await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/cancel`,
+      headers: as('usr_other'),
+    });
+    expect(stranger.json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only the owner of the mission can end it',
+    });
+    const cancelled = await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/cancel`,
+      headers: as(OWNER),
+    });
     expect(cancelled.json().state).toBe('FAILED');
     expect(peers.artifacts.map((a) => a.kind)).toEqual(['mission-plan', 'transcript', 'outcome-summary']);
     expect(peers.artifacts[2]!.body).toMatchObject({ finalState: 'FAILED', totalTurns: 1, toolCallsMade: 2 });
     expect(peers.audit.at(-1)).toMatchObject({ category: 'MISSION_LIFECYCLE', action: 'mission.cancelled' });
-    const view = (await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })).json();
-    expect(view.artifacts.map((a: { type: string }) => a.type)).toEqual(['MissionPlan', 'Transcript', 'OutcomeSummary']);
+    const view = (
+      await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
+    ).json();
+    expect(view.artifacts.map((a: { type: string }) => a.type)).toEqual([
+      'MissionPlan',
+      'Transcript',
+      'OutcomeSummary',
+    ]);
   });
 
   it('"done" makes the agent conclude the mission; voice turns are marked', async () => {
@@ -143,16 +215,29 @@ describe('chat rules', () => {
     const view = res.json();
     expect(view.state).toBe('DONE');
     expect(view.history.at(-2)).toMatchObject({ role: 'user', source: 'voice' });
-    expect(view.history.at(-1).tool_calls).toEqual([{ tool: 'complete_mission', args: {}, result: { state: 'DONE' } }]);
+    expect(view.history.at(-1).tool_calls).toEqual([
+      { tool: 'complete_mission', args: {}, result: { state: 'DONE' } },
+    ]);
     const transcript = peers.artifacts.find((a) => a.kind === 'transcript')!;
-    expect((transcript.body.entries as Array<{ source: string }>).map((e) => e.source)).toEqual(['text', 'text', 'voice', 'voice']);
+    expect((transcript.body.entries as Array<{ source: string }>).map((e) => e.source)).toEqual([
+      'text',
+      'text',
+      'voice',
+      'voice',
+    ]);
   });
 
   it('a turn whose process died (expired lease) no longer blocks the mission', async () => {
     const m = await create('STYLE', 'hello');
-    await app.ctx.missions.update(m.mission_id, (doc) => ({ ...doc, turn_lease: { turn_id: 'turn_dead', expires_at: Date.now() + 60_000 } }));
+    await app.ctx.missions.update(m.mission_id, (doc) => ({
+      ...doc,
+      turn_lease: { turn_id: 'turn_dead', expires_at: Date.now() + 60_000 },
+    }));
     expect((await chat(m.mission_id, 'hi')).statusCode).toBe(409);
-    await app.ctx.missions.update(m.mission_id, (doc) => ({ ...doc, turn_lease: { turn_id: 'turn_dead', expires_at: Date.now() - 1 } }));
+    await app.ctx.missions.update(m.mission_id, (doc) => ({
+      ...doc,
+      turn_lease: { turn_id: 'turn_dead', expires_at: Date.now() - 1 },
+    }));
     const res = await chat(m.mission_id, 'hi again');
     expect(res.statusCode).toBe(200);
     const events = await app.ctx.events.after(m.mission_id, 0);
@@ -172,7 +257,9 @@ describe('chat rules', () => {
     expect(await outbox.pending()).toBe(1);
     // The first retry is due after its backoff (about half a second).
     await vi.waitFor(async () => expect(await outbox.drain()).toBe(1), { timeout: 3000, interval: 100 });
-    const view = (await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })).json();
+    const view = (
+      await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
+    ).json();
     expect(view.artifacts.map((a: { type: string }) => a.type)).toEqual(['MissionPlan']);
   });
 });
@@ -181,7 +268,7 @@ describe('POLL missions', () => {
   it('proposes candidates, tallies votes per member and names the winner', async () => {
     const m = await create('POLL', 'summer looks under 50 EUR for the family');
     expect(m.history[1].content).toBe(
-      'Here are 3 candidates for the household to vote on: 1) Linen shirt (45 EUR), 2) Denim shorts (30 EUR), 3) Straw hat (19.5 EUR). Like or dislike them; I\'ll report the standing.',
+      "Here are 3 candidates for the household to vote on: 1) Linen shirt (45 EUR), 2) Denim shorts (30 EUR), 3) Straw hat (19.5 EUR). Like or dislike them; I'll report the standing.",
     );
     const vote = (user: string, payload: Record<string, unknown>) =>
       app.inject({ method: 'POST', url: `${M}/${m.mission_id}/events`, headers: as(user), payload });
@@ -197,10 +284,19 @@ describe('POLL missions', () => {
     );
     expect(standing.history.at(-1).tool_calls).toEqual([]);
     const done = (await chat(m.mission_id, 'done')).json();
-    expect(done.history.at(-1).content).toBe('Mission complete. The household picked Denim shorts (2 likes).');
+    expect(done.history.at(-1).content).toBe(
+      'Mission complete. The household picked Denim shorts (2 likes).',
+    );
     const summary = peers.artifacts.find((a) => a.kind === 'outcome-summary')!.body;
     expect(summary.keyDecisions).toContain('Winner: Denim shorts (off_b) with 2 likes and 0 dislikes');
-    expect(summary.resultItems).toContainEqual({ kind: 'poll_candidate', offerId: 'off_b', title: 'Denim shorts', likes: 2, dislikes: 0, winner: true });
+    expect(summary.resultItems).toContainEqual({
+      kind: 'poll_candidate',
+      offerId: 'off_b',
+      title: 'Denim shorts',
+      likes: 2,
+      dislikes: 0,
+      winner: true,
+    });
   });
 });
 
@@ -216,7 +312,9 @@ describe('client events', () => {
       message: 'Request validation failed',
       details: [{ loc: ['body', 'offerId'], msg: 'is required for USER_LIKED_ITEM', type: 'custom' }],
     });
-    expect((await send({ eventType: 'USER_DISLIKED_ITEM', offerId: 'off_a' })).json().details[0].loc).toEqual(['body', 'reason']);
+    expect((await send({ eventType: 'USER_DISLIKED_ITEM', offerId: 'off_a' })).json().details[0].loc).toEqual(
+      ['body', 'reason'],
+    );
     expect((await send({ eventType: 'USER_TAKEOVER_START' })).statusCode).toBe(400);
     const unknown = await send({ eventType: 'USER_DANCED' });
     expect(unknown.statusCode).toBe(400);
@@ -227,11 +325,16 @@ describe('client events', () => {
       error: 'INVALID_MISSION_TYPE',
       message: 'USER_TAKEOVER_START needs an INTERACTIVE mission; this one is STYLE',
     });
-    expect((await send({ eventType: 'USER_APPROVED_REQUEST', requestId: 'pr_1' })).json().accepted).toBe(true);
+    expect((await send({ eventType: 'USER_APPROVED_REQUEST', requestId: 'pr_1' })).json().accepted).toBe(
+      true,
+    );
     await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/complete`, headers: as(OWNER) });
     const ended = await send({ eventType: 'USER_LIKED_ITEM', offerId: 'off_a' });
     expect(ended.statusCode).toBe(409);
-    expect(ended.json()).toEqual({ error: 'INVALID_STATE', message: 'Mission is DONE; it accepts no more events' });
+    expect(ended.json()).toEqual({
+      error: 'INVALID_STATE',
+      message: 'Mission is DONE; it accepts no more events',
+    });
   });
 });
 
@@ -250,7 +353,9 @@ describe('CARTPREP missions', () => {
     expect(intent.headers['x-internal-token']).toBe('dev-internal-token-gateway');
     expect(intent.headers['x-user-id']).toBe(OWNER);
     const missing = (await chat(m.mission_id, 'pr_missing')).json();
-    expect(missing.history.at(-1).tool_calls[0].result).toEqual({ error: { code: 'NOT_FOUND', message: 'Purchase request not found' } });
+    expect(missing.history.at(-1).tool_calls[0].result).toEqual({
+      error: { code: 'NOT_FOUND', message: 'Purchase request not found' },
+    });
     expect((await chat(m.mission_id, 'what now?')).json().history.at(-1).content).toBe(
       'Tell me which approved purchase request to prepare: its id starts with pr_.',
     );
@@ -274,21 +379,38 @@ describe('INTERACTIVE missions and browser events', () => {
       result: { sessionId: 'bs_test1', status: 'ACTIVE' },
     });
     const bridgeCall = peers.calls.find((c) => c.url === '/api/v1/sessions')!;
-    expect(bridgeCall.body).toEqual({ householdId: H, missionId: m.mission_id, startUrl: 'https://shop.example/item' });
+    expect(bridgeCall.body).toEqual({
+      householdId: H,
+      missionId: m.mission_id,
+      startUrl: 'https://shop.example/item',
+    });
     expect(bridgeCall.headers['x-internal-token']).toBe('dev-internal-token-browser-bridge');
     const again = (await chat(m.mission_id, 'what now?')).json();
-    expect(again.history.at(-1).content).toBe('Browser session bs_test1 is open. Take over to drive it yourself, or say done to finish.');
+    expect(again.history.at(-1).content).toBe(
+      'Browser session bs_test1 is open. Take over to drive it yourself, or say done to finish.',
+    );
 
-    const event = { missionId: m.mission_id, sessionId: 'bs_test1', type: 'PAGE_LOADED', payload: { url: 'x' } };
+    const event = {
+      missionId: m.mission_id,
+      sessionId: 'bs_test1',
+      type: 'PAGE_LOADED',
+      payload: { url: 'x' },
+    };
     for (const token of [undefined, 'wrong']) {
       const refused = await internal(event, token);
       expect(refused.statusCode).toBe(403);
-      expect(refused.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing or invalid internal event token' });
+      expect(refused.json()).toEqual({
+        error: 'FORBIDDEN',
+        message: 'Missing or invalid internal event token',
+      });
     }
     const ok = await internal(event, 'dev-internal-token-orchestrator');
     expect(ok.json()).toEqual({ accepted: true, missionId: m.mission_id, eventType: 'PAGE_LOADED' });
     const stored = await app.ctx.events.after(m.mission_id, 0);
-    expect(stored.at(-1)).toMatchObject({ type: 'browser.event', data: { session_id: 'bs_test1', type: 'PAGE_LOADED' } });
+    expect(stored.at(-1)).toMatchObject({
+      type: 'browser.event',
+      data: { session_id: 'bs_test1', type: 'PAGE_LOADED' },
+    });
 
     const takeover = await app.inject({
       method: 'POST',
@@ -299,15 +421,25 @@ describe('INTERACTIVE missions and browser events', () => {
     expect(takeover.json().accepted).toBe(true);
 
     const style = await create('STYLE', 'hello');
-    const wrongType = await internal({ ...event, missionId: style.mission_id }, 'dev-internal-token-orchestrator');
+    const wrongType = await internal(
+      { ...event, missionId: style.mission_id },
+      'dev-internal-token-orchestrator',
+    );
     expect(wrongType.statusCode).toBe(409);
-    expect(wrongType.json()).toEqual({ error: 'INVALID_MISSION_TYPE', message: 'Browser events need an INTERACTIVE mission; this one is STYLE' });
-    expect((await internal({ ...event, missionId: 'msn_nope' }, 'dev-internal-token-orchestrator')).statusCode).toBe(404);
+    expect(wrongType.json()).toEqual({
+      error: 'INVALID_MISSION_TYPE',
+      message: 'Browser events need an INTERACTIVE mission; this one is STYLE',
+    });
+    expect(
+      (await internal({ ...event, missionId: 'msn_nope' }, 'dev-internal-token-orchestrator')).statusCode,
+    ).toBe(404);
   });
 
   it('REQUIRE_INTERNAL_EVENT_TOKEN=false (dev only) accepts unauthenticated bridge events', async () => {
     app = await buildTestApp(peers.url, { env: { REQUIRE_INTERNAL_EVENT_TOKEN: 'false' } });
     const m = await create('INTERACTIVE', 'open a browser');
-    expect((await internal({ missionId: m.mission_id, sessionId: 'bs_test1', type: 'CLICK' })).statusCode).toBe(200);
+    expect(
+      (await internal({ missionId: m.mission_id, sessionId: 'bs_test1', type: 'CLICK' })).statusCode,
+    ).toBe(200);
   });
 });

@@ -13,9 +13,12 @@ const M = `/api/v1/households/${H}/orchestrator/missions`;
 
 beforeAll(async () => {
   peers = await startFakePeers();
-  app = await buildTestApp(peers.url, { env: { ORCHESTRATOR_SSE_HEARTBEAT_SECONDS: '0.2', ORCHESTRATOR_SSE_RETRY_MS: '100' } });
+  app = await buildTestApp(peers.url, {
+    env: { ORCHESTRATOR_SSE_HEARTBEAT_SECONDS: '0.2', ORCHESTRATOR_SSE_RETRY_MS: '100' },
+  });
   app.addHook('onRequest', async (request) => {
-    if (request.url.includes('/stream') && request.headers['last-event-id']) lastEventIds.push(String(request.headers['last-event-id']));
+    if (request.url.includes('/stream') && request.headers['last-event-id'])
+      lastEventIds.push(String(request.headers['last-event-id']));
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   app.server.on('connection', (s: Socket) => {
@@ -32,7 +35,14 @@ afterAll(async () => {
 });
 
 async function create(mission_type = 'STYLE', initial_message = 'summer tops under 80') {
-  return (await app.inject({ method: 'POST', url: M, headers: as(OWNER), payload: { mission_type, initial_message } })).json();
+  return (
+    await app.inject({
+      method: 'POST',
+      url: M,
+      headers: as(OWNER),
+      payload: { mission_type, initial_message },
+    })
+  ).json();
 }
 
 describe('GET .../stream', () => {
@@ -40,7 +50,9 @@ describe('GET .../stream', () => {
     const m = await create();
     const { es, received } = openEventSource(`${base}${M}/${m.mission_id}/stream`, as(OWNER));
     try {
-      await vi.waitFor(() => expect(received.some((e) => e.type === 'turn.completed')).toBe(true), { timeout: 3000 });
+      await vi.waitFor(() => expect(received.some((e) => e.type === 'turn.completed')).toBe(true), {
+        timeout: 3000,
+      });
       const firstTurn = received.map((e) => e.type);
       expect(firstTurn).toEqual([
         'state.changed',
@@ -60,9 +72,16 @@ describe('GET .../stream', () => {
       const seenBeforeDrop = received.length;
       // Drop the connection server-side, then run a turn while the client is away.
       for (const s of sockets) s.destroy();
-      const chat = await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/chat`, headers: as(OWNER), payload: { message: 'and shoes?' } });
+      const chat = await app.inject({
+        method: 'POST',
+        url: `${M}/${m.mission_id}/chat`,
+        headers: as(OWNER),
+        payload: { message: 'and shoes?' },
+      });
       expect(chat.statusCode).toBe(200);
-      await vi.waitFor(() => expect(received.filter((e) => e.type === 'turn.completed')).toHaveLength(2), { timeout: 3000 });
+      await vi.waitFor(() => expect(received.filter((e) => e.type === 'turn.completed')).toHaveLength(2), {
+        timeout: 3000,
+      });
       expect(lastEventIds).toContain(String(seenBeforeDrop));
       expect(received.map((e) => e.seq)).toEqual(Array.from({ length: received.length }, (_, i) => i + 1));
       const live = received.find((e) => e.type === 'message' && e.seq > seenBeforeDrop)!;
@@ -86,14 +105,22 @@ describe('GET .../stream', () => {
       }
       return parseSse(body);
     };
-    const fromHeader = await read(`${base}${M}/${m.mission_id}/stream?after=1`, { ...as(OWNER), 'last-event-id': '10' }, 500);
+    const fromHeader = await read(
+      `${base}${M}/${m.mission_id}/stream?after=1`,
+      { ...as(OWNER), 'last-event-id': '10' },
+      500,
+    );
     expect(fromHeader.events.map((e) => e.seq)).toEqual([11, 12, 13]);
     expect(fromHeader.retry).toEqual([100]);
     expect(fromHeader.comments.length).toBeGreaterThanOrEqual(1);
     expect(fromHeader.comments[0]).toBe(': keep-alive');
     const fromQuery = await read(`${base}${M}/${m.mission_id}/stream?after=12`, as(OWNER), 300);
     expect(fromQuery.events.map((e) => [e.seq, e.type])).toEqual([[13, 'turn.completed']]);
-    expect(fromQuery.events[0]!.event).toMatchObject({ mission_id: m.mission_id, seq: 13, type: 'turn.completed' });
+    expect(fromQuery.events[0]!.event).toMatchObject({
+      mission_id: m.mission_id,
+      seq: 13,
+      type: 'turn.completed',
+    });
     expect(fromQuery.events[0]!.event.event_id).toMatch(/^evt_/);
   });
 
@@ -101,7 +128,11 @@ describe('GET .../stream', () => {
     const missing = await app.inject({ method: 'GET', url: `${M}/msn_nope/stream`, headers: as(OWNER) });
     expect(missing.statusCode).toBe(404);
     const m = await create();
-    const bad = await app.inject({ method: 'GET', url: `${M}/${m.mission_id}/stream`, headers: { ...as(OWNER), 'last-event-id': 'abc' } });
+    const bad = await app.inject({
+      method: 'GET',
+      url: `${M}/${m.mission_id}/stream`,
+      headers: { ...as(OWNER), 'last-event-id': 'abc' },
+    });
     expect(bad.json()).toEqual({ error: 'BAD_REQUEST', message: 'Last-Event-ID must be a sequence number' });
   });
 });
@@ -118,7 +149,10 @@ describe('POST .../chat with Accept: text/event-stream', () => {
     const { events } = parseSse(await res.text());
     expect(events.map((e) => e.type)).toEqual(['turn.started', 'message', 'turn.completed']);
     const done = events.at(-1)!.event.data;
-    expect(done).toMatchObject({ status: 'completed', mission: { mission_id: m.mission_id, state: 'RUNNING' } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      mission: { mission_id: m.mission_id, state: 'RUNNING' },
+    });
     expect(done.mission.history.at(-1).content).toContain('Standing:');
   });
 
@@ -131,6 +165,9 @@ describe('POST .../chat with Accept: text/event-stream', () => {
       body: JSON.stringify({ message: 'hello?' }),
     });
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ error: 'INVALID_STATE', message: 'Mission is DONE; it accepts no more messages' });
+    expect(await res.json()).toEqual({
+      error: 'INVALID_STATE',
+      message: 'Mission is DONE; it accepts no more messages',
+    });
   });
 });

@@ -14,7 +14,13 @@ const TYPES: Record<ArtifactKind, string> = {
   'outcome-summary': 'OutcomeSummary',
 };
 
-type Item = { householdId: string; missionId: string; kind: ArtifactKind; body: Record<string, unknown>; requestId?: string };
+type Item = {
+  householdId: string;
+  missionId: string;
+  kind: ArtifactKind;
+  body: Record<string, unknown>;
+  requestId?: string;
+};
 type Written = { artifactId?: string; createdAt?: string };
 
 export interface ArtifactWriter {
@@ -77,7 +83,10 @@ export function createArtifactWriter(deps: {
       try {
         await outbox.send(`${item.missionId}.${item.kind}`, item);
       } catch (err) {
-        deps.logger?.error({ err, missionId: item.missionId, kind: item.kind }, 'artifact could not be queued');
+        deps.logger?.error(
+          { err, missionId: item.missionId, kind: item.kind },
+          'artifact could not be queued',
+        );
       }
     },
   };

@@ -13,14 +13,27 @@ const GAP_GRACE_MS = 2000;
 const PAGE = 200;
 
 export function createEventLog(store: Store) {
-  const events = store.collection<StreamEvent>('mission_events', { indexes: [{ fields: ['mission_id', 'seq'] }] });
+  const events = store.collection<StreamEvent>('mission_events', {
+    indexes: [{ fields: ['mission_id', 'seq'] }],
+  });
   const counters = store.collection<Counter>('mission_event_counters');
   const wake = new EventEmitter();
   wake.setMaxListeners(0);
 
-  async function append(missionId: string, type: StreamEventType, data: Record<string, unknown>): Promise<StreamEvent> {
+  async function append(
+    missionId: string,
+    type: StreamEventType,
+    data: Record<string, unknown>,
+  ): Promise<StreamEvent> {
     const { doc } = await counters.update(missionId, (c) => ({ seq: (c?.seq ?? 0) + 1 }));
-    const event: StreamEvent = { event_id: newId('evt'), mission_id: missionId, seq: doc!.seq, type, created_at: nowIso(), data };
+    const event: StreamEvent = {
+      event_id: newId('evt'),
+      mission_id: missionId,
+      seq: doc!.seq,
+      type,
+      created_at: nowIso(),
+      data,
+    };
     await events.create(event.event_id, event);
     wake.emit(missionId);
     return event;

@@ -55,10 +55,12 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
     });
     if (decision.reasoning) await ports.emit('reasoning', { turn_id, text: decision.reasoning });
     if (decision.kind === 'reply') {
-      if (!decision.text.trim()) throw new ModelError('MODEL_EMPTY_REPLY', 'The agent model returned an empty reply');
+      if (!decision.text.trim())
+        throw new ModelError('MODEL_EMPTY_REPLY', 'The agent model returned an empty reply');
       return { reply: decision.text.trim(), calls: steps.flat(), plan, completed, stepLimitReached: false };
     }
-    if (decision.calls.length === 0) throw new ModelError('MODEL_INVALID_REPLY', 'The agent model proposed no tool call and no reply');
+    if (decision.calls.length === 0)
+      throw new ModelError('MODEL_INVALID_REPLY', 'The agent model proposed no tool call and no reply');
     // Every call is checked before any runs, so an invalid proposal leaves nothing half done.
     const calls = decision.calls.map((c) => ports.checkCall(c));
     const outcomes: ToolOutcome[] = [];

@@ -35,7 +35,7 @@ const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 
 const MAX_WORDS = String.raw`under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not exceeding|at most|up to|upto|within|max(?:imum)?\.?(?:\s+of)?|budget(?:\s+(?:of|is))?|<=?`;
 const MIN_WORDS = String.raw`over|above|more than|higher than|at least|min(?:imum)?\.?(?:\s+of)?|starting (?:at|from)|from|>=?`;
-const MAX_AFTER = String.raw`or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most`;
+const MAX_AFTER = 'or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most';
 
 function currencyOf(token: string | undefined): string | undefined {
   if (!token) return undefined;
@@ -46,7 +46,9 @@ function currencyOf(token: string | undefined): string | undefined {
 
 function amountOf(raw: string): number {
   // "1,200" is a thousands separator; "49,99" a decimal comma.
-  const normalized = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(raw) ? raw.replace(/,/g, '') : raw.replace(',', '.');
+  const normalized = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(raw)
+    ? raw.replace(/,/g, '')
+    : raw.replace(',', '.');
   return Number(normalized);
 }
 
@@ -65,7 +67,13 @@ function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | '
     const [a, b] = [money(range, 1), money(range, 4)];
     found.push(a, b);
     [out.minPrice, out.maxPrice] = [Math.min(a.amount, b.amount), Math.max(a.amount, b.amount)];
-  } else if (dashRange && (currencyOf(dashRange[1]) || currencyOf(dashRange[3]) || currencyOf(dashRange[4]) || currencyOf(dashRange[6]))) {
+  } else if (
+    dashRange &&
+    (currencyOf(dashRange[1]) ||
+      currencyOf(dashRange[3]) ||
+      currencyOf(dashRange[4]) ||
+      currencyOf(dashRange[6]))
+  ) {
     const [a, b] = [money(dashRange, 1), money(dashRange, 4)];
     found.push(a, b);
     [out.minPrice, out.maxPrice] = [Math.min(a.amount, b.amount), Math.max(a.amount, b.amount)];
@@ -101,19 +109,48 @@ const SEASONS: Array<[RegExp, Season]> = [
 ];
 
 const COLORS: Record<string, string> = {
-  black: 'black', white: 'white', red: 'red', blue: 'blue', navy: 'navy', green: 'green', yellow: 'yellow',
-  orange: 'orange', pink: 'pink', purple: 'purple', brown: 'brown', beige: 'beige', grey: 'grey', gray: 'grey',
-  cream: 'cream', burgundy: 'burgundy', olive: 'olive', khaki: 'khaki', teal: 'teal', gold: 'gold',
-  silver: 'silver', tan: 'tan', camel: 'camel', ivory: 'ivory', maroon: 'maroon', lilac: 'lilac', mint: 'mint',
+  black: 'black',
+  white: 'white',
+  red: 'red',
+  blue: 'blue',
+  navy: 'navy',
+  green: 'green',
+  yellow: 'yellow',
+  orange: 'orange',
+  pink: 'pink',
+  purple: 'purple',
+  brown: 'brown',
+  beige: 'beige',
+  grey: 'grey',
+  gray: 'grey',
+  cream: 'cream',
+  burgundy: 'burgundy',
+  olive: 'olive',
+  khaki: 'khaki',
+  teal: 'teal',
+  gold: 'gold',
+  silver: 'silver',
+  tan: 'tan',
+  camel: 'camel',
+  ivory: 'ivory',
+  maroon: 'maroon',
+  lilac: 'lilac',
+  mint: 'mint',
 };
 
 const CATEGORIES: Array<[RegExp, WardrobeCategory]> = [
-  [/\b(?:t-?shirts?|tees?|shirts?|blouses?|tops?|sweaters?|jumpers?|hoodies?|cardigans?|polos?|tank tops?|sweatshirts?)\b/, 'TOP'],
+  [
+    /\b(?:t-?shirts?|tees?|shirts?|blouses?|tops?|sweaters?|jumpers?|hoodies?|cardigans?|polos?|tank tops?|sweatshirts?)\b/,
+    'TOP',
+  ],
   [/\b(?:jeans|trousers|pants|shorts|skirts?|leggings|chinos|joggers)\b/, 'BOTTOM'],
   [/\b(?:dress(?:es)?|gowns?|jumpsuits?)\b/, 'DRESS'],
   [/\b(?:jackets?|coats?|parkas?|blazers?|raincoats?|trench(?:coats?)?|outerwear|anoraks?)\b/, 'OUTERWEAR'],
   [/\b(?:shoes|sneakers|trainers|boots|sandals|heels|loafers|flats|footwear)\b/, 'SHOES'],
-  [/\b(?:scarf|scarves|hats?|belts?|caps?|gloves|sunglasses|jewell?ery|ties?|watch(?:es)?|accessor(?:y|ies))\b/, 'ACCESSORY'],
+  [
+    /\b(?:scarf|scarves|hats?|belts?|caps?|gloves|sunglasses|jewell?ery|ties?|watch(?:es)?|accessor(?:y|ies))\b/,
+    'ACCESSORY',
+  ],
   [/\b(?:bags?|handbags?|backpacks?|totes?|purses?|clutch(?:es)?)\b/, 'BAG'],
 ];
 
@@ -134,18 +171,28 @@ const OCCASIONS: Array<[RegExp, string]> = [
   [/\bhik(?:e|ing)\b/, 'hiking'],
 ];
 
-const SIZE_WORDS: Record<string, string> = { small: 'S', medium: 'M', large: 'L', 'extra small': 'XS', 'extra large': 'XL' };
+const SIZE_WORDS: Record<string, string> = {
+  small: 'S',
+  medium: 'M',
+  large: 'L',
+  'extra small': 'XS',
+  'extra large': 'XL',
+};
 
 function parseSizes(original: string, text: string): string[] {
   const sizes: string[] = [];
   const add = (s: string) => {
     if (!sizes.includes(s)) sizes.push(s);
   };
-  for (const m of text.matchAll(/\bsize\s*:?\s*((?:eu|us|uk)\s?\d{1,2}(?:\.5)?|x{0,3}[sml]|xx?l|\d{1,2}(?:\.5)?)\b/g))
+  for (const m of text.matchAll(
+    /\bsize\s*:?\s*((?:eu|us|uk)\s?\d{1,2}(?:\.5)?|x{0,3}[sml]|xx?l|\d{1,2}(?:\.5)?)\b/g,
+  ))
     add(m[1]!.toUpperCase().replace(/^(EU|US|UK)(\d)/, '$1 $2'));
-  for (const m of text.matchAll(/\b(?:in (?:an? )?|size )(extra small|extra large|small|medium|large)\b/g)) add(SIZE_WORDS[m[1]!]!);
+  for (const m of text.matchAll(/\b(?:in (?:an? )?|size )(extra small|extra large|small|medium|large)\b/g))
+    add(SIZE_WORDS[m[1]!]!);
   for (const m of original.matchAll(/\b(XXS|XS|XL|XXL|XXXL)\b/g)) add(m[1]!);
-  for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|pounds?|\$|£))/g)) add(`${m[1]!.toUpperCase()} ${m[2]}`);
+  for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|pounds?|\$|£))/g))
+    add(`${m[1]!.toUpperCase()} ${m[2]}`);
   return sizes;
 }
 
@@ -154,7 +201,9 @@ export function parseConstraints(message: string): Constraints {
   const out: Constraints = { ...parsePrice(text) };
   const season = SEASONS.find(([re]) => re.test(text));
   if (season) out.season = season[1];
-  const colors = [...new Set([...text.matchAll(/\b[a-z]+\b/g)].map((m) => COLORS[m[0]]).filter((c): c is string => !!c))];
+  const colors = [
+    ...new Set([...text.matchAll(/\b[a-z]+\b/g)].map((m) => COLORS[m[0]]).filter((c): c is string => !!c)),
+  ];
   if (colors.length > 0) out.colors = colors;
   const categories = CATEGORIES.filter(([re]) => re.test(text)).map(([, c]) => c);
   if (categories.length > 0) out.categories = categories;
@@ -172,7 +221,8 @@ export const hasConstraints = (c: Constraints): boolean => Object.keys(c).length
 export function describeConstraints(c: Constraints): string {
   const parts: string[] = [];
   const cur = c.currency ? ` ${c.currency}` : '';
-  if (c.minPrice !== undefined && c.maxPrice !== undefined) parts.push(`between ${c.minPrice} and ${c.maxPrice}${cur}`);
+  if (c.minPrice !== undefined && c.maxPrice !== undefined)
+    parts.push(`between ${c.minPrice} and ${c.maxPrice}${cur}`);
   else if (c.maxPrice !== undefined) parts.push(`under ${c.maxPrice}${cur}`);
   else if (c.minPrice !== undefined) parts.push(`from ${c.minPrice}${cur}`);
   if (c.season) parts.push(c.season.toLowerCase());

@@ -3,7 +3,12 @@ import type { MissionContext, Vote } from './mission.ts';
 export type Standing = { offerId: string; title: string; likes: number; dislikes: number };
 
 /** A member's latest vote on an offer replaces their earlier one: one member, one voice. */
-export function recordVote(ctx: MissionContext, offerId: string, memberId: string, vote: Vote): MissionContext {
+export function recordVote(
+  ctx: MissionContext,
+  offerId: string,
+  memberId: string,
+  vote: Vote,
+): MissionContext {
   return { ...ctx, votes: { ...ctx.votes, [offerId]: { ...ctx.votes[offerId], [memberId]: vote } } };
 }
 
@@ -19,7 +24,9 @@ export function standings(ctx: MissionContext): Standing[] {
       index,
     };
   });
-  rows.sort((a, b) => b.likes - b.dislikes - (a.likes - a.dislikes) || b.likes - a.likes || a.index - b.index);
+  rows.sort(
+    (a, b) => b.likes - b.dislikes - (a.likes - a.dislikes) || b.likes - a.likes || a.index - b.index,
+  );
   return rows.map(({ index: _index, ...row }) => row);
 }
 

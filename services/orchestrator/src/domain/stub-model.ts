@@ -7,7 +7,12 @@ import type {
   SearchCommerceResult,
 } from '@hs/contracts';
 import type { AgentModel, ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
-import { type Constraints, describeConstraints, hasConstraints, parseConstraints } from './constraint-parser.ts';
+import {
+  type Constraints,
+  describeConstraints,
+  hasConstraints,
+  parseConstraints,
+} from './constraint-parser.ts';
 import { describeStandings, winner } from './poll-tally.ts';
 
 /**
@@ -38,7 +43,8 @@ export function searchArgs(c: Constraints, limit: number): SearchCommerceArgs {
 function decide(input: ModelInput): ModelDecision {
   const step = input.steps.length;
   if (isDone(input.userText)) {
-    if (step === 0) return tools([{ tool: 'complete_mission', args: {} }], 'The user said done: concluding the mission.');
+    if (step === 0)
+      return tools([{ tool: 'complete_mission', args: {} }], 'The user said done: concluding the mission.');
     return reply(closingLine(input));
   }
   const c = parseConstraints(input.userText);
@@ -54,7 +60,11 @@ function decide(input: ModelInput): ModelDecision {
   }
 }
 
-const tools = (calls: ToolCallRequest[], reasoning: string): ModelDecision => ({ kind: 'tools', calls, reasoning });
+const tools = (calls: ToolCallRequest[], reasoning: string): ModelDecision => ({
+  kind: 'tools',
+  calls,
+  reasoning,
+});
 const reply = (text: string): ModelDecision => ({ kind: 'reply', text });
 
 function styleCalls(c: Constraints): ModelDecision {
@@ -93,9 +103,12 @@ function styleReply(c: Constraints, outcomes: ToolOutcome[]): string {
   const search = find(outcomes, 'search_commerce');
   if (search?.ok) {
     const offers = (search.result as SearchCommerceResult).items;
-    if (offers.length === 0) parts.push(`No offers match${what ? ` ${what}` : ''}; try a wider budget or fewer filters.`);
+    if (offers.length === 0)
+      parts.push(`No offers match${what ? ` ${what}` : ''}; try a wider budget or fewer filters.`);
     else {
-      const cheapest = [...offers].filter((o) => o.price !== undefined).sort((a, b) => a.price! - b.price!)[0];
+      const cheapest = [...offers]
+        .filter((o) => o.price !== undefined)
+        .sort((a, b) => a.price! - b.price!)[0];
       parts.push(
         `I found ${offers.length} offer${offers.length === 1 ? '' : 's'}${what ? ` ${what}` : ''}: ${offers.map(offerLine).join(', ')}.`,
       );
@@ -108,14 +121,19 @@ function styleReply(c: Constraints, outcomes: ToolOutcome[]): string {
 function pollDecision(input: ModelInput, c: Constraints): ModelDecision {
   const needsSearch = input.context.candidates.length === 0 || hasConstraints(c);
   if (input.steps.length === 0 && needsSearch)
-    return tools([{ tool: 'search_commerce', args: searchArgs(c, 4) }], 'Finding candidates for the household to vote on.');
+    return tools(
+      [{ tool: 'search_commerce', args: searchArgs(c, 4) }],
+      'Finding candidates for the household to vote on.',
+    );
   const search = input.steps[0] && find(input.steps[0], 'search_commerce');
   if (!search) return reply(describeStandings(input.context));
   if (!search.ok) return reply(`I couldn't search offers right now (${failure(search)}).`);
   const offers = (search.result as SearchCommerceResult).items;
   if (offers.length === 0) return reply('No offers match that; tell me a wider budget or other filters.');
   const list = offers.map((o, i) => `${i + 1}) ${offerLine(o)}`).join(', ');
-  return reply(`Here are ${offers.length} candidates for the household to vote on: ${list}. Like or dislike them; I'll report the standing.`);
+  return reply(
+    `Here are ${offers.length} candidates for the household to vote on: ${list}. Like or dislike them; I'll report the standing.`,
+  );
 }
 
 function cartDecision(input: ModelInput): ModelDecision {
@@ -127,7 +145,9 @@ function cartDecision(input: ModelInput): ModelDecision {
   if (!outcome.ok) return reply(`I couldn't prepare the cart for ${requestId} (${failure(outcome)}).`);
   const r = outcome.result as PrepareCartResult;
   if (r.outcome === 'DISPATCHED')
-    return reply(`Cart preparation for ${requestId} has started (job ${r.cartprepJobId}). I never buy: you confirm the final checkout yourself.`);
+    return reply(
+      `Cart preparation for ${requestId} has started (job ${r.cartprepJobId}). I never buy: you confirm the final checkout yourself.`,
+    );
   return reply(r.message);
 }
 
@@ -135,9 +155,15 @@ function interactiveDecision(input: ModelInput): ModelDecision {
   const open = input.context.sessions.at(-1);
   const url = input.userText.match(URL_IN_TEXT)?.[0];
   if (input.steps.length === 0 && (!open || url))
-    return tools([{ tool: 'create_browser_session', args: url ? { startUrl: url } : {} }], 'Opening a browser session.');
+    return tools(
+      [{ tool: 'create_browser_session', args: url ? { startUrl: url } : {} }],
+      'Opening a browser session.',
+    );
   const created = input.steps[0] && find(input.steps[0], 'create_browser_session');
-  if (!created) return reply(`Browser session ${open!.sessionId} is open. Take over to drive it yourself, or say done to finish.`);
+  if (!created)
+    return reply(
+      `Browser session ${open!.sessionId} is open. Take over to drive it yourself, or say done to finish.`,
+    );
   if (!created.ok) return reply(`I couldn't open a browser session (${failure(created)}).`);
   const s = created.result as BrowserSessionSummary;
   return reply(
@@ -148,7 +174,9 @@ function interactiveDecision(input: ModelInput): ModelDecision {
 function closingLine(input: ModelInput): string {
   if (input.missionType === 'POLL') {
     const w = winner(input.context);
-    return w ? `Mission complete. The household picked ${w.title} (${w.likes} likes).` : 'Mission complete. The vote ended without a clear favourite.';
+    return w
+      ? `Mission complete. The household picked ${w.title} (${w.likes} likes).`
+      : 'Mission complete. The vote ended without a clear favourite.';
   }
   return 'Mission complete. Everything is saved in the mission history.';
 }

@@ -24,7 +24,12 @@ const named = (o: OfferSummary) => o.title ?? o.offerId;
  * candidates, opened sessions, and the results and decisions the outcome summary reports.
  * Applied to the mission as stored at the end of the turn, so votes cast meanwhile are kept.
  */
-export function applyTurn(ctx: MissionContext, missionType: MissionType, userText: string, calls: ToolOutcome[]): MissionContext {
+export function applyTurn(
+  ctx: MissionContext,
+  missionType: MissionType,
+  userText: string,
+  calls: ToolOutcome[],
+): MissionContext {
   const next: MissionContext = {
     ...ctx,
     constraints: { ...ctx.constraints, ...parseConstraints(userText) },
@@ -51,12 +56,25 @@ export function applyTurn(ctx: MissionContext, missionType: MissionType, userTex
       }
     } else if (call.tool === 'create_browser_session') {
       const s = call.result as BrowserSessionSummary;
-      next.sessions.push({ sessionId: s.sessionId, startUrl: s.startUrl ?? null, liveViewUrl: s.liveViewUrl ?? null });
-      next.resultItems.push({ kind: 'browser_session', sessionId: s.sessionId, startUrl: s.startUrl ?? null });
+      next.sessions.push({
+        sessionId: s.sessionId,
+        startUrl: s.startUrl ?? null,
+        liveViewUrl: s.liveViewUrl ?? null,
+      });
+      next.resultItems.push({
+        kind: 'browser_session',
+        sessionId: s.sessionId,
+        startUrl: s.startUrl ?? null,
+      });
       next.keyDecisions.push(`Opened browser session ${s.sessionId}`);
     } else if (call.tool === 'prepare_cart') {
       const r = call.result as PrepareCartResult;
-      next.resultItems.push({ kind: 'cart_preparation', requestId: r.requestId, outcome: r.outcome, cartprepJobId: r.cartprepJobId });
+      next.resultItems.push({
+        kind: 'cart_preparation',
+        requestId: r.requestId,
+        outcome: r.outcome,
+        cartprepJobId: r.cartprepJobId,
+      });
       next.keyDecisions.push(r.message);
     }
   }
@@ -70,8 +88,14 @@ export function outcomeOf(missionType: MissionType, ctx: MissionContext) {
   return {
     keyDecisions: [
       ...ctx.keyDecisions,
-      w ? `Winner: ${w.title} (${w.offerId}) with ${w.likes} likes and ${w.dislikes} dislikes` : 'No clear winner',
+      w
+        ? `Winner: ${w.title} (${w.offerId}) with ${w.likes} likes and ${w.dislikes} dislikes`
+        : 'No clear winner',
     ],
-    resultItems: standings(ctx).map((s) => ({ kind: 'poll_candidate', ...s, winner: s.offerId === w?.offerId })),
+    resultItems: standings(ctx).map((s) => ({
+      kind: 'poll_candidate',
+      ...s,
+      winner: s.offerId === w?.offerId,
+    })),
   };
 }

@@ -23,7 +23,12 @@ export async function recordMissionEnd(
       category: 'MISSION_LIFECYCLE',
       severity: 'INFO',
       action: mission.state === 'DONE' ? 'mission.completed' : 'mission.cancelled',
-      detail: { missionType: mission.mission_type, finalState: mission.state, endedBy: how.by, totalTurns: mission.turns },
+      detail: {
+        missionType: mission.mission_type,
+        finalState: mission.state,
+        endedBy: how.by,
+        totalTurns: mission.turns,
+      },
       actorId: how.caller.userId,
       targetType: 'mission',
       targetId: missionId,

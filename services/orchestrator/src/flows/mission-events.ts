@@ -14,19 +14,34 @@ const invalidMissionType = (message: string) => new AppError('INVALID_MISSION_TY
  */
 export async function recordClientEvent(
   ctx: OrchestratorContext,
-  input: { householdId: string; missionId: string; caller: Caller; event: ClientEventRequest; requestId: string },
+  input: {
+    householdId: string;
+    missionId: string;
+    caller: Caller;
+    event: ClientEventRequest;
+    requestId: string;
+  },
 ): Promise<ClientEventAck> {
   const { event, missionId } = input;
   const mission = await ctx.missions.get(input.householdId, missionId);
   if (!mission) throw notFound('Mission not found');
   if (isTerminal(mission.state)) throw invalidState(`Mission is ${mission.state}; it accepts no more events`);
   if (TAKEOVER_EVENTS.includes(event.eventType) && mission.mission_type !== 'INTERACTIVE')
-    throw invalidMissionType(`${event.eventType} needs an INTERACTIVE mission; this one is ${mission.mission_type}`);
-  const vote = event.eventType === 'USER_LIKED_ITEM' ? 'like' : event.eventType === 'USER_DISLIKED_ITEM' ? 'dislike' : null;
+    throw invalidMissionType(
+      `${event.eventType} needs an INTERACTIVE mission; this one is ${mission.mission_type}`,
+    );
+  const vote =
+    event.eventType === 'USER_LIKED_ITEM'
+      ? 'like'
+      : event.eventType === 'USER_DISLIKED_ITEM'
+        ? 'dislike'
+        : null;
   if (vote && event.offerId) {
     const offerId = event.offerId;
     await ctx.missions.update(missionId, (m) =>
-      isTerminal(m.state) ? ABORT : { ...m, context: recordVote(m.context, offerId, input.caller.userId, vote), updated_at: nowIso() },
+      isTerminal(m.state)
+        ? ABORT
+        : { ...m, context: recordVote(m.context, offerId, input.caller.userId, vote), updated_at: nowIso() },
     );
   }
   await ctx.events.append(missionId, 'client.event', { ...event, member_id: input.caller.userId });
@@ -54,9 +69,12 @@ export async function recordBrowserEvent(
 ): Promise<ClientEventAck> {
   const { event } = input;
   const mission = await ctx.missions.getById(event.missionId);
-  if (!mission || (event.householdId && mission.household_id !== event.householdId)) throw notFound('Mission not found');
+  if (!mission || (event.householdId && mission.household_id !== event.householdId))
+    throw notFound('Mission not found');
   if (mission.mission_type !== 'INTERACTIVE')
-    throw invalidMissionType(`Browser events need an INTERACTIVE mission; this one is ${mission.mission_type}`);
+    throw invalidMissionType(
+      `Browser events need an INTERACTIVE mission; this one is ${mission.mission_type}`,
+    );
   await ctx.events.append(mission.mission_id, 'browser.event', {
     session_id: event.sessionId,
     type: event.type,

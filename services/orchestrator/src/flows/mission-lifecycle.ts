@@ -17,7 +17,14 @@ const REQUEST_ID = /\bpr_[A-Za-z0-9_-]+/;
  */
 export async function createMission(
   ctx: OrchestratorContext,
-  input: { householdId: string; caller: Caller; missionType: MissionType; initialMessage: string; source: MessageSource; requestId: string },
+  input: {
+    householdId: string;
+    caller: Caller;
+    missionType: MissionType;
+    initialMessage: string;
+    source: MessageSource;
+    requestId: string;
+  },
 ): Promise<MissionDoc> {
   const mission = newMissionDoc({
     missionId: newId('msn'),
@@ -72,10 +79,17 @@ export async function createMission(
 /** The owner ends the mission: complete → DONE, cancel → FAILED. Ending twice is 409 INVALID_STATE. */
 export async function endMission(
   ctx: OrchestratorContext,
-  input: { householdId: string; missionId: string; caller: Caller; finalState: 'DONE' | 'FAILED'; requestId: string },
+  input: {
+    householdId: string;
+    missionId: string;
+    caller: Caller;
+    finalState: 'DONE' | 'FAILED';
+    requestId: string;
+  },
 ): Promise<MissionDoc> {
   const { doc, changed } = await ctx.missions.update(input.missionId, (m) => {
-    if (m.household_id !== input.householdId || m.owner_id !== input.caller.userId || isTerminal(m.state)) return ABORT;
+    if (m.household_id !== input.householdId || m.owner_id !== input.caller.userId || isTerminal(m.state))
+      return ABORT;
     return { ...m, state: input.finalState, updated_at: nowIso() };
   });
   if (!doc || doc.household_id !== input.householdId) throw notFound('Mission not found');

@@ -1,7 +1,7 @@
 import type { Message, MessageSource, StreamEventType } from '@hs/contracts';
 import { type Caller, conflict, forbidden, invalidState, newId, notFound, nowIso } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
-import { TOOL_NAMES, checkToolCall, runToolCall } from '../adapters/tools/tool-registry.ts';
+import { checkToolCall, runToolCall, TOOL_NAMES } from '../adapters/tools/tool-registry.ts';
 import type { OrchestratorContext } from '../context.ts';
 import { recordOf, runAgentTurn } from '../domain/agent-loop.ts';
 import { ModelError } from '../domain/agent-model.ts';
@@ -39,7 +39,8 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   const message = userMessage(newId('msg'), req.text, req.source, nowIso());
   let interrupted: TurnLease | null = null;
   const { doc, changed } = await ctx.missions.update(req.missionId, (m) => {
-    if (m.household_id !== req.householdId || m.owner_id !== req.caller.userId || turnBlocker(m, now)) return ABORT;
+    if (m.household_id !== req.householdId || m.owner_id !== req.caller.userId || turnBlocker(m, now))
+      return ABORT;
     interrupted = m.turn_lease; // an expired lease: its turn died with its process
     return {
       ...m,
@@ -51,11 +52,13 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   if (!changed || !doc) {
     if (!doc || doc.household_id !== req.householdId) throw notFound('Mission not found');
     if (doc.owner_id !== req.caller.userId) throw forbidden('Only the owner of the mission can chat with it');
-    if (turnBlocker(doc, now) === 'terminal') throw invalidState(`Mission is ${doc.state}; it accepts no more messages`);
+    if (turnBlocker(doc, now) === 'terminal')
+      throw invalidState(`Mission is ${doc.state}; it accepts no more messages`);
     throw conflict('A turn is already running for this mission; wait for it to finish');
   }
   const afterSeq = await ctx.events.lastSeq(req.missionId);
-  const emit = (type: StreamEventType, data: Record<string, unknown>) => ctx.events.append(req.missionId, type, data);
+  const emit = (type: StreamEventType, data: Record<string, unknown>) =>
+    ctx.events.append(req.missionId, type, data);
   const lost = interrupted as TurnLease | null;
   if (lost)
     await emit('error', {
@@ -67,7 +70,12 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   return { turnId, afterSeq, done: runTurn(ctx, req, doc, turnId) };
 }
 
-async function runTurn(ctx: OrchestratorContext, req: TurnRequest, doc: MissionDoc, turnId: string): Promise<TurnOutcome> {
+async function runTurn(
+  ctx: OrchestratorContext,
+  req: TurnRequest,
+  doc: MissionDoc,
+  turnId: string,
+): Promise<TurnOutcome> {
   const { missionId, householdId } = req;
   const emit = async (type: StreamEventType, data: Record<string, unknown>) => {
     await ctx.events.append(missionId, type, data);
@@ -97,7 +105,12 @@ async function runTurn(ctx: OrchestratorContext, req: TurnRequest, doc: MissionD
               category: 'TOOL_CALL',
               severity: outcome.ok ? 'INFO' : 'WARNING',
               action: `tool.${outcome.tool}`,
-              detail: { turnId, args: outcome.args, ok: outcome.ok, ...(outcome.ok ? {} : { error: outcome.error }) },
+              detail: {
+                turnId,
+                args: outcome.args,
+                ok: outcome.ok,
+                ...(outcome.ok ? {} : { error: outcome.error }),
+              },
               actorId: req.caller.userId,
               targetType: 'mission',
               targetId: missionId,
@@ -147,7 +160,12 @@ async function runTurn(ctx: OrchestratorContext, req: TurnRequest, doc: MissionD
 }
 
 /** A failed turn frees the mission at once and says why; the user's message stays in history to retry. */
-async function failTurn(ctx: OrchestratorContext, req: TurnRequest, turnId: string, err: unknown): Promise<TurnOutcome> {
+async function failTurn(
+  ctx: OrchestratorContext,
+  req: TurnRequest,
+  turnId: string,
+  err: unknown,
+): Promise<TurnOutcome> {
   const error =
     err instanceof ModelError
       ? { code: err.code, message: err.message }
@@ -159,7 +177,12 @@ async function failTurn(ctx: OrchestratorContext, req: TurnRequest, turnId: stri
   const mission = released.doc!;
   try {
     await ctx.events.append(req.missionId, 'error', { turn_id: turnId, ...error });
-    await ctx.events.append(req.missionId, 'turn.completed', { turn_id: turnId, status: 'failed', error, mission: toView(mission) });
+    await ctx.events.append(req.missionId, 'turn.completed', {
+      turn_id: turnId,
+      status: 'failed',
+      error,
+      mission: toView(mission),
+    });
   } catch (appendErr) {
     ctx.logger?.error({ err: appendErr, missionId: req.missionId }, 'could not store the failed turn events');
   }

@@ -35,7 +35,10 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
       if (wantsEventStream(request)) {
         const sse = openSse(request, reply, ctx.config.stream);
         // The turn goes on if the client leaves; its events stay replayable at GET .../stream.
-        for await (const event of ctx.events.follow(request.params.mId, turn.afterSeq, { pollMs: ctx.config.stream.pollMs, signal: sse.signal })) {
+        for await (const event of ctx.events.follow(request.params.mId, turn.afterSeq, {
+          pollMs: ctx.config.stream.pollMs,
+          signal: sse.signal,
+        })) {
           sse.send(event);
           if (event.type === 'turn.completed' && event.data.turn_id === turn.turnId) break;
         }
@@ -46,7 +49,9 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
       if (!outcome.ok) {
         const error = outcome.error!;
         const message = `${error.message}. The mission is still running: send the message again.`;
-        throw error.code === 'MODEL_TIMEOUT' ? new AppError('UPSTREAM_TIMEOUT', 504, message) : new AppError('UPSTREAM_ERROR', 502, message);
+        throw error.code === 'MODEL_TIMEOUT'
+          ? new AppError('UPSTREAM_TIMEOUT', 504, message)
+          : new AppError('UPSTREAM_ERROR', 502, message);
       }
       return toView(outcome.mission);
     },

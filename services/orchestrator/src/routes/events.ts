@@ -1,9 +1,21 @@
-import { BrowserEventRequest, ClientEventAck, ClientEventRequest, ErrorEnvelope, MissionParams } from '@hs/contracts';
-import { forbidden, internalTokenOf, requireCaller, secretsEqual, type ServiceApp } from '@hs/service-kit';
+import {
+  BrowserEventRequest,
+  ClientEventAck,
+  ClientEventRequest,
+  ErrorEnvelope,
+  MissionParams,
+} from '@hs/contracts';
+import { forbidden, internalTokenOf, requireCaller, type ServiceApp, secretsEqual } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
 import { recordBrowserEvent, recordClientEvent } from '../flows/mission-events.ts';
 
-const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope };
+const errors = {
+  400: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  409: ErrorEnvelope,
+  422: ErrorEnvelope,
+};
 
 export function registerEventRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
   app.post(
@@ -43,7 +55,10 @@ export function registerEventRoutes(app: ServiceApp, ctx: OrchestratorContext): 
         response: { 200: ClientEventAck, ...errors },
       },
       onRequest: async (request) => {
-        if (ctx.config.requireInternalEventToken && !secretsEqual(internalTokenOf(request), ctx.config.internalToken))
+        if (
+          ctx.config.requireInternalEventToken &&
+          !secretsEqual(internalTokenOf(request), ctx.config.internalToken)
+        )
           throw forbidden('Missing or invalid internal event token');
       },
     },

@@ -1,4 +1,10 @@
-import { CreateMissionRequest, ErrorEnvelope, HouseholdParams, MissionParams, MissionView } from '@hs/contracts';
+import {
+  CreateMissionRequest,
+  ErrorEnvelope,
+  HouseholdParams,
+  MissionParams,
+  MissionView,
+} from '@hs/contracts';
 import { notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { OrchestratorContext } from '../context.ts';
@@ -7,7 +13,13 @@ import { createMission, endMission } from '../flows/mission-lifecycle.ts';
 import { messageSource } from './message-source.ts';
 
 const BASE = '/api/v1/households/:id/orchestrator/missions';
-const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope };
+const errors = {
+  400: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  409: ErrorEnvelope,
+  422: ErrorEnvelope,
+};
 const tags = ['missions'];
 
 export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
@@ -38,7 +50,12 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
   app.get(
     BASE,
     {
-      schema: { tags, summary: "The caller's missions in the household, newest first", params: HouseholdParams, response: { 200: z.array(MissionView) } },
+      schema: {
+        tags,
+        summary: "The caller's missions in the household, newest first",
+        params: HouseholdParams,
+        response: { 200: z.array(MissionView) },
+      },
     },
     async (request) => {
       const missions = await ctx.missions.listForOwner(request.params.id, requireCaller(request).userId);
@@ -48,7 +65,14 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
 
   app.get(
     `${BASE}/:mId`,
-    { schema: { tags, summary: 'One mission (any household member)', params: MissionParams, response: { 200: MissionView, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'One mission (any household member)',
+        params: MissionParams,
+        response: { 200: MissionView, ...errors },
+      },
+    },
     async (request) => {
       requireCaller(request);
       const mission = await ctx.missions.get(request.params.id, request.params.mId);
@@ -66,7 +90,10 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
       {
         schema: {
           tags,
-          summary: action === 'complete' ? 'The owner ends the mission DONE' : 'The owner cancels the mission (FAILED)',
+          summary:
+            action === 'complete'
+              ? 'The owner ends the mission DONE'
+              : 'The owner cancels the mission (FAILED)',
           params: MissionParams,
           response: { 200: MissionView, ...errors },
         },

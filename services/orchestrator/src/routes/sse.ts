@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type SseChannel = { signal: AbortSignal; send(event: StreamEvent): void; end(): void };
 
-export const wantsEventStream = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/event-stream');
+export const wantsEventStream = (request: FastifyRequest) =>
+  (request.headers.accept ?? '').includes('text/event-stream');
 
 /**
  * Opens a Server-Sent Events response by hand (the framing is small and this keeps full control
@@ -11,7 +12,11 @@ export const wantsEventStream = (request: FastifyRequest) => (request.headers.ac
  * aborts when the client goes away. The content type is exactly `text/event-stream`, which is
  * what proxies look for to stop buffering and timing out idle streams.
  */
-export function openSse(request: FastifyRequest, reply: FastifyReply, options: { retryMs: number; heartbeatMs: number }): SseChannel {
+export function openSse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { retryMs: number; heartbeatMs: number },
+): SseChannel {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {

@@ -24,7 +24,10 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
       const mission = await ctx.missions.get(request.params.id, request.params.mId);
       if (!mission) throw notFound('Mission not found');
       const sse = openSse(request, reply, ctx.config.stream);
-      for await (const event of ctx.events.follow(mission.mission_id, after, { pollMs: ctx.config.stream.pollMs, signal: sse.signal }))
+      for await (const event of ctx.events.follow(mission.mission_id, after, {
+        pollMs: ctx.config.stream.pollMs,
+        signal: sse.signal,
+      }))
         sse.send(event);
       sse.end();
       return reply;

@@ -5,7 +5,13 @@
 import { ApiError, type Content, type FunctionDeclaration, GoogleGenAI, type Part } from '@google/genai';
 import type { Message, MissionType } from '@hs/contracts';
 import { z } from 'zod';
-import { type AgentModel, type ModelDecision, ModelError, type ModelInput, type ToolOutcome } from '../../domain/agent-model.ts';
+import {
+  type AgentModel,
+  type ModelDecision,
+  ModelError,
+  type ModelInput,
+  type ToolOutcome,
+} from '../../domain/agent-model.ts';
 
 export type GeminiTool = { name: string; description: string; args: z.ZodType };
 
@@ -24,16 +30,21 @@ export type GeminiOptions = {
 };
 
 const GOALS: Record<MissionType, string> = {
-  STYLE: 'Help the user put together outfits: look at the household wardrobe and search offers that fit their constraints.',
+  STYLE:
+    'Help the user put together outfits: look at the household wardrobe and search offers that fit their constraints.',
   POLL: 'Propose a few candidate offers for the household to vote on, then report how the votes stand.',
-  CARTPREP: 'Start cart preparation for an approved purchase request. You never buy; the user confirms checkout themselves.',
+  CARTPREP:
+    'Start cart preparation for an approved purchase request. You never buy; the user confirms checkout themselves.',
   INTERACTIVE: 'Open an interactive browser session the user can watch and take over.',
 };
 
 /** JSON Schema of a tool's arguments, as Vertex takes it in `parametersJsonSchema`. */
 export function functionDeclarations(tools: readonly GeminiTool[]): FunctionDeclaration[] {
   return tools.map((t) => {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(t.args, { io: 'input' }) as Record<string, unknown>;
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(t.args, { io: 'input' }) as Record<
+      string,
+      unknown
+    >;
     return { name: t.name, description: t.description, parametersJsonSchema: schema };
   });
 }
@@ -54,7 +65,10 @@ export function buildContents(input: ModelInput): Content[] {
   const contents = input.history.map(historyContent);
   contents.push({ role: 'user', parts: [{ text: input.userText }] });
   for (const step of input.steps) {
-    contents.push({ role: 'model', parts: step.map((o) => ({ functionCall: { name: o.tool, args: o.args } })) });
+    contents.push({
+      role: 'model',
+      parts: step.map((o) => ({ functionCall: { name: o.tool, args: o.args } })),
+    });
     contents.push({ role: 'user', parts: step.map(responsePart) });
   }
   return contents;
@@ -67,20 +81,35 @@ function systemInstruction(input: ModelInput): string {
     'When the user says they are done, call complete_mission and then say goodbye.',
   ];
   if (input.context.candidates.length > 0)
-    lines.push(`Current poll candidates and votes: ${JSON.stringify({ candidates: input.context.candidates, votes: input.context.votes })}`);
-  if (input.context.sessions.length > 0) lines.push(`Open browser sessions: ${JSON.stringify(input.context.sessions)}`);
+    lines.push(
+      `Current poll candidates and votes: ${JSON.stringify({ candidates: input.context.candidates, votes: input.context.votes })}`,
+    );
+  if (input.context.sessions.length > 0)
+    lines.push(`Open browser sessions: ${JSON.stringify(input.context.sessions)}`);
   return lines.join('\n');
 }
 
 function describe(err: unknown, timeoutMs: number, timedOut: boolean): ModelError {
-  if (timedOut) return new ModelError('MODEL_TIMEOUT', `The agent model did not answer within ${timeoutMs} ms`, { cause: err });
-  if (err instanceof ApiError) return new ModelError('MODEL_UPSTREAM_ERROR', `The agent model failed (HTTP ${err.status})`, { cause: err });
+  if (timedOut)
+    return new ModelError('MODEL_TIMEOUT', `The agent model did not answer within ${timeoutMs} ms`, {
+      cause: err,
+    });
+  if (err instanceof ApiError)
+    return new ModelError('MODEL_UPSTREAM_ERROR', `The agent model failed (HTTP ${err.status})`, {
+      cause: err,
+    });
   const e = err as { name?: string; message?: string };
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError' || /timed? ?out|abort/i.test(e?.message ?? ''))
-    return new ModelError('MODEL_TIMEOUT', `The agent model did not answer within ${timeoutMs} ms`, { cause: err });
-  return new ModelError('MODEL_UPSTREAM_ERROR', `The agent model could not be reached or sent garbage (${e?.message ?? 'unknown error'})`, {
-    cause: err,
-  });
+    return new ModelError('MODEL_TIMEOUT', `The agent model did not answer within ${timeoutMs} ms`, {
+      cause: err,
+    });
+  return new ModelError(
+    'MODEL_UPSTREAM_ERROR',
+    `The agent model could not be reached or sent garbage (${e?.message ?? 'unknown error'})`,
+    {
+      cause: err,
+    },
+  );
 }
 
 export function createGeminiModel(options: GeminiOptions): AgentModel {
@@ -109,7 +138,9 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
           contents: buildContents(input),
           config: {
             systemInstruction: systemInstruction(input),
-            tools: [{ functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) }],
+            tools: [
+              { functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) },
+            ],
             temperature: 0.2,
             abortSignal: deadline,
           },
@@ -125,7 +156,10 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
         .join('');
       if (calls.length > 0) {
         if (calls.some((c) => !c.name))
-          throw new ModelError('MODEL_INVALID_TOOL_CALL', 'The agent model proposed a tool call without a name');
+          throw new ModelError(
+            'MODEL_INVALID_TOOL_CALL',
+            'The agent model proposed a tool call without a name',
+          );
         return {
           kind: 'tools',
           calls: calls.map((c) => ({ tool: c.name!, args: c.args ?? {} })),

@@ -8,7 +8,8 @@ type RawItem = Record<string, unknown> & { itemId: string; category: string };
 
 export const listWardrobe: ToolDefinition<typeof ListWardrobeArgs, typeof ListWardrobeResult> = {
   name: 'list_wardrobe',
-  description: "Lists the household's wardrobe items, optionally filtered by category (TOP, BOTTOM, DRESS, OUTERWEAR, SHOES, ACCESSORY, BAG, OTHER) and season.",
+  description:
+    "Lists the household's wardrobe items, optionally filtered by category (TOP, BOTTOM, DRESS, OUTERWEAR, SHOES, ACCESSORY, BAG, OTHER) and season.",
   args: ListWardrobeArgs,
   result: ListWardrobeResult,
   async run(args, ctx) {

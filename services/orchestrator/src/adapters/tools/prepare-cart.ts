@@ -8,7 +8,11 @@ import { PrepareCartArgs, PrepareCartResult } from '@hs/contracts';
 import { z } from 'zod';
 import { peerCall, type ToolContext, type ToolDefinition } from './tool-context.ts';
 
-const RequestStatus = z.looseObject({ requestId: z.string(), status: z.string(), title: z.string().optional() });
+const RequestStatus = z.looseObject({
+  requestId: z.string(),
+  status: z.string(),
+  title: z.string().optional(),
+});
 const Intent = z.looseObject({ intentId: z.string(), cartprepJobId: z.string() });
 
 const requestPath = (ctx: ToolContext, requestId: string) =>

@@ -20,6 +20,7 @@ export interface ToolDefinition<A extends z.ZodType = z.ZodType, R extends z.Zod
   run(args: z.infer<A>, ctx: ToolContext): Promise<z.infer<R>>;
 }
 
-export const householdPath = (ctx: ToolContext) => `/api/v1/households/${encodeURIComponent(ctx.householdId)}`;
+export const householdPath = (ctx: ToolContext) =>
+  `/api/v1/households/${encodeURIComponent(ctx.householdId)}`;
 
 export const peerCall = (ctx: ToolContext) => ({ requestId: ctx.requestId, caller: ctx.caller });

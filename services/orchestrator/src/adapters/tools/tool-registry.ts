@@ -8,14 +8,21 @@ import { prepareCart } from './prepare-cart.ts';
 import { searchCommerce } from './search-commerce.ts';
 import type { ToolContext, ToolDefinition } from './tool-context.ts';
 
-export const TOOLS: readonly ToolDefinition[] = [listWardrobe, searchCommerce, prepareCart, createBrowserSession, completeMission];
+export const TOOLS: readonly ToolDefinition[] = [
+  listWardrobe,
+  searchCommerce,
+  prepareCart,
+  createBrowserSession,
+  completeMission,
+];
 export const TOOL_NAMES: readonly ToolName[] = TOOLS.map((t) => t.name);
 const byName = new Map(TOOLS.map((t) => [t.name as string, t]));
 
 /** A proposed call with arguments the tool accepts (defaults applied), or ModelError. */
 export function checkToolCall(call: ToolCallRequest): ToolCallRequest {
   const tool = byName.get(call.tool);
-  if (!tool) throw new ModelError('MODEL_INVALID_TOOL_CALL', `The agent model called an unknown tool "${call.tool}"`);
+  if (!tool)
+    throw new ModelError('MODEL_INVALID_TOOL_CALL', `The agent model called an unknown tool "${call.tool}"`);
   const parsed = tool.args.safeParse(call.args ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -1,0 +1,241 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningStack, startStack } from '@hs/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { spawnOrchestrator, startSlowWardrobe } from './fixtures/processes.ts';
+import { openEventSource } from './fixtures/sse.ts';
+
+// Real processes: gateway, orchestrator (sqlite), artifacts-audit and the tools' services.
+let stack: RunningStack;
+let gw: string;
+let auth: Record<string, string>;
+let householdId: string;
+let userId: string;
+const dataDir = mkdtempSync(join(tmpdir(), 'orch-e2e-'));
+const ORCH_ENV = {
+  PERSISTENCE_BACKEND: 'sqlite',
+  DATA_DIR: dataDir,
+  ORCHESTRATOR_TURN_LEASE_SECONDS: '2',
+  ORCHESTRATOR_STREAM_POLL_MS: '100',
+  ORCHESTRATOR_SSE_RETRY_MS: '200',
+};
+
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${gw}${path}`, {
+    method,
+    ...(body === undefined
+      ? { headers: { authorization: auth.authorization! } }
+      : { headers: auth, body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+};
+
+beforeAll(async () => {
+  stack = await startStack({
+    services: [
+      'gateway',
+      'orchestrator',
+      'artifacts-audit',
+      'wardrobe',
+      'commerce',
+      'browser-bridge',
+      'cartprep',
+    ],
+    perService: { orchestrator: ORCH_ENV },
+  });
+  gw = stack.url('gateway');
+  const login = await (
+    await fetch(`${gw}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ idToken: 'alice' }),
+    })
+  ).json();
+  auth = { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/json' };
+  userId = (await api('GET', '/api/v1/me')).body.userId;
+  householdId = (await api('POST', '/api/v1/households', { name: 'Home' })).body.householdId;
+  for (const [title, price] of [
+    ['Linen shirt', 45],
+    ['Silk blouse', 95],
+    ['Cotton tee', 20],
+  ] as const)
+    await api('POST', `/api/v1/households/${householdId}/offers`, {
+      title,
+      url: 'https://shop.zalando.de/x',
+      price,
+      currency: 'EUR',
+      category: 'TOP',
+      season: ['SUMMER'],
+    });
+});
+afterAll(async () => {
+  await stack?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const missions = () => `/api/v1/households/${householdId}/orchestrator/missions`;
+
+describe('missions through the gateway', () => {
+  it('STYLE: tool calls in history, live stream, complete → artifacts and audit trail', async () => {
+    const created = await api('POST', missions(), {
+      mission_type: 'STYLE',
+      initial_message: 'summer tops under 80 EUR',
+    });
+    expect(created.status).toBe(201);
+    const m = created.body;
+    const offers = m.history[1].tool_calls[1].result.items.map((o: { title: string }) => o.title);
+    expect(offers).toEqual(['Cotton tee', 'Linen shirt']);
+
+    const { es, received } = openEventSource(`${gw}${missions()}/${m.mission_id}/stream`, auth);
+    try {
+      await vi.waitFor(() => expect(received.some((e) => e.type === 'turn.completed')).toBe(true), {
+        timeout: 5000,
+      });
+      const chat = await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'anything in black?' });
+      expect(chat.status).toBe(200);
+      await vi.waitFor(() => expect(received.filter((e) => e.type === 'turn.completed')).toHaveLength(2), {
+        timeout: 5000,
+      });
+    } finally {
+      es.close();
+    }
+    expect((await api('POST', `${missions()}/${m.mission_id}/complete`)).body.state).toBe('DONE');
+    const artifacts = await api(
+      'GET',
+      `/api/v1/households/${householdId}/missions/${m.mission_id}/artifacts`,
+    );
+    expect(artifacts.body.map((a: { type: string }) => a.type).sort()).toEqual([
+      'MissionPlan',
+      'OutcomeSummary',
+      'Transcript',
+    ]);
+    const view = (await api('GET', `${missions()}/${m.mission_id}`)).body;
+    expect(view.artifacts.map((a: { type: string }) => a.type)).toEqual([
+      'MissionPlan',
+      'Transcript',
+      'OutcomeSummary',
+    ]);
+    const audit = await api(
+      'GET',
+      `/api/v1/households/${householdId}/missions/${m.mission_id}/audit?limit=50`,
+    );
+    const actions = audit.body.items.map((e: { action: string }) => e.action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'mission.created',
+        'tool.list_wardrobe',
+        'tool.search_commerce',
+        'mission.completed',
+      ]),
+    );
+  });
+
+  it('POLL, CARTPREP and INTERACTIVE missions run their tools through the real services', async () => {
+    const poll = (
+      await api('POST', missions(), { mission_type: 'POLL', initial_message: 'tops under 50 EUR' })
+    ).body;
+    const candidate = poll.history[1].tool_calls[0].result.items[0].offerId;
+    const vote = await api('POST', `${missions()}/${poll.mission_id}/events`, {
+      eventType: 'USER_LIKED_ITEM',
+      offerId: candidate,
+    });
+    expect(vote.body).toEqual({ accepted: true, missionId: poll.mission_id, eventType: 'USER_LIKED_ITEM' });
+    const standing = await api('POST', `${missions()}/${poll.mission_id}/chat`, { message: 'standing?' });
+    expect(standing.body.history.at(-1).content).toMatch(
+      /^Standing: Cotton tee: 1 like, 0 dislikes \(leading\)/,
+    );
+
+    const cart = (
+      await api('POST', missions(), { mission_type: 'CARTPREP', initial_message: 'prepare pr_unknown' })
+    ).body;
+    expect(cart.history[1].tool_calls[0]).toMatchObject({
+      tool: 'prepare_cart',
+      args: { requestId: 'pr_unknown' },
+    });
+    expect(cart.history[1].content).toContain('pr_unknown');
+
+    const live = (
+      await api('POST', missions(), {
+        mission_type: 'INTERACTIVE',
+        initial_message: 'open https://shop.zalando.de',
+      })
+    ).body;
+    const session = live.history[1].tool_calls[0].result;
+    expect(session.sessionId).toMatch(/^bs_/);
+    const takeover = await api('POST', `${missions()}/${live.mission_id}/events`, {
+      eventType: 'USER_TAKEOVER_START',
+      sessionId: session.sessionId,
+    });
+    expect(takeover.status).toBe(200);
+    const wrong = await api('POST', `${missions()}/${poll.mission_id}/events`, {
+      eventType: 'USER_TAKEOVER_END',
+      sessionId: session.sessionId,
+    });
+    expect(wrong.body.error).toBe('INVALID_MISSION_TYPE');
+    const stranger = await fetch(`${gw}${missions()}/${live.mission_id}`, {
+      headers: { authorization: 'Bearer nope' },
+    });
+    expect(stranger.status).toBe(401);
+  });
+});
+
+describe('two orchestrator processes on one sqlite file', () => {
+  it('one streams a turn the other runs; a process killed mid-turn leaves the mission usable', async () => {
+    const wardrobe = await startSlowWardrobe();
+    const second = await spawnOrchestrator({ ...stack.env, ...ORCH_ENV, WARDROBE_BASE_URL: wardrobe.url });
+    const internal = {
+      'x-internal-token': 'dev-internal-token-orchestrator',
+      'x-user-id': userId,
+      'x-member-role': 'PARENT_GUARDIAN',
+      'content-type': 'application/json',
+    };
+    try {
+      // A mission created through the gateway (process 1) streams from process 2.
+      const m = (await api('POST', missions(), { mission_type: 'STYLE', initial_message: 'summer tops' }))
+        .body;
+      const { es, received } = openEventSource(`${second.url}${missions()}/${m.mission_id}/stream`, internal);
+      try {
+        await vi.waitFor(() => expect(received.some((e) => e.type === 'turn.completed')).toBe(true), {
+          timeout: 5000,
+        });
+        await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'and in white?' });
+        await vi.waitFor(() => expect(received.filter((e) => e.type === 'turn.completed')).toHaveLength(2), {
+          timeout: 5000,
+        });
+        expect(received.map((e) => e.seq)).toEqual(Array.from({ length: received.length }, (_, i) => i + 1));
+      } finally {
+        es.close();
+      }
+
+      // Process 2 dies in the middle of a turn (its wardrobe call hangs).
+      wardrobe.hang();
+      const seen = wardrobe.seen();
+      void fetch(`${second.url}${missions()}/${m.mission_id}/chat`, {
+        method: 'POST',
+        headers: internal,
+        body: JSON.stringify({ message: 'jackets?' }),
+      }).catch(() => {});
+      await vi.waitFor(() => expect(wardrobe.seen()).toBeGreaterThan(seen), { timeout: 5000 });
+      await second.kill();
+      const blocked = await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'hello?' });
+      expect(blocked.status).toBe(409);
+      expect(blocked.body.error).toBe('CONFLICT');
+      // The dead turn's lease (2 s here) runs out; the mission takes the next message.
+      await vi.waitFor(
+        async () =>
+          expect(
+            (await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'hello again' })).status,
+          ).toBe(200),
+        { timeout: 5000, interval: 300 },
+      );
+      const view = (await api('GET', `${missions()}/${m.mission_id}`)).body;
+      expect(view.state).toBe('RUNNING');
+      expect(view.history.at(-1).role).toBe('model');
+    } finally {
+      await second.kill();
+      await wardrobe.close();
+    }
+  });
+});
