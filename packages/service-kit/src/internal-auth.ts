@@ -41,12 +41,10 @@ export function registerInternalAuth(
 ): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
-    if (
-      !request.url.startsWith('/api/v1') ||
-      !request.routeOptions.url ||
-      request.routeOptions.config?.public
-    )
-      return;
+    // Decided by the matched route, not the raw URL: an absolute-form request line
+    // (`GET http://host/api/v1/...`) reaches the same handler without starting with /api/v1.
+    const route = request.routeOptions.url;
+    if (!route?.startsWith('/api/v1') || request.routeOptions.config?.public) return;
     if (options.required !== false && !secretsEqual(internalTokenOf(request), options.token)) {
       throw new AppError('FORBIDDEN', 403, options.message ?? 'Missing or invalid internal token');
     }

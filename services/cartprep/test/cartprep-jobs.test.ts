@@ -79,7 +79,7 @@ describe('cart-prep jobs', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       error: 'POLICY_VIOLATION',
-      message: 'Domain evil.test.org is not in CARTPREP_ALLOWED_DOMAINS',
+      message: 'Domain evil.test.org is not on the allowlist',
     });
   });
 

@@ -46,13 +46,13 @@ beforeAll(async () => {
     perService: { orchestrator: ORCH_ENV },
   });
   gw = stack.url('gateway');
-  const login = await (
+  const login = (await (
     await fetch(`${gw}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ idToken: 'alice' }),
     })
-  ).json();
+  ).json()) as { accessToken: string };
   auth = { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/json' };
   userId = (await api('GET', '/api/v1/me')).body.userId;
   householdId = (await api('POST', '/api/v1/households', { name: 'Home' })).body.householdId;

@@ -1,20 +1,13 @@
+import { checkMerchantUrl } from '@hs/contracts';
 import { policyViolation } from '@hs/service-kit';
 
 /**
- * The merchant domain of a job URL (http(s) only), checked against the allowlist when one is
- * enforced: a listed domain allows itself and its subdomains. Refusals are 400 POLICY_VIOLATION.
+ * The merchant domain of a job URL under the shared merchant-URL rule, checked against
+ * CARTPREP_ALLOWED_DOMAINS when the allowlist is enforced (a listed domain allows itself and
+ * its subdomains). Refusals are 400 POLICY_VIOLATION.
  */
 export function checkJobUrl(raw: string, allowlist: readonly string[] | null): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw policyViolation('url must be an absolute http(s) URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw policyViolation('url must use http or https');
-  const host = url.hostname.toLowerCase().replace(/\.$/, '');
-  if (allowlist && !allowlist.some((d) => host === d || host.endsWith(`.${d}`)))
-    throw policyViolation(`Domain ${host} is not in CARTPREP_ALLOWED_DOMAINS`);
-  return host;
+  const check = checkMerchantUrl(raw, { allowedDomains: allowlist });
+  if (!check.ok) throw policyViolation(check.reason);
+  return check.domain;
 }

@@ -2,13 +2,20 @@
 // without buffering: uploads go up as they arrive, SSE goes down event by event and is never
 // cut for being idle. The header wait is bounded by INTERNAL_API_TIMEOUT_SECONDS.
 import { CALLER_HEADERS } from '@hs/contracts';
-import { INTERNAL_TOKEN_HEADER, type Peer, upstreamError, upstreamTimeout } from '@hs/service-kit';
+import {
+  badRequest,
+  INTERNAL_TOKEN_HEADER,
+  type Peer,
+  upstreamError,
+  upstreamTimeout,
+} from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Dispatcher, request as undiciRequest } from 'undici';
 
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
+  'proxy-connection',
   'proxy-authenticate',
   'proxy-authorization',
   'te',
@@ -22,7 +29,45 @@ const NOT_FORWARDED_UP = new Set([
   'authorization',
   INTERNAL_TOKEN_HEADER,
   ...Object.values(CALLER_HEADERS),
+  // Only the gateway's own voice relay may mark a turn as spoken.
+  'x-message-source',
 ]);
+
+/** Headers a `Connection:` header names are hop-by-hop too (RFC 9110 section 7.6.1). */
+function connectionTokens(value: string | string[] | undefined): Set<string> {
+  const list = Array.isArray(value) ? value.join(',') : (value ?? '');
+  return new Set(
+    list
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+/**
+ * The path goes to the peer exactly as the gateway matched it. undici parses the target with
+ * WHATWG URL, which resolves `..`, `%2e%2e` and `\` segments: `/households/h_1/wardrobe/../../h_2`
+ * would pass the membership check for h_1 and reach h_2. A path the parser would rewrite is refused.
+ */
+export function forwardTarget(baseUrl: string, rawUrl: string): string {
+  const queryAt = rawUrl.indexOf('?');
+  const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+  // An absolute-form request line (`GET http://host/api/v1/...`) is routed by its path too.
+  if (!rawPath.startsWith('/')) throw badRequest('Request target must be a path');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    throw badRequest('Path is not valid percent-encoding');
+  }
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/$/, '');
+  const target = new URL(`${prefix}${rawUrl}`, base.origin);
+  const dotSegment = decoded.split(/[\\/]/).some((segment) => segment === '.' || segment === '..');
+  if (dotSegment || target.origin !== base.origin || target.pathname !== `${prefix}${rawPath}`)
+    throw badRequest('Path must not contain dot segments or backslashes');
+  return target.href;
+}
 
 export type ForwardIdentity = { userId: string; email: string; role: string } | null;
 
@@ -32,9 +77,11 @@ export async function forward(
   target: { service: string; peer: Peer; timeoutMs: number },
   identity: ForwardIdentity,
 ): Promise<FastifyReply> {
+  const url = forwardTarget(target.peer.baseUrl, request.url);
+  const hopByHop = connectionTokens(request.headers.connection);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || NOT_FORWARDED_UP.has(name)) continue;
+    if (value === undefined || NOT_FORWARDED_UP.has(name) || hopByHop.has(name)) continue;
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   headers[INTERNAL_TOKEN_HEADER] = target.peer.token;
@@ -59,7 +106,7 @@ export async function forward(
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
   let upstream: Dispatcher.ResponseData;
   try {
-    upstream = await undiciRequest(`${target.peer.baseUrl}${request.url}`, {
+    upstream = await undiciRequest(url, {
       method: request.method as Dispatcher.HttpMethod,
       headers,
       body: hasBody ? (request.body as NodeJS.ReadableStream as never) : null,
@@ -77,8 +124,14 @@ export async function forward(
   }
 
   reply.code(upstream.statusCode);
+  const upstreamHopByHop = connectionTokens(upstream.headers.connection);
   for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || (name === 'content-length' && isStream(upstream)))
+    if (
+      value === undefined ||
+      HOP_BY_HOP.has(name) ||
+      upstreamHopByHop.has(name) ||
+      (name === 'content-length' && isStream(upstream))
+    )
       continue;
     reply.header(name, value);
   }

@@ -21,13 +21,11 @@ export function registerAuthentication(app: FastifyInstance, tokens: AccessToken
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
     for (const header of Object.values(CALLER_HEADERS)) delete request.headers[header];
+    // Decided by the matched route, not the raw URL: an absolute-form request line
+    // (`GET http://host/api/v1/...`) reaches the same handler without starting with /api/v1.
     // Unknown routes fall through to the 404 handler whatever the credentials.
-    if (
-      !request.url.startsWith('/api/v1') ||
-      !request.routeOptions.url ||
-      request.routeOptions.config?.public
-    )
-      return;
+    const route = request.routeOptions.url;
+    if (!route?.startsWith('/api/v1') || request.routeOptions.config?.public) return;
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match?.[1]) throw unauthorized('Missing or malformed bearer token');
     request.user = await tokens.verify(match[1]);
