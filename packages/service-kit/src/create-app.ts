@@ -18,7 +18,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { installErrorHandlers } from './error-handler.ts';
+import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 
 export type ServiceApp = FastifyInstance<
   RawServerDefault,
@@ -63,6 +63,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -51,6 +51,21 @@ function send(reply: FastifyReply, status: number, body: ErrorEnvelope): Fastify
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Errors Fastify raises before routing (a URL that is not valid percent-encoding, an async
+ * constraint failure) skip the error handler and every hook; they get the envelope and the
+ * request id here. Passed as Fastify's `frameworkErrors` option.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  request.log.info(
+    { reqId: request.id, method: request.method, url: request.url.split('?')[0], statusCode: 400 },
+    'request',
+  );
+  const message = err.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : 'Bad request';
+  send(reply, 400, { error: 'BAD_REQUEST', message });
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {

@@ -45,9 +45,11 @@ export function registerInternalAuth(
     // (`GET http://host/api/v1/...`) reaches the same handler without starting with /api/v1.
     const route = request.routeOptions.url;
     if (!route?.startsWith('/api/v1') || request.routeOptions.config?.public) return;
-    if (options.required !== false && !secretsEqual(internalTokenOf(request), options.token)) {
+    const trusted = secretsEqual(internalTokenOf(request), options.token);
+    if (!trusted && options.required !== false)
       throw new AppError('FORBIDDEN', 403, options.message ?? 'Missing or invalid internal token');
-    }
+    // Identity headers are believed only from a holder of the token, even where it is optional.
+    if (!trusted) return;
     const userId = request.headers[CALLER_HEADERS.userId];
     if (typeof userId === 'string' && userId) {
       const role = Role.safeParse(request.headers[CALLER_HEADERS.role]);

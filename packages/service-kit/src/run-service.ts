@@ -57,6 +57,11 @@ export async function runService<
       process.exit(1);
     }, config.shutdownGraceMs);
     timer.unref();
+    // Fastify closes the connections that are idle when close() starts; a keep-alive connection
+    // whose request was still running becomes idle only later and would hold the process until
+    // the grace period ends (peers' undici pools keep connections open). Sweep them as they free up.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+    sweep.unref();
     app.close().then(
       () => process.exit(0),
       (err) => {

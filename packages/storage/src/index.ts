@@ -11,3 +11,10 @@ export {
 export { createLocalStorage, type LocalBlobStorage, type LocalStorageConfig } from './local-storage.ts';
 export * from './types.ts';
 export { EmptyUploadError, UploadTooLargeError } from './upload-errors.ts';
+export {
+  createBlobStorageFromSettings,
+  type StorageEnv,
+  type StorageSettings,
+  storageEnvShape,
+  storageSettingsFrom,
+} from './storage-config.ts';

@@ -38,7 +38,7 @@ export async function buildApp(
     ledger: createAuditLedger(store),
     artifacts: createArtifactRepository(store, storage),
     signer: createContentSigner({
-      secret: config.artifacts.signingSecret,
+      secret: config.storage.signingSecret,
       ttlSeconds: config.artifacts.signedUrlTtlSeconds,
       ...(deps.now ? { now: deps.now } : {}),
     }),

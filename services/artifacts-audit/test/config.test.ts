@@ -17,11 +17,9 @@ const production = Object.fromEntries(
 
 describe('configuration', () => {
   it('defaults to local storage under ./.data/artifacts', () => {
-    expect(loadArtifactsAuditConfig({}).artifacts).toMatchObject({
-      storageBackend: 'local',
-      localDir: './.data/artifacts',
-      signedUrlTtlSeconds: 3600,
-    });
+    const config = loadArtifactsAuditConfig({});
+    expect(config.storage).toMatchObject({ backend: 'local', localDir: './.data/artifacts' });
+    expect(config.artifacts).toMatchObject({ signedUrlTtlSeconds: 3600 });
   });
 
   it('requires a bucket for cloudstore', () => {
@@ -41,7 +39,7 @@ describe('configuration', () => {
     );
     expect(
       loadArtifactsAuditConfig({ APP_ENV: 'production', ...production, ARTIFACT_SIGNING_SECRET: secret })
-        .artifacts.signingSecret,
+        .storage.signingSecret,
     ).toBe(secret);
   });
 });

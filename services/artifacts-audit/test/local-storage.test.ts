@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBlobStorage } from '@hs/storage';
+import { createBlobStorageFromSettings } from '@hs/storage';
 import { createStore } from '@hs/store';
 import { afterAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -17,12 +17,7 @@ it('writes artifact data through the real local blob storage and serves a record
     ARTIFACTS_AUDIT_INTERNAL_TOKEN: TOKEN,
     ARTIFACT_LOCAL_DIR: dir,
   });
-  const storage = createBlobStorage({
-    backend: 'local',
-    dir,
-    signingSecret: config.artifacts.signingSecret,
-    publicBaseUrl: 'http://127.0.0.1:9',
-  });
+  const storage = createBlobStorageFromSettings(config.storage, { publicBaseUrl: 'http://127.0.0.1:9' });
   const app = await buildApp({ config, store: createStore({ backend: 'inmemory' }), storage });
   const plan = await app.inject({
     method: 'POST',

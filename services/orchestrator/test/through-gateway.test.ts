@@ -43,7 +43,8 @@ beforeAll(async () => {
       'browser-bridge',
       'cartprep',
     ],
-    perService: { orchestrator: ORCH_ENV },
+    // A short peer timeout at the gateway: an idle stream must outlive it.
+    perService: { orchestrator: ORCH_ENV, gateway: { INTERNAL_API_TIMEOUT_SECONDS: '1' } },
   });
   gw = stack.url('gateway');
   const login = (await (
@@ -130,6 +131,28 @@ describe('missions through the gateway', () => {
         'mission.completed',
       ]),
     );
+  });
+
+  it('keeps an idle stream open through the gateway (longer than its peer timeout)', async () => {
+    const m = (await api('POST', missions(), { mission_type: 'STYLE', initial_message: 'hello' })).body;
+    const res = await fetch(`${gw}${missions()}/${m.mission_id}/stream`, {
+      headers: { authorization: auth.authorization! },
+      signal: AbortSignal.timeout(8000),
+    });
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let body = '';
+    await new Promise((r) => setTimeout(r, 1500));
+    await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'still there?' });
+    // The first turn.completed is the creation turn's (replayed); the second arrives after the idle wait.
+    while (body.split('event: turn.completed').length < 3) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`stream was cut: ${body}`);
+      body += decoder.decode(value);
+    }
+    await reader.cancel();
+    expect(body.startsWith('retry: 200')).toBe(true);
   });
 
   it('POLL, CARTPREP and INTERACTIVE missions run their tools through the real services', async () => {

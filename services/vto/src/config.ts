@@ -1,4 +1,5 @@
 import { type BaseConfig, ConfigError, loadConfig } from '@hs/service-kit';
+import { storageEnvShape, storageSettingsFrom } from '@hs/storage';
 import { z } from 'zod';
 
 const MIB = 1024 * 1024;
@@ -21,13 +22,9 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
         .default(10 * MIB),
       VTO_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
       VTO_WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
-      // Same variables and defaults as the services that write images, so `local://` refs of
+      // The same storage settings as the services that write images, so `local://` refs of
       // wardrobe images resolve when the services share ARTIFACT_LOCAL_DIR.
-      ARTIFACT_STORAGE_BACKEND: z.enum(['local', 'cloudstore']).default('local'),
-      ARTIFACT_LOCAL_DIR: z.string().min(1).default('./.data/artifacts'),
-      ARTIFACT_BUCKET: z.string().min(1).optional(),
-      // vto signs no uploads; the local backend still needs a secret to be constructed.
-      ARTIFACT_SIGNING_SECRET: z.string().min(1).default('dev-artifact-signing-secret-placeholder'),
+      ...storageEnvShape(),
     }),
     env,
   );
@@ -36,18 +33,9 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(
       'Configuration error: VTO_HTTP_ENDPOINT is required when VTO_INFERENCE_BACKEND=http',
     );
-  if (raw.ARTIFACT_STORAGE_BACKEND === 'cloudstore' && !raw.ARTIFACT_BUCKET)
-    throw new ConfigError(
-      'Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore',
-    );
   return {
     ...base,
-    storage: {
-      backend: raw.ARTIFACT_STORAGE_BACKEND,
-      localDir: raw.ARTIFACT_LOCAL_DIR,
-      bucket: raw.ARTIFACT_BUCKET,
-      signingSecret: raw.ARTIFACT_SIGNING_SECRET,
-    },
+    storage: storageSettingsFrom(raw, base.appEnv),
     vto: {
       backend: raw.VTO_INFERENCE_BACKEND,
       http: {

@@ -1,5 +1,5 @@
 import { runService } from '@hs/service-kit';
-import { createBlobStorage } from '@hs/storage';
+import { createBlobStorageFromSettings } from '@hs/storage';
 import { createStore, storeConfigFromEnv } from '@hs/store';
 import { buildApp } from './app.ts';
 import { loadVtoConfig } from './config.ts';
@@ -9,16 +9,8 @@ await runService({
   loadConfig: () => loadVtoConfig(),
   build: async (config, logger) => {
     const store = createStore(storeConfigFromEnv({ service: 'vto', ...config.persistence }));
-    const { backend, localDir, bucket, signingSecret } = config.storage;
-    const storage =
-      backend === 'cloudstore'
-        ? createBlobStorage({ backend: 'cloudstore', bucket: bucket! })
-        : createBlobStorage({
-            backend: 'local',
-            dir: localDir,
-            signingSecret,
-            publicBaseUrl: config.peers.gateway.baseUrl,
-          });
+    // vto signs no URLs; local storage is shared with wardrobe through ARTIFACT_LOCAL_DIR.
+    const storage = createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.peers.gateway.baseUrl });
     const app = await buildApp({ config, store, storage, logger });
     app.addHook('onClose', () => store.close());
     return app;

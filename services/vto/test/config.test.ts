@@ -30,4 +30,17 @@ describe('vto configuration', () => {
       'Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore',
     );
   });
+
+  it('refuses the development signing secret in production, like every service sharing ARTIFACT_LOCAL_DIR', () => {
+    const tokens = Object.fromEntries(
+      ['GATEWAY', 'ORCHESTRATOR', 'WARDROBE', 'COMMERCE', 'VTO', 'CARTPREP', 'BROWSER_BRIDGE', 'ARTIFACTS_AUDIT'].map(
+        (s) => [`${s}_INTERNAL_TOKEN`, `${s.toLowerCase()}-${'x'.repeat(40)}`],
+      ),
+    );
+    expect(() => loadVtoConfig({ APP_ENV: 'production', ...tokens })).toThrow(
+      new ConfigError(
+        'Configuration error: ARTIFACT_SIGNING_SECRET is a development placeholder, which is not allowed when APP_ENV=production',
+      ),
+    );
+  });
 });

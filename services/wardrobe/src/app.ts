@@ -1,8 +1,7 @@
 import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
-import { asLocalStorage, type BlobStorage } from '@hs/storage';
+import { asLocalStorage, type BlobStorage, createBlobStorageFromSettings } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
-import { createImageStorage } from './adapters/blob-storage.ts';
 import { createCommerceOffers } from './adapters/commerce-offers.ts';
 import { createHouseholdMembers } from './adapters/household-members.ts';
 import { createItemRepository } from './adapters/item-repository.ts';
@@ -41,7 +40,8 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
   registerInternalAuth(app, { token: config.internalToken });
   const peer = (service: 'gateway' | 'commerce', timeoutMs = config.internalTimeoutMs) =>
     createPeerClient({ service, ...config.peers[service], timeoutMs });
-  const storage = deps.storage ?? createImageStorage(config.storage);
+  const storage =
+    deps.storage ?? createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.uploads.publicBaseUrl });
   const ctx: WardrobeContext = {
     config,
     items: createItemRepository(store),

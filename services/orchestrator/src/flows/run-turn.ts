@@ -67,7 +67,16 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       message: 'The previous turn was interrupted before it finished',
     });
   await emit('turn.started', { turn_id: turnId, message });
-  return { turnId, afterSeq, done: runTurn(ctx, req, doc, turnId) };
+  const done = runTurn(ctx, req, doc, turnId).catch((err: unknown): TurnOutcome => {
+    // Only the store failing while recording the failure gets here; the lease then expires by itself.
+    ctx.logger?.error({ err, missionId: req.missionId, turnId }, 'turn could not be finished');
+    return {
+      ok: false,
+      mission: doc,
+      error: { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' },
+    };
+  });
+  return { turnId, afterSeq, done };
 }
 
 async function runTurn(

@@ -35,14 +35,19 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
       if (wantsEventStream(request)) {
         const sse = openSse(request, reply, ctx.config.stream);
         // The turn goes on if the client leaves; its events stay replayable at GET .../stream.
-        for await (const event of ctx.events.follow(request.params.mId, turn.afterSeq, {
-          pollMs: ctx.config.stream.pollMs,
-          signal: sse.signal,
-        })) {
-          sse.send(event);
-          if (event.type === 'turn.completed' && event.data.turn_id === turn.turnId) break;
+        try {
+          for await (const event of ctx.events.follow(request.params.mId, turn.afterSeq, {
+            pollMs: ctx.config.stream.pollMs,
+            signal: sse.signal,
+          })) {
+            sse.send(event);
+            if (event.type === 'turn.completed' && event.data.turn_id === turn.turnId) break;
+          }
+        } catch (err) {
+          request.log.warn({ err }, 'chat stream failed');
+        } finally {
+          sse.end();
         }
-        sse.end();
         return reply;
       }
       const outcome = await turn.done;

@@ -24,12 +24,18 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
       const mission = await ctx.missions.get(request.params.id, request.params.mId);
       if (!mission) throw notFound('Mission not found');
       const sse = openSse(request, reply, ctx.config.stream);
-      for await (const event of ctx.events.follow(mission.mission_id, after, {
-        pollMs: ctx.config.stream.pollMs,
-        signal: sse.signal,
-      }))
-        sse.send(event);
-      sse.end();
+      try {
+        for await (const event of ctx.events.follow(mission.mission_id, after, {
+          pollMs: ctx.config.stream.pollMs,
+          signal: sse.signal,
+        }))
+          sse.send(event);
+      } catch (err) {
+        // Headers are gone already: end the stream; the client reconnects with Last-Event-ID.
+        request.log.warn({ err }, 'mission stream failed');
+      } finally {
+        sse.end();
+      }
       return reply;
     },
   );

@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'slow-service.ts');
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+});
+
+function start(env: Record<string, string>) {
+  const proc = spawn(process.execPath, ['--conditions=@hs/source', FIXTURE], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const port = new Promise<number>((resolve, reject) => {
+    proc.stdout.on('data', (chunk) => {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        output.push(line);
+        const parsed = JSON.parse(line) as { port?: number };
+        if (parsed.port) resolve(parsed.port);
+      }
+    });
+    proc.on('exit', () => reject(new Error(`exited before listening: ${output.join('\n')}`)));
+  });
+  return { proc, port, exited, output };
+}
+
+describe('runService', () => {
+  it('lets an in-flight request finish after SIGTERM, refuses new ones, closes resources and exits 0', async () => {
+    const service = start({ SLOW_MS: '800', SHUTDOWN_GRACE_SECONDS: '5' });
+    const port = await service.port;
+    const inflight = fetch(`http://127.0.0.1:${port}/slow`).then(async (r) => ({ status: r.status, body: await r.json() }));
+    await new Promise((r) => setTimeout(r, 200));
+    service.proc.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    expect(await inflight).toEqual({ status: 200, body: { finished: true } });
+    expect(await service.exited).toBe(0);
+    expect(service.output.some((l) => l.includes('resources closed'))).toBe(true);
+  });
+
+  it('exits 1 when the grace period runs out before the in-flight request ends', async () => {
+    const service = start({ SLOW_MS: '5000', SHUTDOWN_GRACE_SECONDS: '0.3' });
+    const port = await service.port;
+    const inflight = fetch(`http://127.0.0.1:${port}/slow`).catch(() => 'cut');
+    await new Promise((r) => setTimeout(r, 150));
+    const t0 = Date.now();
+    service.proc.kill('SIGTERM');
+    expect(await service.exited).toBe(1);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(await inflight).toBe('cut');
+  });
+});
