@@ -140,3 +140,20 @@ export const SpendingPolicy = z.object({
   updatedBy: z.string().nullable(),
 });
 export type SpendingPolicy = z.infer<typeof SpendingPolicy>;
+
+/**
+ * An intent started by the stylist agent on the user's behalf (internal route). It carries no
+ * confirmation token: tokens reach people, never the model; the user asks for one with
+ * POST /requests/{id}/confirmation-token.
+ */
+export const AgentPurchaseIntent = PurchaseIntent.omit({ confirmationToken: true });
+export type AgentPurchaseIntent = z.infer<typeof AgentPurchaseIntent>;
+
+export const IssuedConfirmationToken = z.object({
+  requestId: z.string(),
+  intentId: z.string(),
+  actorId: z.string(),
+  confirmationToken: z.string(),
+  expiresAt: Timestamp,
+});
+export type IssuedConfirmationToken = z.infer<typeof IssuedConfirmationToken>;

@@ -1,12 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { ABORT, type Store, StoreConflictError } from '@hs/store';
 import type { Logger } from 'pino';
 
+/**
+ * One item. `nextAttemptAt` is both the retry time and the lease: claiming an item moves it
+ * `leaseMs` into the future, so other instances (processes on the same store) skip it while it
+ * is being delivered, and it becomes due again by itself if its claimer dies mid-delivery.
+ * Delivered and dropped items stay as tombstones for `keepDoneMs` so a repeated `send` of the
+ * same id is recognised instead of delivered again; the drain purges them afterwards.
+ */
 type OutboxDoc = {
   id: string;
+  state: 'pending' | 'delivered' | 'dropped';
   payload: unknown;
   attempts: number;
   nextAttemptAt: number;
-  leaseUntil: number;
+  /** Who holds the current lease; a late writer that lost its lease changes nothing. */
+  claim: string | null;
   lastError: string | null;
   createdAt: string;
 };
@@ -15,95 +25,167 @@ export interface OutboxOptions<P> {
   store: Store;
   /** Collection name; one outbox per kind of delivery. */
   name: string;
-  deliver: (payload: P, id: string) => Promise<void>;
+  /** The signal aborts when the attempt runs out of time (`leaseMs / 2`). */
+  deliver: (payload: P, id: string, signal: AbortSignal) => Promise<void>;
   logger?: Logger | undefined;
   /** Upper bound of the exponential backoff between attempts. */
   maxBackoffMs?: number;
   pollIntervalMs?: number;
   /** An error that retrying cannot fix: the item is dropped with an error log. */
   isPermanent?: (err: unknown) => boolean;
+  /** How long a claimed item is hidden from other instances (default 30 s). */
+  leaseMs?: number;
+  /** How long a delivered id is remembered, so sending it again is a no-op (default 1 h). */
+  keepDoneMs?: number;
 }
 
 export interface Outbox<P> {
-  /** Stores the item (same id twice is stored once) and tries to deliver it right away. */
+  /** Stores the item (same id twice is stored and delivered once) and tries to deliver it right away. */
   send(id: string, payload: P): Promise<{ delivered: boolean }>;
   /** Delivers every due item now; returns how many were delivered. */
   drain(): Promise<number>;
+  /** Items not yet delivered nor dropped. */
   pending(): Promise<number>;
   start(): void;
+  /** Stops the loop and waits for the drain and the deliveries under way. */
   stop(): Promise<void>;
 }
 
-const LEASE_MS = 30_000;
+const BASE_BACKOFF_MS = 250;
+const PAGE = 50;
+const MAX_PAGES_PER_DRAIN = 20;
+
+/** Exponential backoff with jitter: attempt n waits between half and all of 250 ms × 2^n, capped. */
+export function backoffMs(attempts: number, maxBackoffMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(maxBackoffMs, BASE_BACKOFF_MS * 2 ** Math.min(attempts, 20));
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
+
+const errorText = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 500);
 
 /**
  * A durable delivery queue: what must reach a peer (an audit entry, a job's callback, an
  * artifact) is written to the store first and retried with backoff until the peer accepts it,
- * across restarts. Deliveries must be idempotent on the receiving side (same id, same effect).
+ * across restarts. Deliveries must be idempotent on the receiving side (same id, same effect):
+ * an instance that dies after delivering but before recording it delivers again later.
  */
 export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   const items = options.store.collection<OutboxDoc>(`outbox_${options.name}`, {
-    indexes: [{ fields: ['nextAttemptAt'] }],
+    indexes: [{ fields: ['nextAttemptAt'] }, { fields: ['state'] }],
   });
   const maxBackoff = options.maxBackoffMs ?? 60_000;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const keepDoneMs = options.keepDoneMs ?? 3_600_000;
+  const log = options.logger;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  const inflight = new Set<Promise<unknown>>();
+
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inflight.add(work);
+    void work.finally(() => inflight.delete(work)).catch(() => {});
+    return work;
+  };
+
+  /** Runs `deliver` bounded by half the lease, so a hung peer can't outlive the claim. */
+  async function deliverInTime(doc: OutboxDoc): Promise<void> {
+    const abort = new AbortController();
+    const limit = Math.max(1, Math.floor(leaseMs / 2));
+    let timeout: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      timeout = setTimeout(() => {
+        const err = new Error(`delivery took longer than ${limit} ms`);
+        abort.abort(err);
+        reject(err);
+      }, limit);
+    });
+    try {
+      // Inside an async function: a deliver that throws synchronously becomes a rejection too.
+      const delivery = (async () => options.deliver(doc.payload as P, doc.id, abort.signal))();
+      delivery.catch(() => {}); // settled late after a timeout: nobody awaits it any more
+      await Promise.race([delivery, expired]);
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  const permanent = (err: unknown): boolean => {
+    try {
+      return options.isPermanent?.(err) === true;
+    } catch {
+      return false;
+    }
+  };
 
   async function attempt(id: string): Promise<boolean> {
     const now = Date.now();
-    const claim = await items.update(id, (doc) => {
-      if (!doc || doc.leaseUntil > now) return ABORT;
-      return { ...doc, leaseUntil: now + LEASE_MS };
+    const claim = randomUUID();
+    const claimed = await items.update(id, (doc) => {
+      if (!doc || doc.state === 'delivered' || doc.state === 'dropped' || doc.nextAttemptAt > now)
+        return ABORT;
+      return { ...doc, state: 'pending', nextAttemptAt: now + leaseMs, claim };
     });
-    if (!claim.changed || !claim.doc) return false;
-    const doc = claim.doc;
+    if (!claimed.changed || !claimed.doc) return false;
+    const doc = claimed.doc;
     try {
-      await options.deliver(doc.payload as P, id);
-      await items.delete(id);
-      return true;
+      await deliverInTime(doc);
     } catch (err) {
-      if (options.isPermanent?.(err)) {
-        options.logger?.error({ err, outbox: options.name, id }, 'outbox item refused permanently; dropped');
-        await items.delete(id);
-        return false;
-      }
+      const drop = permanent(err);
       const attempts = doc.attempts + 1;
-      const backoff = Math.min(maxBackoff, 250 * 2 ** Math.min(attempts, 16));
-      await items.update(id, (current) =>
-        current
-          ? {
-              ...current,
-              attempts,
-              leaseUntil: 0,
-              nextAttemptAt: Date.now() + backoff,
-              lastError: String((err as Error).message ?? err),
-            }
-          : ABORT,
-      );
-      options.logger?.warn(
-        { outbox: options.name, id, attempts, retryInMs: backoff },
-        'delivery failed; will retry',
-      );
+      const wait = backoffMs(attempts, maxBackoff);
+      const at = Date.now();
+      await items.update(id, (current) => {
+        if (!current || current.claim !== claim) return ABORT;
+        if (drop) return { ...current, state: 'dropped', payload: null, claim: null, attempts, nextAttemptAt: at + keepDoneMs, lastError: errorText(err) };
+        return { ...current, attempts, claim: null, nextAttemptAt: at + wait, lastError: errorText(err) };
+      });
+      if (drop) log?.error({ err, outbox: options.name, id }, 'outbox item refused permanently; dropped');
+      else log?.warn({ err, outbox: options.name, id, attempts, retryInMs: wait }, 'delivery failed; will retry');
       return false;
     }
+    const at = Date.now();
+    // Delivered whoever holds the lease now: the peer has it, so nobody needs to send it again.
+    await items.update(id, (current) =>
+      current && current.state === 'pending'
+        ? { ...current, state: 'delivered', payload: null, claim: null, nextAttemptAt: at + keepDoneMs }
+        : ABORT,
+    );
+    return true;
+  }
+
+  /** Removes a tombstone whose time is up (unless it changed meanwhile). */
+  async function purge(id: string): Promise<void> {
+    const now = Date.now();
+    await items.update(id, (doc) => (doc && doc.state !== 'pending' && doc.nextAttemptAt <= now ? null : ABORT));
   }
 
   async function drain(): Promise<number> {
     let delivered = 0;
-    const due = await items.query({
-      where: [['nextAttemptAt', '<=', Date.now()]],
-      orderBy: [{ field: 'nextAttemptAt' }],
-      limit: 50,
-    });
-    for (const doc of due.items) if (await attempt(doc.id)) delivered++;
+    for (let page = 0; page < MAX_PAGES_PER_DRAIN; page++) {
+      const due = await items.query({
+        where: [['nextAttemptAt', '<=', Date.now()]],
+        orderBy: [{ field: 'nextAttemptAt' }],
+        limit: PAGE,
+      });
+      for (const doc of due.items) {
+        try {
+          if (doc.state === 'delivered' || doc.state === 'dropped') await purge(doc.id);
+          else if (await track(attempt(doc.id))) delivered++;
+        } catch (err) {
+          log?.warn({ err, outbox: options.name, id: doc.id }, 'outbox item could not be processed');
+        }
+      }
+      // Every item of the page left the due range (delivered, rescheduled, claimed or purged).
+      if (due.items.length < PAGE || stopped) break;
+    }
     return delivered;
   }
 
   const tick = () => {
     if (stopped) return;
     running = drain()
-      .catch((err) => options.logger?.warn({ err, outbox: options.name }, 'outbox drain failed'))
+      .catch((err) => log?.warn({ err, outbox: options.name }, 'outbox drain failed'))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, options.pollIntervalMs ?? 500);
       });
@@ -113,10 +195,11 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
     async send(id, payload) {
       const doc: OutboxDoc = {
         id,
+        state: 'pending',
         payload,
         attempts: 0,
         nextAttemptAt: Date.now(),
-        leaseUntil: 0,
+        claim: null,
         lastError: null,
         createdAt: new Date().toISOString(),
       };
@@ -124,11 +207,20 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
         await items.create(id, doc);
       } catch (err) {
         if (!(err instanceof StoreConflictError)) throw err;
+        const existing = await items.get(id);
+        if (existing?.state === 'delivered') return { delivered: true };
+        if (existing?.state === 'dropped') return { delivered: false };
       }
-      return { delivered: await attempt(id) };
+      // Stored: from here on a failure only delays the item, it never fails the caller.
+      try {
+        return { delivered: await track(attempt(id)) };
+      } catch (err) {
+        log?.warn({ err, outbox: options.name, id }, 'outbox item stored; delivery deferred');
+        return { delivered: false };
+      }
     },
-    drain,
-    pending: () => items.count(),
+    drain: () => track(drain()),
+    pending: () => items.count([['state', '==', 'pending']]),
     start() {
       stopped = false;
       if (!timer) timer = setTimeout(tick, 0);
@@ -138,6 +230,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running;
+      await Promise.allSettled([...inflight]);
     },
   };
 }

@@ -2,6 +2,7 @@ export * from './config.ts';
 export * from './create-app.ts';
 export * from './error-handler.ts';
 export * from './errors.ts';
+export * from './household-members.ts';
 export * from './ids.ts';
 export * from './internal-auth.ts';
 export * from './logger.ts';

@@ -9,8 +9,6 @@ export {
   verifyLocalUploadSignature,
 } from './local-signature.ts';
 export { createLocalStorage, type LocalBlobStorage, type LocalStorageConfig } from './local-storage.ts';
-export * from './types.ts';
-export { EmptyUploadError, UploadTooLargeError } from './upload-errors.ts';
 export {
   createBlobStorageFromSettings,
   type StorageEnv,
@@ -18,3 +16,5 @@ export {
   storageEnvShape,
   storageSettingsFrom,
 } from './storage-config.ts';
+export * from './types.ts';
+export { EmptyUploadError, UploadTooLargeError } from './upload-errors.ts';

@@ -38,7 +38,12 @@ describe('storage settings', () => {
         ARTIFACT_STORAGE_API_ENDPOINT: 'http://127.0.0.1:4443',
         GOOGLE_CLOUD_PROJECT: 'p1',
       }),
-    ).toMatchObject({ backend: 'cloudstore', bucket: 'b1', apiEndpoint: 'http://127.0.0.1:4443', projectId: 'p1' });
+    ).toMatchObject({
+      backend: 'cloudstore',
+      bucket: 'b1',
+      apiEndpoint: 'http://127.0.0.1:4443',
+      projectId: 'p1',
+    });
   });
 
   it('require a bucket for cloudstore', () => {
@@ -83,14 +88,24 @@ describe('storage from settings', () => {
     expect(url.origin + url.pathname).toBe('http://127.0.0.1:8080/api/v1/uploads/households/h_1/a');
     const query = Object.fromEntries(url.searchParams);
     const check = (secret: string) =>
-      verifyLocalUploadSignature({ secret, method: 'PUT', key: 'households/h_1/a', contentType: 'image/png', query });
+      verifyLocalUploadSignature({
+        secret,
+        method: 'PUT',
+        key: 'households/h_1/a',
+        contentType: 'image/png',
+        query,
+      });
     expect(check(strong)).toEqual({ ok: true, maxBytes: 10 });
     expect(check('dev-artifact-signing-secret-placeholder')).toEqual({ ok: false, reason: 'invalid' });
   });
 
   it('cloudstore: refers to objects in the configured bucket', () => {
     const storage = createBlobStorageFromSettings(
-      settingsFor({ ARTIFACT_STORAGE_BACKEND: 'cloudstore', ARTIFACT_BUCKET: 'b1', GOOGLE_CLOUD_PROJECT: 'p1' }),
+      settingsFor({
+        ARTIFACT_STORAGE_BACKEND: 'cloudstore',
+        ARTIFACT_BUCKET: 'b1',
+        GOOGLE_CLOUD_PROJECT: 'p1',
+      }),
       { publicBaseUrl: 'http://127.0.0.1:8080' },
     );
     expect(storage.backend).toBe('cloudstore');

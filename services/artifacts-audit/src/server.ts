@@ -9,7 +9,9 @@ await runService({
   loadConfig: () => loadArtifactsAuditConfig(),
   build: async (config, logger) => {
     const store = createStore(storeConfigFromEnv({ service: 'artifacts-audit', ...config.persistence }));
-    const storage = createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.peers.gateway.baseUrl });
+    const storage = createBlobStorageFromSettings(config.storage, {
+      publicBaseUrl: config.peers.gateway.baseUrl,
+    });
     const app = await buildApp({ config, store, storage, logger });
     app.addHook('onClose', () => store.close());
     return app;

@@ -72,7 +72,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     buyflow: createBuyflow({ store, cartprep: peers.cartprep, background: deps.background !== false }),
     logger,
   };
-  registerAuthentication(app, tokens);
+  registerAuthentication(app, tokens, config.internalToken);
   for (const register of ROUTE_GROUPS) await register(app, ctx);
   if (deps.background !== false) {
     app.addHook('onReady', async () => ctx.audit.outbox.start());

@@ -8,7 +8,7 @@ import {
 } from '../src/domain/confirmation-token.ts';
 import { merchantDomainOf } from '../src/domain/merchant-url.ts';
 import { canApply, type PurchaseEvent, TRANSITIONS } from '../src/domain/purchase-request-machine.ts';
-import { recoverDispatches } from '../src/routes/purchase-requests/intents.ts';
+import { recoverDispatches } from '../src/flows/start-purchase-intent.ts';
 import { buildBuyflowGateway } from './buyflow-harness.ts';
 
 const STATES: PurchaseRequestStatus[] = [

@@ -1,6 +1,8 @@
+import http from 'node:http';
+import net from 'node:net';
 import { EventSource } from 'eventsource';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
 
 // A stand-in wardrobe/orchestrator: records what the gateway forwards.
@@ -157,5 +159,240 @@ describe('gateway forwarding', () => {
     expect(events).toEqual(['turn.started', 'turn.completed:2']);
     // The first event arrived before the peer finished: nothing was buffered.
     expect(Date.now() - firstAt).toBeGreaterThan(1000);
+  });
+});
+
+/** Sends one raw request line to the gateway (fetch and inject normalise `..` away) and returns status and body. */
+function rawRequest(target: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const { port } = new URL(gatewayUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      const lines = Object.entries({ host: 'gw', connection: 'close', ...headers }).map(([k, v]) => `${k}: ${v}`);
+      socket.write(`GET ${target} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+    });
+    let out = '';
+    socket.on('data', (d) => {
+      out += d;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = out.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), body });
+    });
+  });
+}
+
+describe('forwarded paths cannot change household on the way', () => {
+  it.each([
+    ['dot segments', '/wardrobe/../../{other}/wardrobe/items'],
+    ['encoded dot segments', '/wardrobe/%2e%2e/%2E%2e/{other}/wardrobe/items'],
+    ['encoded slashes around dots', '/wardrobe/..%2f..%2f{other}/wardrobe/items'],
+    ['backslashes', '/wardrobe/..\\..\\{other}/wardrobe/items'],
+    ['a single dot', '/wardrobe/./items'],
+  ])('refuses %s with 400 before anything reaches the peer', async (_name, suffix) => {
+    const owner = await login(gateway, 'trav-owner@x.test');
+    const victim = await login(gateway, 'trav-victim@x.test');
+    const mine = await household(owner.token);
+    const other = await household(victim.token);
+    const before = received.length;
+    const res = await rawRequest(`/api/v1/households/${mine}${suffix.replace('{other}', other)}`, bearer(owner.token));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'BAD_REQUEST',
+      message: 'Path must not contain dot segments or backslashes',
+    });
+    expect(received.length).toBe(before);
+  });
+
+  it('refuses a signed-upload path that climbs out of /uploads (it would reach the peer with its token and no user)', async () => {
+    const before = received.length;
+    for (const path of ['/api/v1/uploads/../households/h_x/wardrobe/items', '/api/v1/uploads/%2e%2e/internal/x']) {
+      const res = await rawRequest(path);
+      expect(res.status).toBe(400);
+    }
+    expect(received.length).toBe(before);
+  });
+
+  it('forwards percent-encoded ids as the peer will decode them and keeps dots in the query', async () => {
+    const user = await login(gateway, 'enc@x.test');
+    const id = await household(user.token);
+    const encoded = `%${id.charCodeAt(0).toString(16)}${id.slice(1)}`;
+    const res = await rawRequest(`/api/v1/households/${encoded}/wardrobe/items?next=../../x`, bearer(user.token));
+    expect(res.status).toBe(200);
+    expect(received.at(-1)?.url).toBe(`/api/v1/households/${encoded}/wardrobe/items?next=../../x`);
+    // An encoded id of someone else's household is still checked against that household.
+    const other = await household((await login(gateway, 'enc-other@x.test')).token);
+    const foreign = await rawRequest(
+      `/api/v1/households/%${other.charCodeAt(0).toString(16)}${other.slice(1)}/wardrobe/items`,
+      bearer(user.token),
+    );
+    expect(foreign.status).toBe(403);
+  });
+
+  it('authenticates an absolute-form request line like any other', async () => {
+    const res = await rawRequest(`http://gw/api/v1/households/h_any/wardrobe/items`);
+    expect(res.status).toBe(401);
+  });
+
+  it('strips identity and voice-marking headers sent by a client, on public routes too', async () => {
+    const user = await login(gateway, 'strip@x.test');
+    const id = await household(user.token);
+    await gateway.inject({
+      method: 'POST',
+      url: `/api/v1/households/${id}/orchestrator/missions/m1/chat`,
+      headers: { ...bearer(user.token), 'x-message-source': 'voice', 'x-member-role': 'PARENT_GUARDIAN', 'x-internal-token': 'guess' },
+      payload: { message: 'hi' },
+    });
+    const chat = received.at(-1)!;
+    expect(chat.headers['x-message-source']).toBeUndefined();
+    expect(chat.headers['x-internal-token']).toBe('dev-internal-token-orchestrator');
+    await fetch(`${gatewayUrl}/api/v1/uploads/households/h_1/img_1?sig=abc`, {
+      headers: { 'x-user-id': 'usr_forged', 'x-member-role': 'PARENT_GUARDIAN', 'x-user-email': 'f@x.test' },
+    });
+    const upload = received.at(-1)!;
+    expect(upload.headers['x-user-id']).toBeUndefined();
+    expect(upload.headers['x-member-role']).toBeUndefined();
+    expect(upload.headers['x-user-email']).toBeUndefined();
+  });
+});
+
+describe('streaming through the gateway', () => {
+  // A raw peer so that the test controls every byte and every socket.
+  let raw: http.Server;
+  let rawGateway: GatewayApp;
+  let rawGatewayUrl = '';
+  let open = 0;
+  let upstreamClosed = 0;
+  const upstreamHeaders: http.IncomingHttpHeaders[] = [];
+
+  beforeAll(async () => {
+    raw = http.createServer((req, res) => {
+      upstreamHeaders.push(req.headers);
+      res.on('close', () => upstreamClosed++);
+      const path = req.url ?? '';
+      if (path.includes('/forever')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+        const beat = setInterval(() => res.write(`data: ${Date.now()}\n\n`), 20);
+        res.on('close', () => clearInterval(beat));
+        return;
+      }
+      if (path.includes('/reset')) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' });
+        res.write(Buffer.alloc(1000, 1));
+        setTimeout(() => req.socket.destroy(), 30);
+        return;
+      }
+      if (path.includes('/reset-sse')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: one\n\n');
+        setTimeout(() => req.socket.destroy(), 30);
+        return;
+      }
+      if (path.includes('/hop')) {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          connection: 'x-upstream-hop',
+          'x-upstream-hop': 'secret',
+          'keep-alive': 'timeout=5',
+          'x-kept': 'yes',
+        });
+        res.end('{"ok":true}');
+        return;
+      }
+      if (path.includes('/chunked')) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        for (let i = 0; i < 10; i++) res.write(Buffer.alloc(5000, i));
+        res.end();
+        return;
+      }
+      if (path.includes('/sse-with-length')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'content-length': '11' });
+        res.end('data: ok\n\n\n');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+    raw.on('connection', (socket) => {
+      open++;
+      socket.on('close', () => open--);
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const address = raw.address();
+    rawGateway = await buildGateway({
+      VTO_BASE_URL: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+      INTERNAL_API_TIMEOUT_SECONDS: '1',
+    });
+    await rawGateway.listen({ port: 0, host: '127.0.0.1' });
+    const g = rawGateway.server.address();
+    rawGatewayUrl = `http://127.0.0.1:${typeof g === 'object' && g ? g.port : 0}`;
+  });
+  afterAll(async () => {
+    await rawGateway.close();
+    raw.closeAllConnections();
+    await new Promise((resolve) => raw.close(resolve));
+  });
+
+  async function vtoPath(name: string) {
+    const user = await login(rawGateway, `${name}@x.test`);
+    const id = (
+      await rawGateway.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(user.token), payload: { name: 'H' } })
+    ).json().householdId as string;
+    return { url: `${rawGatewayUrl}/api/v1/households/${id}/vto/jobs/${name}`, headers: bearer(user.token) };
+  }
+
+  it('drops hop-by-hop headers both ways, including those named by Connection', async () => {
+    const { url, headers } = await vtoPath('hop');
+    const res = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(url, { headers: { ...headers, connection: 'x-client-hop', 'x-client-hop': 'secret', te: 'trailers', 'proxy-authorization': 'Basic x' } }, resolve),
+    );
+    res.resume();
+    expect(res.headers['x-upstream-hop']).toBeUndefined();
+    expect(res.headers['keep-alive']).not.toBe('timeout=5');
+    expect(res.headers['x-kept']).toBe('yes');
+    const up = upstreamHeaders.at(-1)!;
+    expect(up['x-client-hop']).toBeUndefined();
+    expect(up['proxy-authorization']).toBeUndefined();
+    expect(up.te).toBeUndefined();
+    expect(up.authorization).toBeUndefined();
+  });
+
+  it('passes a chunked body through whole and drops a content-length on an event stream', async () => {
+    const chunked = await vtoPath('chunked');
+    const res = await fetch(chunked.url, { headers: chunked.headers });
+    expect((await res.arrayBuffer()).byteLength).toBe(50_000);
+    const sse = await vtoPath('sse-with-length');
+    const stream = await fetch(sse.url, { headers: sse.headers });
+    expect(stream.headers.get('content-length')).toBeNull();
+    expect(await stream.text()).toBe('data: ok\n\n\n');
+  });
+
+  it('survives a peer that resets the connection mid-body', async () => {
+    for (const name of ['reset', 'reset-sse']) {
+      const { url, headers } = await vtoPath(name);
+      const res = await fetch(url, { headers });
+      expect(res.status).toBe(200);
+      await expect(res.arrayBuffer()).rejects.toThrow();
+    }
+    // Still serving.
+    const health = await fetch(`${rawGatewayUrl}/health`);
+    expect(health.status).toBe(200);
+  });
+
+  it('aborts the upstream call when the client goes away from an endless stream', async () => {
+    const { url, headers } = await vtoPath('forever');
+    const closedBefore = upstreamClosed;
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(url, { headers: { ...headers, accept: 'text/event-stream' } }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', () => {});
+      setTimeout(() => reject(new Error('no data')), 2000);
+    });
+    await vi.waitFor(() => expect(upstreamClosed).toBe(closedBefore + 1), { timeout: 2000, interval: 20 });
+    await vi.waitFor(() => expect(open).toBe(0), { timeout: 2000, interval: 20 });
   });
 });

@@ -1,11 +1,17 @@
-import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import {
+  createHouseholdMembers,
+  createPeerClient,
+  createServiceApp,
+  type HouseholdMembers,
+  registerInternalAuth,
+  type ServiceApp,
+} from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createTryOnBackend, type TryOnBackend } from './adapters/backends/index.ts';
 import { createImageLoader } from './adapters/image-loader.ts';
 import { createJobRepository } from './adapters/job-repository.ts';
-import { createMembershipCheck, type MembershipCheck } from './adapters/membership-client.ts';
 import { createRemoteImageFetcher, type RemoteImageFetcher } from './adapters/remote-image-fetcher.ts';
 import type { VtoConfig } from './config.ts';
 import type { VtoContext } from './context.ts';
@@ -20,7 +26,7 @@ export interface VtoDeps {
   storage: BlobStorage;
   logger?: Logger | false;
   /** Tests may replace these; otherwise they are built from config. */
-  isMember?: MembershipCheck;
+  members?: HouseholdMembers;
   fetcher?: RemoteImageFetcher;
   backend?: TryOnBackend;
   /** Run the background worker (default true). */
@@ -72,7 +78,7 @@ export async function buildApp(deps: VtoDeps): Promise<ServiceApp & { ctx: VtoCo
     jobs,
     storage,
     backend,
-    isMember: deps.isMember ?? createMembershipCheck(gateway),
+    members: deps.members ?? createHouseholdMembers(gateway),
     worker,
     logger,
   };

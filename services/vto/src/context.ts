@@ -1,8 +1,8 @@
+import type { HouseholdMembers } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
 import type { Logger } from 'pino';
 import type { TryOnBackend } from './adapters/backends/index.ts';
 import type { JobRepository } from './adapters/job-repository.ts';
-import type { MembershipCheck } from './adapters/membership-client.ts';
 import type { VtoConfig } from './config.ts';
 import type { JobWorker } from './jobs/job-worker.ts';
 
@@ -12,7 +12,7 @@ export interface VtoContext {
   jobs: JobRepository;
   storage: BlobStorage;
   backend: TryOnBackend;
-  isMember: MembershipCheck;
+  members: HouseholdMembers;
   worker: JobWorker;
   logger: Logger | undefined;
 }

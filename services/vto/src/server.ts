@@ -10,7 +10,9 @@ await runService({
   build: async (config, logger) => {
     const store = createStore(storeConfigFromEnv({ service: 'vto', ...config.persistence }));
     // vto signs no URLs; local storage is shared with wardrobe through ARTIFACT_LOCAL_DIR.
-    const storage = createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.peers.gateway.baseUrl });
+    const storage = createBlobStorageFromSettings(config.storage, {
+      publicBaseUrl: config.peers.gateway.baseUrl,
+    });
     const app = await buildApp({ config, store, storage, logger });
     app.addHook('onClose', () => store.close());
     return app;

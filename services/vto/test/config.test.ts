@@ -33,9 +33,16 @@ describe('vto configuration', () => {
 
   it('refuses the development signing secret in production, like every service sharing ARTIFACT_LOCAL_DIR', () => {
     const tokens = Object.fromEntries(
-      ['GATEWAY', 'ORCHESTRATOR', 'WARDROBE', 'COMMERCE', 'VTO', 'CARTPREP', 'BROWSER_BRIDGE', 'ARTIFACTS_AUDIT'].map(
-        (s) => [`${s}_INTERNAL_TOKEN`, `${s.toLowerCase()}-${'x'.repeat(40)}`],
-      ),
+      [
+        'GATEWAY',
+        'ORCHESTRATOR',
+        'WARDROBE',
+        'COMMERCE',
+        'VTO',
+        'CARTPREP',
+        'BROWSER_BRIDGE',
+        'ARTIFACTS_AUDIT',
+      ].map((s) => [`${s}_INTERNAL_TOKEN`, `${s.toLowerCase()}-${'x'.repeat(40)}`]),
     );
     expect(() => loadVtoConfig({ APP_ENV: 'production', ...tokens })).toThrow(
       new ConfigError(

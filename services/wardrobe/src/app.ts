@@ -1,9 +1,14 @@
-import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import {
+  createHouseholdMembers,
+  createPeerClient,
+  createServiceApp,
+  registerInternalAuth,
+  type ServiceApp,
+} from '@hs/service-kit';
 import { asLocalStorage, type BlobStorage, createBlobStorageFromSettings } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createCommerceOffers } from './adapters/commerce-offers.ts';
-import { createHouseholdMembers } from './adapters/household-members.ts';
 import { createItemRepository } from './adapters/item-repository.ts';
 import { createCollectionRepository, createOutfitRepository } from './adapters/outfit-repository.ts';
 import type { WardrobeConfig } from './config.ts';
@@ -41,7 +46,8 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
   const peer = (service: 'gateway' | 'commerce', timeoutMs = config.internalTimeoutMs) =>
     createPeerClient({ service, ...config.peers[service], timeoutMs });
   const storage =
-    deps.storage ?? createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.uploads.publicBaseUrl });
+    deps.storage ??
+    createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.uploads.publicBaseUrl });
   const ctx: WardrobeContext = {
     config,
     items: createItemRepository(store),

@@ -1,6 +1,6 @@
+import type { HouseholdMembers } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
 import type { CommerceOffers } from './adapters/commerce-offers.ts';
-import type { HouseholdMembers } from './adapters/household-members.ts';
 import type { ItemRepository } from './adapters/item-repository.ts';
 import type { CollectionRepository, OutfitRepository } from './adapters/outfit-repository.ts';
 import type { WardrobeConfig } from './config.ts';

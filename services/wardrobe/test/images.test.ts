@@ -126,7 +126,7 @@ describe('image uploads (local storage)', () => {
     });
 
     const key = `households/h_1/items/${item.itemId}/${signed.imageId}`;
-    const expiredUrl = signedLocalUrl('http://127.0.0.1:8080', 'dev-upload-signing-secret-placeholder', {
+    const expiredUrl = signedLocalUrl('http://127.0.0.1:8080', 'dev-artifact-signing-secret-placeholder', {
       method: 'PUT',
       key,
       contentType: 'image/png',

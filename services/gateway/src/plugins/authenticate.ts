@@ -1,5 +1,5 @@
 import { CALLER_HEADERS } from '@hs/contracts';
-import { unauthorized } from '@hs/service-kit';
+import { internalTokenOf, secretsEqual, unauthorized } from '@hs/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessTokens, Identity } from '../adapters/access-tokens.ts';
 
@@ -15,12 +15,14 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
 /**
  * Every `/api/v1` route of the gateway needs a valid bearer token unless it is marked public
  * (login, signed uploads, internal callbacks with their own token, the voice socket).
- * Identity headers sent by a client are dropped: only the gateway sets them for peers.
+ * Identity headers are dropped unless the caller holds the gateway's own internal token (a peer
+ * acting for a user on an internal route, e.g. the stylist agent): a client can't forge them.
  */
-export function registerAuthentication(app: FastifyInstance, tokens: AccessTokens): void {
+export function registerAuthentication(app: FastifyInstance, tokens: AccessTokens, internalToken: string): void {
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
-    for (const header of Object.values(CALLER_HEADERS)) delete request.headers[header];
+    if (!secretsEqual(internalTokenOf(request), internalToken))
+      for (const header of Object.values(CALLER_HEADERS)) delete request.headers[header];
     // Decided by the matched route, not the raw URL: an absolute-form request line
     // (`GET http://host/api/v1/...`) reaches the same handler without starting with /api/v1.
     // Unknown routes fall through to the 404 handler whatever the credentials.

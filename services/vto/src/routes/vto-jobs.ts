@@ -64,7 +64,8 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
       const personImageRef = requireRef('personImageRef', request.body.personImageRef, householdId);
       const garmentImageRef = requireRef('garmentImageRef', request.body.garmentImageRef, householdId);
       const memberId = request.body.memberId?.trim() || caller.userId;
-      if (!(await ctx.isMember(householdId, memberId, request.id))) throw badRequest(MEMBERSHIP_REQUIRED);
+      if (!(await ctx.members.isMember(householdId, memberId, request.id)))
+        throw badRequest(MEMBERSHIP_REQUIRED);
       const job = newJob({
         jobId: newId('vto'),
         householdId,

@@ -15,6 +15,7 @@ export type GateAction =
   | 'CART_READY'
   | 'CART_FAILED'
   | 'CONFIRM_CHECKOUT'
+  | 'ISSUE_CONFIRMATION_TOKEN'
   | 'SET_SPENDING_POLICY';
 
 export type Gate = {

@@ -1,5 +1,6 @@
 import type { ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
+import { registerAgentIntentRoutes } from './agent-intents.ts';
 import { registerCallbackRoutes } from './callbacks.ts';
 import { registerCheckoutRoutes } from './checkout.ts';
 import { registerCreateAndReadRoutes } from './create-and-read.ts';
@@ -13,4 +14,5 @@ export function registerPurchaseRequestRoutes(app: ServiceApp, ctx: GatewayConte
   registerIntentRoutes(app, ctx);
   registerCallbackRoutes(app, ctx);
   registerCheckoutRoutes(app, ctx);
+  registerAgentIntentRoutes(app, ctx);
 }

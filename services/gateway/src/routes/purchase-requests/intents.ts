@@ -4,29 +4,17 @@ import {
   PurchaseIntent,
   PurchaseRequestParams,
 } from '@hs/contracts';
-import { isAppError, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
-import { ABORT } from '@hs/store';
+import type { ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
-import { newConfirmationToken } from '../../domain/confirmation-token.ts';
-import { applyEvent, assertCanApply } from '../../domain/purchase-request-machine.ts';
-import { requireGate, type StoredPurchaseRequest } from '../../domain/purchase-request-rules.ts';
+import { requireGate } from '../../domain/purchase-request-rules.ts';
+import { recoverDispatches, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { auditGate, guarded, IdempotencyHeaders, idempotencyScope, isRefusal } from './gate.ts';
+import { guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
 
-/**
- * Creating a purchase intent is three named steps:
- *  1. issue the confirmation token (stored as a hash; harmless if nothing follows),
- *  2. move the request APPROVED → CART_PREP with the intent and a job id derived from it,
- *     marked `dispatchPending` (the atomic update makes one of two racing intents win),
- *  3. dispatch the job to cart-prep (idempotent on the job id), then clear `dispatchPending`.
- * Undo of step 3 failing (cart-prep down or refusing): the request goes back to APPROVED with
- * lastFailure set, as the table's cartFailed transition does, and the caller gets 502/504.
- * A crash between 2 and 3 leaves the request CART_PREP with `dispatchPending`: the recovery
- * sweep (at boot and every 15 s) re-sends the same job id, so no job is lost or doubled.
- */
+/** The user's route to start a purchase; the steps live in flows/start-purchase-intent.ts. */
 export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void {
-  const { requests, tokens, idempotency } = ctx.buyflow;
+  const { idempotency } = ctx.buyflow;
 
   app.post(
     '/api/v1/households/:id/requests/:requestId/purchase-intents',
@@ -66,63 +54,8 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
         const { member } = await accessHousehold(ctx.households, request, id);
         return idempotency.run(scope, key, request.body, async () => {
           requireGate(member, 'intent');
-          const found = await requests.get(id, requestId);
-          if (!found) throw notFound('Purchase request not found');
-          assertCanApply('startCartPrep', found.status);
-
-          const now = nowIso();
-          const intentId = newId('pi');
-          const cartprepJobId = `cpj_${intentId.slice(3)}`;
-          const expiresAt = new Date(
-            Date.now() + ctx.config.buyflow.checkoutTokenTtlSeconds * 1000,
-          ).toISOString();
-          const { token, tokenHash } = newConfirmationToken();
-          await tokens.save({
-            tokenHash,
-            householdId: id,
-            requestId,
-            intentId,
-            actorId: userId,
-            expiresAt,
-            usedAt: null,
-            createdAt: now,
-          });
-
-          const { doc } = await requests.change(requestId, (r) =>
-            applyEvent(
-              r,
-              'startCartPrep',
-              { intentId, cartprepJobId, intentActorId: userId, dispatchPending: true, cart: null },
-              now,
-            ),
-          );
-          if (!doc) throw notFound('Purchase request not found');
-
-          try {
-            await dispatch(ctx, doc, request.id);
-          } catch (err) {
-            await revertDispatch(ctx, doc, err);
-            // A refusal by cart-prep (e.g. domain not allowed) is audited by `guarded`.
-            if (!isRefusal(err))
-              await auditGate(ctx, request, gate, 'FAILED', {
-                intentId,
-                cartprepJobId,
-                reason: (err as Error).message,
-              });
-            throw err;
-          }
-          await auditGate(ctx, request, gate, 'ALLOWED', { intentId, cartprepJobId, expiresAt });
-          return {
-            status: 201,
-            body: {
-              intentId,
-              requestId,
-              actorId: userId,
-              cartprepJobId,
-              confirmationToken: token,
-              expiresAt,
-            },
-          };
+          const intent = await startPurchaseIntent(ctx, request, gate);
+          return { status: 201, body: intent };
         });
       });
       return reply.code(result.status as 201).send(result.body);
@@ -150,53 +83,3 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
   }
 }
 
-/** Step 3: send the job; clear `dispatchPending` once cart-prep has it. */
-async function dispatch(ctx: GatewayContext, doc: StoredPurchaseRequest, requestId?: string): Promise<void> {
-  await ctx.buyflow.cartprep.dispatch(doc, requestId);
-  await ctx.buyflow.requests.change(doc.requestId, (r) =>
-    r.cartprepJobId === doc.cartprepJobId && r.dispatchPending ? { ...r, dispatchPending: false } : ABORT,
-  );
-}
-
-/** Undo of step 2 when cart-prep never got the job: back to APPROVED so a new intent can retry. */
-async function revertDispatch(ctx: GatewayContext, doc: StoredPurchaseRequest, err: unknown): Promise<void> {
-  const at = nowIso();
-  const message = `Cart preparation could not be started: ${isAppError(err) ? err.message : 'cart-prep failed'}`;
-  const errorCode =
-    isAppError(err) && err.code === 'POLICY_VIOLATION' ? 'DOMAIN_NOT_ALLOWED' : 'INTERNAL_ERROR';
-  await ctx.buyflow.requests.change(doc.requestId, (r) =>
-    r.status === 'CART_PREP' && r.cartprepJobId === doc.cartprepJobId
-      ? applyEvent(
-          r,
-          'cartFailed',
-          { dispatchPending: false, lastFailure: { jobId: doc.cartprepJobId, errorCode, message, at } },
-          at,
-        )
-      : ABORT,
-  );
-}
-
-/**
- * Re-sends jobs a crash may have left undispatched (older than 10 s, so a request still in its
- * route is not raced). Cart-prep dedupes on the job id; a request that left CART_PREP in the
- * meantime just loses its flag.
- */
-export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
-  const before = new Date(Date.now() - 10_000).toISOString();
-  let sent = 0;
-  for (const r of await ctx.buyflow.requests.pendingDispatch(before)) {
-    if (r.status !== 'CART_PREP') {
-      await ctx.buyflow.requests.change(r.requestId, (cur) =>
-        cur.dispatchPending ? { ...cur, dispatchPending: false } : ABORT,
-      );
-      continue;
-    }
-    try {
-      await dispatch(ctx, r);
-      sent++;
-    } catch (err) {
-      ctx.logger?.warn({ err, requestId: r.requestId }, 'cart-prep dispatch still failing; will retry');
-    }
-  }
-  return sent;
-}

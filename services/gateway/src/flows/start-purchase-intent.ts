@@ -1,0 +1,125 @@
+import type { PurchaseIntent } from '@hs/contracts';
+import { isAppError, newId, notFound, nowIso } from '@hs/service-kit';
+import { ABORT } from '@hs/store';
+import type { FastifyRequest } from 'fastify';
+import type { GatewayContext } from '../context.ts';
+import { newConfirmationToken } from '../domain/confirmation-token.ts';
+import { applyEvent, assertCanApply } from '../domain/purchase-request-machine.ts';
+import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
+import { auditGate, type Gate, isRefusal } from '../routes/purchase-requests/gate.ts';
+
+/** A fresh one-time checkout token for the actor of the request's current intent. */
+export async function issueConfirmationToken(
+  ctx: GatewayContext,
+  ids: { householdId: string; requestId: string; intentId: string; actorId: string },
+): Promise<{ confirmationToken: string; expiresAt: string }> {
+  const now = nowIso();
+  const expiresAt = new Date(Date.now() + ctx.config.buyflow.checkoutTokenTtlSeconds * 1000).toISOString();
+  const { token, tokenHash } = newConfirmationToken();
+  await ctx.buyflow.tokens.save({ tokenHash, ...ids, expiresAt, usedAt: null, createdAt: now });
+  return { confirmationToken: token, expiresAt };
+}
+
+/**
+ * Creating a purchase intent is three named steps:
+ *  1. issue the confirmation token (stored as a hash; harmless if nothing follows),
+ *  2. move the request APPROVED → CART_PREP with the intent and a job id derived from it,
+ *     marked `dispatchPending` (the atomic update makes one of two racing intents win),
+ *  3. dispatch the job to cart-prep (idempotent on the job id), then clear `dispatchPending`.
+ * Undo of step 3 failing (cart-prep down or refusing): the request goes back to APPROVED with
+ * lastFailure set, as the table's cartFailed transition does, and the caller gets 502/504.
+ * A crash between 2 and 3 leaves the request CART_PREP with `dispatchPending`: the recovery
+ * sweep (at boot and every 15 s) re-sends the same job id, so no job is lost or doubled.
+ * The caller has checked membership and role.
+ */
+export async function startPurchaseIntent(
+  ctx: GatewayContext,
+  request: FastifyRequest,
+  gate: Gate & { targetId: string; actorId: string },
+): Promise<PurchaseIntent> {
+  const { householdId, targetId: requestId, actorId } = gate;
+  const found = await ctx.buyflow.requests.get(householdId, requestId);
+  if (!found) throw notFound('Purchase request not found');
+  assertCanApply('startCartPrep', found.status);
+
+  const intentId = newId('pi');
+  const cartprepJobId = `cpj_${intentId.slice(3)}`;
+  const { confirmationToken, expiresAt } = await issueConfirmationToken(ctx, {
+    householdId,
+    requestId,
+    intentId,
+    actorId,
+  });
+  const { doc } = await ctx.buyflow.requests.change(requestId, (r) =>
+    applyEvent(
+      r,
+      'startCartPrep',
+      { intentId, cartprepJobId, intentActorId: actorId, dispatchPending: true, cart: null },
+      nowIso(),
+    ),
+  );
+  if (!doc) throw notFound('Purchase request not found');
+
+  try {
+    await dispatch(ctx, doc, request.id);
+  } catch (err) {
+    await revertDispatch(ctx, doc, err);
+    // A refusal by cart-prep (e.g. domain not allowed) is audited by `guarded`.
+    if (!isRefusal(err))
+      await auditGate(ctx, request, gate, 'FAILED', { intentId, cartprepJobId, reason: (err as Error).message });
+    throw err;
+  }
+  await auditGate(ctx, request, gate, 'ALLOWED', { intentId, cartprepJobId, expiresAt });
+  return { intentId, requestId, actorId, cartprepJobId, confirmationToken, expiresAt };
+}
+
+/** Step 3: send the job; clear `dispatchPending` once cart-prep has it. */
+async function dispatch(ctx: GatewayContext, doc: StoredPurchaseRequest, requestId?: string): Promise<void> {
+  await ctx.buyflow.cartprep.dispatch(doc, requestId);
+  await ctx.buyflow.requests.change(doc.requestId, (r) =>
+    r.cartprepJobId === doc.cartprepJobId && r.dispatchPending ? { ...r, dispatchPending: false } : ABORT,
+  );
+}
+
+/** Undo of step 2 when cart-prep never got the job: back to APPROVED so a new intent can retry. */
+async function revertDispatch(ctx: GatewayContext, doc: StoredPurchaseRequest, err: unknown): Promise<void> {
+  const at = nowIso();
+  const message = `Cart preparation could not be started: ${isAppError(err) ? err.message : 'cart-prep failed'}`;
+  const errorCode =
+    isAppError(err) && err.code === 'POLICY_VIOLATION' ? 'DOMAIN_NOT_ALLOWED' : 'INTERNAL_ERROR';
+  await ctx.buyflow.requests.change(doc.requestId, (r) =>
+    r.status === 'CART_PREP' && r.cartprepJobId === doc.cartprepJobId
+      ? applyEvent(
+          r,
+          'cartFailed',
+          { dispatchPending: false, lastFailure: { jobId: doc.cartprepJobId, errorCode, message, at } },
+          at,
+        )
+      : ABORT,
+  );
+}
+
+/**
+ * Re-sends jobs a crash may have left undispatched (older than 10 s, so a request still in its
+ * route is not raced). Cart-prep dedupes on the job id; a request that left CART_PREP in the
+ * meantime just loses its flag.
+ */
+export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
+  const before = new Date(Date.now() - 10_000).toISOString();
+  let sent = 0;
+  for (const r of await ctx.buyflow.requests.pendingDispatch(before)) {
+    if (r.status !== 'CART_PREP') {
+      await ctx.buyflow.requests.change(r.requestId, (cur) =>
+        cur.dispatchPending ? { ...cur, dispatchPending: false } : ABORT,
+      );
+      continue;
+    }
+    try {
+      await dispatch(ctx, r);
+      sent++;
+    } catch (err) {
+      ctx.logger?.warn({ err, requestId: r.requestId }, 'cart-prep dispatch still failing; will retry');
+    }
+  }
+  return sent;
+}

@@ -1,0 +1,149 @@
+import {
+  AgentPurchaseIntent,
+  CALLER_HEADERS,
+  ErrorEnvelope,
+  IssuedConfirmationToken,
+  PurchaseRequest,
+  PurchaseRequestParams,
+} from '@hs/contracts';
+import {
+  conflict,
+  forbidden,
+  internalTokenOf,
+  notFound,
+  secretsEqual,
+  type ServiceApp,
+  unauthorized,
+} from '@hs/service-kit';
+import type { FastifyRequest } from 'fastify';
+import type { GatewayContext } from '../../context.ts';
+import { memberOf } from '../../domain/household-rules.ts';
+import { publicRequest, requireGate } from '../../domain/purchase-request-rules.ts';
+import { issueConfirmationToken, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
+import { currentUser } from '../../plugins/authenticate.ts';
+import { accessHousehold } from '../../plugins/household-access.ts';
+import { auditGate, guarded } from './gate.ts';
+
+const INTERNAL = '/api/v1/internal/households/:id/requests/:requestId';
+
+/**
+ * The stylist agent's way into the buy flow (the orchestrator's prepare_cart tool): read a
+ * request, and start cart preparation for an APPROVED one as the mission owner, under the
+ * same role rules and audit as the user route. It never buys: the checkout token is not
+ * returned here; the owner asks for one (POST /requests/{id}/confirmation-token) and confirms.
+ */
+export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext): void {
+  const actingMember = async (request: FastifyRequest, householdId: string) => {
+    if (!secretsEqual(internalTokenOf(request), ctx.config.internalToken))
+      throw forbidden('Missing or invalid internal token');
+    const userId = request.headers[CALLER_HEADERS.userId];
+    if (typeof userId !== 'string' || !userId) throw unauthorized('Acting user (X-User-Id) is missing');
+    const household = await ctx.households.get(householdId);
+    if (!household) throw notFound('Household not found');
+    return memberOf(household, userId);
+  };
+
+  app.get(
+    INTERNAL,
+    {
+      config: { public: true },
+      schema: {
+        tags: ['internal'],
+        security: [{ internalToken: [] }],
+        params: PurchaseRequestParams,
+        response: { 200: PurchaseRequest, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope },
+      },
+    },
+    async (request) => {
+      const { id, requestId } = request.params;
+      await actingMember(request, id);
+      const found = await ctx.buyflow.requests.get(id, requestId);
+      if (!found) throw notFound('Purchase request not found');
+      return publicRequest(found);
+    },
+  );
+
+  app.post(
+    `${INTERNAL}/purchase-intents`,
+    {
+      config: { public: true },
+      schema: {
+        tags: ['internal'],
+        security: [{ internalToken: [] }],
+        description:
+          'Starts cart preparation for an APPROVED request on behalf of the acting user (X-User-Id, ADULT or PARENT_GUARDIAN). No confirmation token is returned.',
+        params: PurchaseRequestParams,
+        response: {
+          201: AgentPurchaseIntent,
+          401: ErrorEnvelope,
+          403: ErrorEnvelope,
+          404: ErrorEnvelope,
+          409: ErrorEnvelope,
+          502: ErrorEnvelope,
+          504: ErrorEnvelope,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, requestId } = request.params;
+      const member = await actingMember(request, id);
+      const gate = {
+        householdId: id,
+        action: 'CREATE_PURCHASE_INTENT' as const,
+        actorId: member.memberId,
+        targetId: requestId,
+      };
+      const intent = await guarded(ctx, request, gate, async () => {
+        requireGate(member, 'intent');
+        return startPurchaseIntent(ctx, request, gate);
+      });
+      const { confirmationToken: _shownToNobody, ...withoutToken } = intent;
+      return reply.code(201).send(withoutToken);
+    },
+  );
+
+  app.post(
+    '/api/v1/households/:id/requests/:requestId/confirmation-token',
+    {
+      schema: {
+        tags: ['purchase-requests'],
+        security: [{ bearer: [] }],
+        summary: 'Get a one-time checkout confirmation token for the current intent',
+        description:
+          'For the member who started the current purchase intent (by the app or through the stylist agent), while the request is CART_PREP or CART_READY. CHILD: 403; another member: 403; other states: 409. Each token is one-time and valid CHECKOUT_TOKEN_TTL_SECONDS; earlier unexpired tokens of the same intent stay valid, and the request completes once whichever is spent first.',
+        params: PurchaseRequestParams,
+        response: {
+          201: IssuedConfirmationToken,
+          401: ErrorEnvelope,
+          403: ErrorEnvelope,
+          404: ErrorEnvelope,
+          409: ErrorEnvelope,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, requestId } = request.params;
+      const { userId } = currentUser(request);
+      const gate = { householdId: id, action: 'ISSUE_CONFIRMATION_TOKEN' as const, actorId: userId, targetId: requestId };
+      const issued = await guarded(ctx, request, gate, async () => {
+        const { member } = await accessHousehold(ctx.households, request, id);
+        requireGate(member, 'confirm');
+        const found = await ctx.buyflow.requests.get(id, requestId);
+        if (!found) throw notFound('Purchase request not found');
+        if ((found.status !== 'CART_PREP' && found.status !== 'CART_READY') || !found.intentId)
+          throw conflict(`Purchase request is ${found.status}; a checkout token exists only during cart preparation`);
+        if (found.intentActorId !== userId)
+          throw forbidden('Only the member who started the purchase can confirm it');
+        const token = await issueConfirmationToken(ctx, {
+          householdId: id,
+          requestId,
+          intentId: found.intentId,
+          actorId: userId,
+        });
+        return { requestId, intentId: found.intentId, actorId: userId, ...token };
+      });
+      await auditGate(ctx, request, gate, 'ALLOWED', { intentId: issued.intentId, expiresAt: issued.expiresAt });
+      return reply.code(201).send(issued);
+    },
+  );
+}
