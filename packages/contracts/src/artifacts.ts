@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
+import { MissionType } from './missions.ts';
+import { Season } from './wardrobe.ts';
 
 export const ArtifactType = z.enum([
   'MissionPlan',
@@ -10,12 +12,12 @@ export const ArtifactType = z.enum([
 ]);
 export type ArtifactType = z.infer<typeof ArtifactType>;
 
-/** Mission types a plan can be made for (spec part 1). */
-export const PlanMissionType = z.enum(['STYLE', 'POLL', 'CARTPREP', 'INTERACTIVE']);
-export type PlanMissionType = z.infer<typeof PlanMissionType>;
+/** Mission types a plan can be made for: every mission type (spec part 1). */
+export const PlanMissionType = MissionType;
+export type PlanMissionType = MissionType;
 
-export const PlanSeason = z.enum(['SPRING', 'SUMMER', 'FALL', 'WINTER']);
-export type PlanSeason = z.infer<typeof PlanSeason>;
+export const PlanSeason = Season;
+export type PlanSeason = Season;
 
 /**
  * Ids that become store keys and blob-storage path segments: a safe alphabet, no leading dot,

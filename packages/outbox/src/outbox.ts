@@ -56,7 +56,11 @@ const PAGE = 50;
 const MAX_PAGES_PER_DRAIN = 20;
 
 /** Exponential backoff with jitter: attempt n waits between half and all of 250 ms × 2^n, capped. */
-export function backoffMs(attempts: number, maxBackoffMs: number, random: () => number = Math.random): number {
+export function backoffMs(
+  attempts: number,
+  maxBackoffMs: number,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(maxBackoffMs, BASE_BACKOFF_MS * 2 ** Math.min(attempts, 20));
   return Math.round(ceiling * (0.5 + random() / 2));
 }
@@ -137,11 +141,24 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
       const at = Date.now();
       await items.update(id, (current) => {
         if (!current || current.claim !== claim) return ABORT;
-        if (drop) return { ...current, state: 'dropped', payload: null, claim: null, attempts, nextAttemptAt: at + keepDoneMs, lastError: errorText(err) };
+        if (drop)
+          return {
+            ...current,
+            state: 'dropped',
+            payload: null,
+            claim: null,
+            attempts,
+            nextAttemptAt: at + keepDoneMs,
+            lastError: errorText(err),
+          };
         return { ...current, attempts, claim: null, nextAttemptAt: at + wait, lastError: errorText(err) };
       });
       if (drop) log?.error({ err, outbox: options.name, id }, 'outbox item refused permanently; dropped');
-      else log?.warn({ err, outbox: options.name, id, attempts, retryInMs: wait }, 'delivery failed; will retry');
+      else
+        log?.warn(
+          { err, outbox: options.name, id, attempts, retryInMs: wait },
+          'delivery failed; will retry',
+        );
       return false;
     }
     const at = Date.now();
@@ -157,7 +174,9 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   /** Removes a tombstone whose time is up (unless it changed meanwhile). */
   async function purge(id: string): Promise<void> {
     const now = Date.now();
-    await items.update(id, (doc) => (doc && doc.state !== 'pending' && doc.nextAttemptAt <= now ? null : ABORT));
+    await items.update(id, (doc) =>
+      doc && doc.state !== 'pending' && doc.nextAttemptAt <= now ? null : ABORT,
+    );
   }
 
   async function drain(): Promise<number> {

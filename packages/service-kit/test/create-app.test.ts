@@ -36,7 +36,12 @@ beforeAll(async () => {
   );
   app.get(
     '/api/v1/things/:thingId',
-    { schema: { params: z.object({ thingId: z.string().regex(/^t_/) }), querystring: z.object({ n: z.coerce.number().int() }) } },
+    {
+      schema: {
+        params: z.object({ thingId: z.string().regex(/^t_/) }),
+        querystring: z.object({ n: z.coerce.number().int() }),
+      },
+    },
     async () => ({ ok: true }),
   );
   app.post(
@@ -71,17 +76,82 @@ const json = { 'content-type': 'application/json' };
 
 describe('error envelope on every Fastify error path', () => {
   it.each([
-    ['unknown route', { method: 'GET' as const, url: '/api/v1/nope?x=1' }, 404, { error: 'NOT_FOUND', message: 'Route GET /api/v1/nope not found' }],
-    ['body over the limit', { method: 'POST' as const, url: '/api/v1/things', headers: json, payload: JSON.stringify({ name: 'x'.repeat(2000) }) }, 413, { error: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' }],
-    ['text body', { method: 'POST' as const, url: '/api/v1/things', headers: { 'content-type': 'text/plain' }, payload: 'hello' }, 415, { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type' }],
-    ['malformed JSON', { method: 'POST' as const, url: '/api/v1/things', headers: json, payload: '{"name":' }, 400, { error: 'BAD_REQUEST', message: 'Body is not valid JSON' }],
-    ['empty JSON body', { method: 'POST' as const, url: '/api/v1/things', headers: json, payload: '' }, 400, { error: 'BAD_REQUEST', message: 'Body must not be empty' }],
-    ['thrown AppError', { method: 'GET' as const, url: '/api/v1/conflict' }, 409, { error: 'CONFLICT', message: 'Already there' }],
-    ['unexpected exception', { method: 'GET' as const, url: '/api/v1/boom' }, 500, { error: 'INTERNAL_ERROR', message: 'Internal server error' }],
-    ['reply that breaks its schema', { method: 'GET' as const, url: '/api/v1/bad-reply' }, 500, { error: 'INTERNAL_ERROR', message: 'Internal server error' }],
-    ['rate limit', { method: 'GET' as const, url: '/api/v1/limited' }, 429, { error: 'RATE_LIMITED', message: 'Rate limit exceeded, retry in 7 seconds' }],
-    ['other client error', { method: 'GET' as const, url: '/api/v1/teapot' }, 418, { error: 'HTTP_ERROR', message: 'I am a teapot' }],
-    ['malformed percent-encoding in the URL', { method: 'GET' as const, url: '/api/v1/things/%zz?n=1' }, 400, { error: 'BAD_REQUEST', message: 'Malformed URL' }],
+    [
+      'unknown route',
+      { method: 'GET' as const, url: '/api/v1/nope?x=1' },
+      404,
+      { error: 'NOT_FOUND', message: 'Route GET /api/v1/nope not found' },
+    ],
+    [
+      'body over the limit',
+      {
+        method: 'POST' as const,
+        url: '/api/v1/things',
+        headers: json,
+        payload: JSON.stringify({ name: 'x'.repeat(2000) }),
+      },
+      413,
+      { error: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+    ],
+    [
+      'text body',
+      {
+        method: 'POST' as const,
+        url: '/api/v1/things',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'hello',
+      },
+      415,
+      { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type' },
+    ],
+    [
+      'malformed JSON',
+      { method: 'POST' as const, url: '/api/v1/things', headers: json, payload: '{"name":' },
+      400,
+      { error: 'BAD_REQUEST', message: 'Body is not valid JSON' },
+    ],
+    [
+      'empty JSON body',
+      { method: 'POST' as const, url: '/api/v1/things', headers: json, payload: '' },
+      400,
+      { error: 'BAD_REQUEST', message: 'Body must not be empty' },
+    ],
+    [
+      'thrown AppError',
+      { method: 'GET' as const, url: '/api/v1/conflict' },
+      409,
+      { error: 'CONFLICT', message: 'Already there' },
+    ],
+    [
+      'unexpected exception',
+      { method: 'GET' as const, url: '/api/v1/boom' },
+      500,
+      { error: 'INTERNAL_ERROR', message: 'Internal server error' },
+    ],
+    [
+      'reply that breaks its schema',
+      { method: 'GET' as const, url: '/api/v1/bad-reply' },
+      500,
+      { error: 'INTERNAL_ERROR', message: 'Internal server error' },
+    ],
+    [
+      'rate limit',
+      { method: 'GET' as const, url: '/api/v1/limited' },
+      429,
+      { error: 'RATE_LIMITED', message: 'Rate limit exceeded, retry in 7 seconds' },
+    ],
+    [
+      'other client error',
+      { method: 'GET' as const, url: '/api/v1/teapot' },
+      418,
+      { error: 'HTTP_ERROR', message: 'I am a teapot' },
+    ],
+    [
+      'malformed percent-encoding in the URL',
+      { method: 'GET' as const, url: '/api/v1/things/%zz?n=1' },
+      400,
+      { error: 'BAD_REQUEST', message: 'Malformed URL' },
+    ],
   ])('%s', async (_name, request, status, body) => {
     const res = await app.inject(request);
     expect(res.statusCode).toBe(status);
@@ -124,22 +194,31 @@ describe('validation details', () => {
   it('names querystring and params', async () => {
     const params = await app.inject({ method: 'GET', url: '/api/v1/things/x_1?n=1' });
     expect(params.statusCode).toBe(422);
-    expect(params.json().details).toEqual([{ loc: ['params', 'thingId'], msg: expect.any(String), type: expect.any(String) }]);
+    expect(params.json().details).toEqual([
+      { loc: ['params', 'thingId'], msg: expect.any(String), type: expect.any(String) },
+    ]);
     const query = await app.inject({ method: 'GET', url: '/api/v1/things/t_1?n=abc' });
     expect(query.statusCode).toBe(422);
-    expect(query.json().details).toEqual([{ loc: ['querystring', 'n'], msg: expect.any(String), type: expect.any(String) }]);
+    expect(query.json().details).toEqual([
+      { loc: ['querystring', 'n'], msg: expect.any(String), type: expect.any(String) },
+    ]);
   });
 
   it('a missing body reports the body itself', async () => {
     const res = await app.inject({ method: 'POST', url: '/api/v1/things' });
     expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([{ loc: ['body'], msg: expect.any(String), type: expect.any(String) }]);
+    expect(res.json().details).toEqual([
+      { loc: ['body'], msg: expect.any(String), type: expect.any(String) },
+    ]);
   });
 
   it('honours validationStatus 400', async () => {
     const res = await app.inject({ method: 'POST', url: '/api/v1/strict', payload: { eventType: 'C' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'VALIDATION_ERROR', details: [{ loc: ['body', 'eventType'] }] });
+    expect(res.json()).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      details: [{ loc: ['body', 'eventType'] }],
+    });
   });
 });
 
@@ -177,7 +256,11 @@ describe('CORS', () => {
       corsOrigins: ['https://app.example.com'],
     });
     await withCors.ready();
-    const ok = await withCors.inject({ method: 'GET', url: '/health', headers: { origin: 'https://app.example.com' } });
+    const ok = await withCors.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { origin: 'https://app.example.com' },
+    });
     expect(ok.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(ok.headers['access-control-expose-headers']).toMatch(/x-request-id/);
     const preflight = await withCors.inject({
@@ -186,11 +269,19 @@ describe('CORS', () => {
       headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
     });
     expect(preflight.statusCode).toBe(204);
-    const other = await withCors.inject({ method: 'GET', url: '/health', headers: { origin: 'https://evil.example.com' } });
+    const other = await withCors.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { origin: 'https://evil.example.com' },
+    });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     await withCors.close();
 
-    const plain = await app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://app.example.com' } });
+    const plain = await app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { origin: 'https://app.example.com' },
+    });
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

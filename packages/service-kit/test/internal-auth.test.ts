@@ -29,11 +29,18 @@ describe('registerInternalAuth', () => {
     ['wrong', { 'x-internal-token': 'nope' }],
     ['empty', { 'x-internal-token': '' }],
     ['prefix of the right one', { 'x-internal-token': TOKEN.slice(0, -1) }],
-  ])('refuses a %s token with the 403 envelope, whatever identity headers come with it', async (_n, headers) => {
-    const res = await app.inject({ method: 'GET', url: '/api/v1/whoami', headers: { ...headers, ...forged } });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing or invalid internal token' });
-  });
+  ])(
+    'refuses a %s token with the 403 envelope, whatever identity headers come with it',
+    async (_n, headers) => {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/whoami',
+        headers: { ...headers, ...forged },
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing or invalid internal token' });
+    },
+  );
 
   it('trusts the identity headers with the right token', async () => {
     const res = await app.inject({
@@ -53,7 +60,11 @@ describe('registerInternalAuth', () => {
   });
 
   it('answers 401 on a user route called without an identity', async () => {
-    const res = await app.inject({ method: 'GET', url: '/api/v1/mine', headers: { 'x-internal-token': TOKEN } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/v1/mine',
+      headers: { 'x-internal-token': TOKEN },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: 'UNAUTHORIZED', message: 'Caller identity is missing' });
   });

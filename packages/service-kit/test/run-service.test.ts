@@ -33,7 +33,10 @@ describe('runService', () => {
   it('lets an in-flight request finish after SIGTERM, refuses new ones, closes resources and exits 0', async () => {
     const service = start({ SLOW_MS: '800', SHUTDOWN_GRACE_SECONDS: '5' });
     const port = await service.port;
-    const inflight = fetch(`http://127.0.0.1:${port}/slow`).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const inflight = fetch(`http://127.0.0.1:${port}/slow`).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
     await new Promise((r) => setTimeout(r, 200));
     service.proc.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 100));

@@ -1,2 +1,5 @@
+export * from './fake-peers.ts';
 export * from './firestore-emulator.ts';
+export * from './memory-blob-storage.ts';
 export * from './processes.ts';
+export * from './production-env.ts';

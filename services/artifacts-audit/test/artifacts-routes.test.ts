@@ -98,11 +98,11 @@ describe('mission plan', () => {
   });
 
   it('answers 502 and stores nothing when blob storage is down', async () => {
-    blobs.state.failWrites = true;
+    blobs.failWrites = true;
     const res = await post('h_1', 'mission-plan', planRequest);
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ error: 'UPSTREAM_ERROR', message: 'Artifact storage is unavailable' });
-    blobs.state.failWrites = false;
+    blobs.failWrites = false;
     expect((await get(`${H}/h_1/missions/msn_1/artifacts`)).json()).toEqual([]);
     expect((await post('h_1', 'mission-plan', planRequest)).statusCode).toBe(201);
   });
@@ -215,7 +215,7 @@ describe('recording', () => {
       ),
     );
 
-    await blobs.storage.put(
+    await blobs.put(
       'households/h_1/missions/msn_1/recordings/bs_1.webm',
       new Uint8Array([1, 2, 3]),
       'video/webm',

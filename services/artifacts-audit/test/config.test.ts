@@ -1,19 +1,9 @@
+import { productionInternalTokens } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactsAuditConfig } from '../src/config.ts';
 
 const secret = 'x'.repeat(40);
-const production = Object.fromEntries(
-  [
-    'GATEWAY',
-    'ORCHESTRATOR',
-    'WARDROBE',
-    'COMMERCE',
-    'VTO',
-    'CARTPREP',
-    'BROWSER_BRIDGE',
-    'ARTIFACTS_AUDIT',
-  ].map((s) => [`${s}_INTERNAL_TOKEN`, `${s.toLowerCase()}-${secret}`]),
-);
+const production = productionInternalTokens();
 
 describe('configuration', () => {
   it('defaults to local storage under ./.data/artifacts', () => {

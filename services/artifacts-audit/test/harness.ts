@@ -1,7 +1,7 @@
 import { createStore, type Store } from '@hs/store';
+import { createMemoryBlobStorage } from '@hs/testing';
 import { buildApp } from '../src/app.ts';
 import { loadArtifactsAuditConfig } from '../src/config.ts';
-import { createFakeBlobStorage } from './fake-blob-storage.ts';
 
 export const TOKEN = 'test-artifacts-audit-token';
 export const internal = { 'x-internal-token': TOKEN };
@@ -10,11 +10,11 @@ export const internal = { 'x-internal-token': TOKEN };
 export async function buildTestApp(options: { store?: Store; now?: () => number } = {}) {
   const config = loadArtifactsAuditConfig({ APP_ENV: 'test', ARTIFACTS_AUDIT_INTERNAL_TOKEN: TOKEN });
   const store = options.store ?? createStore({ backend: 'inmemory' });
-  const blobs = createFakeBlobStorage();
+  const blobs = createMemoryBlobStorage();
   const app = await buildApp({
     config,
     store,
-    storage: blobs.storage,
+    storage: blobs,
     ...(options.now ? { now: options.now } : {}),
   });
   await app.ready();

@@ -1,3 +1,4 @@
+import { productionInternalTokens } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { loadBrowserBridgeConfig } from '../src/config.ts';
 
@@ -15,18 +16,7 @@ describe('browser-bridge configuration', () => {
   });
 
   it('enforces signatures in production and refuses the development signing secret there', () => {
-    const secrets = Object.fromEntries(
-      [
-        'GATEWAY',
-        'ORCHESTRATOR',
-        'WARDROBE',
-        'COMMERCE',
-        'VTO',
-        'CARTPREP',
-        'BROWSER_BRIDGE',
-        'ARTIFACTS_AUDIT',
-      ].map((s) => [`${s}_INTERNAL_TOKEN`, `production-secret-for-${s}-xxxxxxxxxxxxxxxx`]),
-    );
+    const secrets = productionInternalTokens();
     expect(() => loadBrowserBridgeConfig({ APP_ENV: 'production', ...secrets })).toThrow(
       'Configuration error: BROWSER_EVENT_SIGNING_SECRET is the development placeholder, which is not allowed when APP_ENV=production',
     );

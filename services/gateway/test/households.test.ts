@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStore, type Store } from '@hs/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
 
@@ -210,5 +214,147 @@ describe('members', () => {
       payload: {},
     });
     expect(res.statusCode).toBe(422);
+  });
+});
+
+describe('member changes under concurrency', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-members-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Every household update waits a little, so concurrent requests read before either writes. */
+  function slowUpdates(store: Store): Store {
+    return {
+      ...store,
+      backend: store.backend,
+      ping: () => store.ping(),
+      close: () => store.close(),
+      collection(name, options) {
+        const inner = store.collection(name, options);
+        if (name !== 'households') return inner;
+        return {
+          ...inner,
+          get: (id) => inner.get(id),
+          update: async (id, mutate) => {
+            await new Promise((r) => setTimeout(r, 25));
+            return inner.update(id, mutate);
+          },
+        } as typeof inner;
+      },
+    } as Store;
+  }
+
+  const stores: Array<[string, () => [Store, Store]]> = [
+    [
+      'inmemory',
+      () => {
+        const s = createStore({ backend: 'inmemory' });
+        return [s, s];
+      },
+    ],
+    [
+      'sqlite, two gateways on one file',
+      () => {
+        const file = join(dir, `gw-${Math.random().toString(36).slice(2)}.sqlite`);
+        return [createStore({ backend: 'sqlite', file }), createStore({ backend: 'sqlite', file })];
+      },
+    ],
+  ];
+
+  describe.each(stores)('%s', (_name, open) => {
+    let one: GatewayApp;
+    let two: GatewayApp;
+    beforeAll(async () => {
+      const [a, b] = open();
+      one = await buildGateway({}, slowUpdates(a));
+      two = a === b ? one : await buildGateway({}, slowUpdates(b));
+    });
+    afterAll(async () => {
+      await one.close();
+      if (two !== one) await two.close();
+    });
+
+    async function familyOfTwoGuardians() {
+      const a = await login(one, `ga-${Math.random()}@x.test`);
+      const b = await login(two, `gb-${Math.random()}@x.test`);
+      const c = await login(one, `gc-${Math.random()}@x.test`);
+      const h = (
+        await one.inject({
+          method: 'POST',
+          url: '/api/v1/households',
+          headers: bearer(a.token),
+          payload: { name: 'H' },
+        })
+      ).json().householdId as string;
+      for (const [who, role] of [
+        [b, 'PARENT_GUARDIAN'],
+        [c, 'ADULT'],
+      ] as const) {
+        const res = await one.inject({
+          method: 'POST',
+          url: `/api/v1/households/${h}/members`,
+          headers: bearer(a.token),
+          payload: { memberId: who.userId, role },
+        });
+        expect(res.statusCode).toBe(201);
+      }
+      return { a, b, c, h };
+    }
+
+    const guardians = async (h: string, token: string) =>
+      (await one.inject({ method: 'GET', url: `/api/v1/households/${h}`, headers: bearer(token) }))
+        .json()
+        .members.filter((m: { role: string }) => m.role === 'PARENT_GUARDIAN').length;
+
+    it('two guardians demoting each other at once leave exactly one guardian', async () => {
+      for (let round = 0; round < 5; round++) {
+        const { a, b, h } = await familyOfTwoGuardians();
+        const [ab, ba] = await Promise.all([
+          one.inject({
+            method: 'PATCH',
+            url: `/api/v1/households/${h}/members/${b.userId}`,
+            headers: bearer(a.token),
+            payload: { role: 'ADULT' },
+          }),
+          two.inject({
+            method: 'PATCH',
+            url: `/api/v1/households/${h}/members/${a.userId}`,
+            headers: bearer(b.token),
+            payload: { role: 'ADULT' },
+          }),
+        ]);
+        expect([ab.statusCode, ba.statusCode].sort()).toEqual([200, 403]);
+        expect(await guardians(h, a.token)).toBe(1);
+      }
+    });
+
+    it('a guardian demoted meanwhile can no longer remove members on the strength of an older read', async () => {
+      const { a, b, c, h } = await familyOfTwoGuardians();
+      const [demote, remove] = await Promise.all([
+        one.inject({
+          method: 'PATCH',
+          url: `/api/v1/households/${h}/members/${b.userId}`,
+          headers: bearer(a.token),
+          payload: { role: 'CHILD' },
+        }),
+        (async () => {
+          await new Promise((r) => setTimeout(r, 5)); // reads before the demotion lands, writes after
+          return two.inject({
+            method: 'DELETE',
+            url: `/api/v1/households/${h}/members/${c.userId}`,
+            headers: bearer(b.token),
+          });
+        })(),
+      ]);
+      expect(demote.statusCode).toBe(200);
+      expect(remove.statusCode).toBe(403);
+      expect(remove.json()).toEqual({
+        error: 'FORBIDDEN',
+        message: 'Only a PARENT_GUARDIAN can manage household members',
+      });
+      const members = (
+        await one.inject({ method: 'GET', url: `/api/v1/households/${h}`, headers: bearer(a.token) })
+      ).json().members;
+      expect(members.map((m: { memberId: string }) => m.memberId)).toContain(c.userId);
+    });
   });
 });

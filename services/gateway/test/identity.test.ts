@@ -111,6 +111,45 @@ describe('bearer tokens', () => {
     expect((await me(`Bearer ${noExp}`)).statusCode).toBe(401);
   });
 
+  it('accepts only HS256: the same secret under HS384/HS512 is refused', async () => {
+    for (const alg of ['HS384', 'HS512']) {
+      const token = await new SignJWT({ email: 'x@y.z' })
+        .setProtectedHeader({ alg })
+        .setSubject('usr_x')
+        .setIssuer(claims.iss)
+        .setAudience(claims.aud)
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(secret);
+      expect((await me(`Bearer ${token}`)).json()).toEqual({
+        error: 'UNAUTHORIZED',
+        message: 'Invalid access token',
+      });
+    }
+  });
+
+  it('refuses a voice session token, another issuer, and a token without subject', async () => {
+    const sign = (build: (jwt: SignJWT) => SignJWT) =>
+      build(
+        new SignJWT({ email: 'x@y.z' })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setIssuedAt()
+          .setExpirationTime('1h'),
+      ).sign(secret);
+    const voice = await sign((j) => j.setSubject('usr_x').setIssuer(claims.iss).setAudience('voice'));
+    const issuer = await sign((j) => j.setSubject('usr_x').setIssuer('someone').setAudience(claims.aud));
+    const noSub = await sign((j) => j.setIssuer(claims.iss).setAudience(claims.aud));
+    for (const token of [voice, issuer, noSub]) expect((await me(`Bearer ${token}`)).statusCode).toBe(401);
+  });
+
+  it('reads the Bearer scheme case-insensitively (RFC 9110) and nothing else', async () => {
+    const { token } = await login(app, 'scheme@x.test');
+    expect((await me(`bearer ${token}`)).statusCode).toBe(200);
+    expect((await me(`BEARER ${token}`)).statusCode).toBe(200);
+    expect((await me(`Bearer ${token} extra`)).statusCode).toBe(401);
+    expect((await me(`Bearer ${token}.x`)).statusCode).toBe(401);
+  });
+
   it('answers 401 for a token of another audience', async () => {
     const token = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })

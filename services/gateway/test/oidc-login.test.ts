@@ -83,3 +83,29 @@ describe('OIDC login', () => {
     expect((await loginWith('alice')).statusCode).toBe(401);
   });
 });
+
+describe('OIDC provider unreachable', () => {
+  it('answers 502 UPSTREAM_ERROR, not 401, when the JWKS cannot be fetched', async () => {
+    const down = await buildGateway({
+      AUTH_MODE: 'oidc',
+      OIDC_ISSUER: issuer,
+      OIDC_AUDIENCE: 'styling-app',
+      OIDC_JWKS_URL: 'http://127.0.0.1:9/jwks',
+    });
+    const idToken = await mintIdToken('styling-app', { sub: 'oidc-user-1' });
+    const res = await down.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken } });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({
+      error: 'UPSTREAM_ERROR',
+      message: 'The sign-in provider could not be reached',
+    });
+    // Something that is not a JWT at all is still the user's fault.
+    const junk = await down.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { idToken: 'alice' },
+    });
+    expect(junk.statusCode).toBe(401);
+    await down.close();
+  });
+});

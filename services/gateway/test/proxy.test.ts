@@ -3,6 +3,7 @@ import net from 'node:net';
 import { EventSource } from 'eventsource';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FORWARD_RULES } from '../src/routes/proxy.ts';
 import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
 
 // A stand-in wardrobe/orchestrator: records what the gateway forwards.
@@ -163,11 +164,16 @@ describe('gateway forwarding', () => {
 });
 
 /** Sends one raw request line to the gateway (fetch and inject normalise `..` away) and returns status and body. */
-function rawRequest(target: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function rawRequest(
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const { port } = new URL(gatewayUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1', () => {
-      const lines = Object.entries({ host: 'gw', connection: 'close', ...headers }).map(([k, v]) => `${k}: ${v}`);
+      const lines = Object.entries({ host: 'gw', connection: 'close', ...headers }).map(
+        ([k, v]) => `${k}: ${v}`,
+      );
       socket.write(`GET ${target} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
     });
     let out = '';
@@ -195,7 +201,10 @@ describe('forwarded paths cannot change household on the way', () => {
     const mine = await household(owner.token);
     const other = await household(victim.token);
     const before = received.length;
-    const res = await rawRequest(`/api/v1/households/${mine}${suffix.replace('{other}', other)}`, bearer(owner.token));
+    const res = await rawRequest(
+      `/api/v1/households/${mine}${suffix.replace('{other}', other)}`,
+      bearer(owner.token),
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toEqual({
       error: 'BAD_REQUEST',
@@ -206,7 +215,10 @@ describe('forwarded paths cannot change household on the way', () => {
 
   it('refuses a signed-upload path that climbs out of /uploads (it would reach the peer with its token and no user)', async () => {
     const before = received.length;
-    for (const path of ['/api/v1/uploads/../households/h_x/wardrobe/items', '/api/v1/uploads/%2e%2e/internal/x']) {
+    for (const path of [
+      '/api/v1/uploads/../households/h_x/wardrobe/items',
+      '/api/v1/uploads/%2e%2e/internal/x',
+    ]) {
       const res = await rawRequest(path);
       expect(res.status).toBe(400);
     }
@@ -217,7 +229,10 @@ describe('forwarded paths cannot change household on the way', () => {
     const user = await login(gateway, 'enc@x.test');
     const id = await household(user.token);
     const encoded = `%${id.charCodeAt(0).toString(16)}${id.slice(1)}`;
-    const res = await rawRequest(`/api/v1/households/${encoded}/wardrobe/items?next=../../x`, bearer(user.token));
+    const res = await rawRequest(
+      `/api/v1/households/${encoded}/wardrobe/items?next=../../x`,
+      bearer(user.token),
+    );
     expect(res.status).toBe(200);
     expect(received.at(-1)?.url).toBe(`/api/v1/households/${encoded}/wardrobe/items?next=../../x`);
     // An encoded id of someone else's household is still checked against that household.
@@ -240,7 +255,12 @@ describe('forwarded paths cannot change household on the way', () => {
     await gateway.inject({
       method: 'POST',
       url: `/api/v1/households/${id}/orchestrator/missions/m1/chat`,
-      headers: { ...bearer(user.token), 'x-message-source': 'voice', 'x-member-role': 'PARENT_GUARDIAN', 'x-internal-token': 'guess' },
+      headers: {
+        ...bearer(user.token),
+        'x-message-source': 'voice',
+        'x-member-role': 'PARENT_GUARDIAN',
+        'x-internal-token': 'guess',
+      },
       payload: { message: 'hi' },
     });
     const chat = received.at(-1)!;
@@ -336,7 +356,12 @@ describe('streaming through the gateway', () => {
   async function vtoPath(name: string) {
     const user = await login(rawGateway, `${name}@x.test`);
     const id = (
-      await rawGateway.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(user.token), payload: { name: 'H' } })
+      await rawGateway.inject({
+        method: 'POST',
+        url: '/api/v1/households',
+        headers: bearer(user.token),
+        payload: { name: 'H' },
+      })
     ).json().householdId as string;
     return { url: `${rawGatewayUrl}/api/v1/households/${id}/vto/jobs/${name}`, headers: bearer(user.token) };
   }
@@ -344,7 +369,19 @@ describe('streaming through the gateway', () => {
   it('drops hop-by-hop headers both ways, including those named by Connection', async () => {
     const { url, headers } = await vtoPath('hop');
     const res = await new Promise<http.IncomingMessage>((resolve) =>
-      http.get(url, { headers: { ...headers, connection: 'x-client-hop', 'x-client-hop': 'secret', te: 'trailers', 'proxy-authorization': 'Basic x' } }, resolve),
+      http.get(
+        url,
+        {
+          headers: {
+            ...headers,
+            connection: 'x-client-hop',
+            'x-client-hop': 'secret',
+            te: 'trailers',
+            'proxy-authorization': 'Basic x',
+          },
+        },
+        resolve,
+      ),
     );
     res.resume();
     expect(res.headers['x-upstream-hop']).toBeUndefined();
@@ -394,5 +431,28 @@ describe('streaming through the gateway', () => {
     });
     await vi.waitFor(() => expect(upstreamClosed).toBe(closedBefore + 1), { timeout: 2000, interval: 20 });
     await vi.waitFor(() => expect(open).toBe(0), { timeout: 2000, interval: 20 });
+  });
+});
+
+describe('membership on every forwarded path', () => {
+  it('answers 403 to a non-member and 404 for an unknown household on each rule, reaching no peer', async () => {
+    const owner = await login(gateway, 'rules-owner@x.test');
+    const outsider = await login(gateway, 'rules-outsider@x.test');
+    const id = await household(owner.token);
+    const before = received.length;
+    for (const rule of FORWARD_RULES) {
+      for (const method of rule.methods) {
+        const path = (householdId: string) =>
+          rule.url.replace(':id', householdId).replace(/:\w+/g, 'x_1').replace('*', 'items/x_1');
+        const foreign = await gateway.inject({ method, url: path(id), headers: bearer(outsider.token) });
+        expect([rule.url, method, foreign.statusCode]).toEqual([rule.url, method, 403]);
+        expect(foreign.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
+        const unknown = await gateway.inject({ method, url: path('h_nope'), headers: bearer(owner.token) });
+        expect([rule.url, method, unknown.statusCode]).toEqual([rule.url, method, 404]);
+        const anonymous = await gateway.inject({ method, url: path(id) });
+        expect([rule.url, method, anonymous.statusCode]).toEqual([rule.url, method, 401]);
+      }
+    }
+    expect(received.length).toBe(before);
   });
 });

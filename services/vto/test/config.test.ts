@@ -1,4 +1,5 @@
 import { ConfigError } from '@hs/service-kit';
+import { productionInternalTokens } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { loadVtoConfig } from '../src/config.ts';
 
@@ -32,19 +33,7 @@ describe('vto configuration', () => {
   });
 
   it('refuses the development signing secret in production, like every service sharing ARTIFACT_LOCAL_DIR', () => {
-    const tokens = Object.fromEntries(
-      [
-        'GATEWAY',
-        'ORCHESTRATOR',
-        'WARDROBE',
-        'COMMERCE',
-        'VTO',
-        'CARTPREP',
-        'BROWSER_BRIDGE',
-        'ARTIFACTS_AUDIT',
-      ].map((s) => [`${s}_INTERNAL_TOKEN`, `${s.toLowerCase()}-${'x'.repeat(40)}`]),
-    );
-    expect(() => loadVtoConfig({ APP_ENV: 'production', ...tokens })).toThrow(
+    expect(() => loadVtoConfig({ APP_ENV: 'production', ...productionInternalTokens() })).toThrow(
       new ConfigError(
         'Configuration error: ARTIFACT_SIGNING_SECRET is a development placeholder, which is not allowed when APP_ENV=production',
       ),

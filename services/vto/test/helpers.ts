@@ -1,8 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { VtoJob } from '@hs/contracts';
-import type { BlobStorage, ObjectInfo } from '@hs/storage';
 import { createStore } from '@hs/store';
+import { createMemoryBlobStorage, type MemoryBlobStorage, startFakeGatewayMembers } from '@hs/testing';
 import { PNG } from 'pngjs';
 import { buildApp, type VtoDeps } from '../src/app.ts';
 import { loadVtoConfig } from '../src/config.ts';
@@ -13,78 +11,13 @@ export const ALICE = 'usr_alice';
 export const BOB = 'usr_bob';
 export const MALLORY = 'usr_mallory';
 
-/** BlobStorage in memory, shaped like the local backend (`local://key` refs). */
-export function createFakeStorage(): BlobStorage & {
-  objects: Map<string, { bytes: Uint8Array; info: ObjectInfo }>;
-} {
-  const objects = new Map<string, { bytes: Uint8Array; info: ObjectInfo }>();
-  return {
-    backend: 'local',
-    objects,
-    async put(key, bytes, contentType) {
-      const info = {
-        key,
-        size: bytes.byteLength,
-        contentType,
-        sha256: null,
-        updatedAt: new Date().toISOString(),
-      };
-      objects.set(key, { bytes, info });
-      return info;
-    },
-    async get(key) {
-      return objects.get(key) ?? null;
-    },
-    async stat(key) {
-      return objects.get(key)?.info ?? null;
-    },
-    async delete(key) {
-      objects.delete(key);
-    },
-    async signUpload() {
-      throw new Error('not used by vto');
-    },
-    refFor: (key) => `local://${key}`,
-  };
-}
-
-/** The gateway's internal membership route, answering for two households. */
-export async function startFakeGateway(
-  token: string,
-): Promise<{ url: string; calls: string[]; close(): Promise<void> }> {
-  const members: Record<string, string[]> = { [HH]: [ALICE, BOB], [OTHER_HH]: [MALLORY] };
-  const calls: string[] = [];
-  const server: Server = createServer((req, res) => {
-    calls.push(req.url ?? '');
-    const match = req.url?.match(/^\/api\/v1\/internal\/households\/([^/]+)\/members$/);
-    const reply = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    if (req.headers['x-internal-token'] !== token)
-      return reply(403, { error: 'FORBIDDEN', message: 'bad token' });
-    const ids = match ? members[decodeURIComponent(match[1]!)] : undefined;
-    if (!ids) return reply(404, { error: 'NOT_FOUND', message: 'Household not found' });
-    reply(200, {
-      householdId: match![1],
-      members: ids.map((memberId) => ({
-        memberId,
-        role: 'ADULT',
-        displayName: null,
-        addedAt: '2025-01-01T00:00:00.000Z',
-        addedBy: memberId,
-      })),
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, calls, close: () => new Promise((r) => server.close(() => r())) };
-}
-
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 
 export async function buildTestApp(env: Record<string, string> = {}, deps: Partial<VtoDeps> = {}) {
-  const gateway = await startFakeGateway('gw-token');
+  const gateway = await startFakeGatewayMembers(
+    { [HH]: [ALICE, BOB], [OTHER_HH]: [MALLORY] },
+    { token: 'gw-token' },
+  );
   const config = loadVtoConfig({
     APP_ENV: 'test',
     GATEWAY_BASE_URL: gateway.url,
@@ -95,7 +28,7 @@ export async function buildTestApp(env: Record<string, string> = {}, deps: Parti
   });
   const ownStore = !deps.store;
   const store = deps.store ?? createStore({ backend: 'inmemory' });
-  const storage = (deps.storage as ReturnType<typeof createFakeStorage> | undefined) ?? createFakeStorage();
+  const storage = (deps.storage as MemoryBlobStorage | undefined) ?? createMemoryBlobStorage();
   const app = await buildApp({ config, store, storage, ...deps });
   const headers = (userId = ALICE) => ({
     'x-internal-token': 'vto-token',

@@ -1,10 +1,11 @@
 import { createStore, type Store } from '@hs/store';
+import { createMemoryBlobStorage } from '@hs/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TryOnBackend } from '../src/adapters/backends/index.ts';
 import { createJobRepository } from '../src/adapters/job-repository.ts';
 import type { Image } from '../src/domain/image-format.ts';
 import { newJob, type StoredVtoJob } from '../src/domain/vto-job-machine.ts';
-import { buildTestApp, createFakeStorage, garmentKey, HH, makePng, personKey } from './helpers.ts';
+import { buildTestApp, garmentKey, HH, makePng, personKey } from './helpers.ts';
 
 const refs = { personImageRef: `local://${personKey()}`, garmentImageRef: `local://${garmentKey()}` };
 
@@ -98,7 +99,7 @@ describe('the try-on worker', () => {
       leaseUntil: Date.now() - 1000,
       attempts: 1,
     });
-    const storage = createFakeStorage();
+    const storage = createMemoryBlobStorage();
     await storage.put(personKey(), makePng(20, 30), 'image/png');
     await storage.put(garmentKey(), makePng(10, 10), 'image/png');
     const t = await buildTestApp({ VTO_INFERENCE_BACKEND: 'inline' }, { store, storage });

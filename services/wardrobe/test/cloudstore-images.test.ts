@@ -4,6 +4,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createBlobStorage } from '@hs/storage';
 import { createStore } from '@hs/store';
+import { type FakePeer, startFakeGatewayMembers } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeCloudStorage,
@@ -11,7 +12,6 @@ import {
 } from '../../../packages/storage/test/fake-cloud-storage-server.ts';
 import { buildApp } from '../src/app.ts';
 import { loadWardrobeConfig } from '../src/config.ts';
-import { type FakePeer, fakeGateway } from './fake-peers.ts';
 import { headers, PNG, TOKEN } from './helpers.ts';
 
 let fake: FakeCloudStorage;
@@ -20,7 +20,7 @@ let app: Awaited<ReturnType<typeof buildApp>>;
 beforeAll(async () => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   fake = await startFakeCloudStorage({ bucket: 'wardrobe-bucket', publicKey });
-  gateway = await fakeGateway({ h_1: ['usr_a'] });
+  gateway = await startFakeGatewayMembers({ h_1: ['usr_a'] });
   const config = loadWardrobeConfig({
     APP_ENV: 'test',
     WARDROBE_INTERNAL_TOKEN: TOKEN,

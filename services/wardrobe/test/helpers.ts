@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStore } from '@hs/store';
+import { type FakePeer, startFakeGatewayMembers } from '@hs/testing';
 import { buildApp } from '../src/app.ts';
 import { loadWardrobeConfig } from '../src/config.ts';
-import { type FakePeer, fakeCommerce, fakeGateway } from './fake-peers.ts';
+import { fakeCommerce } from './fake-peers.ts';
 
 export const TOKEN = 'test-wardrobe-token';
 export const as = (userId: string) => ({
@@ -36,7 +37,7 @@ export async function wardrobeApp(
   options: { env?: Record<string, string>; offers?: Record<string, unknown>[] | null } = {},
 ): Promise<TestWardrobe> {
   const dir = mkdtempSync(join(tmpdir(), 'wardrobe-test-'));
-  const gateway = await fakeGateway({ h_1: ['usr_a', 'usr_b'], h_2: ['usr_c'] });
+  const gateway = await startFakeGatewayMembers({ h_1: ['usr_a', 'usr_b'], h_2: ['usr_c'] });
   const commerce = options.offers === null ? null : await fakeCommerce(options.offers ?? []);
   const config = loadWardrobeConfig({
     APP_ENV: 'test',

@@ -3,7 +3,7 @@
 // (createRemoteJWKSet caches keys), using OIDC discovery when no JWKS URL is configured.
 import { createHash } from 'node:crypto';
 import { unauthorized, upstreamError } from '@hs/service-kit';
-import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
 import { request } from 'undici';
 import type { Identity } from './access-tokens.ts';
 
@@ -64,8 +64,15 @@ export function createOidcIdentityProvider(settings: {
         });
         return { userId: String(payload.sub), email: typeof payload.email === 'string' ? payload.email : '' };
       } catch (err) {
+        // A failure to fetch the keys (network error, timeout, a JWKS that is not JSON) is the
+        // provider's, not the user's: jose passes fetch errors through as they are.
         const code = (err as { code?: string }).code;
-        if (code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC')
+        if (
+          !(err instanceof joseErrors.JOSEError) ||
+          code === 'ERR_JWKS_TIMEOUT' ||
+          code === 'ERR_JOSE_GENERIC' ||
+          code === 'ERR_JWKS_INVALID'
+        )
           throw upstreamError('The sign-in provider could not be reached', err);
         throw unauthorized('Invalid idToken');
       }

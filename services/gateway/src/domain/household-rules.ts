@@ -36,6 +36,15 @@ export function requireRole(member: Member, roles: readonly Role[], message: str
   if (!roles.includes(member.role)) throw forbidden(message);
 }
 
+/**
+ * The actor must still be a PARENT_GUARDIAN in the household being changed. Checked again inside
+ * the atomic update: the access check before it read an older copy, and a guardian demoted in
+ * the meantime (two guardians demoting each other) must not act on their old authority.
+ */
+export function requireGuardian(household: Household, actorId: string): void {
+  requireRole(memberOf(household, actorId), ['PARENT_GUARDIAN'], MANAGE_MEMBERS_MESSAGE);
+}
+
 const guardians = (members: readonly Member[]) => members.filter((m) => m.role === 'PARENT_GUARDIAN').length;
 
 function withMembers(household: StoredHousehold, members: Member[], now: string): StoredHousehold {
@@ -48,6 +57,7 @@ export function addMember(
   actorId: string,
   now: string,
 ): StoredHousehold {
+  requireGuardian(h, actorId);
   if (h.memberIds.includes(input.memberId)) throw conflict('User is already a household member');
   const member: Member = {
     memberId: input.memberId,
@@ -63,8 +73,10 @@ export function changeMember(
   h: StoredHousehold,
   memberId: string,
   change: UpdateMemberRequest,
+  actorId: string,
   now: string,
 ): StoredHousehold {
+  requireGuardian(h, actorId);
   const current = h.members.find((m) => m.memberId === memberId);
   if (!current) throw notFound('Member not found');
   const updated: Member = {
@@ -77,7 +89,13 @@ export function changeMember(
   return withMembers(h, members, now);
 }
 
-export function removeMember(h: StoredHousehold, memberId: string, now: string): StoredHousehold {
+export function removeMember(
+  h: StoredHousehold,
+  memberId: string,
+  actorId: string,
+  now: string,
+): StoredHousehold {
+  requireGuardian(h, actorId);
   if (!h.memberIds.includes(memberId)) throw notFound('Member not found');
   const members = h.members.filter((m) => m.memberId !== memberId);
   if (guardians(members) === 0) throw conflict(LAST_GUARDIAN_MESSAGE);

@@ -10,7 +10,8 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
+// The scheme is case-insensitive (RFC 9110 section 11.1).
+const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i;
 
 /**
  * Every `/api/v1` route of the gateway needs a valid bearer token unless it is marked public
@@ -18,7 +19,11 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
  * Identity headers are dropped unless the caller holds the gateway's own internal token (a peer
  * acting for a user on an internal route, e.g. the stylist agent): a client can't forge them.
  */
-export function registerAuthentication(app: FastifyInstance, tokens: AccessTokens, internalToken: string): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  tokens: AccessTokens,
+  internalToken: string,
+): void {
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
     if (!secretsEqual(internalTokenOf(request), internalToken))

@@ -102,7 +102,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
       const { userId } = await guardianAccess(request, request.params.id);
       const { memberId } = request.params;
       const updated = await ctx.households.change(request.params.id, (h) =>
-        changeMember(h, memberId, request.body, nowIso()),
+        changeMember(h, memberId, request.body, userId, nowIso()),
       );
       const member = updated?.members.find((m) => m.memberId === memberId);
       if (!member) throw notFound('Member not found');
@@ -125,7 +125,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
     async (request, reply) => {
       const { userId } = await guardianAccess(request, request.params.id);
       const { memberId } = request.params;
-      await ctx.households.change(request.params.id, (h) => removeMember(h, memberId, nowIso()));
+      await ctx.households.change(request.params.id, (h) => removeMember(h, memberId, userId, nowIso()));
       await audit(request.params.id, userId, 'MEMBER_REMOVED', memberId, {}, request.id);
       return reply.code(204).send(null);
     },

@@ -1,3 +1,4 @@
+import { createJobLoop, WorkerStopping } from '@hs/jobs';
 import { newId, nowIso } from '@hs/service-kit';
 import type { Logger } from 'pino';
 import type { JobRepository } from '../adapters/job-repository.ts';
@@ -15,30 +16,21 @@ export interface JobWorkerOptions {
   logger?: Logger | undefined;
 }
 
-const SHUTDOWN = new Error('worker shutting down');
 const SWEEP_EVERY_MS = 30_000;
 
 /**
- * Runs queued try-on jobs in the background, at most `concurrency` at a time. Jobs are claimed
- * with the store's atomic update, so several replicas can share one queue without running a
- * job twice. A claim carries a lease a little longer than the job's deadline: a RUNNING job
- * whose lease ran out was left by a crashed worker and goes back to the queue (on start and
- * then periodically). On a graceful stop the running jobs are handed back to the queue.
+ * Runs queued try-on jobs in the background, at most `concurrency` at a time. A claim carries a
+ * lease a little longer than the job's deadline: a RUNNING job whose lease ran out was left by a
+ * crashed worker and goes back to the queue (on start and then periodically). On a graceful
+ * stop the running jobs are handed back to the queue.
  */
 export function createJobWorker(options: JobWorkerOptions) {
   const workerId = newId('wrk', 8);
   const leaseMs = options.deadlineMs + 30_000;
-  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  let timer: NodeJS.Timeout | undefined;
-  let ticking = false;
-  let again = false;
-  let stopped = true;
-  let lastSweep = 0;
   const log = options.logger;
 
   async function sweepAbandoned(): Promise<void> {
     const now = Date.now();
-    lastSweep = now;
     for (const job of await options.jobs.abandoned(now)) {
       const changed = await options.jobs.transition(job.jobId, (j) =>
         requeue(j, { leaseExpiredBefore: now }, nowIso()),
@@ -47,17 +39,14 @@ export function createJobWorker(options: JobWorkerOptions) {
     }
   }
 
-  async function finish(
-    job: StoredVtoJob,
-    controller: AbortController,
-    outcome: { ref: string } | { err: unknown },
-  ) {
+  async function finish(job: StoredVtoJob, signal: AbortSignal, outcome: { ref: string } | { err: unknown }) {
     if ('ref' in outcome) {
       await options.jobs.transition(job.jobId, (j) => succeed(j, workerId, outcome.ref, nowIso()));
       return;
     }
-    const reason = controller.signal.aborted ? controller.signal.reason : outcome.err;
-    if (reason === SHUTDOWN) {
+    // The first abort wins: a job past its deadline fails even if the worker stops meanwhile.
+    const reason = signal.aborted ? signal.reason : outcome.err;
+    if (reason instanceof WorkerStopping) {
       await options.jobs.transition(job.jobId, (j) => requeue(j, { workerId }, nowIso()));
       return;
     }
@@ -67,89 +56,42 @@ export function createJobWorker(options: JobWorkerOptions) {
     await options.jobs.transition(job.jobId, (j) => fail(j, workerId, error, nowIso()));
   }
 
-  function run(job: StoredVtoJob): void {
-    const controller = new AbortController();
-    const deadline = setTimeout(
+  async function run(job: StoredVtoJob, stopping: AbortSignal): Promise<void> {
+    const deadline = new AbortController();
+    const timer = setTimeout(
       () =>
-        controller.abort(
+        deadline.abort(
           new TryOnFailure('TIMEOUT', `The try-on job did not finish within ${options.deadlineMs} ms`),
         ),
       options.deadlineMs,
     );
-    const done = options
-      .process(job, controller.signal)
-      .then(
-        (ref) => finish(job, controller, { ref }),
-        (err: unknown) => finish(job, controller, { err }),
-      )
-      .catch((err: unknown) =>
-        log?.error({ err, jobId: job.jobId }, 'could not record the try-on job outcome'),
-      )
-      .finally(() => {
-        clearTimeout(deadline);
-        running.delete(job.jobId);
-        kick();
-      });
-    running.set(job.jobId, { controller, done });
-  }
-
-  async function tick(): Promise<void> {
-    if (stopped) return;
-    if (ticking) {
-      again = true;
-      return;
-    }
-    ticking = true;
+    const signal = AbortSignal.any([stopping, deadline.signal]);
     try {
-      if (Date.now() - lastSweep >= SWEEP_EVERY_MS) await sweepAbandoned();
-      const free = options.concurrency - running.size;
-      if (free > 0) {
-        for (const candidate of await options.jobs.queued(free * 2)) {
-          if (stopped || running.size >= options.concurrency) break;
-          const claimed = await options.jobs.transition(candidate.jobId, (j) =>
-            claim(j, workerId, nowIso(), Date.now() + leaseMs),
-          );
-          if (claimed) run(claimed);
-        }
-      }
+      const outcome = await options.process(job, signal).then(
+        (ref) => ({ ref }),
+        (err: unknown) => ({ err }),
+      );
+      await finish(job, signal, outcome);
     } catch (err) {
-      log?.error({ err }, 'try-on worker tick failed');
+      log?.error({ err, jobId: job.jobId }, 'could not record the try-on job outcome');
     } finally {
-      ticking = false;
-      schedule(again ? 0 : options.pollIntervalMs);
-      again = false;
+      clearTimeout(timer);
     }
   }
 
-  function schedule(ms: number): void {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void tick(), ms);
-    timer.unref();
-  }
-
-  /** Looks for work now (a job was just submitted or a slot freed up). */
-  function kick(): void {
-    if (ticking) again = true;
-    else schedule(0);
-  }
-
-  return {
-    workerId,
-    start(): void {
-      if (!stopped) return;
-      stopped = false;
-      lastSweep = 0;
-      schedule(0);
-    },
-    kick,
-    async stop(): Promise<void> {
-      stopped = true;
-      clearTimeout(timer);
-      for (const { controller } of running.values()) controller.abort(SHUTDOWN);
-      await Promise.all([...running.values()].map((r) => r.done));
-    },
-  };
+  const loop = createJobLoop({
+    label: 'try-on',
+    concurrency: options.concurrency,
+    pollMs: options.pollIntervalMs,
+    recoverEveryMs: SWEEP_EVERY_MS,
+    recover: sweepAbandoned,
+    queued: (limit) => options.jobs.queued(limit),
+    claim: (candidate: StoredVtoJob) =>
+      options.jobs.transition(candidate.jobId, (j) => claim(j, workerId, nowIso(), Date.now() + leaseMs)),
+    run,
+    logger: log,
+  });
+  return { workerId, ...loop };
 }
 
 export type JobWorker = ReturnType<typeof createJobWorker>;

@@ -76,7 +76,7 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
         now: nowIso(),
       });
       await ctx.jobs.create(job);
-      ctx.worker.kick();
+      ctx.worker.wake();
       return reply.code(202).send(publicJob(job));
     },
   );

@@ -1,14 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { BlobStorage, ObjectInfo } from '@hs/storage';
 
-/** BlobStorage in a Map, with a switch to make writes fail like an unreachable bucket. */
-export function createFakeBlobStorage() {
-  const objects = new Map<string, { bytes: Uint8Array; info: ObjectInfo }>();
-  const state = { failWrites: false };
-  const storage: BlobStorage = {
+export type MemoryBlobStorage = BlobStorage & {
+  /** What was stored, by key: tests read and plant objects here. */
+  objects: Map<string, { bytes: Uint8Array; info: ObjectInfo }>;
+  /** Makes writes fail like an unreachable bucket. */
+  failWrites: boolean;
+};
+
+/** BlobStorage in a Map, shaped like the local backend (`local://key` refs); no signed uploads. */
+export function createMemoryBlobStorage(): MemoryBlobStorage {
+  const objects: MemoryBlobStorage['objects'] = new Map();
+  const storage: MemoryBlobStorage = {
     backend: 'local',
+    objects,
+    failWrites: false,
     async put(key, bytes, contentType) {
-      if (state.failWrites) throw new Error('storage down');
+      if (storage.failWrites) throw new Error('storage down');
       const info: ObjectInfo = {
         key,
         size: bytes.byteLength,
@@ -29,9 +37,9 @@ export function createFakeBlobStorage() {
       objects.delete(key);
     },
     async signUpload() {
-      throw new Error('not used by artifacts-audit');
+      throw new Error('the in-memory blob storage signs no uploads');
     },
     refFor: (key) => `local://${key}`,
   };
-  return { storage, objects, state };
+  return storage;
 }

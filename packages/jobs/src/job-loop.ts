@@ -1,0 +1,127 @@
+import type { Logger } from 'pino';
+
+/** The reason a running job's signal is aborted with when its worker stops gracefully. */
+export class WorkerStopping extends Error {
+  constructor() {
+    super('worker shutting down');
+    this.name = 'WorkerStopping';
+  }
+}
+
+export interface JobLoopOptions<Candidate, Claimed extends { jobId: string }> {
+  /** Names the worker in log lines ("try-on", "cart-prep"). */
+  label: string;
+  /** Most jobs running at once in this process. */
+  concurrency: number;
+  pollMs: number;
+  /** How often `recover` runs; it also runs first thing after `start`. */
+  recoverEveryMs: number;
+  /** Repairs what crashed workers left behind (expired leases and the like). */
+  recover(): Promise<void>;
+  /** Queued jobs, oldest first, at most `limit`. */
+  queued(limit: number): Promise<Candidate[]>;
+  /** Takes a queued job with one atomic store update; null when another worker won it. */
+  claim(candidate: Candidate): Promise<Claimed | null>;
+  /**
+   * Runs a claimed job to its recorded outcome. `signal` aborts with WorkerStopping on a
+   * graceful stop; a job that ignores it is waited for (up to `stopWaitMs`).
+   */
+  run(job: Claimed, signal: AbortSignal): Promise<unknown>;
+  /** Longest `stop` waits for running jobs; what is still running is picked up through its lease. */
+  stopWaitMs?: number;
+  logger?: Logger | undefined;
+}
+
+/**
+ * The polling loop of a lease-based job queue in the store: claims queued jobs and runs at
+ * most `concurrency` at once; recovers abandoned ones on start and then periodically.
+ * Claims are atomic, so several replicas can share one queue without running a job twice.
+ */
+export function createJobLoop<Candidate, Claimed extends { jobId: string }>(
+  options: JobLoopOptions<Candidate, Claimed>,
+) {
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const log = options.logger;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+  let lastRecover = 0;
+
+  function launch(job: Claimed): void {
+    const controller = new AbortController();
+    const done = Promise.resolve()
+      .then(() => options.run(job, controller.signal))
+      .then(
+        () => undefined,
+        (err: unknown) => log?.error({ err, jobId: job.jobId }, `${options.label} job crashed`),
+      )
+      .finally(() => {
+        running.delete(job.jobId);
+        wake();
+      });
+    running.set(job.jobId, { controller, done });
+  }
+
+  async function tick(): Promise<void> {
+    try {
+      if (Date.now() - lastRecover >= options.recoverEveryMs) {
+        lastRecover = Date.now();
+        await options.recover();
+      }
+      const free = options.concurrency - running.size;
+      // More candidates than free slots: other replicas may claim some of them first.
+      if (free > 0)
+        for (const candidate of await options.queued(free * 2)) {
+          if (stopped || running.size >= options.concurrency) break;
+          const claimed = await options.claim(candidate);
+          if (claimed) launch(claimed);
+        }
+    } catch (err) {
+      log?.error({ err }, `${options.label} worker tick failed`);
+    }
+  }
+
+  function schedule(ms: number): void {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // One tick at a time, so the concurrency bound holds; a wake during a tick ticks again after it.
+      ticking = tick().finally(() => {
+        ticking = null;
+        schedule(again ? 0 : options.pollMs);
+        again = false;
+      });
+    }, ms);
+    timer.unref();
+  }
+
+  /** Looks for work now (a job was just submitted or a slot freed up). */
+  function wake(): void {
+    if (ticking) again = true;
+    else schedule(0);
+  }
+
+  return {
+    start(): void {
+      if (!stopped) return;
+      stopped = false;
+      lastRecover = 0;
+      schedule(0);
+    },
+    wake,
+    /** Stops claiming, aborts running jobs with WorkerStopping and waits for them to settle. */
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await ticking;
+      const stopping = new WorkerStopping();
+      for (const { controller } of running.values()) controller.abort(stopping);
+      const settled = Promise.all([...running.values()].map((r) => r.done));
+      if (options.stopWaitMs === undefined) await settled;
+      else await Promise.race([settled, new Promise((r) => setTimeout(r, options.stopWaitMs).unref())]);
+    },
+  };
+}
+
+export type JobLoop = ReturnType<typeof createJobLoop>;

@@ -1,0 +1,11 @@
+import { ServiceName } from '@hs/contracts';
+
+/** Every service's `<SERVICE>_INTERNAL_TOKEN`, distinct and long enough for APP_ENV=production. */
+export function productionInternalTokens(): Record<string, string> {
+  return Object.fromEntries(
+    ServiceName.options.map((s) => {
+      const prefix = s.toUpperCase().replace(/-/g, '_');
+      return [`${prefix}_INTERNAL_TOKEN`, `production-secret-for-${prefix}-xxxxxxxxxxxxxxxx`];
+    }),
+  );
+}
