@@ -71,6 +71,16 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   installErrorHandlers(app);
   // JSON only: a text body would otherwise reach validation as a string (415 is the honest answer).
   app.removeContentTypeParser('text/plain');
+  // An empty JSON body is "no body" (clients send the header on body-less POSTs like
+  // /complete); the route's schema then decides. Non-empty bodies keep Fastify's own parser
+  // with its prototype-poisoning protection.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -111,10 +111,15 @@ describe('error envelope on every Fastify error path', () => {
       { error: 'BAD_REQUEST', message: 'Body is not valid JSON' },
     ],
     [
-      'empty JSON body',
+      // An empty JSON body is "no body": the route's schema then refuses it with details.
+      'empty JSON body on a route that needs one',
       { method: 'POST' as const, url: '/api/v1/things', headers: json, payload: '' },
-      400,
-      { error: 'BAD_REQUEST', message: 'Body must not be empty' },
+      422,
+      {
+        error: 'VALIDATION_ERROR',
+        message: 'Request validation failed',
+        details: [{ loc: ['body'], msg: expect.any(String), type: expect.any(String) }],
+      },
     ],
     [
       'thrown AppError',

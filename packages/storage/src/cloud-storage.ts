@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Storage, type StorageOptions } from '@google-cloud/storage';
 import { assertKey } from './keys.ts';
+import { objectInfoOf } from './object-info.ts';
 import type { BlobStorage, ObjectInfo, SignedUpload, SignUploadOptions } from './types.ts';
 
 export interface CloudStorageConfig {
@@ -58,22 +59,14 @@ export function createCloudStorage(config: CloudStorageConfig): BlobStorage {
   return {
     backend: 'cloudstore',
     async put(key, bytes, contentType) {
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const written = objectInfoOf(key, bytes, contentType);
       await bucket.file(assertKey(key)).save(Buffer.from(bytes), {
         resumable: false,
         validation: 'md5',
         contentType,
-        metadata: { contentType, metadata: { sha256 } },
+        metadata: { contentType, metadata: { sha256: written.sha256 } },
       });
-      return (
-        (await stat(key)) ?? {
-          key,
-          size: bytes.byteLength,
-          contentType,
-          sha256,
-          updatedAt: new Date().toISOString(),
-        }
-      );
+      return (await stat(key)) ?? written;
     },
     async get(key) {
       const info = await stat(key);

@@ -9,6 +9,7 @@ export {
   verifyLocalUploadSignature,
 } from './local-signature.ts';
 export { createLocalStorage, type LocalBlobStorage, type LocalStorageConfig } from './local-storage.ts';
+export { objectInfoOf } from './object-info.ts';
 export {
   createBlobStorageFromSettings,
   type StorageEnv,

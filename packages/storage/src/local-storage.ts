@@ -9,6 +9,7 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertKey } from './keys.ts';
 import { signedLocalUrl } from './local-signature.ts';
+import { objectInfoOf } from './object-info.ts';
 import type { BlobStorage, ObjectInfo, SignedUpload, SignUploadOptions } from './types.ts';
 import { EmptyUploadError, UploadTooLargeError } from './upload-errors.ts';
 
@@ -71,14 +72,7 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
       const tmp = tmpPath();
       await mkdir(dirname(tmp), { recursive: true });
       await writeFile(tmp, bytes);
-      const info: ObjectInfo = {
-        key,
-        size: bytes.byteLength,
-        contentType,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-        updatedAt: new Date().toISOString(),
-      };
-      return commit(key, tmp, info);
+      return commit(key, tmp, objectInfoOf(key, bytes, contentType));
     },
     async get(key) {
       const info = await stat(key);

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { BlobStorage, ObjectInfo } from '@hs/storage';
+import { type BlobStorage, type ObjectInfo, objectInfoOf } from '@hs/storage';
 
 export type MemoryBlobStorage = BlobStorage & {
   /** What was stored, by key: tests read and plant objects here. */
@@ -17,13 +16,7 @@ export function createMemoryBlobStorage(): MemoryBlobStorage {
     failWrites: false,
     async put(key, bytes, contentType) {
       if (storage.failWrites) throw new Error('storage down');
-      const info: ObjectInfo = {
-        key,
-        size: bytes.byteLength,
-        contentType,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-        updatedAt: new Date().toISOString(),
-      };
+      const info = objectInfoOf(key, bytes, contentType);
       objects.set(key, { bytes: new Uint8Array(bytes), info });
       return info;
     },

@@ -1,26 +1,15 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createStore, type Store } from '@hs/store';
+import { startFakePeer } from '@hs/testing';
 import { buildApp, loadCartprepConfig } from '../src/index.ts';
 
 /** A stand-in gateway on a loopback port that records buy-flow callbacks and answers `status`. */
 export async function startFakeGateway() {
-  const calls: Array<{ path: string; token: string | undefined; body: unknown }> = [];
   const state = { status: 200 };
-  const server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    calls.push({
-      path: req.url ?? '',
-      token: req.headers['x-internal-token'] as string | undefined,
-      body: JSON.parse(raw || '{}'),
-    });
-    res.writeHead(state.status, { 'content-type': 'application/json' });
-    res.end(state.status < 400 ? '{}' : JSON.stringify({ error: 'CONFLICT', message: 'nope' }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, calls, state, close: () => new Promise<void>((r) => server.close(() => r())) };
+  const peer = await startFakePeer(() => ({
+    status: state.status,
+    body: state.status < 400 ? {} : { error: 'CONFLICT', message: 'nope' },
+  }));
+  return { ...peer, state };
 }
 
 export const CARTPREP_TOKEN = 'test-cartprep-token';

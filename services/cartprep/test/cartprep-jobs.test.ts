@@ -37,7 +37,8 @@ describe('cart-prep jobs', () => {
     );
     expect(t.gateway.calls).toEqual([
       {
-        path: '/api/v1/households/h_home/requests/pr_one/cart-ready',
+        method: 'POST',
+        url: '/api/v1/households/h_home/requests/pr_one/cart-ready',
         token: 'test-buyflow-token',
         body: { jobId: 'cpj_testjob0001', cart: done.json().cart },
       },
@@ -64,7 +65,7 @@ describe('cart-prep jobs', () => {
     const done = (await t.process('cpj_testjob0001')).json();
     expect(done).toMatchObject({ status: 'FAILED', errorCode: code, cart: null });
     expect(t.gateway.calls[0]).toMatchObject({
-      path: '/api/v1/households/h_home/requests/pr_one/failed',
+      url: '/api/v1/households/h_home/requests/pr_one/failed',
       body: { jobId: 'cpj_testjob0001', errorCode: code },
     });
   });
@@ -155,7 +156,7 @@ describe('cart-prep jobs', () => {
     const deadline = Date.now() + 5000;
     while (t.gateway.calls.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await t.app.ctx.worker.stop();
-    expect(t.gateway.calls.map((c) => c.path).sort()).toEqual([
+    expect(t.gateway.calls.map((c) => c.url).sort()).toEqual([
       '/api/v1/households/h_home/requests/pr_one/cart-ready',
       '/api/v1/households/h_home/requests/pr_two/cart-ready',
     ]);

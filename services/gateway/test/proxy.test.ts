@@ -19,6 +19,13 @@ beforeAll(async () => {
   peer.all('/api/v1/*', async (req, reply) => {
     received.push({ url: req.url, headers: { ...req.headers }, body: req.body });
     if (req.url.includes('/slow')) await new Promise((r) => setTimeout(r, 1500));
+    if (req.url.includes('/stall')) {
+      // Headers and half a JSON body, then nothing: a stuck peer.
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'application/json' });
+      reply.raw.write('{"items":[');
+      return;
+    }
     if (req.url.includes('/missing'))
       return reply.code(404).send({ error: 'NOT_FOUND', message: 'Item not found' });
     if (req.url.includes('/stream')) {
@@ -103,6 +110,22 @@ describe('gateway forwarding', () => {
     });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'NOT_FOUND', message: 'Item not found' });
+  });
+
+  it('cuts a non-stream reply that stalls mid-body instead of hanging the client', async () => {
+    const user = await login(gateway, 'stall@x.test');
+    const id = await household(user.token);
+    const started = Date.now();
+    const outcome = await fetch(`${gatewayUrl}/api/v1/households/${id}/wardrobe/stall`, {
+      headers: bearer(user.token),
+    })
+      .then((res) => res.text())
+      .then(
+        () => 'completed',
+        () => 'cut',
+      );
+    expect(outcome).toBe('cut');
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('answers 502 for a peer that is down and 504 for one that is too slow', async () => {

@@ -141,6 +141,16 @@ export async function forward(
     reply.header('cache-control', 'no-cache');
   }
   upstream.body.on('error', () => reply.raw.destroy());
+  // Only an event stream may stay idle; any other reply that stalls mid-body is cut after the
+  // peer timeout, so a stuck peer can't hold a client connection open forever.
+  if (!isStream(upstream)) {
+    let idle = setTimeout(() => abort.abort(), target.timeoutMs);
+    upstream.body.on('data', () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => abort.abort(), target.timeoutMs);
+    });
+    upstream.body.once('close', () => clearTimeout(idle));
+  }
   return reply.send(upstream.body);
 }
 
