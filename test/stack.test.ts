@@ -2,20 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServiceName } from '@hs/contracts';
+import { ServiceName } from '@hs/contracts';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const SERVICES: ServiceName[] = [
-  'gateway',
-  'orchestrator',
-  'wardrobe',
-  'commerce',
-  'vto',
-  'cartprep',
-  'browser-bridge',
-  'artifacts-audit',
-];
+const SERVICES = ServiceName.options;
 let stack: RunningStack;
 let dataDir: string;
 

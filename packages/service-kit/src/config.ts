@@ -1,21 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import type { ServiceName } from '@hs/contracts';
+import { ServiceName } from '@hs/contracts';
 import { z } from 'zod';
 
 export const APP_ENVS = ['dev', 'test', 'staging', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
 export const isProductionLike = (env: AppEnv) => env === 'staging' || env === 'production';
 
-export const SERVICES: readonly ServiceName[] = [
-  'gateway',
-  'orchestrator',
-  'wardrobe',
-  'commerce',
-  'vto',
-  'cartprep',
-  'browser-bridge',
-  'artifacts-audit',
-];
+export const SERVICES: readonly ServiceName[] = ServiceName.options;
 
 export const DEFAULT_PORTS: Record<ServiceName, number> = {
   gateway: 8080,

@@ -18,6 +18,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 
 export type ServiceApp = FastifyInstance<
@@ -35,6 +36,8 @@ export interface ServiceAppOptions {
   version?: string;
   description: string;
   logger?: Logger | false;
+  /** The service's parsed settings: body limit, request timeout and CORS origins come from here. */
+  config?: Pick<BaseConfig, 'bodyLimit' | 'requestTimeoutMs' | 'corsOrigins'>;
   bodyLimit?: number;
   requestTimeoutMs?: number;
   corsOrigins?: readonly string[];
@@ -55,8 +58,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     // One line per request comes from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: options.bodyLimit ?? 1_048_576,
-    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    bodyLimit: options.bodyLimit ?? options.config?.bodyLimit ?? 1_048_576,
+    requestTimeout: options.requestTimeoutMs ?? options.config?.requestTimeoutMs ?? 30_000,
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -99,9 +102,10 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     );
   });
 
-  if (options.corsOrigins && options.corsOrigins.length > 0) {
+  const corsOrigins = options.corsOrigins ?? options.config?.corsOrigins;
+  if (corsOrigins && corsOrigins.length > 0) {
     await app.register(fastifyCors, {
-      origin: [...options.corsOrigins],
+      origin: [...corsOrigins],
       exposedHeaders: ['x-request-id', 'etag', 'retry-after'],
       credentials: false,
     });

@@ -16,6 +16,8 @@ export type PeerCall<S extends z.ZodType | undefined> = {
   /** Validates a 2xx reply; a mismatch is the peer's fault (502). */
   schema?: S;
   timeoutMs?: number;
+  /** Aborts the call early (e.g. an outbox attempt that ran out of time). */
+  signal?: AbortSignal;
 };
 
 export type PeerReply<T> = {
@@ -88,7 +90,9 @@ export function createPeerClient(options: {
           method: call.method,
           headers,
           body: payload,
-          signal: AbortSignal.timeout(limit),
+          signal: call.signal
+            ? AbortSignal.any([AbortSignal.timeout(limit), call.signal])
+            : AbortSignal.timeout(limit),
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         });
         text = await res.body.text();

@@ -3,20 +3,11 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ServiceName } from '@hs/contracts';
+import { ServiceName } from '@hs/contracts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-const ALL: ServiceName[] = [
-  'gateway',
-  'orchestrator',
-  'wardrobe',
-  'commerce',
-  'vto',
-  'cartprep',
-  'browser-bridge',
-  'artifacts-audit',
-];
+const ALL: readonly ServiceName[] = ServiceName.options;
 const prefix = (s: ServiceName) => s.toUpperCase().replace(/-/g, '_');
 
 /** A free loopback port (bound to 0, read, released). */

@@ -28,9 +28,7 @@ export async function buildApp(
     description:
       'Mission artifacts (plans, outcome summaries, transcripts, browser recordings) and the append-only, hash-chained household audit ledger.',
     logger: deps.logger ?? false,
-    bodyLimit: config.bodyLimit,
-    requestTimeoutMs: config.requestTimeoutMs,
-    corsOrigins: config.corsOrigins,
+    config,
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });

@@ -27,9 +27,7 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
     description:
       'Interactive browser sessions for missions: the agent acts, the user takes over and releases, extension events reach the mission.',
     logger: deps.logger ?? false,
-    bodyLimit: config.bodyLimit,
-    requestTimeoutMs: config.requestTimeoutMs,
-    corsOrigins: config.corsOrigins,
+    config,
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });

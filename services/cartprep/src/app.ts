@@ -29,9 +29,7 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
     description:
       "Cart preparation: jobs that put the approved item in a merchant cart and report the cart (or why it failed) to the gateway's buy flow.",
     logger: deps.logger ?? false,
-    bodyLimit: config.bodyLimit,
-    requestTimeoutMs: config.requestTimeoutMs,
-    corsOrigins: config.corsOrigins,
+    config,
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });

@@ -20,9 +20,7 @@ export async function buildApp(deps: CommerceDeps): Promise<ServiceApp> {
     description:
       'Offers a household is looking at: create (one or 500 at once, atomically), status changes, and search by words, price, season, category, colours and size.',
     logger: deps.logger ?? false,
-    bodyLimit: config.bodyLimit,
-    requestTimeoutMs: config.requestTimeoutMs,
-    corsOrigins: config.corsOrigins,
+    config,
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });

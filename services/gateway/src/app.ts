@@ -1,9 +1,9 @@
+import { createAuditWriter } from '@hs/audit-client';
 import type { ServiceName } from '@hs/contracts';
 import { createPeerClient, createServiceApp, SERVICES, type ServiceApp } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createAccessTokens } from './adapters/access-tokens.ts';
-import { createAuditTrail } from './adapters/audit-trail.ts';
 import { createBuyflow } from './adapters/buyflow.ts';
 import { createHouseholdRepository } from './adapters/household-repository.ts';
 import {
@@ -34,9 +34,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     description:
       'The public entry point: sign-in, households and members, purchase requests, and forwarding of household paths to the owning services.',
     logger: deps.logger ?? false,
-    bodyLimit: config.bodyLimit,
-    requestTimeoutMs: config.requestTimeoutMs,
-    corsOrigins: config.corsOrigins,
+    config,
     readiness: { store: () => store.ping() },
   });
   const peers = Object.fromEntries(
@@ -62,9 +60,10 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     tokens,
     identity,
     households: createHouseholdRepository(store),
-    audit: createAuditTrail({
+    audit: createAuditWriter({
       store,
       ledger: peers['artifacts-audit'],
+      sourceService: 'gateway',
       logger,
       maxBackoffMs: config.auditRetryMaxMs,
     }),
@@ -75,8 +74,8 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
   registerAuthentication(app, tokens, config.internalToken);
   for (const register of ROUTE_GROUPS) await register(app, ctx);
   if (deps.background !== false) {
-    app.addHook('onReady', async () => ctx.audit.outbox.start());
-    app.addHook('onClose', async () => ctx.audit.outbox.stop());
+    app.addHook('onReady', async () => ctx.audit.outbox?.start());
+    app.addHook('onClose', async () => ctx.audit.outbox?.stop());
   }
   return Object.assign(app, { ctx });
 }

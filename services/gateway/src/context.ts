@@ -1,9 +1,9 @@
+import type { AuditWriter } from '@hs/audit-client';
 import type { ServiceName } from '@hs/contracts';
 import type { PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import type { AccessTokens } from './adapters/access-tokens.ts';
-import type { AuditTrail } from './adapters/audit-trail.ts';
 import type { Buyflow } from './adapters/buyflow.ts';
 import type { HouseholdRepository } from './adapters/household-repository.ts';
 import type { IdentityProvider } from './adapters/identity-provider.ts';
@@ -16,7 +16,7 @@ export interface GatewayContext {
   tokens: AccessTokens;
   identity: IdentityProvider;
   households: HouseholdRepository;
-  audit: AuditTrail;
+  audit: AuditWriter;
   peers: Record<ServiceName, PeerClient>;
   buyflow: Buyflow;
   logger: Logger | undefined;

@@ -22,11 +22,23 @@ async function approvedRequest() {
 describe('the stylist agent in the buy flow', () => {
   it('reads a request only with the gateway token and a member as the acting user', async () => {
     const created = (await t.post('/requests', t.adult, t.item)).json();
-    const noToken = await t.app.inject({ method: 'GET', url: internalPath(created.requestId), headers: agent(t.adult.userId, 'x') });
+    const noToken = await t.app.inject({
+      method: 'GET',
+      url: internalPath(created.requestId),
+      headers: agent(t.adult.userId, 'x'),
+    });
     expect(noToken.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing or invalid internal token' });
-    const outsider = await t.app.inject({ method: 'GET', url: internalPath(created.requestId), headers: agent(t.outsider.userId) });
+    const outsider = await t.app.inject({
+      method: 'GET',
+      url: internalPath(created.requestId),
+      headers: agent(t.outsider.userId),
+    });
     expect(outsider.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
-    const ok = await t.app.inject({ method: 'GET', url: internalPath(created.requestId), headers: agent(t.adult.userId) });
+    const ok = await t.app.inject({
+      method: 'GET',
+      url: internalPath(created.requestId),
+      headers: agent(t.adult.userId),
+    });
     expect(ok.json()).toMatchObject({ requestId: created.requestId, status: 'PENDING_APPROVAL' });
   });
 
@@ -56,12 +68,19 @@ describe('the stylist agent in the buy flow', () => {
     });
     expect(started.statusCode).toBe(201);
     const intent = started.json();
-    expect(intent).toMatchObject({ requestId, actorId: t.adult.userId, cartprepJobId: expect.stringMatching(/^cpj_/) });
+    expect(intent).toMatchObject({
+      requestId,
+      actorId: t.adult.userId,
+      cartprepJobId: expect.stringMatching(/^cpj_/),
+    });
     expect(intent).not.toHaveProperty('confirmationToken');
     expect(t.cartprep.jobs.at(-1)).toMatchObject({ jobId: intent.cartprepJobId, requestId });
 
     const byOther = await t.post(`/requests/${requestId}/confirmation-token`, t.guardian);
-    expect(byOther.json()).toEqual({ error: 'FORBIDDEN', message: 'Only the member who started the purchase can confirm it' });
+    expect(byOther.json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only the member who started the purchase can confirm it',
+    });
     const byChild = await t.post(`/requests/${requestId}/confirmation-token`, t.child);
     expect(byChild.statusCode).toBe(403);
     const issued = await t.post(`/requests/${requestId}/confirmation-token`, t.adult);
@@ -90,6 +109,8 @@ describe('the stylist agent in the buy flow', () => {
     const again = await t.post(`/requests/${requestId}/confirmation-token`, t.adult);
     expect(again.statusCode).toBe(409);
     const actions = (await t.gates()).map((g) => `${g.action}:${g.detail.outcome}`);
-    expect(actions).toEqual(expect.arrayContaining(['ISSUE_CONFIRMATION_TOKEN:ALLOWED', 'ISSUE_CONFIRMATION_TOKEN:REFUSED']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['ISSUE_CONFIRMATION_TOKEN:ALLOWED', 'ISSUE_CONFIRMATION_TOKEN:REFUSED']),
+    );
   });
 });

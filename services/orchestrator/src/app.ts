@@ -1,8 +1,8 @@
+import { createAuditWriter } from '@hs/audit-client';
 import { createServiceApp, nowIso, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createArtifactWriter } from './adapters/artifact-writer.ts';
-import { createAuditWriter } from './adapters/audit-writer.ts';
 import { createEventLog } from './adapters/event-log.ts';
 import { createMissionRepository } from './adapters/mission-repository.ts';
 import { createGeminiModel } from './adapters/models/gemini-model.ts';
@@ -49,9 +49,7 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
     description:
       'Missions: the stateful AI stylist (STYLE, POLL, CARTPREP, INTERACTIVE), its tools, replayable SSE streams and client events.',
     logger: deps.logger ?? false,
-    bodyLimit: config.bodyLimit,
-    requestTimeoutMs: config.requestTimeoutMs,
-    corsOrigins: config.corsOrigins,
+    config,
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });
@@ -70,7 +68,7 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
     events: createEventLog(store),
     model: modelFor(deps),
     peers,
-    audit: createAuditWriter({ ...outboxOptions, ledger: peers.artifacts }),
+    audit: createAuditWriter({ ...outboxOptions, ledger: peers.artifacts, sourceService: 'orchestrator' }),
     artifacts: createArtifactWriter({
       ...outboxOptions,
       artifacts: peers.artifacts,

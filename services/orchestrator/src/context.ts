@@ -1,7 +1,7 @@
+import type { AuditWriter } from '@hs/audit-client';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import type { ArtifactWriter } from './adapters/artifact-writer.ts';
-import type { AuditWriter } from './adapters/audit-writer.ts';
 import type { EventLog } from './adapters/event-log.ts';
 import type { MissionRepository } from './adapters/mission-repository.ts';
 import type { OrchestratorPeers } from './adapters/peers.ts';

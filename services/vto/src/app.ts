@@ -43,9 +43,7 @@ export async function buildApp(deps: VtoDeps): Promise<ServiceApp & { ctx: VtoCo
       'Virtual try-on jobs: a person image and a garment image in, a try-on picture out, rendered in the ' +
       'background by the backend VTO_INFERENCE_BACKEND names (simulated, inline or http).',
     logger: deps.logger ?? false,
-    bodyLimit: config.bodyLimit,
-    requestTimeoutMs: config.requestTimeoutMs,
-    corsOrigins: config.corsOrigins,
+    config,
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });

@@ -37,9 +37,7 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
     description:
       'The household wardrobe: items with images (signed uploads), curated looks, outfits, the feed and collections. Reads carry strong ETags; GET /items syncs with updatedSince and tombstones.',
     logger: deps.logger ?? false,
-    bodyLimit: config.bodyLimit,
-    requestTimeoutMs: config.requestTimeoutMs,
-    corsOrigins: config.corsOrigins,
+    config,
     readiness: { store: () => store.ping() },
   });
   registerInternalAuth(app, { token: config.internalToken });

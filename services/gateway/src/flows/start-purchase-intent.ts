@@ -66,7 +66,11 @@ export async function startPurchaseIntent(
     await revertDispatch(ctx, doc, err);
     // A refusal by cart-prep (e.g. domain not allowed) is audited by `guarded`.
     if (!isRefusal(err))
-      await auditGate(ctx, request, gate, 'FAILED', { intentId, cartprepJobId, reason: (err as Error).message });
+      await auditGate(ctx, request, gate, 'FAILED', {
+        intentId,
+        cartprepJobId,
+        reason: (err as Error).message,
+      });
     throw err;
   }
   await auditGate(ctx, request, gate, 'ALLOWED', { intentId, cartprepJobId, expiresAt });

@@ -11,8 +11,8 @@ import {
   forbidden,
   internalTokenOf,
   notFound,
-  secretsEqual,
   type ServiceApp,
+  secretsEqual,
   unauthorized,
 } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
@@ -124,14 +124,21 @@ export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext):
     async (request, reply) => {
       const { id, requestId } = request.params;
       const { userId } = currentUser(request);
-      const gate = { householdId: id, action: 'ISSUE_CONFIRMATION_TOKEN' as const, actorId: userId, targetId: requestId };
+      const gate = {
+        householdId: id,
+        action: 'ISSUE_CONFIRMATION_TOKEN' as const,
+        actorId: userId,
+        targetId: requestId,
+      };
       const issued = await guarded(ctx, request, gate, async () => {
         const { member } = await accessHousehold(ctx.households, request, id);
         requireGate(member, 'confirm');
         const found = await ctx.buyflow.requests.get(id, requestId);
         if (!found) throw notFound('Purchase request not found');
         if ((found.status !== 'CART_PREP' && found.status !== 'CART_READY') || !found.intentId)
-          throw conflict(`Purchase request is ${found.status}; a checkout token exists only during cart preparation`);
+          throw conflict(
+            `Purchase request is ${found.status}; a checkout token exists only during cart preparation`,
+          );
         if (found.intentActorId !== userId)
           throw forbidden('Only the member who started the purchase can confirm it');
         const token = await issueConfirmationToken(ctx, {
@@ -142,7 +149,10 @@ export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext):
         });
         return { requestId, intentId: found.intentId, actorId: userId, ...token };
       });
-      await auditGate(ctx, request, gate, 'ALLOWED', { intentId: issued.intentId, expiresAt: issued.expiresAt });
+      await auditGate(ctx, request, gate, 'ALLOWED', {
+        intentId: issued.intentId,
+        expiresAt: issued.expiresAt,
+      });
       return reply.code(201).send(issued);
     },
   );

@@ -82,4 +82,3 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
     });
   }
 }
-

@@ -1,6 +1,8 @@
-// Orchestrator entries in the artifacts-audit ledger (POST /api/v1/households/{id}/audit/events),
-// through a durable outbox: stored first, retried until the ledger accepts them. The ledger
-// dedupes on eventId, so a retried delivery is recorded once.
+// A service's entries in the artifacts-audit ledger (POST /api/v1/households/{id}/audit/events),
+// through a durable outbox: each entry is stored locally first and retried until the ledger
+// accepts it, so a ledger outage neither drops an entry nor fails the user's action. The ledger
+// dedupes on the writer-chosen eventId, so a retried delivery is recorded once. If the entry
+// cannot even be stored locally, `record` throws: an action is never left unaudited in silence.
 import type { AppendAuditEventRequest } from '@hs/contracts';
 import { createOutbox, type Outbox } from '@hs/outbox';
 import { isAppError, newId, type PeerClient } from '@hs/service-kit';
@@ -11,6 +13,7 @@ export type AuditInput = Omit<AppendAuditEventRequest, 'eventId' | 'sourceServic
 type Item = { householdId: string; event: AppendAuditEventRequest; requestId?: string };
 
 export interface AuditWriter {
+  /** Null when auditing is switched off (ARTIFACTS_AUDIT_ENABLED=false). */
   readonly outbox: Outbox<Item> | null;
   record(householdId: string, input: AuditInput, requestId?: string): Promise<void>;
 }
@@ -18,24 +21,26 @@ export interface AuditWriter {
 export function createAuditWriter(deps: {
   store: Store;
   ledger: PeerClient;
-  enabled: boolean;
+  sourceService: string;
   maxBackoffMs: number;
+  enabled?: boolean;
   logger?: Logger | undefined;
 }): AuditWriter {
-  if (!deps.enabled) return { outbox: null, record: async () => {} };
+  if (deps.enabled === false) return { outbox: null, record: async () => {} };
   const outbox = createOutbox<Item>({
     store: deps.store,
     name: 'audit',
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
-    // A 4xx means the entry itself is wrong; retrying cannot fix it.
+    // A 4xx from the ledger means the entry itself is wrong; retrying cannot fix it.
     isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500,
-    deliver: async ({ householdId, event, requestId }) => {
+    deliver: async ({ householdId, event, requestId }, _id, signal) => {
       await deps.ledger.call({
         method: 'POST',
         path: `/api/v1/households/${encodeURIComponent(householdId)}/audit/events`,
         body: event,
         ...(requestId ? { requestId } : {}),
+        ...(signal ? { signal } : {}),
       });
     },
   });
@@ -43,16 +48,11 @@ export function createAuditWriter(deps: {
     outbox,
     async record(householdId, input, requestId) {
       const eventId = newId('aud', 16);
-      try {
-        await outbox.send(eventId, {
-          householdId,
-          event: { ...input, eventId, sourceService: 'orchestrator' },
-          ...(requestId ? { requestId } : {}),
-        });
-      } catch (err) {
-        // The audit trail must never fail the user's action; the outbox logs what it could not store.
-        deps.logger?.error({ err, householdId }, 'audit entry could not be stored');
-      }
+      await outbox.send(eventId, {
+        householdId,
+        event: { ...input, eventId, sourceService: deps.sourceService },
+        ...(requestId ? { requestId } : {}),
+      });
     },
   };
 }

@@ -1,0 +1,81 @@
+import { createPeerClient } from '@hs/service-kit';
+import { createStore } from '@hs/store';
+import { startFakePeer } from '@hs/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAuditWriter } from '../src/audit-writer.ts';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+const entry = { category: 'USER_ACTION' as const, action: 'HOUSEHOLD_CREATED', actorId: 'usr_1' };
+
+async function ledger(status: { code: number }) {
+  const peer = await startFakePeer(() => ({ status: status.code, body: { ok: true } }));
+  closers.push(peer.close);
+  return {
+    peer,
+    client: createPeerClient({
+      service: 'artifacts-audit',
+      baseUrl: peer.url,
+      token: 'ledger-token',
+      timeoutMs: 1000,
+    }),
+  };
+}
+
+describe('audit writer', () => {
+  it('delivers an entry at once, with the source service and a writer-chosen eventId', async () => {
+    const { peer, client } = await ledger({ code: 201 });
+    const writer = createAuditWriter({
+      store: createStore({ backend: 'inmemory' }),
+      ledger: client,
+      sourceService: 'gateway',
+      maxBackoffMs: 100,
+    });
+    await writer.record('h_1', entry, 'req-1');
+    expect(peer.calls).toHaveLength(1);
+    expect(peer.calls[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/v1/households/h_1/audit/events',
+      token: 'ledger-token',
+      body: { ...entry, sourceService: 'gateway', eventId: expect.stringMatching(/^aud_/) },
+    });
+    expect(await writer.outbox?.pending()).toBe(0);
+  });
+
+  it('keeps an entry while the ledger is failing and delivers the same eventId once it recovers', async () => {
+    const status = { code: 503 };
+    const { peer, client } = await ledger(status);
+    const writer = createAuditWriter({
+      store: createStore({ backend: 'inmemory' }),
+      ledger: client,
+      sourceService: 'orchestrator',
+      maxBackoffMs: 1,
+    });
+    await writer.record('h_2', entry);
+    expect(await writer.outbox?.pending()).toBe(1);
+    status.code = 201;
+    await new Promise((r) => setTimeout(r, 1100));
+    await writer.outbox?.drain();
+    expect(await writer.outbox?.pending()).toBe(0);
+    const ids = peer.calls.map((c) => (c.body as { eventId: string }).eventId);
+    expect(new Set(ids).size).toBe(1);
+    expect(peer.calls.at(-1)?.body).toMatchObject({ sourceService: 'orchestrator' });
+  });
+
+  it('does nothing when auditing is switched off', async () => {
+    const { peer, client } = await ledger({ code: 201 });
+    const writer = createAuditWriter({
+      store: createStore({ backend: 'inmemory' }),
+      ledger: client,
+      sourceService: 'x',
+      maxBackoffMs: 1,
+      enabled: false,
+    });
+    await writer.record('h_3', entry);
+    expect(writer.outbox).toBeNull();
+    expect(peer.calls).toHaveLength(0);
+  });
+});
