@@ -2,7 +2,7 @@
 // Entry point for `npm start`, `npm test` and `npm run bench` on a machine that has only Node
 // and npm: installs the workspace with the pinned pnpm if needed, then runs the pnpm script
 // under the Node 24 that the workspace itself carries (root devDependency `node`).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,4 +28,12 @@ if (!installed || process.env.FORCE_INSTALL === '1') {
   const status = run(pnpm[0], [...pnpm.slice(1), 'install', '--frozen-lockfile']);
   if (status !== 0) process.exit(status);
 }
-process.exit(run(pnpm[0], [...pnpm.slice(1), 'run', target, ...process.argv.slice(3)]));
+// The stack keeps running until a signal: pass SIGINT/SIGTERM/SIGHUP on so that stopping this
+// process (Ctrl-C, `kill`, a supervisor) stops all eight services too.
+const child = spawn(pnpm[0], [...pnpm.slice(1), 'run', target, ...process.argv.slice(3)], {
+  cwd: root,
+  stdio: 'inherit',
+  shell: process.platform === 'win32',
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

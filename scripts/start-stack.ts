@@ -91,4 +91,5 @@ async function waitHealthy() {
 
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
+process.on('SIGHUP', () => stopAll(0));
 await waitHealthy();

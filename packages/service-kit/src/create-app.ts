@@ -91,7 +91,6 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
-        reqId: request.id,
         method: request.method,
         url: request.url.split('?')[0],
         route: request.routeOptions.url,
