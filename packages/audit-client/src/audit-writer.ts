@@ -4,7 +4,7 @@
 // dedupes on the writer-chosen eventId, so a retried delivery is recorded once. If the entry
 // cannot even be stored locally, `record` throws: an action is never left unaudited in silence.
 import type { AppendAuditEventRequest } from '@hs/contracts';
-import { createOutbox, type Outbox } from '@hs/outbox';
+import { createOutbox, type Outbox, outboxCollections } from '@hs/outbox';
 import { isAppError, newId, type PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
@@ -18,6 +18,10 @@ export interface AuditWriter {
   record(householdId: string, input: AuditInput, requestId?: string): Promise<void>;
 }
 
+const OUTBOX_NAME = 'audit';
+/** The outbox collection of every service that writes audit entries (Firestore indexes). */
+export const AUDIT_OUTBOX_COLLECTIONS = outboxCollections(OUTBOX_NAME);
+
 export function createAuditWriter(deps: {
   store: Store;
   ledger: PeerClient;
@@ -29,7 +33,7 @@ export function createAuditWriter(deps: {
   if (deps.enabled === false) return { outbox: null, record: async () => {} };
   const outbox = createOutbox<Item>({
     store: deps.store,
-    name: 'audit',
+    name: OUTBOX_NAME,
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
     // A 4xx from the ledger means the entry itself is wrong; retrying cannot fix it.

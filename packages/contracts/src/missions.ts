@@ -218,7 +218,13 @@ export const SearchCommerceResult = z.object({
 });
 export type SearchCommerceResult = z.infer<typeof SearchCommerceResult>;
 
-export const PrepareCartArgs = z.strictObject({ requestId: Id });
+/** Only a purchase-request id: the tool puts it in a gateway path, so no dot segments or other text. */
+export const PrepareCartArgs = z.strictObject({
+  requestId: z
+    .string()
+    .trim()
+    .regex(/^pr_[A-Za-z0-9_-]{1,124}$/, 'must be a purchase request id (pr_...)'),
+});
 export type PrepareCartArgs = z.infer<typeof PrepareCartArgs>;
 export const PrepareCartResult = z.object({
   requestId: z.string(),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ABORT, type Store, StoreConflictError } from '@hs/store';
+import { ABORT, type CollectionOptions, type Store, StoreConflictError } from '@hs/store';
 import type { Logger } from 'pino';
 
 /**
@@ -67,6 +67,18 @@ export function backoffMs(
 
 const errorText = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 500);
 
+/** The drain's due-items query (nextAttemptAt) and `pending()`'s count (state). */
+export const OUTBOX_COLLECTION_OPTIONS = {
+  indexes: [{ fields: ['nextAttemptAt'] }, { fields: ['state'] }],
+} satisfies CollectionOptions;
+
+export const outboxCollectionName = (name: string): string => `outbox_${name}`;
+
+/** The store collections of the named outboxes, for a service's Firestore index definitions. */
+export function outboxCollections(...names: string[]): Record<string, CollectionOptions> {
+  return Object.fromEntries(names.map((name) => [outboxCollectionName(name), OUTBOX_COLLECTION_OPTIONS]));
+}
+
 /**
  * A durable delivery queue: what must reach a peer (an audit entry, a job's callback, an
  * artifact) is written to the store first and retried with backoff until the peer accepts it,
@@ -74,9 +86,10 @@ const errorText = (err: unknown) => String((err as Error)?.message ?? err).slice
  * an instance that dies after delivering but before recording it delivers again later.
  */
 export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
-  const items = options.store.collection<OutboxDoc>(`outbox_${options.name}`, {
-    indexes: [{ fields: ['nextAttemptAt'] }, { fields: ['state'] }],
-  });
+  const items = options.store.collection<OutboxDoc>(
+    outboxCollectionName(options.name),
+    OUTBOX_COLLECTION_OPTIONS,
+  );
   const maxBackoff = options.maxBackoffMs ?? 60_000;
   const leaseMs = options.leaseMs ?? 30_000;
   const keepDoneMs = options.keepDoneMs ?? 3_600_000;

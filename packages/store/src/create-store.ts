@@ -59,6 +59,9 @@ export interface StoreEnv {
 
 const BACKENDS = ['inmemory', 'sqlite', 'docstore'] as const;
 
+/** The collection-name prefix of a service's documents in a shared Firestore database. */
+export const firestoreNamespaceOf = (service: string) => `${service}_`;
+
 /** Maps a service's environment to a StoreConfig; throws with a readable message when invalid. */
 export function storeConfigFromEnv(env: StoreEnv): StoreConfig {
   const backend = env.backend?.trim() || 'inmemory';
@@ -79,7 +82,9 @@ export function storeConfigFromEnv(env: StoreEnv): StoreConfig {
         backend,
         projectId,
         ...(env.firestoreDatabaseId ? { databaseId: env.firestoreDatabaseId } : {}),
-        ...(env.firestoreNamespace ? { namespace: env.firestoreNamespace } : {}),
+        // Services may share one Firestore database: each one's collections carry its name as a
+        // prefix (`gateway_households`), so two services' outboxes never mix.
+        namespace: env.firestoreNamespace ?? firestoreNamespaceOf(env.service),
       };
     }
     default:

@@ -1,5 +1,11 @@
 export { isValidDocId } from './checked-ids.ts';
-export { createStore, type StoreConfig, type StoreEnv, storeConfigFromEnv } from './create-store.ts';
+export {
+  createStore,
+  firestoreNamespaceOf,
+  type StoreConfig,
+  type StoreEnv,
+  storeConfigFromEnv,
+} from './create-store.ts';
 export {
   type FirestoreIndex,
   type FirestoreIndexField,

@@ -58,6 +58,7 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
     runner,
     concurrency: config.cartprep.concurrency,
     pollMs: config.cartprep.pollMs,
+    leaseMs: config.cartprep.leaseMs,
     logger,
   });
   const ctx: CartprepContext = { config, jobs, runner, worker, callbacks, logger };

@@ -3,7 +3,7 @@
 import type { Artifact, ArtifactType } from '@hs/contracts';
 import { AppError, conflict, newId, nowIso, upstreamError } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
-import { type Doc, type Store, StoreConflictError, type Where } from '@hs/store';
+import { type CollectionOptions, type Doc, type Store, StoreConflictError, type Where } from '@hs/store';
 import { dataPathOf, uniqueKeyOf } from '../domain/artifact-keys.ts';
 
 export const ARTIFACTS = 'artifacts';
@@ -22,14 +22,19 @@ const duplicateMessage = (a: NewArtifact) =>
     ? `A BrowserRecording already exists for session ${a.sessionId}`
     : `An artifact of type ${a.type} already exists for mission ${a.missionId}`;
 
-export function createArtifactRepository(store: Store, storage: BlobStorage) {
-  const artifacts = store.collection<Artifact & Doc>(ARTIFACTS, {
+/** `get` by artifactId and `listForMission` (optionally by type), oldest first. */
+export const ARTIFACT_COLLECTIONS = {
+  [ARTIFACTS]: {
     indexes: [
       { fields: ['artifactId'] },
       { fields: ['householdId', 'missionId', 'createdAt'] },
       { fields: ['householdId', 'missionId', 'type', 'createdAt'] },
     ],
-  });
+  },
+} satisfies Record<string, CollectionOptions>;
+
+export function createArtifactRepository(store: Store, storage: BlobStorage) {
+  const artifacts = store.collection<Artifact & Doc>(ARTIFACTS, ARTIFACT_COLLECTIONS[ARTIFACTS]);
 
   return {
     /**

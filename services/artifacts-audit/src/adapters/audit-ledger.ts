@@ -14,7 +14,14 @@
 // Nothing here updates or deletes an entry.
 import type { AppendAuditEventRequest, AuditChainVerification, AuditEntry, AuditPage } from '@hs/contracts';
 import { newId, nowIso } from '@hs/service-kit';
-import { ABORT, type Doc, type Store, StoreConflictError, type Where } from '@hs/store';
+import {
+  ABORT,
+  type CollectionOptions,
+  type Doc,
+  type Store,
+  StoreConflictError,
+  type Where,
+} from '@hs/store';
 import { createChainChecker } from '../domain/audit-chain.ts';
 import { GENESIS_HASH, sealEntry } from '../domain/audit-hash.ts';
 
@@ -39,6 +46,11 @@ function filterIndexes(): { fields: string[] }[] {
   return out;
 }
 
+/** The household log (each filter combination) and the mission trail, both ordered by seq. */
+export const AUDIT_LEDGER_COLLECTIONS = {
+  [AUDIT_ENTRIES]: { indexes: [...filterIndexes(), { fields: ['householdId', 'missionId', 'seq'] }] },
+} satisfies Record<string, CollectionOptions>;
+
 export const entryId = (householdId: string, seq: number) =>
   `${householdId}:seq:${String(seq).padStart(12, '0')}`;
 const markerId = (householdId: string, eventId: string) => `${householdId}:event:${eventId}`;
@@ -46,9 +58,7 @@ const markerId = (householdId: string, eventId: string) => `${householdId}:event
 export type AppendResult = { entry: AuditEntry; created: boolean };
 
 export function createAuditLedger(store: Store) {
-  const entries = store.collection<LedgerDoc>(AUDIT_ENTRIES, {
-    indexes: [...filterIndexes(), { fields: ['householdId', 'missionId', 'seq'] }],
-  });
+  const entries = store.collection<LedgerDoc>(AUDIT_ENTRIES, AUDIT_LEDGER_COLLECTIONS[AUDIT_ENTRIES]);
   const heads = store.collection<ChainHead & Doc>(AUDIT_HEADS);
 
   const getEntry = async (id: string) => (await entries.get(id)) as AuditEntry | null;

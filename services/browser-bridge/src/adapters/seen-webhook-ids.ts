@@ -1,7 +1,7 @@
 // Webhook ids already accepted, kept in the store (collection `browser_webhook_ids`) so every
 // replica refuses a replay. An id only needs remembering while its timestamp is acceptable.
 import { createHash } from 'node:crypto';
-import { ABORT, type Store } from '@hs/store';
+import { ABORT, type CollectionOptions, type Store } from '@hs/store';
 import { TOLERANCE_SECONDS } from '../domain/webhook-signature.ts';
 
 type SeenId = { key: string; expiresAt: number };
@@ -12,8 +12,16 @@ const keyOf = (webhookId: string) => createHash('sha256').update(webhookId).dige
 const KEEP_MS = 2 * TOLERANCE_SECONDS * 1000;
 const SWEEP_EVERY_MS = 60_000;
 
+/** The sweep: ids whose expiresAt has passed. */
+export const SEEN_WEBHOOK_ID_COLLECTIONS = {
+  browser_webhook_ids: { indexes: [{ fields: ['expiresAt'] }] },
+} satisfies Record<string, CollectionOptions>;
+
 export function createSeenWebhookIds(store: Store, now: () => number = Date.now) {
-  const ids = store.collection<SeenId>('browser_webhook_ids', { indexes: [{ fields: ['expiresAt'] }] });
+  const ids = store.collection<SeenId>(
+    'browser_webhook_ids',
+    SEEN_WEBHOOK_ID_COLLECTIONS.browser_webhook_ids,
+  );
   let lastSweep = 0;
 
   async function sweep(): Promise<void> {

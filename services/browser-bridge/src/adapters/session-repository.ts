@@ -1,12 +1,17 @@
 // Browser sessions in the store (collection `browser_sessions`).
 import { notFound } from '@hs/service-kit';
-import { ABORT, type Store } from '@hs/store';
+import { ABORT, type CollectionOptions, type Store } from '@hs/store';
 import type { StoredBrowserSession, Transition } from '../domain/session-machine.ts';
 
+export const BROWSER_SESSION_COLLECTIONS = {
+  browser_sessions: { indexes: [{ fields: ['missionId'] }, { fields: ['householdId'] }] },
+} satisfies Record<string, CollectionOptions>;
+
 export function createSessionRepository(store: Store) {
-  const sessions = store.collection<StoredBrowserSession>('browser_sessions', {
-    indexes: [{ fields: ['missionId'] }, { fields: ['householdId'] }],
-  });
+  const sessions = store.collection<StoredBrowserSession>(
+    'browser_sessions',
+    BROWSER_SESSION_COLLECTIONS.browser_sessions,
+  );
   return {
     get: (id: string) => sessions.get(id),
     async require(id: string): Promise<StoredBrowserSession> {

@@ -3,7 +3,7 @@
 // X-Internal-Token = BUYFLOW_INTERNAL_TOKEN, through a durable outbox: the callback is stored
 // first and retried with backoff until the gateway answers, across restarts of either side.
 import type { CartFailedCallback, CartReadyCallback } from '@hs/contracts';
-import { createOutbox } from '@hs/outbox';
+import { createOutbox, outboxCollections } from '@hs/outbox';
 import { createPeerClient, isAppError } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
@@ -15,6 +15,9 @@ type Callback = {
   kind: 'cart-ready' | 'failed';
   body: CartReadyCallback | CartFailedCallback;
 };
+
+const OUTBOX_NAME = 'gateway_callbacks';
+export const GATEWAY_CALLBACK_OUTBOX_COLLECTIONS = outboxCollections(OUTBOX_NAME);
 
 export function createGatewayCallbacks(deps: {
   store: Store;
@@ -32,7 +35,7 @@ export function createGatewayCallbacks(deps: {
   });
   const outbox = createOutbox<Callback>({
     store: deps.store,
-    name: 'gateway_callbacks',
+    name: OUTBOX_NAME,
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
     // 409: the request moved on (cancelled, or already has this result); 404: it is gone;

@@ -1,16 +1,21 @@
-import type { Store } from '@hs/store';
+import type { CollectionOptions, Store } from '@hs/store';
 import { ABORT } from '@hs/store';
 import type { StoredJob } from '../domain/job-machine.ts';
 
-/** Cart-prep jobs in the service's store; every state change is one atomic update. */
-export function createJobRepository(store: Store) {
-  const jobs = store.collection<StoredJob>('cartprep_jobs', {
+/** `queued`, `leaseExpired` and `callbackPending`: one equality, ordered by the second field. */
+export const CARTPREP_JOB_COLLECTIONS = {
+  cartprep_jobs: {
     indexes: [
       { fields: ['status', 'createdAt'] },
       { fields: ['status', 'leaseUntil'] },
       { fields: ['callbackPending', 'updatedAt'] },
     ],
-  });
+  },
+} satisfies Record<string, CollectionOptions>;
+
+/** Cart-prep jobs in the service's store; every state change is one atomic update. */
+export function createJobRepository(store: Store) {
+  const jobs = store.collection<StoredJob>('cartprep_jobs', CARTPREP_JOB_COLLECTIONS.cartprep_jobs);
   return {
     get: (jobId: string) => jobs.get(jobId),
     create: (job: StoredJob) => jobs.create(job.jobId, job),

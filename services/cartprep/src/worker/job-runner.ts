@@ -33,12 +33,39 @@ export function createJobRunner(deps: {
   const holds = (attempt: StoredJob) => (j: StoredJob) =>
     j.status === 'RUNNING' && j.attempts === attempt.attempts;
 
+  /**
+   * Keeps the lease of a healthy attempt alive (every third of the lease), so only a dead worker
+   * loses its job: without it a job slower than its lease was re-queued while still running and
+   * prepared twice. If the job was taken from this attempt anyway, its executor is stopped.
+   */
+  function keepLease(running: StoredJob, still: (j: StoredJob) => boolean) {
+    const lost = new AbortController();
+    const timer = setInterval(
+      () => {
+        const until = Date.now() + settings.leaseMs;
+        jobs
+          .change(running.jobId, (j) => (still(j) ? { ...j, leaseUntil: until } : null))
+          .then((renewed) => {
+            if (!renewed) lost.abort(new Error('the job is no longer held by this attempt'));
+          })
+          .catch((err) => deps.logger?.warn({ err, jobId: running.jobId }, 'lease renewal failed'));
+      },
+      Math.max(10, Math.floor(settings.leaseMs / 3)),
+    );
+    return { signal: lost.signal, stop: () => clearInterval(timer) };
+  }
+
   async function execute(running: StoredJob): Promise<StoredJob> {
     const still = holds(running);
     let outcome: Awaited<ReturnType<CartExecutor['prepare']>>;
+    const lease = keepLease(running, still);
     try {
-      outcome = await executor.prepare(running, AbortSignal.timeout(settings.jobTimeoutMs));
+      outcome = await executor.prepare(
+        running,
+        AbortSignal.any([AbortSignal.timeout(settings.jobTimeoutMs), lease.signal]),
+      );
     } catch (err) {
+      lease.stop();
       // The executor's own fault: another attempt may succeed, until the last one.
       deps.logger?.warn({ err, jobId: running.jobId, attempt: running.attempts }, 'cart executor failed');
       const now = new Date().toISOString();
@@ -52,6 +79,7 @@ export function createJobRunner(deps: {
       if (next?.status === 'FAILED') await report(next);
       return next ?? ((await jobs.get(running.jobId)) as StoredJob);
     }
+    lease.stop();
     const now = new Date().toISOString();
     const finished = await jobs.change(running.jobId, (j) =>
       still(j)

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { JobRepository } from '../adapters/job-repository.ts';
 import type { JobRunner } from './job-runner.ts';
 
+/** Recovery runs this often at most, and twice per lease with short leases. */
 const RECOVER_EVERY_MS = 5_000;
 const STOP_WAIT_MS = 5_000;
 
@@ -17,13 +18,14 @@ export function createWorker(deps: {
   runner: JobRunner;
   concurrency: number;
   pollMs: number;
+  leaseMs: number;
   logger?: Logger | undefined;
 }) {
   return createJobLoop({
     label: 'cart-prep',
     concurrency: deps.concurrency,
     pollMs: deps.pollMs,
-    recoverEveryMs: RECOVER_EVERY_MS,
+    recoverEveryMs: Math.max(deps.pollMs, Math.min(RECOVER_EVERY_MS, deps.leaseMs / 2)),
     recover: () => deps.runner.recover(),
     queued: (limit) => deps.jobs.queued(limit),
     claim: (queued) => deps.runner.claim(queued.jobId),

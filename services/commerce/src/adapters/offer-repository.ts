@@ -8,7 +8,7 @@ const ARRAY_FIELDS = ['searchTokens', 'searchSeasons', 'sizeKeys', 'colorKeys'] 
 /**
  * The indexes every search shape of offer-search-plan.ts needs: equality fields, at most one
  * array field, price last. sqlite builds expression indexes from them, and
- * `firestore.indexes.json` is generated from the same list (see test/firestore-indexes.test.ts).
+ * `firestore.indexes.json` is generated from the same list (scripts/firestore-indexes.ts).
  */
 function searchIndexes() {
   const heads = [

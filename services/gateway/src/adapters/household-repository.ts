@@ -1,13 +1,15 @@
-import type { Store } from '@hs/store';
+import type { CollectionOptions, Store } from '@hs/store';
 import { ABORT } from '@hs/store';
 import type { StoredHousehold } from '../domain/household-rules.ts';
 
+/** `listFor`: memberIds array-contains, ordered by createdAt. */
+export const HOUSEHOLD_COLLECTIONS = {
+  households: { indexes: [{ fields: ['memberIds', 'createdAt'] }], arrayFields: ['memberIds'] },
+} satisfies Record<string, CollectionOptions>;
+
 /** Households in the gateway's store; every change goes through an atomic update. */
 export function createHouseholdRepository(store: Store) {
-  const households = store.collection<StoredHousehold>('households', {
-    indexes: [{ fields: ['memberIds', 'createdAt'] }],
-    arrayFields: ['memberIds'],
-  });
+  const households = store.collection<StoredHousehold>('households', HOUSEHOLD_COLLECTIONS.households);
   return {
     get: (id: string) => households.get(id),
     create: (h: StoredHousehold) => households.create(h.householdId, h),

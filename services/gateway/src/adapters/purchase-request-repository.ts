@@ -1,17 +1,25 @@
 import type { PurchaseRequestStatus } from '@hs/contracts';
-import type { ABORT, Store } from '@hs/store';
+import type { ABORT, CollectionOptions, Store } from '@hs/store';
 import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 import { atomicChange } from './atomic-change.ts';
 
-/** Purchase requests in the gateway's store; every state change is one atomic update. */
-export function createPurchaseRequestRepository(store: Store) {
-  const requests = store.collection<StoredPurchaseRequest>('purchase_requests', {
+/** `list` (optionally by status, newest first) and `pendingDispatch` (updatedAt range). */
+export const PURCHASE_REQUEST_COLLECTIONS = {
+  purchase_requests: {
     indexes: [
       { fields: ['householdId', 'createdAt'] },
       { fields: ['householdId', 'status', 'createdAt'] },
       { fields: ['dispatchPending', 'updatedAt'] },
     ],
-  });
+  },
+} satisfies Record<string, CollectionOptions>;
+
+/** Purchase requests in the gateway's store; every state change is one atomic update. */
+export function createPurchaseRequestRepository(store: Store) {
+  const requests = store.collection<StoredPurchaseRequest>(
+    'purchase_requests',
+    PURCHASE_REQUEST_COLLECTIONS.purchase_requests,
+  );
   return {
     create: (r: StoredPurchaseRequest) => requests.create(r.requestId, r),
     /** Null for a request of another household: callers answer 404 either way. */

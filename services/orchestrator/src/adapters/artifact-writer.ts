@@ -2,7 +2,7 @@
 // transcript|outcome-summary}) through a durable outbox, so an artifacts outage delays them
 // instead of losing them. A 409 means an earlier attempt already wrote it: done.
 import type { MissionArtifactRef } from '@hs/contracts';
-import { createOutbox, type Outbox } from '@hs/outbox';
+import { createOutbox, type Outbox, outboxCollections } from '@hs/outbox';
 import { isAppError, nowIso, type PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
@@ -28,6 +28,9 @@ export interface ArtifactWriter {
   write(item: Item): Promise<void>;
 }
 
+const OUTBOX_NAME = 'artifacts';
+export const ARTIFACT_OUTBOX_COLLECTIONS = outboxCollections(OUTBOX_NAME);
+
 export function createArtifactWriter(deps: {
   store: Store;
   artifacts: PeerClient;
@@ -52,7 +55,7 @@ export function createArtifactWriter(deps: {
 
   const outbox = createOutbox<Item>({
     store: deps.store,
-    name: 'artifacts',
+    name: OUTBOX_NAME,
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
     isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500 && err.status !== 409,

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { StreamEvent, StreamEventType } from '@hs/contracts';
 import { newId, nowIso } from '@hs/service-kit';
-import type { Store } from '@hs/store';
+import type { CollectionOptions, Store } from '@hs/store';
 
 type Counter = { seq: number };
 
@@ -12,10 +12,13 @@ type Counter = { seq: number };
 const GAP_GRACE_MS = 2000;
 const PAGE = 200;
 
+/** `after`: a mission's events past a seq, in seq order. */
+export const EVENT_LOG_COLLECTIONS = {
+  mission_events: { indexes: [{ fields: ['mission_id', 'seq'] }] },
+} satisfies Record<string, CollectionOptions>;
+
 export function createEventLog(store: Store) {
-  const events = store.collection<StreamEvent>('mission_events', {
-    indexes: [{ fields: ['mission_id', 'seq'] }],
-  });
+  const events = store.collection<StreamEvent>('mission_events', EVENT_LOG_COLLECTIONS.mission_events);
   const counters = store.collection<Counter>('mission_event_counters');
   const wake = new EventEmitter();
   wake.setMaxListeners(0);

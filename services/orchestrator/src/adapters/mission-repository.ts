@@ -1,11 +1,14 @@
-import { ABORT, type Store } from '@hs/store';
+import { ABORT, type CollectionOptions, type Store } from '@hs/store';
 import type { MissionDoc } from '../domain/mission.ts';
+
+/** `listForOwner`: one owner's missions of a household, newest first. */
+export const MISSION_COLLECTIONS = {
+  missions: { indexes: [{ fields: ['household_id', 'owner_id', 'created_at'] }] },
+} satisfies Record<string, CollectionOptions>;
 
 /** Missions in the store; a mission of another household is treated as missing. */
 export function createMissionRepository(store: Store) {
-  const missions = store.collection<MissionDoc>('missions', {
-    indexes: [{ fields: ['household_id', 'owner_id', 'created_at'] }],
-  });
+  const missions = store.collection<MissionDoc>('missions', MISSION_COLLECTIONS.missions);
   return {
     create: (doc: MissionDoc) => missions.create(doc.mission_id, doc),
     async get(householdId: string, missionId: string): Promise<MissionDoc | null> {

@@ -29,7 +29,13 @@ const CURRENCY_WORDS: Array<[RegExp, string]> = [
 ];
 
 const CUR = String.raw`(?:us\$|c\$|a\$|[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud|sek|nok|dkk|pln|dollars?|bucks|euros?|pounds?|quid|swiss francs?|francs?|yen)`;
-const NUM = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+/**
+ * An amount starts where a number starts and has at most nine integer digits (anything longer is
+ * far beyond the price cap and is dropped anyway). Both bounds keep every price pattern linear:
+ * with a bare `\d+` a message of one long digit run made each pattern backtrack from every
+ * position (quadratic: a third of a second per 8 kB message, on the event loop).
+ */
+const NUM = String.raw`(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,9}(?:[.,]\d{1,2})?)(?!\d)`;
 /** An amount with an optional currency before or after it: "$50", "50 EUR", "€ 60", "30 pounds". */
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 

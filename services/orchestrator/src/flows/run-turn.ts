@@ -20,6 +20,11 @@ export type TurnRequest = {
 
 export type TurnOutcome = { ok: boolean; mission: MissionDoc; error?: { code: string; message: string } };
 
+const TURN_SUPERSEDED = {
+  code: 'TURN_SUPERSEDED',
+  message: 'The turn outlived its lease and a newer turn took the mission over; its answer was not recorded',
+};
+
 export type StartedTurn = {
   turnId: string;
   /** The stream position before this turn's first event: a chat stream follows from here. */
@@ -141,7 +146,12 @@ async function runTurn(
       source: req.source,
     };
     let endedNow = false;
+    let superseded = false;
     const saved = await ctx.missions.update(missionId, (m) => {
+      // Our lease ran out and a newer turn took the mission (it already reported this one as
+      // TURN_INTERRUPTED): our answer would land after its message, so it is not recorded.
+      superseded = m.turn_lease?.turn_id !== turnId;
+      if (superseded) return ABORT;
       endedNow = result.completed && m.state === 'RUNNING';
       return {
         ...m,
@@ -151,10 +161,11 @@ async function runTurn(
         turns: m.turns + 1,
         tool_calls_made: m.tool_calls_made + result.calls.length,
         state: endedNow ? 'DONE' : m.state,
-        turn_lease: m.turn_lease?.turn_id === turnId ? null : m.turn_lease,
+        turn_lease: null,
         updated_at: reply.created_at,
       };
     });
+    if (superseded) return failTurn(ctx, req, turnId, null, TURN_SUPERSEDED);
     const mission = saved.doc!;
     await emit('message', { turn_id: turnId, message: reply });
     if (endedNow) {
@@ -174,11 +185,13 @@ async function failTurn(
   req: TurnRequest,
   turnId: string,
   err: unknown,
+  known?: { code: string; message: string },
 ): Promise<TurnOutcome> {
   const error =
-    err instanceof ModelError
+    known ??
+    (err instanceof ModelError
       ? { code: err.code, message: err.message }
-      : { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' };
+      : { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' });
   ctx.logger?.warn({ err, missionId: req.missionId, turnId, reqId: req.requestId }, 'turn failed');
   const released = await ctx.missions.update(req.missionId, (m) =>
     m.turn_lease?.turn_id === turnId ? { ...m, turn_lease: null, updated_at: nowIso() } : ABORT,

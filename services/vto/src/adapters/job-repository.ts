@@ -1,18 +1,23 @@
 import type { VtoJobListQuery } from '@hs/contracts';
 import { badRequest } from '@hs/service-kit';
-import { ABORT, type Store, StoreQueryError, type Where } from '@hs/store';
+import { ABORT, type CollectionOptions, type Store, StoreQueryError, type Where } from '@hs/store';
 import type { StoredVtoJob } from '../domain/vto-job-machine.ts';
 
-/** Try-on jobs in the store (collection `vto_jobs`). */
-export function createJobRepository(store: Store) {
-  const jobs = store.collection<StoredVtoJob>('vto_jobs', {
+/** `list` (optionally by status, newest first), `queued` and `abandoned` (leaseUntil range). */
+export const VTO_JOB_COLLECTIONS = {
+  vto_jobs: {
     indexes: [
       { fields: ['householdId', 'createdAt'] },
       { fields: ['householdId', 'status', 'createdAt'] },
       { fields: ['status', 'createdAt'] },
       { fields: ['status', 'leaseUntil'] },
     ],
-  });
+  },
+} satisfies Record<string, CollectionOptions>;
+
+/** Try-on jobs in the store (collection `vto_jobs`). */
+export function createJobRepository(store: Store) {
+  const jobs = store.collection<StoredVtoJob>('vto_jobs', VTO_JOB_COLLECTIONS.vto_jobs);
 
   return {
     create: (job: StoredVtoJob) => jobs.create(job.jobId, job),

@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WardrobeContext } from '../context.ts';
 import { parseImageKey } from '../domain/items.ts';
+import { discardRest, fenceBody } from './upload-body.ts';
 
 const tooLarge = (max: number) =>
   new AppError('PAYLOAD_TOO_LARGE', 413, `Upload is larger than ${max} bytes`);
@@ -24,12 +25,16 @@ const unsupported = () =>
 
 type UploadQuery = { expires?: string; max?: string; sig?: string };
 
+/** How much of a refused upload is read and dropped before the connection is closed instead. */
+const discardLimit = (maxBytes: number) => Math.max(8 * 1024 * 1024, 4 * maxBytes);
+
 /**
  * The local backend's signed upload URLs, reached through the gateway without a bearer token:
  * the URL's own HMAC signature and expiry authorise it. Checks, in order: content type (images
  * only), signature (covers key, content type, byte limit, expiry), expiry, declared length,
  * that the image is still pending; then streams the body into storage, counting bytes and
- * aborting past the limit. A refused upload stores nothing.
+ * stopping past the limit. A refused upload stores nothing, and is answered without resetting
+ * the connection (see discardRest).
  */
 export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, storage: LocalBlobStorage): void {
   const secret = ctx.config.storage.signingSecret;
@@ -55,10 +60,11 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
     // Raw bytes for this route only: the body is streamed to storage, never buffered or parsed.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    // A refused upload is answered before its body is read; closing the connection spares the
-    // client sending megabytes nobody will read.
-    scope.addHook('onError', async (_request, reply) => {
-      reply.header('connection', 'close');
+    // A refusal is answered before (or while) the body is read. What the client still sends is
+    // read and dropped, up to a bound, rather than the connection reset: through the gateway a
+    // reset turns our 413 into its 502.
+    scope.addHook('onResponse', async (request) => {
+      discardRest(request.raw, discardLimit(ctx.config.uploads.maxBytes));
     });
 
     scope.put(
@@ -99,7 +105,7 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
         const body = request.body as Readable | undefined;
         if (!body || declared === 0) throw badRequest('Upload body is empty');
         try {
-          const info = await storage.receiveUpload(key, body, { contentType, maxBytes: limit });
+          const info = await storage.receiveUpload(key, fenceBody(body), { contentType, maxBytes: limit });
           return { size: info.size, contentType: info.contentType, sha256: info.sha256 ?? '' };
         } catch (err) {
           if (err instanceof UploadTooLargeError) throw tooLarge(limit);

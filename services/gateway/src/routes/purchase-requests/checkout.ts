@@ -49,8 +49,10 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
       const { scope, key } = idempotencyScope(request, userId);
       const result = await guarded(ctx, request, gate, async () => {
         const { member } = await accessHousehold(ctx.households, request, id);
+        // The role is checked before a stored success can be replayed: a member demoted to
+        // CHILD since then is refused, first, like any CHILD (decisions: CHILD → 403 first).
+        requireGate(member, 'confirm');
         return idempotency.run(scope, key, request.body, async () => {
-          requireGate(member, 'confirm');
           const found = await requests.get(id, requestId);
           if (!found) throw notFound('Purchase request not found');
           const token = request.body.confirmationToken || undefined;

@@ -61,8 +61,8 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
       const { scope, key } = idempotencyScope(request, userId);
       const result = await guarded(ctx, request, gate, async () => {
         const { member } = await accessHousehold(ctx.households, request, householdId);
+        requireGate(member, 'create');
         return idempotency.run(scope, key, request.body, async () => {
-          requireGate(member, 'create');
           const now = nowIso();
           const created = newPurchaseRequest(
             { requestId: newId('pr'), householdId, requesterId: userId },

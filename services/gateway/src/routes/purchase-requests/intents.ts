@@ -52,8 +52,9 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
       const { scope, key } = idempotencyScope(request, userId);
       const result = await guarded(ctx, request, gate, async () => {
         const { member } = await accessHousehold(ctx.households, request, id);
+        // Before any replay: a replayed intent carries a confirmation token, never for a CHILD.
+        requireGate(member, 'intent');
         return idempotency.run(scope, key, request.body, async () => {
-          requireGate(member, 'intent');
           const intent = await startPurchaseIntent(ctx, request, gate);
           return { status: 201, body: intent };
         });

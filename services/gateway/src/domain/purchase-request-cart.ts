@@ -1,0 +1,34 @@
+import type { Cart, PurchaseRequest } from '@hs/contracts';
+import { requestTotal } from './purchase-request-rules.ts';
+
+/** Half a cent: cart-prep rounds subtotals to cents, the approved total is rounded the same way. */
+const ROUNDING = 0.005;
+
+const sameOrSubdomain = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+
+/**
+ * Why a prepared cart may not be put in front of the user for checkout, or null when it matches
+ * what the parent approved. The approval covered one amount, currency and merchant: a cart that
+ * costs more, is in another currency, comes from another merchant, or sends the user to a
+ * checkout page off that merchant (or not over https) is refused, never silently accepted. The
+ * request then goes back to APPROVED with lastFailure SAFETY_VIOLATION (the cartFailed
+ * transition); a cheaper cart is fine.
+ */
+export function cartRefusal(
+  request: Pick<PurchaseRequest, 'price' | 'quantity' | 'currency' | 'merchantDomain'>,
+  cart: Cart,
+): string | null {
+  const approved = requestTotal(request);
+  if (cart.currency !== request.currency)
+    return `Cart is in ${cart.currency}, but the approved request is in ${request.currency}`;
+  if (cart.subtotal > approved + ROUNDING)
+    return `Cart subtotal ${cart.subtotal.toFixed(2)} ${cart.currency} exceeds the approved total ${approved.toFixed(2)} ${request.currency}`;
+  const merchant = cart.merchantDomain.toLowerCase().replace(/\.$/, '');
+  if (merchant !== request.merchantDomain)
+    return `Cart is from ${merchant}, but the approved request is from ${request.merchantDomain}`;
+  const checkout = new URL(cart.checkoutUrl);
+  const checkoutHost = checkout.hostname.toLowerCase().replace(/\.$/, '');
+  if (checkout.protocol !== 'https:' || !sameOrSubdomain(checkoutHost, request.merchantDomain))
+    return `Checkout URL must be https on ${request.merchantDomain} (got ${checkout.protocol}//${checkoutHost})`;
+  return null;
+}

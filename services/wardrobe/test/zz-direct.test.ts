@@ -1,0 +1,131 @@
+// Real gateway and wardrobe processes: an image over UPLOAD_MAX_BYTES must come back as 413 in
+// the envelope whether the client declares its length or streams it chunked, never as a 502
+// from a connection the wardrobe reset under the gateway, and nothing may be stored.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningStack, startStack } from '@hs/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PNG } from './helpers.ts';
+
+const LIMIT = 1000;
+let stack: RunningStack;
+let token: string;
+let W: string;
+let householdId: string;
+const dir = mkdtempSync(join(tmpdir(), 'wardrobe-limit-'));
+
+beforeAll(async () => {
+  stack = await startStack({
+    services: ['gateway', 'wardrobe'],
+    env: { LOG_LEVEL: 'debug' },
+    perService: { wardrobe: { ARTIFACT_LOCAL_DIR: dir, UPLOAD_MAX_BYTES: String(LIMIT) } },
+  });
+  const login = await fetch(`${stack.url('gateway')}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ idToken: 'alice' }),
+  });
+  token = (await login.json()).accessToken;
+  const household = await call('POST', '/api/v1/households', { name: 'Home' });
+  householdId = household.householdId;
+  W = `/api/v1/households/${householdId}/wardrobe`;
+});
+afterAll(async () => {
+  await stack?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${stack.url('gateway')}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return text ? JSON.parse(text) : null;
+}
+
+/**
+ * PUTs `total` bytes in 64 KiB chunks, honouring backpressure, with or without Content-Length.
+ * Resolves with the response; write errors after the response arrived are the server's right
+ * (it may stop reading), a connection error before any response is a failure.
+ */
+function put(url: string, total: number, declareLength: boolean) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const headers: Record<string, string | number> = { 'content-type': 'image/png' };
+    if (declareLength) headers['content-length'] = total;
+    const req = httpRequest(url, { method: 'PUT', headers });
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const n = Math.min(chunk.length, total - sent);
+        sent += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+async function newUpload() {
+  const item = await call('POST', `${W}/items`, { category: 'TOP' });
+  const signed = await call('POST', `${W}/items/${item.itemId}/upload-url`, { contentType: 'image/png' });
+  return { itemId: item.itemId as string, imageId: signed.imageId as string, url: signed.uploadUrl as string };
+}
+
+const stored = (itemId: string) => {
+  const at = join(dir, 'households', householdId, 'items', itemId);
+  return existsSync(at) ? readdirSync(at) : [];
+};
+
+describe('upload size limit through the gateway', () => {
+  for (const declareLength of [true, false]) {
+    it(`answers 413 ${declareLength ? 'with Content-Length' : 'for a chunked body'}, storing nothing`, async () => {
+      const { itemId, imageId, url } = await newUpload();
+      for (const size of [LIMIT + 1, 256 * 1024, 4 * 1024 * 1024]) {
+        const timer = setTimeout(() => console.log('STUCK', size, stack.logs('wardrobe').slice(-3000), '\nGW', stack.logs('gateway').slice(-3000)), 5000);
+        const res = await put(url.replace(stack.url('gateway'), stack.url('wardrobe')), size, declareLength);
+        clearTimeout(timer);
+        expect({ size, status: res.status, body: JSON.parse(res.body) }).toEqual({
+          size,
+          status: 413,
+          body: { error: 'PAYLOAD_TOO_LARGE', message: `Upload is larger than ${LIMIT} bytes` },
+        });
+      }
+      expect(stored(itemId)).toEqual([]);
+      expect(existsSync(join(dir, '.tmp')) ? readdirSync(join(dir, '.tmp')) : []).toEqual([]);
+      const confirm = await fetch(`${stack.url('gateway')}${W}/items/${itemId}/images/${imageId}/confirm`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(confirm.status).toBe(400);
+      // The same URL still takes a proper image afterwards.
+      const ok = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: PNG });
+      expect(ok.status).toBe(200);
+    });
+  }
+});

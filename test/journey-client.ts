@@ -1,0 +1,222 @@
+// A small typed client for the journey tests: what a mobile app does against the gateway (JSON
+// over HTTP with a bearer token, a mission's SSE stream with the real `eventsource` client, the
+// voice WebSocket with the real `ws` client). Loopback only.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { type StreamEvent, StreamEventType, type VoiceServerMessage } from '@hs/contracts';
+import { REPO_ROOT } from '@hs/testing';
+import { EventSource } from 'eventsource';
+import WebSocket from 'ws';
+
+export type Reply<T = unknown> = { status: number; body: T; headers: Headers };
+export type User = { token: string; userId: string; email: string };
+type RequestInit = {
+  method?: string;
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: journey assertions read replies freely; contracts are pinned by the services' own tests.
+export type Json = any;
+
+export function journeyClient(baseUrl: string) {
+  async function api<T = Json>(path: string, init: RequestInit = {}): Promise<Reply<T>> {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
+    const text = await res.text();
+    const type = res.headers.get('content-type') ?? '';
+    return {
+      status: res.status,
+      body: (text && type.includes('json') ? JSON.parse(text) : text || null) as T,
+      headers: res.headers,
+    };
+  }
+
+  async function login(idToken: string): Promise<User> {
+    const { body } = await api<{ accessToken: string }>('/api/v1/auth/login', {
+      method: 'POST',
+      body: { idToken },
+    });
+    const me = await api<{ userId: string; email: string }>('/api/v1/me', { token: body.accessToken });
+    return { token: body.accessToken, userId: me.body.userId, email: me.body.email };
+  }
+
+  /** A household created by `owner` (PARENT_GUARDIAN) with the others added in the given roles. */
+  async function household(
+    owner: User,
+    name: string,
+    members: Array<[User, 'ADULT' | 'CHILD' | 'PARENT_GUARDIAN']> = [],
+  ): Promise<string> {
+    const created = await api<{ householdId: string }>('/api/v1/households', {
+      method: 'POST',
+      token: owner.token,
+      body: { name },
+    });
+    if (created.status !== 201)
+      throw new Error(`household: ${created.status} ${JSON.stringify(created.body)}`);
+    for (const [user, role] of members) {
+      const added = await api(`/api/v1/households/${created.body.householdId}/members`, {
+        method: 'POST',
+        token: owner.token,
+        body: { memberId: user.userId, role },
+      });
+      if (added.status !== 201) throw new Error(`member: ${added.status} ${JSON.stringify(added.body)}`);
+    }
+    return created.body.householdId;
+  }
+
+  return { baseUrl, api, login, household };
+}
+
+export type JourneyClient = ReturnType<typeof journeyClient>;
+
+/** Reads until `done` holds (the outbox, job workers and callbacks are asynchronous). */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  { timeoutMs = 10_000, intervalMs = 50 } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > deadline) return value; // the caller's assertion shows what was there
+    await new Promise((r) => setTimeout(r, intervalMs));
+    value = await read();
+  }
+  return value;
+}
+
+export type MissionStream = {
+  /** Every event received, in arrival order, across reconnects. */
+  events: StreamEvent[];
+  /** The headers of each (re)connect request the client made. */
+  connects: Array<Record<string, string>>;
+  waitFor(predicate: (events: StreamEvent[]) => boolean, timeoutMs?: number): Promise<StreamEvent[]>;
+  close(): void;
+};
+
+/**
+ * A mission's SSE stream through the gateway with the real `eventsource` client, which
+ * reconnects by itself with `Last-Event-ID`. `lastEventId` starts as a client that resumes.
+ */
+export function openMissionStream(
+  url: string,
+  token: string,
+  options: { lastEventId?: number } = {},
+): MissionStream {
+  const events: StreamEvent[] = [];
+  const connects: Array<Record<string, string>> = [];
+  let first = true;
+  const source = new EventSource(url, {
+    fetch: (input, init) => {
+      const headers: Record<string, string> = { ...init.headers, authorization: `Bearer ${token}` };
+      if (first && options.lastEventId !== undefined) headers['Last-Event-ID'] = String(options.lastEventId);
+      first = false;
+      connects.push(headers);
+      return fetch(input, { ...init, headers });
+    },
+  });
+  // `error` is both a stream event type and EventSource's own connection-error event; only the
+  // former carries data.
+  for (const type of StreamEventType.options)
+    source.addEventListener(type, (e) => {
+      const data = (e as MessageEvent).data;
+      if (typeof data === 'string') events.push(JSON.parse(data) as StreamEvent);
+    });
+  return {
+    events,
+    connects,
+    async waitFor(predicate, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(events)) {
+        if (Date.now() > deadline)
+          throw new Error(
+            `stream: condition not met; got ${events.map((e) => `${e.seq}:${e.type}`).join(' ')}`,
+          );
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return events;
+    },
+    close: () => source.close(),
+  };
+}
+
+export type VoiceTurn = { messages: VoiceServerMessage[]; closed: { code: number; reason: string } | null };
+
+/**
+ * Opens the voice socket, waits for `ready`, sends one `user_text` and collects what comes back
+ * until the turn's `turn.completed` (or the socket closes).
+ */
+export function voiceTurn(wsUrl: string, text: string, timeoutMs = 10_000): Promise<VoiceTurn> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(wsUrl);
+    const messages: VoiceServerMessage[] = [];
+    const timer = setTimeout(() => {
+      socket.terminate();
+      reject(new Error(`voice: no turn.completed; got ${JSON.stringify(messages)}`));
+    }, timeoutMs);
+    const finish = (closed: VoiceTurn['closed']) => {
+      clearTimeout(timer);
+      resolve({ messages, closed });
+    };
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as VoiceServerMessage;
+      messages.push(message);
+      if (message.type === 'ready') socket.send(JSON.stringify({ type: 'user_text', text }));
+      if (message.type === 'event' && message.event === 'turn.completed') {
+        socket.close(1000);
+        finish(null);
+      }
+    });
+    socket.on('close', (code, reason) => finish({ code, reason: reason.toString() }));
+    socket.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+/** Points a URL handed out for the default deployment at the test gateway's host and port. */
+export function atGateway(url: string, gatewayUrl: string): string {
+  const out = new URL(url);
+  out.host = new URL(gatewayUrl).host;
+  return out.toString();
+}
+
+type PngLike = { width: number; height: number; data: Buffer };
+type Pngjs = {
+  PNG: (new (options: {
+    width: number;
+    height: number;
+  }) => PngLike) & {
+    sync: { write(png: PngLike): Buffer; read(bytes: Buffer): PngLike };
+  };
+};
+// pngjs is the vto service's dependency (not the root's); resolved from there so the journey
+// uses the same library the inline try-on backend decodes with.
+const pngjs = createRequire(join(REPO_ROOT, 'services', 'vto', 'package.json'))('pngjs') as Pngjs;
+
+/** A real PNG: a flat background with a darker block in the middle (a "person" or a "garment"). */
+export function makePng(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const png = new pngjs.PNG({ width, height });
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const inside = x > width / 4 && x < (3 * width) / 4 && y > height / 4 && y < (3 * height) / 4;
+      const i = (y * width + x) * 4;
+      png.data[i] = inside ? rgb[0] >> 1 : rgb[0];
+      png.data[i + 1] = inside ? rgb[1] >> 1 : rgb[1];
+      png.data[i + 2] = inside ? rgb[2] >> 1 : rgb[2];
+      png.data[i + 3] = 255;
+    }
+  return pngjs.PNG.sync.write(png);
+}
+
+export const readPng = (bytes: Buffer): PngLike => pngjs.PNG.sync.read(bytes);

@@ -1,0 +1,791 @@
+// Issue 5 "Done when", as a user sees it: through the gateway a family creates each of the four
+// mission types, chats, sees tool calls with their results, streams the events live and after a
+// reconnect, sends client events, holds a voice turn, ends the mission, and finds its artifacts
+// and audit trail. Real service processes on loopback, the embedded sqlite store.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StreamEvent } from '@hs/contracts';
+import { type RunningStack, startStack } from '@hs/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  atGateway,
+  eventually,
+  type JourneyClient,
+  type Json,
+  journeyClient,
+  openMissionStream,
+  type User,
+  voiceTurn,
+} from './journey-client.ts';
+
+let stack: RunningStack;
+let dataDir: string;
+let client: JourneyClient;
+let parent: User;
+let adult: User;
+let outsider: User;
+let householdId: string;
+let outsiderHouseholdId: string;
+const offers: Record<string, string> = {};
+const items: Record<string, string> = {};
+
+const BRIDGE_TOKEN = 'dev-internal-token-browser-bridge';
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'hs-mission-journey-'));
+  stack = await startStack({
+    services: [
+      'gateway',
+      'orchestrator',
+      'wardrobe',
+      'commerce',
+      'cartprep',
+      'browser-bridge',
+      'artifacts-audit',
+    ],
+    env: {
+      PERSISTENCE_BACKEND: 'sqlite',
+      DATA_DIR: dataDir,
+      ARTIFACT_LOCAL_DIR: join(dataDir, 'blobs'),
+    },
+    perService: {
+      orchestrator: { ORCHESTRATOR_STREAM_POLL_MS: '50', ORCHESTRATOR_SSE_RETRY_MS: '300' },
+      cartprep: { CARTPREP_POLL_MS: '50' },
+    },
+  });
+  client = journeyClient(stack.url('gateway'));
+  [parent, adult, outsider] = await Promise.all([
+    client.login('journey-parent@family.test'),
+    client.login('journey-adult@family.test'),
+    client.login('journey-outsider@other.test'),
+  ]);
+  householdId = await client.household(parent, 'Journey family', [[adult, 'ADULT']]);
+  outsiderHouseholdId = await client.household(outsider, 'Neighbours');
+
+  // The wardrobe and offers the stylist's tools will find.
+  for (const [key, item] of Object.entries({
+    linenTop: { category: 'TOP', brand: 'Linen & Co', colors: ['blue'], season: ['SUMMER'] },
+    chinos: { category: 'BOTTOM', brand: 'Chino Lab', colors: ['beige'], season: ['SUMMER'] },
+    coat: { category: 'OUTERWEAR', brand: 'Wool Works', colors: ['black'], season: ['WINTER'] },
+  })) {
+    const res = await client.api(`/api/v1/households/${householdId}/wardrobe/items`, {
+      method: 'POST',
+      token: parent.token,
+      body: item,
+    });
+    expect(res.status).toBe(201);
+    items[key] = res.body.itemId;
+  }
+  for (const [key, offer] of Object.entries({
+    shirt: { title: 'Blue linen shirt', price: 45, category: 'TOP', season: ['SUMMER'], colors: ['blue'] },
+    blouse: { title: 'Silk blouse', price: 95, category: 'TOP', season: ['SUMMER'], colors: ['white'] },
+    parka: { title: 'Wool parka', price: 180, category: 'OUTERWEAR', season: ['WINTER'], colors: ['black'] },
+  })) {
+    const res = await client.api(`/api/v1/households/${householdId}/offers`, {
+      method: 'POST',
+      token: parent.token,
+      body: { ...offer, url: `https://shop.zalando.de/${key}`, currency: 'EUR', sizes: ['S', 'M', 'L'] },
+    });
+    expect(res.status).toBe(201);
+    offers[key] = res.body.offerId;
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const missionsPath = (h = householdId) => `/api/v1/households/${h}/orchestrator/missions`;
+const createMission = (user: User, mission_type: string, initial_message: string) =>
+  client.api(missionsPath(), { method: 'POST', token: user.token, body: { mission_type, initial_message } });
+const chat = (user: User, mId: string, message: string) =>
+  client.api(`${missionsPath()}/${mId}/chat`, { method: 'POST', token: user.token, body: { message } });
+const clientEvent = (user: User, mId: string, body: Record<string, unknown>) =>
+  client.api(`${missionsPath()}/${mId}/events`, { method: 'POST', token: user.token, body });
+const getMission = (user: User, mId: string) => client.api(`${missionsPath()}/${mId}`, { token: user.token });
+const lastModel = (view: Json) => view.history.filter((m: Json) => m.role === 'model').at(-1);
+const streamUrl = (mId: string, after?: number) =>
+  `${client.baseUrl}${missionsPath()}/${mId}/stream${after === undefined ? '' : `?after=${after}`}`;
+
+/** The artifacts of an ended mission, once the orchestrator's outbox delivered all three. */
+const missionArtifacts = async (mId: string) =>
+  (
+    await eventually(
+      () =>
+        client.api(`/api/v1/households/${householdId}/missions/${mId}/artifacts`, { token: parent.token }),
+      (r) => r.status === 200 && r.body.length >= 3,
+    )
+  ).body;
+const artifactOf = (list: Json[], type: string) => list.find((a) => a.type === type);
+
+const seqs = (events: StreamEvent[]) => events.map((e) => e.seq);
+const turnTypes = (events: StreamEvent[]) => events.map((e) => e.type);
+
+describe('a STYLE mission, end to end', () => {
+  let mId: string;
+
+  it('finds real wardrobe items and offers with its tools, and records the calls with their results', async () => {
+    const created = await createMission(parent, 'STYLE', 'Find me a summer top under 80 EUR');
+    expect(created.status).toBe(201);
+    const view = created.body;
+    mId = view.mission_id;
+    expect(view).toMatchObject({
+      household_id: householdId,
+      owner_id: parent.userId,
+      mission_type: 'STYLE',
+      state: 'RUNNING',
+    });
+    expect(view.history.map((m: Json) => [m.role, m.source])).toEqual([
+      ['user', 'text'],
+      ['model', 'text'],
+    ]);
+    expect(view.history[0].tool_calls).toBeNull();
+
+    const calls = lastModel(view).tool_calls;
+    expect(calls.map((c: Json) => c.tool)).toEqual(['list_wardrobe', 'search_commerce']);
+    const [wardrobe, search] = calls;
+    expect(wardrobe.args).toEqual({ category: 'TOP', season: 'SUMMER' });
+    expect(wardrobe.result.items.map((i: Json) => i.itemId)).toEqual([items.linenTop]);
+    expect(search.args).toMatchObject({ maxPrice: 80, currency: 'EUR', season: 'SUMMER', category: 'TOP' });
+    expect(search.result.items.map((o: Json) => o.offerId)).toEqual([offers.shirt]);
+    expect(lastModel(view).content).toContain('Blue linen shirt (45 EUR)');
+    expect(lastModel(view).content).toContain('Linen & Co');
+    expect(view.plan.length).toBeGreaterThan(0);
+    expect(view.plan.every((s: Json) => s.status === 'DONE')).toBe(true);
+  });
+
+  it('streams a turn live through the gateway, and after a reconnect exactly the events missed', async () => {
+    const live = openMissionStream(streamUrl(mId), parent.token);
+    // The first turn is replayed from the store.
+    await live.waitFor((es) => es.some((e) => e.type === 'turn.completed'));
+    const replayed = live.events.length;
+
+    const reply = await chat(parent, mId, 'Anything in blue, size M?');
+    expect(reply.status).toBe(200);
+    const events = await live.waitFor((es) => es.filter((e) => e.type === 'turn.completed').length === 2);
+    const second = events.slice(replayed);
+    expect(turnTypes(second)[0]).toBe('turn.started');
+    expect(turnTypes(second).at(-1)).toBe('turn.completed');
+    expect(turnTypes(second)).toEqual(expect.arrayContaining(['tool.call', 'tool.result', 'message']));
+    expect(seqs(events)).toEqual(events.map((_, i) => i + 1)); // no gap, no repeat
+    for (const e of events)
+      expect(e).toMatchObject({ mission_id: mId, event_id: expect.stringMatching(/^evt_/) });
+    const toolResult = second.find((e) => e.type === 'tool.result' && e.data.tool === 'search_commerce');
+    expect(JSON.stringify(toolResult?.data)).toContain(offers.shirt);
+    live.close();
+
+    // The app was away during another turn; it comes back with the last id it saw.
+    const seen = events.at(-1)!.seq;
+    await chat(parent, mId, 'And something white?');
+    const resumed = openMissionStream(streamUrl(mId), parent.token, { lastEventId: seen });
+    const missed = await resumed.waitFor((es) => es.some((e) => e.type === 'turn.completed'));
+    resumed.close();
+    expect(resumed.connects[0]).toMatchObject({ 'Last-Event-ID': String(seen) });
+    expect(missed[0]!.seq).toBe(seen + 1);
+    expect(turnTypes(missed)[0]).toBe('turn.started');
+    expect(seqs(missed)).toEqual(missed.map((_, i) => seen + 1 + i));
+
+    // `?after=` is the same resume point for clients that cannot set headers.
+    const viaQuery = openMissionStream(streamUrl(mId, seen), parent.token);
+    const again = await viaQuery.waitFor((es) => es.some((e) => e.type === 'turn.completed'));
+    viaQuery.close();
+    expect(seqs(again).slice(0, missed.length)).toEqual(seqs(missed));
+  });
+
+  it('reconnects by itself with Last-Event-ID when the gateway restarts under an open stream', async () => {
+    const stream = openMissionStream(streamUrl(mId), parent.token);
+    await stream.waitFor((es) => es.filter((e) => e.type === 'turn.completed').length === 3);
+    const before = stream.events.length;
+    const lastSeen = stream.events.at(-1)!.seq;
+
+    await stack.kill('gateway');
+    await stack.start('gateway');
+    const reply = await chat(parent, mId, 'Summer trousers maybe?');
+    expect(reply.status).toBe(200);
+    const events = await stream.waitFor((es) => es.filter((e) => e.type === 'turn.completed').length === 4);
+    stream.close();
+
+    expect(stream.connects.length).toBeGreaterThanOrEqual(2);
+    expect(stream.connects.at(-1)).toMatchObject({ 'Last-Event-ID': String(lastSeen) });
+    expect(seqs(events)).toEqual(events.map((_, i) => i + 1)); // nothing lost, nothing twice
+    expect(turnTypes(events.slice(before))[0]).toBe('turn.started');
+  });
+
+  it('streams its own turn when the chat asks for text/event-stream, ending with the MissionView', async () => {
+    const res = await fetch(`${client.baseUrl}${missionsPath()}/${mId}/chat`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${parent.token}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
+      body: JSON.stringify({ message: 'Maybe a tee under 30 EUR?' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const frames = (await res.text())
+      .split('\n\n')
+      .map((block) =>
+        Object.fromEntries(
+          block.split('\n').map((line) => [line.split(': ')[0], line.slice(line.indexOf(': ') + 2)]),
+        ),
+      )
+      .filter((f) => f.event);
+    expect(frames[0]!.event).toBe('turn.started');
+    expect(frames.at(-1)!.event).toBe('turn.completed');
+    const completed = JSON.parse(frames.at(-1)!.data!);
+    expect(completed.data.mission).toMatchObject({ mission_id: mId, state: 'RUNNING' });
+    expect(lastModel(completed.data.mission).content).toContain('No offers match');
+
+    const tooLong = await chat(parent, mId, 'x'.repeat(8193));
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.error).toBe('VALIDATION_ERROR');
+  });
+
+  it('takes client events from any member and refuses the wrong ones (400, 409)', async () => {
+    const liked = await clientEvent(adult, mId, { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt });
+    expect(liked.status).toBe(200);
+    expect(liked.body).toEqual({ accepted: true, missionId: mId, eventType: 'USER_LIKED_ITEM' });
+
+    const noReason = await clientEvent(parent, mId, {
+      eventType: 'USER_DISLIKED_ITEM',
+      offerId: offers.blouse,
+    });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      details: [
+        { loc: ['body', 'reason'], msg: 'is required for USER_DISLIKED_ITEM', type: expect.any(String) },
+      ],
+    });
+    const unknown = await clientEvent(parent, mId, { eventType: 'USER_SHRUGGED' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toBe('VALIDATION_ERROR');
+
+    const takeover = await clientEvent(parent, mId, { eventType: 'USER_TAKEOVER_START', sessionId: 'bs_x' });
+    expect(takeover.status).toBe(409);
+    expect(takeover.body).toEqual({
+      error: 'INVALID_MISSION_TYPE',
+      message: 'USER_TAKEOVER_START needs an INTERACTIVE mission; this one is STYLE',
+    });
+
+    // Every viewer sees the vote on the stream.
+    const stream = openMissionStream(streamUrl(mId), adult.token);
+    const events = await stream.waitFor((es) => es.some((e) => e.type === 'client.event'));
+    stream.close();
+    expect(events.find((e) => e.type === 'client.event')?.data).toMatchObject({
+      eventType: 'USER_LIKED_ITEM',
+      offerId: offers.shirt,
+      member_id: adult.userId,
+    });
+  });
+
+  it('holds a voice turn over the WebSocket, recorded in history as spoken', async () => {
+    const foreign = await client.api(`${missionsPath()}/${mId}/voice-session`, {
+      method: 'POST',
+      token: adult.token,
+    });
+    expect(foreign.status).toBe(403);
+
+    const session = await client.api(`${missionsPath()}/${mId}/voice-session`, {
+      method: 'POST',
+      token: parent.token,
+    });
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({
+      sessionToken: expect.any(String),
+      expiresInSeconds: expect.any(Number),
+      websocketUrl: expect.stringContaining('/api/v1/voice/ws?token='),
+    });
+    const turn = await voiceTurn(
+      atGateway(session.body.websocketUrl, client.baseUrl),
+      'Something for a summer wedding under 100 euros',
+    );
+    expect(turn.messages[0]).toEqual({ type: 'ready', missionId: mId });
+    const relayed = turn.messages.flatMap((m) => (m.type === 'event' ? [m.event] : []));
+    expect(relayed[0]).toBe('turn.started');
+    expect(relayed).toEqual(
+      expect.arrayContaining(['tool.call', 'tool.result', 'message', 'turn.completed']),
+    );
+
+    const view = (await getMission(parent, mId)).body;
+    const spoken = view.history.filter((m: Json) => m.source === 'voice');
+    expect(spoken.map((m: Json) => [m.role, m.content])).toContainEqual([
+      'user',
+      'Something for a summer wedding under 100 euros',
+    ]);
+  });
+
+  it('is the owner’s to chat in; other households see nothing', async () => {
+    const notOwner = await chat(adult, mId, 'let me try');
+    expect(notOwner.status).toBe(403);
+    expect(notOwner.body).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only the owner of the mission can chat with it',
+    });
+    const notOwnerEnds = await client.api(`${missionsPath()}/${mId}/complete`, {
+      method: 'POST',
+      token: adult.token,
+    });
+    expect(notOwnerEnds.body).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only the owner of the mission can end it',
+    });
+
+    const readByMember = await getMission(adult, mId);
+    expect(readByMember.status).toBe(200);
+
+    const foreignHousehold = await getMission(outsider, mId);
+    expect(foreignHousehold.status).toBe(403);
+    expect(foreignHousehold.body).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
+    const viaOwnHousehold = await client.api(`${missionsPath(outsiderHouseholdId)}/${mId}`, {
+      token: outsider.token,
+    });
+    expect(viaOwnHousehold.status).toBe(404);
+    expect(viaOwnHousehold.body.error).toBe('NOT_FOUND');
+    const theirStream = await fetch(`${client.baseUrl}${missionsPath(outsiderHouseholdId)}/${mId}/stream`, {
+      headers: { authorization: `Bearer ${outsider.token}`, accept: 'text/event-stream' },
+    });
+    expect(theirStream.status).toBe(404);
+    const theirVote = await client.api(`${missionsPath(outsiderHouseholdId)}/${mId}/events`, {
+      method: 'POST',
+      token: outsider.token,
+      body: { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt },
+    });
+    expect(theirVote.status).toBe(404);
+    const theirVoice = await client.api(`${missionsPath(outsiderHouseholdId)}/${mId}/voice-session`, {
+      method: 'POST',
+      token: outsider.token,
+    });
+    expect(theirVoice.status).toBe(404);
+
+    // Each member lists their own missions.
+    const mine = await client.api(missionsPath(), { token: parent.token });
+    expect(mine.body.map((m: Json) => m.mission_id)).toEqual([mId]);
+    expect((await client.api(missionsPath(), { token: adult.token })).body).toEqual([]);
+    const theirArtifacts = await client.api(
+      `/api/v1/households/${outsiderHouseholdId}/missions/${mId}/artifacts`,
+      {
+        token: outsider.token,
+      },
+    );
+    expect(theirArtifacts.body).toEqual([]);
+  });
+
+  it('ends; then chat, events and voice are refused, and the artifacts and audit trail are there', async () => {
+    const done = await client.api(`${missionsPath()}/${mId}/complete`, {
+      method: 'POST',
+      token: parent.token,
+    });
+    expect(done.status).toBe(200);
+    expect(done.body.state).toBe('DONE');
+
+    const lateChat = await chat(parent, mId, 'one more?');
+    expect(lateChat.status).toBe(409);
+    expect(lateChat.body).toEqual({
+      error: 'INVALID_STATE',
+      message: 'Mission is DONE; it accepts no more messages',
+    });
+    const lateEvent = await clientEvent(parent, mId, { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt });
+    expect(lateEvent.status).toBe(409);
+    expect(lateEvent.body).toEqual({
+      error: 'INVALID_STATE',
+      message: 'Mission is DONE; it accepts no more events',
+    });
+    const lateVoice = await client.api(`${missionsPath()}/${mId}/voice-session`, {
+      method: 'POST',
+      token: parent.token,
+    });
+    expect(lateVoice.status).toBe(409);
+    expect(lateVoice.body).toEqual({
+      error: 'INVALID_STATE',
+      message: 'Mission is DONE; it no longer accepts chat',
+    });
+
+    const artifacts = await missionArtifacts(mId);
+    expect(artifacts.map((a: Json) => a.type).sort()).toEqual([
+      'MissionPlan',
+      'OutcomeSummary',
+      'Transcript',
+    ]);
+    // The mission lists them too, by the ids the artifacts service gave them.
+    const view = (
+      await eventually(
+        () => getMission(parent, mId),
+        (r) => r.body.artifacts.length === 3,
+      )
+    ).body;
+    expect(view.artifacts.map((a: Json) => [a.type, a.artifact_id]).sort()).toEqual(
+      artifacts.map((a: Json) => [a.type, a.artifactId]).sort(),
+    );
+    const transcriptId = artifactOf(artifacts, 'Transcript').artifactId;
+    const one = await client.api(`/api/v1/households/${householdId}/artifacts/${transcriptId}`, {
+      token: adult.token,
+    });
+    expect(one.status).toBe(200);
+    expect(one.body.data.entries.filter((e: Json) => e.source === 'voice')).toHaveLength(2);
+    const foreign = await client.api(`/api/v1/households/${outsiderHouseholdId}/artifacts/${transcriptId}`, {
+      token: outsider.token,
+    });
+    expect(foreign.status).toBe(404);
+    expect(artifactOf(artifacts, 'MissionPlan').data).toMatchObject({
+      goal: 'Find me a summer top under 80 EUR',
+      steps: expect.any(Array),
+      toolCallsExpected: expect.any(Array),
+    });
+    expect(artifactOf(artifacts, 'Transcript').data).toMatchObject({
+      missionId: mId,
+      hasVoice: true,
+      totalMessages: view.history.length,
+    });
+    expect(artifactOf(artifacts, 'OutcomeSummary').data).toMatchObject({
+      finalState: 'DONE',
+      totalTurns: 6,
+      toolCallsMade: expect.any(Number),
+    });
+    expect(artifactOf(artifacts, 'OutcomeSummary').data.toolCallsMade).toBe(12);
+    const typed = await client.api(
+      `/api/v1/households/${householdId}/missions/${mId}/artifacts?artifact_type=Transcript`,
+      { token: parent.token },
+    );
+    expect(typed.body.map((a: Json) => a.type)).toEqual(['Transcript']);
+
+    const audit = await eventually(
+      () =>
+        client.api(`/api/v1/households/${householdId}/missions/${mId}/audit?limit=500`, {
+          token: parent.token,
+        }),
+      (r) =>
+        r.status === 200 &&
+        r.body.items.some(
+          (e: Json) => e.category === 'MISSION_LIFECYCLE' && e.action === 'mission.completed',
+        ),
+    );
+    expect(audit.status).toBe(200);
+    const entries = audit.body.items as Json[];
+    const lifecycle = entries.filter((e) => e.category === 'MISSION_LIFECYCLE').map((e) => e.action);
+    expect(lifecycle.sort()).toEqual(['mission.completed', 'mission.created']);
+    const toolCalls = entries.filter((e) => e.category === 'TOOL_CALL');
+    expect(new Set(toolCalls.map((e) => e.action))).toEqual(
+      new Set(['tool.list_wardrobe', 'tool.search_commerce']),
+    );
+    expect(toolCalls.find((e) => e.action === 'tool.search_commerce')?.detail).toMatchObject({
+      args: { maxPrice: 80, currency: 'EUR' },
+      ok: true,
+    });
+    expect(audit.body.total).toBe(audit.body.items.length);
+    const page = await client.api(
+      `/api/v1/households/${householdId}/missions/${mId}/audit?limit=2&offset=1`,
+      {
+        token: parent.token,
+      },
+    );
+    expect(page.body).toMatchObject({ total: audit.body.total, limit: 2, offset: 1 });
+    expect(page.body.items.map((e: Json) => e.eventId)).toEqual(
+      audit.body.items.slice(1, 3).map((e: Json) => e.eventId),
+    );
+  });
+});
+
+describe('a POLL mission, end to end', () => {
+  it('proposes offers, tallies two members’ votes, reports the standing and records the winner', async () => {
+    const created = await createMission(parent, 'POLL', "Let's vote on a summer top under 100 EUR");
+    expect(created.status).toBe(201);
+    const mId = created.body.mission_id;
+    const search = lastModel(created.body).tool_calls[0];
+    expect(search.tool).toBe('search_commerce');
+    expect(search.result.items.map((o: Json) => o.offerId)).toEqual([offers.shirt, offers.blouse]);
+    expect(lastModel(created.body).content).toBe(
+      "Here are 2 candidates for the household to vote on: 1) Blue linen shirt (45 EUR), 2) Silk blouse (95 EUR). Like or dislike them; I'll report the standing.",
+    );
+
+    for (const [who, body] of [
+      [parent, { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt }],
+      [adult, { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt }],
+      [adult, { eventType: 'USER_DISLIKED_ITEM', offerId: offers.blouse, reason: 'Too pricey' }],
+    ] as const) {
+      const ack = await clientEvent(who, mId, body);
+      expect(ack.status).toBe(200);
+    }
+    const missingOffer = await clientEvent(adult, mId, { eventType: 'USER_LIKED_ITEM' });
+    expect(missingOffer.status).toBe(400);
+    expect(missingOffer.body.details[0].loc).toEqual(['body', 'offerId']);
+
+    const standing = await chat(parent, mId, 'How is the vote going?');
+    expect(standing.status).toBe(200);
+    expect(lastModel(standing.body).content).toBe(
+      'Standing: Blue linen shirt: 2 likes, 0 dislikes (leading); Silk blouse: 0 likes, 1 dislike.',
+    );
+
+    const ended = await chat(parent, mId, 'done');
+    expect(ended.body.state).toBe('DONE');
+    expect(lastModel(ended.body).content).toBe(
+      'Mission complete. The household picked Blue linen shirt (2 likes).',
+    );
+    const lateVote = await clientEvent(adult, mId, { eventType: 'USER_LIKED_ITEM', offerId: offers.blouse });
+    expect(lateVote.body).toEqual({
+      error: 'INVALID_STATE',
+      message: 'Mission is DONE; it accepts no more events',
+    });
+
+    const summary = artifactOf(await missionArtifacts(mId), 'OutcomeSummary').data;
+    expect(summary.finalState).toBe('DONE');
+    expect(summary.keyDecisions).toContain(
+      `Winner: Blue linen shirt (${offers.shirt}) with 2 likes and 0 dislikes`,
+    );
+    expect(summary.resultItems).toContainEqual(
+      expect.objectContaining({ offerId: offers.shirt, likes: 2, dislikes: 0, winner: true }),
+    );
+    expect(summary.resultItems).toContainEqual(
+      expect.objectContaining({ offerId: offers.blouse, likes: 0, dislikes: 1, winner: false }),
+    );
+  });
+});
+
+describe('a CARTPREP mission, end to end', () => {
+  it('waits for a parent’s approval, dispatches cart preparation, and leaves checkout to the owner', async () => {
+    const requests = `/api/v1/households/${householdId}/requests`;
+    const created = await client.api(requests, {
+      method: 'POST',
+      token: adult.token,
+      body: {
+        title: 'Blue linen shirt',
+        url: 'https://shop.zalando.de/shirt',
+        price: 45,
+        currency: 'EUR',
+        size: 'M',
+        offerId: offers.shirt,
+      },
+    });
+    expect(created.status).toBe(201);
+    const rid = created.body.requestId;
+    expect(created.body.status).toBe('PENDING_APPROVAL');
+
+    const mission = await createMission(adult, 'CARTPREP', `Please prepare the cart for ${rid}`);
+    expect(mission.status).toBe(201);
+    const mId = mission.body.mission_id;
+    const pending = lastModel(mission.body);
+    expect(pending.tool_calls).toEqual([
+      {
+        tool: 'prepare_cart',
+        args: { requestId: rid },
+        result: expect.objectContaining({
+          outcome: 'APPROVAL_NEEDED',
+          status: 'PENDING_APPROVAL',
+          cartprepJobId: null,
+        }),
+      },
+    ]);
+    expect(pending.content).toBe(
+      `Request "Blue linen shirt" (${rid}) is waiting for approval: approval by a parent is needed before I can prepare the cart.`,
+    );
+
+    const byAdult = await client.api(`${requests}/${rid}/approve`, {
+      method: 'POST',
+      token: adult.token,
+      body: {},
+    });
+    expect(byAdult.status).toBe(403);
+    expect(byAdult.body).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only a PARENT_GUARDIAN can approve purchase requests',
+    });
+    const approved = await client.api(`${requests}/${rid}/approve`, {
+      method: 'POST',
+      token: parent.token,
+      body: {},
+    });
+    expect(approved.status).toBe(200);
+    expect(approved.body.status).toBe('APPROVED');
+    const approvedEvent = await clientEvent(parent, mId, {
+      eventType: 'USER_APPROVED_REQUEST',
+      requestId: rid,
+    });
+    expect(approvedEvent.body).toEqual({
+      accepted: true,
+      missionId: mId,
+      eventType: 'USER_APPROVED_REQUEST',
+    });
+
+    const dispatched = await chat(adult, mId, `Approved now: go ahead with ${rid}`);
+    expect(dispatched.status).toBe(200);
+    const call = lastModel(dispatched.body).tool_calls[0];
+    expect(call).toMatchObject({ tool: 'prepare_cart', args: { requestId: rid } });
+    expect(call.result).toMatchObject({
+      outcome: 'DISPATCHED',
+      cartprepJobId: expect.stringMatching(/^cpj_/),
+    });
+    const jobId = call.result.cartprepJobId;
+    expect(lastModel(dispatched.body).content).toBe(
+      `Cart preparation for ${rid} has started (job ${jobId}). I never buy: you confirm the final checkout yourself.`,
+    );
+    // The agent never holds a checkout token.
+    expect(JSON.stringify(dispatched.body)).not.toMatch(/confirmationToken/i);
+
+    const ready = await eventually(
+      () => client.api(`${requests}/${rid}`, { token: adult.token }),
+      (r) => r.body.status === 'CART_READY',
+    );
+    expect(ready.body).toMatchObject({
+      status: 'CART_READY',
+      cartprepJobId: jobId,
+      cart: expect.any(Object),
+    });
+    const job = await client.api(`/api/v1/households/${householdId}/cartprep/jobs/${jobId}`, {
+      token: adult.token,
+    });
+    expect(job.status).toBe(200);
+    expect(job.body).toMatchObject({ jobId, requestId: rid, status: 'SUCCEEDED' });
+
+    const notTheActor = await client.api(`${requests}/${rid}/confirmation-token`, {
+      method: 'POST',
+      token: parent.token,
+    });
+    expect(notTheActor.status).toBe(403);
+    expect(notTheActor.body).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only the member who started the purchase can confirm it',
+    });
+    const issued = await client.api(`${requests}/${rid}/confirmation-token`, {
+      method: 'POST',
+      token: adult.token,
+    });
+    expect(issued.status).toBe(201);
+    const confirm = () =>
+      client.api(`${requests}/${rid}/confirm-checkout`, {
+        method: 'POST',
+        token: adult.token,
+        body: { confirmationToken: issued.body.confirmationToken },
+      });
+    const completed = await confirm();
+    expect(completed.status).toBe(200);
+    expect(completed.body.status).toBe('COMPLETED');
+    const twice = await confirm();
+    expect(twice.status).toBe(409);
+    expect(twice.body).toEqual({ error: 'CONFLICT', message: 'Confirmation token has already been used' });
+    const confirmedEvent = await clientEvent(adult, mId, {
+      eventType: 'USER_CONFIRMED_FINAL_CHECKOUT',
+      requestId: rid,
+    });
+    expect(confirmedEvent.status).toBe(200);
+
+    const ended = await client.api(`${missionsPath()}/${mId}/complete`, {
+      method: 'POST',
+      token: adult.token,
+    });
+    expect(ended.body.state).toBe('DONE');
+    const summary = artifactOf(await missionArtifacts(mId), 'OutcomeSummary').data;
+    expect(summary.resultItems).toContainEqual(
+      expect.objectContaining({
+        kind: 'cart_preparation',
+        requestId: rid,
+        outcome: 'DISPATCHED',
+        cartprepJobId: jobId,
+      }),
+    );
+  });
+});
+
+describe('an INTERACTIVE mission, end to end', () => {
+  it('opens a bridge session the user takes over and releases; the agent is refused meanwhile', async () => {
+    const created = await createMission(
+      parent,
+      'INTERACTIVE',
+      'Open https://www.zalando.de/ so I can look at shoes',
+    );
+    expect(created.status).toBe(201);
+    const mId = created.body.mission_id;
+    const call = lastModel(created.body).tool_calls[0];
+    expect(call).toMatchObject({
+      tool: 'create_browser_session',
+      args: { startUrl: 'https://www.zalando.de/' },
+      result: { sessionId: expect.stringMatching(/^bs_/), status: 'ACTIVE' },
+    });
+    const sid = call.result.sessionId;
+    expect(lastModel(created.body).content).toContain(`I opened browser session ${sid}`);
+
+    const sessions = `/api/v1/households/${householdId}/browser/sessions/${sid}`;
+    const session = await client.api(sessions, { token: parent.token });
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ sessionId: sid, missionId: mId, status: 'ACTIVE' });
+
+    const stream = openMissionStream(streamUrl(mId), parent.token);
+    await stream.waitFor((es) => es.some((e) => e.type === 'turn.completed'));
+
+    // What the agent does to drive the page (the bridge's internal route, as the orchestrator calls it).
+    const agentAction = (body: Record<string, unknown>) =>
+      fetch(`${stack.url('browser-bridge')}/api/v1/sessions/${sid}/agent-action`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-internal-token': BRIDGE_TOKEN },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+    expect((await agentAction({ type: 'NAVIGATE', url: 'https://www.zalando.de/shoes' })).status).toBe(200);
+
+    const taken = await client.api(`${sessions}/takeover`, { method: 'POST', token: parent.token, body: {} });
+    expect(taken.status).toBe(200);
+    expect(taken.body.status).toBe('USER_TAKEOVER');
+    const refused = await agentAction({ type: 'CLICK', selector: '#buy' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error: 'INVALID_STATE',
+      message: 'the user is in control of the browser',
+    });
+    const fallback = await clientEvent(parent, mId, { eventType: 'USER_TAKEOVER_START', sessionId: sid });
+    expect(fallback.status).toBe(200);
+
+    const released = await client.api(`${sessions}/release`, {
+      method: 'POST',
+      token: parent.token,
+      body: {},
+    });
+    expect(released.status).toBe(200);
+    expect(released.body.status).toBe('ACTIVE');
+    expect((await agentAction({ type: 'CLICK', selector: '#size-m' })).status).toBe(200);
+
+    // The mission's viewers saw the takeover and the release.
+    const seen = await stream.waitFor(
+      (es) => es.filter((e) => JSON.stringify(e.data).includes('USER_TAKEOVER_END')).length > 0,
+    );
+    stream.close();
+    const shown = seen.filter((e) => e.type === 'browser.event' || e.type === 'client.event');
+    expect(shown.map((e) => JSON.stringify(e.data))).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('USER_TAKEOVER_START'),
+        expect.stringContaining('USER_TAKEOVER_END'),
+      ]),
+    );
+
+    const elements = await client.api(`${sessions}/elements`, { token: parent.token });
+    expect(elements.status).toBe(200);
+    expect(elements.body.sessionId).toBe(sid);
+    const foreign = await client.api(`/api/v1/households/${outsiderHouseholdId}/browser/sessions/${sid}`, {
+      token: outsider.token,
+    });
+    expect(foreign.status).toBe(404);
+
+    const ended = await client.api(`${missionsPath()}/${mId}/complete`, {
+      method: 'POST',
+      token: parent.token,
+    });
+    expect(ended.body.state).toBe('DONE');
+    const terminated = await client.api(`${sessions}/terminate`, {
+      method: 'POST',
+      token: parent.token,
+      body: {},
+    });
+    expect(terminated.body.status).toBe('TERMINATED');
+    const late = await client.api(`${sessions}/takeover`, { method: 'POST', token: parent.token, body: {} });
+    expect(late.status).toBe(409);
+    expect(late.body).toEqual({
+      error: 'INVALID_STATE',
+      message: 'Browser session is TERMINATED; only ACTIVE or USER_TAKEOVER sessions accept this',
+    });
+
+    const summary = artifactOf(await missionArtifacts(mId), 'OutcomeSummary').data;
+    expect(summary.resultItems).toContainEqual(
+      expect.objectContaining({ kind: 'browser_session', sessionId: sid }),
+    );
+  });
+});
