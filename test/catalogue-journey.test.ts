@@ -4,7 +4,10 @@
 // jobs with the inline and the simulated backend; another household sees none of it. Real
 // service processes on loopback, the embedded sqlite store, one shared ARTIFACT_LOCAL_DIR.
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningStack, startStack } from '@hs/testing';
@@ -60,6 +63,9 @@ afterAll(async () => {
 const h = (path: string, household = householdId) => `/api/v1/households/${household}${path}`;
 const addItem = (body: Record<string, unknown>, user = parent) =>
   client.api(h('/wardrobe/items'), { method: 'POST', token: user.token, body });
+
+/** The wardrobe picture: a real PNG, uploaded once and used as try-on input by every backend. */
+const UPLOADED_PNG = makePng(48, 64, [40, 90, 200]);
 
 /** What the other tests refer to, to check another household can't reach it. */
 const made = {
@@ -195,7 +201,7 @@ describe('wardrobe items, synced like an offline-capable app', () => {
 });
 
 describe('images, curation, outfits, feed and collections', () => {
-  const png = makePng(48, 64, [40, 90, 200]);
+  const png = UPLOADED_PNG;
 
   it('uploads a real PNG through the signed URL via the gateway and confirms it once', async () => {
     const url = await client.api(h(`/wardrobe/items/${made.itemId}/upload-url`), {
@@ -229,6 +235,9 @@ describe('images, curation, outfits, feed and collections', () => {
     expect(await forged.json()).toEqual({ error: 'FORBIDDEN', message: 'Upload URL signature is invalid' });
     const notAnImage = await put(uploadUrl, new TextEncoder().encode('hello'), 'text/plain');
     expect(notAnImage.status).toBe(415);
+    const empty = await put(uploadUrl, new Uint8Array(0));
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toEqual({ error: 'BAD_REQUEST', message: 'Upload body is empty' });
     const tooBig = await put(uploadUrl, new Uint8Array(70_000));
     expect(tooBig.status).toBe(413);
     expect(await tooBig.json()).toEqual({
@@ -256,6 +265,8 @@ describe('images, curation, outfits, feed and collections', () => {
     const again = await confirm();
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ error: 'CONFLICT', message: 'Image is already confirmed' });
+    const overwrite = await put(uploadUrl, makePng(8, 8, [255, 0, 0]));
+    expect(overwrite.status).toBe(409); // the confirmed picture can't be swapped behind the item's back
     made.imageId = imageId;
     made.imageRef = image.ref;
   });
@@ -537,6 +548,56 @@ describe('virtual try-on', () => {
     made.vtoJobId = queued.body.jobId;
   });
 
+  it('uses an inference endpoint speaking the :predict shape with the http backend', async () => {
+    const answer = makePng(16, 24, [20, 160, 60]);
+    const seen: Json[] = [];
+    const predictor = createServer(async (req, res) => {
+      let raw = '';
+      for await (const chunk of req) raw += chunk;
+      seen.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(raw) });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          predictions: [{ mimeType: 'image/png', bytesBase64Encoded: answer.toString('base64') }],
+        }),
+      );
+    });
+    predictor.listen(0, '127.0.0.1');
+    await once(predictor, 'listening');
+    const { port } = predictor.address() as AddressInfo;
+    try {
+      await stack.stop('vto');
+      await stack.start('vto', {
+        VTO_INFERENCE_BACKEND: 'http',
+        VTO_HTTP_ENDPOINT: `http://127.0.0.1:${port}/v1/projects/p/locations/l/publishers/google/models/vto:predict`,
+        VTO_HTTP_AUTH_TOKEN: 'journey-token',
+      });
+      const queued = await client.api(jobs(), {
+        method: 'POST',
+        token: parent.token,
+        body: { personImageRef: made.imageRef, garmentImageRef: made.imageRef },
+      });
+      expect(queued.body.backend).toBe('http');
+      const done = await job(queued.body.jobId);
+      expect(done.body.status).toBe('SUCCEEDED');
+      const picture = await fetch(`${client.baseUrl}${jobs()}/${queued.body.jobId}/result`, {
+        headers: { authorization: `Bearer ${parent.token}` },
+      });
+      expect(Buffer.from(await picture.arrayBuffer()).equals(answer)).toBe(true);
+
+      // The endpoint got the uploaded wardrobe picture as both person and garment.
+      expect(seen).toHaveLength(1);
+      expect(seen[0].url).toMatch(/:predict$/);
+      expect(seen[0].auth).toBe('Bearer journey-token');
+      const instance = seen[0].body.instances[0];
+      const uploaded = UPLOADED_PNG.toString('base64');
+      expect(instance.personImage.image.bytesBase64Encoded).toBe(uploaded);
+      expect(instance.productImages[0].image.bytesBase64Encoded).toBe(uploaded);
+    } finally {
+      predictor.closeAllConnections();
+      predictor.close();
+    }
+  });
+
   it('ends FAILED with the simulated-result explanation in a vto process on the default backend', async () => {
     await stack.stop('vto');
     await stack.start('vto', { VTO_INFERENCE_BACKEND: 'simulated' });
@@ -633,5 +694,53 @@ describe('another household', () => {
     expect(still.body.status).toBe('ACTIVE');
     const item = await client.api(h(`/wardrobe/items/${made.itemId}`), { token: parent.token });
     expect(item.body.tags).toEqual([]);
+  });
+});
+
+describe('deployment switches, seen by the app', () => {
+  it('curation disabled answers 503 for curate and curated outfits; a commerce allowlist refuses other shops', async () => {
+    await Promise.all([stack.stop('wardrobe'), stack.stop('commerce')]);
+    await Promise.all([
+      stack.start('wardrobe', { CURATION_BACKEND: 'disabled', UPLOAD_MAX_BYTES: '65536' }),
+      stack.start('commerce', {
+        COMMERCE_ENFORCE_DOMAIN_ALLOWLIST: 'true',
+        COMMERCE_ALLOWED_DOMAINS: 'zalando.de',
+      }),
+    ]);
+    const disabled = { error: 'SERVICE_UNAVAILABLE', message: 'Curation is not enabled in this environment' };
+    const curate = await client.api(h(`/wardrobe/items/${made.itemId}/curate`), {
+      method: 'POST',
+      token: parent.token,
+    });
+    expect({ status: curate.status, body: curate.body }).toEqual({ status: 503, body: disabled });
+    const suggested = await client.api(h('/wardrobe/outfits'), {
+      method: 'POST',
+      token: parent.token,
+      body: { anchorItemId: made.itemId },
+    });
+    expect({ status: suggested.status, body: suggested.body }).toEqual({ status: 503, body: disabled });
+    const manual = await client.api(h('/wardrobe/outfits'), {
+      method: 'POST',
+      token: parent.token,
+      body: { itemIds: [made.itemId] },
+    });
+    expect(manual.status).toBe(201);
+
+    const elsewhere = await client.api(h('/offers'), {
+      method: 'POST',
+      token: parent.token,
+      body: { title: 'Elsewhere tee', price: 15, currency: 'EUR', url: 'https://www.asos.com/tee' },
+    });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toEqual({
+      error: 'POLICY_VIOLATION',
+      message: 'Domain www.asos.com is not on the allowlist',
+    });
+    const subdomain = await client.api(h('/offers'), {
+      method: 'POST',
+      token: parent.token,
+      body: { title: 'Allowed tee', price: 15, currency: 'EUR', url: 'https://shop.zalando.de/tee' },
+    });
+    expect(subdomain.status).toBe(201);
   });
 });

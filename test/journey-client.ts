@@ -1,11 +1,10 @@
 // A small typed client for the journey tests: what a mobile app does against the gateway (JSON
 // over HTTP with a bearer token, a mission's SSE stream with the real `eventsource` client, the
 // voice WebSocket with the real `ws` client). Loopback only.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+
 import { type StreamEvent, StreamEventType, type VoiceServerMessage } from '@hs/contracts';
-import { REPO_ROOT } from '@hs/testing';
 import { EventSource } from 'eventsource';
+import { PNG } from 'pngjs';
 import WebSocket from 'ws';
 
 export type Reply<T = unknown> = { status: number; body: T; headers: Headers };
@@ -191,22 +190,9 @@ export function atGateway(url: string, gatewayUrl: string): string {
   return out.toString();
 }
 
-type PngLike = { width: number; height: number; data: Buffer };
-type Pngjs = {
-  PNG: (new (options: {
-    width: number;
-    height: number;
-  }) => PngLike) & {
-    sync: { write(png: PngLike): Buffer; read(bytes: Buffer): PngLike };
-  };
-};
-// pngjs is the vto service's dependency (not the root's); resolved from there so the journey
-// uses the same library the inline try-on backend decodes with.
-const pngjs = createRequire(join(REPO_ROOT, 'services', 'vto', 'package.json'))('pngjs') as Pngjs;
-
 /** A real PNG: a flat background with a darker block in the middle (a "person" or a "garment"). */
 export function makePng(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const png = new pngjs.PNG({ width, height });
+  const png = new PNG({ width, height });
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const inside = x > width / 4 && x < (3 * width) / 4 && y > height / 4 && y < (3 * height) / 4;
@@ -216,7 +202,7 @@ export function makePng(width: number, height: number, rgb: [number, number, num
       png.data[i + 2] = inside ? rgb[2] >> 1 : rgb[2];
       png.data[i + 3] = 255;
     }
-  return pngjs.PNG.sync.write(png);
+  return PNG.sync.write(png);
 }
 
-export const readPng = (bytes: Buffer): PngLike => pngjs.PNG.sync.read(bytes);
+export const readPng = (bytes: Buffer) => PNG.sync.read(bytes);

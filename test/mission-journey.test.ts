@@ -2,6 +2,7 @@
 // mission types, chats, sees tool calls with their results, streams the events live and after a
 // reconnect, sends client events, holds a voice turn, ends the mission, and finds its artifacts
 // and audit trail. Real service processes on loopback, the embedded sqlite store.
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,26 @@ const offers: Record<string, string> = {};
 const items: Record<string, string> = {};
 
 const BRIDGE_TOKEN = 'dev-internal-token-browser-bridge';
+const SIGNING_SECRET = `whsec_${Buffer.from('journey-extension-signing-key-32b').toString('base64')}`;
+
+/** What the browser extension sends: a Standard Webhooks signed event, straight to the bridge. */
+const extensionEvent = (body: Record<string, unknown>, signed = true) => {
+  const raw = JSON.stringify(body);
+  const id = `msg_${Math.random().toString(36).slice(2)}`;
+  const timestamp = Math.floor(Date.now() / 1000);
+  const key = Buffer.from(SIGNING_SECRET.slice('whsec_'.length), 'base64');
+  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${raw}`).digest('base64');
+  return fetch(`${stack.url('browser-bridge')}/api/v1/browser/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(signed
+        ? { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${signature}` }
+        : {}),
+    },
+    body: raw,
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+};
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'hs-mission-journey-'));
@@ -52,6 +73,10 @@ beforeAll(async () => {
     perService: {
       orchestrator: { ORCHESTRATOR_STREAM_POLL_MS: '50', ORCHESTRATOR_SSE_RETRY_MS: '300' },
       cartprep: { CARTPREP_POLL_MS: '50' },
+      'browser-bridge': {
+        BROWSER_ENFORCE_EVENT_SIGNATURES: 'true',
+        BROWSER_EVENT_SIGNING_SECRET: SIGNING_SECRET,
+      },
     },
   });
   client = journeyClient(stack.url('gateway'));
@@ -186,6 +211,15 @@ describe('a STYLE mission, end to end', () => {
     expect(missed[0]!.seq).toBe(seen + 1);
     expect(turnTypes(missed)[0]).toBe('turn.started');
     expect(seqs(missed)).toEqual(missed.map((_, i) => seen + 1 + i));
+
+    const garbled = await fetch(streamUrl(mId), {
+      headers: { authorization: `Bearer ${parent.token}`, 'last-event-id': 'yesterday' },
+    });
+    expect(garbled.status).toBe(400);
+    expect(await garbled.json()).toEqual({
+      error: 'BAD_REQUEST',
+      message: 'Last-Event-ID must be a sequence number',
+    });
 
     // `?after=` is the same resume point for clients that cannot set headers.
     const viaQuery = openMissionStream(streamUrl(mId, seen), parent.token);
@@ -375,6 +409,10 @@ describe('a STYLE mission, end to end', () => {
   });
 
   it('ends; then chat, events and voice are refused, and the artifacts and audit trail are there', async () => {
+    const voice = await client.api(`${missionsPath()}/${mId}/voice-session`, {
+      method: 'POST',
+      token: parent.token,
+    });
     const done = await client.api(`${missionsPath()}/${mId}/complete`, {
       method: 'POST',
       token: parent.token,
@@ -398,6 +436,8 @@ describe('a STYLE mission, end to end', () => {
       method: 'POST',
       token: parent.token,
     });
+    const lateSocket = await voiceTurn(atGateway(voice.body.websocketUrl, client.baseUrl), 'still there?');
+    expect(lateSocket.closed).toEqual({ code: 4409, reason: 'Mission is DONE' });
     expect(lateVoice.status).toBe(409);
     expect(lateVoice.body).toEqual({
       error: 'INVALID_STATE',
@@ -706,6 +746,24 @@ describe('an INTERACTIVE mission, end to end', () => {
     const sid = call.result.sessionId;
     expect(lastModel(created.body).content).toContain(`I opened browser session ${sid}`);
 
+    // One turn at a time: of simultaneous messages the others are refused, none is lost or half-done.
+    const burst = await Promise.all(['one', 'two', 'three', 'four'].map((m) => chat(parent, mId, m)));
+    const accepted = burst.filter((r) => r.status === 200);
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    for (const r of burst.filter((x) => x.status !== 200))
+      expect({ status: r.status, body: r.body }).toEqual({
+        status: 409,
+        body: {
+          error: 'CONFLICT',
+          message: 'A turn is already running for this mission; wait for it to finish',
+        },
+      });
+    const afterBurst = (await getMission(parent, mId)).body;
+    expect(afterBurst.history).toHaveLength(2 + 2 * accepted.length);
+    expect(lastModel(afterBurst).content).toBe(
+      `Browser session ${sid} is open. Take over to drive it yourself, or say done to finish.`,
+    );
+
     const sessions = `/api/v1/households/${householdId}/browser/sessions/${sid}`;
     const session = await client.api(sessions, { token: parent.token });
     expect(session.status).toBe(200);
@@ -742,12 +800,39 @@ describe('an INTERACTIVE mission, end to end', () => {
     });
     expect(released.status).toBe(200);
     expect(released.body.status).toBe('ACTIVE');
+    const releasedEvent = await clientEvent(parent, mId, { eventType: 'USER_TAKEOVER_END', sessionId: sid });
+    expect(releasedEvent.body).toEqual({ accepted: true, missionId: mId, eventType: 'USER_TAKEOVER_END' });
     expect((await agentAction({ type: 'CLICK', selector: '#size-m' })).status).toBe(200);
 
-    // The mission's viewers saw the takeover and the release.
+    // The extension reports what the user does on the page; unsigned reports are refused.
+    const navigated = {
+      sessionId: sid,
+      missionId: mId,
+      type: 'PAGE_NAVIGATED',
+      payload: { url: 'https://www.zalando.de/cart' },
+    };
+    const unsigned = await extensionEvent(navigated, false);
+    expect(unsigned).toEqual({
+      status: 401,
+      body: { error: 'UNSIGNED_EVENT', message: 'Browser event is not signed' },
+    });
+    const signed = await extensionEvent(navigated);
+    expect(signed).toEqual({
+      status: 200,
+      body: { accepted: true, sessionId: sid, missionId: mId, type: 'PAGE_NAVIGATED' },
+    });
+
+    // The mission's viewers saw the takeover, the release and the page change.
     const seen = await stream.waitFor(
-      (es) => es.filter((e) => JSON.stringify(e.data).includes('USER_TAKEOVER_END')).length > 0,
+      (es) =>
+        es.some((e) => JSON.stringify(e.data).includes('USER_TAKEOVER_END')) &&
+        es.some((e) => e.type === 'browser.event' && e.data.type === 'PAGE_NAVIGATED'),
     );
+    expect(seen.find((e) => e.data.type === 'PAGE_NAVIGATED')?.data).toEqual({
+      session_id: sid,
+      type: 'PAGE_NAVIGATED',
+      payload: { url: 'https://www.zalando.de/cart' },
+    });
     stream.close();
     const shown = seen.filter((e) => e.type === 'browser.event' || e.type === 'client.event');
     expect(shown.map((e) => JSON.stringify(e.data))).toEqual(

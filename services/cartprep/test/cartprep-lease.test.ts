@@ -16,8 +16,8 @@ describe('cart-prep leases', () => {
     const running = t.process('cpj_testjob0001');
     // Well past the first lease, while the job is still preparing: a recovery sweep (another
     // replica's, or this one's) must not take it for a crashed one.
-    for (const at of [500, 800]) {
-      await sleep(at === 500 ? 500 : 300);
+    for (const wait of [500, 300]) {
+      await sleep(wait); // 0.5 s, then 0.8 s after the claim
       await t.app.ctx.runner.recover();
       expect((await t.app.ctx.jobs.get('cpj_testjob0001'))?.status).toBe('RUNNING');
     }

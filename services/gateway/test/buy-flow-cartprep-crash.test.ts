@@ -65,7 +65,9 @@ const login = async (name: string) => {
 };
 
 const job = async (jobId: string) =>
-  (await fetch(`${stack.url('cartprep')}/api/v1/cartprep/jobs/${jobId}`, { headers: CARTPREP_TOKEN })).json();
+  (await (
+    await fetch(`${stack.url('cartprep')}/api/v1/cartprep/jobs/${jobId}`, { headers: CARTPREP_TOKEN })
+  ).json()) as { status: string; attempts: number };
 
 describe('cart-prep killed in the middle of a job', () => {
   it('retries the job after its lease once restarted, and the request reaches CART_READY with one callback', async () => {

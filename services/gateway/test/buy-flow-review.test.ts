@@ -76,13 +76,21 @@ describe('cart-ready with a cart that does not match the approval', () => {
 
   it('accepts a cheaper cart (and a checkout on a subdomain of the merchant), and a retry after a refusal', async () => {
     const { r, intent } = await toCartPrep();
-    const dear = { ...sampleCart(95), items: [{ title: 'Rain jacket', size: 'M', quantity: 1, unitPrice: 95 }] };
+    const dear = {
+      ...sampleCart(95),
+      items: [{ title: 'Rain jacket', size: 'M', quantity: 1, unitPrice: 95 }],
+    };
     await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: dear });
     const retry = (await t.post(`${r}/purchase-intents`, t.adult)).json();
     const cheaper = { ...sampleCart(79.99), checkoutUrl: 'https://checkout.shop.example.com/c/1' };
-    const ready = await t.post(`${r}/cart-ready`, t.internal(), { jobId: retry.cartprepJobId, cart: cheaper });
+    const ready = await t.post(`${r}/cart-ready`, t.internal(), {
+      jobId: retry.cartprepJobId,
+      cart: cheaper,
+    });
     expect(ready.json()).toMatchObject({ status: 'CART_READY', cart: cheaper });
-    const done = await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: retry.confirmationToken });
+    const done = await t.post(`${r}/confirm-checkout`, t.adult, {
+      confirmationToken: retry.confirmationToken,
+    });
     expect(done.json().status).toBe('COMPLETED');
     // The refused attempt and the retry reserved the budget once.
     expect((await read(r)).budget).toMatchObject({ spentThisMonth: 80 });
@@ -185,7 +193,10 @@ describe('roles and keys at every gate', () => {
       { confirmationToken: intent.confirmationToken },
       { 'idempotency-key': 'key-2' },
     );
-    expect(confirm.json()).toEqual({ error: 'FORBIDDEN', message: 'A CHILD member cannot confirm a checkout' });
+    expect(confirm.json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'A CHILD member cannot confirm a checkout',
+    });
     const create = await t.post('/requests', t.adult, t.item, { 'idempotency-key': 'key-3' });
     expect(create.statusCode).toBe(403);
     expect(pr.requestId).toMatch(/^pr_/);
@@ -235,5 +246,26 @@ describe('spending ledger across failures', () => {
     expect((await t.post(`${r}/cancel`, t.adult)).json().status).toBe('CANCELLED');
     expect((await t.post(`${r}/cancel`, t.adult)).statusCode).toBe(409);
     expect((await read(r)).budget).toMatchObject({ spentThisMonth: 0, remaining: 100 });
+  });
+});
+
+describe('Idempotency-Key scope', () => {
+  it('treats another spelling of the same path as the same operation (no second request)', async () => {
+    const key = { 'idempotency-key': 'create-once' };
+    const first = await t.post('/requests', t.adult, t.item, key);
+    expect(first.statusCode).toBe(201);
+    // The household id with its first character percent-encoded: the same household, the same route.
+    const id = t.household.householdId as string;
+    const respelled = `/api/v1/households/%${id.charCodeAt(0).toString(16)}${id.slice(1)}/requests`;
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: respelled,
+      headers: { ...t.adult.auth, ...key },
+      payload: t.item,
+    });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toEqual(first.json());
+    const list = await t.app.inject({ method: 'GET', url: `${t.h}/requests`, headers: t.adult.auth });
+    expect(list.json()).toHaveLength(1);
   });
 });

@@ -2,6 +2,13 @@ import type { Message, MissionType, PlanStep, StreamEventType, ToolName } from '
 import { type AgentModel, ModelError, type ToolCallRequest, type ToolOutcome } from './agent-model.ts';
 import { type MissionContext, STEP_LABELS, setStepStatus } from './mission.ts';
 
+/**
+ * Most tool calls one model step may propose. A model steered by text in a tool result (offer
+ * titles are written by merchants) must not be able to fan out into dozens of browser sessions
+ * or cart preparations in one step; a proposal beyond this fails the turn before any call runs.
+ */
+export const MAX_CALLS_PER_STEP = 8;
+
 export interface TurnPorts {
   model: AgentModel;
   maxSteps: number;
@@ -61,6 +68,11 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
     }
     if (decision.calls.length === 0)
       throw new ModelError('MODEL_INVALID_REPLY', 'The agent model proposed no tool call and no reply');
+    if (decision.calls.length > MAX_CALLS_PER_STEP)
+      throw new ModelError(
+        'MODEL_INVALID_TOOL_CALL',
+        `The agent model proposed ${decision.calls.length} tool calls in one step (at most ${MAX_CALLS_PER_STEP})`,
+      );
     // Every call is checked before any runs, so an invalid proposal leaves nothing half done.
     const calls = decision.calls.map((c) => ports.checkCall(c));
     const outcomes: ToolOutcome[] = [];

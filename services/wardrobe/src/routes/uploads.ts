@@ -60,11 +60,15 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
     // Raw bytes for this route only: the body is streamed to storage, never buffered or parsed.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    // A refusal is answered before (or while) the body is read. What the client still sends is
-    // read and dropped, up to a bound, rather than the connection reset: through the gateway a
-    // reset turns our 413 into its 502.
-    scope.addHook('onResponse', async (request) => {
-      discardRest(request.raw, discardLimit(ctx.config.uploads.maxBytes));
+    // A refusal comes before (or in the middle of) the body. What the client still sends is read
+    // and dropped, up to a bound, before the answer goes out, instead of resetting the
+    // connection: through the gateway a reset turns our 413 into its 502. Past the bound, the
+    // answer goes out at once and the connection closes after it.
+    scope.addHook('onSend', async (request, reply, payload) => {
+      if (reply.getHeader('connection') === 'close') return payload;
+      const drained = await discardRest(request.raw, discardLimit(ctx.config.uploads.maxBytes));
+      if (!drained) reply.header('connection', 'close');
+      return payload;
     });
 
     scope.put(
@@ -86,7 +90,7 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const contentType = String(request.headers['content-type'] ?? '')
           .split(';')[0]!
           .trim()
@@ -95,7 +99,11 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
         const { key, maxBytes } = authorise(request, 'PUT', contentType);
         const limit = Math.min(maxBytes, ctx.config.uploads.maxBytes);
         const declared = Number(request.headers['content-length'] ?? Number.NaN);
-        if (declared > limit) throw tooLarge(limit);
+        if (declared > limit) {
+          // More than we will ever read: say so now rather than after reading it all.
+          if (declared > discardLimit(ctx.config.uploads.maxBytes)) reply.header('connection', 'close');
+          throw tooLarge(limit);
+        }
         const target = parseImageKey(key);
         if (!target) throw notFound('Upload target not found');
         const item = await ctx.items.get(target.householdId, target.itemId);

@@ -24,7 +24,7 @@ import { auditGate, guarded } from './gate.ts';
 
 export const BUYFLOW_TOKEN_MESSAGE = 'Missing or invalid internal buy-flow token';
 /** The lastFailure code of a cart refused for not matching the approval. */
-const CART_REFUSED_CODE = 'SAFETY_VIOLATION';
+const CART_REFUSED_CODE = 'SAFETY_VIOLATION' as const;
 const CALLBACK_ACTOR = 'cartprep';
 
 const callbackSchema = <B extends typeof CartReadyCallback | typeof CartFailedCallback>(

@@ -89,12 +89,19 @@ export const IdempotencyHeaders = z.looseObject({
     ),
 });
 
-/** The idempotency scope of a request: one user, one method, one concrete path. */
+/**
+ * The idempotency scope of a request: one user, one method, one route and its decoded
+ * parameters. Built from the route rather than the raw URL, so a retry that spells the same path
+ * differently (`%5F` for `_`, a doubled slash) is still the same operation and is not run twice.
+ */
 export function idempotencyScope(
   request: FastifyRequest,
   userId: string,
 ): { scope: string; key: string | undefined } {
   const raw = request.headers['idempotency-key'];
   const key = Array.isArray(raw) ? raw[0] : raw;
-  return { scope: `${userId} ${request.method} ${request.url.split('?')[0]}`, key };
+  const params = Object.entries((request.params ?? {}) as Record<string, string>).sort(([a], [b]) =>
+    a < b ? -1 : 1,
+  );
+  return { scope: `${userId} ${request.method} ${request.routeOptions.url} ${JSON.stringify(params)}`, key };
 }

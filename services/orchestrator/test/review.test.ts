@@ -1,0 +1,232 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkToolCall, TOOL_NAMES } from '../src/adapters/tools/tool-registry.ts';
+import { MAX_CALLS_PER_STEP, runAgentTurn } from '../src/domain/agent-loop.ts';
+import { ModelError } from '../src/domain/agent-model.ts';
+import { parseConstraints } from '../src/domain/constraint-parser.ts';
+import { emptyContext } from '../src/domain/mission.ts';
+import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
+import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
+
+// Adversarial review of missions: superseded turns, hostile messages, the trust of headers.
+let peers: FakePeers;
+let app: Awaited<ReturnType<typeof buildTestApp>> | undefined;
+const M = `/api/v1/households/${H}/orchestrator/missions`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  peers = await startFakePeers();
+});
+afterAll(async () => peers.close());
+afterEach(async () => {
+  peers.behaviour.clear();
+  await app?.close();
+  app = undefined;
+});
+
+async function build(env: Record<string, string> = {}) {
+  const built = await buildTestApp(peers.url, { env });
+  app = built;
+  return built;
+}
+
+const create = async (a: NonNullable<typeof app>, message = 'summer tops under 80') => {
+  const res = await a.inject({
+    method: 'POST',
+    url: M,
+    headers: as(OWNER),
+    payload: { mission_type: 'STYLE', initial_message: message },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+};
+const chat = (
+  a: NonNullable<typeof app>,
+  mId: string,
+  message: string,
+  headers: Record<string, string> = as(OWNER),
+) => a.inject({ method: 'POST', url: `${M}/${mId}/chat`, headers, payload: { message } });
+
+describe('a turn that outlives its lease', () => {
+  it('does not write its answer after the newer turn that took the mission over', async () => {
+    const a = await build({ ORCHESTRATOR_TURN_LEASE_SECONDS: '0.3' });
+    const m = await create(a);
+    peers.behaviour.set('/wardrobe', 900); // the next turn's tools hang past the lease
+    const slow = chat(a, m.mission_id, 'black shirts');
+    await sleep(500);
+    peers.behaviour.clear();
+    const newer = await chat(a, m.mission_id, 'blue jeans');
+    expect(newer.statusCode).toBe(200);
+    const late = await slow;
+    expect(late.statusCode).toBe(502);
+    expect(late.json()).toEqual({
+      error: 'UPSTREAM_ERROR',
+      message:
+        'The turn outlived its lease and a newer turn took the mission over; its answer was not recorded. The mission is still running: send the message again.',
+    });
+    const mission = (
+      await a.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
+    ).json();
+    expect(mission.history.map((x: { role: string; content: string }) => x.role)).toEqual([
+      'user',
+      'model',
+      'user',
+      'user',
+      'model',
+    ]);
+    expect(mission.history.at(-1).content).toContain('blue');
+    // Followers of the slow turn's own stream are told it ended (its chat stream stops there).
+    const events = await a.ctx.events.after(m.mission_id, 0, 500);
+    const slowTurn = events.find((e) => e.type === 'error' && e.data.code === 'TURN_INTERRUPTED')!.data
+      .turn_id;
+    const end = events.find((e) => e.type === 'turn.completed' && e.data.turn_id === slowTurn);
+    expect(end?.data).toMatchObject({ status: 'failed', error: { code: 'TURN_SUPERSEDED' } });
+    expect(events.filter((e) => e.type === 'message' && e.data.turn_id === slowTurn)).toEqual([]);
+    // And the mission takes the next message.
+    expect((await chat(a, m.mission_id, 'thanks')).statusCode).toBe(200);
+  });
+});
+
+describe('hostile input', () => {
+  it('reads prices from an adversarial message in linear time', () => {
+    // 32 kB of digits (four times the message limit): the old patterns backtracked quadratically
+    // (about 5 s here); a bounded number token reads it in milliseconds.
+    const started = performance.now();
+    for (const text of [
+      '1'.repeat(32_000),
+      `under ${'9'.repeat(32_000)}`,
+      `from ${'1'.repeat(32_000)} to 5 eur`,
+    ])
+      parseConstraints(text);
+    expect(performance.now() - started).toBeLessThan(300);
+  });
+
+  it.each([
+    ['under 0', {}],
+    ['under -50 eur', {}],
+    ['under 99999999999999999999 EUR', {}],
+    ['under ٨٠ eur', {}],
+    ['under 2000000 eur', { currency: 'EUR' }],
+    ['no more than 49,99 €', { maxPrice: 49.99, currency: 'EUR' }],
+    ['under $1,200.50', { maxPrice: 1200.5, currency: 'USD' }],
+  ])('keeps "%s" within the price rules', (text, expected) => {
+    const c = parseConstraints(text);
+    expect({ maxPrice: c.maxPrice, minPrice: c.minPrice, currency: c.currency }).toEqual({
+      maxPrice: undefined,
+      minPrice: undefined,
+      currency: undefined,
+      ...expected,
+    });
+  });
+
+  it('counts the message limit in UTF-8 bytes, not characters', async () => {
+    const a = await build();
+    const m = await create(a);
+    const tooLong = await chat(a, m.mission_id, 'é'.repeat(4097)); // 4097 characters, 8194 bytes
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json().details).toEqual([
+      { loc: ['body', 'message'], msg: 'must be at most 8192 bytes', type: 'custom' },
+    ]);
+    expect((await chat(a, m.mission_id, 'é'.repeat(4096))).statusCode).toBe(200);
+  });
+
+  it('refuses a prepare_cart call whose request id is not a pr_ id (no path segments reach the gateway)', () => {
+    for (const requestId of ['..', '.', 'pr_a/../../x', 'pr_ok?x=1', ''])
+      expect(() => checkToolCall({ tool: 'prepare_cart', args: { requestId } })).toThrow(ModelError);
+    expect(checkToolCall({ tool: 'prepare_cart', args: { requestId: ' pr_Ab-1_x ' } }).args).toEqual({
+      requestId: 'pr_Ab-1_x',
+    });
+  });
+
+  it('trusts x-message-source (and every caller header) only with the internal token', async () => {
+    const a = await build();
+    const m = await create(a);
+    for (const token of [undefined, 'wrong-token']) {
+      const headers: Record<string, string> = {
+        'x-user-id': OWNER,
+        'x-member-role': 'PARENT_GUARDIAN',
+        'x-message-source': 'voice',
+      };
+      if (token) headers['x-internal-token'] = token;
+      const res = await chat(a, m.mission_id, 'spoken?', headers);
+      expect(res.statusCode).toBe(403);
+    }
+    const mission = (
+      await a.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
+    ).json();
+    expect(mission.history).toHaveLength(2);
+    expect(mission.history.every((x: { source: string }) => x.source === 'text')).toBe(true);
+  });
+});
+
+describe('a model that fans out', () => {
+  it('fails the turn before running any call when one step proposes too many tool calls', async () => {
+    const ran: string[] = [];
+    const calls = Array.from({ length: MAX_CALLS_PER_STEP + 1 }, () => ({
+      tool: 'create_browser_session',
+      args: {},
+    }));
+    const turn = runAgentTurn(
+      {
+        turnId: 'turn_1',
+        missionType: 'INTERACTIVE',
+        history: [],
+        userText: 'open the shop',
+        context: emptyContext(),
+        plan: [],
+      },
+      {
+        model: { name: 'fan-out', next: async () => ({ kind: 'tools', calls }) },
+        maxSteps: 3,
+        tools: TOOL_NAMES,
+        checkCall: checkToolCall,
+        runTool: async (call) => {
+          ran.push(call.tool);
+          return { ok: true, tool: call.tool, args: call.args, result: {} };
+        },
+        emit: async () => {},
+        renewLease: async () => {},
+      },
+    );
+    await expect(turn).rejects.toMatchObject({
+      code: 'MODEL_INVALID_TOOL_CALL',
+      message: 'The agent model proposed 9 tool calls in one step (at most 8)',
+    });
+    expect(ran).toEqual([]);
+  });
+});
+
+describe("another household's mission", () => {
+  it('is 404 on every route under the other household, and leaves the mission untouched', async () => {
+    const a = await build();
+    const m = await create(a);
+    const other = `/api/v1/households/h_2/orchestrator/missions/${m.mission_id}`;
+    const routes: Array<[string, string, object?, Record<string, string>?]> = [
+      ['GET', other],
+      ['GET', `${other}/stream`, undefined, { accept: 'text/event-stream' }],
+      ['POST', `${other}/chat`, { message: 'done' }],
+      ['POST', `${other}/complete`, {}],
+      ['POST', `${other}/cancel`, {}],
+      ['POST', `${other}/events`, { eventType: 'USER_LIKED_ITEM', offerId: 'off_a' }],
+    ];
+    for (const [method, url, payload, extra] of routes) {
+      const res = await a.inject({
+        method: method as 'GET' | 'POST',
+        url,
+        headers: { ...as(OWNER), ...extra },
+        ...(payload ? { payload } : {}),
+      });
+      expect([url, res.statusCode, res.json()]).toEqual([
+        url,
+        404,
+        { error: 'NOT_FOUND', message: 'Mission not found' },
+      ]);
+    }
+    const events = await a.ctx.events.after(m.mission_id, 0, 500);
+    expect(events.filter((e) => e.type === 'client.event' || e.type === 'state.changed')).toHaveLength(1);
+    const mission = (
+      await a.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
+    ).json();
+    expect(mission).toMatchObject({ state: 'RUNNING' });
+    expect(mission.history).toHaveLength(2);
+  });
+});
