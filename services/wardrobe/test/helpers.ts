@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type Agent, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStore } from '@hs/store';
@@ -109,4 +110,51 @@ export async function addImage(app: TestWardrobe, itemId: string, household = 'h
   });
   if (confirm.statusCode !== 200) throw new Error(`confirm: ${confirm.statusCode} ${confirm.body}`);
   return confirm.json();
+}
+
+/**
+ * PUTs `total` bytes of a would-be PNG in 64 KiB chunks, honouring backpressure, with or without
+ * Content-Length. Resolves with the response; write errors after the response arrived are the
+ * server's right (it may stop reading), a connection error before any response, or no answer
+ * within 5 s (a connection left stuck), is a failure.
+ */
+export function streamUpload(
+  url: string,
+  total: number,
+  options: { declareLength: boolean; agent: Agent },
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { 'content-type': 'image/png' };
+    if (options.declareLength) headers['content-length'] = total;
+    const req = httpRequest(url, { method: 'PUT', headers, agent: options.agent, timeout: 5000 });
+    req.on('timeout', () => req.destroy(new Error(`no answer to a ${total}-byte upload within 5 s`)));
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const n = Math.min(chunk.length, total - sent);
+        sent += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      req.end();
+    };
+    pump();
+  });
 }

@@ -2,12 +2,12 @@
 // the envelope whether the client declares its length or streams it chunked, never as a 502
 // from a connection the wardrobe reset under the gateway, and nothing may be stored.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PNG } from './helpers.ts';
+import { PNG, streamUpload } from './helpers.ts';
 
 const LIMIT = 1000;
 let stack: RunningStack;
@@ -53,49 +53,6 @@ async function call(method: string, path: string, body?: unknown) {
 // Like a mobile app or fetch: one kept-alive connection for several uploads in a row.
 const agent = new Agent({ keepAlive: true });
 
-/**
- * PUTs `total` bytes in 64 KiB chunks, honouring backpressure, with or without Content-Length.
- * Resolves with the response; write errors after the response arrived are the server's right
- * (it may stop reading), a connection error before any response, or no answer within 5 s (a
- * connection left stuck), is a failure.
- */
-function put(url: string, total: number, declareLength: boolean) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const headers: Record<string, string | number> = { 'content-type': 'image/png' };
-    if (declareLength) headers['content-length'] = total;
-    const req = httpRequest(url, { method: 'PUT', headers, agent, timeout: 5000 });
-    req.on('timeout', () => req.destroy(new Error(`no answer to a ${total}-byte upload within 5 s`)));
-    let answered = false;
-    req.on('response', (res) => {
-      answered = true;
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        body += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    const chunk = Buffer.alloc(64 * 1024, 7);
-    let sent = 0;
-    const pump = () => {
-      while (sent < total) {
-        const n = Math.min(chunk.length, total - sent);
-        sent += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
-          req.once('drain', pump);
-          return;
-        }
-      }
-      req.end();
-    };
-    pump();
-  });
-}
-
 async function newUpload() {
   const item = await call('POST', `${W}/items`, { category: 'TOP' });
   const signed = await call('POST', `${W}/items/${item.itemId}/upload-url`, { contentType: 'image/png' });
@@ -114,7 +71,7 @@ describe('upload size limit through the gateway', () => {
       // Several rounds: how a reset connection shows depends on timing.
       const sizes = Array.from({ length: 15 }, (_, i) => [LIMIT + 1, 100_000, 2_000_000][i % 3]!);
       for (const size of sizes) {
-        const res = await put(url, size, declareLength);
+        const res = await streamUpload(url, size, { declareLength, agent });
         expect({ size, status: res.status, body: JSON.parse(res.body) }).toEqual({
           size,
           status: 413,
