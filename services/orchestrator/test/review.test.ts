@@ -230,3 +230,33 @@ describe("another household's mission", () => {
     expect(mission.history).toHaveLength(2);
   });
 });
+
+describe('a mission ended while its turn runs', () => {
+  it('dispatches no further tool calls once the owner has cancelled it', async () => {
+    const a = await build();
+    const m = await create(a);
+    peers.behaviour.set('/wardrobe', 400); // list_wardrobe is slow; search_commerce would follow
+    const turn = chat(a, m.mission_id, 'linen shirts under 60');
+    await sleep(150);
+    const cancelled = await a.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/cancel`,
+      headers: as(OWNER),
+    });
+    expect(cancelled.statusCode).toBe(200);
+    const searchesBefore = peers.calls.filter((c) => c.url.includes('/search')).length;
+    await turn;
+    expect(peers.calls.filter((c) => c.url.includes('/search')).length).toBe(searchesBefore);
+    const mission = (
+      await a.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
+    ).json();
+    expect(mission.state).toBe('FAILED');
+    const lastCalls = mission.history.at(-1).tool_calls as Array<{
+      tool: string;
+      result: { error?: { code: string } };
+    }>;
+    expect(lastCalls.find((c) => c.tool === 'search_commerce')?.result).toMatchObject({
+      error: { code: 'MISSION_ENDED' },
+    });
+  });
+});

@@ -116,13 +116,15 @@ export async function addImage(app: TestWardrobe, itemId: string, household = 'h
  * PUTs `total` bytes of a would-be PNG in 64 KiB chunks, honouring backpressure, with or without
  * Content-Length. Resolves with the response; write errors after the response arrived are the
  * server's right (it may stop reading), a connection error before any response, or no answer
- * within 5 s (a connection left stuck), is a failure.
+ * within 5 s (a connection left stuck), is a failure. `answeredEarly`: the response came before
+ * the whole body was sent (with `pauseAfterFirstChunkMs` the client waits after its first chunk,
+ * giving the server time to answer early).
  */
 export function streamUpload(
   url: string,
   total: number,
-  options: { declareLength: boolean; agent: Agent },
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  options: { declareLength: boolean; agent: Agent; pauseAfterFirstChunkMs?: number },
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string; answeredEarly: boolean }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { 'content-type': 'image/png' };
     if (options.declareLength) headers['content-length'] = total;
@@ -136,7 +138,8 @@ export function streamUpload(
       res.on('data', (c: string) => {
         body += c;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      const answeredEarly = sent < total;
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, answeredEarly }));
       res.on('error', reject);
     });
     req.on('error', (err) => {
@@ -144,8 +147,14 @@ export function streamUpload(
     });
     const chunk = Buffer.alloc(64 * 1024, 7);
     let sent = 0;
+    let paused = !options.pauseAfterFirstChunkMs;
     const pump = () => {
       while (sent < total) {
+        if (!paused && sent > 0) {
+          paused = true;
+          setTimeout(pump, options.pauseAfterFirstChunkMs);
+          return;
+        }
         const n = Math.min(chunk.length, total - sent);
         sent += n;
         if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {

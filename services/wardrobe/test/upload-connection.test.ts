@@ -41,8 +41,11 @@ describe('refused uploads keep the connection', () => {
   for (const declareLength of [true, false]) {
     it(`answers 413 on a kept-alive connection ${declareLength ? 'with Content-Length' : 'for a chunked body'}`, async () => {
       const { itemId, url } = await signed();
-      const refused = await streamUpload(url, 300_000, { declareLength, agent });
+      const refused = await streamUpload(url, 300_000, { declareLength, agent, pauseAfterFirstChunkMs: 300 });
       expect(refused.status).toBe(413);
+      // Answered once the whole body was read: a relaying HTTP client (undici in the gateway)
+      // drops its connection, and the client's upload with it, on an answer that comes earlier.
+      expect(refused.answeredEarly).toBe(false);
       expect(JSON.parse(refused.body)).toEqual(TOO_LARGE);
       expect(refused.headers.connection).toBe('keep-alive');
       // The same connection (maxSockets 1) carries the next upload.
@@ -70,8 +73,13 @@ describe('refused uploads keep the connection', () => {
 
   it('drains other refusals too (bad signature)', async () => {
     const { url } = await signed();
-    const res = await streamUpload(url.replace('sig=', 'sig=x'), 300_000, { declareLength: false, agent });
+    const res = await streamUpload(url.replace('sig=', 'sig=x'), 300_000, {
+      declareLength: false,
+      agent,
+      pauseAfterFirstChunkMs: 300,
+    });
     expect(res.status).toBe(403);
+    expect(res.answeredEarly).toBe(false);
     expect(res.headers.connection).toBe('keep-alive');
   });
 });

@@ -111,6 +111,19 @@ async function runTurn(
         tools: TOOL_NAMES,
         checkCall: checkToolCall,
         runTool: async (call) => {
+          // The owner may complete or cancel the mission while its turn runs: nothing more is
+          // dispatched on its behalf after that (the model hears why and can say so).
+          const current = await ctx.missions.getById(missionId);
+          if (current?.state !== 'RUNNING')
+            return {
+              ok: false as const,
+              tool: call.tool,
+              args: call.args,
+              error: {
+                code: 'MISSION_ENDED',
+                message: `The mission is ${current?.state ?? 'gone'}; ${call.tool} was not run`,
+              },
+            };
           const outcome = await runToolCall(call, toolCtx);
           await ctx.audit.record(
             householdId,
