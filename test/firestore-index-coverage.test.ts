@@ -241,7 +241,9 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
     await items.newest(H, 5);
     await items.deletedSince(H, LATER);
     await createOutfitRepository(store).newest(H, 5);
+    await createOutfitRepository(store).idsWithItem(H, 'item_1');
     await createCollectionRepository(store).newest(H, 5);
+    await createCollectionRepository(store).ids(H);
   },
 };
 

@@ -67,14 +67,28 @@ const colorsList = z
   .pipe(z.array(z.string().min(1).max(40)).min(1).max(10));
 
 /**
+ * A price bound: a JSON number, or (query strings) a plain decimal such as `25` or `19.99`.
+ * `z.coerce` would read `""`, `null`, `true` and `[]` as 0 or 1 and `0x10` as 16, silently
+ * turning a malformed bound into "only free offers"; those are refused (422). A JSON `null`
+ * means no bound, as a model calling the search tool means by it.
+ */
+const PriceBound = z
+  .preprocess(
+    (v) => (typeof v === 'string' && /^\d{1,12}(\.\d{1,6})?$/.test(v.trim()) ? Number(v.trim()) : v),
+    z.number().nonnegative().nullish(),
+  )
+  .transform((v) => v ?? undefined)
+  .optional();
+
+/**
  * Search constraints (internal search and `GET /offers`). `query` matches words of title and
  * brand (all words must occur); `colors` matches offers with any of the colours. Results are
  * ordered by price ascending, then offerId.
  */
 export const OfferSearchConstraints = z.object({
   query: z.string().trim().min(1).max(200).optional(),
-  maxPrice: z.coerce.number().nonnegative().optional(),
-  minPrice: z.coerce.number().nonnegative().optional(),
+  maxPrice: PriceBound,
+  minPrice: PriceBound,
   currency: Currency.optional(),
   season: Season.optional(),
   category: WardrobeCategory.optional(),

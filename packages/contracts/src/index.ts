@@ -6,6 +6,7 @@ export * from './commerce.ts';
 export * from './common.ts';
 export * from './households.ts';
 export * from './identity.ts';
+export * from './image-signature.ts';
 export * from './missions.ts';
 export * from './purchase-requests.ts';
 export * from './voice.ts';

@@ -63,6 +63,22 @@ describe('try-on jobs (simulated backend, the default)', () => {
     expect(res.json()).toEqual({ error: 'BAD_REQUEST', message });
   });
 
+  it('a request without any body is missing both refs: 400 BAD_REQUEST, not a schema error', async () => {
+    for (const extra of [{}, { 'content-type': 'application/json' }]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/households/${HH}/vto/jobs`,
+        headers: { ...t.headers(), ...extra },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'BAD_REQUEST', message: 'personImageRef is required' });
+    }
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const body =
+      doc.paths['/api/v1/households/{id}/vto/jobs'].post.requestBody.content['application/json'].schema;
+    expect(JSON.stringify(body)).toContain('personImageRef');
+  });
+
   it.each([
     ['http://example.com/p.png', 'personImageRef must be a local:// reference or an https URL'],
     ['ftp://example.com/p.png', 'personImageRef must be a local:// reference or an https URL'],

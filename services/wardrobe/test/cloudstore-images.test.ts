@@ -95,4 +95,45 @@ describe('images on Cloud Storage', () => {
       ).statusCode,
     ).toBe(404);
   });
+
+  it('confirm refuses bytes that are not the signed image type, and deletes them', async () => {
+    const item = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/households/h_1/wardrobe/items',
+        headers,
+        payload: { category: 'TOP' },
+      })
+    ).json();
+    const base = `/api/v1/households/h_1/wardrobe/items/${item.itemId}`;
+    const signed = (
+      await app.inject({
+        method: 'POST',
+        url: `${base}/upload-url`,
+        headers,
+        payload: { contentType: 'image/png' },
+      })
+    ).json();
+    // The bucket checks the signed content type header, not what the bytes are.
+    const html = Buffer.from('<html><script>alert(1)</script></html>');
+    expect(
+      (await fetch(signed.uploadUrl, { method: 'PUT', headers: signed.headers, body: html })).status,
+    ).toBe(200);
+    const confirm = () =>
+      app.inject({ method: 'POST', url: `${base}/images/${signed.imageId}/confirm`, headers });
+    const refused = await confirm();
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      error: 'BAD_REQUEST',
+      message: 'The uploaded bytes are not a image/png image; upload it again',
+    });
+    // Deleted: confirming again finds no bytes; a real PNG through the same URL then confirms.
+    expect((await confirm()).json().message).toBe('No image bytes have been uploaded yet');
+    expect(
+      (await fetch(signed.uploadUrl, { method: 'PUT', headers: signed.headers, body: PNG })).status,
+    ).toBe(200);
+    const ok = await confirm();
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().images[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
 });

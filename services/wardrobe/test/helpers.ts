@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type Agent, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStore } from '@hs/store';
@@ -113,7 +113,7 @@ export async function addImage(app: TestWardrobe, itemId: string, household = 'h
 }
 
 /**
- * PUTs `total` bytes of a would-be PNG in 64 KiB chunks, honouring backpressure, with or without
+ * PUTs `total` bytes starting with a PNG signature in 64 KiB chunks, honouring backpressure, with or without
  * Content-Length. Resolves with the response; write errors after the response arrived are the
  * server's right (it may stop reading), a connection error before any response, or no answer
  * within 5 s (a connection left stuck), is a failure. `answeredEarly`: the response came before
@@ -139,13 +139,17 @@ export function streamUpload(
         body += c;
       });
       const answeredEarly = sent < total;
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, answeredEarly }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, answeredEarly }),
+      );
       res.on('error', reject);
     });
     req.on('error', (err) => {
       if (!answered) reject(err);
     });
+    // Starts like a real PNG, so only the size is wrong.
     const chunk = Buffer.alloc(64 * 1024, 7);
+    PNG.copy(chunk, 0, 0, 16);
     let sent = 0;
     let paused = !options.pauseAfterFirstChunkMs;
     const pump = () => {

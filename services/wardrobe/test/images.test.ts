@@ -181,4 +181,40 @@ describe('image uploads (local storage)', () => {
     });
     expect(c.json()).toEqual({ error: 'NOT_FOUND', message: 'Image not found' });
   });
+
+  it('refuses bytes that are not the signed image type (415), storing nothing; served images are nosniff', async () => {
+    const item = await createItem(app);
+    const signed = await uploadUrl(item.itemId);
+    const path = pathOf(signed.uploadUrl);
+    const html = await put(path, Buffer.from('<html><script>alert(1)</script></html>'));
+    expect(html.statusCode).toBe(415);
+    expect(html.json()).toEqual({
+      error: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Upload bytes are not a image/png image',
+    });
+    const jpegAsPng = await put(
+      path,
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]),
+    );
+    expect(jpegAsPng.statusCode).toBe(415);
+    const tiny = await put(path, Buffer.from('GIF'));
+    expect(tiny.statusCode).toBe(415);
+    expect(stored(item.itemId)).toEqual([]);
+    expect(readdirSync(join(app.dir, '.tmp'))).toEqual([]);
+    // A real PNG through the same URL is taken, and read back as exactly image/png.
+    expect((await put(path, PNG)).statusCode).toBe(200);
+    const key = `households/h_1/items/${item.itemId}/${signed.imageId}`;
+    const download = signedLocalUrl('http://127.0.0.1:8080', 'dev-artifact-signing-secret-placeholder', {
+      method: 'GET',
+      key,
+      contentType: '',
+      maxBytes: 0,
+      expires: Math.floor(Date.now() / 1000) + 60,
+    });
+    const got = await app.inject({ method: 'GET', url: pathOf(download) });
+    expect(got.statusCode).toBe(200);
+    expect(got.headers['content-type']).toBe('image/png');
+    expect(got.headers['x-content-type-options']).toBe('nosniff');
+    expect(got.rawPayload.equals(PNG)).toBe(true);
+  });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ idToken: 'alice' }),
   });
-  token = (await login.json()).accessToken;
+  token = ((await login.json()) as { accessToken: string }).accessToken;
   const household = await call('POST', '/api/v1/households', { name: 'Home' });
   householdId = household.householdId;
   W = `/api/v1/households/${householdId}/wardrobe`;
@@ -56,7 +56,11 @@ const agent = new Agent({ keepAlive: true });
 async function newUpload() {
   const item = await call('POST', `${W}/items`, { category: 'TOP' });
   const signed = await call('POST', `${W}/items/${item.itemId}/upload-url`, { contentType: 'image/png' });
-  return { itemId: item.itemId as string, imageId: signed.imageId as string, url: signed.uploadUrl as string };
+  return {
+    itemId: item.itemId as string,
+    imageId: signed.imageId as string,
+    url: signed.uploadUrl as string,
+  };
 }
 
 const stored = (itemId: string) => {

@@ -1,6 +1,11 @@
 // The browser-session state machine: every status change and action-log line is decided here,
 // as pure functions the store's atomic `update` can re-run safely.
-import type { BrowserActionLogEntry, BrowserAgentActionRequest, BrowserSession } from '@hs/contracts';
+import {
+  type BrowserActionLogEntry,
+  type BrowserAgentActionRequest,
+  type BrowserSession,
+  checkMerchantUrl,
+} from '@hs/contracts';
 import { AppError, invalidState } from '@hs/service-kit';
 
 /** The stored session: the public view plus the provider's handle, which never leaves the bridge. */
@@ -95,6 +100,10 @@ export function validateAgentAction(action: BrowserAgentActionRequest): AppError
     const url = action.url?.trim();
     if (!url) return invalidRequest('Action NAVIGATE needs a non-empty url');
     if (!isWebUrl(url)) return invalidRequest('Action NAVIGATE needs an http or https url');
+    // The browser runs inside our network: a model steered by page content must not point it at
+    // internal addresses (cloud metadata, localhost, private names). Same rule as offer URLs.
+    const policy = checkMerchantUrl(url);
+    if (!policy.ok) return invalidRequest(`Action NAVIGATE refused: ${policy.reason}`);
   }
   if (action.type === 'CLICK' && !action.selector?.trim())
     return invalidRequest('Action CLICK needs a selector');

@@ -47,6 +47,9 @@ export function createExtensionEvents(deps: ExtensionEventDeps) {
       return check.webhookId;
     },
 
+    /** Gives back a webhook-id spent on an event that was then refused before delivery. */
+    forgetId: (webhookId: string) => deps.seenIds.forget(webhookId),
+
     async forward(
       event: BrowserExtensionEvent,
       webhookId: string | null,

@@ -19,12 +19,16 @@ export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEve
     const webhookIds = new WeakMap<FastifyRequest, string | null>();
 
     scope.removeContentTypeParser('application/json');
+    // Malformed JSON is refused only after the signature check (preValidation), so an unsigned
+    // request gets 401 UNSIGNED_EVENT whatever its body.
+    const malformed = new WeakSet<FastifyRequest>();
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       rawBodies.set(request, body as string);
       try {
         done(null, JSON.parse(body as string));
       } catch {
-        done(badRequest('Body is not valid JSON'), undefined);
+        malformed.add(request);
+        done(null, undefined);
       }
     });
 
@@ -58,6 +62,11 @@ export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEve
             rawBodies.get(request) ?? '',
           );
           webhookIds.set(request, id);
+          if (malformed.has(request)) {
+            // A signed event that is not JSON will never be; its id is not kept.
+            if (id) await events.forgetId(id);
+            throw badRequest('Body is not valid JSON');
+          }
         },
       },
       async (request) => events.forward(request.body, webhookIds.get(request) ?? null, request.id),

@@ -136,6 +136,9 @@ export async function forward(
     reply.header(name, value);
   }
   reply.header('x-request-id', request.id);
+  // The peer answered before reading the whole upload (e.g. 413): the rest of the client's body
+  // is unread on this connection, so it must close after the reply instead of being reused.
+  if (hasBody && !request.raw.readableEnded) reply.header('connection', 'close');
   if (isStream(upstream)) {
     reply.header('x-accel-buffering', 'no');
     reply.header('cache-control', 'no-cache');

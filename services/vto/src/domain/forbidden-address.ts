@@ -24,17 +24,20 @@ const V4_BLOCKED: ReadonlyArray<readonly [string, number]> = [
   ['240.0.0.0', 4], // reserved, broadcast
 ];
 
+/**
+ * Inside global unicast (2000::/3), the blocks that are not the public internet. Everything
+ * outside 2000::/3 is refused outright (after the embedded-IPv4 forms above): that covers
+ * loopback, unspecified, unique-local, link-local, multicast, discard, but also the ones a
+ * deny-list forgets, such as the local-use NAT64 prefix 64:ff9b:1::/48 (RFC 8215, which
+ * translates to any IPv4 address, private ones included), the IPv4-translated ::ffff:0:0/96,
+ * and SRv6 SIDs 5f00::/16.
+ */
 const V6_BLOCKED: ReadonlyArray<readonly [string, number]> = [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['100::', 64], // discard
-  ['2001::', 32], // Teredo (tunnels to arbitrary IPv4)
+  ['2001::', 23], // IETF protocol assignments: Teredo (tunnels to any IPv4), benchmarking, ORCHID
   ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique-local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
+  ['3fff::', 20], // documentation (RFC 9637)
 ];
+const V6_GLOBAL_UNICAST = ['2000::', 3] as const;
 
 function v4ToInt(ip: string): number {
   return ip.split('.').reduce((acc, part) => acc * 256 + Number(part), 0);
@@ -93,6 +96,7 @@ export function isForbiddenAddress(ip: string): boolean {
     if (groups.length !== 8 || groups.some((g) => Number.isNaN(g))) return true;
     const v4 = embeddedV4(groups);
     if (v4 !== null) return isForbiddenAddress(v4);
+    if (!v6InRange(groups, ...V6_GLOBAL_UNICAST)) return true;
     return V6_BLOCKED.some(([base, bits]) => v6InRange(groups, base, bits));
   }
   // Not an IP address at all: never connect to it.

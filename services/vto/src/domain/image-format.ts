@@ -1,14 +1,14 @@
+import { sniffImageType } from '@hs/contracts';
+
 /** Image formats the service recognises from their first bytes (never from a claimed content type). */
 export type ImageMime = 'image/png' | 'image/jpeg';
 
 export type Image = { bytes: Uint8Array; mimeType: ImageMime };
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
+/** PNG or JPEG by signature (the shared sniffer); anything else, WebP included, is not decodable here. */
 export function sniffImage(bytes: Uint8Array): ImageMime | null {
-  if (bytes.length >= 8 && PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  return null;
+  const type = sniffImageType(bytes);
+  return type === 'image/png' || type === 'image/jpeg' ? type : null;
 }
 
 /** Width and height from a PNG's IHDR chunk, read before decoding so a huge canvas is refused cheaply. */

@@ -54,7 +54,8 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
           'runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With ' +
           'VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT.',
         params: HouseholdParams,
-        body: CreateVtoJobRequest,
+        // No body at all means both refs are missing: the spec's 400 BAD_REQUEST, not a schema error.
+        body: CreateVtoJobRequest.nullish().transform((body) => body ?? {}),
         response: { 202: VtoJob, ...errors, 502: ErrorEnvelope, 504: ErrorEnvelope },
       },
     },

@@ -14,7 +14,10 @@ function itemIndexes() {
 export const WARDROBE_COLLECTIONS: Record<string, CollectionOptions> = {
   items: { indexes: itemIndexes(), arrayFields: ['season'] },
   item_tombstones: { indexes: [{ fields: ['householdId', 'deletedAt'] }] },
-  outfits: { indexes: [{ fields: ['householdId', 'updatedAt'] }] },
+  outfits: {
+    indexes: [{ fields: ['householdId', 'updatedAt'] }, { fields: ['householdId', 'itemIds'] }],
+    arrayFields: ['itemIds'],
+  },
   feed_collections: { indexes: [{ fields: ['householdId', 'updatedAt'] }] },
 };
 

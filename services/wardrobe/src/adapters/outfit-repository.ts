@@ -1,5 +1,5 @@
 import type { FeedCollection, Outfit } from '@hs/contracts';
-import { ABORT, type Store } from '@hs/store';
+import { ABORT, type Page, type Store } from '@hs/store';
 import { WARDROBE_COLLECTIONS } from './item-repository.ts';
 
 export function createOutfitRepository(store: Store) {
@@ -21,6 +21,41 @@ export function createOutfitRepository(store: Store) {
       if (!o || o.householdId !== householdId) return false;
       return outfits.delete(outfitId);
     },
+    /** Ids of the household's outfits that contain the item. */
+    async idsWithItem(householdId: string, itemId: string): Promise<string[]> {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Page<Outfit> = await outfits.query({
+          where: [
+            ['householdId', '==', householdId],
+            ['itemIds', 'array-contains', itemId],
+          ],
+          limit: 200,
+          cursor,
+        });
+        ids.push(...page.items.map((o) => o.outfitId));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    },
+    /** Atomically drops the item from the outfit; an outfit left empty is deleted. */
+    async withoutItem(
+      householdId: string,
+      outfitId: string,
+      itemId: string,
+      now: string,
+    ): Promise<'changed' | 'deleted' | 'none'> {
+      let emptied = false;
+      const result = await outfits.update(outfitId, (o) => {
+        if (!o || o.householdId !== householdId || !o.itemIds.includes(itemId)) return ABORT;
+        const itemIds = o.itemIds.filter((i) => i !== itemId);
+        emptied = itemIds.length === 0;
+        return emptied ? null : { ...o, itemIds, updatedAt: now };
+      });
+      if (!result.changed) return 'none';
+      return emptied ? 'deleted' : 'changed';
+    },
   };
 }
 
@@ -41,6 +76,22 @@ export function createCollectionRepository(store: Store) {
         orderBy: [{ field: 'updatedAt', direction: 'desc' }],
         limit,
       }),
+    /** Ids of all the household's collections (a household keeps a handful). */
+    async ids(householdId: string): Promise<string[]> {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Page<FeedCollection> = await collections.query({
+          where: [['householdId', '==', householdId]],
+          orderBy: [{ field: 'updatedAt', direction: 'desc' }],
+          limit: 200,
+          cursor,
+        });
+        ids.push(...page.items.map((c) => c.collectionId));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    },
     /** Pure change of a household's collection; null when missing. */
     async change(
       householdId: string,

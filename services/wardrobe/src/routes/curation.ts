@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import { hasConfirmedImage } from '../domain/items.ts';
 import { curateItem } from '../flows/curate-item.ts';
+import { forgetOutfit } from '../flows/forget-references.ts';
 
 const errors = {
   400: ErrorEnvelope,
@@ -126,10 +127,18 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
 
   app.delete(
     `${H}/outfits/:outfitId`,
-    { schema: { tags: ['outfits'], params: OutfitParams, response: { 204: z.null(), ...errors } } },
+    {
+      schema: {
+        tags: ['outfits'],
+        description: 'Deletes the outfit; collections stop listing it.',
+        params: OutfitParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
     async (request, reply) => {
       if (!(await ctx.outfits.delete(request.params.id, request.params.outfitId)))
         throw notFound('Outfit not found');
+      await forgetOutfit(ctx, request.params.id, request.params.outfitId);
       return reply.code(204).send(null);
     },
   );

@@ -1,8 +1,8 @@
 import {
   ErrorEnvelope,
   ImageParams,
-  type ItemImage,
   ItemParams,
+  sniffImageType,
   UploadUrlRequest,
   UploadUrlResponse,
   WardrobeItem,
@@ -100,7 +100,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       schema: {
         tags,
         description:
-          'Checks the bytes arrived (else 400), records size, content type and checksum, and marks the image confirmed (once; again is 409). Returns the item.',
+          'Checks the bytes arrived and really are the signed image type (else 400; bytes of another type are deleted), records size, content type and checksum, and marks the image confirmed (once; again is 409). Returns the item.',
         params: ImageParams,
         response: { 200: WardrobeItem, ...errors },
       },
@@ -112,8 +112,15 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       if (!item) throw notFound('Item not found');
       if (!image) throw notFound('Image not found');
       if (image.status === 'confirmed') throw conflict('Image is already confirmed');
-      const info = await ctx.storage.stat(image.key);
-      if (!info || info.size === 0) throw badRequest('No image bytes have been uploaded yet');
+      // Read the bytes, not just their metadata: with cloudstore they went straight to the bucket,
+      // so this is the one place that can tell whether they really are the signed image type.
+      const stored = await ctx.storage.get(image.key);
+      if (!stored || stored.bytes.byteLength === 0) throw badRequest('No image bytes have been uploaded yet');
+      if (sniffImageType(stored.bytes) !== image.contentType) {
+        await ctx.storage.delete(image.key).catch(() => undefined);
+        throw badRequest(`The uploaded bytes are not a ${image.contentType} image; upload it again`);
+      }
+      const info = stored.info;
       const now = nowIso();
       const result = await ctx.items.change(id, itemId, (current) => {
         const at = current.images.findIndex((i) => i.imageId === imageId);
@@ -123,7 +130,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
           ...current.images[at]!,
           status: 'confirmed',
           size: info.size,
-          contentType: info.contentType as ItemImage['contentType'],
+          contentType: image.contentType,
           sha256: info.sha256,
           confirmedAt: now,
         };

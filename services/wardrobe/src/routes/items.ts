@@ -23,6 +23,7 @@ import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import { etagOf } from '../domain/etag.ts';
 import { itemView, newItem, patchItem, type StoredItem } from '../domain/items.ts';
+import { forgetItem } from '../flows/forget-references.ts';
 import { checkIfMatch, withEtag } from './http-cache.ts';
 
 const errors = {
@@ -160,7 +161,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       schema: {
         tags,
         description:
-          'Deletes the item and its images; leaves a tombstone for updatedSince syncs. If-Match as for PATCH.',
+          'Deletes the item and its images; leaves a tombstone for updatedSince syncs; outfits drop it (an outfit left empty is deleted) and collections stop listing it. If-Match as for PATCH.',
         params: ItemParams,
         response: { 204: z.null(), ...errors },
       },
@@ -177,6 +178,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       if (result.kind === 'refused') throw result.reason as AppError;
       // Blobs after the record: an orphaned file is harmless, a record without its file is not.
       await Promise.all(result.doc.images.map((img) => ctx.storage.delete(img.key).catch(() => undefined)));
+      await forgetItem(ctx, id, itemId);
       return reply.code(204).send(null);
     },
   );
