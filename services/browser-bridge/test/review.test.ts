@@ -102,3 +102,19 @@ describe('agent NAVIGATE stays on the public web', () => {
     expect(orch.events.slice(before).map((e) => e.body.type)).toEqual(['USER_TAKEOVER_START']);
   });
 });
+
+describe('a session starts on the public web', () => {
+  it.each([
+    ['http://169.254.169.254/latest/meta-data', 'URL must use a domain name, not an IP address'],
+    ['http://localhost:8087/', 'URL must have a valid public domain name'],
+  ])('refuses startUrl %s with 400 INVALID_REQUEST and creates nothing', async (startUrl, reason) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/sessions',
+      headers: internal,
+      payload: { householdId: 'h_1', missionId: 'msn_2', startUrl },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'INVALID_REQUEST', message: `startUrl refused: ${reason}` });
+  });
+});

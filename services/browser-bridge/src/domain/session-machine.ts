@@ -93,6 +93,12 @@ export function agentMayAct(session: BrowserSession): AppError | null {
 
 const invalidRequest = (message: string) => new AppError('INVALID_REQUEST', 400, message);
 
+/** A session's start page obeys the NAVIGATE rule: a public http(s) site, never an internal address. */
+export function checkStartUrl(url: string): AppError | null {
+  const policy = checkMerchantUrl(url);
+  return policy.ok ? null : invalidRequest(`startUrl refused: ${policy.reason}`);
+}
+
 /** The spec's agent-action rules (400 INVALID_REQUEST), checked before the session state. */
 export function validateAgentAction(action: BrowserAgentActionRequest): AppError | null {
   if (action.type === 'TYPE' && !action.text) return invalidRequest('Action TYPE needs a non-empty text');

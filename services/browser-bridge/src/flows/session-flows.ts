@@ -14,6 +14,7 @@ import type { MissionEvents } from '../adapters/mission-events.ts';
 import type { SessionRepository } from '../adapters/session-repository.ts';
 import {
   agentMayAct,
+  checkStartUrl,
   fail,
   isTerminal,
   recordAgentAction,
@@ -87,6 +88,8 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     async create(input: CreateBrowserSessionRequest): Promise<BrowserSession> {
       const sessionId = newId('bs');
       const startUrl = input.startUrl ?? deps.defaultStartUrl;
+      const refused = checkStartUrl(startUrl);
+      if (refused) throw refused;
       let created: { providerSessionId: string; liveViewUrl: string | null };
       try {
         created = await provider.create({ sessionId, startUrl });
