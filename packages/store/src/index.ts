@@ -12,4 +12,5 @@ export {
   type FirestoreIndexFile,
   firestoreIndexDefinitions,
 } from './firestore-indexes.ts';
+export { queryAll } from './query-all.ts';
 export * from './types.ts';

@@ -3,7 +3,14 @@
 import type { Artifact, ArtifactType } from '@hs/contracts';
 import { AppError, conflict, newId, nowIso, upstreamError } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
-import { type CollectionOptions, type Doc, type Store, StoreConflictError, type Where } from '@hs/store';
+import {
+  type CollectionOptions,
+  type Doc,
+  queryAll,
+  type Store,
+  StoreConflictError,
+  type Where,
+} from '@hs/store';
 import { dataPathOf, uniqueKeyOf } from '../domain/artifact-keys.ts';
 
 export const ARTIFACTS = 'artifacts';
@@ -89,14 +96,7 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
         ['missionId', '==', missionId],
       ];
       if (type) where.push(['type', '==', type]);
-      const out: Artifact[] = [];
-      let cursor: string | null = null;
-      do {
-        const page = await artifacts.query({ where, orderBy: [{ field: 'createdAt' }], limit: 200, cursor });
-        out.push(...page.items);
-        cursor = page.nextCursor;
-      } while (cursor);
-      return out;
+      return queryAll(artifacts, { where, orderBy: [{ field: 'createdAt' }] });
     },
 
     /** The bytes behind a storage key, or null. */

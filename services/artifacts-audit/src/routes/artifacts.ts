@@ -3,14 +3,13 @@ import {
   ArtifactMissionParams,
   ArtifactParams,
   ArtifactsAuditHouseholdParams,
-  ErrorEnvelope,
   MissionArtifactsQuery,
   MissionPlanRequest,
   OutcomeSummaryRequest,
   RecordingRequest,
   TranscriptRequest,
 } from '@hs/contracts';
-import { notFound, type ServiceApp, validationError } from '@hs/service-kit';
+import { errorResponses, notFound, type ServiceApp, validationError } from '@hs/service-kit';
 import { z } from 'zod';
 import type { ArtifactsAuditContext } from '../context.ts';
 import { defaultRecordingPath, isHouseholdPath } from '../domain/artifact-keys.ts';
@@ -19,8 +18,8 @@ import { aggregateTranscript } from '../domain/transcript.ts';
 
 const tags = ['artifacts'];
 const security = [{ internalToken: [] }];
-const createErrors = { 403: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 502: ErrorEnvelope };
-const readErrors = { 403: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope };
+const createErrors = errorResponses(403, 409, 422, 502);
+const readErrors = errorResponses(403, 404, 422);
 const created = (summary: string) => ({
   tags,
   security,

@@ -6,15 +6,15 @@ import {
   AuditMissionParams,
   AuditPage,
   AuditPageQuery,
-  ErrorEnvelope,
   HouseholdAuditQuery,
 } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
+import { errorResponses } from '@hs/service-kit';
 import type { ArtifactsAuditContext } from '../context.ts';
 
 const tags = ['audit'];
 const security = [{ internalToken: [] }];
-const errors = { 403: ErrorEnvelope, 422: ErrorEnvelope };
+const errors = errorResponses(403, 422);
 
 /** The ledger: append and read only. No route changes or deletes an entry. */
 export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext): void {

@@ -1,21 +1,10 @@
-import {
-  BrowserElementsResponse,
-  BrowserSession,
-  ErrorEnvelope,
-  HouseholdBrowserSessionParams,
-} from '@hs/contracts';
-import { requireCaller, type ServiceApp } from '@hs/service-kit';
+import { BrowserElementsResponse, BrowserSession, HouseholdBrowserSessionParams } from '@hs/contracts';
+import { errorResponses, requireCaller, type ServiceApp } from '@hs/service-kit';
 import type { SessionFlows } from '../flows/session-flows.ts';
 
 const tags = ['household sessions'];
 const security = [{ internalToken: [] }];
-const errors = {
-  401: ErrorEnvelope,
-  403: ErrorEnvelope,
-  404: ErrorEnvelope,
-  409: ErrorEnvelope,
-  502: ErrorEnvelope,
-};
+const errors = errorResponses(401, 403, 404, 409, 502);
 const H = '/api/v1/households/:id/browser/sessions/:sessionId';
 
 /**

@@ -5,21 +5,14 @@ import {
   BrowserSession,
   BrowserSessionParams,
   CreateBrowserSessionRequest,
-  ErrorEnvelope,
 } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
+import { errorResponses } from '@hs/service-kit';
 import type { SessionFlows } from '../flows/session-flows.ts';
 
 const tags = ['sessions'];
 const security = [{ internalToken: [] }];
-const errors = {
-  400: ErrorEnvelope,
-  403: ErrorEnvelope,
-  404: ErrorEnvelope,
-  409: ErrorEnvelope,
-  422: ErrorEnvelope,
-  502: ErrorEnvelope,
-};
+const errors = errorResponses(400, 403, 404, 409, 422, 502);
 
 /** Service routes for the orchestrator's tools (internal token). */
 export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): void {

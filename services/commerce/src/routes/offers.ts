@@ -2,7 +2,6 @@ import {
   BulkCreateOffersRequest,
   BulkCreateOffersResponse,
   CreateOfferRequest,
-  ErrorEnvelope,
   HouseholdParams,
   ListOffersQuery,
   Offer,
@@ -10,13 +9,13 @@ import {
   OfferParams,
   UpdateOfferStatusRequest,
 } from '@hs/contracts';
-import { newId, notFound, nowIso, policyViolation, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, newId, notFound, nowIso, policyViolation, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import { draftOffer, type StoredOffer } from '../domain/offers.ts';
 import type { CommerceContext } from './context.ts';
 import { runSearch } from './run-search.ts';
 
-const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope };
+const errors = errorResponses(400, 403, 404, 422);
 const tags = ['offers'];
 const H = '/api/v1/households/:id';
 

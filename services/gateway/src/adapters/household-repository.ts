@@ -1,5 +1,5 @@
 import type { CollectionOptions, Store } from '@hs/store';
-import { ABORT } from '@hs/store';
+import { ABORT, queryAll } from '@hs/store';
 import type { StoredHousehold } from '../domain/household-rules.ts';
 
 /** `listFor`: memberIds array-contains, ordered by createdAt. */
@@ -13,21 +13,11 @@ export function createHouseholdRepository(store: Store) {
   return {
     get: (id: string) => households.get(id),
     create: (h: StoredHousehold) => households.create(h.householdId, h),
-    async listFor(userId: string): Promise<StoredHousehold[]> {
-      const out: StoredHousehold[] = [];
-      let cursor: string | null = null;
-      do {
-        const page = await households.query({
-          where: [['memberIds', 'array-contains', userId]],
-          orderBy: [{ field: 'createdAt' }],
-          limit: 200,
-          cursor,
-        });
-        out.push(...page.items);
-        cursor = page.nextCursor;
-      } while (cursor);
-      return out;
-    },
+    listFor: (userId: string): Promise<StoredHousehold[]> =>
+      queryAll(households, {
+        where: [['memberIds', 'array-contains', userId]],
+        orderBy: [{ field: 'createdAt' }],
+      }),
     /** Applies a pure change; the change may throw an AppError, which leaves the household as it was. */
     async change(
       id: string,

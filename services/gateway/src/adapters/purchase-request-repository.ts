@@ -1,5 +1,5 @@
 import type { PurchaseRequestStatus } from '@hs/contracts';
-import type { ABORT, CollectionOptions, Store } from '@hs/store';
+import { type ABORT, type CollectionOptions, queryAll, type Store } from '@hs/store';
 import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 import { atomicChange } from './atomic-change.ts';
 
@@ -27,21 +27,11 @@ export function createPurchaseRequestRepository(store: Store) {
       const r = await requests.get(requestId);
       return r && r.householdId === householdId ? r : null;
     },
-    async list(householdId: string, status?: PurchaseRequestStatus): Promise<StoredPurchaseRequest[]> {
-      const out: StoredPurchaseRequest[] = [];
-      let cursor: string | null = null;
-      do {
-        const page = await requests.query({
-          where: [['householdId', '==', householdId], ...(status ? [['status', '==', status] as const] : [])],
-          orderBy: [{ field: 'createdAt', direction: 'desc' }],
-          limit: 200,
-          cursor,
-        });
-        out.push(...page.items);
-        cursor = page.nextCursor;
-      } while (cursor);
-      return out;
-    },
+    list: (householdId: string, status?: PurchaseRequestStatus): Promise<StoredPurchaseRequest[]> =>
+      queryAll(requests, {
+        where: [['householdId', '==', householdId], ...(status ? [['status', '==', status] as const] : [])],
+        orderBy: [{ field: 'createdAt', direction: 'desc' }],
+      }),
     change: (requestId: string, apply: (r: StoredPurchaseRequest) => StoredPurchaseRequest | typeof ABORT) =>
       atomicChange(requests, requestId, apply),
     /** Requests whose cart-prep job may not have been dispatched, last touched before `before`. */

@@ -1,12 +1,12 @@
 import { CreateHouseholdRequest, ErrorEnvelope, Household, HouseholdParams } from '@hs/contracts';
-import { newId, nowIso, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, newId, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
 import { newHousehold, publicHousehold } from '../domain/household-rules.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
-const errors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
+const errors = errorResponses(401, 403, 404);
 
 export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): void {
   app.post(

@@ -1,12 +1,5 @@
-import {
-  AddMemberRequest,
-  ErrorEnvelope,
-  HouseholdParams,
-  Member,
-  MemberParams,
-  UpdateMemberRequest,
-} from '@hs/contracts';
-import { notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { AddMemberRequest, HouseholdParams, Member, MemberParams, UpdateMemberRequest } from '@hs/contracts';
+import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
 import {
@@ -18,13 +11,7 @@ import {
 } from '../domain/household-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
-const errors = {
-  401: ErrorEnvelope,
-  403: ErrorEnvelope,
-  404: ErrorEnvelope,
-  409: ErrorEnvelope,
-  422: ErrorEnvelope,
-};
+const errors = errorResponses(401, 403, 404, 409, 422);
 const tags = ['members'];
 const security = [{ bearer: [] }];
 

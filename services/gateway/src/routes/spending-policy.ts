@@ -1,5 +1,5 @@
-import { ErrorEnvelope, MemberParams, SpendingPolicy, SpendingPolicyInput } from '@hs/contracts';
-import { forbidden, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { MemberParams, SpendingPolicy, SpendingPolicyInput } from '@hs/contracts';
+import { errorResponses, forbidden, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../context.ts';
 import { requireGate } from '../domain/purchase-request-rules.ts';
 import { emptyPolicy } from '../domain/spending-policy.ts';
@@ -9,7 +9,7 @@ import { auditGate, guarded } from './purchase-requests/gate.ts';
 
 const tags = ['spending-policy'];
 const security = [{ bearer: [] }];
-const errors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope };
+const errors = errorResponses(401, 403, 404, 422);
 const PATH = '/api/v1/households/:id/members/:memberId/spending-policy';
 
 /**

@@ -1,21 +1,16 @@
+import { BrowserEventRequest, ClientEventAck, ClientEventRequest, MissionParams } from '@hs/contracts';
 import {
-  BrowserEventRequest,
-  ClientEventAck,
-  ClientEventRequest,
-  ErrorEnvelope,
-  MissionParams,
-} from '@hs/contracts';
-import { forbidden, internalTokenOf, requireCaller, type ServiceApp, secretsEqual } from '@hs/service-kit';
+  errorResponses,
+  forbidden,
+  internalTokenOf,
+  requireCaller,
+  type ServiceApp,
+  secretsEqual,
+} from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
 import { recordBrowserEvent, recordClientEvent } from '../flows/mission-events.ts';
 
-const errors = {
-  400: ErrorEnvelope,
-  403: ErrorEnvelope,
-  404: ErrorEnvelope,
-  409: ErrorEnvelope,
-  422: ErrorEnvelope,
-};
+const errors = errorResponses(400, 403, 404, 409, 422);
 
 export function registerEventRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
   app.post(

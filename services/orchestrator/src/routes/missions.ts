@@ -1,11 +1,5 @@
-import {
-  CreateMissionRequest,
-  ErrorEnvelope,
-  HouseholdParams,
-  MissionParams,
-  MissionView,
-} from '@hs/contracts';
-import { notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { CreateMissionRequest, HouseholdParams, MissionParams, MissionView } from '@hs/contracts';
+import { errorResponses, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { OrchestratorContext } from '../context.ts';
 import { toView } from '../domain/mission.ts';
@@ -13,13 +7,7 @@ import { createMission, endMission } from '../flows/mission-lifecycle.ts';
 import { messageSource } from './message-source.ts';
 
 const BASE = '/api/v1/households/:id/orchestrator/missions';
-const errors = {
-  400: ErrorEnvelope,
-  403: ErrorEnvelope,
-  404: ErrorEnvelope,
-  409: ErrorEnvelope,
-  422: ErrorEnvelope,
-};
+const errors = errorResponses(400, 403, 404, 409, 422);
 const tags = ['missions'];
 
 export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext): void {

@@ -9,6 +9,7 @@ import {
 } from '@hs/contracts';
 import {
   badRequest,
+  errorResponses,
   MEMBERSHIP_REQUIRED,
   newId,
   notFound,
@@ -23,7 +24,7 @@ import { newJob, publicJob } from '../domain/vto-job-machine.ts';
 
 const tags = ['vto'];
 const security = [{ internalToken: [] }];
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
+const errors = errorResponses(400, 401, 403, 404);
 export const JOB_NOT_FOUND = 'Try-on job not found';
 
 export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {

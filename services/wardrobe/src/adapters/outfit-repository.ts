@@ -1,5 +1,5 @@
 import type { FeedCollection, Outfit } from '@hs/contracts';
-import { ABORT, type Page, type Store } from '@hs/store';
+import { ABORT, queryAll, type Store } from '@hs/store';
 import { WARDROBE_COLLECTIONS } from './item-repository.ts';
 
 export function createOutfitRepository(store: Store) {
@@ -23,21 +23,13 @@ export function createOutfitRepository(store: Store) {
     },
     /** Ids of the household's outfits that contain the item. */
     async idsWithItem(householdId: string, itemId: string): Promise<string[]> {
-      const ids: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const page: Page<Outfit> = await outfits.query({
-          where: [
-            ['householdId', '==', householdId],
-            ['itemIds', 'array-contains', itemId],
-          ],
-          limit: 200,
-          cursor,
-        });
-        ids.push(...page.items.map((o) => o.outfitId));
-        cursor = page.nextCursor;
-      } while (cursor);
-      return ids;
+      const found = await queryAll(outfits, {
+        where: [
+          ['householdId', '==', householdId],
+          ['itemIds', 'array-contains', itemId],
+        ],
+      });
+      return found.map((o) => o.outfitId);
     },
     /** Atomically drops the item from the outfit; an outfit left empty is deleted. */
     async withoutItem(
@@ -78,19 +70,11 @@ export function createCollectionRepository(store: Store) {
       }),
     /** Ids of all the household's collections (a household keeps a handful). */
     async ids(householdId: string): Promise<string[]> {
-      const ids: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const page: Page<FeedCollection> = await collections.query({
-          where: [['householdId', '==', householdId]],
-          orderBy: [{ field: 'updatedAt', direction: 'desc' }],
-          limit: 200,
-          cursor,
-        });
-        ids.push(...page.items.map((c) => c.collectionId));
-        cursor = page.nextCursor;
-      } while (cursor);
-      return ids;
+      const found = await queryAll(collections, {
+        where: [['householdId', '==', householdId]],
+        orderBy: [{ field: 'updatedAt', direction: 'desc' }],
+      });
+      return found.map((c) => c.collectionId);
     },
     /** Pure change of a household's collection; null when missing. */
     async change(

@@ -1,28 +1,28 @@
 import {
   CreateOutfitRequest,
   CurationResult,
-  ErrorEnvelope,
   HouseholdParams,
   ItemParams,
   Outfit,
   OutfitList,
   OutfitParams,
 } from '@hs/contracts';
-import { badRequest, newId, notFound, nowIso, type ServiceApp, serviceUnavailable } from '@hs/service-kit';
+import {
+  badRequest,
+  errorResponses,
+  newId,
+  notFound,
+  nowIso,
+  type ServiceApp,
+  serviceUnavailable,
+} from '@hs/service-kit';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import { hasConfirmedImage } from '../domain/items.ts';
 import { curateItem } from '../flows/curate-item.ts';
 import { forgetOutfit } from '../flows/forget-references.ts';
 
-const errors = {
-  400: ErrorEnvelope,
-  403: ErrorEnvelope,
-  404: ErrorEnvelope,
-  422: ErrorEnvelope,
-  502: ErrorEnvelope,
-  503: ErrorEnvelope,
-};
+const errors = errorResponses(400, 403, 404, 422, 502, 503);
 const H = '/api/v1/households/:id/wardrobe';
 const DISABLED = 'Curation is not enabled in this environment';
 

@@ -3,7 +3,6 @@ import {
   CollectionList,
   CollectionParams,
   CreateCollectionRequest,
-  ErrorEnvelope,
   Feed,
   FeedCollection,
   type FeedEntry,
@@ -11,14 +10,14 @@ import {
   type FeedSource,
   HouseholdParams,
 } from '@hs/contracts';
-import { newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import { mergeFeed } from '../domain/feed.ts';
 import { itemView } from '../domain/items.ts';
 import { withEtag } from './http-cache.ts';
 
-const errors = { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope };
+const errors = errorResponses(400, 403, 404, 422);
 const H = '/api/v1/households/:id/wardrobe/feed';
 const tags = ['feed'];
 

@@ -1,5 +1,4 @@
 import {
-  ErrorEnvelope,
   ImageParams,
   ItemParams,
   sniffImageType,
@@ -11,6 +10,7 @@ import {
   type AppError,
   badRequest,
   conflict,
+  errorResponses,
   newId,
   notFound,
   nowIso,
@@ -22,14 +22,7 @@ import type { WardrobeContext } from '../context.ts';
 import { etagOf } from '../domain/etag.ts';
 import { imageKey, itemView, MAX_IMAGES_PER_ITEM, type StoredImage } from '../domain/items.ts';
 
-const errors = {
-  400: ErrorEnvelope,
-  403: ErrorEnvelope,
-  404: ErrorEnvelope,
-  409: ErrorEnvelope,
-  422: ErrorEnvelope,
-  502: ErrorEnvelope,
-};
+const errors = errorResponses(400, 403, 404, 409, 422, 502);
 const tags = ['images'];
 const H = '/api/v1/households/:id/wardrobe';
 

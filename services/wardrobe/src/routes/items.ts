@@ -1,6 +1,5 @@
 import {
   CreateItemRequest,
-  ErrorEnvelope,
   HouseholdParams,
   ItemPage,
   ItemParams,
@@ -11,6 +10,7 @@ import {
 import {
   type AppError,
   badRequest,
+  errorResponses,
   newId,
   notFound,
   nowIso,
@@ -26,14 +26,7 @@ import { itemView, newItem, patchItem, type StoredItem } from '../domain/items.t
 import { forgetItem } from '../flows/forget-references.ts';
 import { checkIfMatch, withEtag } from './http-cache.ts';
 
-const errors = {
-  400: ErrorEnvelope,
-  401: ErrorEnvelope,
-  403: ErrorEnvelope,
-  404: ErrorEnvelope,
-  412: ErrorEnvelope,
-  422: ErrorEnvelope,
-};
+const errors = errorResponses(400, 401, 403, 404, 412, 422);
 const tags = ['items'];
 const H = '/api/v1/households/:id/wardrobe';
 const NOT_MEMBER = 'ownerMemberId is not a household member';

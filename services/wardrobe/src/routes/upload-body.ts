@@ -45,6 +45,10 @@ export function fenceBody(body: Readable, view: Transform = new PassThrough()): 
   };
   body.once('error', (err) => view.destroy(err));
   body.once('close', aborted);
+  // The view's own failure (wrong image bytes, an abort) reaches the storage copy through its
+  // pipeline, or through `view.errored` when the copy attaches later or has already stopped
+  // reading; without a listener here that late error would be uncaught and crash the process.
+  view.on('error', () => undefined);
   view.once('close', () => {
     body.off('close', aborted);
     body.unpipe(view);

@@ -7,7 +7,7 @@ import {
   PurchaseRequestParams,
   PurchaseRequestView,
 } from '@hs/contracts';
-import { newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../../context.ts';
 import {
@@ -23,7 +23,7 @@ import { auditGate, guarded, IdempotencyHeaders, idempotencyScope } from './gate
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];
-const errors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope };
+const errors = errorResponses(401, 403, 404);
 
 export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext): void {
   const { requests, policies, idempotency } = ctx.buyflow;

@@ -1,11 +1,10 @@
 import {
   CancelPurchaseRequest,
-  ErrorEnvelope,
   PurchaseRequest,
   PurchaseRequestParams,
   RejectPurchaseRequest,
 } from '@hs/contracts';
-import { notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
 import { applyEvent, assertCanApply, SPENDING_STATES } from '../../domain/purchase-request-machine.ts';
@@ -22,13 +21,7 @@ import { auditGate, type GateAction, guarded } from './gate.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];
-const errors = {
-  401: ErrorEnvelope,
-  403: ErrorEnvelope,
-  404: ErrorEnvelope,
-  409: ErrorEnvelope,
-  422: ErrorEnvelope,
-};
+const errors = errorResponses(401, 403, 404, 409, 422);
 type Params = { id: string; requestId: string };
 
 export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): void {
