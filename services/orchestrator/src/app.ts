@@ -35,6 +35,7 @@ function modelFor(deps: OrchestratorDeps): AgentModel {
     location: agent.location,
     model: agent.model,
     timeoutMs: agent.timeoutMs,
+    stream: agent.stream,
     baseUrl: agent.baseUrl,
     tools: TOOLS,
     authClient: deps.geminiAuthClient,

@@ -52,15 +52,28 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
   const steps: ToolOutcome[][] = [];
   let completed = false;
   for (let step = 0; step < ports.maxSteps; step++) {
-    const decision = await ports.model.next({
-      missionType: input.missionType,
-      history: input.history,
-      userText: input.userText,
-      steps,
-      context: input.context,
-      tools: ports.tools,
-    });
-    if (decision.reasoning) await ports.emit('reasoning', { turn_id, text: decision.reasoning });
+    // A streaming model's text reaches the stream piece by piece while it writes; a model that
+    // answers at once has its reasoning emitted as one piece. Either way the `text` of a step's
+    // `reasoning` events, concatenated in order, is what the model wrote in that step.
+    let streamed = false;
+    const decision = await ports.model.next(
+      {
+        missionType: input.missionType,
+        history: input.history,
+        userText: input.userText,
+        steps,
+        context: input.context,
+        tools: ports.tools,
+      },
+      {
+        onText: async (text) => {
+          streamed = true;
+          await ports.emit('reasoning', { turn_id, step, text });
+        },
+      },
+    );
+    if (decision.reasoning && !streamed)
+      await ports.emit('reasoning', { turn_id, step, text: decision.reasoning });
     if (decision.kind === 'reply') {
       if (!decision.text.trim())
         throw new ModelError('MODEL_EMPTY_REPLY', 'The agent model returned an empty reply');

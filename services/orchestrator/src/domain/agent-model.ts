@@ -24,10 +24,19 @@ export type ModelDecision =
   | { kind: 'tools'; calls: ToolCallRequest[]; reasoning?: string }
   | { kind: 'reply'; text: string; reasoning?: string };
 
+/** What a model may report while it is still answering. */
+export type ModelHooks = {
+  /**
+   * The next piece of the model's text, in order, as it arrives (streaming models only). The model
+   * reads on only once it has settled, so pieces keep their order; a rejection fails the step.
+   */
+  onText?: (delta: string) => Promise<void>;
+};
+
 /** One agent model: given the conversation so far, it proposes tool calls or the reply. */
 export interface AgentModel {
   readonly name: string;
-  next(input: ModelInput): Promise<ModelDecision>;
+  next(input: ModelInput, hooks?: ModelHooks): Promise<ModelDecision>;
 }
 
 /** The model failed (garbage, an invalid tool call, a timeout): the turn fails, the mission stays usable. */

@@ -1,5 +1,6 @@
 // The agent model on Gemini through Google's Gen AI SDK (@google/genai) in Vertex AI mode:
-// POST {baseUrl}/v1beta1/projects/{project}/locations/{location}/publishers/google/models/{model}:generateContent.
+// POST {baseUrl}/v1beta1/projects/{project}/locations/{location}/publishers/google/models/{model}:streamGenerateContent?alt=sse
+// (SSE frames `data: <GenerateContentResponse>`), or `:generateContent` with streaming off.
 // https://googleapis.github.io/js-genai/ — the older @google-cloud/vertexai SDK's generative
 // module was retired on 2026-06-24 with @google/genai as its named replacement.
 import { ApiError, type Content, type FunctionDeclaration, GoogleGenAI, type Part } from '@google/genai';
@@ -9,6 +10,7 @@ import {
   type AgentModel,
   type ModelDecision,
   ModelError,
+  type ModelHooks,
   type ModelInput,
   type ToolOutcome,
 } from '../../domain/agent-model.ts';
@@ -19,7 +21,13 @@ export type GeminiOptions = {
   project: string;
   location: string;
   model: string;
+  /**
+   * Streaming: the longest wait for the answer's first chunk and between two chunks (a model
+   * still writing is not cut off). Not streaming: the whole call.
+   */
   timeoutMs: number;
+  /** Stream the answer (`:streamGenerateContent`) and hand its text on as it arrives. Default true. */
+  stream?: boolean | undefined;
   baseUrl?: string | undefined;
   tools: readonly GeminiTool[];
   /**
@@ -112,6 +120,108 @@ function describe(err: unknown, timeoutMs: number, timedOut: boolean): ModelErro
   );
 }
 
+type GenerateParams = Parameters<GoogleGenAI['models']['generateContent']>[0];
+
+/** The parts of the answer in order; `complete` once the model said it had finished. */
+type Answer = { parts: Part[]; complete: boolean };
+
+const textOf = (p: Part) => (typeof p.text === 'string' && !p.thought ? p.text : '');
+
+/** The decision in the answer's parts, whether they came in one response or in many chunks. */
+function decide(parts: Part[]): ModelDecision {
+  const calls = parts.flatMap((p) => (p.functionCall ? [p.functionCall] : []));
+  const text = parts.map(textOf).join('');
+  if (calls.length > 0) {
+    if (calls.some((c) => !c.name))
+      throw new ModelError('MODEL_INVALID_TOOL_CALL', 'The agent model proposed a tool call without a name');
+    return {
+      kind: 'tools',
+      calls: calls.map((c) => ({ tool: c.name!, args: c.args ?? {} })),
+      ...(text.trim() ? { reasoning: text.trim() } : {}),
+    };
+  }
+  if (text.trim()) return { kind: 'reply', text: text.trim() };
+  throw new ModelError('MODEL_INVALID_REPLY', 'The agent model returned neither a reply nor a tool call');
+}
+
+async function generateOnce(ai: GoogleGenAI, params: GenerateParams, timeoutMs: number): Promise<Answer> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await ai.models.generateContent({
+      ...params,
+      config: { ...params.config, abortSignal: deadline },
+    });
+    return { parts: response.candidates?.[0]?.content?.parts ?? [], complete: true };
+  } catch (err) {
+    throw describe(err, timeoutMs, deadline.aborted);
+  }
+}
+
+/**
+ * Reads the answer chunk by chunk, handing each piece of text to `onText` before reading on.
+ * The timeout covers only the waits for the server (the first chunk, then each next one), so a
+ * model that is still writing is never cut off and a stalled stream is. Function calls come
+ * whole in their chunk (streamFunctionCallArguments is not requested); they are collected in
+ * order, as the text is.
+ */
+async function generateStreamed(
+  ai: GoogleGenAI,
+  params: GenerateParams,
+  timeoutMs: number,
+  onText: ModelHooks['onText'],
+): Promise<Answer> {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  const waitFor = async <T>(pending: () => Promise<T>): Promise<T> => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, timeoutMs);
+    try {
+      return await pending();
+    } catch (err) {
+      throw describe(err, timeoutMs, timedOut);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const answer: Answer = { parts: [], complete: false };
+  try {
+    const stream = await waitFor(() =>
+      ai.models.generateContentStream({
+        ...params,
+        config: {
+          ...params.config,
+          abortSignal: abort.signal,
+          // No hidden second request: a resumed answer would repeat text already streamed, and a
+          // failed turn is the user's to retry (as with retries, below).
+          automaticContinuation: false,
+        },
+      }),
+    );
+    const chunks = stream[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await waitFor(() => chunks.next());
+      if (next.done) break;
+      const chunk = next.value;
+      const candidate = chunk.candidates?.[0];
+      // Vertex ends an answer with a finishReason (or promptFeedback when it refuses the prompt);
+      // a stream closed without one was cut, and half an answer must not pass for a whole one.
+      if (candidate?.finishReason || chunk.promptFeedback) answer.complete = true;
+      for (const part of candidate?.content?.parts ?? []) {
+        answer.parts.push(part);
+        const text = textOf(part);
+        if (text && onText) await onText(text);
+      }
+    }
+  } finally {
+    // Leaving early (garbage, a failed onText) must not keep the connection open.
+    abort.abort();
+  }
+  return answer;
+}
+
 export function createGeminiModel(options: GeminiOptions): AgentModel {
   const ai = new GoogleGenAI({
     vertexai: true,
@@ -126,48 +236,29 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
     },
   });
   const declarations = functionDeclarations(options.tools);
+  const stream = options.stream ?? true;
 
   return {
     name: `gemini:${options.model}`,
-    async next(input): Promise<ModelDecision> {
-      let response: Awaited<ReturnType<typeof ai.models.generateContent>>;
-      const deadline = AbortSignal.timeout(options.timeoutMs);
-      try {
-        response = await ai.models.generateContent({
-          model: options.model,
-          contents: buildContents(input),
-          config: {
-            systemInstruction: systemInstruction(input),
-            tools: [
-              { functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) },
-            ],
-            temperature: 0.2,
-            abortSignal: deadline,
-          },
-        });
-      } catch (err) {
-        throw describe(err, options.timeoutMs, deadline.aborted);
-      }
-      const parts = response.candidates?.[0]?.content?.parts ?? [];
-      const calls = parts.flatMap((p) => (p.functionCall ? [p.functionCall] : []));
-      const text = parts
-        .filter((p) => typeof p.text === 'string' && !p.thought)
-        .map((p) => p.text)
-        .join('');
-      if (calls.length > 0) {
-        if (calls.some((c) => !c.name))
-          throw new ModelError(
-            'MODEL_INVALID_TOOL_CALL',
-            'The agent model proposed a tool call without a name',
-          );
-        return {
-          kind: 'tools',
-          calls: calls.map((c) => ({ tool: c.name!, args: c.args ?? {} })),
-          ...(text.trim() ? { reasoning: text.trim() } : {}),
-        };
-      }
-      if (text.trim()) return { kind: 'reply', text: text.trim() };
-      throw new ModelError('MODEL_INVALID_REPLY', 'The agent model returned neither a reply nor a tool call');
+    async next(input, hooks): Promise<ModelDecision> {
+      const params: GenerateParams = {
+        model: options.model,
+        contents: buildContents(input),
+        config: {
+          systemInstruction: systemInstruction(input),
+          tools: [{ functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) }],
+          temperature: 0.2,
+        },
+      };
+      const answer = stream
+        ? await generateStreamed(ai, params, options.timeoutMs, hooks?.onText)
+        : await generateOnce(ai, params, options.timeoutMs);
+      if (!answer.complete)
+        throw new ModelError(
+          'MODEL_UPSTREAM_ERROR',
+          'The agent model could not be reached or sent garbage (its answer stream ended before the answer did)',
+        );
+      return decide(answer.parts);
     },
   };
 }
