@@ -155,7 +155,13 @@ export const StreamEventType = z.enum([
 ]);
 export type StreamEventType = z.infer<typeof StreamEventType>;
 
-/** One stored stream event; the SSE frame is `id: seq`, `event: type`, `data: <this object as JSON>`. */
+/**
+ * One stored stream event; the SSE frame is `id: seq`, `event: type`, `data: <this object as JSON>`.
+ * `reasoning` data is `{turn_id, step, text}`: `text` is the next piece of what the model wrote in
+ * model step `step` (0-based) of the turn, streamed as it is written; a step's pieces concatenate
+ * in `seq` order (a model that answers at once sends one piece). With a streaming model the reply's
+ * text arrives this way too, before the whole reply in `message`.
+ */
 export const StreamEvent = z.object({
   event_id: z.string(),
   mission_id: z.string(),

@@ -75,4 +75,35 @@ describe('agent loop', () => {
       code: 'MODEL_EMPTY_REPLY',
     });
   });
+
+  it('emits the text of a streaming model as reasoning pieces once, and a whole reasoning as one piece', async () => {
+    const events: Array<[string, Record<string, unknown>]> = [];
+    const model: AgentModel = {
+      name: 'mixed',
+      next: async (input, hooks) => {
+        if (input.steps.length === 0)
+          return {
+            kind: 'tools',
+            calls: [{ tool: 'list_wardrobe', args: {} }],
+            reasoning: 'Wardrobe first.',
+          };
+        await hooks?.onText?.('Here ');
+        await hooks?.onText?.('it is.');
+        return { kind: 'tools', calls: [{ tool: 'complete_mission', args: {} }], reasoning: 'Here it is.' };
+      },
+    };
+    const base = ports(model, []);
+    await runAgentTurn(turn, {
+      ...base,
+      maxSteps: 2,
+      emit: async (type, data) => {
+        events.push([type, data]);
+      },
+    });
+    expect(events.filter(([type]) => type === 'reasoning').map(([, data]) => data)).toEqual([
+      { turn_id: 'turn_1', step: 0, text: 'Wardrobe first.' },
+      { turn_id: 'turn_1', step: 1, text: 'Here ' },
+      { turn_id: 'turn_1', step: 1, text: 'it is.' },
+    ]);
+  });
 });

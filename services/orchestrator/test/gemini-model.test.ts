@@ -1,13 +1,23 @@
+import type { Socket } from 'node:net';
 import { ConfigError } from '@hs/service-kit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createGeminiModel } from '../src/adapters/models/gemini-model.ts';
 import { TOOL_NAMES, TOOLS } from '../src/adapters/tools/tool-registry.ts';
 import { loadOrchestratorConfig } from '../src/config.ts';
 import { ModelError, type ModelInput } from '../src/domain/agent-model.ts';
 import { emptyContext } from '../src/domain/mission.ts';
 import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
-import { calls, fakeAuthClient, startFakeGemini, text } from './fixtures/fake-gemini.ts';
+import {
+  calls,
+  chunk,
+  fakeAuthClient,
+  type GeminiReply,
+  startFakeGemini,
+  text,
+  textChunks,
+} from './fixtures/fake-gemini.ts';
 import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
+import { openEventSource } from './fixtures/sse.ts';
 
 process.env.METADATA_SERVER_DETECTION = 'none';
 
@@ -22,12 +32,13 @@ beforeEach(() => {
   gemini.script.length = 0;
 });
 
-const model = (timeoutMs = 2000) =>
+const model = (timeoutMs = 2000, stream = true) =>
   createGeminiModel({
     project: 'demo-project',
     location: 'europe-west4',
     model: 'gemini-2.5-flash',
     timeoutMs,
+    stream,
     baseUrl: gemini.url,
     tools: TOOLS,
     authClient: fakeAuthClient,
@@ -43,14 +54,28 @@ const input = (over: Partial<ModelInput> = {}): ModelInput => ({
   ...over,
 });
 
+const MODEL_PATH =
+  '/v1beta1/projects/demo-project/locations/europe-west4/publishers/google/models/gemini-2.5-flash';
+
+/** Runs the model, collecting the text it hands on while it answers; a failure comes back as the error. */
+async function run(m: ReturnType<typeof model>, over: Partial<ModelInput> = {}) {
+  const pieces: string[] = [];
+  const decision = await m
+    .next(input(over), {
+      onText: async (t) => {
+        pieces.push(t);
+      },
+    })
+    .catch((e: unknown) => e);
+  return { decision, pieces };
+}
+
 describe('Gemini adapter (Vertex generateContent against a local server)', () => {
   it('sends the conversation, tool declarations from zod and the injected credentials; reads a text reply', async () => {
     gemini.script.push(text('Here you go.'));
     expect(await model().next(input())).toEqual({ kind: 'reply', text: 'Here you go.' });
     const [req] = gemini.requests;
-    expect(req!.url).toBe(
-      '/v1beta1/projects/demo-project/locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent',
-    );
+    expect(req!.url).toBe(`${MODEL_PATH}:streamGenerateContent?alt=sse`);
     expect(req!.headers.authorization).toBe('Bearer fake-token');
     expect(req!.body.contents).toEqual([{ role: 'user', parts: [{ text: 'summer tops under 80' }] }]);
     const decls = (
@@ -148,33 +173,166 @@ describe('Gemini adapter (Vertex generateContent against a local server)', () =>
     ]);
   });
 
-  it('turns HTTP errors, garbage, empty answers and timeouts into ModelError', async () => {
-    const cases: Array<[Parameters<typeof gemini.script.push>[0], string]> = [
+  it('with ORCHESTRATOR_LLM_STREAM=false asks :generateContent and hands on no text', async () => {
+    gemini.script.push(calls({ name: 'list_wardrobe', args: {} }));
+    const onText = vi.fn();
+    gemini.script.push({
+      body: {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [{ text: 'Checking. ' }, { functionCall: { name: 'list_wardrobe', args: {} } }],
+            },
+            finishReason: 'STOP',
+          },
+        ],
+      },
+    });
+    expect(await model(2000, false).next(input(), { onText })).toEqual({
+      kind: 'tools',
+      calls: [{ tool: 'list_wardrobe', args: {} }],
+    });
+    expect(await model(2000, false).next(input(), { onText })).toEqual({
+      kind: 'tools',
+      calls: [{ tool: 'list_wardrobe', args: {} }],
+      reasoning: 'Checking.',
+    });
+    expect(gemini.requests[0]!.url).toBe(`${MODEL_PATH}:generateContent`);
+    expect(onText).not.toHaveBeenCalled();
+  });
+
+  it('hands on streamed text piece by piece, in order; the reply is the whole text', async () => {
+    gemini.script.push(textChunks('Denim shorts ', 'at 30 EUR ', 'fit best.'));
+    const { decision, pieces } = await run(model());
+    expect(pieces).toEqual(['Denim shorts ', 'at 30 EUR ', 'fit best.']);
+    expect(decision).toEqual({ kind: 'reply', text: 'Denim shorts at 30 EUR fit best.' });
+  });
+
+  it('assembles function calls arriving in separate chunks into one decision, text first', async () => {
+    gemini.script.push({
+      stream: [
+        chunk([{ text: 'Let me look ' }]),
+        chunk([
+          { text: 'at offers.' },
+          { functionCall: { name: 'search_commerce', args: { maxPrice: 80 } } },
+        ]),
+        chunk([{ functionCall: { name: 'list_wardrobe', args: {} } }], true),
+      ],
+    });
+    const { decision, pieces } = await run(model());
+    expect(pieces).toEqual(['Let me look ', 'at offers.']);
+    expect(decision).toEqual({
+      kind: 'tools',
+      calls: [
+        { tool: 'search_commerce', args: { maxPrice: 80 } },
+        { tool: 'list_wardrobe', args: {} },
+      ],
+      reasoning: 'Let me look at offers.',
+    });
+  });
+
+  it('times out a stalled stream, not a slow but steady one', async () => {
+    const steady: GeminiReply = {
+      stream: [
+        chunk([{ text: 'a' }]),
+        { pauseMs: 100 },
+        chunk([{ text: 'b' }]),
+        { pauseMs: 100 },
+        chunk([{ text: 'c' }]),
+        { pauseMs: 100 },
+        chunk([{ text: 'd' }], true),
+      ],
+    };
+    gemini.script.push(steady);
+    const started = Date.now();
+    expect((await run(model(250))).decision).toEqual({ kind: 'reply', text: 'abcd' });
+    expect(Date.now() - started).toBeGreaterThan(250); // longer than the timeout, all in all
+
+    gemini.script.push({
+      stream: [chunk([{ text: 'Thinking' }]), { pauseMs: 2000 }, chunk([{ text: '.' }], true)],
+    });
+    const stalled = await run(model(250));
+    expect(stalled.pieces).toEqual(['Thinking']);
+    expect(stalled.decision).toBeInstanceOf(ModelError);
+    expect(stalled.decision).toMatchObject({
+      code: 'MODEL_TIMEOUT',
+      message: 'The agent model did not answer within 250 ms',
+    });
+  });
+
+  const upstream = (status: number, s: string): GeminiReply => ({
+    status,
+    body: { error: { code: status, message: 'no', status: s } },
+  });
+  const errorCases: Record<string, Array<[string, GeminiReply, string]>> = {
+    streaming: [
+      ['400 before the stream', upstream(400, 'INVALID_ARGUMENT'), 'MODEL_UPSTREAM_ERROR'],
+      ['500 before the stream', upstream(500, 'INTERNAL'), 'MODEL_UPSTREAM_ERROR'],
+      ['429 before the stream', upstream(429, 'RESOURCE_EXHAUSTED'), 'MODEL_UPSTREAM_ERROR'],
       [
-        { status: 400, body: { error: { code: 400, message: 'bad', status: 'INVALID_ARGUMENT' } } },
+        'an error frame mid-stream',
+        {
+          stream: [
+            chunk([{ text: 'Hm' }]),
+            { chunk: { error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } } },
+          ],
+        },
         'MODEL_UPSTREAM_ERROR',
       ],
       [
-        { status: 500, body: { error: { code: 500, message: 'boom', status: 'INTERNAL' } } },
+        'a connection cut mid-stream',
+        { stream: [chunk([{ text: 'Hm' }])], cut: true },
         'MODEL_UPSTREAM_ERROR',
       ],
-      [{ raw: '{not json' }, 'MODEL_UPSTREAM_ERROR'],
-      [{ body: { candidates: [] } }, 'MODEL_INVALID_REPLY'],
       [
+        'a stream closed before the answer ended',
+        { stream: [chunk([{ text: 'Hm' }])] },
+        'MODEL_UPSTREAM_ERROR',
+      ],
+      [
+        'a garbage frame',
+        { stream: [chunk([{ text: 'Hm' }]), { raw: 'data: {not json\r\n\r\n' }] },
+        'MODEL_UPSTREAM_ERROR',
+      ],
+      ['a body that is not SSE', { raw: '{not json' }, 'MODEL_UPSTREAM_ERROR'],
+      ['a frame cut in half', { stream: [{ raw: 'data: {"candidates": [' }] }, 'MODEL_UPSTREAM_ERROR'],
+      [
+        'no candidates',
+        { stream: [{ chunk: { candidates: [], promptFeedback: { blockReason: 'OTHER' } } }] },
+        'MODEL_INVALID_REPLY',
+      ],
+      ['blank text', textChunks('  ', ' '), 'MODEL_INVALID_REPLY'],
+      [
+        'a call without a name',
+        { stream: [chunk([{ functionCall: { args: {} } }], true)] },
+        'MODEL_INVALID_TOOL_CALL',
+      ],
+      ['no first chunk in time', { ...textChunks('late'), delayMs: 400 }, 'MODEL_TIMEOUT'],
+    ],
+    'not streaming': [
+      ['400', upstream(400, 'INVALID_ARGUMENT'), 'MODEL_UPSTREAM_ERROR'],
+      ['500', upstream(500, 'INTERNAL'), 'MODEL_UPSTREAM_ERROR'],
+      ['garbage', { raw: '{not json' }, 'MODEL_UPSTREAM_ERROR'],
+      ['no candidates', { body: { candidates: [] } }, 'MODEL_INVALID_REPLY'],
+      [
+        'blank text',
         { body: { candidates: [{ content: { role: 'model', parts: [{ text: '   ' }] } }] } },
         'MODEL_INVALID_REPLY',
       ],
-      [{ ...text('late'), delayMs: 400 }, 'MODEL_TIMEOUT'],
-    ];
-    for (const [reply, code] of cases) {
-      gemini.script.push(reply);
-      const err = await model(150)
-        .next(input())
-        .catch((e: unknown) => e);
-      expect(err, JSON.stringify(reply)).toBeInstanceOf(ModelError);
-      expect((err as ModelError).code, JSON.stringify(reply)).toBe(code);
-    }
-  });
+      ['a late answer', { ...text('late'), delayMs: 400 }, 'MODEL_TIMEOUT'],
+    ],
+  };
+  for (const [mode, cases] of Object.entries(errorCases))
+    it(`turns HTTP errors, broken streams, garbage, empty answers and timeouts into ModelError (${mode})`, async () => {
+      for (const [name, reply, code] of cases) {
+        gemini.script.push(reply);
+        const { decision } = await run(model(150, mode === 'streaming'));
+        expect(decision, name).toBeInstanceOf(ModelError);
+        expect((decision as ModelError).code, name).toBe(code);
+      }
+      expect(gemini.requests).toHaveLength(cases.length); // no hidden retry or continuation request
+    });
 });
 
 describe('Gemini behind the mission routes', () => {
@@ -231,6 +389,163 @@ describe('Gemini behind the mission routes', () => {
     expect(errors).toEqual(['MODEL_INVALID_TOOL_CALL', 'MODEL_INVALID_TOOL_CALL', 'MODEL_TIMEOUT']);
   });
 
+  it('a client watching the stream sees the model write, piece by piece, before the reply lands', async () => {
+    const app = await buildTestApp(peers.url, { model: model(2000) });
+    const sockets = new Set<Socket>();
+    app.server.on('connection', (sock: Socket) => sockets.add(sock));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const M = `/api/v1/households/${H}/orchestrator/missions`;
+    gemini.script.push(text('Hello.'));
+    const m = (
+      await app.inject({
+        method: 'POST',
+        url: M,
+        headers: as(OWNER),
+        payload: { mission_type: 'STYLE', initial_message: 'hi' },
+      })
+    ).json();
+    const after = await app.ctx.events.lastSeq(m.mission_id);
+    const { es, received } = openEventSource(`${base}${M}/${m.mission_id}/stream?after=${after}`, as(OWNER));
+    try {
+      gemini.script.push(
+        {
+          stream: [
+            chunk([{ text: 'Looking for ' }]),
+            chunk(
+              [{ text: 'shorts.' }, { functionCall: { name: 'search_commerce', args: { maxPrice: 50 } } }],
+              true,
+            ),
+          ],
+        },
+        {
+          stream: [
+            chunk([{ text: 'Denim shorts ' }]),
+            chunk([{ text: 'at 30 EUR' }]),
+            { pauseMs: 600 },
+            chunk([{ text: ' fit best.' }], true),
+          ],
+        },
+      );
+      let answered = false;
+      const chat = app
+        .inject({
+          method: 'POST',
+          url: `${M}/${m.mission_id}/chat`,
+          headers: as(OWNER),
+          payload: { message: 'shorts under 50' },
+        })
+        .finally(() => {
+          answered = true;
+        });
+      const reasoning = () => received.filter((e) => e.type === 'reasoning').map((e) => e.data);
+      // The reply's first pieces are on the stream while the model is still writing.
+      await vi.waitFor(() => expect(reasoning()).toHaveLength(4), { timeout: 2000 });
+      expect(answered).toBe(false);
+      expect(received.some((e) => e.type === 'message')).toBe(false);
+      const res = await chat;
+      expect(res.statusCode).toBe(200);
+      expect(res.json().history.at(-1)).toMatchObject({
+        role: 'model',
+        content: 'Denim shorts at 30 EUR fit best.',
+      });
+      await vi.waitFor(() => expect(received.at(-1)?.type).toBe('turn.completed'), { timeout: 2000 });
+      const turn_id = received[0]!.data.turn_id;
+      expect(reasoning()).toEqual([
+        { turn_id, step: 0, text: 'Looking for ' },
+        { turn_id, step: 0, text: 'shorts.' },
+        { turn_id, step: 1, text: 'Denim shorts ' },
+        { turn_id, step: 1, text: 'at 30 EUR' },
+        { turn_id, step: 1, text: ' fit best.' },
+      ]);
+      expect(received.map((e) => e.type)).toEqual([
+        'turn.started',
+        'reasoning',
+        'reasoning',
+        'plan.updated',
+        'tool.call',
+        'tool.result',
+        'plan.updated',
+        'reasoning',
+        'reasoning',
+        'reasoning',
+        'message',
+        'turn.completed',
+      ]);
+      const message = received.find((e) => e.type === 'message')!.data.message as { content: string };
+      const step1 = reasoning()
+        .filter((r) => r.step === 1)
+        .map((r) => r.text)
+        .join('');
+      expect(message.content).toBe(step1);
+    } finally {
+      es.close();
+      for (const sock of sockets) sock.destroy();
+      await app.close();
+    }
+  });
+
+  it('a broken stream fails the turn with an error event; the mission stays usable', async () => {
+    const app = await buildTestApp(peers.url, { model: model(300) });
+    const M = `/api/v1/households/${H}/orchestrator/missions`;
+    gemini.script.push(text('Hello.'));
+    const m = (
+      await app.inject({
+        method: 'POST',
+        url: M,
+        headers: as(OWNER),
+        payload: { mission_type: 'STYLE', initial_message: 'hi' },
+      })
+    ).json();
+    const failures: Array<[GeminiReply, number, string]> = [
+      [
+        { status: 500, body: { error: { code: 500, message: 'boom', status: 'INTERNAL' } } },
+        502,
+        'MODEL_UPSTREAM_ERROR',
+      ],
+      [
+        { status: 429, body: { error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED' } } },
+        502,
+        'MODEL_UPSTREAM_ERROR',
+      ],
+      [{ stream: [chunk([{ text: 'Half a' }])], cut: true }, 502, 'MODEL_UPSTREAM_ERROR'],
+      [
+        { stream: [chunk([{ text: 'Half a' }]), { raw: 'data: <html>oops</html>\r\n\r\n' }] },
+        502,
+        'MODEL_UPSTREAM_ERROR',
+      ],
+      [{ stream: [chunk([{ text: 'Half a' }]), { pauseMs: 2000 }] }, 504, 'MODEL_TIMEOUT'],
+    ];
+    for (const [reply, status, code] of failures) {
+      const before = await app.ctx.events.lastSeq(m.mission_id);
+      gemini.script.push(reply);
+      const res = await app.inject({
+        method: 'POST',
+        url: `${M}/${m.mission_id}/chat`,
+        headers: as(OWNER),
+        payload: { message: 'more?' },
+      });
+      expect(res.statusCode, code).toBe(status);
+      const events = await app.ctx.events.after(m.mission_id, before);
+      const error = events.find((e) => e.type === 'error');
+      expect(error?.data.code, JSON.stringify(reply)).toBe(code);
+      expect(events.at(-1)).toMatchObject({ type: 'turn.completed', data: { status: 'failed' } });
+      expect(events.some((e) => e.type === 'message')).toBe(false);
+    }
+    gemini.script.push(textChunks('Still ', 'here.'));
+    const retried = await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/chat`,
+      headers: as(OWNER),
+      payload: { message: 'more?' },
+    });
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toMatchObject({ state: 'RUNNING' });
+    expect(retried.json().history.at(-1).content).toBe('Still here.');
+    await app.close();
+  });
+
   it('refuses to boot with ORCHESTRATOR_REQUIRE_LLM_AGENT=true and no project, in one line', () => {
     expect(() => loadOrchestratorConfig({ ORCHESTRATOR_REQUIRE_LLM_AGENT: 'true' })).toThrow(
       new ConfigError(
@@ -243,7 +558,9 @@ describe('Gemini behind the mission routes', () => {
       backend: 'gemini',
       model: 'gemini-2.5-flash',
       location: 'us-central1',
+      stream: true,
     });
+    expect(loadOrchestratorConfig({ ORCHESTRATOR_LLM_STREAM: 'false' }).agent.stream).toBe(false);
     expect(() =>
       loadOrchestratorConfig({ APP_ENV: 'production', REQUIRE_INTERNAL_EVENT_TOKEN: 'false' }),
     ).toThrow(ConfigError);

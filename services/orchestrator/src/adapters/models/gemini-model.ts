@@ -246,7 +246,9 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
         contents: buildContents(input),
         config: {
           systemInstruction: systemInstruction(input),
-          tools: [{ functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) }],
+          tools: [
+            { functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) },
+          ],
           temperature: 0.2,
         },
       };
@@ -256,7 +258,7 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
       if (!answer.complete)
         throw new ModelError(
           'MODEL_UPSTREAM_ERROR',
-          'The agent model could not be reached or sent garbage (its answer stream ended before the answer did)',
+          'The agent model stopped sending before its answer was complete (the stream was cut)',
         );
       return decide(answer.parts);
     },
