@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { Cart } from './cartprep.ts';
 import { Timestamp } from './common.ts';
+import { PurchaseFailure } from './purchase-requests.ts';
 import { Season, WardrobeCategory } from './wardrobe.ts';
 
 /** Missions (spec parts 2, 3, 6; decisions "Missions", "Streaming (SSE)"). MissionView stays snake_case. */
@@ -14,6 +16,7 @@ export const ToolName = z.enum([
   'list_wardrobe',
   'search_commerce',
   'prepare_cart',
+  'check_cart',
   'create_browser_session',
   'complete_mission',
 ]);
@@ -224,13 +227,13 @@ export const SearchCommerceResult = z.object({
 });
 export type SearchCommerceResult = z.infer<typeof SearchCommerceResult>;
 
-/** Only a purchase-request id: the tool puts it in a gateway path, so no dot segments or other text. */
-export const PrepareCartArgs = z.strictObject({
-  requestId: z
-    .string()
-    .trim()
-    .regex(/^pr_[A-Za-z0-9_-]{1,124}$/, 'must be a purchase request id (pr_...)'),
-});
+/** Only a purchase-request id: the cart tools put it in a gateway path, so no dot segments or other text. */
+const AgentPurchaseRequestId = z
+  .string()
+  .trim()
+  .regex(/^pr_[A-Za-z0-9_-]{1,124}$/, 'must be a purchase request id (pr_...)');
+
+export const PrepareCartArgs = z.strictObject({ requestId: AgentPurchaseRequestId });
 export type PrepareCartArgs = z.infer<typeof PrepareCartArgs>;
 export const PrepareCartResult = z.object({
   requestId: z.string(),
@@ -241,6 +244,35 @@ export const PrepareCartResult = z.object({
   message: z.string(),
 });
 export type PrepareCartResult = z.infer<typeof PrepareCartResult>;
+
+export const CheckCartArgs = z.strictObject({ requestId: AgentPurchaseRequestId });
+export type CheckCartArgs = z.infer<typeof CheckCartArgs>;
+/**
+ * Where a request's cart preparation stands: NOT_STARTED (approved, never dispatched),
+ * APPROVAL_NEEDED, PREPARING (CART_PREP), READY (CART_READY, with `cart`), FAILED (back to
+ * APPROVED with `failure`; the approval stands, so it can be dispatched again), COMPLETED,
+ * CLOSED (rejected or cancelled).
+ */
+export const CheckCartOutcome = z.enum([
+  'NOT_STARTED',
+  'APPROVAL_NEEDED',
+  'PREPARING',
+  'READY',
+  'FAILED',
+  'COMPLETED',
+  'CLOSED',
+]);
+export type CheckCartOutcome = z.infer<typeof CheckCartOutcome>;
+/** Never a checkout confirmation token: the user asks for one in the app. */
+export const CheckCartResult = z.object({
+  requestId: z.string(),
+  status: z.string(),
+  outcome: CheckCartOutcome,
+  cart: Cart.optional(),
+  failure: PurchaseFailure.optional(),
+  message: z.string(),
+});
+export type CheckCartResult = z.infer<typeof CheckCartResult>;
 
 export const CreateBrowserSessionArgs = z.strictObject({ startUrl: z.url().max(2048).optional() });
 export type CreateBrowserSessionArgs = z.infer<typeof CreateBrowserSessionArgs>;

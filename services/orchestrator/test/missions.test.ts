@@ -15,6 +15,7 @@ beforeEach(async () => {
   peers.audit.length = 0;
   peers.artifacts.length = 0;
   peers.behaviour.clear();
+  peers.requests.clear();
   app = await buildTestApp(peers.url);
 });
 
@@ -352,13 +353,108 @@ describe('CARTPREP missions', () => {
     const intent = peers.calls.find((c) => c.url.endsWith('/purchase-intents'))!;
     expect(intent.headers['x-internal-token']).toBe('dev-internal-token-gateway');
     expect(intent.headers['x-user-id']).toBe(OWNER);
+    // The next turn first checks the dispatched cart (this fake never moves pr_approved on).
     const missing = (await chat(m.mission_id, 'pr_missing')).json();
-    expect(missing.history.at(-1).tool_calls[0].result).toEqual({
+    const calls = missing.history.at(-1).tool_calls;
+    expect(calls.map((c: { tool: string }) => c.tool)).toEqual(['check_cart', 'prepare_cart']);
+    expect(calls[1].result).toEqual({
       error: { code: 'NOT_FOUND', message: 'Purchase request not found' },
     });
     expect((await chat(m.mission_id, 'what now?')).json().history.at(-1).content).toBe(
       'Tell me which approved purchase request to prepare: its id starts with pr_.',
     );
+  });
+});
+
+describe('CARTPREP missions: how cart preparation went', () => {
+  const read = () =>
+    peers.calls.filter(
+      (c) => c.method === 'GET' && c.url === `/api/v1/internal/households/${H}/requests/pr_flow`,
+    );
+  const last = (m: { history: Array<{ content: string; tool_calls: Array<{ tool: string }> }> }) =>
+    m.history.at(-1)!;
+
+  it('checks the dispatched cart on every later turn: preparing, failed, retried, ready, then stops', async () => {
+    peers.requests.set('pr_flow', { status: 'APPROVED' });
+    const m = await create('CARTPREP', 'prepare pr_flow');
+    expect(last(m).content).toBe(
+      'Cart preparation for pr_flow has started (job cpj_1). I never buy: you confirm the final checkout yourself.',
+    );
+
+    const preparing = (await chat(m.mission_id, 'any news?')).json();
+    expect(last(preparing).tool_calls.map((c) => c.tool)).toEqual(['check_cart']);
+    expect(last(preparing).content).toBe(
+      'The cart for "Rain jacket" (pr_flow) is still being prepared (job cpj_1).',
+    );
+    const check = read().at(-1)!;
+    expect(check.headers['x-internal-token']).toBe('dev-internal-token-gateway');
+    expect(check.headers['x-user-id']).toBe(OWNER);
+
+    // Cart-prep failed: the gateway moved the request back to APPROVED with the failure.
+    peers.requests.set('pr_flow', {
+      status: 'APPROVED',
+      cartprepJobId: 'cpj_1',
+      lastFailure: {
+        jobId: 'cpj_1',
+        errorCode: 'SIZE_UNAVAILABLE',
+        message: 'The requested size is out of stock (simulated)',
+        at: '2026-01-01T00:00:00.000Z',
+      },
+    });
+    const failed = (await chat(m.mission_id, 'and now?')).json();
+    expect(last(failed).content).toBe(
+      'Cart preparation for "Rain jacket" (pr_flow) failed: the size is out of stock. The approval still stands, so it can be tried again. Say "retry" and I\'ll try again.',
+    );
+    expect(last(failed).tool_calls).toEqual([
+      expect.objectContaining({
+        tool: 'check_cart',
+        args: { requestId: 'pr_flow' },
+        result: expect.objectContaining({ outcome: 'FAILED', status: 'APPROVED' }),
+      }),
+    ]);
+
+    // Settled: the failure is reported once; "retry" dispatches again without another check.
+    const reads = read().length;
+    const retried = (await chat(m.mission_id, 'retry')).json();
+    expect(read().length).toBe(reads + 1); // prepare_cart's own read, no check
+    expect(last(retried).tool_calls.map((c) => c.tool)).toEqual(['prepare_cart']);
+    expect(last(retried).content).toBe(
+      'Cart preparation for pr_flow has started again (job cpj_2). I never buy: you confirm the final checkout yourself.',
+    );
+
+    peers.requests.set('pr_flow', {
+      status: 'CART_READY',
+      cartprepJobId: 'cpj_2',
+      cart: {
+        items: [
+          { title: 'Rain jacket', size: 'M', quantity: 1, unitPrice: 80 },
+          { title: 'Rain hat', size: null, quantity: 2, unitPrice: 10 },
+        ],
+        subtotal: 100,
+        currency: 'EUR',
+        merchantDomain: 'shop.example.com',
+        checkoutUrl: 'https://shop.example.com/checkout',
+      },
+    });
+    const ready = (await chat(m.mission_id, 'ready yet?')).json();
+    expect(last(ready).content).toBe(
+      'The cart for "Rain jacket" (pr_flow) is ready: 3 items, 100.00 EUR at shop.example.com. Confirm the checkout in the app: ask for a confirmation token there.',
+    );
+    const after = read().length;
+    const quiet = (await chat(m.mission_id, 'thanks')).json();
+    expect(read().length).toBe(after);
+    expect(last(quiet).content).toBe(
+      'Tell me which approved purchase request to prepare: its id starts with pr_.',
+    );
+
+    const view = (
+      await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
+    ).json();
+    expect(JSON.stringify(view)).not.toContain('secret-token-never-shown');
+    expect(JSON.stringify(view).toLowerCase()).not.toContain('confirmationtoken');
+    expect(view.plan.map((p: { step: string }) => p.step)).toContain('Check on the cart preparation');
+    const done = (await chat(m.mission_id, 'done')).json();
+    expect(done.state).toBe('DONE');
   });
 });
 

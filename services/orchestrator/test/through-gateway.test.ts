@@ -204,6 +204,65 @@ describe('missions through the gateway', () => {
   });
 });
 
+describe('CARTPREP: the stylist reports how cart preparation went', () => {
+  it('a cart-prep failure reaches the next reply; "retry" dispatches again and that failure is reported too', async () => {
+    const h = `/api/v1/households/${householdId}`;
+    const pr = await api('POST', `${h}/requests`, {
+      title: 'Wool coat',
+      url: 'https://shop.example.com/p/wool-coat?simulate=SIZE_UNAVAILABLE',
+      price: 120,
+      currency: 'EUR',
+      size: 'XL',
+    });
+    expect(pr.status).toBe(201);
+    const r = `${h}/requests/${pr.body.requestId}`;
+    expect((await api('POST', `${r}/approve`, {})).status).toBe(200);
+    const failedAfter = async (jobId: string) =>
+      vi.waitFor(
+        async () => {
+          const got = (await api('GET', r)).body;
+          expect(got).toMatchObject({
+            status: 'APPROVED',
+            lastFailure: { jobId, errorCode: 'SIZE_UNAVAILABLE' },
+          });
+        },
+        { timeout: 15_000, interval: 100 },
+      );
+
+    const m = (
+      await api('POST', missions(), {
+        mission_type: 'CARTPREP',
+        initial_message: `prepare ${pr.body.requestId}`,
+      })
+    ).body;
+    const firstJob = m.history[1].tool_calls[0].result.cartprepJobId;
+    expect(firstJob).toMatch(/^cpj_/);
+    expect(m.history[1].content).toContain(`has started (job ${firstJob})`);
+    await failedAfter(firstJob);
+
+    const failed = (await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'how did it go?' }))
+      .body;
+    expect(failed.history.at(-1).content).toBe(
+      `Cart preparation for "Wool coat" (${pr.body.requestId}) failed: the size is out of stock. The approval still stands, so it can be tried again. Say "retry" and I'll try again.`,
+    );
+
+    const retried = (await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'retry' })).body;
+    const secondJob = retried.history.at(-1).tool_calls[0].result.cartprepJobId;
+    expect(secondJob).toMatch(/^cpj_/);
+    expect(secondJob).not.toBe(firstJob);
+    expect(retried.history.at(-1).content).toBe(
+      `Cart preparation for ${pr.body.requestId} has started again (job ${secondJob}). I never buy: you confirm the final checkout yourself.`,
+    );
+    await failedAfter(secondJob);
+    const again = (await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'and now?' })).body;
+    expect(again.history.at(-1).tool_calls[0]).toMatchObject({
+      tool: 'check_cart',
+      result: { outcome: 'FAILED', failure: { jobId: secondJob, errorCode: 'SIZE_UNAVAILABLE' } },
+    });
+    expect(again.history.at(-1).content).toContain('failed: the size is out of stock');
+  }, 40_000);
+});
+
 describe('two orchestrator processes on one sqlite file', () => {
   it('one streams a turn the other runs; a process killed mid-turn leaves the mission usable', async () => {
     const wardrobe = await startSlowWardrobe();

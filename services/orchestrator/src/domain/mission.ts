@@ -12,6 +12,13 @@ export type MissionContext = {
   votes: Record<string, Record<string, Vote>>;
   /** INTERACTIVE: browser sessions opened for the mission, newest last. */
   sessions: Array<{ sessionId: string; startUrl: string | null; liveViewUrl: string | null }>;
+  /**
+   * CARTPREP: requests whose cart preparation the agent dispatched and has not seen settle yet;
+   * the stub checks them at the start of every turn. Absent in missions stored before it existed.
+   */
+  cartsPreparing?: string[];
+  /** CARTPREP: requests whose last cart preparation failed (the approval stands): "retry" dispatches them again. */
+  cartsFailed?: string[];
   /** Offers, carts and sessions the mission produced, for the outcome summary. */
   resultItems: Record<string, unknown>[];
   keyDecisions: string[];
@@ -32,6 +39,8 @@ export const emptyContext = (): MissionContext => ({
   candidates: [],
   votes: {},
   sessions: [],
+  cartsPreparing: [],
+  cartsFailed: [],
   resultItems: [],
   keyDecisions: [],
 });
@@ -94,6 +103,7 @@ export const STEP_LABELS: Record<string, string> = {
   list_wardrobe: 'Review the household wardrobe',
   search_commerce: 'Search matching offers',
   prepare_cart: 'Prepare the cart for the approved request',
+  check_cart: 'Check on the cart preparation',
   create_browser_session: 'Open an interactive browser session',
   complete_mission: 'Conclude the mission',
 };

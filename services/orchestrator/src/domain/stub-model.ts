@@ -1,11 +1,13 @@
 import type {
   BrowserSessionSummary,
+  CheckCartResult,
   ListWardrobeResult,
   OfferSummary,
   PrepareCartResult,
   SearchCommerceArgs,
   SearchCommerceResult,
 } from '@hs/contracts';
+import { MAX_CALLS_PER_STEP } from './agent-loop.ts';
 import type { AgentModel, ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
 import {
   type Constraints,
@@ -27,6 +29,9 @@ export function createStubModel(): AgentModel {
 const isDone = (text: string) => text.trim().toLowerCase() === 'done';
 const REQUEST_ID = /\bpr_[A-Za-z0-9_-]+/;
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/i;
+const RETRY = /\b(retry|try again)\b/i;
+/** Check outcomes after which naming the request again does not dispatch it again. */
+const CHECKED_SETTLED = new Set(['PREPARING', 'READY', 'COMPLETED', 'CLOSED', 'APPROVAL_NEEDED']);
 
 export function searchArgs(c: Constraints, limit: number): SearchCommerceArgs {
   const args: SearchCommerceArgs = { limit };
@@ -136,19 +141,79 @@ function pollDecision(input: ModelInput, c: Constraints): ModelDecision {
   );
 }
 
+/**
+ * CARTPREP: every turn first checks the carts dispatched earlier and not yet settled (check_cart),
+ * then acts on the message: "retry" / "try again" dispatches the failed ones again, a pr_ id
+ * is prepared; the reply reports both. A check is one step, the action the next.
+ */
 function cartDecision(input: ModelInput): ModelDecision {
-  const requestId = input.userText.match(REQUEST_ID)?.[0];
-  if (!requestId) return reply('Tell me which approved purchase request to prepare: its id starts with pr_.');
-  if (input.steps.length === 0)
-    return tools([{ tool: 'prepare_cart', args: { requestId } }], `Preparing the cart for ${requestId}.`);
-  const outcome = find(input.steps[0]!, 'prepare_cart')!;
-  if (!outcome.ok) return reply(`I couldn't prepare the cart for ${requestId} (${failure(outcome)}).`);
-  const r = outcome.result as PrepareCartResult;
-  if (r.outcome === 'DISPATCHED')
-    return reply(
-      `Cart preparation for ${requestId} has started (job ${r.cartprepJobId}). I never buy: you confirm the final checkout yourself.`,
+  const watched = (input.context.cartsPreparing ?? []).slice(-MAX_CALLS_PER_STEP);
+  if (watched.length > 0 && input.steps.length === 0)
+    return tools(
+      watched.map((requestId) => ({ tool: 'check_cart', args: { requestId } })),
+      `Checking how cart preparation went for ${watched.join(', ')}.`,
     );
-  return reply(r.message);
+  const checks = watched.length > 0 ? input.steps[0]! : [];
+  const actionStep = watched.length > 0 ? 1 : 0;
+  const retry = RETRY.test(input.userText);
+  // Once the user said retry, a failure report needs no "say retry".
+  const reports = checks.map((o) => checkReport(o, !retry));
+  if (input.steps.length === actionStep) {
+    const action = cartAction(input, checks);
+    if (action.calls.length > 0) return tools(action.calls, action.reasoning);
+    if (action.nothingToRetry) reports.push('Nothing has failed, so there is nothing to retry.');
+    if (reports.length > 0) return reply(reports.join(' '));
+    return reply('Tell me which approved purchase request to prepare: its id starts with pr_.');
+  }
+  const dispatched = input.steps[actionStep]!.map((o) => prepareReport(o, retry));
+  return reply([...reports, ...dispatched].join(' '));
+}
+
+const checkResults = (checks: ToolOutcome[]) =>
+  checks.flatMap((o) => (o.ok ? [o.result as CheckCartResult] : []));
+
+/** Requests whose last cart preparation failed: remembered ones and those this turn's checks found. */
+function failedRequests(input: ModelInput, checks: ToolOutcome[]): string[] {
+  const found = checkResults(checks)
+    .filter((r) => r.outcome === 'FAILED')
+    .map((r) => r.requestId);
+  return [...new Set([...(input.context.cartsFailed ?? []), ...found])];
+}
+
+function cartAction(input: ModelInput, checks: ToolOutcome[]) {
+  const prepare = (ids: string[], reasoning: string) => ({
+    calls: ids
+      .slice(0, MAX_CALLS_PER_STEP)
+      .map((requestId) => ({ tool: 'prepare_cart', args: { requestId } })),
+    reasoning,
+    nothingToRetry: false,
+  });
+  const named = input.userText.match(REQUEST_ID)?.[0];
+  if (RETRY.test(input.userText)) {
+    const failed = named ? [named] : failedRequests(input, checks);
+    if (failed.length === 0) return { calls: [], reasoning: '', nothingToRetry: true };
+    return prepare(failed, `Trying cart preparation again for ${failed.join(', ')}.`);
+  }
+  // A request this turn's check just reported on is not dispatched again unless it failed.
+  const checked = checkResults(checks).find((r) => r.requestId === named);
+  if (!named || (checked && CHECKED_SETTLED.has(checked.outcome)))
+    return { calls: [], reasoning: '', nothingToRetry: false };
+  return prepare([named], `Preparing the cart for ${named}.`);
+}
+
+function checkReport(o: ToolOutcome, retryHint: boolean): string {
+  const requestId = String(o.args.requestId);
+  if (!o.ok) return `I couldn't check the cart for ${requestId} (${failure(o)}).`;
+  const r = o.result as CheckCartResult;
+  return r.outcome === 'FAILED' && retryHint ? `${r.message} Say "retry" and I'll try again.` : r.message;
+}
+
+function prepareReport(o: ToolOutcome, retry: boolean): string {
+  const requestId = String(o.args.requestId);
+  if (!o.ok) return `I couldn't prepare the cart for ${requestId} (${failure(o)}).`;
+  const r = o.result as PrepareCartResult;
+  if (r.outcome !== 'DISPATCHED') return r.message;
+  return `Cart preparation for ${requestId} has started${retry ? ' again' : ''} (job ${r.cartprepJobId}). I never buy: you confirm the final checkout yourself.`;
 }
 
 function interactiveDecision(input: ModelInput): ModelDecision {

@@ -1,5 +1,6 @@
 import type {
   BrowserSessionSummary,
+  CheckCartResult,
   MissionType,
   OfferSummary,
   PrepareCartResult,
@@ -21,7 +22,8 @@ const named = (o: OfferSummary) => o.title ?? o.offerId;
 
 /**
  * What a finished turn changes in the agent's memory: constraints the user stated, poll
- * candidates, opened sessions, and the results and decisions the outcome summary reports.
+ * candidates, opened sessions, carts being prepared or failed, and the results and decisions
+ * the outcome summary reports.
  * Applied to the mission as stored at the end of the turn, so votes cast meanwhile are kept.
  */
 export function applyTurn(
@@ -37,6 +39,8 @@ export function applyTurn(
     keyDecisions: [...ctx.keyDecisions],
     sessions: [...ctx.sessions],
   };
+  const preparing = new Set(ctx.cartsPreparing ?? []);
+  const failed = new Set(ctx.cartsFailed ?? []);
   const seen = new Set(next.resultItems.map((r) => r.offerId).filter(Boolean));
   for (const call of calls) {
     if (!call.ok) continue;
@@ -76,8 +80,30 @@ export function applyTurn(
         cartprepJobId: r.cartprepJobId,
       });
       next.keyDecisions.push(r.message);
+      if (r.outcome === 'DISPATCHED') {
+        preparing.add(r.requestId);
+        failed.delete(r.requestId);
+      }
+    } else if (call.tool === 'check_cart') {
+      const r = call.result as CheckCartResult;
+      // Watched until it settles: a settled cart is reported once, not at every turn.
+      if (r.outcome === 'PREPARING') continue;
+      preparing.delete(r.requestId);
+      if (r.outcome === 'FAILED') failed.add(r.requestId);
+      else failed.delete(r.requestId);
+      if (r.outcome === 'READY' && r.cart)
+        next.resultItems.push({
+          kind: 'cart',
+          requestId: r.requestId,
+          subtotal: r.cart.subtotal,
+          currency: r.cart.currency,
+          merchantDomain: r.cart.merchantDomain,
+        });
+      next.keyDecisions.push(r.message);
     }
   }
+  next.cartsPreparing = [...preparing];
+  next.cartsFailed = [...failed];
   return next;
 }
 

@@ -42,7 +42,7 @@ const GOALS: Record<MissionType, string> = {
     'Help the user put together outfits: look at the household wardrobe and search offers that fit their constraints.',
   POLL: 'Propose a few candidate offers for the household to vote on, then report how the votes stand.',
   CARTPREP:
-    'Start cart preparation for an approved purchase request. You never buy; the user confirms checkout themselves.',
+    'Start cart preparation for an approved purchase request (prepare_cart), then tell the user how it went (check_cart): ready, still preparing, or failed and why (the approval stands, so it can be tried again). You never buy; the user confirms checkout themselves in the app.',
   INTERACTIVE: 'Open an interactive browser session the user can watch and take over.',
 };
 
@@ -91,6 +91,14 @@ function systemInstruction(input: ModelInput): string {
   if (input.context.candidates.length > 0)
     lines.push(
       `Current poll candidates and votes: ${JSON.stringify({ candidates: input.context.candidates, votes: input.context.votes })}`,
+    );
+  if (input.context.cartsPreparing?.length)
+    lines.push(
+      `Carts being prepared (check them with check_cart before anything else): ${input.context.cartsPreparing.join(', ')}`,
+    );
+  if (input.context.cartsFailed?.length)
+    lines.push(
+      `Carts whose preparation failed (prepare_cart tries again): ${input.context.cartsFailed.join(', ')}`,
     );
   if (input.context.sessions.length > 0)
     lines.push(`Open browser sessions: ${JSON.stringify(input.context.sessions)}`);

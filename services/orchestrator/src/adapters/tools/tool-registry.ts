@@ -1,6 +1,7 @@
 import type { ToolName } from '@hs/contracts';
 import { isAppError } from '@hs/service-kit';
 import { ModelError, type ToolCallRequest, type ToolOutcome } from '../../domain/agent-model.ts';
+import { checkCart } from './check-cart.ts';
 import { completeMission } from './complete-mission.ts';
 import { createBrowserSession } from './create-browser-session.ts';
 import { listWardrobe } from './list-wardrobe.ts';
@@ -12,6 +13,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   listWardrobe,
   searchCommerce,
   prepareCart,
+  checkCart,
   createBrowserSession,
   completeMission,
 ];
