@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
-import { MissionType } from './missions.ts';
+import { MissionType, ToolName } from './missions.ts';
 import { Season } from './wardrobe.ts';
 
 export const ArtifactType = z.enum([
@@ -84,7 +84,8 @@ export const MissionPlanStep = z.object({
 export type MissionPlanStep = z.infer<typeof MissionPlanStep>;
 
 export const ExpectedToolCall = z.object({
-  tool: z.enum(['list_wardrobe', 'search_commerce', 'prepare_cart', 'create_browser_session']),
+  /** One of the agent's tools (the internal complete_mission is never planned). */
+  tool: ToolName.exclude(['complete_mission']),
   purpose: z.string(),
   args: FreeObject,
 });

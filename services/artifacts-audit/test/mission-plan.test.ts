@@ -74,6 +74,11 @@ describe('mission plan', () => {
         purpose: 'prepare the cart of the approved request',
         args: { requestId: 'pr_1' },
       },
+      {
+        tool: 'check_cart',
+        purpose: 'report whether the cart is ready or why preparation failed',
+        args: { requestId: 'pr_1' },
+      },
     ]);
     expect(stepIds(p)).toEqual([
       'check-approval',

@@ -20,7 +20,8 @@ export const cartprepPlan: PlanBuilder = (input) => {
       {
         id: 'await-cart',
         title: 'Wait for the cart',
-        description: 'Wait for the job to report the cart ready or failed.',
+        description: 'On the next turns, check whether the job reported the cart ready or failed.',
+        tool: 'check_cart',
       },
       {
         id: 'handle-failure',
@@ -38,6 +39,11 @@ export const cartprepPlan: PlanBuilder = (input) => {
       {
         tool: 'prepare_cart',
         purpose: 'prepare the cart of the approved request',
+        args: requestId ? { requestId } : {},
+      },
+      {
+        tool: 'check_cart',
+        purpose: 'report whether the cart is ready or why preparation failed',
         args: requestId ? { requestId } : {},
       },
     ],
