@@ -8,4 +8,5 @@ export * from './ids.ts';
 export * from './internal-auth.ts';
 export * from './logger.ts';
 export * from './peer-client.ts';
+export * from './peer-health.ts';
 export * from './run-service.ts';

@@ -3,6 +3,7 @@ import {
   createPeerClient,
   createServiceApp,
   type HouseholdMembers,
+  peerHealthCheck,
   registerInternalAuth,
   type ServiceApp,
 } from '@hs/service-kit';
@@ -44,7 +45,7 @@ export async function buildApp(deps: VtoDeps): Promise<ServiceApp & { ctx: VtoCo
       'background by the backend VTO_INFERENCE_BACKEND names (simulated, inline or http).',
     logger: deps.logger ?? false,
     config,
-    readiness: { store: () => store.ping() },
+    readiness: { store: () => store.ping(), gateway: peerHealthCheck(config.peers.gateway) },
   });
   registerInternalAuth(app, { token: config.internalToken });
 

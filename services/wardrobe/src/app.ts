@@ -2,6 +2,7 @@ import {
   createHouseholdMembers,
   createPeerClient,
   createServiceApp,
+  peerHealthCheck,
   registerInternalAuth,
   type ServiceApp,
 } from '@hs/service-kit';
@@ -38,7 +39,7 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
       'The household wardrobe: items with images (signed uploads), curated looks, outfits, the feed and collections. Reads carry strong ETags; GET /items syncs with updatedSince and tombstones.',
     logger: deps.logger ?? false,
     config,
-    readiness: { store: () => store.ping() },
+    readiness: { store: () => store.ping(), gateway: peerHealthCheck(config.peers.gateway) },
   });
   registerInternalAuth(app, { token: config.internalToken });
   const peer = (service: 'gateway' | 'commerce', timeoutMs = config.internalTimeoutMs) =>

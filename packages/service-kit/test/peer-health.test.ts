@@ -1,0 +1,17 @@
+import { startFakePeer } from '@hs/testing';
+import { describe, expect, it } from 'vitest';
+import { peerHealthCheck } from '../src/peer-health.ts';
+
+describe('peer readiness check', () => {
+  it('is true while the peer answers /health with 200, false when it fails or is down', async () => {
+    const status = { code: 200 };
+    const peer = await startFakePeer(() => ({ status: status.code, body: { status: 'ok' } }));
+    const check = peerHealthCheck({ baseUrl: peer.url });
+    expect(await check()).toBe(true);
+    expect(peer.calls.at(-1)).toMatchObject({ method: 'GET', url: '/health' });
+    status.code = 503;
+    expect(await check()).toBe(false);
+    await peer.close();
+    expect(await check()).toBe(false);
+  });
+});
