@@ -5,11 +5,8 @@
 // service processes on loopback, the embedded sqlite store, one shared ARTIFACT_LOCAL_DIR.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,7 +20,6 @@ import {
 } from './journey-client.ts';
 
 let stack: RunningStack;
-let dataDir: string;
 let client: JourneyClient;
 let parent: User;
 let adult: User;
@@ -32,14 +28,9 @@ let householdId: string;
 let outsiderHouseholdId: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'hs-catalogue-journey-'));
   stack = await startStack({
     services: ['gateway', 'wardrobe', 'commerce', 'vto', 'artifacts-audit'],
-    env: {
-      PERSISTENCE_BACKEND: 'sqlite',
-      DATA_DIR: dataDir,
-      ARTIFACT_LOCAL_DIR: join(dataDir, 'blobs'),
-    },
+    durable: true,
     perService: {
       vto: { VTO_INFERENCE_BACKEND: 'inline', VTO_WORKER_POLL_MS: '100' },
       wardrobe: { UPLOAD_MAX_BYTES: '65536' },
@@ -57,7 +48,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 const h = (path: string, household = householdId) => `/api/v1/households/${household}${path}`;

@@ -3,9 +3,6 @@
 // reconnect, sends client events, holds a voice turn, ends the mission, and finds its artifacts
 // and audit trail. Real service processes on loopback, the embedded sqlite store.
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { StreamEvent } from '@hs/contracts';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +18,6 @@ import {
 } from './journey-client.ts';
 
 let stack: RunningStack;
-let dataDir: string;
 let client: JourneyClient;
 let parent: User;
 let adult: User;
@@ -54,7 +50,6 @@ const extensionEvent = (body: Record<string, unknown>, signed = true) => {
 };
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'hs-mission-journey-'));
   stack = await startStack({
     services: [
       'gateway',
@@ -65,11 +60,7 @@ beforeAll(async () => {
       'browser-bridge',
       'artifacts-audit',
     ],
-    env: {
-      PERSISTENCE_BACKEND: 'sqlite',
-      DATA_DIR: dataDir,
-      ARTIFACT_LOCAL_DIR: join(dataDir, 'blobs'),
-    },
+    durable: true,
     perService: {
       orchestrator: { ORCHESTRATOR_STREAM_POLL_MS: '50', ORCHESTRATOR_SSE_RETRY_MS: '300' },
       cartprep: { CARTPREP_POLL_MS: '50' },
@@ -119,7 +110,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 const missionsPath = (h = householdId) => `/api/v1/households/${h}/orchestrator/missions`;

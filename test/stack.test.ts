@@ -1,46 +1,20 @@
 // The whole stack as eight real processes on loopback, with the embedded durable store.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type JourneyClient, journeyClient } from './journey-client.ts';
 
 const SERVICES = ServiceName.options;
 let stack: RunningStack;
-let dataDir: string;
+let client: JourneyClient;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'hs-stack-'));
-  stack = await startStack({
-    services: SERVICES,
-    env: { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dataDir, ARTIFACT_LOCAL_DIR: join(dataDir, 'blobs') },
-  });
+  stack = await startStack({ services: SERVICES, durable: true });
+  client = journeyClient(stack.url('gateway'));
 }, 90_000);
 afterAll(async () => {
   await stack?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
-
-const api = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
-  const res = await fetch(`${stack.url('gateway')}${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
-};
-
-const login = async (idToken: string) => {
-  const token = (await api('/api/v1/auth/login', { method: 'POST', body: { idToken } })).body
-    .accessToken as string;
-  const me = (await api('/api/v1/me', { token })).body as { userId: string };
-  return { token, userId: me.userId };
-};
 
 describe('the stack', () => {
   it('runs eight healthy, ready services that each publish an OpenAPI document', async () => {
@@ -57,32 +31,25 @@ describe('the stack', () => {
   });
 
   it('records household and member actions in the audit log, with an intact hash chain', async () => {
-    const parent = await login('stack-parent@family.test');
-    const adult = await login('stack-adult@family.test');
-    const child = await login('stack-child@family.test');
-    const household = (
-      await api('/api/v1/households', { method: 'POST', token: parent.token, body: { name: 'Stack family' } })
-    ).body as { householdId: string };
-    const id = household.householdId;
-    for (const [who, role] of [
+    const parent = await client.login('stack-parent@family.test');
+    const adult = await client.login('stack-adult@family.test');
+    const child = await client.login('stack-child@family.test');
+    // Fails unless the household and each member come back 201.
+    const id = await client.household(parent, 'Stack family', [
       [adult, 'ADULT'],
       [child, 'CHILD'],
-    ] as const) {
-      const res = await api(`/api/v1/households/${id}/members`, {
-        method: 'POST',
-        token: parent.token,
-        body: { memberId: who.userId, role },
-      });
-      expect(res.status).toBe(201);
-    }
-    await api(`/api/v1/households/${id}/members/${child.userId}`, {
+    ]);
+    await client.api(`/api/v1/households/${id}/members/${child.userId}`, {
       method: 'PATCH',
       token: parent.token,
       body: { displayName: 'Kiddo' },
     });
-    await api(`/api/v1/households/${id}/members/${adult.userId}`, { method: 'DELETE', token: parent.token });
+    await client.api(`/api/v1/households/${id}/members/${adult.userId}`, {
+      method: 'DELETE',
+      token: parent.token,
+    });
 
-    const log = await api(`/api/v1/households/${id}/audit-logs`, { token: parent.token });
+    const log = await client.api(`/api/v1/households/${id}/audit-logs`, { token: parent.token });
     expect(log.status).toBe(200);
     expect(log.body.map((e: { action: string }) => e.action)).toEqual([
       'MEMBER_REMOVED',
@@ -96,14 +63,14 @@ describe('the stack', () => {
       actorId: parent.userId,
       createdAt: expect.any(String),
     });
-    const filtered = await api(`/api/v1/households/${id}/audit-logs?action=MEMBER_ADDED&limit=1`, {
+    const filtered = await client.api(`/api/v1/households/${id}/audit-logs?action=MEMBER_ADDED&limit=1`, {
       token: parent.token,
     });
     expect(filtered.body).toHaveLength(1);
     expect(filtered.headers.get('x-total-count')).toBe('2');
 
-    const outsider = await login('stack-outsider@other.test');
-    const refused = await api(`/api/v1/households/${id}/audit-logs`, { token: outsider.token });
+    const outsider = await client.login('stack-outsider@other.test');
+    const refused = await client.api(`/api/v1/households/${id}/audit-logs`, { token: outsider.token });
     expect(refused.body).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
 
     const verify = await fetch(`${stack.url('artifacts-audit')}/api/v1/households/${id}/audit/verify`, {
@@ -113,21 +80,25 @@ describe('the stack', () => {
   });
 
   it('keeps data written through the sqlite backend across a restart of the gateway', async () => {
-    const parent = await login('restart@family.test');
+    const parent = await client.login('restart@family.test');
     const created = (
-      await api('/api/v1/households', { method: 'POST', token: parent.token, body: { name: 'Durable' } })
+      await client.api('/api/v1/households', {
+        method: 'POST',
+        token: parent.token,
+        body: { name: 'Durable' },
+      })
     ).body as { householdId: string };
     await stack.kill('gateway');
     await stack.start('gateway');
-    const again = await api(`/api/v1/households/${created.householdId}`, { token: parent.token });
+    const again = await client.api(`/api/v1/households/${created.householdId}`, { token: parent.token });
     expect(again.status).toBe(200);
     expect(again.body.name).toBe('Durable');
   });
 
   it('delivers audit entries written while the ledger was down once it is back', async () => {
-    const parent = await login('ledger-down@family.test');
+    const parent = await client.login('ledger-down@family.test');
     await stack.stop('artifacts-audit');
-    const created = await api('/api/v1/households', {
+    const created = await client.api('/api/v1/households', {
       method: 'POST',
       token: parent.token,
       body: { name: 'Patient' },
@@ -138,7 +109,7 @@ describe('the stack', () => {
     let actions: string[] = [];
     for (let i = 0; i < 100 && actions.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      const log = await api(`/api/v1/households/${id}/audit-logs`, { token: parent.token });
+      const log = await client.api(`/api/v1/households/${id}/audit-logs`, { token: parent.token });
       actions = log.status === 200 ? log.body.map((e: { action: string }) => e.action) : [];
     }
     expect(actions).toEqual(['HOUSEHOLD_CREATED']);

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceName } from '@hs/contracts';
@@ -24,13 +26,17 @@ export async function freePort(): Promise<number> {
 
 export interface RunningStack {
   url(service: ServiceName): string;
+  /** The environment every service got (before `perService`); a durable stack's dirs are in it. */
   env: Record<string, string>;
+  /** A `durable` stack's temporary directory, removed by `close()`. */
+  dataDir?: string;
   /** SIGKILL one service (a crash), leaving the others running. */
   kill(service: ServiceName): Promise<void>;
   /** SIGTERM one service and wait for it to exit. */
   stop(service: ServiceName): Promise<void>;
   start(service: ServiceName, extraEnv?: Record<string, string>): Promise<void>;
   logs(service: ServiceName): string;
+  /** SIGTERM every service, wait for them to exit, then remove a durable stack's `dataDir`. */
   close(): Promise<void>;
 }
 
@@ -53,20 +59,33 @@ async function waitHealthy(url: string, child: ChildProcess, logs: () => string,
  * Starts real service processes on free loopback ports, wired to each other through their
  * `<PEER>_BASE_URL` settings. Services not started still get a (dead) address, so calls to them
  * exercise the "peer down" path.
+ *
+ * `durable: true` gives the stack state that outlives a restarted process and is gone afterwards:
+ * a fresh temporary `dataDir` holding each service's sqlite file (`PERSISTENCE_BACKEND=sqlite`,
+ * `DATA_DIR=dataDir`; the files are named per service) and the one local blob storage they share
+ * (`ARTIFACT_LOCAL_DIR=<dataDir>/artifacts`). Values given in `env` or `perService` win.
  */
 export async function startStack(options: {
   services: ServiceName[];
   env?: Record<string, string>;
   perService?: Partial<Record<ServiceName, Record<string, string>>>;
+  durable?: boolean;
 }): Promise<RunningStack> {
   const ports = Object.fromEntries(
     await Promise.all(ALL.map(async (s) => [s, await freePort()] as const)),
   ) as Record<ServiceName, number>;
+  const dataDir = options.durable ? mkdtempSync(join(tmpdir(), 'hs-stack-')) : undefined;
+  const removeDataDir = () => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
   const env: Record<string, string> = {
     APP_ENV: 'test',
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     ...Object.fromEntries(ALL.map((s) => [`${prefix(s)}_BASE_URL`, `http://127.0.0.1:${ports[s]}`])),
+    ...(dataDir
+      ? { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dataDir, ARTIFACT_LOCAL_DIR: join(dataDir, 'artifacts') }
+      : {}),
     ...options.env,
   };
   const children = new Map<ServiceName, ChildProcess>();
@@ -108,17 +127,20 @@ export async function startStack(options: {
     await Promise.all(options.services.map((s) => start(s)));
   } catch (err) {
     await Promise.all([...children.keys()].map((s) => signal(s, 'SIGKILL')));
+    removeDataDir();
     throw err;
   }
   return {
     url: (s) => `http://127.0.0.1:${ports[s]}`,
     env,
+    ...(dataDir ? { dataDir } : {}),
     kill: (s) => signal(s, 'SIGKILL'),
     stop: (s) => signal(s, 'SIGTERM'),
     start,
     logs: (s) => output.get(s) ?? '',
     close: async () => {
       await Promise.all([...children.keys()].map((s) => signal(s, 'SIGTERM')));
+      removeDataDir();
     },
   };
 }

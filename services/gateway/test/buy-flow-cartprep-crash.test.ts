@@ -1,36 +1,28 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Real processes: cart-prep on sqlite (its jobs survive a kill -9) with a short lease, the
 // gateway, and artifacts-audit (to count the CART_READY gate entries in the ledger).
 let stack: RunningStack;
-let dataDir: string;
 const CARTPREP_TOKEN = { 'x-internal-token': 'dev-internal-token-cartprep' };
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'cartprep-crash-'));
   stack = await startStack({
     services: ['gateway', 'cartprep', 'artifacts-audit'],
-    env: { PERSISTENCE_BACKEND: 'sqlite' },
+    durable: true,
     perService: {
-      gateway: { DATA_DIR: join(dataDir, 'gateway'), AUDIT_RETRY_MAX_SECONDS: '1' },
+      gateway: { AUDIT_RETRY_MAX_SECONDS: '1' },
       cartprep: {
-        DATA_DIR: join(dataDir, 'cartprep'),
         CARTPREP_POLL_MS: '50',
         CARTPREP_LEASE_SECONDS: '2',
         CARTPREP_CALLBACK_RETRY_MAX_SECONDS: '1',
       },
-      'artifacts-audit': { DATA_DIR: join(dataDir, 'audit'), ARTIFACT_LOCAL_DIR: join(dataDir, 'artifacts') },
     },
   });
 }, 60_000);
 
 afterAll(async () => {
   await stack?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function call(method: string, path: string, token?: string, body?: unknown) {

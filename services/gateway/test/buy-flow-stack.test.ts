@@ -1,34 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Real processes: gateway (sqlite, so its state survives a restart) + cartprep (simulated
 // executor, calling back by itself) + artifacts-audit (the ledger behind audit-logs).
 let stack: RunningStack;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'buyflow-stack-'));
   stack = await startStack({
     services: ['gateway', 'cartprep', 'artifacts-audit'],
-    env: { PERSISTENCE_BACKEND: 'sqlite' },
+    durable: true,
     perService: {
-      gateway: { DATA_DIR: join(dataDir, 'gateway'), AUDIT_RETRY_MAX_SECONDS: '1' },
-      cartprep: {
-        DATA_DIR: join(dataDir, 'cartprep'),
-        CARTPREP_POLL_MS: '50',
-        CARTPREP_CALLBACK_RETRY_MAX_SECONDS: '1',
-      },
-      'artifacts-audit': { DATA_DIR: join(dataDir, 'audit'), ARTIFACT_LOCAL_DIR: join(dataDir, 'artifacts') },
+      gateway: { AUDIT_RETRY_MAX_SECONDS: '1' },
+      cartprep: { CARTPREP_POLL_MS: '50', CARTPREP_CALLBACK_RETRY_MAX_SECONDS: '1' },
     },
   });
 }, 60_000);
 
 afterAll(async () => {
   await stack?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function call(

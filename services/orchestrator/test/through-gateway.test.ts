@@ -1,21 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawnOrchestrator, startSlowWardrobe } from './fixtures/processes.ts';
 import { openEventSource } from './fixtures/sse.ts';
 
-// Real processes: gateway, orchestrator (sqlite), artifacts-audit and the tools' services.
+// Real processes, durable (sqlite): gateway, orchestrator, artifacts-audit and the tools' services.
 let stack: RunningStack;
 let gw: string;
 let auth: Record<string, string>;
 let householdId: string;
 let userId: string;
-const dataDir = mkdtempSync(join(tmpdir(), 'orch-e2e-'));
 const ORCH_ENV = {
-  PERSISTENCE_BACKEND: 'sqlite',
-  DATA_DIR: dataDir,
   ORCHESTRATOR_TURN_LEASE_SECONDS: '2',
   ORCHESTRATOR_STREAM_POLL_MS: '100',
   ORCHESTRATOR_SSE_RETRY_MS: '200',
@@ -43,6 +37,7 @@ beforeAll(async () => {
       'browser-bridge',
       'cartprep',
     ],
+    durable: true,
     // A short peer timeout at the gateway: an idle stream must outlive it.
     perService: { orchestrator: ORCH_ENV, gateway: { INTERNAL_API_TIMEOUT_SECONDS: '1' } },
   });
@@ -73,7 +68,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stack?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const missions = () => `/api/v1/households/${householdId}/orchestrator/missions`;

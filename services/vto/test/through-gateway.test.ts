@@ -1,9 +1,6 @@
 // Gateway and vto as real processes on loopback: a client's try-on job goes through the
 // gateway's forwarding, vto asks the real gateway for the household's members, and the result
 // picture comes back through the gateway.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createBlobStorage } from '@hs/storage';
 import { type RunningStack, startStack } from '@hs/testing';
 import { PNG } from 'pngjs';
@@ -11,19 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePng } from './helpers.ts';
 
 let stack: RunningStack;
-let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'hs-vto-'));
   stack = await startStack({
     services: ['gateway', 'vto'],
-    env: { ARTIFACT_LOCAL_DIR: dir },
+    durable: true,
     perService: { vto: { VTO_INFERENCE_BACKEND: 'inline', VTO_WORKER_POLL_MS: '50' } },
   });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const api = async (path: string, token: string, body?: unknown) => {
@@ -60,7 +54,7 @@ describe('try-on through the gateway', () => {
     // What wardrobe does on upload: the bytes land in the shared local storage; its image `ref` is refFor(key).
     const storage = createBlobStorage({
       backend: 'local',
-      dir,
+      dir: stack.env.ARTIFACT_LOCAL_DIR!,
       signingSecret: 'unused',
       publicBaseUrl: 'http://127.0.0.1',
     });

@@ -1,23 +1,15 @@
 // Real processes: gateway, wardrobe and commerce on loopback ports, talking HTTP. The upload
 // goes to the signed URL the wardrobe hands out, which points at the gateway.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from './helpers.ts';
 
 let stack: RunningStack;
-const dir = mkdtempSync(join(tmpdir(), 'wardrobe-stack-'));
 beforeAll(async () => {
-  stack = await startStack({
-    services: ['gateway', 'wardrobe', 'commerce'],
-    perService: { wardrobe: { ARTIFACT_LOCAL_DIR: dir } },
-  });
+  stack = await startStack({ services: ['gateway', 'wardrobe', 'commerce'], durable: true });
 });
 afterAll(async () => {
   await stack?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function call(method: string, path: string, token: string | null, body?: unknown) {

@@ -1,9 +1,8 @@
 // Real gateway and wardrobe processes: an image over UPLOAD_MAX_BYTES must come back as 413 in
 // the envelope whether the client declares its length or streams it chunked, never as a 502
 // from a connection the wardrobe reset under the gateway, and nothing may be stored.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,12 +13,12 @@ let stack: RunningStack;
 let token: string;
 let W: string;
 let householdId: string;
-const dir = mkdtempSync(join(tmpdir(), 'wardrobe-limit-'));
 
 beforeAll(async () => {
   stack = await startStack({
     services: ['gateway', 'wardrobe'],
-    perService: { wardrobe: { ARTIFACT_LOCAL_DIR: dir, UPLOAD_MAX_BYTES: String(LIMIT) } },
+    durable: true,
+    perService: { wardrobe: { UPLOAD_MAX_BYTES: String(LIMIT) } },
   });
   const login = await fetch(`${stack.url('gateway')}/api/v1/auth/login`, {
     method: 'POST',
@@ -34,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   agent.destroy();
   await stack?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function call(method: string, path: string, body?: unknown) {
@@ -63,8 +61,11 @@ async function newUpload() {
   };
 }
 
+/** Where the wardrobe stores blobs (the durable stack's shared local storage). */
+const blobDir = () => stack.env.ARTIFACT_LOCAL_DIR!;
+
 const stored = (itemId: string) => {
-  const at = join(dir, 'households', householdId, 'items', itemId);
+  const at = join(blobDir(), 'households', householdId, 'items', itemId);
   return existsSync(at) ? readdirSync(at) : [];
 };
 
@@ -83,7 +84,8 @@ describe('upload size limit through the gateway', () => {
         });
       }
       expect(stored(itemId)).toEqual([]);
-      expect(existsSync(join(dir, '.tmp')) ? readdirSync(join(dir, '.tmp')) : []).toEqual([]);
+      const partial = join(blobDir(), '.tmp');
+      expect(existsSync(partial) ? readdirSync(partial) : []).toEqual([]);
       const confirm = await fetch(`${stack.url('gateway')}${W}/items/${itemId}/images/${imageId}/confirm`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}` },
