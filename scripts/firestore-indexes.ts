@@ -23,6 +23,7 @@ import { GATEWAY_CALLBACK_OUTBOX_COLLECTIONS } from '../services/cartprep/src/ad
 import { CARTPREP_JOB_COLLECTIONS } from '../services/cartprep/src/adapters/job-repository.ts';
 import { OFFER_COLLECTIONS } from '../services/commerce/src/adapters/offer-repository.ts';
 import { HOUSEHOLD_COLLECTIONS } from '../services/gateway/src/adapters/household-repository.ts';
+import { IDEMPOTENCY_COLLECTIONS } from '../services/gateway/src/adapters/idempotency-store.ts';
 import { PURCHASE_REQUEST_COLLECTIONS } from '../services/gateway/src/adapters/purchase-request-repository.ts';
 import { ARTIFACT_OUTBOX_COLLECTIONS } from '../services/orchestrator/src/adapters/artifact-writer.ts';
 import { EVENT_LOG_COLLECTIONS } from '../services/orchestrator/src/adapters/event-log.ts';
@@ -43,7 +44,12 @@ export const SERVICE_COLLECTIONS: Record<string, Record<string, Collections>> = 
   'browser-bridge': { BROWSER_SESSION_COLLECTIONS, SEEN_WEBHOOK_ID_COLLECTIONS },
   cartprep: { CARTPREP_JOB_COLLECTIONS, GATEWAY_CALLBACK_OUTBOX_COLLECTIONS },
   commerce: { OFFER_COLLECTIONS },
-  gateway: { HOUSEHOLD_COLLECTIONS, PURCHASE_REQUEST_COLLECTIONS, AUDIT_OUTBOX_COLLECTIONS },
+  gateway: {
+    HOUSEHOLD_COLLECTIONS,
+    PURCHASE_REQUEST_COLLECTIONS,
+    IDEMPOTENCY_COLLECTIONS,
+    AUDIT_OUTBOX_COLLECTIONS,
+  },
   orchestrator: {
     MISSION_COLLECTIONS,
     EVENT_LOG_COLLECTIONS,

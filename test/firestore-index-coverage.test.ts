@@ -23,6 +23,7 @@ import { createJobRepository as createCartprepJobs } from '../services/cartprep/
 import { createOfferRepository } from '../services/commerce/src/adapters/offer-repository.ts';
 import { planOfferSearch } from '../services/commerce/src/domain/offer-search-plan.ts';
 import { createHouseholdRepository } from '../services/gateway/src/adapters/household-repository.ts';
+import { createIdempotencyStore } from '../services/gateway/src/adapters/idempotency-store.ts';
 import { createPurchaseRequestRepository } from '../services/gateway/src/adapters/purchase-request-repository.ts';
 import { createEventLog } from '../services/orchestrator/src/adapters/event-log.ts';
 import { createMissionRepository } from '../services/orchestrator/src/adapters/mission-repository.ts';
@@ -218,6 +219,7 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
     await requests.list(H);
     await requests.list(H, 'APPROVED');
     await requests.pendingDispatch(LATER);
+    await createIdempotencyStore(store).purgeExpired();
   },
   async orchestrator(store) {
     await createMissionRepository(store).listForOwner(H, 'usr_1');

@@ -78,8 +78,21 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
   registerAuthentication(app, tokens, config.internalToken);
   for (const register of ROUTE_GROUPS) await register(app, ctx);
   if (deps.background !== false) {
-    app.addHook('onReady', async () => ctx.audit.outbox?.start());
-    app.addHook('onClose', async () => ctx.audit.outbox?.stop());
+    // Expired Idempotency-Key records are already ignored; an hourly purge keeps the store small.
+    let purge: NodeJS.Timeout | undefined;
+    const purgeExpiredKeys = () =>
+      ctx.buyflow.idempotency
+        .purgeExpired()
+        .catch((err) => logger?.warn({ err }, 'idempotency purge failed'));
+    app.addHook('onReady', async () => {
+      ctx.audit.outbox?.start();
+      purge = setInterval(purgeExpiredKeys, 3_600_000);
+      purge.unref();
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(purge);
+      await ctx.audit.outbox?.stop();
+    });
   }
   return Object.assign(app, { ctx });
 }

@@ -1,4 +1,6 @@
+import { createStore } from '@hs/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createIdempotencyStore } from '../src/adapters/idempotency-store.ts';
 import { buildBuyflowGateway } from './buyflow-harness.ts';
 
 let t: Awaited<ReturnType<typeof buildBuyflowGateway>>;
@@ -102,5 +104,23 @@ describe('Idempotency-Key', () => {
     const res = await t.post('/requests', t.adult, t.item, { 'idempotency-key': 'has space' });
     expect(res.statusCode).toBe(422);
     expect(res.json().details[0].loc).toEqual(['headers', 'idempotency-key']);
+  });
+});
+
+describe('expired idempotency keys', () => {
+  it('are purged from the store, while live ones stay and still replay', async () => {
+    const store = createStore({ backend: 'inmemory' });
+    const keys = createIdempotencyStore(store, { ttlMs: 1000 });
+    let runs = 0;
+    const exec = async () => ({ status: 201, body: { n: ++runs } });
+    await keys.run('usr_1 POST /a', 'old-key', { x: 1 }, exec);
+    await keys.run('usr_1 POST /b', 'live-key', { x: 1 }, exec);
+    const later = Date.now() + 500;
+    expect(await keys.purgeExpired(later)).toBe(0);
+    expect(await keys.purgeExpired(Date.now() + 5000)).toBe(2);
+    expect(await store.collection('idempotency_keys').count()).toBe(0);
+    // A purged key is simply new again.
+    expect((await keys.run('usr_1 POST /a', 'old-key', { x: 2 }, exec)).replayed).toBe(false);
+    expect((await keys.run('usr_1 POST /a', 'old-key', { x: 2 }, exec)).replayed).toBe(true);
   });
 });

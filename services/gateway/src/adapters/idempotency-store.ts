@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '@hs/store';
-import { ABORT } from '@hs/store';
+import { ABORT, type CollectionOptions, type Store } from '@hs/store';
 import {
   decide,
   fingerprintOf,
@@ -12,12 +11,37 @@ import {
 
 export type StoredResponse<T> = { status: number; body: T };
 
+export const IDEMPOTENCY_COLLECTIONS = {
+  idempotency_keys: { indexes: [{ fields: ['expiresAt'] }] },
+} satisfies Record<string, CollectionOptions>;
+
 /** Idempotency records in the gateway's store (rules in domain/idempotency.ts). */
 export function createIdempotencyStore(store: Store, options: { ttlMs?: number; leaseMs?: number } = {}) {
-  const records = store.collection<IdempotencyRecord>('idempotency_keys');
+  const records = store.collection<IdempotencyRecord>(
+    'idempotency_keys',
+    IDEMPOTENCY_COLLECTIONS.idempotency_keys,
+  );
   const ttlMs = options.ttlMs ?? 24 * 3600_000;
   const leaseMs = options.leaseMs ?? 60_000;
   return {
+    /**
+     * Deletes records past their expiry (they are already ignored), a batch at a time, so the
+     * store doesn't grow with every key ever used. Returns how many were deleted.
+     */
+    async purgeExpired(now = Date.now(), batch = 200): Promise<number> {
+      const page = await records.query({
+        where: [['expiresAt', '<', now]],
+        orderBy: [{ field: 'expiresAt' }],
+        limit: batch,
+      });
+      let purged = 0;
+      for (const record of page.items) {
+        if (!record.id) continue;
+        const result = await records.update(record.id, (r) => (r && r.expiresAt < now ? null : ABORT));
+        if (result.changed) purged++;
+      }
+      return purged;
+    },
     /**
      * Runs `exec` once per (scope, key): replays a stored success, refuses a different body
      * (422) or a concurrent retry (409). Without a key it just runs.
@@ -49,6 +73,7 @@ export function createIdempotencyStore(store: Store, options: { ttlMs?: number; 
           return ABORT;
         }
         return {
+          id,
           scope,
           fingerprint,
           attemptId,

@@ -9,6 +9,8 @@ import { conflict, validationError } from '@hs/service-kit';
  * and a retry runs again (a 502 from a peer that was down must be retryable).
  */
 export type IdempotencyRecord = {
+  /** The record's own store id (a hash of scope and key), so expired records can be purged. */
+  id?: string;
   scope: string;
   fingerprint: string;
   state: 'RUNNING' | 'DONE';
