@@ -1,5 +1,6 @@
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stackClient } from './buyflow-harness.ts';
 
 // Real processes: cart-prep on sqlite (its jobs survive a kill -9) with a short lease, the
 // gateway, and artifacts-audit (to count the CART_READY gate entries in the ledger).
@@ -25,36 +26,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function call(method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${stack.url('gateway')}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(
-    `timed out waiting for ${what}\n--- gateway\n${stack.logs('gateway')}\n--- cartprep\n${stack.logs('cartprep')}`,
-  );
-}
-
-const login = async (name: string) => {
-  const res = await call('POST', '/api/v1/auth/login', undefined, { idToken: name });
-  const me = await call('GET', '/api/v1/me', res.body.accessToken);
-  return { token: res.body.accessToken as string, userId: me.body.userId as string };
-};
+const { call, login, until } = stackClient(() => stack);
 
 const job = async (jobId: string) =>
   (await (

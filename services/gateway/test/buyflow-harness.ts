@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createStore, type Store } from '@hs/store';
+import { gatewayClient, type RunningStack, waitUntil } from '@hs/testing';
 import { devIdentity } from '../src/adapters/identity-provider.ts';
 import { buildApp, loadGatewayConfig } from '../src/index.ts';
 
@@ -161,3 +162,26 @@ export const sampleCart = (subtotal = 80) => ({
   merchantDomain: 'shop.example.com',
   checkoutUrl: 'https://shop.example.com/checkout?cart=abc',
 });
+
+/**
+ * Calls through a real gateway process of a started stack (buy-flow stack tests): JSON calls,
+ * dev login, and waits that print the gateway's and cart-prep's logs when they time out.
+ */
+export function stackClient(stack: () => RunningStack) {
+  const client = () => gatewayClient(stack().url('gateway'));
+  return {
+    call: (method: string, path: string, token?: string, body?: unknown, headers?: Record<string, string>) =>
+      client().api(path, {
+        method,
+        ...(token ? { token } : {}),
+        ...(body !== undefined ? { body } : {}),
+        ...(headers ? { headers } : {}),
+      }),
+    login: (name: string) => client().login(name),
+    until: <T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number) =>
+      waitUntil(what, probe, {
+        ...(timeoutMs ? { timeoutMs } : {}),
+        context: () => `--- gateway\n${stack().logs('gateway')}\n--- cartprep\n${stack().logs('cartprep')}`,
+      }),
+  };
+}
