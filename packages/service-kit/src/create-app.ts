@@ -20,6 +20,7 @@ import {
 import type { Logger } from 'pino';
 import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
+import { deferContinue } from './expect-continue.ts';
 
 export type ServiceApp = FastifyInstance<
   RawServerDefault,
@@ -69,6 +70,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
+  deferContinue(app.server);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);

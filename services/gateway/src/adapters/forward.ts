@@ -23,6 +23,9 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
   'host',
+  // An expectation is between the client and us (the kit sends 100 Continue when the body is
+  // first read); undici refuses the header outright, which made every such upload a 502.
+  'expect',
 ]);
 const NOT_FORWARDED_UP = new Set([
   ...HOP_BY_HOP,
@@ -93,10 +96,19 @@ export async function forward(
   }
 
   const abort = new AbortController();
+  let clientGone = false;
+  const hangUp = () => {
+    clientGone = true;
+    abort.abort();
+  };
   // The response closing before it finished means the client went away: stop the upstream call.
-  // (The request's own 'close' fires as soon as its body has been read, so it can't tell.)
+  // The request's own 'close' fires once its body has been read, so only an incomplete body
+  // tells (a client gone mid-upload; the response side may not close for a while then).
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) abort.abort();
+    if (!reply.raw.writableFinished) hangUp();
+  });
+  request.raw.once('close', () => {
+    if (!request.raw.complete) hangUp();
   });
   const headerTimer = setTimeout(
     () => abort.abort(new DOMException('timeout', 'TimeoutError')),
@@ -115,6 +127,11 @@ export async function forward(
       bodyTimeout: 0,
     });
   } catch (err) {
+    // A client that hung up mid-upload is not a peer failure: nobody is left to answer.
+    if (clientGone) {
+      request.log.info({ service: target.service }, 'client closed the request before the answer');
+      return reply.hijack();
+    }
     const reason = abort.signal.reason as { name?: string } | undefined;
     if (reason?.name === 'TimeoutError')
       throw upstreamTimeout(`${target.service} did not answer within ${target.timeoutMs} ms`, err);

@@ -1,0 +1,23 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+
+/**
+ * `Expect: 100-continue` (curl -T, large uploads): Node answers "100 Continue" the moment the
+ * headers arrive, before any check ran, so a client would send megabytes only to be told 401,
+ * 403 or 413. Here the interim answer goes out when something first reads the body: a request
+ * refused before its body (authentication, role, a declared length over the limit) gets its
+ * final answer and the client never sends the bytes. Fastify itself does not listen for
+ * 'checkContinue' (https://nodejs.org/api/http.html#event-checkcontinue).
+ */
+export function deferContinue(server: Server): void {
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    const readable = request as IncomingMessage & { _read(size: number): void };
+    const read = readable._read;
+    readable._read = function continueThenRead(size: number) {
+      readable._read = read;
+      // Node reads and drops an unread body after a final answer: no interim answer then.
+      if (!response.headersSent && !response.writableEnded) response.writeContinue();
+      return read.call(this, size);
+    };
+    server.emit('request', request, response);
+  });
+}
