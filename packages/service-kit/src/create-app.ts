@@ -21,6 +21,7 @@ import type { Logger } from 'pino';
 import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
+import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
 
 export type ServiceApp = FastifyInstance<
   RawServerDefault,
@@ -78,12 +79,13 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is "no body" (clients send the header on body-less POSTs like
   // /complete); the route's schema then decides. Non-empty bodies keep Fastify's own parser
-  // with its prototype-poisoning protection.
+  // with its prototype-poisoning protection, once their nesting depth is known to be sane.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
+    if (exceedsJsonDepth(text)) return done(tooDeep());
     return parseJson(request, text, done);
   });
 

@@ -6,6 +6,7 @@ export * from './errors.ts';
 export * from './household-members.ts';
 export * from './ids.ts';
 export * from './internal-auth.ts';
+export * from './json-depth.ts';
 export * from './logger.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';

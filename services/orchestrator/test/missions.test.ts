@@ -301,6 +301,31 @@ describe('POLL missions', () => {
   });
 });
 
+describe('POLL vote with a hostile body', () => {
+  it('refuses metadata nested 1000 deep with 400 and counts nothing: no vote, no event, no audit entry', async () => {
+    const m = await create('POLL', 'summer looks under 50 EUR for the family');
+    const eventsBefore = (await app.ctx.events.after(m.mission_id, 0)).length;
+    await app.ctx.audit.outbox?.drain();
+    const auditBefore = peers.audit.length;
+    const metadata = `${'{"a":'.repeat(1000)}1${'}'.repeat(1000)}`;
+    const res = await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/events`,
+      headers: { ...as(OWNER), 'content-type': 'application/json' },
+      payload: `{"eventType":"USER_LIKED_ITEM","offerId":"off_b","metadata":${metadata}}`,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'BAD_REQUEST', message: 'JSON is nested deeper than 64 levels' });
+    expect((await app.ctx.events.after(m.mission_id, 0)).length).toBe(eventsBefore);
+    await app.ctx.audit.outbox?.drain();
+    expect(peers.audit.length).toBe(auditBefore);
+    const standing = (await chat(m.mission_id, 'how does it look?')).json();
+    expect(standing.history.at(-1).content).toBe(
+      'Standing: Linen shirt: no votes yet; Denim shorts: no votes yet; Straw hat: no votes yet. No clear favourite yet.',
+    );
+  });
+});
+
 describe('client events', () => {
   it('validates per event type with 400 and applies the mission rules', async () => {
     const m = await create('STYLE', 'hello');

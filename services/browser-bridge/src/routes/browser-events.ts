@@ -1,5 +1,5 @@
 import { BrowserEventAccepted, BrowserExtensionEvent, ErrorEnvelope } from '@hs/contracts';
-import { badRequest, type ServiceApp } from '@hs/service-kit';
+import { type AppError, badRequest, exceedsJsonDepth, type ServiceApp, tooDeep } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { ExtensionEvents } from '../flows/extension-events.ts';
 
@@ -21,13 +21,17 @@ export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEve
     scope.removeContentTypeParser('application/json');
     // Malformed JSON is refused only after the signature check (preValidation), so an unsigned
     // request gets 401 UNSIGNED_EVENT whatever its body.
-    const malformed = new WeakSet<FastifyRequest>();
+    const malformed = new WeakMap<FastifyRequest, AppError>();
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       rawBodies.set(request, body as string);
+      if (exceedsJsonDepth(body as string)) {
+        malformed.set(request, tooDeep());
+        return done(null, undefined);
+      }
       try {
         done(null, JSON.parse(body as string));
       } catch {
-        malformed.add(request);
+        malformed.set(request, badRequest('Body is not valid JSON'));
         done(null, undefined);
       }
     });
@@ -62,10 +66,11 @@ export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEve
             rawBodies.get(request) ?? '',
           );
           webhookIds.set(request, id);
-          if (malformed.has(request)) {
+          const refusal = malformed.get(request);
+          if (refusal) {
             // A signed event that is not JSON will never be; its id is not kept.
             if (id) await events.forgetId(id);
-            throw badRequest('Body is not valid JSON');
+            throw refusal;
           }
         },
       },

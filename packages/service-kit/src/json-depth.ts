@@ -1,0 +1,31 @@
+import { AppError } from './errors.ts';
+
+/** Deepest nesting of objects and arrays a request body may have (decisions, Conventions). */
+export const MAX_JSON_DEPTH = 64;
+
+export const TOO_DEEP_MESSAGE = `JSON is nested deeper than ${MAX_JSON_DEPTH} levels`;
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `max`, found by one scan of the text
+ * before it is parsed: recursive code further on (validation, storage, logging) never meets a
+ * body deep enough to exhaust the stack, which turned such bodies into 500s halfway through an
+ * action. Brackets inside strings don't count.
+ */
+export function exceedsJsonDepth(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+export const tooDeep = () => new AppError('BAD_REQUEST', 400, TOO_DEEP_MESSAGE);

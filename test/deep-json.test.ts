@@ -1,0 +1,84 @@
+// Every route with a JSON body, in every service's OpenAPI document: a body nested deeper than
+// 64 levels is 400 BAD_REQUEST in the envelope (decisions, Conventions), from the parser, before
+// any handler could act on it. New routes are covered without editing this file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltApp, buildServiceApps, internalToken, operationsOf } from './service-apps.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'deep-json-'));
+let apps: BuiltApp[];
+let bearer = '';
+let householdId = '';
+
+beforeAll(async () => {
+  apps = await buildServiceApps(dir);
+  const gateway = apps.find((a) => a.service === 'gateway')!.app;
+  const login = await gateway.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { idToken: 'alice' },
+  });
+  bearer = login.json().accessToken;
+  const household = await gateway.inject({
+    method: 'POST',
+    url: '/api/v1/households',
+    headers: { authorization: `Bearer ${bearer}` },
+    payload: { name: 'Home' },
+  });
+  householdId = household.json().householdId;
+});
+afterAll(async () => {
+  for (const { app } of apps ?? []) await app.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+const listDeep = (depth: number) => `{"metadata":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+
+describe('JSON nesting depth on every route with a JSON body', () => {
+  it('refuses 65 and 1000 levels with 400 BAD_REQUEST before anything runs', async () => {
+    let checked = 0;
+    for (const { service, app } of apps) {
+      const caller = {
+        'x-internal-token': service === 'gateway' ? 'dev-buyflow-internal-token' : internalToken(service),
+        'x-user-id': 'usr_alice',
+        'x-member-role': 'PARENT_GUARDIAN',
+        'x-user-email': 'alice@dev.local',
+        authorization: `Bearer ${bearer}`,
+        'content-type': 'application/json',
+      };
+      for (const op of operationsOf(app).filter((o) => o.jsonBody)) {
+        const url = op.path.replace('{id}', householdId).replace(/\{[^}]+\}/g, 'x_1');
+        for (const payload of [nested(65), listDeep(65), nested(1000)]) {
+          const res = await app.inject({ method: op.method as 'POST', url, headers: caller, payload });
+          expect({
+            service,
+            route: `${op.method} ${op.path}`,
+            status: res.statusCode,
+            body: res.json(),
+          }).toEqual({
+            service,
+            route: `${op.method} ${op.path}`,
+            status: 400,
+            body: { error: 'BAD_REQUEST', message: 'JSON is nested deeper than 64 levels' },
+          });
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+
+  it('still accepts 64 levels (the limit itself)', async () => {
+    const artifacts = apps.find((a) => a.service === 'artifacts-audit')!.app;
+    const res = await artifacts.inject({
+      method: 'POST',
+      url: `/api/v1/households/${householdId}/audit/events`,
+      headers: { 'x-internal-token': internalToken('artifacts-audit'), 'content-type': 'application/json' },
+      payload: nested(64),
+    });
+    expect(res.statusCode).toBe(422);
+  });
+});
