@@ -87,19 +87,31 @@ export async function buildServiceApps(dataDir: string): Promise<BuiltApp[]> {
   return apps;
 }
 
-export type Operation = { method: string; path: string; jsonBody: boolean; security: string[] };
+export type Operation = {
+  method: string;
+  /** As the document writes it, with `{param}` placeholders. */
+  path: string;
+  jsonBody: boolean;
+  /** `x-public`: no credential is checked before the body (login, signed URLs, signed bodies). */
+  public: boolean;
+  /** `x-roles`: the roles the route allows, when it restricts them. */
+  roles: string[] | undefined;
+};
 
-/** Every operation an app's OpenAPI document lists, with `{param}` paths as the document writes them. */
+/** Every `/api/v1` operation an app's OpenAPI document lists. */
 export function operationsOf(app: ServiceApp): Operation[] {
-  const doc = app.swagger() as {
-    paths: Record<string, Record<string, { requestBody?: { content?: object }; security?: object[] }>>;
+  const doc = app.swagger() as unknown as {
+    paths: Record<string, Record<string, Record<string, unknown> & { requestBody?: { content?: object } }>>;
   };
-  return Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path,
-      jsonBody: Boolean(op.requestBody?.content && 'application/json' in op.requestBody.content),
-      security: (op.security ?? []).flatMap((s) => Object.keys(s)),
-    })),
-  );
+  return Object.entries(doc.paths)
+    .filter(([path]) => path.startsWith('/api/v1'))
+    .flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        jsonBody: Boolean(op.requestBody?.content && 'application/json' in op.requestBody.content),
+        public: op['x-public'] === true,
+        roles: op['x-roles'] as string[] | undefined,
+      })),
+    );
 }

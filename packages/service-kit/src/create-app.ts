@@ -22,6 +22,7 @@ import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
 import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
+import { accessExtensions } from './route-access.ts';
 
 export type ServiceApp = FastifyInstance<
   RawServerDefault,
@@ -125,7 +126,11 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
         },
       },
     },
-    transform: jsonSchemaTransform,
+    // Each operation also says who may call it (x-public, x-roles), from the route's config.
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      return { ...out, schema: { ...out.schema, ...accessExtensions(input.route.config ?? {}) } };
+    },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 

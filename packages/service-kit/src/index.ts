@@ -10,4 +10,5 @@ export * from './json-depth.ts';
 export * from './logger.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
+export * from './route-access.ts';
 export * from './run-service.ts';

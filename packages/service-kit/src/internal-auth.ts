@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { CALLER_HEADERS, Role } from '@hs/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
+import { registerRouteAccess } from './route-access.ts';
 
 /** Constant-time equality of two secrets, whatever their lengths. */
 export function secretsEqual(provided: string | undefined, expected: string): boolean {
@@ -61,6 +62,8 @@ export function registerInternalAuth(
       };
     }
   });
+  // Household membership was checked by the gateway; a route's declared roles are checked here.
+  registerRouteAccess(app, { roleOf: (request) => request.caller?.role ?? null });
 }
 
 /** The caller identity a user-facing route needs; a missing one is a gateway bug or a direct call. */

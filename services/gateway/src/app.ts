@@ -1,6 +1,12 @@
 import { createAuditWriter } from '@hs/audit-client';
 import type { ServiceName } from '@hs/contracts';
-import { createPeerClient, createServiceApp, SERVICES, type ServiceApp } from '@hs/service-kit';
+import {
+  createPeerClient,
+  createServiceApp,
+  registerRouteAccess,
+  SERVICES,
+  type ServiceApp,
+} from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createAccessTokens } from './adapters/access-tokens.ts';
@@ -14,6 +20,7 @@ import {
 import type { GatewayConfig } from './config.ts';
 import type { GatewayContext } from './context.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
+import { accessHousehold } from './plugins/household-access.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 
 export interface GatewayDeps {
@@ -76,6 +83,12 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     logger,
   };
   registerAuthentication(app, tokens, config.internalToken);
+  registerRouteAccess(app, {
+    roleOf: async (request) => {
+      const { id } = request.params as { id: string };
+      return (await accessHousehold(ctx.households, request, id)).member.role;
+    },
+  });
   for (const register of ROUTE_GROUPS) await register(app, ctx);
   if (deps.background !== false) {
     // Expired Idempotency-Key records are already ignored; an hourly purge keeps the store small.

@@ -7,14 +7,23 @@ import { currentUser } from './authenticate.ts';
 
 export type HouseholdAccess = { household: StoredHousehold; member: Member; userId: string; email: string };
 
+// One membership read per request: the route-access hook reads it before the body, the handler reuses it.
+const checked = new WeakMap<FastifyRequest, { householdId: string; access: Promise<HouseholdAccess> }>();
+
 /** 404 for a household that doesn't exist, 403 "User is not a household member" for one the caller is not in. */
-export async function accessHousehold(
+export function accessHousehold(
   households: HouseholdRepository,
   request: FastifyRequest,
   householdId: string,
 ): Promise<HouseholdAccess> {
-  const user = currentUser(request);
-  const household = await households.get(householdId);
-  if (!household) throw notFound('Household not found');
-  return { household, member: memberOf(household, user.userId), userId: user.userId, email: user.email };
+  const seen = checked.get(request);
+  if (seen?.householdId === householdId) return seen.access;
+  const access = (async () => {
+    const user = currentUser(request);
+    const household = await households.get(householdId);
+    if (!household) throw notFound('Household not found');
+    return { household, member: memberOf(household, user.userId), userId: user.userId, email: user.email };
+  })();
+  checked.set(request, { householdId, access });
+  return access;
 }

@@ -2,25 +2,18 @@ import { AddMemberRequest, HouseholdParams, Member, MemberParams, UpdateMemberRe
 import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
-import {
-  addMember,
-  changeMember,
-  MANAGE_MEMBERS_MESSAGE,
-  removeMember,
-  requireRole,
-} from '../domain/household-rules.ts';
+import { addMember, changeMember, MANAGE_MEMBERS_MESSAGE, removeMember } from '../domain/household-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
 const errors = errorResponses(401, 403, 404, 409, 422);
 const tags = ['members'];
 const security = [{ bearer: [] }];
+// Checked by the route-access hook before the body is read: a non-guardian never reaches a 422.
+const config = { roles: ['PARENT_GUARDIAN'] as const, rolesMessage: MANAGE_MEMBERS_MESSAGE };
 
 export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void {
-  const guardianAccess = async (request: Parameters<typeof accessHousehold>[1], id: string) => {
-    const access = await accessHousehold(ctx.households, request, id);
-    requireRole(access.member, ['PARENT_GUARDIAN'], MANAGE_MEMBERS_MESSAGE);
-    return access;
-  };
+  const guardianAccess = (request: Parameters<typeof accessHousehold>[1], id: string) =>
+    accessHousehold(ctx.households, request, id);
   const audit = (
     householdId: string,
     actorId: string,
@@ -45,6 +38,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
   app.post(
     '/api/v1/households/:id/members',
     {
+      config,
       schema: {
         tags,
         security,
@@ -76,6 +70,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
   app.patch(
     '/api/v1/households/:id/members/:memberId',
     {
+      config,
       schema: {
         tags,
         security,
@@ -101,6 +96,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
   app.delete(
     '/api/v1/households/:id/members/:memberId',
     {
+      config,
       schema: {
         tags,
         security,

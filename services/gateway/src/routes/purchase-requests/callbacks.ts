@@ -31,8 +31,10 @@ const callbackSchema = <B extends typeof CartReadyCallback | typeof CartFailedCa
   summary: string,
   body: B,
   description: string,
+  guard: (request: FastifyRequest) => void,
 ) => ({
-  config: { public: true as const },
+  // The token is checked by the route-access hook, before the body: 403 whatever the body.
+  config: { public: true as const, guard },
   schema: {
     tags: ['internal'],
     security: [{ internalToken: [] }],
@@ -68,7 +70,6 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
     detail: Record<string, unknown>,
   ) => {
     const { id, requestId } = request.params;
-    checkToken(request);
     const gate = { householdId: id, action, actorId: CALLBACK_ACTOR, targetId: requestId };
     if (!(await ctx.households.get(id))) throw notFound('Household not found');
     return guarded(ctx, request, gate, async () => {
@@ -105,6 +106,7 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
       'Cart-prep callback: the cart is ready',
       CartReadyCallback,
       'From CART_PREP only (else 409 CONFLICT) → CART_READY with the cart. Money safety: a cart that does not match the approval (a currency other than the request\'s, a subtotal above price × quantity, another merchantDomain, or a checkoutUrl that is not https on that merchant or its subdomains) is refused: the request goes back to APPROVED with lastFailure {errorCode: SAFETY_VIOLATION, message: "Cart refused: ..."} (200 with the request, and a CRITICAL PURCHASE_GATE entry), so nobody is asked to confirm more than was approved. A new purchase intent may retry.',
+      checkToken,
     ),
     async (request) =>
       callback(
@@ -141,6 +143,7 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
       'Cart-prep callback: cart preparation failed',
       CartFailedCallback,
       'From CART_PREP only (else 409 CONFLICT) → back to APPROVED with lastFailure {jobId, errorCode, message, at}, so a new purchase intent can retry.',
+      checkToken,
     ),
     async (request) => {
       const { jobId, errorCode } = request.body;
