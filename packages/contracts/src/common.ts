@@ -26,6 +26,8 @@ export const ErrorCode = z.enum([
   'UNSUPPORTED_MEDIA_TYPE',
   'PRECONDITION_FAILED',
   'RATE_LIMITED',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -18,6 +18,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { clientErrorHandler } from './client-errors.ts';
 import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
@@ -57,12 +58,17 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export async function createServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
   const version = options.version ?? '1.0.0';
+  const requestTimeout = options.requestTimeoutMs ?? options.config?.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     // One line per request comes from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? options.config?.bodyLimit ?? 1_048_576,
-    requestTimeout: options.requestTimeoutMs ?? options.config?.requestTimeoutMs ?? 30_000,
+    requestTimeout,
+    // Node checks request timeouts on this interval (30 s by default), so a body trickling in
+    // was cut up to a minute late; checking every second cuts it at REQUEST_TIMEOUT_SECONDS.
+    http: { connectionsCheckingInterval: 1000 },
+    clientErrorHandler,
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -73,6 +79,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   }).withTypeProvider<ZodTypeProvider>();
 
   deferContinue(app.server);
+  // Headers alone may not take longer than the whole request (Node's default is 60 s).
+  if (requestTimeout > 0) app.server.headersTimeout = Math.min(app.server.headersTimeout, requestTimeout);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);
