@@ -111,6 +111,32 @@ describe('bearer tokens', () => {
     expect((await me(`Bearer ${noExp}`)).statusCode).toBe(401);
   });
 
+  it('refuses a token issued in the future or living longer than AUTH_TOKEN_TTL_SECONDS', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const signed = (iat: number, exp: number) =>
+      new SignJWT({ email: 'x@y.z' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('usr_x')
+        .setIssuer(claims.iss)
+        .setAudience(claims.aud)
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(secret);
+    const future = await signed(now + 600, now + 1200);
+    expect((await me(`Bearer ${future}`)).json()).toEqual({
+      error: 'UNAUTHORIZED',
+      message: 'Access token is not valid yet',
+    });
+    // The default lifetime is 3600 s: a year-long token was never issued by this gateway.
+    const longLived = await signed(now - 10, now + 365 * 86_400);
+    expect((await me(`Bearer ${longLived}`)).json()).toEqual({
+      error: 'UNAUTHORIZED',
+      message: 'Access token lives longer than this gateway issues them',
+    });
+    const ordinary = await signed(now - 10, now + 3590);
+    expect((await me(`Bearer ${ordinary}`)).statusCode).toBe(200);
+  });
+
   it('accepts only HS256: the same secret under HS384/HS512 is refused', async () => {
     for (const alg of ['HS384', 'HS512']) {
       const token = await new SignJWT({ email: 'x@y.z' })

@@ -1,11 +1,13 @@
 // Access tokens the gateway issues and checks: HS256 JWTs made with jose
 // (https://github.com/panva/jose). Only HS256 is accepted; exp, iss, aud and sub are required.
 
-import { unauthorized } from '@hs/service-kit';
+import { AppError, unauthorized } from '@hs/service-kit';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
 export type AccessTokenSettings = { jwtSecret: string; ttlSeconds: number; issuer: string; audience: string };
 export type Identity = { userId: string; email: string };
+
+const CLOCK_SKEW_SECONDS = 30;
 
 export function createAccessTokens(settings: AccessTokenSettings) {
   const key = new TextEncoder().encode(settings.jwtSecret);
@@ -31,8 +33,15 @@ export function createAccessTokens(settings: AccessTokenSettings) {
         });
         if (typeof payload.sub !== 'string' || !payload.sub)
           throw unauthorized('Access token has no subject');
+        // Only tokens this gateway could have issued: not from the future (beyond clock skew
+        // between replicas) and never living longer than AUTH_TOKEN_TTL_SECONDS.
+        const iat = payload.iat!;
+        if (iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw unauthorized('Access token is not valid yet');
+        if (payload.exp! - iat > settings.ttlSeconds)
+          throw unauthorized('Access token lives longer than this gateway issues them');
         return { userId: payload.sub, email: typeof payload.email === 'string' ? payload.email : '' };
       } catch (err) {
+        if (err instanceof AppError) throw err;
         if (err instanceof joseErrors.JWTExpired) throw unauthorized('Access token has expired');
         throw unauthorized('Invalid access token');
       }
