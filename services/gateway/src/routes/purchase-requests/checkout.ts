@@ -1,19 +1,15 @@
 import { ConfirmCheckoutRequest, ErrorEnvelope, PurchaseRequest, PurchaseRequestParams } from '@hs/contracts';
-import { conflict, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import type { ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
-import {
-  checkConfirmationToken,
-  hashConfirmationToken,
-  TOKEN_MESSAGES,
-} from '../../domain/confirmation-token.ts';
-import { applyEvent, assertCanApply } from '../../domain/purchase-request-machine.ts';
-import { publicRequest, requireGate } from '../../domain/purchase-request-rules.ts';
+import { requireGate } from '../../domain/purchase-request-rules.ts';
+import { confirmCheckout } from '../../flows/confirm-checkout.ts';
+import { guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { auditGate, guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
+import { IdempotencyHeaders, idempotencyScope } from './idempotency-key.ts';
 
 export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): void {
-  const { requests, tokens, idempotency } = ctx.buyflow;
+  const { idempotency } = ctx.buyflow;
 
   app.post(
     '/api/v1/households/:id/requests/:requestId/confirm-checkout',
@@ -53,30 +49,8 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
         // CHILD since then is refused, first, like any CHILD (decisions: CHILD → 403 first).
         requireGate(member, 'confirm');
         return idempotency.run(scope, key, request.body, async () => {
-          const found = await requests.get(id, requestId);
-          if (!found) throw notFound('Purchase request not found');
           const token = request.body.confirmationToken || undefined;
-          const tokenHash = token ? hashConfirmationToken(token) : '';
-          const stored = token ? await tokens.find(tokenHash) : null;
-          checkConfirmationToken(token, stored, {
-            householdId: id,
-            requestId,
-            intentId: found.intentId,
-            actorId: userId,
-            now: Date.now(),
-          });
-          assertCanApply('confirmCheckout', found.status);
-          const now = nowIso();
-          // The one place money is committed: exactly one caller flips usedAt from null.
-          if (!(await tokens.spend(tokenHash, now))) throw conflict(TOKEN_MESSAGES.used);
-          const { doc } = await requests.change(requestId, (r) => applyEvent(r, 'confirmCheckout', {}, now));
-          if (!doc) throw notFound('Purchase request not found');
-          await auditGate(ctx, request, gate, 'ALLOWED', {
-            intentId: doc.intentId,
-            subtotal: doc.cart?.subtotal ?? null,
-            currency: doc.currency,
-          });
-          return { status: 200, body: publicRequest(doc) };
+          return { status: 200, body: await confirmCheckout(ctx, request, gate, token) };
         });
       });
       return reply.code(result.status as 200).send(result.body);
