@@ -1,6 +1,7 @@
 import { ConfirmCheckoutRequest, ErrorEnvelope, PurchaseRequest, PurchaseRequestParams } from '@hs/contracts';
-import type { ServiceApp } from '@hs/service-kit';
+import { conflict, notFound, type ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
+import { presentedToken, TOKEN_MESSAGES } from '../../domain/confirmation-token.ts';
 import { requireGate } from '../../domain/purchase-request-rules.ts';
 import { confirmCheckout } from '../../flows/confirm-checkout.ts';
 import { guarded } from '../../flows/purchase-gate.ts';
@@ -14,12 +15,13 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
   app.post(
     '/api/v1/households/:id/requests/:requestId/confirm-checkout',
     {
+      attachValidation: true,
       schema: {
         tags: ['purchase-requests'],
         security: [{ bearer: [] }],
         summary: 'Confirm the final checkout with the one-time confirmation token',
         description:
-          'Checked in this order: CHILD → 403; confirmationToken missing → 409; token unknown, of another request or a superseded intent, expired, or issued to another member → 403; token already used → 409; request not CART_READY → 409. Success → COMPLETED and the token is spent by one atomic compare-and-set, so of any number of concurrent confirmations exactly one succeeds. Honours Idempotency-Key.',
+          'Checked in this order: CHILD → 403; confirmationToken missing (whatever else the body holds, even no body) → 409; a body that is not {confirmationToken: string} → 422; token unknown, of another request or a superseded intent, expired, or issued to another member → 403; token already used → 409; request not CART_READY → 409. Success → COMPLETED and the token is spent by one atomic compare-and-set, so of any number of concurrent confirmations exactly one succeeds. Honours Idempotency-Key.',
         params: PurchaseRequestParams,
         headers: IdempotencyHeaders,
         body: ConfirmCheckoutRequest,
@@ -48,8 +50,14 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
         // The role is checked before a stored success can be replayed: a member demoted to
         // CHILD since then is refused, first, like any CHILD (decisions: CHILD → 403 first).
         requireGate(member, 'confirm');
+        // Then the request's existence (404), a missing token (409) whatever the body, and only
+        // then the body's schema (422): the route attaches its validation error instead of
+        // answering it before this handler. The flow reads the request again, after a replay.
+        if (!(await ctx.buyflow.requests.get(id, requestId))) throw notFound('Purchase request not found');
+        const token = presentedToken(request.body);
+        if (!token) throw conflict(TOKEN_MESSAGES.missing);
+        if (request.validationError) throw request.validationError;
         return idempotency.run(scope, key, request.body, async () => {
-          const token = request.body.confirmationToken || undefined;
           return { status: 200, body: await confirmCheckout(ctx, request, gate, token) };
         });
       });

@@ -1,5 +1,6 @@
 import {
   CancelPurchaseRequest,
+  NoBody,
   PurchaseRequest,
   PurchaseRequestParams,
   RejectPurchaseRequest,
@@ -58,6 +59,7 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
         description:
           "PARENT_GUARDIAN only (403 otherwise). Only from PENDING_APPROVAL: an approved or finalized request is 409 CONFLICT. Spending policy: a total (price × quantity) above the requester's perRequestLimit, beyond the rest of their monthlyLimit for this month (UTC), or in another currency than their policy is 409 CONFLICT with the amounts in the message. Approving reserves the total in the month's budget; reject and cancel release it.",
         params: PurchaseRequestParams,
+        body: NoBody,
         response: { 200: PurchaseRequest, ...errors },
       },
     },
