@@ -83,3 +83,14 @@ export const CALLER_HEADERS = {
   role: 'x-member-role',
   email: 'x-user-email',
 } as const;
+
+/**
+ * The body of a POST that needs none, or only optional fields: no body, an empty JSON body and
+ * `{}` are the same request everywhere (Fastify hands an absent body to validation as null).
+ * Anything else must still be an object. Only for objects whose fields are all optional.
+ */
+export const optionalBody = <T extends z.ZodObject>(schema: T) =>
+  schema.nullish().transform((body): z.output<T> => body ?? ({} as z.output<T>));
+
+/** The body of an action that takes none (approve, complete, ...): see optionalBody. */
+export const NoBody = optionalBody(z.object({}));

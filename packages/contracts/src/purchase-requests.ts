@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Cart, CartprepFailureCode } from './cartprep.ts';
-import { Timestamp } from './common.ts';
+import { NoBody, optionalBody, Timestamp } from './common.ts';
 
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -91,10 +91,10 @@ export const PurchaseRequestParams = z.object({
 
 export const ListPurchaseRequestsQuery = z.object({ status: PurchaseRequestStatus.optional() });
 
-export const RejectPurchaseRequest = z.object({ reason: z.string().max(500).optional() }).default({});
-export const CancelPurchaseRequest = z.object({ reason: z.string().max(500).optional() }).default({});
+export const RejectPurchaseRequest = optionalBody(z.object({ reason: z.string().max(500).optional() }));
+export const CancelPurchaseRequest = optionalBody(z.object({ reason: z.string().max(500).optional() }));
 
-export const CreatePurchaseIntentRequest = z.object({}).default({});
+export const CreatePurchaseIntentRequest = NoBody;
 
 export const PurchaseIntent = z.object({
   intentId: z.string(),
@@ -118,9 +118,9 @@ export const CartFailedCallback = z.object({
 export type CartFailedCallback = z.infer<typeof CartFailedCallback>;
 
 /** The token is optional in the schema: a missing one is 409 CONFLICT, not a validation error. */
-export const ConfirmCheckoutRequest = z
-  .object({ confirmationToken: z.string().max(512).optional() })
-  .default({});
+export const ConfirmCheckoutRequest = optionalBody(
+  z.object({ confirmationToken: z.string().max(512).optional() }),
+);
 export type ConfirmCheckoutRequest = z.infer<typeof ConfirmCheckoutRequest>;
 
 export const SpendingPolicyInput = z.object({

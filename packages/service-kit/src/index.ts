@@ -3,6 +3,7 @@ export * from './create-app.ts';
 export * from './error-handler.ts';
 export * from './error-responses.ts';
 export * from './errors.ts';
+export * from './flow.ts';
 export * from './household-members.ts';
 export * from './ids.ts';
 export * from './internal-auth.ts';

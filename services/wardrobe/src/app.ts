@@ -14,6 +14,7 @@ import { createItemRepository } from './adapters/item-repository.ts';
 import { createCollectionRepository, createOutfitRepository } from './adapters/outfit-repository.ts';
 import type { WardrobeConfig } from './config.ts';
 import type { WardrobeContext } from './context.ts';
+import { registerCollectionRoutes } from './routes/collections.ts';
 import { registerCurationRoutes } from './routes/curation.ts';
 import { registerFeedRoutes } from './routes/feed.ts';
 import { registerImageRoutes } from './routes/images.ts';
@@ -60,6 +61,7 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
   registerImageRoutes(app, ctx);
   registerCurationRoutes(app, ctx);
   registerFeedRoutes(app, ctx);
+  registerCollectionRoutes(app, ctx);
   const local = asLocalStorage(storage);
   if (local) registerUploadRoutes(app, ctx, local);
   return app;

@@ -30,6 +30,16 @@ export function newConfirmationToken(): { token: string; tokenHash: string } {
 }
 
 /**
+ * The token a confirm-checkout body carries, read before the body's schema is judged (decisions:
+ * a missing token is 409 whatever the body): anything but a non-empty string is missing.
+ */
+export function presentedToken(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const token = (body as { confirmationToken?: unknown }).confirmationToken;
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+/**
  * The token checks of confirm-checkout in the decisions file's order: missing → 409; unknown,
  * bound to another request or a superseded intent, expired, or issued to another actor → 403;
  * already used → 409. The request-state check and the atomic spend come after.

@@ -1,12 +1,11 @@
 import type { PurchaseIntent } from '@hs/contracts';
 import { isAppError, newId, notFound, nowIso } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
-import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { newConfirmationToken } from '../domain/confirmation-token.ts';
 import { applyEvent, assertCanApply } from '../domain/purchase-request-machine.ts';
 import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
-import { auditGate, type Gate, isRefusal } from '../routes/purchase-requests/gate.ts';
+import { auditGate, type Gate, isRefusal, type RequestRef } from './purchase-gate.ts';
 
 /** A fresh one-time checkout token for the actor of the request's current intent. */
 export async function issueConfirmationToken(
@@ -34,7 +33,7 @@ export async function issueConfirmationToken(
  */
 export async function startPurchaseIntent(
   ctx: GatewayContext,
-  request: FastifyRequest,
+  request: RequestRef,
   gate: Gate & { targetId: string; actorId: string },
 ): Promise<PurchaseIntent> {
   const { householdId, targetId: requestId, actorId } = gate;

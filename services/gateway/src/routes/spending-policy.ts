@@ -3,9 +3,9 @@ import { errorResponses, forbidden, notFound, nowIso, type ServiceApp } from '@h
 import type { GatewayContext } from '../context.ts';
 import { requireGate } from '../domain/purchase-request-rules.ts';
 import { emptyPolicy } from '../domain/spending-policy.ts';
+import { auditGate, guarded } from '../flows/purchase-gate.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
-import { auditGate, guarded } from './purchase-requests/gate.ts';
 
 const tags = ['spending-policy'];
 const security = [{ bearer: [] }];

@@ -1,4 +1,4 @@
-import { CreateMissionRequest, HouseholdParams, MissionParams, MissionView } from '@hs/contracts';
+import { CreateMissionRequest, HouseholdParams, MissionParams, MissionView, NoBody } from '@hs/contracts';
 import { errorResponses, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { OrchestratorContext } from '../context.ts';
@@ -83,6 +83,7 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
               ? 'The owner ends the mission DONE'
               : 'The owner cancels the mission (FAILED)',
           params: MissionParams,
+          body: NoBody,
           response: { 200: MissionView, ...errors },
         },
       },

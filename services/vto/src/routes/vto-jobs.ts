@@ -2,6 +2,7 @@ import {
   CreateVtoJobRequest,
   ErrorEnvelope,
   HouseholdParams,
+  optionalBody,
   VtoJob,
   VtoJobList,
   VtoJobListQuery,
@@ -56,7 +57,7 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
           'VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT.',
         params: HouseholdParams,
         // No body at all means both refs are missing: the spec's 400 BAD_REQUEST, not a schema error.
-        body: CreateVtoJobRequest.nullish().transform((body) => body ?? {}),
+        body: optionalBody(CreateVtoJobRequest),
         response: { 202: VtoJob, ...errors, 502: ErrorEnvelope, 504: ErrorEnvelope },
       },
     },

@@ -19,10 +19,10 @@ import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
 import { memberOf } from '../../domain/household-rules.ts';
 import { publicRequest, requireGate } from '../../domain/purchase-request-rules.ts';
+import { auditGate, guarded } from '../../flows/purchase-gate.ts';
 import { issueConfirmationToken, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { auditGate, guarded } from './gate.ts';
 
 const INTERNAL = '/api/v1/internal/households/:id/requests/:requestId';
 

@@ -17,9 +17,10 @@ import {
   requireGate,
 } from '../../domain/purchase-request-rules.ts';
 import { budgetView, monthOf } from '../../domain/spending-policy.ts';
+import { auditGate, guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { auditGate, guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
+import { IdempotencyHeaders, idempotencyScope } from './idempotency-key.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];

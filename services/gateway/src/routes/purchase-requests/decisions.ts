@@ -1,23 +1,21 @@
 import {
   CancelPurchaseRequest,
+  NoBody,
   PurchaseRequest,
   PurchaseRequestParams,
   RejectPurchaseRequest,
 } from '@hs/contracts';
-import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, notFound, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
-import { applyEvent, assertCanApply, SPENDING_STATES } from '../../domain/purchase-request-machine.ts';
 import {
-  publicRequest,
-  requestTotal,
-  requireCanCancel,
-  requireGate,
-} from '../../domain/purchase-request-rules.ts';
-import { checkPolicyForRequest, monthOf } from '../../domain/spending-policy.ts';
+  approvePurchaseRequest,
+  closePurchaseRequest,
+  type Decision,
+} from '../../flows/decide-purchase-request.ts';
+import { type GateAction, guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { auditGate, type GateAction, guarded } from './gate.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];
@@ -25,17 +23,13 @@ const errors = errorResponses(401, 403, 404, 409, 422);
 type Params = { id: string; requestId: string };
 
 export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): void {
-  const { requests, policies } = ctx.buyflow;
+  const { requests } = ctx.buyflow;
 
   /** Household access, the gate's audit and the request lookup every decision starts with. */
   const decide = <T>(
     request: FastifyRequest<{ Params: Params }>,
     action: GateAction,
-    run: (a: {
-      member: Awaited<ReturnType<typeof accessHousehold>>['member'];
-      userId: string;
-      found: NonNullable<Awaited<ReturnType<typeof requests.get>>>;
-    }) => Promise<T>,
+    run: (decision: Decision) => Promise<T>,
   ) => {
     const { id, requestId } = request.params;
     const { userId } = currentUser(request);
@@ -65,71 +59,22 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
         description:
           "PARENT_GUARDIAN only (403 otherwise). Only from PENDING_APPROVAL: an approved or finalized request is 409 CONFLICT. Spending policy: a total (price × quantity) above the requester's perRequestLimit, beyond the rest of their monthlyLimit for this month (UTC), or in another currency than their policy is 409 CONFLICT with the amounts in the message. Approving reserves the total in the month's budget; reject and cancel release it.",
         params: PurchaseRequestParams,
+        body: NoBody,
         response: { 200: PurchaseRequest, ...errors },
       },
     },
     async (request) =>
-      decide(request, 'APPROVE_PURCHASE_REQUEST', async ({ member, userId, found }) => {
-        requireGate(member, 'approve');
-        assertCanApply('approve', found.status);
-        const policy = await policies.getPolicy(found.householdId, found.requesterId);
-        checkPolicyForRequest(policy, found);
-        const now = nowIso();
-        // Reserve first (atomic on the month's ledger), then move the request (atomic on the
-        // request); a lost race on the request gives the reservation back unless it is ours.
-        const budgetKey = await policies.reserve(found, monthOf(now), policy);
-        try {
-          const { doc } = await requests.change(found.requestId, (r) =>
-            applyEvent(r, 'approve', { approvedBy: userId, approvedAt: now, budgetKey }, now),
-          );
-          if (!doc) throw notFound('Purchase request not found');
-          await auditGate(
-            ctx,
-            request,
-            {
-              householdId: doc.householdId,
-              action: 'APPROVE_PURCHASE_REQUEST',
-              actorId: userId,
-              targetId: doc.requestId,
-            },
-            'ALLOWED',
-            {
-              total: requestTotal(doc),
-              currency: doc.currency,
-              requesterId: doc.requesterId,
-            },
-          );
-          return publicRequest(doc);
-        } catch (err) {
-          const current = await requests.get(found.householdId, found.requestId);
-          if (!current || !SPENDING_STATES.includes(current.status))
-            await policies.release(budgetKey, found.requestId);
-          throw err;
-        }
-      }),
+      decide(request, 'APPROVE_PURCHASE_REQUEST', (decision) =>
+        approvePurchaseRequest(ctx, request, decision),
+      ),
   );
 
   const finish =
     (event: 'reject' | 'cancel', action: GateAction) =>
     async (request: FastifyRequest<{ Params: Params; Body: { reason?: string | undefined } }>) =>
-      decide(request, action, async ({ member, userId, found }) => {
-        if (event === 'reject') requireGate(member, 'reject');
-        else requireCanCancel(member, found);
-        const now = nowIso();
-        const { doc } = await requests.change(found.requestId, (r) => applyEvent(r, event, {}, now));
-        if (!doc) throw notFound('Purchase request not found');
-        if (doc.budgetKey) await policies.release(doc.budgetKey, doc.requestId);
-        await auditGate(
-          ctx,
-          request,
-          { householdId: doc.householdId, action, actorId: userId, targetId: doc.requestId },
-          'ALLOWED',
-          {
-            reason: request.body?.reason ?? null,
-          },
-        );
-        return publicRequest(doc);
-      });
+      decide(request, action, (decision) =>
+        closePurchaseRequest(ctx, request, event, decision, request.body?.reason ?? null),
+      );
 
   app.post(
     '/api/v1/households/:id/requests/:requestId/reject',

@@ -7,10 +7,11 @@ import {
 import type { ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
 import { requireGate } from '../../domain/purchase-request-rules.ts';
+import { guarded } from '../../flows/purchase-gate.ts';
 import { recoverDispatches, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
+import { IdempotencyHeaders, idempotencyScope } from './idempotency-key.ts';
 
 /** The user's route to start a purchase; the steps live in flows/start-purchase-intent.ts. */
 export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void {

@@ -1,9 +1,9 @@
 import type { AuditSeverity } from '@hs/contracts';
 import { type AppError, isAppError } from '@hs/service-kit';
-import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import type { GatewayContext } from '../../context.ts';
-import { IDEMPOTENCY_KEY } from '../../domain/idempotency.ts';
+import type { GatewayContext } from '../context.ts';
+
+/** Who asked: the HTTP request's id, carried into the audit entry. */
+export type RequestRef = { id: string };
 
 /** The gates of the buy flow, as they appear in the audit log's `action`. */
 export type GateAction =
@@ -28,7 +28,7 @@ export type Gate = {
 /** One PURCHASE_GATE entry (durable: the audit outbox retries until the ledger has it). */
 export function auditGate(
   ctx: GatewayContext,
-  request: FastifyRequest,
+  request: RequestRef,
   gate: Gate,
   outcome: 'ALLOWED' | 'REFUSED' | 'FAILED',
   detail: Record<string, unknown> = {},
@@ -60,7 +60,7 @@ export const isRefusal = (err: unknown): err is AppError =>
  */
 export async function guarded<T>(
   ctx: GatewayContext,
-  request: FastifyRequest,
+  request: RequestRef,
   gate: Gate,
   run: () => Promise<T>,
 ): Promise<T> {
@@ -76,32 +76,4 @@ export async function guarded<T>(
     }
     throw err;
   }
-}
-
-/** Documents (and passes through) the optional Idempotency-Key header; other headers are kept. */
-export const IdempotencyHeaders = z.looseObject({
-  'idempotency-key': z
-    .string()
-    .regex(IDEMPOTENCY_KEY, 'must be 1-255 visible ASCII characters')
-    .optional()
-    .describe(
-      'Optional. A retry with the same key and body replays the first success (no second effect); the same key with another body is 422 VALIDATION_ERROR; a retry while the first is running is 409 CONFLICT. Keys are scoped to the user and the path and kept 24 hours.',
-    ),
-});
-
-/**
- * The idempotency scope of a request: one user, one method, one route and its decoded
- * parameters. Built from the route rather than the raw URL, so a retry that spells the same path
- * differently (`%5F` for `_`, a doubled slash) is still the same operation and is not run twice.
- */
-export function idempotencyScope(
-  request: FastifyRequest,
-  userId: string,
-): { scope: string; key: string | undefined } {
-  const raw = request.headers['idempotency-key'];
-  const key = Array.isArray(raw) ? raw[0] : raw;
-  const params = Object.entries((request.params ?? {}) as Record<string, string>).sort(([a], [b]) =>
-    a < b ? -1 : 1,
-  );
-  return { scope: `${userId} ${request.method} ${request.routeOptions.url} ${JSON.stringify(params)}`, key };
 }

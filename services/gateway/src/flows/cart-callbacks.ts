@@ -1,0 +1,118 @@
+import type { CartFailedCallback, CartReadyCallback, PurchaseRequest } from '@hs/contracts';
+import { conflict, notFound, nowIso } from '@hs/service-kit';
+import { ABORT } from '@hs/store';
+import type { GatewayContext } from '../context.ts';
+import { cartRefusal } from '../domain/purchase-request-cart.ts';
+import { applyEvent } from '../domain/purchase-request-machine.ts';
+import { publicRequest, type StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
+import { auditGate, guarded, type RequestRef } from './purchase-gate.ts';
+
+/** The lastFailure code of a cart refused for not matching the approval. */
+const CART_REFUSED_CODE = 'SAFETY_VIOLATION' as const;
+const CALLBACK_ACTOR = 'cartprep';
+
+type Target = { householdId: string; requestId: string };
+type Outcome = { next: StoredPurchaseRequest; refused?: string };
+
+/**
+ * cart-prep's result, as one atomic change of the request: a repeat of a callback already
+ * applied (`replayed`) changes nothing and answers the request; a callback for another job than
+ * the one the request waits for is 409; otherwise `apply` gives the next state, or a refusal
+ * (a CRITICAL audit entry). The caller has checked the buy-flow token.
+ */
+async function applyCallback(
+  ctx: GatewayContext,
+  request: RequestRef,
+  { householdId, requestId }: Target,
+  action: 'CART_READY' | 'CART_FAILED',
+  jobId: string,
+  replayed: (r: StoredPurchaseRequest) => boolean,
+  apply: (r: StoredPurchaseRequest, now: string) => Outcome,
+  detail: Record<string, unknown>,
+): Promise<PurchaseRequest> {
+  const gate = { householdId, action, actorId: CALLBACK_ACTOR, targetId: requestId };
+  if (!(await ctx.households.get(householdId))) throw notFound('Household not found');
+  return guarded(ctx, request, gate, async () => {
+    const now = nowIso();
+    let replay = false;
+    let refused: string | undefined;
+    const { doc } = await ctx.buyflow.requests.change(requestId, (r) => {
+      replay = false;
+      refused = undefined;
+      if (r.householdId !== householdId) return ABORT;
+      if (replayed(r)) {
+        replay = true;
+        return ABORT;
+      }
+      if (r.status === 'CART_PREP' && r.cartprepJobId !== jobId)
+        throw conflict(`Callback is for job ${jobId}, but the request is waiting for job ${r.cartprepJobId}`);
+      const outcome = apply(r, now);
+      refused = outcome.refused;
+      return outcome.next;
+    });
+    if (!doc || doc.householdId !== householdId) throw notFound('Purchase request not found');
+    if (refused)
+      await auditGate(ctx, request, gate, 'REFUSED', { jobId, reason: refused, ...detail }, 'CRITICAL');
+    else if (!replay) await auditGate(ctx, request, gate, 'ALLOWED', { jobId, ...detail });
+    return publicRequest(doc);
+  });
+}
+
+/** The cart is ready: CART_PREP → CART_READY, or back to APPROVED when it doesn't match the approval. */
+export function cartReady(
+  ctx: GatewayContext,
+  request: RequestRef,
+  target: Target,
+  { jobId, cart }: CartReadyCallback,
+): Promise<PurchaseRequest> {
+  return applyCallback(
+    ctx,
+    request,
+    target,
+    'CART_READY',
+    jobId,
+    (r) =>
+      (r.cartprepJobId === jobId && (r.status === 'CART_READY' || r.status === 'COMPLETED')) ||
+      // This job's cart was refused before: same answer, no second transition.
+      (r.status !== 'CART_PREP' &&
+        r.lastFailure?.jobId === jobId &&
+        r.lastFailure.errorCode === CART_REFUSED_CODE),
+    (r, now) => {
+      // Only a cart for the job the request waits for is judged; anything else is refused below.
+      const refused = r.status === 'CART_PREP' && r.cartprepJobId === jobId ? cartRefusal(r, cart) : null;
+      if (!refused) return { next: applyEvent(r, 'cartReady', { cart, dispatchPending: false }, now) };
+      const message = `Cart refused: ${refused}. The request is back to APPROVED; start a new purchase to retry.`;
+      const lastFailure = { jobId, errorCode: CART_REFUSED_CODE, message, at: now };
+      return { next: applyEvent(r, 'cartFailed', { dispatchPending: false, lastFailure }, now), refused };
+    },
+    { subtotal: cart.subtotal, currency: cart.currency, merchantDomain: cart.merchantDomain },
+  );
+}
+
+/** Cart preparation failed: CART_PREP → APPROVED with lastFailure, so a new intent can retry. */
+export function cartFailed(
+  ctx: GatewayContext,
+  request: RequestRef,
+  target: Target,
+  body: CartFailedCallback,
+): Promise<PurchaseRequest> {
+  const { jobId, errorCode } = body;
+  const message = body.message ?? null;
+  return applyCallback(
+    ctx,
+    request,
+    target,
+    'CART_FAILED',
+    jobId,
+    (r) => r.lastFailure?.jobId === jobId && r.status !== 'CART_PREP',
+    (r, now) => ({
+      next: applyEvent(
+        r,
+        'cartFailed',
+        { dispatchPending: false, lastFailure: { jobId, errorCode, message, at: now } },
+        now,
+      ),
+    }),
+    { errorCode, message },
+  );
+}

@@ -1,0 +1,53 @@
+import type { PurchaseRequest } from '@hs/contracts';
+import { conflict, notFound, nowIso } from '@hs/service-kit';
+import type { GatewayContext } from '../context.ts';
+import {
+  checkConfirmationToken,
+  hashConfirmationToken,
+  TOKEN_MESSAGES,
+} from '../domain/confirmation-token.ts';
+import { applyEvent, assertCanApply } from '../domain/purchase-request-machine.ts';
+import { publicRequest } from '../domain/purchase-request-rules.ts';
+import { auditGate, type Gate, type RequestRef } from './purchase-gate.ts';
+
+/**
+ * Confirming the checkout is three named steps; the caller has checked membership and role:
+ *  1. check the token (decisions' order: missing 409; unknown, superseded, expired or another
+ *     actor's 403; used 409) and that the request is CART_READY (409);
+ *  2. spend the token: one atomic compare-and-set, so of concurrent confirmations exactly one
+ *     goes on (the one place money is committed; nothing after it is undone);
+ *  3. move the request to COMPLETED and write the gate's audit entry.
+ */
+export async function confirmCheckout(
+  ctx: GatewayContext,
+  request: RequestRef,
+  gate: Gate & { targetId: string; actorId: string },
+  token: string | undefined,
+): Promise<PurchaseRequest> {
+  const { requests, tokens } = ctx.buyflow;
+  const { householdId, targetId: requestId, actorId } = gate;
+  const found = await requests.get(householdId, requestId);
+  if (!found) throw notFound('Purchase request not found');
+  const tokenHash = token ? hashConfirmationToken(token) : '';
+  const stored = token ? await tokens.find(tokenHash) : null;
+  checkConfirmationToken(token, stored, {
+    householdId,
+    requestId,
+    intentId: found.intentId,
+    actorId,
+    now: Date.now(),
+  });
+  assertCanApply('confirmCheckout', found.status);
+
+  const now = nowIso();
+  if (!(await tokens.spend(tokenHash, now))) throw conflict(TOKEN_MESSAGES.used);
+
+  const { doc } = await requests.change(requestId, (r) => applyEvent(r, 'confirmCheckout', {}, now));
+  if (!doc) throw notFound('Purchase request not found');
+  await auditGate(ctx, request, gate, 'ALLOWED', {
+    intentId: doc.intentId,
+    subtotal: doc.cart?.subtotal ?? null,
+    currency: doc.currency,
+  });
+  return publicRequest(doc);
+}

@@ -1,0 +1,105 @@
+import type { Member, PurchaseRequest } from '@hs/contracts';
+import { notFound, nowIso, runFlow } from '@hs/service-kit';
+import type { GatewayContext } from '../context.ts';
+import { applyEvent, assertCanApply, SPENDING_STATES } from '../domain/purchase-request-machine.ts';
+import {
+  publicRequest,
+  requestTotal,
+  requireCanCancel,
+  requireGate,
+  type StoredPurchaseRequest,
+} from '../domain/purchase-request-rules.ts';
+import { checkPolicyForRequest, monthOf } from '../domain/spending-policy.ts';
+import { auditGate, type Gate, type RequestRef } from './purchase-gate.ts';
+
+/** A decision on one request by one member; the caller has checked membership and loaded it. */
+export type Decision = { member: Member; userId: string; found: StoredPurchaseRequest };
+
+/**
+ * Approving is three named steps:
+ *  1. check: PARENT_GUARDIAN, PENDING_APPROVAL, and the requester's spending policy;
+ *  2. reserve the total in the month's ledger (atomic on the ledger);
+ *     undo: release it, unless the request is in a spending state by now (a racing approval
+ *     won and the reservation, keyed by the request, is also its own);
+ *  3. move the request to APPROVED (atomic on the request) and write the gate's audit entry.
+ */
+export async function approvePurchaseRequest(
+  ctx: GatewayContext,
+  request: RequestRef,
+  { member, userId, found }: Decision,
+): Promise<PurchaseRequest> {
+  const { requests, policies } = ctx.buyflow;
+  const now = nowIso();
+  const state = { budgetKey: '', approved: undefined as StoredPurchaseRequest | undefined };
+  await runFlow(
+    [
+      {
+        name: 'check approval',
+        run: async () => {
+          requireGate(member, 'approve');
+          assertCanApply('approve', found.status);
+        },
+      },
+      {
+        name: 'reserve budget',
+        run: async (s) => {
+          const policy = await policies.getPolicy(found.householdId, found.requesterId);
+          checkPolicyForRequest(policy, found);
+          s.budgetKey = await policies.reserve(found, monthOf(now), policy);
+        },
+        undo: async (s) => {
+          const current = await requests.get(found.householdId, found.requestId);
+          if (!current || !SPENDING_STATES.includes(current.status))
+            await policies.release(s.budgetKey, found.requestId);
+        },
+      },
+      {
+        name: 'approve request',
+        run: async (s) => {
+          const { doc } = await requests.change(found.requestId, (r) =>
+            applyEvent(r, 'approve', { approvedBy: userId, approvedAt: now, budgetKey: s.budgetKey }, now),
+          );
+          if (!doc) throw notFound('Purchase request not found');
+          await auditGate(ctx, request, gateOf(doc, 'APPROVE_PURCHASE_REQUEST', userId), 'ALLOWED', {
+            total: requestTotal(doc),
+            currency: doc.currency,
+            requesterId: doc.requesterId,
+          });
+          s.approved = doc;
+        },
+      },
+    ],
+    state,
+  );
+  return publicRequest(state.approved as StoredPurchaseRequest);
+}
+
+/**
+ * Reject (PARENT_GUARDIAN) or cancel (the requester or a PARENT_GUARDIAN): move the request to
+ * its final state, then give back a budget reservation it held. Nothing to undo: the move is
+ * one atomic update and a release is idempotent.
+ */
+export async function closePurchaseRequest(
+  ctx: GatewayContext,
+  request: RequestRef,
+  event: 'reject' | 'cancel',
+  { member, userId, found }: Decision,
+  reason: string | null,
+): Promise<PurchaseRequest> {
+  if (event === 'reject') requireGate(member, 'reject');
+  else requireCanCancel(member, found);
+  const now = nowIso();
+  const { doc } = await ctx.buyflow.requests.change(found.requestId, (r) => applyEvent(r, event, {}, now));
+  if (!doc) throw notFound('Purchase request not found');
+  if (doc.budgetKey) await ctx.buyflow.policies.release(doc.budgetKey, doc.requestId);
+  const action = event === 'reject' ? 'REJECT_PURCHASE_REQUEST' : 'CANCEL_PURCHASE_REQUEST';
+  await auditGate(ctx, request, gateOf(doc, action, userId), 'ALLOWED', { reason });
+  return publicRequest(doc);
+}
+
+const gateOf = (doc: StoredPurchaseRequest, action: Gate['action'], userId: string): Gate => ({
+  householdId: doc.householdId,
+  action,
+  actorId: userId,
+  targetId: doc.requestId,
+});

@@ -1,0 +1,162 @@
+import {
+  type ImageContentType,
+  sniffImageType,
+  type UploadUrlResponse,
+  type WardrobeItem,
+} from '@hs/contracts';
+import {
+  type AppError,
+  badRequest,
+  conflict,
+  newId,
+  notFound,
+  nowIso,
+  runFlow,
+  upstreamError,
+} from '@hs/service-kit';
+import type { SignedUpload } from '@hs/storage';
+import type { Change } from '../adapters/item-repository.ts';
+import type { WardrobeContext } from '../context.ts';
+import {
+  imageKey,
+  itemView,
+  MAX_IMAGES_PER_ITEM,
+  type StoredImage,
+  type StoredItem,
+} from '../domain/items.ts';
+
+type ItemRef = { householdId: string; itemId: string };
+
+const roomFor = (item: StoredItem) => {
+  if (item.images.length >= MAX_IMAGES_PER_ITEM)
+    throw conflict(`An item has at most ${MAX_IMAGES_PER_ITEM} images`);
+};
+
+/** The item after an atomic change, or the change's refusal. */
+function changed(result: Change<StoredItem | null>): StoredItem {
+  if (result.kind === 'missing') throw notFound('Item not found');
+  if (result.kind === 'refused') throw result.reason as AppError;
+  return result.doc!;
+}
+
+/**
+ * Starting an image upload is three named steps:
+ *  1. check the item exists and has room for one more image (409 past MAX_IMAGES_PER_ITEM);
+ *  2. sign the upload URL (before recording, so a signing failure leaves no pending image;
+ *     a signature nobody uses needs no undo, it expires);
+ *  3. record the image as pending on the item (atomic; the room is checked again there).
+ */
+export async function startImageUpload(
+  ctx: WardrobeContext,
+  { householdId, itemId }: ItemRef,
+  file: { contentType: ImageContentType; fileName?: string | undefined },
+): Promise<UploadUrlResponse> {
+  const imageId = newId('img');
+  const key = imageKey(householdId, itemId, imageId);
+  const state = { signed: undefined as SignedUpload | undefined };
+  await runFlow(
+    [
+      {
+        name: 'check room',
+        run: async () => {
+          const item = await ctx.items.get(householdId, itemId);
+          if (!item) throw notFound('Item not found');
+          roomFor(item);
+        },
+      },
+      {
+        name: 'sign upload URL',
+        run: async (s) => {
+          try {
+            s.signed = await ctx.storage.signUpload(key, {
+              contentType: file.contentType,
+              maxBytes: ctx.config.uploads.maxBytes,
+              expiresInSeconds: ctx.config.uploads.urlTtlSeconds,
+            });
+          } catch (err) {
+            throw upstreamError('Signed upload URL generation failed', err);
+          }
+        },
+      },
+      {
+        name: 'record pending image',
+        run: async () => {
+          const image: StoredImage = {
+            imageId,
+            status: 'pending',
+            contentType: file.contentType,
+            fileName: file.fileName ?? null,
+            size: null,
+            sha256: null,
+            ref: ctx.storage.refFor(key),
+            createdAt: nowIso(),
+            confirmedAt: null,
+            key,
+          };
+          changed(
+            await ctx.items.change(householdId, itemId, (current) => {
+              roomFor(current);
+              return { ...current, images: [...current.images, image], updatedAt: image.createdAt };
+            }),
+          );
+        },
+      },
+    ],
+    state,
+  );
+  const signed = state.signed as SignedUpload;
+  return {
+    imageId,
+    uploadUrl: signed.url,
+    method: 'PUT',
+    headers: signed.headers,
+    expiresAt: signed.expiresAt,
+  };
+}
+
+/**
+ * Confirming an image is three named steps:
+ *  1. find the pending image (404; already confirmed is 409);
+ *  2. read the stored bytes, not just their metadata: with cloudstore they went straight to the
+ *     bucket, so this is the one place that can tell whether they really are the signed image
+ *     type; bytes of another type are deleted (400, upload again);
+ *  3. mark it confirmed with size and checksum (atomic; once).
+ */
+export async function confirmImage(
+  ctx: WardrobeContext,
+  { householdId, itemId, imageId }: ItemRef & { imageId: string },
+): Promise<WardrobeItem> {
+  const item = await ctx.items.get(householdId, itemId);
+  const image = item?.images.find((i) => i.imageId === imageId);
+  if (!item) throw notFound('Item not found');
+  if (!image) throw notFound('Image not found');
+  if (image.status === 'confirmed') throw conflict('Image is already confirmed');
+
+  const stored = await ctx.storage.get(image.key);
+  if (!stored || stored.bytes.byteLength === 0) throw badRequest('No image bytes have been uploaded yet');
+  if (sniffImageType(stored.bytes) !== image.contentType) {
+    await ctx.storage.delete(image.key).catch(() => undefined);
+    throw badRequest(`The uploaded bytes are not a ${image.contentType} image; upload it again`);
+  }
+
+  const info = stored.info;
+  const now = nowIso();
+  const doc = changed(
+    await ctx.items.change(householdId, itemId, (current) => {
+      const at = current.images.findIndex((i) => i.imageId === imageId);
+      if (at < 0) throw notFound('Image not found');
+      if (current.images[at]!.status === 'confirmed') throw conflict('Image is already confirmed');
+      const confirmed: StoredImage = {
+        ...current.images[at]!,
+        status: 'confirmed',
+        size: info.size,
+        contentType: image.contentType,
+        sha256: info.sha256,
+        confirmedAt: now,
+      };
+      const images = current.images.map((i, n) => (n === at ? confirmed : i));
+      return { ...current, images, updatedAt: now };
+    }),
+  );
+  return itemView(doc);
+}
