@@ -23,6 +23,7 @@ import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
 import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
+import { drainRefusedBodies } from './refused-body.ts';
 import { accessExtensions } from './route-access.ts';
 
 export type ServiceApp = FastifyInstance<
@@ -58,12 +59,13 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export async function createServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
   const version = options.version ?? '1.0.0';
+  const bodyLimit = options.bodyLimit ?? options.config?.bodyLimit ?? 1_048_576;
   const requestTimeout = options.requestTimeoutMs ?? options.config?.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     // One line per request comes from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: options.bodyLimit ?? options.config?.bodyLimit ?? 1_048_576,
+    bodyLimit,
     requestTimeout,
     // Node checks request timeouts on this interval (30 s by default), so a body trickling in
     // was cut up to a minute late; checking every second cuts it at REQUEST_TIMEOUT_SECONDS.
@@ -101,6 +103,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  drainRefusedBodies(app, Math.max(8 * 1_048_576, 4 * bodyLimit));
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

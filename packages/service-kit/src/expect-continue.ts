@@ -1,5 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
+const waiting = new WeakSet<IncomingMessage>();
+
+/** The client asked for "100 Continue" and hasn't been sent it: it holds its body back. */
+export const awaitingContinue = (request: IncomingMessage): boolean => waiting.has(request);
+
 /**
  * `Expect: 100-continue` (curl -T, large uploads): Node answers "100 Continue" the moment the
  * headers arrive, before any check ran, so a client would send megabytes only to be told 401,
@@ -12,8 +17,10 @@ export function deferContinue(server: Server): void {
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     const readable = request as IncomingMessage & { _read(size: number): void };
     const read = readable._read;
+    waiting.add(request);
     readable._read = function continueThenRead(size: number) {
       readable._read = read;
+      waiting.delete(request);
       // Node reads and drops an unread body after a final answer: no interim answer then.
       if (!response.headersSent && !response.writableEnded) response.writeContinue();
       return read.call(this, size);

@@ -11,5 +11,6 @@ export * from './json-depth.ts';
 export * from './logger.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
+export { discardRest } from './refused-body.ts';
 export * from './route-access.ts';
 export * from './run-service.ts';

@@ -18,4 +18,4 @@ export {
   storageSettingsFrom,
 } from './storage-config.ts';
 export * from './types.ts';
-export { EmptyUploadError, UploadTooLargeError } from './upload-errors.ts';
+export { EmptyUploadError, UploadExistsError, UploadTooLargeError } from './upload-errors.ts';

@@ -3,7 +3,7 @@
 // this module and served by the owning service's upload route (see `receiveUpload`).
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,7 +11,7 @@ import { assertKey } from './keys.ts';
 import { signedLocalUrl } from './local-signature.ts';
 import { objectInfoOf } from './object-info.ts';
 import type { BlobStorage, ObjectInfo, SignedUpload, SignUploadOptions } from './types.ts';
-import { EmptyUploadError, UploadTooLargeError } from './upload-errors.ts';
+import { EmptyUploadError, UploadExistsError, UploadTooLargeError } from './upload-errors.ts';
 
 export interface LocalStorageConfig {
   backend: 'local';
@@ -25,8 +25,8 @@ export interface LocalBlobStorage extends BlobStorage {
   readonly backend: 'local';
   /**
    * Stores a streamed upload: counts bytes as they arrive and aborts past `maxBytes`, writes to
-   * a temporary file and renames it into place only when complete, so a refused upload leaves
-   * nothing behind.
+   * a temporary file and links it into place only when complete, so a refused upload leaves
+   * nothing behind. A key that already holds bytes is refused (UploadExistsError).
    */
   receiveUpload(
     key: string,
@@ -140,13 +140,29 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
         await rm(tmp, { force: true });
         throw err;
       }
-      return commit(key, tmp, {
+      const info = {
         key,
         size,
         contentType,
         sha256: hash.digest('hex'),
         updatedAt: new Date().toISOString(),
-      });
+      };
+      // A signed URL takes one upload: the bytes are linked into place only if nothing is there
+      // yet (atomic, so of two racing uploads exactly one wins), then described.
+      await mkdir(dirname(dataPath(key)), { recursive: true });
+      await mkdir(dirname(metaPath(key)), { recursive: true });
+      try {
+        await link(tmp, dataPath(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new UploadExistsError();
+        throw err;
+      } finally {
+        await rm(tmp, { force: true });
+      }
+      const metaTmp = `${tmp}.meta`;
+      await writeFile(metaTmp, JSON.stringify(info));
+      await rename(metaTmp, metaPath(key));
+      return info;
     },
   };
 }

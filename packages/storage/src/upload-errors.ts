@@ -15,3 +15,11 @@ export class EmptyUploadError extends Error {
     this.name = 'EmptyUploadError';
   }
 }
+
+/** Something was already uploaded under this key (a signed URL takes one upload); nothing changed. */
+export class UploadExistsError extends Error {
+  constructor() {
+    super('Upload already received');
+    this.name = 'UploadExistsError';
+  }
+}

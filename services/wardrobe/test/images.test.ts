@@ -99,6 +99,34 @@ describe('image uploads (local storage)', () => {
     expect((await put(pathOf(signed.uploadUrl), PNG)).statusCode).toBe(409);
   });
 
+  it('takes one upload per signed URL: a second PUT is 409 and keeps the first bytes, even when racing', async () => {
+    const item = await createItem(app);
+    const signed = await uploadUrl(item.itemId);
+    const first = await put(pathOf(signed.uploadUrl), PNG);
+    expect(first.statusCode).toBe(200);
+    const other = Buffer.concat([PNG, Buffer.from('other bytes')]);
+    const second = await put(pathOf(signed.uploadUrl), other);
+    expect(second.statusCode).toBe(409);
+    expect(second.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'An image was already uploaded to this URL; ask for a new upload URL',
+    });
+    const confirmed = await app.inject({
+      method: 'POST',
+      url: `${ITEMS}/${item.itemId}/images/${signed.imageId}/confirm`,
+      headers,
+    });
+    expect(confirmed.json().images[0]).toMatchObject({ size: PNG.length, sha256: first.json().sha256 });
+
+    // Two uploads at once to a fresh URL: exactly one is stored.
+    const racing = await uploadUrl(item.itemId);
+    const results = await Promise.all([
+      put(pathOf(racing.uploadUrl), PNG),
+      put(pathOf(racing.uploadUrl), other),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+  });
+
   it('refuses tampered, expired, wrongly typed and oversized uploads, storing nothing', async () => {
     const item = await createItem(app);
     const signed = await uploadUrl(item.itemId);

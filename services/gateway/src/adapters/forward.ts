@@ -1,6 +1,8 @@
 // Streams one HTTP exchange to a peer service with undici (https://undici.nodejs.org) and back,
 // without buffering: uploads go up as they arrive, SSE goes down event by event and is never
 // cut for being idle. The header wait is bounded by INTERNAL_API_TIMEOUT_SECONDS.
+
+import { PassThrough, type Readable } from 'node:stream';
 import { CALLER_HEADERS } from '@hs/contracts';
 import {
   badRequest,
@@ -121,7 +123,12 @@ export async function forward(
     upstream = await undiciRequest(url, {
       method: request.method as Dispatcher.HttpMethod,
       headers,
-      body: hasBody ? (request.body as NodeJS.ReadableStream as never) : null,
+      // Through a pass-through: when undici gives up on the upload it destroys the stream it was
+      // given, and that must not look like the client hanging up.
+      body: hasBody ? (request.body as Readable).pipe(new PassThrough()) : null,
+      // An upload gets a connection of its own: a peer that refused it early closes that
+      // connection, and a kept-alive one would fail the next upload (EPIPE, no retry for streams).
+      reset: hasBody,
       signal: abort.signal,
       headersTimeout: target.timeoutMs + 1000,
       bodyTimeout: 0,

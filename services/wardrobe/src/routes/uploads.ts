@@ -1,18 +1,27 @@
 import type { Readable } from 'node:stream';
 import { ErrorEnvelope, ImageContentType, UploadReceipt } from '@hs/contracts';
-import { AppError, badRequest, conflict, forbidden, notFound, type ServiceApp } from '@hs/service-kit';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  discardRest,
+  forbidden,
+  notFound,
+  type ServiceApp,
+} from '@hs/service-kit';
 import {
   EmptyUploadError,
   isValidKey,
   type LocalBlobStorage,
   UPLOAD_ROUTE_PREFIX,
+  UploadExistsError,
   UploadTooLargeError,
   verifyLocalUploadSignature,
 } from '@hs/storage';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WardrobeContext } from '../context.ts';
 import { parseImageKey } from '../domain/items.ts';
-import { discardRest, fenceBody, NotTheSignedImageError, requireImageType } from './upload-body.ts';
+import { fenceBody, NotTheSignedImageError, requireImageType } from './upload-body.ts';
 
 const tooLarge = (max: number) =>
   new AppError('PAYLOAD_TOO_LARGE', 413, `Upload is larger than ${max} bytes`);
@@ -25,6 +34,8 @@ const unsupported = () =>
 
 const notThatImage = (contentType: string) =>
   new AppError('UNSUPPORTED_MEDIA_TYPE', 415, `Upload bytes are not a ${contentType} image`);
+
+const ALREADY_UPLOADED = 'An image was already uploaded to this URL; ask for a new upload URL';
 
 type UploadQuery = { expires?: string; max?: string; sig?: string };
 
@@ -113,6 +124,7 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
         const image = item?.images.find((i) => i.imageId === target.imageId);
         if (!image) throw notFound('Upload target not found');
         if (image.status === 'confirmed') throw conflict('Image is already confirmed');
+        if (await storage.stat(key)) throw conflict(ALREADY_UPLOADED);
         const body = request.body as Readable | undefined;
         if (!body || declared === 0) throw badRequest('Upload body is empty');
         try {
@@ -123,6 +135,7 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
           if (err instanceof UploadTooLargeError) throw tooLarge(limit);
           if (err instanceof EmptyUploadError) throw badRequest('Upload body is empty');
           if (err instanceof NotTheSignedImageError) throw notThatImage(contentType);
+          if (err instanceof UploadExistsError) throw conflict(ALREADY_UPLOADED);
           throw err;
         }
       },

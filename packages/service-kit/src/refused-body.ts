@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { awaitingContinue } from './expect-continue.ts';
+
+/**
+ * Reads and throws away what the client is still sending of a refused body, and resolves once
+ * the request is complete (true) or `maxBytes` more have arrived (false: the caller closes the
+ * connection instead). The refusal is sent only after this: a reply that completes while the
+ * client is still sending makes the gateway's HTTP client (undici) fail its write (EPIPE) and
+ * drop our answer, which turns a 413 or 400 into a 502 for the client. A client that goes away
+ * ends the wait too.
+ */
+export function discardRest(request: IncomingMessage, maxBytes: number): Promise<boolean> {
+  if (request.complete || request.readableEnded || request.destroyed) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const done = (drained: boolean) => {
+      request.off('data', onData).off('end', onEnd).off('close', onClose);
+      if (!drained) request.pause();
+      resolve(drained);
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > maxBytes) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(request.complete);
+    request.on('data', onData).once('end', onEnd).once('close', onClose);
+    request.on('error', () => undefined);
+    request.resume();
+  });
+}
+
+/**
+ * Fastify answers a body it refused to parse (413, 400, 415) at once and closes the connection
+ * while the client may still be sending. Here a body up to `drainLimit` is read and dropped
+ * first and the connection stays usable; a larger one still gets the close. A client waiting
+ * for "100 Continue" has sent nothing and never will: it gets the answer and the close at once.
+ */
+export function drainRefusedBodies(app: FastifyInstance, drainLimit: number): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.getHeader('connection') !== 'close' || request.raw.complete) return payload;
+    if (awaitingContinue(request.raw)) return payload;
+    if (Number(request.headers['content-length'] ?? 0) > drainLimit) return payload;
+    if (await discardRest(request.raw, drainLimit)) reply.removeHeader('connection');
+    return payload;
+  });
+}
