@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
-import { MissionType, ToolName } from './missions.ts';
+import {
+  CheckCartArgs,
+  CreateBrowserSessionArgs,
+  ListWardrobeArgs,
+  MissionType,
+  PrepareCartArgs,
+  SearchCommerceArgs,
+  ToolName,
+} from './missions.ts';
 import { Season } from './wardrobe.ts';
 
 export const ArtifactType = z.enum([
@@ -83,13 +91,38 @@ export const MissionPlanStep = z.object({
 });
 export type MissionPlanStep = z.infer<typeof MissionPlanStep>;
 
-export const ExpectedToolCall = z.object({
-  /** One of the agent's tools (the internal complete_mission is never planned). */
-  tool: ToolName.exclude(['complete_mission']),
-  purpose: z.string(),
-  args: FreeObject,
-});
+/** The agent's tools a plan may predict (the internal complete_mission is never planned). */
+export const PlannedToolName = ToolName.exclude(['complete_mission']);
+export type PlannedToolName = z.infer<typeof PlannedToolName>;
+
+/**
+ * The arguments a plan predicts for each tool: the tool's own argument schema, every field
+ * optional (a plan may not know a value yet, such as the request id). Keyed by the tool's name,
+ * so a new tool does not compile until its plan arguments are given.
+ */
+const PLANNED_ARGS = {
+  list_wardrobe: ListWardrobeArgs.partial(),
+  search_commerce: SearchCommerceArgs.partial(),
+  prepare_cart: PrepareCartArgs.partial(),
+  check_cart: CheckCartArgs.partial(),
+  create_browser_session: CreateBrowserSessionArgs.partial(),
+} satisfies Record<PlannedToolName, z.ZodType>;
+
+const plannedCall = <T extends PlannedToolName>(tool: T) =>
+  z.object({ tool: z.literal(tool), purpose: z.string(), args: PLANNED_ARGS[tool] });
+
+type PlannedCall = { [N in PlannedToolName]: ReturnType<typeof plannedCall<N>> }[PlannedToolName];
+
+/** One predicted call: `args` checked by that tool's own schema. */
+export const ExpectedToolCall = z.discriminatedUnion(
+  'tool',
+  PlannedToolName.options.map(plannedCall) as [PlannedCall, ...PlannedCall[]],
+);
 export type ExpectedToolCall = z.infer<typeof ExpectedToolCall>;
+/** The arguments a plan predicts for one tool. */
+export type PlannedArgs<N extends PlannedToolName> = Extract<ExpectedToolCall, { tool: N }>['args'];
+/** The argument schema a plan's prediction for one tool is checked by. */
+export const plannedArgsSchema = <N extends PlannedToolName>(tool: N) => PLANNED_ARGS[tool];
 
 export const MissionPlanData = z.object({
   goal: z.string(),

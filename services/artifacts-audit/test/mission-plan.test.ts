@@ -1,4 +1,11 @@
-import { MissionPlanRequest } from '@hs/contracts';
+import {
+  CheckCartArgs,
+  CreateBrowserSessionArgs,
+  ListWardrobeArgs,
+  MissionPlanRequest,
+  PrepareCartArgs,
+  SearchCommerceArgs,
+} from '@hs/contracts';
 import { describe, expect, it } from 'vitest';
 import { buildMissionPlan } from '../src/domain/mission-plan.ts';
 
@@ -117,5 +124,70 @@ describe('mission plan', () => {
         'The user cancels the mission; it ends FAILED.',
       );
     }
+  });
+});
+
+describe('predicted tool arguments', () => {
+  const TOOL_ARGS = {
+    list_wardrobe: ListWardrobeArgs,
+    search_commerce: SearchCommerceArgs,
+    prepare_cart: PrepareCartArgs,
+    check_cart: CheckCartArgs,
+    create_browser_session: CreateBrowserSessionArgs,
+  } as const;
+
+  it.each(['STYLE', 'POLL', 'CARTPREP', 'INTERACTIVE'])(
+    '%s predicts only arguments the tools themselves accept',
+    (missionType) => {
+      const p = plan({
+        missionType,
+        goal: `A wedding guest look. ${'Lots of detail. '.repeat(30)}`,
+        constraints: {
+          maxPrice: 120,
+          currency: 'EUR',
+          season: 'summer',
+          colors: ['navy', 'ivory', 'x'.repeat(60)],
+          categories: ['shoes'],
+          sizes: ['38'],
+          occasion: 'wedding',
+        },
+        contextData: {
+          wardrobeItemCount: 4,
+          requestId: 'pr_1',
+          startUrl: 'https://shop.test/',
+        },
+      });
+      expect(p.toolCallsExpected.length).toBeGreaterThan(0);
+      for (const call of p.toolCallsExpected)
+        expect(TOOL_ARGS[call.tool].partial().safeParse(call.args).error).toBeUndefined();
+    },
+  );
+
+  it('maps the constraints onto the search and wardrobe filters the tools have', () => {
+    const p = plan({
+      missionType: 'STYLE',
+      constraints: { season: 'summer', categories: ['Dresses'], sizes: ['M'], occasion: 'wedding' },
+      contextData: { wardrobeItemCount: 2 },
+    });
+    expect(p.toolCallsExpected.map((c) => c.args)).toEqual([
+      { season: 'SUMMER', category: 'DRESS' },
+      { query: 'A summer wedding outfit', season: 'SUMMER', category: 'DRESS', size: 'M' },
+    ]);
+    expect(p.steps.find((s) => s.id === 'search-offers')?.description).toBe(
+      'Search offers for the missing pieces for SUMMER, among Dresses, in size M, for wedding.',
+    );
+  });
+
+  it('leaves out a filter the tools cannot take: several categories or sizes, an unknown category', () => {
+    const several = plan({
+      missionType: 'STYLE',
+      constraints: { categories: ['tops', 'shoes'], sizes: ['S', 'M'] },
+      contextData: { wardrobeItemCount: 2 },
+    });
+    const unknown = plan({ missionType: 'STYLE', constraints: { categories: ['hats'] } });
+    for (const p of [several, unknown])
+      expect(p.toolCallsExpected.find((c) => c.tool === 'search_commerce')?.args).toEqual({
+        query: 'A summer wedding outfit',
+      });
   });
 });

@@ -1,13 +1,10 @@
 import type { ExpectedToolCall } from '@hs/contracts';
-import { constraintPhrase, searchArgs } from './mission-plan-constraints.ts';
+import { constraintPhrase, searchArgs, wardrobeArgs } from './mission-plan-constraints.ts';
 import type { PlanBuilder, StepDraft } from './mission-plan-types.ts';
 
 export const stylePlan: PlanBuilder = (input) => {
   const count = input.contextData.wardrobeItemCount;
   const emptyWardrobe = count === 0;
-  const wardrobeArgs: Record<string, unknown> = {};
-  if (input.constraints.season) wardrobeArgs.season = input.constraints.season;
-  if (input.constraints.categories?.length) wardrobeArgs.categories = [...input.constraints.categories];
   const phrase = constraintPhrase(input);
   const steps: StepDraft[] = [
     {
@@ -59,7 +56,7 @@ export const stylePlan: PlanBuilder = (input) => {
     toolCalls.push({
       tool: 'list_wardrobe',
       purpose: 'find items that already fit the goal',
-      args: wardrobeArgs,
+      args: wardrobeArgs(input),
     });
   toolCalls.push({
     tool: 'search_commerce',

@@ -1,4 +1,5 @@
 import {
+  CartprepFailureCode,
   CartprepJob,
   CartprepJobParams,
   CreateCartprepJobRequest,
@@ -15,8 +16,7 @@ const tags = ['cartprep'];
 const security = [{ internalToken: [] }];
 const JOB_NOT_FOUND = 'Cart-prep job not found';
 
-export const SIMULATION_DOC =
-  'With CARTPREP_EXECUTOR=simulated (the default) the outcome is driven by query parameters of the job url: simulate=<CODE> ends the job FAILED with that errorCode (BLOCKED_BOT_DETECTED, SIZE_UNAVAILABLE, POPUP_OVERLAY_UNRESOLVED, LOGIN_REQUIRED, UNKNOWN_DOM, TIMEOUT, DOMAIN_NOT_ALLOWED, SAFETY_VIOLATION, INTERNAL_ERROR); simulateDelayMs=<n> makes it take n ms (max 30000). Otherwise it SUCCEEDS with a one-item cart built from title, size, quantity, unitPrice and currency (or values derived from the url), merchantDomain = the url host and checkoutUrl = https://<host>/checkout?cart=<hash>.';
+export const SIMULATION_DOC = `With CARTPREP_EXECUTOR=simulated (the default) the outcome is driven by query parameters of the job url: simulate=<CODE> ends the job FAILED with that errorCode (${CartprepFailureCode.options.join(', ')}); simulateDelayMs=<n> makes it take n ms (max 30000). Otherwise it SUCCEEDS with a one-item cart built from title, size, quantity, unitPrice and currency (or values derived from the url), merchantDomain = the url host and checkoutUrl = https://<host>/checkout?cart=<hash>.`;
 
 export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
   const { jobs, runner, worker } = ctx;

@@ -1,5 +1,11 @@
 import type { Message, MissionType, PlanStep, StreamEventType, ToolName } from '@hs/contracts';
-import { type AgentModel, ModelError, type ToolCallRequest, type ToolOutcome } from './agent-model.ts';
+import {
+  type AgentModel,
+  type CheckedToolCall,
+  ModelError,
+  type ToolCallRequest,
+  type ToolOutcome,
+} from './agent-model.ts';
 import { type MissionContext, STEP_LABELS, setStepStatus } from './mission.ts';
 
 /**
@@ -14,9 +20,9 @@ export interface TurnPorts {
   maxSteps: number;
   tools: ReadonlyArray<ToolName>;
   /** Checks a proposed call against the tool's argument schema; throws ModelError when it is invalid. */
-  checkCall(call: ToolCallRequest): ToolCallRequest;
+  checkCall(call: ToolCallRequest): CheckedToolCall;
   /** Runs a checked call; a failing tool comes back as `ok: false`, never as an exception. */
-  runTool(call: ToolCallRequest): Promise<ToolOutcome>;
+  runTool(call: CheckedToolCall): Promise<ToolOutcome>;
   emit(type: StreamEventType, data: Record<string, unknown>): Promise<void>;
   /** Extends the turn lease so a long but healthy turn is not taken for a crashed one. */
   renewLease(): Promise<void>;
@@ -91,7 +97,7 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
     const outcomes: ToolOutcome[] = [];
     for (const call of calls) {
       const index = plan.length;
-      plan = [...plan, { step: STEP_LABELS[call.tool] ?? call.tool, status: 'IN_PROGRESS' }];
+      plan = [...plan, { step: STEP_LABELS[call.tool], status: 'IN_PROGRESS' }];
       await ports.emit('plan.updated', { turn_id, plan });
       await ports.emit('tool.call', { turn_id, tool: call.tool, args: call.args });
       const outcome = await ports.runTool(call);

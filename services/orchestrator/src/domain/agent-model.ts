@@ -2,6 +2,8 @@ import type { Message, MissionType, ToolName } from '@hs/contracts';
 import type { MissionContext } from './mission.ts';
 
 export type ToolCallRequest = { tool: string; args: Record<string, unknown> };
+/** A proposed call after checking: a known tool, with arguments its schema accepted. */
+export type CheckedToolCall = { tool: ToolName; args: Record<string, unknown> };
 
 /** A tool call as run: `ok` false carries the error the tool reported (peer down, refused). */
 export type ToolOutcome =

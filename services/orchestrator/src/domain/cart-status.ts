@@ -1,4 +1,4 @@
-import type { Cart, CheckCartOutcome, PurchaseFailure } from '@hs/contracts';
+import type { Cart, CartprepFailureCode, CheckCartOutcome, PurchaseFailure } from '@hs/contracts';
 
 /** What a purchase request's status (and its last failure) means for its cart preparation. */
 export function cartOutcome(
@@ -22,7 +22,7 @@ export function cartOutcome(
   }
 }
 
-/** Cart-prep's failure codes (spec part 7) in words a shopper understands. */
+/** Cart-prep's failure codes (spec part 7) in words a shopper understands; every code has its words. */
 const FAILURE_WORDS: Record<string, string> = {
   BLOCKED_BOT_DETECTED: 'the shop blocked our automated browser',
   SIZE_UNAVAILABLE: 'the size is out of stock',
@@ -33,7 +33,7 @@ const FAILURE_WORDS: Record<string, string> = {
   DOMAIN_NOT_ALLOWED: 'the shop is not on the list of allowed merchants',
   SAFETY_VIOLATION: 'the next step would have broken the safety rules',
   INTERNAL_ERROR: 'something went wrong inside cart preparation',
-};
+} satisfies Record<CartprepFailureCode, string>;
 
 export const failureInWords = (code: string) => FAILURE_WORDS[code] ?? `it failed (${code})`;
 

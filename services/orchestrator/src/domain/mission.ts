@@ -1,4 +1,12 @@
-import type { Message, MissionState, MissionType, MissionView, OfferSummary, PlanStep } from '@hs/contracts';
+import type {
+  Message,
+  MissionState,
+  MissionType,
+  MissionView,
+  OfferSummary,
+  PlanStep,
+  ToolName,
+} from '@hs/contracts';
 import type { Constraints } from './constraint-parser.ts';
 
 export type Vote = 'like' | 'dislike';
@@ -98,8 +106,8 @@ export function userMessage(id: string, content: string, source: Message['source
   return { id, role: 'user', content, created_at: now, tool_calls: null, source };
 }
 
-/** Labels of the plan steps each tool call shows (PlanStep.step). */
-export const STEP_LABELS: Record<string, string> = {
+/** Labels of the plan steps each tool call shows (PlanStep.step); keyed by ToolName, so a new tool needs one. */
+export const STEP_LABELS: Record<ToolName, string> = {
   list_wardrobe: 'Review the household wardrobe',
   search_commerce: 'Search matching offers',
   prepare_cart: 'Prepare the cart for the approved request',

@@ -1,6 +1,11 @@
 import type { ToolName } from '@hs/contracts';
 import { isAppError } from '@hs/service-kit';
-import { ModelError, type ToolCallRequest, type ToolOutcome } from '../../domain/agent-model.ts';
+import {
+  type CheckedToolCall,
+  ModelError,
+  type ToolCallRequest,
+  type ToolOutcome,
+} from '../../domain/agent-model.ts';
 import { checkCart } from './check-cart.ts';
 import { completeMission } from './complete-mission.ts';
 import { createBrowserSession } from './create-browser-session.ts';
@@ -9,19 +14,24 @@ import { prepareCart } from './prepare-cart.ts';
 import { searchCommerce } from './search-commerce.ts';
 import type { ToolContext, ToolDefinition } from './tool-context.ts';
 
-export const TOOLS: readonly ToolDefinition[] = [
-  listWardrobe,
-  searchCommerce,
-  prepareCart,
-  checkCart,
-  createBrowserSession,
-  completeMission,
-];
+/** Every agent tool under its name: keyed by ToolName, so a name without a tool does not compile. */
+const REGISTRY: Record<ToolName, ToolDefinition> = {
+  list_wardrobe: listWardrobe,
+  search_commerce: searchCommerce,
+  prepare_cart: prepareCart,
+  check_cart: checkCart,
+  create_browser_session: createBrowserSession,
+  complete_mission: completeMission,
+};
+for (const [name, tool] of Object.entries(REGISTRY))
+  if (tool.name !== name) throw new Error(`Tool registry: ${name} is registered with the tool ${tool.name}`);
+
+export const TOOLS: readonly ToolDefinition[] = Object.values(REGISTRY);
 export const TOOL_NAMES: readonly ToolName[] = TOOLS.map((t) => t.name);
-const byName = new Map(TOOLS.map((t) => [t.name as string, t]));
+const byName = new Map<string, ToolDefinition>(Object.entries(REGISTRY));
 
 /** A proposed call with arguments the tool accepts (defaults applied), or ModelError. */
-export function checkToolCall(call: ToolCallRequest): ToolCallRequest {
+export function checkToolCall(call: ToolCallRequest): CheckedToolCall {
   const tool = byName.get(call.tool);
   if (!tool)
     throw new ModelError('MODEL_INVALID_TOOL_CALL', `The agent model called an unknown tool "${call.tool}"`);
@@ -33,12 +43,12 @@ export function checkToolCall(call: ToolCallRequest): ToolCallRequest {
       `The agent model called ${call.tool} with invalid arguments (${issue?.path.join('.') || 'args'}: ${issue?.message})`,
     );
   }
-  return { tool: call.tool, args: parsed.data as Record<string, unknown> };
+  return { tool: tool.name, args: parsed.data as Record<string, unknown> };
 }
 
 /** Runs a checked call. Whatever goes wrong with the peer is the tool's answer, not an exception. */
-export async function runToolCall(call: ToolCallRequest, ctx: ToolContext): Promise<ToolOutcome> {
-  const tool = byName.get(call.tool)!;
+export async function runToolCall(call: CheckedToolCall, ctx: ToolContext): Promise<ToolOutcome> {
+  const tool = REGISTRY[call.tool];
   try {
     const result = tool.result.parse(await tool.run(call.args, ctx));
     return { ok: true, tool: call.tool, args: call.args, result };
