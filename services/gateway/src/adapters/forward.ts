@@ -6,6 +6,7 @@ import {
   badRequest,
   INTERNAL_TOKEN_HEADER,
   type Peer,
+  trackOpenStream,
   upstreamError,
   upstreamTimeout,
 } from '@hs/service-kit';
@@ -142,6 +143,11 @@ export async function forward(
   if (isStream(upstream)) {
     reply.header('x-accel-buffering', 'no');
     reply.header('cache-control', 'no-cache');
+    // On shutdown the stream ends cleanly at once; the client reconnects after its `retry`.
+    trackOpenStream(reply, () => {
+      upstream.body.unpipe(reply.raw);
+      reply.raw.end();
+    });
   }
   upstream.body.on('error', () => reply.raw.destroy());
   // Only an event stream may stay idle; any other reply that stalls mid-body is cut after the
