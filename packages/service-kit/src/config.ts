@@ -73,6 +73,9 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
     INTERNAL_API_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
     PERSISTENCE_BACKEND: z.enum(['inmemory', 'sqlite', 'docstore']).default('inmemory'),
     DATA_DIR: z.string().min(1).default('./.data'),
+    // A cap on the sqlite file (MB; unset: none): the service answers 503 and /ready turns 503
+    // when it is reached, before the disk itself fills.
+    SQLITE_MAX_SIZE_MB: z.coerce.number().positive().optional(),
     FIRESTORE_PROJECT_ID: z.string().optional(),
     FIRESTORE_DATABASE_ID: z.string().optional(),
     ...peers,
@@ -96,6 +99,7 @@ export type BaseConfig = {
   persistence: {
     backend: 'inmemory' | 'sqlite' | 'docstore';
     dataDir: string;
+    sqliteMaxSizeBytes: number | undefined;
     firestoreProjectId: string | undefined;
     firestoreDatabaseId: string | undefined;
   };
@@ -167,6 +171,8 @@ export function loadConfig<E extends z.ZodRawShape>(
     persistence: {
       backend: raw.PERSISTENCE_BACKEND,
       dataDir: raw.DATA_DIR,
+      sqliteMaxSizeBytes:
+        raw.SQLITE_MAX_SIZE_MB === undefined ? undefined : raw.SQLITE_MAX_SIZE_MB * 1_048_576,
       firestoreProjectId: raw.FIRESTORE_PROJECT_ID,
       firestoreDatabaseId: raw.FIRESTORE_DATABASE_ID,
     },

@@ -59,8 +59,9 @@ export async function runService<C extends ProcessConfig>(
     });
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${options.service}: ${err.message}\n`);
+    // A bad setting or an unusable database file: one line naming it, no stack.
+    if (err instanceof ConfigError || (err as Error).name === 'StoreUnusableError') {
+      process.stderr.write(`${options.service}: ${(err as Error).message}\n`);
       process.exit(1);
     }
     logger.fatal({ err }, 'boot failed');

@@ -1,6 +1,6 @@
 import { createAuditWriter } from '@hs/audit-client';
 import type { ServiceName } from '@hs/contracts';
-import { createPeerClient, createServiceApp, SERVICES, type ServiceApp } from '@hs/service-kit';
+import { createPeerClient, createServiceApp, peerChecks, SERVICES, type ServiceApp } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createAccessTokens } from './adapters/access-tokens.ts';
@@ -15,6 +15,8 @@ import type { GatewayConfig } from './config.ts';
 import type { GatewayContext } from './context.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
+
+const REQUIRED_PEERS = ['orchestrator', 'wardrobe', 'commerce'] as const;
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -39,7 +41,8 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       'Errors are {error, message, details?}; a peer that is down is 502 UPSTREAM_ERROR, a slow one 504 UPSTREAM_TIMEOUT.',
     logger: deps.logger ?? false,
     config,
-    readiness: { store: () => store.ping() },
+    // The app cannot work without these (missions, wardrobe, offers); the rest degrade per route.
+    readiness: { store: () => store.ping(), ...peerChecks(config.peers, REQUIRED_PEERS) },
   });
   const peers = Object.fromEntries(
     SERVICES.map((service) => [
