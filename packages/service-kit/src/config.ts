@@ -76,6 +76,8 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
     // A cap on the sqlite file (MB; unset: none): the service answers 503 and /ready turns 503
     // when it is reached, before the disk itself fills.
     SQLITE_MAX_SIZE_MB: z.coerce.number().positive().optional(),
+    // The address clients use (default: the gateway's): every URL handed out is built from it.
+    PUBLIC_BASE_URL: z.url().optional(),
     FIRESTORE_PROJECT_ID: z.string().optional(),
     FIRESTORE_DATABASE_ID: z.string().optional(),
     ...peers,
@@ -106,6 +108,8 @@ export type BaseConfig = {
   /** This service's own internal token: what callers must present. */
   internalToken: string;
   peers: Record<ServiceName, Peer>;
+  /** PUBLIC_BASE_URL without a trailing slash, or the gateway's base URL. */
+  publicBaseUrl: string;
   env: AppEnv;
 };
 
@@ -114,6 +118,16 @@ function formatIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
   const value = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
   const shown = value === undefined ? 'unset' : /TOKEN|SECRET|KEY/.test(name) ? 'set' : JSON.stringify(value);
   return `${name} ${issue.message} (value: ${shown})`;
+}
+
+const configVariables = new Map<ServiceName, string[]>();
+
+/**
+ * The environment variables a service's configuration declares, as seen by its last
+ * `loadConfig`: deployment files (compose, manifests) are checked against these.
+ */
+export function declaredConfigVariables(service: ServiceName): readonly string[] {
+  return configVariables.get(service) ?? [];
 }
 
 /**
@@ -135,6 +149,7 @@ export function loadConfig<E extends z.ZodRawShape>(
     );
   const appEnv = appEnvResult.data;
   const schema = z.object({ ...baseShape(service, appEnv), ...extra(appEnv) });
+  configVariables.set(service, Object.keys(schema.shape));
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const result = schema.safeParse(cleaned);
   if (!result.success) {
@@ -178,6 +193,7 @@ export function loadConfig<E extends z.ZodRawShape>(
     },
     internalToken: peers[service].token,
     peers,
+    publicBaseUrl: (raw.PUBLIC_BASE_URL ?? peers.gateway.baseUrl).replace(/\/$/, ''),
     raw,
   };
 }

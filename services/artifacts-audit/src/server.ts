@@ -10,7 +10,7 @@ await runService({
   build: async (config, logger, lifecycle) => {
     const store = createStore(storeConfigFromEnv({ service: 'artifacts-audit', ...config.persistence }));
     const storage = createBlobStorageFromSettings(config.storage, {
-      publicBaseUrl: config.peers.gateway.baseUrl,
+      publicBaseUrl: config.publicBaseUrl,
     });
     const app = await buildApp({ config, store, storage, logger });
     // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
