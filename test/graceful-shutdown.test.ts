@@ -89,6 +89,53 @@ describe('SIGTERM', () => {
     }
   }, 60_000);
 
+  it('ends a mission stream proxied by the gateway at once, and the gateway exits 0', async () => {
+    const stack = await startStack({
+      services: ['gateway', 'orchestrator'],
+      env: { SHUTDOWN_GRACE_SECONDS: '5' },
+    });
+    const gw = stack.url('gateway');
+    try {
+      const login = (await (
+        await fetch(`${gw}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ idToken: 'shutdown' }),
+        })
+      ).json()) as { accessToken: string };
+      const auth = { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/json' };
+      const household = (await (
+        await fetch(`${gw}/api/v1/households`, { method: 'POST', headers: auth, body: '{"name":"Home"}' })
+      ).json()) as { householdId: string };
+      const missions = `${gw}/api/v1/households/${household.householdId}/orchestrator/missions`;
+      const created = await fetch(missions, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ mission_type: 'STYLE', initial_message: 'summer tops' }),
+      });
+      expect(created.status).toBe(201);
+      const { mission_id } = (await created.json()) as { mission_id: string };
+      const stream = await fetch(`${missions}/${mission_id}/stream`, {
+        headers: { authorization: auth.authorization, accept: 'text/event-stream' },
+      });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      let text = '';
+      const readAll = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return 'ended';
+          text += new TextDecoder().decode(value);
+        }
+      })();
+      await vi.waitFor(() => expect(text).toContain('event: turn.completed'), { timeout: 10_000 });
+      expect(await stack.stop('gateway')).toBe(0);
+      expect(await readAll).toBe('ended');
+    } finally {
+      await stack.close();
+    }
+  }, 60_000);
+
   it('hands a running cart-prep job back to the queue with its attempt counted', async () => {
     const stack = await startStack({
       services: ['cartprep'],
