@@ -20,6 +20,7 @@ import {
 import type { Logger } from 'pino';
 import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
+import { registerTraceContext } from './trace-context.ts';
 
 export type ServiceApp = FastifyInstance<
   RawServerDefault,
@@ -90,6 +91,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerTraceContext(app);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -11,3 +11,4 @@ export * from './open-streams.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
 export * from './run-service.ts';
+export * from './trace-context.ts';

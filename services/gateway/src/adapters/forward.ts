@@ -5,6 +5,7 @@ import { CALLER_HEADERS } from '@hs/contracts';
 import {
   badRequest,
   INTERNAL_TOKEN_HEADER,
+  outgoingTraceparent,
   type Peer,
   trackOpenStream,
   upstreamError,
@@ -87,6 +88,8 @@ export async function forward(
   }
   headers[INTERNAL_TOKEN_HEADER] = target.peer.token;
   headers['x-request-id'] = request.id;
+  const traceparent = outgoingTraceparent();
+  if (traceparent) headers.traceparent = traceparent;
   if (identity) {
     headers[CALLER_HEADERS.userId] = identity.userId;
     headers[CALLER_HEADERS.role] = identity.role;
