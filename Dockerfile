@@ -1,16 +1,50 @@
-# One image for all eight services; SERVICE picks which one a container runs.
-FROM node:24-bookworm-slim AS deps
+# syntax=docker/dockerfile:1
+# One Dockerfile for all eight services: `docker build --build-arg SERVICE=gateway -t hs-gateway .`
+# The image holds that service, the shared packages it imports and their production
+# dependencies only. There is no compiled build yet: Node 24 runs the TypeScript sources
+# directly (type stripping), from the workspace layout, so nothing sits under node_modules that
+# Node would refuse to strip. Runs as the unprivileged `node` user with a read-only root
+# filesystem: the only writable paths are the /data and /blobs volumes and /tmp (tmpfs).
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS deps
+ARG SERVICE
+RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<name>" && exit 1)
 WORKDIR /app
 RUN npm install -g pnpm@10.34.9
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
 COPY packages ./packages
 COPY services ./services
-RUN pnpm install --frozen-lockfile --prod=false
+COPY scripts/serve.mjs ./scripts/serve.mjs
+# Only this service and the workspace packages it depends on, production dependencies only.
+RUN pnpm install --frozen-lockfile --prod --filter "@hs/${SERVICE}..." \
+ && rm -rf packages/*/test services/*/test \
+ && find services -mindepth 1 -maxdepth 1 -type d ! -name "${SERVICE}" -exec rm -rf {} +
 
-FROM node:24-bookworm-slim
+FROM ${NODE_IMAGE} AS runtime
+ARG SERVICE
+# Debian's Chromium for the services that drive a real browser (cartprep, browser-bridge).
+RUN if [ "$SERVICE" = "cartprep" ] || [ "$SERVICE" = "browser-bridge" ]; then \
+      apt-get update \
+      && apt-get install -y --no-install-recommends chromium fonts-liberation \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
+ENV NODE_ENV=production \
+    SERVICE=${SERVICE} \
+    HOST=0.0.0.0 \
+    PERSISTENCE_BACKEND=sqlite \
+    DATA_DIR=/data \
+    ARTIFACT_LOCAL_DIR=/blobs \
+    CHROMIUM_PATH=/usr/bin/chromium
 WORKDIR /app
-ENV NODE_ENV=production HOST=0.0.0.0 LOG_FORMAT=json
-COPY --from=deps /app /app
+COPY --from=deps --chown=root:root /app /app
+RUN mkdir -p /data /blobs && chown node:node /data /blobs
+VOLUME ["/data", "/blobs"]
 USER node
 EXPOSE 8080-8087
-CMD ["sh", "-c", "exec node --conditions=@hs/source services/${SERVICE:?set SERVICE}/src/server.ts"]
+# Liveness (/health), not /ready: compose's depends_on waits on it, and readiness depends on
+# peers that may start later (wardrobe's readiness needs the gateway, the gateway's needs wardrobe).
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM reaches node directly (exec form, no shell): graceful shutdown within SHUTDOWN_GRACE_SECONDS.
+CMD ["node", "--conditions=@hs/source", "--disable-warning=ExperimentalWarning", "scripts/serve.mjs"]

@@ -7,7 +7,7 @@ if (!hasCompose)
   console.warn('docker-compose not installed: docker-compose.yml validation SKIPPED (.ci/run installs it)');
 
 describe.skipIf(!hasCompose)('docker-compose.yml', () => {
-  it('is accepted by docker-compose config and describes the eight services', () => {
+  it('is accepted by docker-compose config and describes the eight services and the optional emulator', () => {
     const result = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '--services'], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
@@ -19,6 +19,7 @@ describe.skipIf(!hasCompose)('docker-compose.yml', () => {
       'browser-bridge',
       'cartprep',
       'commerce',
+      'firestore',
       'gateway',
       'orchestrator',
       'vto',

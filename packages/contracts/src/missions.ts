@@ -152,6 +152,8 @@ export const StreamEventType = z.enum([
   'plan.updated',
   'state.changed',
   'turn.completed',
+  'turn.failed',
+  // Only in events stored before `turn.failed` replaced it.
   'error',
   'client.event',
   'browser.event',

@@ -73,6 +73,11 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
     INTERNAL_API_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
     PERSISTENCE_BACKEND: z.enum(['inmemory', 'sqlite', 'docstore']).default('inmemory'),
     DATA_DIR: z.string().min(1).default('./.data'),
+    // A cap on the sqlite file (MB; unset: none): the service answers 503 and /ready turns 503
+    // when it is reached, before the disk itself fills.
+    SQLITE_MAX_SIZE_MB: z.coerce.number().positive().optional(),
+    // The address clients use (default: the gateway's): every URL handed out is built from it.
+    PUBLIC_BASE_URL: z.url().optional(),
     FIRESTORE_PROJECT_ID: z.string().optional(),
     FIRESTORE_DATABASE_ID: z.string().optional(),
     ...peers,
@@ -96,12 +101,15 @@ export type BaseConfig = {
   persistence: {
     backend: 'inmemory' | 'sqlite' | 'docstore';
     dataDir: string;
+    sqliteMaxSizeBytes: number | undefined;
     firestoreProjectId: string | undefined;
     firestoreDatabaseId: string | undefined;
   };
   /** This service's own internal token: what callers must present. */
   internalToken: string;
   peers: Record<ServiceName, Peer>;
+  /** PUBLIC_BASE_URL without a trailing slash, or the gateway's base URL. */
+  publicBaseUrl: string;
   env: AppEnv;
 };
 
@@ -110,6 +118,16 @@ function formatIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
   const value = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
   const shown = value === undefined ? 'unset' : /TOKEN|SECRET|KEY/.test(name) ? 'set' : JSON.stringify(value);
   return `${name} ${issue.message} (value: ${shown})`;
+}
+
+const configVariables = new Map<ServiceName, string[]>();
+
+/**
+ * The environment variables a service's configuration declares, as seen by its last
+ * `loadConfig`: deployment files (compose, manifests) are checked against these.
+ */
+export function declaredConfigVariables(service: ServiceName): readonly string[] {
+  return configVariables.get(service) ?? [];
 }
 
 /**
@@ -131,6 +149,7 @@ export function loadConfig<E extends z.ZodRawShape>(
     );
   const appEnv = appEnvResult.data;
   const schema = z.object({ ...baseShape(service, appEnv), ...extra(appEnv) });
+  configVariables.set(service, Object.keys(schema.shape));
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const result = schema.safeParse(cleaned);
   if (!result.success) {
@@ -167,11 +186,14 @@ export function loadConfig<E extends z.ZodRawShape>(
     persistence: {
       backend: raw.PERSISTENCE_BACKEND,
       dataDir: raw.DATA_DIR,
+      sqliteMaxSizeBytes:
+        raw.SQLITE_MAX_SIZE_MB === undefined ? undefined : raw.SQLITE_MAX_SIZE_MB * 1_048_576,
       firestoreProjectId: raw.FIRESTORE_PROJECT_ID,
       firestoreDatabaseId: raw.FIRESTORE_DATABASE_ID,
     },
     internalToken: peers[service].token,
     peers,
+    publicBaseUrl: (raw.PUBLIC_BASE_URL ?? peers.gateway.baseUrl).replace(/\/$/, ''),
     raw,
   };
 }

@@ -25,6 +25,7 @@ import { deferContinue } from './expect-continue.ts';
 import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
 import { drainRefusedBodies } from './refused-body.ts';
 import { accessExtensions } from './route-access.ts';
+import { registerTraceContext } from './trace-context.ts';
 
 export type ServiceApp = FastifyInstance<
   RawServerDefault,
@@ -77,6 +78,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // A request that reached us while shutting down is served (its connection then closes): see shutdown.ts.
+    return503OnClosing: false,
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -104,6 +107,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     reply.header('x-request-id', request.id);
   });
   drainRefusedBodies(app, Math.max(8 * 1_048_576, 4 * bodyLimit));
+  registerTraceContext(app);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -91,6 +91,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
         details: toDetails(err.validationContext, err.validation as ValidationIssue[]),
       });
     }
+    // The store's storage failed (disk full, read-only, damaged): say so, keep the cause in the log.
+    if ((err as Error).name === 'StoreUnavailableError') {
+      request.log.error({ err, cause: (err as Error).cause }, err.message);
+      return send(reply, 503, { error: 'SERVICE_UNAVAILABLE', message: err.message });
+    }
     const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
     if (known)
       return send(reply, known.status, { error: known.error, message: known.message ?? err.message });

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
 import type { Caller } from './internal-auth.ts';
 import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
+import { outgoingTraceparent } from './trace-context.ts';
 
 export type PeerCall<S extends z.ZodType | undefined> = {
   method: Dispatcher.HttpMethod;
@@ -72,6 +73,8 @@ export function createPeerClient(options: {
         ...call.headers,
       };
       if (call.requestId) headers['x-request-id'] = call.requestId;
+      const traceparent = outgoingTraceparent();
+      if (traceparent) headers.traceparent = traceparent;
       if (call.caller) {
         headers[CALLER_HEADERS.userId] = call.caller.userId;
         if (call.caller.role) headers[CALLER_HEADERS.role] = call.caller.role;

@@ -2,23 +2,34 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ConfigError } from './config.ts';
 import { createLogger } from './logger.ts';
+import { drainGracefully } from './shutdown.ts';
 
-export interface RunServiceOptions<
-  C extends { host: string; port: number; logLevel: string; shutdownGraceMs: number },
-> {
+type ProcessConfig = { host: string; port: number; logLevel: string; shutdownGraceMs: number };
+
+/** What a service's process may hook into besides its Fastify app. */
+export interface ServiceLifecycle {
+  /**
+   * Runs `fn` on SIGTERM/SIGINT once the requests already received have been answered and the
+   * app has closed (its `onClose` hooks: workers, outboxes, store); several run at once, within
+   * SHUTDOWN_GRACE_SECONDS. For process-wide resources the app does not own, such as a browser.
+   */
+  onShutdown(fn: () => Promise<void> | void): void;
+}
+
+export interface RunServiceOptions<C extends ProcessConfig> {
   service: string;
   loadConfig: () => C;
-  build: (config: C, logger: Logger) => Promise<FastifyInstance>;
+  build: (config: C, logger: Logger, lifecycle: ServiceLifecycle) => Promise<FastifyInstance>;
 }
 
 /**
  * Owns the process: parses configuration (a bad value stops the boot with one line), builds
- * the app, listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish
- * (bounded by SHUTDOWN_GRACE_SECONDS) and closes the app's resources.
+ * the app, listens, and on SIGTERM/SIGINT shuts down gracefully within SHUTDOWN_GRACE_SECONDS
+ * (see shutdown.ts): exit 0 when everything closed in time, 1 when the grace period ran out.
  */
-export async function runService<
-  C extends { host: string; port: number; logLevel: string; shutdownGraceMs: number },
->(options: RunServiceOptions<C>): Promise<FastifyInstance> {
+export async function runService<C extends ProcessConfig>(
+  options: RunServiceOptions<C>,
+): Promise<FastifyInstance> {
   let config: C;
   try {
     config = options.loadConfig();
@@ -30,13 +41,27 @@ export async function runService<
     throw err;
   }
   const logger = createLogger(options.service, config.logLevel);
+  const shutdownHooks: Array<() => Promise<void> | void> = [];
+  const lifecycle: ServiceLifecycle = { onShutdown: (fn) => void shutdownHooks.push(fn) };
   let app: FastifyInstance;
+  let stopping = false;
   try {
-    app = await options.build(config, logger);
+    app = await options.build(config, logger, lifecycle);
+    // Once stopping, every answer closes its connection, so a client never sends its next
+    // request on a connection that is about to go away; /ready tells load balancers to move on.
+    app.addHook('onRequest', async (request, reply) => {
+      if (!stopping) return;
+      reply.header('connection', 'close');
+      if (request.url === '/ready')
+        return reply
+          .code(503)
+          .send({ status: 'not_ready', service: options.service, checks: { shuttingDown: false } });
+    });
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${options.service}: ${err.message}\n`);
+    // A bad setting or an unusable database file: one line naming it, no stack.
+    if (err instanceof ConfigError || (err as Error).name === 'StoreUnusableError') {
+      process.stderr.write(`${options.service}: ${(err as Error).message}\n`);
       process.exit(1);
     }
     logger.fatal({ err }, 'boot failed');
@@ -47,7 +72,6 @@ export async function runService<
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port }, `${options.service} listening on http://${config.host}:${port}`);
 
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -57,14 +81,12 @@ export async function runService<
       process.exit(1);
     }, config.shutdownGraceMs);
     timer.unref();
-    // Fastify closes the connections that are idle when close() starts; a keep-alive connection
-    // whose request was still running becomes idle only later and would hold the process until
-    // the grace period ends (peers' undici pools keep connections open). Sweep them as they free up.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
-    sweep.unref();
-    app.close().then(
-      () => process.exit(0),
-      (err) => {
+    drainGracefully(app, { graceMs: config.shutdownGraceMs, hooks: shutdownHooks, logger }).then(
+      () => {
+        logger.info('shut down');
+        process.exit(0);
+      },
+      (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);
       },

@@ -9,7 +9,7 @@ import type { Store } from './types.ts';
 
 export type StoreConfig =
   | { backend: 'inmemory' }
-  | { backend: 'sqlite'; file: string }
+  | { backend: 'sqlite'; file: string; maxSizeBytes?: number | undefined }
   | {
       backend: 'docstore';
       projectId: string;
@@ -37,7 +37,7 @@ function openBackend(config: StoreConfig): Store {
     case 'inmemory':
       return createMemoryStore();
     case 'sqlite':
-      return createSqliteStore(config.file);
+      return createSqliteStore(config.file, { maxSizeBytes: config.maxSizeBytes });
     case 'docstore':
       return createFirestoreStore(config);
     default:
@@ -50,6 +50,8 @@ export interface StoreEnv {
   backend?: string | undefined;
   /** DATA_DIR for the sqlite file (default `.data`); created when missing. */
   dataDir?: string | undefined;
+  /** SQLITE_MAX_SIZE_MB in bytes: the sqlite file's cap (PRAGMA max_page_count). */
+  sqliteMaxSizeBytes?: number | undefined;
   /** Service name; the sqlite file is `${dataDir}/${service}.sqlite`. */
   service: string;
   firestoreProjectId?: string | undefined;
@@ -73,7 +75,7 @@ export function storeConfigFromEnv(env: StoreEnv): StoreConfig {
         throw new Error(`Invalid service name ${JSON.stringify(env.service)}`);
       const dataDir = env.dataDir?.trim() || '.data';
       mkdirSync(dataDir, { recursive: true });
-      return { backend, file: join(dataDir, `${env.service}.sqlite`) };
+      return { backend, file: join(dataDir, `${env.service}.sqlite`), maxSizeBytes: env.sqliteMaxSizeBytes };
     }
     case 'docstore': {
       const projectId = env.firestoreProjectId?.trim();

@@ -13,4 +13,5 @@ export {
   firestoreIndexDefinitions,
 } from './firestore-indexes.ts';
 export { queryAll } from './query-all.ts';
+export * from './store-errors.ts';
 export * from './types.ts';

@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import { assertCollectionName } from './names.ts';
 import { type SqliteHandle, sqliteCollection } from './sqlite-collection.ts';
+import { guarded, openChecked } from './sqlite-open.ts';
+import { createWriteProbe } from './sqlite-probe.ts';
 import { ensureCollectionSchema } from './sqlite-schema.ts';
 import type { Collection, CollectionOptions, Doc, Store } from './types.ts';
 
-const BUSY_TIMEOUT_MS = 5000;
 const MAX_CACHED_STATEMENTS = 500;
 
 /**
@@ -20,12 +21,18 @@ interface CollectionState {
   declared: Set<string>;
 }
 
-/** One SQLite file per service; WAL so readers never block on the writer. */
-export function createSqliteStore(file: string): Store {
+/**
+ * One SQLite file per service; WAL so readers never block on the writer. A file that fails
+ * `PRAGMA quick_check` (or is not a database) is refused here, so a damaged store never serves.
+ */
+export function createSqliteStore(file: string, options: { maxSizeBytes?: number | undefined } = {}): Store {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = NORMAL');
+  const db = openChecked(file);
+  if (options.maxSizeBytes !== undefined) {
+    const pageSize = Number(db.prepare('PRAGMA page_size').get()?.page_size ?? 4096);
+    db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(options.maxSizeBytes / pageSize))}`);
+  }
+  const health = createWriteProbe(db);
 
   const statements = new Map<string, StatementSync>();
   const handle: SqliteHandle = {
@@ -46,7 +53,9 @@ export function createSqliteStore(file: string): Store {
         db.exec('COMMIT');
         return result;
       } catch (err) {
-        db.exec('ROLLBACK');
+        // SQLite has already rolled back after SQLITE_FULL, IOERR and the like: a second
+        // ROLLBACK would fail ("no transaction is active") and hide the real error.
+        if (db.isTransaction) db.exec('ROLLBACK');
         throw err;
       }
     },
@@ -68,16 +77,9 @@ export function createSqliteStore(file: string): Store {
         for (const field of fields) state.arrayFields.add(field);
         state.declared.add(key);
       }
-      return sqliteCollection<T>(handle, name, state.arrayFields);
+      return guarded(sqliteCollection<T>(handle, name, state.arrayFields), health);
     },
-    async ping() {
-      try {
-        db.prepare('SELECT 1').get();
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => health.check(),
     async close() {
       if (!db.isOpen) return;
       // Lets the planner keep statistics for the expression indexes fresh across restarts.

@@ -32,8 +32,8 @@ export interface RunningStack {
   dataDir?: string;
   /** SIGKILL one service (a crash), leaving the others running. */
   kill(service: ServiceName): Promise<void>;
-  /** SIGTERM one service and wait for it to exit. */
-  stop(service: ServiceName): Promise<void>;
+  /** SIGTERM one service and wait for it to exit; resolves to its exit code (null: killed by a signal). */
+  stop(service: ServiceName): Promise<number | null>;
   start(service: ServiceName, extraEnv?: Record<string, string>): Promise<void>;
   logs(service: ServiceName): string;
   /** SIGTERM every service, wait for them to exit, then remove a durable stack's `dataDir`. */
@@ -115,12 +115,13 @@ export async function startStack(options: {
     await waitHealthy(`http://127.0.0.1:${ports[service]}`, child, () => output.get(service) ?? '');
   };
 
-  const signal = async (service: ServiceName, sig: NodeJS.Signals) => {
+  const signal = async (service: ServiceName, sig: NodeJS.Signals): Promise<number | null> => {
     const child = children.get(service);
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
     const exited = once(child, 'exit');
     child.kill(sig);
-    await exited;
+    const [code] = (await exited) as [number | null];
+    return code;
   };
 
   try {
@@ -134,7 +135,9 @@ export async function startStack(options: {
     url: (s) => `http://127.0.0.1:${ports[s]}`,
     env,
     ...(dataDir ? { dataDir } : {}),
-    kill: (s) => signal(s, 'SIGKILL'),
+    kill: async (s) => {
+      await signal(s, 'SIGKILL');
+    },
     stop: (s) => signal(s, 'SIGTERM'),
     start,
     logs: (s) => output.get(s) ?? '',

@@ -7,13 +7,14 @@ import { loadArtifactsAuditConfig } from './config.ts';
 await runService({
   service: 'artifacts-audit',
   loadConfig: () => loadArtifactsAuditConfig(),
-  build: async (config, logger) => {
+  build: async (config, logger, lifecycle) => {
     const store = createStore(storeConfigFromEnv({ service: 'artifacts-audit', ...config.persistence }));
     const storage = createBlobStorageFromSettings(config.storage, {
-      publicBaseUrl: config.peers.gateway.baseUrl,
+      publicBaseUrl: config.publicBaseUrl,
     });
     const app = await buildApp({ config, store, storage, logger });
-    app.addHook('onClose', () => store.close());
+    // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
+    lifecycle.onShutdown(() => store.close());
     return app;
   },
 });

@@ -68,10 +68,9 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
       callbacks.outbox.start();
       worker.start();
     });
-    app.addHook('onClose', async () => {
-      await worker.stop();
-      await callbacks.outbox.stop();
-    });
+    // Running jobs go back to the queue as soon as shutdown starts, not after the HTTP drain.
+    app.addHook('preClose', async () => worker.stop());
+    app.addHook('onClose', async () => callbacks.outbox.stop());
   }
   return Object.assign(app, { ctx });
 }

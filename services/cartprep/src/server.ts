@@ -6,10 +6,11 @@ import { loadCartprepConfig } from './config.ts';
 await runService({
   service: 'cartprep',
   loadConfig: () => loadCartprepConfig(),
-  build: async (config, logger) => {
+  build: async (config, logger, lifecycle) => {
     const store = createStore(storeConfigFromEnv({ service: 'cartprep', ...config.persistence }));
     const app = await buildApp({ config, store, logger });
-    app.addHook('onClose', () => store.close());
+    // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
+    lifecycle.onShutdown(() => store.close());
     return app;
   },
 });

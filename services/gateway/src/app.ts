@@ -3,6 +3,7 @@ import type { ServiceName } from '@hs/contracts';
 import {
   createPeerClient,
   createServiceApp,
+  peerChecks,
   registerRouteAccess,
   SERVICES,
   type ServiceApp,
@@ -22,6 +23,8 @@ import type { GatewayContext } from './context.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
 import { accessHousehold } from './plugins/household-access.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
+
+const REQUIRED_PEERS = ['orchestrator', 'wardrobe', 'commerce'] as const;
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -46,7 +49,8 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       'Errors are {error, message, details?}; a peer that is down is 502 UPSTREAM_ERROR, a slow one 504 UPSTREAM_TIMEOUT.',
     logger: deps.logger ?? false,
     config,
-    readiness: { store: () => store.ping() },
+    // The app cannot work without these (missions, wardrobe, offers); the rest degrade per route.
+    readiness: { store: () => store.ping(), ...peerChecks(config.peers, REQUIRED_PEERS) },
   });
   const peers = Object.fromEntries(
     SERVICES.map((service) => [

@@ -10,6 +10,9 @@ export async function buildGateway(
   const config = loadGatewayConfig({
     APP_ENV: 'test',
     ARTIFACTS_AUDIT_BASE_URL: 'http://127.0.0.1:9',
+    ORCHESTRATOR_BASE_URL: 'http://127.0.0.1:9',
+    WARDROBE_BASE_URL: 'http://127.0.0.1:9',
+    COMMERCE_BASE_URL: 'http://127.0.0.1:9',
     ...env,
   });
   const app = await buildApp({ config, store, background: false });

@@ -241,7 +241,14 @@ describe('envelope for framework errors', () => {
       service: 'gateway',
       version: '1.0.0',
     });
-    expect((await app.inject('/ready')).statusCode).toBe(200);
+    // The peers it cannot work without are down here: not ready, and it says which.
+    const ready = await app.inject('/ready');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({
+      status: 'not_ready',
+      service: 'gateway',
+      checks: { store: true, orchestrator: false, wardrobe: false, commerce: false },
+    });
     const doc = (await app.inject('/openapi.json')).json();
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(

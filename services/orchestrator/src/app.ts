@@ -1,5 +1,5 @@
 import { createAuditWriter } from '@hs/audit-client';
-import { createServiceApp, nowIso, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import { createServiceApp, nowIso, peerChecks, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createArtifactWriter } from './adapters/artifact-writer.ts';
@@ -13,6 +13,8 @@ import type { OrchestratorContext } from './context.ts';
 import type { AgentModel } from './domain/agent-model.ts';
 import { createStubModel } from './domain/stub-model.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
+
+const REQUIRED_PEERS = ['wardrobe', 'commerce'] as const;
 
 export interface OrchestratorDeps {
   config: OrchestratorConfig;
@@ -51,7 +53,8 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
       'Missions: the stateful AI stylist (STYLE, POLL, CARTPREP, INTERACTIVE), its tools, replayable SSE streams and client events.',
     logger: deps.logger ?? false,
     config,
-    readiness: { store: () => store.ping() },
+    // The agent's everyday tools; browser sessions and cart preparation degrade per mission type.
+    readiness: { store: () => store.ping(), ...peerChecks(config.peers, REQUIRED_PEERS) },
   });
   registerInternalAuth(app, { token: config.internalToken });
   const peers = createPeers(config);

@@ -14,7 +14,7 @@ export function loadOrchestratorConfig(env: NodeJS.ProcessEnv = process.env) {
       ORCHESTRATOR_LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
       ORCHESTRATOR_LLM_STREAM: envBool(true),
       ORCHESTRATOR_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(6),
-      ORCHESTRATOR_TURN_LEASE_SECONDS: z.coerce.number().positive().max(3600).default(120),
+      ORCHESTRATOR_TURN_LEASE_SECONDS: z.coerce.number().positive().max(300).default(6),
       ORCHESTRATOR_SSE_HEARTBEAT_SECONDS: z.coerce.number().positive().max(15).default(15),
       ORCHESTRATOR_STREAM_POLL_MS: z.coerce.number().int().min(10).max(5000).default(200),
       ORCHESTRATOR_SSE_RETRY_MS: z.coerce.number().int().min(100).max(60_000).default(2000),

@@ -47,15 +47,38 @@ const chat = (
 ) => a.inject({ method: 'POST', url: `${M}/${mId}/chat`, headers, payload: { message } });
 
 describe('a turn that outlives its lease', () => {
+  it('keeps a slow but healthy turn its lease: a chat meanwhile is 409, not a takeover', async () => {
+    const a = await build({ ORCHESTRATOR_TURN_LEASE_SECONDS: '0.3' });
+    const m = await create(a);
+    peers.behaviour.set('/wardrobe', 900); // one tool call lasts three leases
+    const slow = chat(a, m.mission_id, 'black shirts');
+    await sleep(600);
+    const meanwhile = await chat(a, m.mission_id, 'blue jeans');
+    expect(meanwhile.statusCode).toBe(409);
+    expect(meanwhile.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'A turn is already running for this mission; wait for it to finish',
+    });
+    peers.behaviour.clear();
+    expect((await slow).statusCode).toBe(200);
+    const events = await a.ctx.events.after(m.mission_id, 0, 500);
+    expect(events.filter((e) => e.type === 'turn.failed')).toEqual([]);
+  });
+
   it('does not write its answer after the newer turn that took the mission over', async () => {
     const a = await build({ ORCHESTRATOR_TURN_LEASE_SECONDS: '0.3' });
     const m = await create(a);
-    peers.behaviour.set('/wardrobe', 900); // the next turn's tools hang past the lease
+    peers.behaviour.set('/wardrobe', 900); // the next turn's tools hang
     const slow = chat(a, m.mission_id, 'black shirts');
-    await sleep(500);
-    peers.behaviour.clear();
+    await sleep(200);
+    // A stalled process: its lease ran out before it could renew it.
+    await a.ctx.missions.update(m.mission_id, (doc) => ({
+      ...doc,
+      turn_lease: doc.turn_lease && { ...doc.turn_lease, expires_at: Date.now() - 1 },
+    }));
     const newer = await chat(a, m.mission_id, 'blue jeans');
     expect(newer.statusCode).toBe(200);
+    peers.behaviour.clear();
     const late = await slow;
     expect(late.statusCode).toBe(502);
     expect(late.json()).toEqual({
@@ -76,7 +99,7 @@ describe('a turn that outlives its lease', () => {
     expect(mission.history.at(-1).content).toContain('blue');
     // Followers of the slow turn's own stream are told it ended (its chat stream stops there).
     const events = await a.ctx.events.after(m.mission_id, 0, 500);
-    const slowTurn = events.find((e) => e.type === 'error' && e.data.code === 'TURN_INTERRUPTED')!.data
+    const slowTurn = events.find((e) => e.type === 'turn.failed' && e.data.code === 'TURN_INTERRUPTED')!.data
       .turn_id;
     const end = events.find((e) => e.type === 'turn.completed' && e.data.turn_id === slowTurn);
     expect(end?.data).toMatchObject({ status: 'failed', error: { code: 'TURN_SUPERSEDED' } });

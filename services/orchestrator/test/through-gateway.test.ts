@@ -260,7 +260,13 @@ describe('CARTPREP: the stylist reports how cart preparation went', () => {
 describe('two orchestrator processes on one sqlite file', () => {
   it('one streams a turn the other runs; a process killed mid-turn leaves the mission usable', async () => {
     const wardrobe = await startSlowWardrobe();
-    const second = await spawnOrchestrator({ ...stack.env, ...ORCH_ENV, WARDROBE_BASE_URL: wardrobe.url });
+    // Process 2 keeps the default turn lease (6 s): that is what a crash costs a mission.
+    const { ORCHESTRATOR_TURN_LEASE_SECONDS: _short, ...defaultLease } = ORCH_ENV;
+    const second = await spawnOrchestrator({
+      ...stack.env,
+      ...defaultLease,
+      WARDROBE_BASE_URL: wardrobe.url,
+    });
     const internal = {
       'x-internal-token': 'dev-internal-token-orchestrator',
       'x-user-id': userId,
@@ -298,17 +304,33 @@ describe('two orchestrator processes on one sqlite file', () => {
       const blocked = await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'hello?' });
       expect(blocked.status).toBe(409);
       expect(blocked.body.error).toBe('CONFLICT');
-      // The dead turn's lease (2 s here) runs out; the mission takes the next message.
+      // The dead turn's lease runs out within seconds; the mission takes the next message and
+      // the dead turn is closed (turn.failed) for every follower of the stream.
       await vi.waitFor(
         async () =>
           expect(
             (await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'hello again' })).status,
           ).toBe(200),
-        { timeout: 5000, interval: 300 },
+        { timeout: 10_000, interval: 300 },
       );
       const view = (await api('GET', `${missions()}/${m.mission_id}`)).body;
       expect(view.state).toBe('RUNNING');
       expect(view.history.at(-1).role).toBe('model');
+      const replay = openEventSource(
+        `${stack.url('orchestrator')}${missions()}/${m.mission_id}/stream?after=0`,
+        internal,
+      );
+      try {
+        await vi.waitFor(
+          () => expect(replay.received.filter((e) => e.type === 'turn.completed')).toHaveLength(3),
+          { timeout: 5000 },
+        );
+        expect(replay.received.filter((e) => e.type === 'turn.failed').map((e) => e.data.code)).toEqual([
+          'TURN_INTERRUPTED',
+        ]);
+      } finally {
+        replay.es.close();
+      }
     } finally {
       await second.kill();
       await wardrobe.close();

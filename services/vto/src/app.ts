@@ -84,8 +84,9 @@ export async function buildApp(deps: VtoDeps): Promise<ServiceApp & { ctx: VtoCo
   registerVtoJobRoutes(app, ctx);
   registerVtoResultRoutes(app, ctx);
   if (deps.background !== false) app.addHook('onReady', async () => worker.start());
+  // Running jobs go back to the queue as soon as shutdown starts, not after the HTTP drain.
+  app.addHook('preClose', async () => worker.stop());
   app.addHook('onClose', async () => {
-    await worker.stop();
     if (!deps.fetcher) await fetcher.close();
   });
   return Object.assign(app, { ctx });

@@ -7,14 +7,15 @@ import { loadVtoConfig } from './config.ts';
 await runService({
   service: 'vto',
   loadConfig: () => loadVtoConfig(),
-  build: async (config, logger) => {
+  build: async (config, logger, lifecycle) => {
     const store = createStore(storeConfigFromEnv({ service: 'vto', ...config.persistence }));
     // vto signs no URLs; local storage is shared with wardrobe through ARTIFACT_LOCAL_DIR.
     const storage = createBlobStorageFromSettings(config.storage, {
-      publicBaseUrl: config.peers.gateway.baseUrl,
+      publicBaseUrl: config.publicBaseUrl,
     });
     const app = await buildApp({ config, store, storage, logger });
-    app.addHook('onClose', () => store.close());
+    // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
+    lifecycle.onShutdown(() => store.close());
     return app;
   },
 });

@@ -147,6 +147,7 @@ describe('the try-on worker', () => {
     expect((await t.get(jobId)).json()).toMatchObject({ status: 'RUNNING', attempts: 1 });
     await t.close();
     const stored = await createJobRepository(store).get(HH, jobId);
-    expect(stored).toMatchObject({ status: 'QUEUED', attempts: 0, workerId: null });
+    // The interrupted attempt is counted (a job that keeps failing through restarts still ends).
+    expect(stored).toMatchObject({ status: 'QUEUED', attempts: 1, workerId: null, leaseUntil: 0 });
   });
 });

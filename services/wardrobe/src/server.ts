@@ -6,10 +6,11 @@ import { loadWardrobeConfig } from './config.ts';
 await runService({
   service: 'wardrobe',
   loadConfig: () => loadWardrobeConfig(),
-  build: async (config, logger) => {
+  build: async (config, logger, lifecycle) => {
     const store = createStore(storeConfigFromEnv({ service: 'wardrobe', ...config.persistence }));
     const app = await buildApp({ config, store, logger });
-    app.addHook('onClose', () => store.close());
+    // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
+    lifecycle.onShutdown(() => store.close());
     return app;
   },
 });

@@ -55,17 +55,34 @@ export function createJobRunner(deps: {
     return { signal: lost.signal, stop: () => clearInterval(timer) };
   }
 
-  async function execute(running: StoredJob): Promise<StoredJob> {
+  /** A stopping worker hands the job back at once, its attempt counted (as a crash would). */
+  async function handBack(running: StoredJob, still: (j: StoredJob) => boolean): Promise<StoredJob> {
+    const nowMs = Date.now();
+    const next = await jobs.change(running.jobId, (j) =>
+      still(j) ? expire({ ...j, leaseUntil: 0 }, nowMs, settings.maxAttempts) : null,
+    );
+    deps.logger?.info({ jobId: running.jobId, status: next?.status }, 'handed a job back on shutdown');
+    if (next?.status === 'FAILED') await report(next);
+    return next ?? ((await jobs.get(running.jobId)) as StoredJob);
+  }
+
+  /** `stopping` aborts when the worker shuts down: the job then goes back to the queue. */
+  async function execute(running: StoredJob, stopping?: AbortSignal): Promise<StoredJob> {
     const still = holds(running);
     let outcome: Awaited<ReturnType<CartExecutor['prepare']>>;
     const lease = keepLease(running, still);
     try {
       outcome = await executor.prepare(
         running,
-        AbortSignal.any([AbortSignal.timeout(settings.jobTimeoutMs), lease.signal]),
+        AbortSignal.any([
+          AbortSignal.timeout(settings.jobTimeoutMs),
+          lease.signal,
+          ...(stopping ? [stopping] : []),
+        ]),
       );
     } catch (err) {
       lease.stop();
+      if (stopping?.aborted) return handBack(running, still);
       // The executor's own fault: another attempt may succeed, until the last one.
       deps.logger?.warn({ err, jobId: running.jobId, attempt: running.attempts }, 'cart executor failed');
       const now = new Date().toISOString();
@@ -80,6 +97,7 @@ export function createJobRunner(deps: {
       return next ?? ((await jobs.get(running.jobId)) as StoredJob);
     }
     lease.stop();
+    if (stopping?.aborted) return handBack(running, still);
     const now = new Date().toISOString();
     const finished = await jobs.change(running.jobId, (j) =>
       still(j)

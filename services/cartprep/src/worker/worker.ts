@@ -10,8 +10,9 @@ const STOP_WAIT_MS = 5_000;
 /**
  * Picks QUEUED jobs and runs at most CARTPREP_CONCURRENCY at once. On start it first recovers
  * what a previous process left behind (expired leases, undelivered callbacks), then keeps doing
- * so every few seconds. `wake()` lets a new job start without waiting for the next poll. A job
- * still running after the stop wait is picked up again through its lease.
+ * so every few seconds. `wake()` lets a new job start without waiting for the next poll. On stop
+ * the running jobs are aborted and go back to the queue (attempt counted); one still running
+ * after the stop wait is picked up again through its lease.
  */
 export function createWorker(deps: {
   jobs: JobRepository;
@@ -29,8 +30,8 @@ export function createWorker(deps: {
     recover: () => deps.runner.recover(),
     queued: (limit) => deps.jobs.queued(limit),
     claim: (queued) => deps.runner.claim(queued.jobId),
-    // The executor has its own time limit; a stopping worker lets it finish (up to the wait).
-    run: (running) => deps.runner.execute(running),
+    // A stopping worker aborts the executor and hands the job back to the queue.
+    run: (running, stopping) => deps.runner.execute(running, stopping),
     stopWaitMs: STOP_WAIT_MS,
     logger: deps.logger,
   });

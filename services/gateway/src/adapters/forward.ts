@@ -7,7 +7,9 @@ import { CALLER_HEADERS } from '@hs/contracts';
 import {
   badRequest,
   INTERNAL_TOKEN_HEADER,
+  outgoingTraceparent,
   type Peer,
+  trackOpenStream,
   upstreamError,
   upstreamTimeout,
 } from '@hs/service-kit';
@@ -91,6 +93,8 @@ export async function forward(
   }
   headers[INTERNAL_TOKEN_HEADER] = target.peer.token;
   headers['x-request-id'] = request.id;
+  const traceparent = outgoingTraceparent();
+  if (traceparent) headers.traceparent = traceparent;
   if (identity) {
     headers[CALLER_HEADERS.userId] = identity.userId;
     headers[CALLER_HEADERS.role] = identity.role;
@@ -166,6 +170,11 @@ export async function forward(
   if (isStream(upstream)) {
     reply.header('x-accel-buffering', 'no');
     reply.header('cache-control', 'no-cache');
+    // On shutdown the stream ends cleanly at once; the client reconnects after its `retry`.
+    trackOpenStream(reply, () => {
+      upstream.body.unpipe(reply.raw);
+      reply.raw.end();
+    });
   }
   upstream.body.on('error', () => reply.raw.destroy());
   // Only an event stream may stay idle; any other reply that stalls mid-body is cut after the

@@ -35,8 +35,9 @@ export type StartedTurn = {
 
 /**
  * Starts a turn: takes the mission's turn lease and stores the user's message in one atomic
- * update (so two chats cannot both start), then runs the agent in the background. The lease
- * expires by itself, so a process killed mid-turn leaves the mission usable after a while.
+ * update (so two chats cannot both start), then runs the agent in the background. The lease is
+ * short and renewed on a timer while the turn runs, so a process killed mid-turn blocks the
+ * mission only until it expires; the next chat then closes the dead turn (`turn.failed`).
  */
 export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Promise<StartedTurn> {
   const turnId = newId('turn');
@@ -66,7 +67,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
     ctx.events.append(req.missionId, type, data);
   const lost = interrupted as TurnLease | null;
   if (lost)
-    await emit('error', {
+    await emit('turn.failed', {
       turn_id: lost.turn_id,
       code: 'TURN_INTERRUPTED',
       message: 'The previous turn was interrupted before it finished',
@@ -95,6 +96,13 @@ async function runTurn(
     await ctx.events.append(missionId, type, data);
   };
   const toolCtx = { householdId, missionId, caller: req.caller, requestId: req.requestId, peers: ctx.peers };
+  // A model call or a tool may take longer than the lease: renewal cannot wait for the next step.
+  const renewal = setInterval(() => {
+    renewLease(ctx, missionId, turnId).catch((err: unknown) =>
+      ctx.logger?.warn({ err, missionId, turnId }, 'could not renew the turn lease'),
+    );
+  }, ctx.config.turnLeaseMs / 3);
+  renewal.unref();
   try {
     const result = await runAgentTurn(
       {
@@ -189,6 +197,8 @@ async function runTurn(
     return { ok: true, mission };
   } catch (err) {
     return failTurn(ctx, req, turnId, err);
+  } finally {
+    clearInterval(renewal);
   }
 }
 
@@ -211,7 +221,7 @@ async function failTurn(
   );
   const mission = released.doc!;
   try {
-    await ctx.events.append(req.missionId, 'error', { turn_id: turnId, ...error });
+    await ctx.events.append(req.missionId, 'turn.failed', { turn_id: turnId, ...error });
     await ctx.events.append(req.missionId, 'turn.completed', {
       turn_id: turnId,
       status: 'failed',
@@ -238,9 +248,16 @@ async function failTurn(
   return { ok: false, mission, error };
 }
 
+/**
+ * Extends a lease this turn still holds. An expired lease is not revived: another orchestrator
+ * may already have closed the turn as dead, and the turn then ends superseded.
+ */
 async function renewLease(ctx: OrchestratorContext, missionId: string, turnId: string): Promise<void> {
-  const until = Date.now() + ctx.config.turnLeaseMs;
+  const now = Date.now();
+  const until = now + ctx.config.turnLeaseMs;
   await ctx.missions.update(missionId, (m) =>
-    m.turn_lease?.turn_id === turnId ? { ...m, turn_lease: { turn_id: turnId, expires_at: until } } : ABORT,
+    m.turn_lease?.turn_id === turnId && m.turn_lease.expires_at > now
+      ? { ...m, turn_lease: { turn_id: turnId, expires_at: until } }
+      : ABORT,
   );
 }

@@ -1,4 +1,5 @@
 import type { StreamEvent } from '@hs/contracts';
+import { trackOpenStream } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type SseChannel = { signal: AbortSignal; send(event: StreamEvent): void; end(): void };
@@ -37,12 +38,18 @@ export function openSse(
     abort.abort();
   });
   write(`retry: ${options.retryMs}\n\n`);
+  const end = () => {
+    clearInterval(heartbeat);
+    if (open()) raw.end();
+  };
+  // Shutdown ends the stream at once; the client reconnects after `retry` with Last-Event-ID.
+  const forget = trackOpenStream(reply, end);
   return {
     signal: abort.signal,
     send: (event) => write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
     end: () => {
-      clearInterval(heartbeat);
-      if (open()) raw.end();
+      forget();
+      end();
     },
   };
 }

@@ -75,19 +75,11 @@ export function requeue(
   now: string,
 ): StoredVtoJob | null {
   if (job?.status !== 'RUNNING') return null;
+  // A graceful stop counts the attempt like a crash does, so a job that keeps a worker busy
+  // through restarts still ends after MAX_ATTEMPTS.
   if ('workerId' in by) {
     if (job.workerId !== by.workerId) return null;
-    // A graceful stop is not the job's fault: the claim is not counted.
-    return {
-      ...job,
-      status: 'QUEUED',
-      attempts: job.attempts - 1,
-      workerId: null,
-      leaseUntil: 0,
-      updatedAt: now,
-    };
-  }
-  if (job.leaseUntil >= by.leaseExpiredBefore) return null;
+  } else if (job.leaseUntil >= by.leaseExpiredBefore) return null;
   if (job.attempts >= MAX_ATTEMPTS)
     return {
       ...job,

@@ -1,0 +1,39 @@
+import type { FastifyReply } from 'fastify';
+
+/** Open long-lived responses (event streams) per HTTP server, so shutdown can end them at once. */
+const streams = new WeakMap<object, Set<() => void>>();
+
+/**
+ * Registers a response that stays open until the client leaves (SSE). On shutdown `end` is
+ * called: the client reconnects after its `retry` interval, to another replica. Returns the
+ * function that forgets the stream (call it when the stream ends by itself).
+ */
+export function trackOpenStream(reply: FastifyReply, end: () => void): () => void {
+  const key = reply.server.server;
+  let set = streams.get(key);
+  if (!set) {
+    set = new Set();
+    streams.set(key, set);
+  }
+  const own = set;
+  own.add(end);
+  const forget = () => {
+    own.delete(end);
+  };
+  reply.raw.once('close', forget);
+  return forget;
+}
+
+/** Ends every stream open on this server; returns how many there were. */
+export function endOpenStreams(server: object): number {
+  const set = streams.get(server);
+  if (!set) return 0;
+  const ends = [...set];
+  set.clear();
+  for (const end of ends) end();
+  return ends.length;
+}
+
+export function openStreamCount(server: object): number {
+  return streams.get(server)?.size ?? 0;
+}

@@ -1,0 +1,67 @@
+import { DatabaseSync } from 'node:sqlite';
+import { fromSqliteError, StoreUnavailableError, StoreUnusableError } from './store-errors.ts';
+import type { Collection, Doc } from './types.ts';
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/** Opens the file and runs `PRAGMA quick_check`; a damaged file stops the boot with one line naming it. */
+export function openChecked(file: string): DatabaseSync {
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    const rows = db.prepare('PRAGMA quick_check(5)').all();
+    const problems = rows.map((r) => String(Object.values(r)[0])).filter((v) => v !== 'ok');
+    // SQLite's report spans lines ("*** in database main ***"); the boot refusal is one line.
+    if (problems.length > 0)
+      throw new Error(
+        problems
+          .join('; ')
+          .replace(/\*\*\* in database \w+ \*\*\*/g, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      );
+    return db;
+  } catch (err) {
+    if (db?.isOpen) db.close();
+    const cause = fromSqliteError(err);
+    const reason = cause instanceof StoreUnavailableError ? cause.code : (err as Error).message;
+    throw new StoreUnusableError(`the database file ${file} failed PRAGMA quick_check: ${reason}`, {
+      cause: err,
+    });
+  }
+}
+
+/** The health a collection reports its storage failures to (see sqlite-probe.ts). */
+export interface StorageHealth {
+  failed(err: StoreUnavailableError): void;
+  succeeded(): void;
+}
+
+const WRITES = new Set(['create', 'createMany', 'put', 'delete', 'update']);
+
+/**
+ * Turns SQLite's storage errors into StoreUnavailableError (503) with the original as its cause,
+ * and tells `health` how writes go, so /ready turns 503 as soon as one fails.
+ */
+export function guarded<T extends Doc>(collection: Collection<T>, health: StorageHealth): Collection<T> {
+  const out = {} as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(collection) as [
+    string,
+    (...args: unknown[]) => Promise<unknown>,
+  ][]) {
+    out[name] = async (...args: unknown[]) => {
+      try {
+        const result = await fn(...args);
+        if (WRITES.has(name)) health.succeeded();
+        return result;
+      } catch (err) {
+        const mapped = fromSqliteError(err);
+        if (mapped instanceof StoreUnavailableError) health.failed(mapped);
+        throw mapped;
+      }
+    };
+  }
+  return out as unknown as Collection<T>;
+}

@@ -1,0 +1,182 @@
+// SIGTERM to real service processes: requests already sent are answered, streams end at once,
+// jobs go back to the queue, and the process exits 0 within SHUTDOWN_GRACE_SECONDS.
+import { startStack } from '@hs/testing';
+import { Agent, request } from 'undici';
+import { describe, expect, it, vi } from 'vitest';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('SIGTERM', () => {
+  it('answers every request sent on an accepted connection under concurrent load, and exits 0', async () => {
+    const stack = await startStack({ services: ['commerce'], env: { SHUTDOWN_GRACE_SECONDS: '5' } });
+    const agent = new Agent({ connections: 20, keepAliveTimeout: 30_000 });
+    const outcomes: Record<string, number> = {};
+    let load = true;
+    const one = async () => {
+      try {
+        const res = await request(`${stack.url('commerce')}/api/v1/households/h_1/offers`, {
+          dispatcher: agent,
+          headers: {
+            'x-internal-token': 'dev-internal-token-commerce',
+            'x-user-id': 'usr_1',
+            'x-member-role': 'PARENT_GUARDIAN',
+          },
+        });
+        await res.body.dump();
+        outcomes[res.statusCode] = (outcomes[res.statusCode] ?? 0) + 1;
+      } catch (err) {
+        const code = (err as { code?: string }).code ?? (err as Error).message;
+        outcomes[code] = (outcomes[code] ?? 0) + 1;
+      }
+    };
+    const clients = Array.from({ length: 60 }, async () => {
+      while (load) await one();
+    });
+    try {
+      await vi.waitFor(() => expect(outcomes['200'] ?? 0).toBeGreaterThan(500), { timeout: 20_000 });
+      const exitCode = await stack.stop('commerce');
+      load = false;
+      await Promise.all(clients);
+      expect(exitCode).toBe(0);
+      // Refused connects are new connections after the listener closed; nothing else may fail.
+      const { 200: answered, ECONNREFUSED: _refused, ...failed } = outcomes;
+      expect(failed).toEqual({});
+      expect(answered).toBeGreaterThan(500);
+    } finally {
+      load = false;
+      await agent.close();
+      await stack.close();
+    }
+  }, 60_000);
+
+  it('ends an open mission stream at once and exits 0', async () => {
+    const stack = await startStack({ services: ['orchestrator'], env: { SHUTDOWN_GRACE_SECONDS: '5' } });
+    const headers = {
+      'x-internal-token': 'dev-internal-token-orchestrator',
+      'x-user-id': 'usr_owner',
+      'x-member-role': 'PARENT_GUARDIAN',
+      'content-type': 'application/json',
+    };
+    const missions = `${stack.url('orchestrator')}/api/v1/households/h_1/orchestrator/missions`;
+    try {
+      const created = await fetch(missions, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ mission_type: 'STYLE', initial_message: 'summer tops' }),
+      });
+      expect(created.status).toBe(201);
+      const { mission_id } = (await created.json()) as { mission_id: string };
+      const stream = await fetch(`${missions}/${mission_id}/stream`, {
+        headers: { ...headers, accept: 'text/event-stream' },
+      });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      let text = '';
+      const readAll = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return 'ended';
+          text += new TextDecoder().decode(value);
+        }
+      })();
+      await vi.waitFor(() => expect(text).toContain('event: turn.completed'), { timeout: 10_000 });
+      expect(await stack.stop('orchestrator')).toBe(0);
+      // The stream ended cleanly (not reset), after telling the client when to reconnect.
+      expect(await readAll).toBe('ended');
+      expect(text.startsWith('retry: ')).toBe(true);
+    } finally {
+      await stack.close();
+    }
+  }, 60_000);
+
+  it('ends a mission stream proxied by the gateway at once, and the gateway exits 0', async () => {
+    const stack = await startStack({
+      services: ['gateway', 'orchestrator'],
+      env: { SHUTDOWN_GRACE_SECONDS: '5' },
+    });
+    const gw = stack.url('gateway');
+    try {
+      const login = (await (
+        await fetch(`${gw}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ idToken: 'shutdown' }),
+        })
+      ).json()) as { accessToken: string };
+      const auth = { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/json' };
+      const household = (await (
+        await fetch(`${gw}/api/v1/households`, { method: 'POST', headers: auth, body: '{"name":"Home"}' })
+      ).json()) as { householdId: string };
+      const missions = `${gw}/api/v1/households/${household.householdId}/orchestrator/missions`;
+      const created = await fetch(missions, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ mission_type: 'STYLE', initial_message: 'summer tops' }),
+      });
+      expect(created.status).toBe(201);
+      const { mission_id } = (await created.json()) as { mission_id: string };
+      const stream = await fetch(`${missions}/${mission_id}/stream`, {
+        headers: { authorization: auth.authorization, accept: 'text/event-stream' },
+      });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      let text = '';
+      const readAll = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return 'ended';
+          text += new TextDecoder().decode(value);
+        }
+      })();
+      await vi.waitFor(() => expect(text).toContain('event: turn.completed'), { timeout: 10_000 });
+      expect(await stack.stop('gateway')).toBe(0);
+      expect(await readAll).toBe('ended');
+    } finally {
+      await stack.close();
+    }
+  }, 60_000);
+
+  it('hands a running cart-prep job back to the queue with its attempt counted', async () => {
+    const stack = await startStack({
+      services: ['cartprep'],
+      durable: true,
+      env: { SHUTDOWN_GRACE_SECONDS: '5' },
+      perService: { cartprep: { CARTPREP_POLL_MS: '50' } },
+    });
+    const headers = { 'x-internal-token': 'dev-internal-token-cartprep', 'content-type': 'application/json' };
+    const jobs = `${stack.url('cartprep')}/api/v1/cartprep/jobs`;
+    const get = async () =>
+      (await (await fetch(`${jobs}/cpj_shutdown0001`, { headers })).json()) as {
+        status: string;
+        attempts: number;
+      };
+    try {
+      const created = await fetch(jobs, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jobId: 'cpj_shutdown0001',
+          householdId: 'h_1',
+          requestId: 'pr_1',
+          url: 'https://shop.example.com/p/coat?simulateDelayMs=30000',
+          title: 'Coat',
+          unitPrice: 90,
+          currency: 'EUR',
+        }),
+      });
+      expect(created.status).toBe(201);
+      await vi.waitFor(async () => expect(await get()).toMatchObject({ status: 'RUNNING', attempts: 1 }), {
+        timeout: 10_000,
+      });
+      await sleep(200);
+      expect(await stack.stop('cartprep')).toBe(0);
+      // Its lease (120 s) has not run out: only the hand-back lets the next process take it now.
+      await stack.start('cartprep');
+      await vi.waitFor(async () => expect(await get()).toMatchObject({ status: 'RUNNING', attempts: 2 }), {
+        timeout: 10_000,
+      });
+    } finally {
+      await stack.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,31 @@
+// /ready on real processes: the orchestrator is not ready while the peers it needs are down.
+import { startStack } from '@hs/testing';
+import { describe, expect, it, vi } from 'vitest';
+
+describe('/ready', () => {
+  it('is 503 on the orchestrator while wardrobe and commerce are down, 200 once they are up', async () => {
+    const stack = await startStack({ services: ['orchestrator'] });
+    const ready = async () => {
+      const res = await fetch(`${stack.url('orchestrator')}/ready`);
+      return { status: res.status, body: await res.json() };
+    };
+    try {
+      expect(await ready()).toEqual({
+        status: 503,
+        body: {
+          status: 'not_ready',
+          service: 'orchestrator',
+          checks: { store: true, wardrobe: false, commerce: false },
+        },
+      });
+      await Promise.all([stack.start('wardrobe'), stack.start('commerce')]);
+      // Peer answers are cached for a few seconds.
+      await vi.waitFor(async () => expect((await ready()).status).toBe(200), {
+        timeout: 10_000,
+        interval: 500,
+      });
+    } finally {
+      await stack.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,51 @@
+// One request through the gateway keeps one W3C trace id in every service it reaches, in the
+// log fields Cloud Logging reads.
+import { randomBytes } from 'node:crypto';
+import { startStack } from '@hs/testing';
+import { describe, expect, it, vi } from 'vitest';
+
+const SERVICES = ['gateway', 'orchestrator', 'wardrobe', 'commerce'] as const;
+
+describe('trace context', () => {
+  it('carries the caller’s traceparent through gateway, orchestrator and the tools’ services', async () => {
+    const stack = await startStack({ services: [...SERVICES], env: { LOG_LEVEL: 'info' } });
+    const gw = stack.url('gateway');
+    try {
+      const login = (await (
+        await fetch(`${gw}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ idToken: 'tracer' }),
+        })
+      ).json()) as { accessToken: string };
+      const auth = { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/json' };
+      const household = (await (
+        await fetch(`${gw}/api/v1/households`, { method: 'POST', headers: auth, body: '{"name":"Home"}' })
+      ).json()) as { householdId: string };
+      const traceId = randomBytes(16).toString('hex');
+      const created = await fetch(`${gw}/api/v1/households/${household.householdId}/orchestrator/missions`, {
+        method: 'POST',
+        headers: { ...auth, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+        body: JSON.stringify({ mission_type: 'STYLE', initial_message: 'summer tops under 80' }),
+      });
+      expect(created.status).toBe(201);
+      const traced = (service: (typeof SERVICES)[number]) =>
+        stack
+          .logs(service)
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((l) => l['logging.googleapis.com/trace'] === traceId && l.msg === 'request');
+      // Each service writes its request line once it has answered.
+      for (const service of SERVICES) {
+        await vi.waitFor(() => expect(traced(service).length, service).toBeGreaterThan(0), { timeout: 5000 });
+        expect(traced(service)[0], service).toMatchObject({
+          severity: 'INFO',
+          'logging.googleapis.com/spanId': expect.stringMatching(/^[0-9a-f]{16}$/),
+        });
+      }
+    } finally {
+      await stack.close();
+    }
+  }, 60_000);
+});
