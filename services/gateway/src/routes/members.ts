@@ -1,4 +1,11 @@
-import { AddMemberRequest, HouseholdParams, Member, MemberParams, UpdateMemberRequest } from '@hs/contracts';
+import {
+  AddMemberRequest,
+  type AuditAction,
+  HouseholdParams,
+  Member,
+  MemberParams,
+  UpdateMemberRequest,
+} from '@hs/contracts';
 import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
@@ -24,7 +31,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
   const audit = (
     householdId: string,
     actorId: string,
-    action: string,
+    action: AuditAction,
     memberId: string,
     detail: object,
     requestId: string,

@@ -42,7 +42,7 @@ export async function createMission(
       missionId,
       category: 'MISSION_LIFECYCLE',
       severity: 'INFO',
-      action: 'mission.created',
+      action: 'MISSION_CREATED',
       detail: { missionType: mission.mission_type },
       actorId: input.caller.userId,
       targetType: 'mission',
