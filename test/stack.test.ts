@@ -74,7 +74,10 @@ describe('the stack', () => {
     expect(refused.body).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
     const byChild = await client.api(`/api/v1/households/${id}/audit-logs`, { token: child.token });
     expect(byChild.status).toBe(403);
-    expect(byChild.body).toEqual({ error: 'FORBIDDEN', message: 'Only a PARENT_GUARDIAN may read the audit log' });
+    expect(byChild.body).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only a PARENT_GUARDIAN may read the audit log',
+    });
     const reads = await client.api(`/api/v1/households/${id}/audit-logs?category=DATA_ACCESS`, {
       token: parent.token,
     });
