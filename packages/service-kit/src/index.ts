@@ -9,4 +9,5 @@ export * from './internal-auth.ts';
 export * from './logger.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
+export * from './role-guard.ts';
 export * from './run-service.ts';

@@ -19,6 +19,7 @@ import {
 import { accessHousehold } from '../plugins/household-access.ts';
 
 const errors = errorResponses(401, 403, 404, 409, 422);
+const UNKNOWN_USER = 'No user with that id or email has signed in yet';
 const tags = ['members'];
 const security = [{ bearer: [] }];
 
@@ -55,7 +56,8 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
       schema: {
         tags,
         security,
-        description: 'PARENT_GUARDIAN only. 409 CONFLICT when the user is already a member.',
+        description:
+          'PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise. 409 CONFLICT when the user is already a member.',
         params: HouseholdParams,
         body: AddMemberRequest,
         response: { 201: Member, ...errors },
@@ -63,10 +65,13 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
     },
     async (request, reply) => {
       const { userId } = await guardianAccess(request, request.params.id);
+      const { memberId, email, ...rest } = request.body;
+      const user = memberId ? await ctx.users.get(memberId) : await ctx.users.byEmail(email ?? '');
+      if (!user) throw notFound(UNKNOWN_USER);
       const updated = await ctx.households.change(request.params.id, (h) =>
-        addMember(h, request.body, userId, nowIso()),
+        addMember(h, { ...rest, memberId: user.userId }, userId, nowIso()),
       );
-      const member = updated?.members.find((m) => m.memberId === request.body.memberId);
+      const member = updated?.members.find((m) => m.memberId === user.userId);
       if (!member) throw notFound('Household not found');
       await audit(
         request.params.id,

@@ -20,7 +20,13 @@ import {
 import type { SignedUpload } from '@hs/storage';
 import type { WardrobeContext } from '../context.ts';
 import { etagOf } from '../domain/etag.ts';
-import { imageKey, itemView, MAX_IMAGES_PER_ITEM, type StoredImage } from '../domain/items.ts';
+import {
+  assertMayChange,
+  imageKey,
+  itemView,
+  MAX_IMAGES_PER_ITEM,
+  type StoredImage,
+} from '../domain/items.ts';
 
 const errors = errorResponses(400, 403, 404, 409, 422, 502);
 const tags = ['images'];
@@ -43,6 +49,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       const { id, itemId } = request.params;
       const item = await ctx.items.get(id, itemId);
       if (!item) throw notFound('Item not found');
+      assertMayChange(request.caller, item);
       if (item.images.length >= MAX_IMAGES_PER_ITEM)
         throw conflict(`An item has at most ${MAX_IMAGES_PER_ITEM} images`);
       const imageId = newId('img');
@@ -103,6 +110,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       const item = await ctx.items.get(id, itemId);
       const image = item?.images.find((i) => i.imageId === imageId);
       if (!item) throw notFound('Item not found');
+      assertMayChange(request.caller, item);
       if (!image) throw notFound('Image not found');
       if (image.status === 'confirmed') throw conflict('Image is already confirmed');
       // Read the bytes, not just their metadata: with cloudstore they went straight to the bucket,
