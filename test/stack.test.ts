@@ -72,11 +72,25 @@ describe('the stack', () => {
     const outsider = await client.login('stack-outsider@other.test');
     const refused = await client.api(`/api/v1/households/${id}/audit-logs`, { token: outsider.token });
     expect(refused.body).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
+    const byChild = await client.api(`/api/v1/households/${id}/audit-logs`, { token: child.token });
+    expect(byChild.status).toBe(403);
+    expect(byChild.body).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only a PARENT_GUARDIAN may read the audit log',
+    });
+    const reads = await client.api(`/api/v1/households/${id}/audit-logs?category=DATA_ACCESS`, {
+      token: parent.token,
+    });
+    expect(reads.body.map((e: { action: string; actorId: string }) => [e.action, e.actorId])).toEqual([
+      ['AUDIT_LOG_READ', parent.userId],
+      ['AUDIT_LOG_READ', parent.userId],
+    ]);
 
     const verify = await fetch(`${stack.url('artifacts-audit')}/api/v1/households/${id}/audit/verify`, {
       headers: { 'x-internal-token': 'dev-internal-token-artifacts-audit' },
     }).then((r) => r.json() as Promise<unknown>);
-    expect(verify).toMatchObject({ valid: true, entriesChecked: 5, firstBrokenSeq: null });
+    // The five actions and the three reads of the log by the guardian (the refused reads leave none).
+    expect(verify).toMatchObject({ valid: true, entriesChecked: 8, firstBrokenSeq: null });
   });
 
   it('keeps data written through the sqlite backend across a restart of the gateway', async () => {
@@ -110,7 +124,13 @@ describe('the stack', () => {
     for (let i = 0; i < 100 && actions.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
       const log = await client.api(`/api/v1/households/${id}/audit-logs`, { token: parent.token });
-      actions = log.status === 200 ? log.body.map((e: { action: string }) => e.action) : [];
+      // Each read is itself recorded (DATA_ACCESS); only the household's own actions matter here.
+      actions =
+        log.status === 200
+          ? log.body
+              .filter((e: { category: string }) => e.category !== 'DATA_ACCESS')
+              .map((e: { action: string }) => e.action)
+          : [];
     }
     expect(actions).toEqual(['HOUSEHOLD_CREATED']);
   });

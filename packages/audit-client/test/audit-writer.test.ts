@@ -9,7 +9,7 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-const entry = { category: 'USER_ACTION' as const, action: 'HOUSEHOLD_CREATED', actorId: 'usr_1' };
+const entry = { category: 'USER_ACTION' as const, action: 'HOUSEHOLD_CREATED' as const, actorId: 'usr_1' };
 
 async function ledger(status: { code: number }) {
   const peer = await startFakePeer(() => ({ status: status.code, body: { ok: true } }));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditAction } from './audit-actions.ts';
 import { Timestamp } from './common.ts';
 
 export const AuditCategory = z.enum([
@@ -28,7 +29,7 @@ export const AppendAuditEventRequest = z.object({
   missionId: z.string().max(128).nullable().default(null),
   category: AuditCategory,
   severity: AuditSeverity.default('INFO'),
-  action: z.string().min(1).max(120),
+  action: AuditAction,
   detail: z.record(z.string(), z.unknown()).default({}),
   sourceService: z.string().min(1).max(64),
   actorId: z.string().max(128).nullable().default(null),

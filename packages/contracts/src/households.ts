@@ -18,11 +18,17 @@ export const DisplayName = z.string().trim().min(1).max(80);
 export const CreateHouseholdRequest = z.object({ name: z.string().trim().min(1).max(120) });
 export type CreateHouseholdRequest = z.infer<typeof CreateHouseholdRequest>;
 
-export const AddMemberRequest = z.object({
-  memberId: z.string().min(1).max(128),
-  role: Role,
-  displayName: DisplayName.optional(),
-});
+/** Who to add: `memberId` or `email` (exactly one) of a user who has signed in at least once. */
+export const AddMemberRequest = z
+  .object({
+    memberId: z.string().min(1).max(128).optional(),
+    email: z.string().trim().min(3).max(320).optional(),
+    role: Role,
+    displayName: DisplayName.optional(),
+  })
+  .refine((v) => (v.memberId === undefined) !== (v.email === undefined), {
+    message: 'Provide exactly one of memberId or email',
+  });
 export type AddMemberRequest = z.infer<typeof AddMemberRequest>;
 
 export const UpdateMemberRequest = z

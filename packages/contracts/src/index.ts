@@ -1,5 +1,6 @@
 export * from './artifacts.ts';
 export * from './audit.ts';
+export * from './audit-actions.ts';
 export * from './browser.ts';
 export * from './cartprep.ts';
 export * from './commerce.ts';

@@ -89,6 +89,14 @@ export type ChatRequest = z.infer<typeof ChatRequest>;
 
 export const MissionParams = z.object({ id: z.string().min(1).max(128), mId: z.string().min(1).max(128) });
 
+/** `GET .../orchestrator/missions?mine=true`: only the caller's own missions. */
+export const ListMissionsQuery = z.object({
+  mine: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+});
+
 export const ClientEventType = z.enum([
   'USER_LIKED_ITEM',
   'USER_DISLIKED_ITEM',

@@ -80,8 +80,8 @@ export const PurchaseRequest = z.object({
 });
 export type PurchaseRequest = z.infer<typeof PurchaseRequest>;
 
-/** GET /requests/{id} adds the requester's budget. */
-export const PurchaseRequestView = PurchaseRequest.extend({ budget: BudgetView });
+/** GET /requests/{id} adds the requester's budget (null for a reader who may not see it). */
+export const PurchaseRequestView = PurchaseRequest.extend({ budget: BudgetView.nullable() });
 export type PurchaseRequestView = z.infer<typeof PurchaseRequestView>;
 
 export const PurchaseRequestParams = z.object({

@@ -166,6 +166,13 @@ export function loadConfig<E extends z.ZodRawShape>(
       },
     ]),
   ) as Record<ServiceName, Peer>;
+  // A store that forgets every write on restart is for development and tests only.
+  refuseInProduction(
+    appEnv,
+    'PERSISTENCE_BACKEND=inmemory',
+    raw.PERSISTENCE_BACKEND === 'inmemory',
+    '(the default; every write is lost on restart, use sqlite or docstore)',
+  );
   if (raw.PERSISTENCE_BACKEND === 'docstore' && !raw.FIRESTORE_PROJECT_ID)
     throw new ConfigError(
       'Configuration error: FIRESTORE_PROJECT_ID is required when PERSISTENCE_BACKEND=docstore',

@@ -13,6 +13,7 @@ export * from './open-streams.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
 export { discardRest } from './refused-body.ts';
+export * from './role-guard.ts';
 export * from './route-access.ts';
 export * from './run-service.ts';
 export * from './trace-context.ts';

@@ -69,7 +69,29 @@ describe('boot refusals (real processes)', () => {
     OIDC_ISSUER: 'https://issuer.example.com',
     OIDC_AUDIENCE: 'app',
     BUYFLOW_INTERNAL_TOKEN: 'buyflow-token-0123456789abcdef0123456789',
+    PERSISTENCE_BACKEND: 'docstore',
+    FIRESTORE_PROJECT_ID: 'test-project',
   };
+
+  it('refuses the inmemory store (the default) in staging and production with one line', () => {
+    const { PERSISTENCE_BACKEND: _durable, ...withDefaultStore } = production;
+    for (const env of [withDefaultStore, { ...production, PERSISTENCE_BACKEND: 'inmemory' }]) {
+      const { status, stderr } = boot('commerce', env);
+      expect(status).toBe(1);
+      expect(stderr).toBe(
+        'commerce: Configuration error: PERSISTENCE_BACKEND=inmemory (the default; every write is lost on restart, use sqlite or docstore) is not allowed when APP_ENV=production',
+      );
+    }
+    expect(() =>
+      loadConfig('commerce', () => ({}), {
+        ...strongTokens,
+        APP_ENV: 'staging',
+        PERSISTENCE_BACKEND: 'inmemory',
+      }),
+    ).toThrow(
+      'PERSISTENCE_BACKEND=inmemory (the default; every write is lost on restart, use sqlite or docstore) is not allowed when APP_ENV=staging',
+    );
+  });
 
   it('stops the gateway with one line for the development JWT secret in production', () => {
     const { status, stderr } = boot('gateway', production);

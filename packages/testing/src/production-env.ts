@@ -9,3 +9,9 @@ export function productionInternalTokens(): Record<string, string> {
     }),
   );
 }
+
+/** A durable store setting for production-like configs (the inmemory default is refused there). */
+export const PRODUCTION_STORE = {
+  PERSISTENCE_BACKEND: 'docstore',
+  FIRESTORE_PROJECT_ID: 'test-project',
+} as const;

@@ -319,6 +319,7 @@ describe('OpenAPI', () => {
       '/api/v1/households/{id}/audit/events',
       '/api/v1/households/{id}/audit/verify',
       '/api/v1/households/{id}/missions/{mId}/artifacts',
+      '/api/v1/households/{id}/missions/{mId}/artifacts/audit-log',
       '/api/v1/households/{id}/missions/{mId}/audit',
       '/health',
       '/ready',

@@ -68,7 +68,7 @@ describe('append', () => {
 
   it('is idempotent on eventId: the same event again answers 200 with the stored entry and appends nothing', async () => {
     const first = await append('h_1', event({ eventId: 'aud_retried_event' }));
-    const again = await append('h_1', event({ eventId: 'aud_retried_event', action: 'CHANGED_ON_RETRY' }));
+    const again = await append('h_1', event({ eventId: 'aud_retried_event', action: 'MEMBER_CHANGED' }));
     expect(first.statusCode).toBe(201);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
@@ -202,12 +202,12 @@ describe('reading', () => {
       'MEMBER_ADDED',
       'HOUSEHOLD_CREATED',
       'MEMBER_ADDED',
-      'MISSION_STARTED',
+      'MISSION_CREATED',
       'MEMBER_REMOVED',
     ];
     for (const [i, action] of actions.entries()) {
       const mission =
-        action === 'MISSION_STARTED'
+        action === 'MISSION_CREATED'
           ? { missionId: 'msn_1', category: 'MISSION_LIFECYCLE', targetType: 'MISSION' }
           : { targetType: 'MEMBER' };
       await append('h_1', event({ eventId: `aud_reading_${i}`, action, ...mission }));
@@ -239,7 +239,7 @@ describe('reading', () => {
     );
     const trail = (await get(`${H}/h_1/missions/msn_1/audit`)).json();
     expect(trail).toMatchObject({ total: 2, limit: 50, offset: 0 });
-    expect(trail.items.map((e: { action: string }) => e.action)).toEqual(['MISSION_STARTED', 'TOOL_CALLED']);
+    expect(trail.items.map((e: { action: string }) => e.action)).toEqual(['MISSION_CREATED', 'TOOL_CALLED']);
     expect(trail.items.every((e: { householdId: string }) => e.householdId === 'h_1')).toBe(true);
   });
 

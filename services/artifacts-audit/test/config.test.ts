@@ -1,9 +1,9 @@
-import { productionInternalTokens } from '@hs/testing';
+import { PRODUCTION_STORE, productionInternalTokens } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactsAuditConfig } from '../src/config.ts';
 
 const secret = 'x'.repeat(40);
-const production = productionInternalTokens();
+const production = { ...productionInternalTokens(), ...PRODUCTION_STORE };
 
 describe('configuration', () => {
   it('defaults to local storage under ./.data/artifacts', () => {

@@ -35,7 +35,7 @@ if (emulator)
 const event = (i: number) => ({
   eventId: `aud_backend_${String(i).padStart(4, '0')}`,
   category: 'SYSTEM' as const,
-  action: 'TEST',
+  action: 'OUTBOX_DELIVERY_ABANDONED' as const,
   sourceService: 'test',
 });
 

@@ -1,4 +1,4 @@
-import { productionInternalTokens } from '@hs/testing';
+import { PRODUCTION_STORE, productionInternalTokens } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { loadBrowserBridgeConfig } from '../src/config.ts';
 
@@ -16,7 +16,7 @@ describe('browser-bridge configuration', () => {
   });
 
   it('enforces signatures in production and refuses the development signing secret there', () => {
-    const secrets = productionInternalTokens();
+    const secrets = { ...productionInternalTokens(), ...PRODUCTION_STORE };
     expect(() => loadBrowserBridgeConfig({ APP_ENV: 'production', ...secrets })).toThrow(
       'Configuration error: BROWSER_EVENT_SIGNING_SECRET is the development placeholder, which is not allowed when APP_ENV=production',
     );

@@ -18,6 +18,7 @@ import {
   createOidcIdentityProvider,
   type IdentityProvider,
 } from './adapters/identity-provider.ts';
+import { createUserDirectory } from './adapters/user-directory.ts';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayContext } from './context.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
@@ -75,6 +76,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     tokens,
     identity,
     households: createHouseholdRepository(store),
+    users: createUserDirectory(store),
     audit: createAuditWriter({
       store,
       ledger: peers['artifacts-audit'],

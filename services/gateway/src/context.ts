@@ -7,6 +7,7 @@ import type { AccessTokens } from './adapters/access-tokens.ts';
 import type { Buyflow } from './adapters/buyflow.ts';
 import type { HouseholdRepository } from './adapters/household-repository.ts';
 import type { IdentityProvider } from './adapters/identity-provider.ts';
+import type { UserDirectory } from './adapters/user-directory.ts';
 import type { GatewayConfig } from './config.ts';
 
 /** Everything the gateway's routes depend on, built once in app.ts. */
@@ -16,6 +17,8 @@ export interface GatewayContext {
   tokens: AccessTokens;
   identity: IdentityProvider;
   households: HouseholdRepository;
+  /** Users who have signed in at least once. */
+  users: UserDirectory;
   audit: AuditWriter;
   peers: Record<ServiceName, PeerClient>;
   buyflow: Buyflow;

@@ -39,7 +39,7 @@ describe('purchase requests: create and read', () => {
     const one = await t.app.inject({
       method: 'GET',
       url: `${t.h}/requests/${pr.requestId}`,
-      headers: t.child.auth,
+      headers: t.adult.auth,
     });
     expect(one.json().budget).toEqual({
       currency: 'EUR',

@@ -105,4 +105,25 @@ describe('household spending policy', () => {
     );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(2);
   });
+
+  it("shows a request's budget to its requester and guardians only; an ADULT or CHILD gets null on another's", async () => {
+    await put({ perRequestLimit: 100, monthlyLimit: 150, currency: 'EUR' });
+    const created = await t.post('/requests', t.adult, t.item);
+    expect(created.statusCode).toBe(201);
+    const { requestId } = created.json();
+    const read = async (who: typeof t.adult) =>
+      (await t.app.inject({ method: 'GET', url: `${t.h}/requests/${requestId}`, headers: who.auth })).json();
+    expect((await read(t.adult)).budget).toMatchObject({ monthlyLimit: 150, remaining: 150 });
+    expect((await read(t.guardian)).budget).toMatchObject({ monthlyLimit: 150, remaining: 150 });
+    const byChild = await read(t.child);
+    expect(byChild.requestId).toBe(requestId);
+    expect(byChild.budget).toBeNull();
+    const guardians = (await t.post('/requests', t.guardian, t.item)).json();
+    const byAdult = await t.app.inject({
+      method: 'GET',
+      url: `${t.h}/requests/${guardians.requestId}`,
+      headers: t.adult.auth,
+    });
+    expect(byAdult.json().budget).toBeNull();
+  });
 });

@@ -150,6 +150,41 @@ describe('members', () => {
     expect(outsider.json()).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
   });
 
+  it('adds a signed-in user by email, and refuses ids and emails nobody signed in with (404)', async () => {
+    const h = await createHousehold(parent.token);
+    const byEmail = await addMember(parent.token, h.householdId, {
+      email: 'Adult@Family.test',
+      role: 'ADULT',
+    });
+    expect(byEmail.statusCode).toBe(201);
+    expect(byEmail.json()).toMatchObject({ memberId: adult.userId, role: 'ADULT' });
+    for (const payload of [
+      { memberId: 'usr_never_signed_in', role: 'ADULT' },
+      { email: 'nobody@nowhere.test', role: 'CHILD' },
+    ]) {
+      const res = await addMember(parent.token, h.householdId, payload);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({
+        error: 'NOT_FOUND',
+        message: 'No user with that id or email has signed in yet',
+      });
+    }
+    const both = await addMember(parent.token, h.householdId, {
+      memberId: child.userId,
+      email: 'child@family.test',
+      role: 'CHILD',
+    });
+    expect(both.statusCode).toBe(422);
+    const members = (
+      await app.inject({
+        method: 'GET',
+        url: `/api/v1/households/${h.householdId}`,
+        headers: bearer(parent.token),
+      })
+    ).json().members;
+    expect(members.map((m: { memberId: string }) => m.memberId)).toEqual([parent.userId, adult.userId]);
+  });
+
   it('refuses an unknown role with 422', async () => {
     const h = await createHousehold(parent.token);
     const res = await addMember(parent.token, h.householdId, { memberId: adult.userId, role: 'OWNER' });

@@ -65,6 +65,11 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
     maxBackoffMs: config.outboxMaxBackoffMs,
     logger,
   };
+  const audit = createAuditWriter({
+    ...outboxOptions,
+    ledger: peers.artifacts,
+    sourceService: 'orchestrator',
+  });
   const ctx: OrchestratorContext = {
     config,
     store,
@@ -72,9 +77,10 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
     events: createEventLog(store),
     model: modelFor(deps),
     peers,
-    audit: createAuditWriter({ ...outboxOptions, ledger: peers.artifacts, sourceService: 'orchestrator' }),
+    audit,
     artifacts: createArtifactWriter({
       ...outboxOptions,
+      audit,
       artifacts: peers.artifacts,
       onWritten: async (_householdId, missionId, ref) => {
         await missions.update(missionId, (m) =>

@@ -1,5 +1,6 @@
 import { runService } from '@hs/service-kit';
 import { createStore, storeConfigFromEnv } from '@hs/store';
+import { resolveGeminiCredentials } from './adapters/models/gemini-credentials.ts';
 import { buildApp } from './app.ts';
 import { loadOrchestratorConfig } from './config.ts';
 
@@ -7,8 +8,10 @@ await runService({
   service: 'orchestrator',
   loadConfig: () => loadOrchestratorConfig(),
   build: async (config, logger, lifecycle) => {
+    // Before the store opens: a missing credential is a configuration error, refused in one line.
+    const geminiAuthClient = config.agent.backend === 'gemini' ? await resolveGeminiCredentials() : undefined;
     const store = createStore(storeConfigFromEnv({ service: 'orchestrator', ...config.persistence }));
-    const app = await buildApp({ config, store, logger });
+    const app = await buildApp({ config, store, logger, ...(geminiAuthClient ? { geminiAuthClient } : {}) });
     // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
     lifecycle.onShutdown(() => store.close());
     return app;

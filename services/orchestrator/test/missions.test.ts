@@ -75,10 +75,10 @@ describe('STYLE missions', () => {
     expect(search.body).toMatchObject({ householdId: H, maxPrice: 80 });
     expect(search.headers['x-internal-token']).toBe('dev-internal-token-commerce');
     expect(search.headers['x-user-id']).toBe(OWNER);
-    expect(peers.audit.map((a) => [a.category, a.action])).toEqual([
-      ['MISSION_LIFECYCLE', 'mission.created'],
-      ['TOOL_CALL', 'tool.list_wardrobe'],
-      ['TOOL_CALL', 'tool.search_commerce'],
+    expect(peers.audit.map((a) => [a.category, a.action, (a.detail as { tool?: string }).tool])).toEqual([
+      ['MISSION_LIFECYCLE', 'MISSION_CREATED', undefined],
+      ['TOOL_CALL', 'TOOL_CALLED', 'list_wardrobe'],
+      ['TOOL_CALL', 'TOOL_CALLED', 'search_commerce'],
     ]);
     expect(peers.artifacts[0]).toMatchObject({
       kind: 'mission-plan',
@@ -103,7 +103,11 @@ describe('STYLE missions', () => {
       error: { code: 'UPSTREAM_ERROR', message: 'commerce failed (503: SERVICE_UNAVAILABLE)' },
     });
     expect(m.history[1].content).toContain("I couldn't search offers right now");
-    expect(peers.audit.at(-1)).toMatchObject({ action: 'tool.search_commerce', severity: 'WARNING' });
+    expect(peers.audit.at(-1)).toMatchObject({
+      action: 'TOOL_CALLED',
+      severity: 'WARNING',
+      detail: expect.objectContaining({ tool: 'search_commerce' }),
+    });
   });
 
   it('lists only the caller’s missions, newest first, and hides other households', async () => {
@@ -199,7 +203,7 @@ describe('chat rules', () => {
     expect(cancelled.json().state).toBe('FAILED');
     expect(peers.artifacts.map((a) => a.kind)).toEqual(['mission-plan', 'transcript', 'outcome-summary']);
     expect(peers.artifacts[2]!.body).toMatchObject({ finalState: 'FAILED', totalTurns: 1, toolCallsMade: 2 });
-    expect(peers.audit.at(-1)).toMatchObject({ category: 'MISSION_LIFECYCLE', action: 'mission.cancelled' });
+    expect(peers.audit.at(-1)).toMatchObject({ category: 'MISSION_LIFECYCLE', action: 'MISSION_CANCELLED' });
     const view = (
       await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
     ).json();
@@ -208,6 +212,38 @@ describe('chat rules', () => {
       'Transcript',
       'OutcomeSummary',
     ]);
+  });
+
+  it("reports an artifact it did not write in the mission's slot, and does not take it as its own", async () => {
+    const m = await create('STYLE', 'hello');
+    peers.artifacts.push({ kind: 'transcript', body: { missionId: m.mission_id }, key: 'someone-else' });
+    await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/complete`, headers: as(OWNER) });
+    const conflict = peers.audit.find((e) => e.action === 'ARTIFACT_CONFLICT');
+    expect(conflict).toMatchObject({
+      category: 'SYSTEM',
+      severity: 'CRITICAL',
+      missionId: m.mission_id,
+      detail: { type: 'Transcript' },
+    });
+    const view = (
+      await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
+    ).json();
+    expect(view.artifacts.map((a: { type: string }) => a.type)).toEqual(['MissionPlan', 'OutcomeSummary']);
+  });
+
+  it('sends its own key with each artifact, so a retry of a write that landed counts as written', async () => {
+    const m = await create('STYLE', 'hello');
+    const plan = peers.calls.find((c) => c.url.endsWith('/artifacts/mission-plan'))!;
+    expect(plan.headers['idempotency-key']).toBe(`orchestrator.${m.mission_id}.mission-plan`);
+    await app.ctx.artifacts.outbox!.send(`${m.mission_id}.mission-plan.retry`, {
+      householdId: H,
+      missionId: m.mission_id,
+      kind: 'mission-plan',
+      body: { missionId: m.mission_id },
+    });
+    await app.ctx.artifacts.outbox!.drain();
+    expect(peers.audit.some((e) => e.action === 'ARTIFACT_CONFLICT')).toBe(false);
+    expect(peers.artifacts.filter((a) => a.kind === 'mission-plan')).toHaveLength(1);
   });
 
   it('"done" makes the agent conclude the mission; voice turns are marked', async () => {

@@ -1,5 +1,5 @@
 import { ConfigError } from '@hs/service-kit';
-import { productionInternalTokens } from '@hs/testing';
+import { PRODUCTION_STORE, productionInternalTokens } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { loadVtoConfig } from '../src/config.ts';
 
@@ -33,7 +33,9 @@ describe('vto configuration', () => {
   });
 
   it('refuses the development signing secret in production, like every service sharing ARTIFACT_LOCAL_DIR', () => {
-    expect(() => loadVtoConfig({ APP_ENV: 'production', ...productionInternalTokens() })).toThrow(
+    expect(() =>
+      loadVtoConfig({ APP_ENV: 'production', ...productionInternalTokens(), ...PRODUCTION_STORE }),
+    ).toThrow(
       new ConfigError(
         'Configuration error: ARTIFACT_SIGNING_SECRET is a development placeholder, which is not allowed when APP_ENV=production',
       ),

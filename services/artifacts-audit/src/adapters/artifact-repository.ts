@@ -22,7 +22,19 @@ export type NewArtifact = {
   data: Record<string, unknown>;
   /** Only for BrowserRecording: the session the recording is unique for. */
   sessionId?: string;
+  /**
+   * The writing service's own key for this artifact (its Idempotency-Key). A retry with the same
+   * key gets the stored artifact back; another writer's artifact under the same uniqueness key
+   * is still a 409, so a writer learns that what is stored is not its own.
+   */
+  writerKey?: string;
 };
+
+export type CreateResult = { artifact: Artifact; created: boolean };
+type StoredArtifact = Artifact & { writerKey?: string | null };
+
+/** The stored record without the writer's key, which is not part of the resource. */
+const publicOf = ({ writerKey: _key, ...artifact }: StoredArtifact): Artifact => artifact as Artifact;
 
 const duplicateMessage = (a: NewArtifact) =>
   a.type === 'BrowserRecording'
@@ -41,7 +53,7 @@ export const ARTIFACT_COLLECTIONS = {
 } satisfies Record<string, CollectionOptions>;
 
 export function createArtifactRepository(store: Store, storage: BlobStorage) {
-  const artifacts = store.collection<Artifact & Doc>(ARTIFACTS, ARTIFACT_COLLECTIONS[ARTIFACTS]);
+  const artifacts = store.collection<StoredArtifact & Doc>(ARTIFACTS, ARTIFACT_COLLECTIONS[ARTIFACTS]);
 
   return {
     /**
@@ -49,10 +61,16 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
      * an artifact exist, so a failed blob write leaves nothing behind, and a writer that loses
      * the race removes its own blob (paths are per artifact, the winner's is untouched).
      */
-    async create(input: NewArtifact): Promise<Artifact> {
-      const key = uniqueKeyOf(input.householdId, input.missionId, input.type, input.sessionId);
-      if (await artifacts.get(key)) throw conflict(duplicateMessage(input));
+    async create(input: NewArtifact): Promise<CreateResult> {
       const artifactId = newId('art');
+      const key = uniqueKeyOf(input.householdId, input.missionId, input.type, artifactId, input.sessionId);
+      const replay = (stored: StoredArtifact | null): CreateResult => {
+        if (!stored) throw conflict(duplicateMessage(input));
+        if (!input.writerKey || stored.writerKey !== input.writerKey) throw conflict(duplicateMessage(input));
+        return { artifact: publicOf(stored), created: false };
+      };
+      const existing = await artifacts.get(key);
+      if (existing) return replay(existing);
       const storagePath = dataPathOf(input.householdId, input.missionId, input.type, artifactId);
       const artifact = {
         artifactId,
@@ -73,20 +91,20 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
         throw upstreamError('Artifact storage is unavailable', err);
       }
       try {
-        await artifacts.create(key, artifact);
+        await artifacts.create(key, { ...artifact, writerKey: input.writerKey ?? null });
       } catch (err) {
         await storage.delete(storagePath).catch(() => {});
-        if (err instanceof StoreConflictError) throw conflict(duplicateMessage(input));
+        if (err instanceof StoreConflictError) return replay(await artifacts.get(key));
         throw err;
       }
-      return artifact;
+      return { artifact, created: true };
     },
 
     /** Null when missing or another household's (callers answer 404 for both). */
     async get(householdId: string, artifactId: string): Promise<Artifact | null> {
       const page = await artifacts.query({ where: [['artifactId', '==', artifactId]], limit: 1 });
       const found = page.items[0];
-      return found && found.householdId === householdId ? found : null;
+      return found && found.householdId === householdId ? publicOf(found) : null;
     },
 
     /** A mission's artifacts, oldest first. */
@@ -96,7 +114,7 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
         ['missionId', '==', missionId],
       ];
       if (type) where.push(['type', '==', type]);
-      return queryAll(artifacts, { where, orderBy: [{ field: 'createdAt' }] });
+      return (await queryAll(artifacts, { where, orderBy: [{ field: 'createdAt' }] })).map(publicOf);
     },
 
     /** The bytes behind a storage key, or null. */

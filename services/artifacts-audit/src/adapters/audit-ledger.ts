@@ -18,6 +18,7 @@ import {
   ABORT,
   type CollectionOptions,
   type Doc,
+  queryAll,
   type Store,
   StoreConflictError,
   type Where,
@@ -48,7 +49,9 @@ function filterIndexes(): { fields: string[] }[] {
 
 /** The household log (each filter combination) and the mission trail, both ordered by seq. */
 export const AUDIT_LEDGER_COLLECTIONS = {
-  [AUDIT_ENTRIES]: { indexes: [...filterIndexes(), { fields: ['householdId', 'missionId', 'seq'] }] },
+  [AUDIT_ENTRIES]: {
+    indexes: [...filterIndexes(), { fields: ['householdId', 'missionId', 'seq'] }, { fields: ['missionId'] }],
+  },
 } satisfies Record<string, CollectionOptions>;
 
 export const entryId = (householdId: string, seq: number) =>
@@ -160,6 +163,29 @@ export function createAuditLedger(store: Store) {
       query: { limit: number; offset: number },
     ): Promise<AuditPage> {
       return page(householdId, { ...query, newestFirst: false, where: [['missionId', '==', missionId]] });
+    },
+
+    /**
+     * Whether the mission belongs to another household: its entries (written by services only,
+     * mission ids being global) sit there and none here.
+     */
+    async missionElsewhere(householdId: string, missionId: string): Promise<boolean> {
+      const here = await entries.count([
+        ['householdId', '==', householdId],
+        ['missionId', '==', missionId],
+      ]);
+      if (here > 0) return false;
+      const anywhere = await entries.query({ where: [['missionId', '==', missionId]], limit: 1 });
+      return anywhere.items.length > 0;
+    },
+
+    /** Every entry of a mission's trail, oldest first (for an AuditLog export). */
+    async missionEntries(householdId: string, missionId: string): Promise<AuditEntry[]> {
+      const where: Where[] = [
+        ['householdId', '==', householdId],
+        ['missionId', '==', missionId],
+      ];
+      return (await queryAll(entries, { where, orderBy: [{ field: 'seq' }] })) as AuditEntry[];
     },
 
     /** Walks the whole chain from seq 1, recomputing every hash. */

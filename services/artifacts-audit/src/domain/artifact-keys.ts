@@ -3,16 +3,19 @@ import { isValidKey } from '@hs/storage';
 
 /**
  * The store id that makes an artifact unique (decisions: one MissionPlan, OutcomeSummary and
- * Transcript per mission, one BrowserRecording per session). Creating a second artifact with
- * the same key conflicts in the store itself, so two replicas cannot both win.
+ * Transcript per mission, one BrowserRecording per session; AuditLog exports are snapshots, as
+ * many as asked for). Creating a second artifact with the same key conflicts in the store
+ * itself, so two replicas cannot both win.
  */
 export function uniqueKeyOf(
   householdId: string,
   missionId: string,
   type: ArtifactType,
+  artifactId: string,
   sessionId?: string,
 ): string {
   if (type === 'BrowserRecording') return `${householdId}:session:${sessionId}`;
+  if (type === 'AuditLog') return `${householdId}:export:${artifactId}`;
   return `${householdId}:mission:${missionId}:${type}`;
 }
 

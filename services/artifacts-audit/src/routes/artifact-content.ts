@@ -2,6 +2,7 @@ import { ArtifactParams, ErrorEnvelope } from '@hs/contracts';
 import { forbidden, notFound, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { ArtifactsAuditContext } from '../context.ts';
+import { recordDataAccess } from './data-access.ts';
 
 const SignedQuery = z.object({
   expires: z.coerce.number().int(),
@@ -39,6 +40,18 @@ export function registerArtifactContentRoutes(app: ServiceApp, ctx: ArtifactsAud
       if (artifact?.type !== 'BrowserRecording') throw notFound('Artifact not found');
       const blob = await ctx.artifacts.content(artifact.data.storagePath);
       if (!blob) throw notFound('Recording content not found');
+      await recordDataAccess(
+        ctx,
+        request,
+        id,
+        {
+          action: 'ARTIFACT_CONTENT_READ',
+          missionId: artifact.missionId,
+          targetType: 'artifact',
+          targetId: artifactId,
+        },
+        true,
+      );
       return reply
         .type(blob.info.contentType)
         .header('cache-control', 'private, no-store')

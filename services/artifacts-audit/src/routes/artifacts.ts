@@ -10,15 +10,26 @@ import {
   TranscriptRequest,
 } from '@hs/contracts';
 import { errorResponses, notFound, type ServiceApp, validationError } from '@hs/service-kit';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ArtifactsAuditContext } from '../context.ts';
 import { defaultRecordingPath, isHouseholdPath } from '../domain/artifact-keys.ts';
 import { buildMissionPlan } from '../domain/mission-plan.ts';
 import { aggregateTranscript } from '../domain/transcript.ts';
+import { assertMissionNotForeign, writtenByService } from './access.ts';
+import { recordDataAccess } from './data-access.ts';
 
 const tags = ['artifacts'];
 const security = [{ internalToken: [] }];
 const createErrors = errorResponses(403, 409, 422, 502);
+const SERVICE_WRITE =
+  ' Written only by a service (internal token, no caller identity): a member forwarded by the gateway gets 403 FORBIDDEN. The writer may send its own Idempotency-Key: a retry with the same key answers 200 with the stored artifact; an artifact stored under another key is 409 CONFLICT.';
+/** The writing service's key for its artifact (see SERVICE_WRITE). */
+const writerKeyOf = (request: FastifyRequest): { writerKey?: string } => {
+  const raw = request.headers['idempotency-key'];
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  return key && key.length <= 255 ? { writerKey: key } : {};
+};
 const readErrors = errorResponses(403, 404, 422);
 const created = (summary: string) => ({
   tags,
@@ -51,7 +62,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     async (request, reply) => {
       const data = buildMissionPlan(request.body);
       const { missionId } = request.body;
-      const artifact = await ctx.artifacts.create({
+      const { artifact } = await ctx.artifacts.create({
         householdId: request.params.id,
         missionId,
         type: 'MissionPlan',
@@ -65,21 +76,23 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     '/api/v1/households/:id/artifacts/outcome-summary',
     {
       schema: {
-        ...created('Stores the outcome of a finished mission. One per mission.'),
+        ...created(`Stores the outcome of a finished mission. One per mission.${SERVICE_WRITE}`),
         params: ArtifactsAuditHouseholdParams,
         body: OutcomeSummaryRequest,
-        response: { 201: Artifact, ...createErrors },
+        response: { 200: Artifact, 201: Artifact, ...createErrors },
       },
+      onRequest: writtenByService('OutcomeSummary'),
     },
     async (request, reply) => {
       const { missionId, ...data } = request.body;
-      const artifact = await ctx.artifacts.create({
+      const { artifact, created } = await ctx.artifacts.create({
         householdId: request.params.id,
         missionId,
         type: 'OutcomeSummary',
         data,
+        ...writerKeyOf(request),
       });
-      return reply.code(201).send(artifact);
+      return reply.code(created ? 201 : 200).send(artifact);
     },
   );
 
@@ -88,12 +101,13 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     {
       schema: {
         ...created(
-          'Registers a browser-session recording. storagePath must lie under households/{id}/ (default households/{id}/missions/{mId}/recordings/{sessionId}.webm); signedUrl is a time-limited link to the content. One per sessionId.',
+          `Registers a browser-session recording. storagePath must lie under households/{id}/ (default households/{id}/missions/{mId}/recordings/{sessionId}.webm); signedUrl is a time-limited link to the content. One per sessionId.${SERVICE_WRITE}`,
         ),
         params: ArtifactsAuditHouseholdParams,
         body: RecordingRequest,
-        response: { 201: Artifact, ...createErrors },
+        response: { 200: Artifact, 201: Artifact, ...createErrors },
       },
+      onRequest: writtenByService('BrowserRecording'),
     },
     async (request, reply) => {
       const householdId = request.params.id;
@@ -110,14 +124,15 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
       }
       // The stored copy carries no link (it would expire); every read signs a fresh one.
       const data = { sessionId, storagePath, signedUrl: '', durationSeconds, actionLog };
-      const artifact = await ctx.artifacts.create({
+      const { artifact, created } = await ctx.artifacts.create({
         householdId,
         missionId,
         type: 'BrowserRecording',
         data,
         sessionId,
+        ...writerKeyOf(request),
       });
-      return reply.code(201).send(present(artifact));
+      return reply.code(created ? 201 : 200).send(present(artifact));
     },
   );
 
@@ -126,23 +141,25 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     {
       schema: {
         ...created(
-          'Aggregates the text and voice history in time order; hasVoice is true when any entry came by voice. One per mission.',
+          `Aggregates the text and voice history in time order; hasVoice is true when any entry came by voice. One per mission.${SERVICE_WRITE}`,
         ),
         params: ArtifactsAuditHouseholdParams,
         body: TranscriptRequest,
-        response: { 201: Artifact, ...createErrors },
+        response: { 200: Artifact, 201: Artifact, ...createErrors },
       },
+      onRequest: writtenByService('Transcript'),
     },
     async (request, reply) => {
       const { missionId, entries } = request.body;
       const data = aggregateTranscript(missionId, entries);
-      const artifact = await ctx.artifacts.create({
+      const { artifact, created } = await ctx.artifacts.create({
         householdId: request.params.id,
         missionId,
         type: 'Transcript',
         data,
+        ...writerKeyOf(request),
       });
-      return reply.code(201).send(artifact);
+      return reply.code(created ? 201 : 200).send(artifact);
     },
   );
 
@@ -152,7 +169,8 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
       schema: {
         tags,
         security,
-        description: "One artifact. 404 NOT_FOUND when missing or another household's.",
+        description:
+          "One artifact. 404 NOT_FOUND when missing or another household's. A member's read is recorded in the audit log (DATA_ACCESS).",
         params: ArtifactParams,
         response: { 200: Artifact, ...readErrors },
       },
@@ -160,6 +178,13 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     async (request) => {
       const artifact = await ctx.artifacts.get(request.params.id, request.params.artifactId);
       if (!artifact) throw notFound('Artifact not found');
+      await recordDataAccess(ctx, request, request.params.id, {
+        action: 'ARTIFACT_READ',
+        missionId: artifact.missionId,
+        targetType: 'artifact',
+        targetId: artifact.artifactId,
+        detail: { type: artifact.type },
+      });
       return present(artifact);
     },
   );
@@ -171,18 +196,26 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
         tags,
         security,
         description:
-          "A mission's artifacts as an array, oldest first; optional filter artifact_type. An unknown mission gives an empty array.",
+          "A mission's artifacts as an array, oldest first; optional filter artifact_type. An unknown mission gives an empty array; another household's mission is 404 NOT_FOUND. A member's read is recorded in the audit log (DATA_ACCESS).",
         params: ArtifactMissionParams,
         querystring: MissionArtifactsQuery,
         response: { 200: z.array(Artifact), ...readErrors },
       },
     },
     async (request) => {
-      const list = await ctx.artifacts.listForMission(
-        request.params.id,
-        request.params.mId,
-        request.query.artifact_type,
-      );
+      const { id, mId } = request.params;
+      await assertMissionNotForeign(ctx, id, mId);
+      const list = await ctx.artifacts.listForMission(id, mId, request.query.artifact_type);
+      await recordDataAccess(ctx, request, id, {
+        action: 'MISSION_ARTIFACTS_READ',
+        missionId: mId,
+        targetType: 'mission',
+        targetId: mId,
+        detail: {
+          count: list.length,
+          ...(request.query.artifact_type ? { type: request.query.artifact_type } : {}),
+        },
+      });
       return list.map(present);
     },
   );

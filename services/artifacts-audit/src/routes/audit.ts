@@ -11,10 +11,14 @@ import {
 import type { ServiceApp } from '@hs/service-kit';
 import { errorResponses } from '@hs/service-kit';
 import type { ArtifactsAuditContext } from '../context.ts';
+import { assertMissionNotForeign, GUARDIAN_ONLY_AUDIT, guardianOrService } from './access.ts';
+import { recordDataAccess } from './data-access.ts';
 
 const tags = ['audit'];
 const security = [{ internalToken: [] }];
 const errors = errorResponses(403, 422);
+const GUARDIAN_READ =
+  ' A member forwarded by the gateway must be a PARENT_GUARDIAN (403 otherwise); the read is recorded in the log (DATA_ACCESS).';
 
 /** The ledger: append and read only. No route changes or deletes an entry. */
 export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext): void {
@@ -43,14 +47,23 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
       schema: {
         tags,
         security,
-        description:
-          'The household log, newest first (by seq). limit default 50, max 500; offset; equality filters action, targetType, category.',
+        description: `The household log, newest first (by seq). limit default 50, max 500; offset; equality filters action, targetType, category.${GUARDIAN_READ}`,
         params: ArtifactsAuditHouseholdParams,
         querystring: HouseholdAuditQuery,
         response: { 200: AuditPage, ...errors },
       },
+      onRequest: guardianOrService(GUARDIAN_ONLY_AUDIT),
     },
-    async (request) => ctx.ledger.householdPage(request.params.id, request.query),
+    async (request) => {
+      const page = await ctx.ledger.householdPage(request.params.id, request.query);
+      await recordDataAccess(ctx, request, request.params.id, {
+        action: 'AUDIT_LOG_READ',
+        targetType: 'household',
+        targetId: request.params.id,
+        detail: { returned: page.items.length },
+      });
+      return page;
+    },
   );
 
   app.get(
@@ -59,13 +72,26 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
       schema: {
         tags,
         security,
-        description: "A mission's audit trail, oldest first. limit default 50, max 500; offset.",
+        description: `A mission's audit trail, oldest first. limit default 50, max 500; offset. Another household's mission is 404 NOT_FOUND.${GUARDIAN_READ}`,
         params: AuditMissionParams,
         querystring: AuditPageQuery,
-        response: { 200: AuditPage, ...errors },
+        response: { 200: AuditPage, ...errorResponses(403, 404, 422) },
       },
+      onRequest: guardianOrService(GUARDIAN_ONLY_AUDIT),
     },
-    async (request) => ctx.ledger.missionTrail(request.params.id, request.params.mId, request.query),
+    async (request) => {
+      const { id, mId } = request.params;
+      await assertMissionNotForeign(ctx, id, mId);
+      const page = await ctx.ledger.missionTrail(id, mId, request.query);
+      await recordDataAccess(ctx, request, id, {
+        action: 'MISSION_AUDIT_READ',
+        missionId: mId,
+        targetType: 'mission',
+        targetId: mId,
+        detail: { returned: page.items.length },
+      });
+      return page;
+    },
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { BrowserElementsResponse, BrowserSession, HouseholdBrowserSessionParams } from '@hs/contracts';
-import { errorResponses, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { allowRoles, errorResponses, NOT_CHILD, requireCaller, type ServiceApp } from '@hs/service-kit';
 import type { SessionFlows } from '../flows/session-flows.ts';
 
 const tags = ['household sessions'];
@@ -40,7 +40,11 @@ export function registerHouseholdSessionRoutes(app: ServiceApp, flows: SessionFl
     terminate: 'Ends the session.',
   } as const;
   for (const [name, description] of Object.entries(actions) as Array<[keyof typeof actions, string]>) {
-    app.post(`${H}/${name}`, { schema: schema(description, BrowserSession) }, async (request) => {
+    const options = {
+      schema: schema(`${description} ADULT and PARENT_GUARDIAN only (a CHILD gets 403).`, BrowserSession),
+      onRequest: allowRoles(NOT_CHILD, 'A CHILD may not act on browser sessions'),
+    };
+    app.post(`${H}/${name}`, options, async (request) => {
       const caller = requireCaller(request);
       const { id, sessionId } = request.params;
       await flows.getInHousehold(id, sessionId);

@@ -9,7 +9,16 @@ import {
   OfferParams,
   UpdateOfferStatusRequest,
 } from '@hs/contracts';
-import { errorResponses, newId, notFound, nowIso, policyViolation, type ServiceApp } from '@hs/service-kit';
+import {
+  allowRoles,
+  errorResponses,
+  NOT_CHILD,
+  newId,
+  notFound,
+  nowIso,
+  policyViolation,
+  type ServiceApp,
+} from '@hs/service-kit';
 import { z } from 'zod';
 import { draftOffer, type StoredOffer } from '../domain/offers.ts';
 import type { CommerceContext } from './context.ts';
@@ -18,6 +27,9 @@ import { runSearch } from './run-search.ts';
 const errors = errorResponses(400, 403, 404, 422);
 const tags = ['offers'];
 const H = '/api/v1/households/:id';
+/** The roles table: a CHILD reads offers but does not create, change or delete them. */
+const writers = { onRequest: allowRoles(NOT_CHILD, 'A CHILD may not create, change or delete offers') };
+const WRITERS_ONLY = ' ADULT and PARENT_GUARDIAN only (a CHILD gets 403).';
 
 export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void {
   const draft = (input: z.output<typeof CreateOfferRequest>, householdId: string, where: string) => {
@@ -35,10 +47,12 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
+        description: `Creates one offer.${WRITERS_ONLY}`,
         params: HouseholdParams,
         body: CreateOfferRequest,
         response: { 201: Offer, ...errors },
       },
+      ...writers,
     },
     async (request, reply) => {
       const offer = draft(request.body, request.params.id, '');
@@ -52,11 +66,12 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: 'Creates all offers or none (max 500); one URL refused refuses the whole batch.',
+        description: `Creates all offers or none (max 500); one URL refused refuses the whole batch.${WRITERS_ONLY}`,
         params: HouseholdParams,
         body: BulkCreateOffersRequest,
         response: { 201: BulkCreateOffersResponse, ...errors },
       },
+      ...writers,
     },
     async (request, reply) => {
       const drafted: StoredOffer[] = request.body.offers.map((o, i) =>
@@ -99,10 +114,12 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
+        description: `Changes the offer's status.${WRITERS_ONLY}`,
         params: OfferParams,
         body: UpdateOfferStatusRequest,
         response: { 200: Offer, ...errors },
       },
+      ...writers,
     },
     async (request) => {
       const { id, offerId } = request.params;
@@ -114,7 +131,15 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
 
   app.delete(
     `${H}/offers/:offerId`,
-    { schema: { tags, params: OfferParams, response: { 204: z.null(), ...errors } } },
+    {
+      schema: {
+        tags,
+        description: `Deletes the offer.${WRITERS_ONLY}`,
+        params: OfferParams,
+        response: { 204: z.null(), ...errors },
+      },
+      ...writers,
+    },
     async (request, reply) => {
       if (!(await ctx.offers.delete(request.params.id, request.params.offerId)))
         throw notFound('Offer not found');

@@ -53,7 +53,7 @@ function withMembers(household: StoredHousehold, members: Member[], now: string)
 
 export function addMember(
   h: StoredHousehold,
-  input: AddMemberRequest,
+  input: Omit<AddMemberRequest, 'memberId' | 'email'> & { memberId: string },
   actorId: string,
   now: string,
 ): StoredHousehold {

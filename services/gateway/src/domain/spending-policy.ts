@@ -82,6 +82,10 @@ export function releaseFromLedger(ledger: SpendingLedger | null, requestId: stri
   return { ...ledger, amounts };
 }
 
+/** The roles table: a guardian reads any request's budget, everyone else only their own. */
+export const mayReadBudget = (reader: { memberId: string; role: string }, requesterId: string): boolean =>
+  reader.role === 'PARENT_GUARDIAN' || reader.memberId === requesterId;
+
 export function budgetView(
   policy: SpendingPolicy | null,
   ledger: SpendingLedger | null,

@@ -2,6 +2,7 @@ import { AuditEntry, AuditPage, ErrorEnvelope, HouseholdAuditQuery, HouseholdPar
 import type { ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
+import { requireRole } from '../domain/household-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
 export function registerAuditLogRoutes(app: ServiceApp, ctx: GatewayContext): void {
@@ -12,20 +13,21 @@ export function registerAuditLogRoutes(app: ServiceApp, ctx: GatewayContext): vo
         tags: ['audit'],
         security: [{ bearer: [] }],
         description:
-          'The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType, category. The total count is in the x-total-count header.',
+          'PARENT_GUARDIAN only (403 for other members); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType, category. The total count is in the x-total-count header.',
         params: HouseholdParams,
         querystring: HouseholdAuditQuery,
         response: { 200: z.array(AuditEntry), 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope },
       },
     },
     async (request, reply) => {
-      const { userId } = await accessHousehold(ctx.households, request, request.params.id);
+      const { userId, email, member } = await accessHousehold(ctx.households, request, request.params.id);
+      requireRole(member, ['PARENT_GUARDIAN'], 'Only a PARENT_GUARDIAN may read the audit log');
       const page = await ctx.peers['artifacts-audit'].call({
         method: 'GET',
         path: `/api/v1/households/${encodeURIComponent(request.params.id)}/audit`,
         query: request.query,
         requestId: request.id,
-        caller: { userId, role: null, email: null },
+        caller: { userId, role: member.role, email },
         schema: AuditPage,
       });
       reply.header('x-total-count', String(page.body.total));

@@ -1,5 +1,5 @@
 import { CurrentUser, ErrorEnvelope, LoginRequest, LoginResponse } from '@hs/contracts';
-import type { ServiceApp } from '@hs/service-kit';
+import { nowIso, type ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../context.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 
@@ -19,6 +19,7 @@ export function registerAuthRoutes(app: ServiceApp, ctx: GatewayContext): void {
     },
     async (request) => {
       const identity = await ctx.identity.identify(request.body.idToken);
+      await ctx.users.record(identity, nowIso());
       const accessToken = await ctx.tokens.issue(identity);
       return { accessToken, tokenType: 'Bearer' as const, expiresIn: ctx.tokens.ttlSeconds };
     },

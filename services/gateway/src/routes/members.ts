@@ -1,4 +1,11 @@
-import { AddMemberRequest, HouseholdParams, Member, MemberParams, UpdateMemberRequest } from '@hs/contracts';
+import {
+  AddMemberRequest,
+  type AuditAction,
+  HouseholdParams,
+  Member,
+  MemberParams,
+  UpdateMemberRequest,
+} from '@hs/contracts';
 import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
@@ -6,6 +13,7 @@ import { addMember, changeMember, MANAGE_MEMBERS_MESSAGE, removeMember } from '.
 import { accessHousehold } from '../plugins/household-access.ts';
 
 const errors = errorResponses(401, 403, 404, 409, 422);
+const UNKNOWN_USER = 'No user with that id or email has signed in yet';
 const tags = ['members'];
 const security = [{ bearer: [] }];
 // Checked by the route-access hook before the body is read: a non-guardian never reaches a 422.
@@ -17,7 +25,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
   const audit = (
     householdId: string,
     actorId: string,
-    action: string,
+    action: AuditAction,
     memberId: string,
     detail: object,
     requestId: string,
@@ -42,7 +50,8 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
       schema: {
         tags,
         security,
-        description: 'PARENT_GUARDIAN only. 409 CONFLICT when the user is already a member.',
+        description:
+          'PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise. 409 CONFLICT when the user is already a member.',
         params: HouseholdParams,
         body: AddMemberRequest,
         response: { 201: Member, ...errors },
@@ -50,10 +59,13 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
     },
     async (request, reply) => {
       const { userId } = await guardianAccess(request, request.params.id);
+      const { memberId, email, ...rest } = request.body;
+      const user = memberId ? await ctx.users.get(memberId) : await ctx.users.byEmail(email ?? '');
+      if (!user) throw notFound(UNKNOWN_USER);
       const updated = await ctx.households.change(request.params.id, (h) =>
-        addMember(h, request.body, userId, nowIso()),
+        addMember(h, { ...rest, memberId: user.userId }, userId, nowIso()),
       );
-      const member = updated?.members.find((m) => m.memberId === request.body.memberId);
+      const member = updated?.members.find((m) => m.memberId === user.userId);
       if (!member) throw notFound('Household not found');
       await audit(
         request.params.id,

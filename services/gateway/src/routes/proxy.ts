@@ -21,6 +21,7 @@ export const FORWARD_RULES: ForwardRule[] = [
   { url: `${H}/orchestrator/*`, methods: ALL, service: 'orchestrator' },
   { url: `${H}/artifacts/*`, methods: ALL, service: 'artifacts-audit' },
   { url: `${H}/missions/:mId/artifacts`, methods: ['GET'], service: 'artifacts-audit' },
+  { url: `${H}/missions/:mId/artifacts/audit-log`, methods: ['POST'], service: 'artifacts-audit' },
   { url: `${H}/missions/:mId/audit`, methods: ['GET'], service: 'artifacts-audit' },
 ];
 

@@ -1,6 +1,10 @@
 // Mission artifacts in artifacts-audit (POST /api/v1/households/{id}/artifacts/{mission-plan|
 // transcript|outcome-summary}) through a durable outbox, so an artifacts outage delays them
-// instead of losing them. A 409 means an earlier attempt already wrote it: done.
+// instead of losing them. Each write carries the orchestrator's own key (Idempotency-Key), so a
+// retry of an attempt that did land answers 200 with that artifact. A 409 therefore means the
+// slot holds an artifact someone else wrote: it is reported (log and SYSTEM audit entry) and
+// not recorded on the mission as if it were the real one.
+import type { AuditWriter } from '@hs/audit-client';
 import type { MissionArtifactRef } from '@hs/contracts';
 import { createOutbox, type Outbox, outboxCollections } from '@hs/outbox';
 import { isAppError, nowIso, type PeerClient } from '@hs/service-kit';
@@ -38,19 +42,33 @@ export function createArtifactWriter(deps: {
   maxBackoffMs: number;
   /** Records the written artifact on the mission (idempotent per type). */
   onWritten: (householdId: string, missionId: string, ref: MissionArtifactRef) => Promise<void>;
+  /** Where a conflicting artifact is reported. */
+  audit?: AuditWriter;
   logger?: Logger | undefined;
 }): ArtifactWriter {
   if (!deps.enabled) return { outbox: null, write: async () => {} };
   const base = (householdId: string) => `/api/v1/households/${encodeURIComponent(householdId)}`;
+  const writerKey = (item: Item) => `orchestrator.${item.missionId}.${item.kind}`;
 
-  async function existing(item: Item): Promise<Written | null> {
-    const reply = await deps.artifacts.call({
-      method: 'GET',
-      path: `${base(item.householdId)}/missions/${encodeURIComponent(item.missionId)}/artifacts`,
-      query: { artifact_type: TYPES[item.kind] },
-    });
-    const body = reply.body as Written[] | { items?: Written[] };
-    return (Array.isArray(body) ? body : (body.items ?? []))[0] ?? null;
+  async function reportConflict(item: Item, message: string): Promise<void> {
+    const type = TYPES[item.kind];
+    deps.logger?.error(
+      { householdId: item.householdId, missionId: item.missionId, type },
+      'artifact slot holds an artifact the orchestrator did not write',
+    );
+    await deps.audit?.record(
+      item.householdId,
+      {
+        missionId: item.missionId,
+        category: 'SYSTEM',
+        severity: 'CRITICAL',
+        action: 'ARTIFACT_CONFLICT',
+        detail: { type, reason: message },
+        targetType: 'mission',
+        targetId: item.missionId,
+      },
+      item.requestId,
+    );
   }
 
   const outbox = createOutbox<Item>({
@@ -60,23 +78,25 @@ export function createArtifactWriter(deps: {
     maxBackoffMs: deps.maxBackoffMs,
     isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500 && err.status !== 409,
     deliver: async (item) => {
-      let written: Written | null;
+      let written: Written;
       try {
         const reply = await deps.artifacts.call({
           method: 'POST',
           path: `${base(item.householdId)}/artifacts/${item.kind}`,
           body: item.body,
+          headers: { 'idempotency-key': writerKey(item) },
           ...(item.requestId ? { requestId: item.requestId } : {}),
         });
         written = reply.body as Written;
       } catch (err) {
         if (!(isAppError(err) && err.status === 409)) throw err;
-        written = await existing(item).catch(() => null);
+        await reportConflict(item, err.message);
+        return;
       }
       await deps.onWritten(item.householdId, item.missionId, {
-        artifact_id: written?.artifactId ?? null,
+        artifact_id: written.artifactId ?? null,
         type: TYPES[item.kind],
-        created_at: written?.createdAt ?? nowIso(),
+        created_at: written.createdAt ?? nowIso(),
       });
     },
   });

@@ -1,9 +1,14 @@
 import { ABORT, type CollectionOptions, type Store } from '@hs/store';
 import type { MissionDoc } from '../domain/mission.ts';
 
-/** `listForOwner`: one owner's missions of a household, newest first. */
+/** `listForOwner`: one owner's missions of a household; `listOpenPolls`: its running POLLs; newest first. */
 export const MISSION_COLLECTIONS = {
-  missions: { indexes: [{ fields: ['household_id', 'owner_id', 'created_at'] }] },
+  missions: {
+    indexes: [
+      { fields: ['household_id', 'owner_id', 'created_at'] },
+      { fields: ['household_id', 'mission_type', 'state', 'created_at'] },
+    ],
+  },
 } satisfies Record<string, CollectionOptions>;
 
 /** Missions in the store; a mission of another household is treated as missing. */
@@ -22,6 +27,19 @@ export function createMissionRepository(store: Store) {
         where: [
           ['household_id', '==', householdId],
           ['owner_id', '==', ownerId],
+        ],
+        orderBy: [{ field: 'created_at', direction: 'desc' }],
+        limit,
+      });
+      return page.items;
+    },
+    /** The household's running POLL missions, whoever started them (voters find them here). */
+    async listOpenPolls(householdId: string, limit = 100): Promise<MissionDoc[]> {
+      const page = await missions.query({
+        where: [
+          ['household_id', '==', householdId],
+          ['mission_type', '==', 'POLL'],
+          ['state', '==', 'RUNNING'],
         ],
         orderBy: [{ field: 'created_at', direction: 'desc' }],
         limit,

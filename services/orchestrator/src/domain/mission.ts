@@ -119,3 +119,12 @@ export const STEP_LABELS: Record<ToolName, string> = {
 export function setStepStatus(plan: PlanStep[], index: number, status: PlanStep['status']): PlanStep[] {
   return plan.map((s, i) => (i === index ? { ...s, status } : s));
 }
+
+/** The caller's own missions and the open polls they may vote in, once each, newest first. */
+export function visibleMissions(own: readonly MissionDoc[], polls: readonly MissionDoc[]): MissionDoc[] {
+  const byId = new Map<string, MissionDoc>();
+  for (const m of [...own, ...polls]) byId.set(m.mission_id, m);
+  return [...byId.values()].sort((a, b) =>
+    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0,
+  );
+}

@@ -22,7 +22,7 @@ export async function recordMissionEnd(
       missionId,
       category: 'MISSION_LIFECYCLE',
       severity: 'INFO',
-      action: mission.state === 'DONE' ? 'mission.completed' : 'mission.cancelled',
+      action: mission.state === 'DONE' ? 'MISSION_COMPLETED' : 'MISSION_CANCELLED',
       detail: {
         missionType: mission.mission_type,
         finalState: mission.state,

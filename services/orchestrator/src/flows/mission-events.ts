@@ -5,12 +5,14 @@ import { ABORT } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
 import { isTerminal } from '../domain/mission.ts';
 import { recordVote } from '../domain/poll-tally.ts';
+import { applyTakeoverEvent } from './browser-takeover.ts';
 
 const invalidMissionType = (message: string) => new AppError('INVALID_MISSION_TYPE', 409, message);
 
 /**
- * A member's event on a mission (spec part 6): likes and dislikes are the POLL's votes; the
- * others are signals the domain APIs already acted on. Every event is shown on the stream.
+ * A member's event on a mission (spec part 6): likes and dislikes are the POLL's votes; takeover
+ * events change the browser session through the bridge; the others are signals the domain APIs
+ * already acted on. Every event is shown on the stream.
  */
 export async function recordClientEvent(
   ctx: OrchestratorContext,
@@ -30,6 +32,15 @@ export async function recordClientEvent(
     throw invalidMissionType(
       `${event.eventType} needs an INTERACTIVE mission; this one is ${mission.mission_type}`,
     );
+  if (TAKEOVER_EVENTS.includes(event.eventType) && event.sessionId)
+    await applyTakeoverEvent(ctx, {
+      householdId: input.householdId,
+      missionId,
+      sessionId: event.sessionId,
+      eventType: event.eventType,
+      caller: input.caller,
+      requestId: input.requestId,
+    });
   const vote =
     event.eventType === 'USER_LIKED_ITEM'
       ? 'like'
@@ -51,7 +62,7 @@ export async function recordClientEvent(
       missionId,
       category: 'USER_ACTION',
       severity: 'INFO',
-      action: `mission.event.${event.eventType}`,
+      action: 'CLIENT_EVENT',
       detail: { ...event },
       actorId: input.caller.userId,
       targetType: 'mission',
@@ -86,8 +97,8 @@ export async function recordBrowserEvent(
       missionId: mission.mission_id,
       category: 'SESSION_EVENT',
       severity: 'INFO',
-      action: `browser.${event.type}`.slice(0, 120),
-      detail: { sessionId: event.sessionId, payload: event.payload ?? {} },
+      action: 'BROWSER_EVENT',
+      detail: { type: event.type, sessionId: event.sessionId, payload: event.payload ?? {} },
       targetType: 'browser_session',
       targetId: event.sessionId,
     },

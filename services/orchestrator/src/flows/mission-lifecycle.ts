@@ -26,6 +26,9 @@ export async function createMission(
     requestId: string;
   },
 ): Promise<MissionDoc> {
+  // The roles table: a real browser on merchant sites is for ADULT and PARENT_GUARDIAN only.
+  if (input.missionType === 'INTERACTIVE' && input.caller.role === 'CHILD')
+    throw forbidden('A CHILD may not start INTERACTIVE missions');
   const mission = newMissionDoc({
     missionId: newId('msn'),
     householdId: input.householdId,
@@ -42,7 +45,7 @@ export async function createMission(
       missionId,
       category: 'MISSION_LIFECYCLE',
       severity: 'INFO',
-      action: 'mission.created',
+      action: 'MISSION_CREATED',
       detail: { missionType: mission.mission_type },
       actorId: input.caller.userId,
       targetType: 'mission',

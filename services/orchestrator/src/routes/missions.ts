@@ -1,8 +1,15 @@
-import { CreateMissionRequest, HouseholdParams, MissionParams, MissionView, NoBody } from '@hs/contracts';
+import {
+  CreateMissionRequest,
+  HouseholdParams,
+  ListMissionsQuery,
+  MissionParams,
+  MissionView,
+  NoBody,
+} from '@hs/contracts';
 import { errorResponses, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { OrchestratorContext } from '../context.ts';
-import { toView } from '../domain/mission.ts';
+import { toView, visibleMissions } from '../domain/mission.ts';
 import { createMission, endMission } from '../flows/mission-lifecycle.ts';
 import { messageSource } from './message-source.ts';
 
@@ -40,14 +47,20 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
     {
       schema: {
         tags,
-        summary: "The caller's missions in the household, newest first",
+        summary:
+          "The caller's missions in the household and the household's open (RUNNING) POLL missions, newest first; ?mine=true only the caller's own",
         params: HouseholdParams,
+        querystring: ListMissionsQuery,
         response: { 200: z.array(MissionView) },
       },
     },
     async (request) => {
-      const missions = await ctx.missions.listForOwner(request.params.id, requireCaller(request).userId);
-      return missions.map(toView);
+      const { userId } = requireCaller(request);
+      const [own, polls] = await Promise.all([
+        ctx.missions.listForOwner(request.params.id, userId),
+        request.query.mine ? [] : ctx.missions.listOpenPolls(request.params.id),
+      ]);
+      return visibleMissions(own, polls).map(toView);
     },
   );
 

@@ -7,6 +7,7 @@ import {
 import {
   type AppError,
   badRequest,
+  type Caller,
   conflict,
   newId,
   notFound,
@@ -18,6 +19,7 @@ import type { SignedUpload } from '@hs/storage';
 import type { Change } from '../adapters/item-repository.ts';
 import type { WardrobeContext } from '../context.ts';
 import {
+  assertMayChange,
   imageKey,
   itemView,
   MAX_IMAGES_PER_ITEM,
@@ -48,6 +50,7 @@ function changed(result: Change<StoredItem | null>): StoredItem {
  */
 export async function startImageUpload(
   ctx: WardrobeContext,
+  caller: Caller | null,
   { householdId, itemId }: ItemRef,
   file: { contentType: ImageContentType; fileName?: string | undefined },
 ): Promise<UploadUrlResponse> {
@@ -61,6 +64,7 @@ export async function startImageUpload(
         run: async () => {
           const item = await ctx.items.get(householdId, itemId);
           if (!item) throw notFound('Item not found');
+          assertMayChange(caller, item);
           roomFor(item);
         },
       },
@@ -124,11 +128,13 @@ export async function startImageUpload(
  */
 export async function confirmImage(
   ctx: WardrobeContext,
+  caller: Caller | null,
   { householdId, itemId, imageId }: ItemRef & { imageId: string },
 ): Promise<WardrobeItem> {
   const item = await ctx.items.get(householdId, itemId);
   const image = item?.images.find((i) => i.imageId === imageId);
   if (!item) throw notFound('Item not found');
+  assertMayChange(caller, item);
   if (!image) throw notFound('Image not found');
   if (image.status === 'confirmed') throw conflict('Image is already confirmed');
 

@@ -22,7 +22,12 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       },
     },
     async (request) =>
-      startImageUpload(ctx, { householdId: request.params.id, itemId: request.params.itemId }, request.body),
+      startImageUpload(
+        ctx,
+        request.caller,
+        { householdId: request.params.id, itemId: request.params.itemId },
+        request.body,
+      ),
   );
 
   app.post(
@@ -38,7 +43,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
     },
     async (request, reply) => {
       const { id, itemId, imageId } = request.params;
-      const view = await confirmImage(ctx, { householdId: id, itemId, imageId });
+      const view = await confirmImage(ctx, request.caller, { householdId: id, itemId, imageId });
       return reply.header('etag', etagOf(view)).send(view);
     },
   );

@@ -22,7 +22,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import { etagOf } from '../domain/etag.ts';
-import { itemView, newItem, patchItem, type StoredItem } from '../domain/items.ts';
+import { assertMayChange, itemView, newItem, patchItem, type StoredItem } from '../domain/items.ts';
 import { forgetItem } from '../flows/forget-references.ts';
 import { checkIfMatch, withEtag } from './http-cache.ts';
 
@@ -138,6 +138,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       if (request.body.ownerMemberId) await assertMember(request, id, request.body.ownerMemberId);
       const now = nowIso();
       const result = await ctx.items.change(id, itemId, (item: StoredItem) => {
+        assertMayChange(request.caller, item);
         checkIfMatch(request, itemView(item));
         return patchItem(item, request.body, now);
       });
@@ -164,7 +165,10 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       const result = await ctx.items.remove(
         id,
         itemId,
-        (item) => checkIfMatch(request, itemView(item)),
+        (item) => {
+          assertMayChange(request.caller, item);
+          checkIfMatch(request, itemView(item));
+        },
         nowIso(),
       );
       if (result.kind === 'missing') throw notFound('Item not found');

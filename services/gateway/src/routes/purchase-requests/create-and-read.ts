@@ -16,7 +16,7 @@ import {
   publicRequest,
   requireGate,
 } from '../../domain/purchase-request-rules.ts';
-import { budgetView, monthOf } from '../../domain/spending-policy.ts';
+import { budgetView, mayReadBudget, monthOf } from '../../domain/spending-policy.ts';
 import { auditGate, guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
@@ -112,16 +112,17 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
         security,
         summary: "One purchase request with its requester's budget",
         description:
-          "budget shows the requester's spending policy for the current month (UTC): monthlyLimit, spentThisMonth (approved-or-later requests in the policy currency) and remaining (null when there is no monthly cap). A request of another household is 404.",
+          "budget shows the requester's spending policy for the current month (UTC): monthlyLimit, spentThisMonth (approved-or-later requests in the policy currency) and remaining (null when there is no monthly cap). A PARENT_GUARDIAN sees it on every request, other members only on their own (null on anyone else's). A request of another household is 404.",
         params: PurchaseRequestParams,
         response: { 200: PurchaseRequestView, ...errors },
       },
     },
     async (request) => {
       const { id, requestId } = request.params;
-      await accessHousehold(ctx.households, request, id);
+      const { member } = await accessHousehold(ctx.households, request, id);
       const found = await requests.get(id, requestId);
       if (!found) throw notFound('Purchase request not found');
+      if (!mayReadBudget(member, found.requesterId)) return { ...publicRequest(found), budget: null };
       const policy = await policies.getPolicy(id, found.requesterId);
       const currency = policy?.currency ?? found.currency;
       const ledger = await policies.getLedger(id, found.requesterId, monthOf(nowIso()), currency);
