@@ -60,6 +60,7 @@ export function newMissionDoc(input: {
     state: 'RUNNING',
     history: [],
     plan: [],
+    brief: {},
     artifacts: [],
     created_at: input.now,
     updated_at: input.now,
@@ -79,6 +80,8 @@ export function toView(doc: MissionDoc): MissionView {
     state: doc.state,
     history: doc.history,
     plan: doc.plan,
+    // Missions stored before the brief existed have none.
+    brief: doc.brief ?? {},
     artifacts: doc.artifacts,
     created_at: doc.created_at,
     updated_at: doc.updated_at,
