@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Cart } from './cartprep.ts';
 import { Timestamp } from './common.ts';
 import { PurchaseFailure } from './purchase-requests.ts';
-import { Season, WardrobeCategory } from './wardrobe.ts';
+import { PairingsRequest, PairingsResult, Season, WardrobeCategory } from './wardrobe.ts';
 
 /** Missions (spec parts 2, 3, 6; decisions "Missions", "Streaming (SSE)"). MissionView stays snake_case. */
 
@@ -20,6 +20,7 @@ export const ToolName = z.enum([
   'create_browser_session',
   'complete_mission',
   'update_brief',
+  'pair_with_wardrobe',
 ]);
 export type ToolName = z.infer<typeof ToolName>;
 
@@ -259,6 +260,10 @@ export const SearchCommerceArgs = z.strictObject({
   limit: z.number().int().min(1).max(50).optional(),
 });
 export type SearchCommerceArgs = z.infer<typeof SearchCommerceArgs>;
+
+/** Owned items that go with a piece (an offer's or a named item's category and colours). */
+export const PairWithWardrobeArgs = PairingsRequest;
+export const PairWithWardrobeResult = PairingsResult;
 
 /** The model's memory of the shopper's brief: the fields given replace the stored ones, `null` removes one. */
 export const UpdateBriefArgs = BriefPatch;

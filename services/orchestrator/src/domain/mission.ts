@@ -109,6 +109,8 @@ export const STEP_LABELS: Record<string, string> = {
   check_cart: 'Check on the cart preparation',
   create_browser_session: 'Open an interactive browser session',
   complete_mission: 'Conclude the mission',
+  update_brief: "Note the shopper's brief",
+  pair_with_wardrobe: 'Pair with what the household owns',
 };
 
 export function setStepStatus(plan: PlanStep[], index: number, status: PlanStep['status']): PlanStep[] {

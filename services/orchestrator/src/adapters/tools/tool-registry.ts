@@ -5,9 +5,11 @@ import { checkCart } from './check-cart.ts';
 import { completeMission } from './complete-mission.ts';
 import { createBrowserSession } from './create-browser-session.ts';
 import { listWardrobe } from './list-wardrobe.ts';
+import { pairWithWardrobe } from './pair-with-wardrobe.ts';
 import { prepareCart } from './prepare-cart.ts';
 import { searchCommerce } from './search-commerce.ts';
 import type { ToolContext, ToolDefinition } from './tool-context.ts';
+import { updateBrief } from './update-brief.ts';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listWardrobe,
@@ -16,6 +18,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   checkCart,
   createBrowserSession,
   completeMission,
+  updateBrief,
+  pairWithWardrobe,
 ];
 export const TOOL_NAMES: readonly ToolName[] = TOOLS.map((t) => t.name);
 const byName = new Map(TOOLS.map((t) => [t.name as string, t]));
