@@ -49,9 +49,20 @@ type Outcome = {
   error?: string;
 };
 
-const stack = await startStack({
-  services: ['gateway', 'orchestrator', 'commerce', 'wardrobe', 'artifacts-audit'],
-});
+// A loaded machine can make a service miss the stack's boot deadline: try again a few times.
+async function boot() {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStack({
+        services: ['gateway', 'orchestrator', 'commerce', 'wardrobe', 'artifacts-audit'],
+      });
+    } catch (err) {
+      if (attempt === 3) throw err;
+      console.error(`services did not come up (attempt ${attempt}); trying again`);
+    }
+  }
+}
+const stack = await boot();
 try {
   const client = gatewayClient(stack.url('gateway'));
   const parent = await client.login('eval-parent@family.test');

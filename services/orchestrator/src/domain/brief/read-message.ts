@@ -218,7 +218,8 @@ export function readMessage(message: string): Reading {
   const retry = text.match(
     /^ ?(?:try|what about|how about|maybe|or|and|then)? ?(\d{1,2}(?:\.5)?) ?(?:instead|then|please)? ?$/,
   );
-  if (retry && sizes.length === 0 && Object.keys(price).length === 0) reading.sizeRetry = retry[1]!;
+  // "what about 43": a size when a size was given before, else a price (decided with the brief).
+  if (retry && sizes.length === 0 && !price.currency) reading.sizeRetry = retry[1]!;
   reading.intent = intentOf(reading);
   return reading;
 }

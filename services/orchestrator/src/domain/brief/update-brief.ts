@@ -37,7 +37,8 @@ export function updateBrief(
     b = { ...b, itemKinds: kinds, categories };
     b.excludedKinds = (b.excludedKinds ?? []).filter((k) => !kinds.includes(k));
   }
-  const p = r.price;
+  const sizeRetry = r.sizeRetry !== undefined && (b.sizes?.length ?? 0) > 0;
+  const p: Reading['price'] = sizeRetry ? {} : r.price;
   if (p.minPrice !== undefined || p.maxPrice !== undefined) {
     drop('minPrice', 'maxPrice');
     if (p.minPrice !== undefined) b.minPrice = p.minPrice;
@@ -54,9 +55,9 @@ export function updateBrief(
     notes.push(`Cheaper: now under ${b.maxPrice}.`);
   }
   if (r.sizes.length > 0) b.sizes = r.sizes;
-  else if (r.sizeRetry && b.sizes?.length) {
-    const system = b.sizes[0]!.match(/^([A-Z]+) /)?.[1];
-    b.sizes = [system ? `${system} ${r.sizeRetry}` : r.sizeRetry];
+  else if (sizeRetry) {
+    const system = b.sizes?.[0]?.match(/^([A-Z]+) /)?.[1];
+    b.sizes = [system ? `${system} ${r.sizeRetry}` : r.sizeRetry!];
   }
   if (r.colors.length > 0) {
     b.colors = r.colors;
