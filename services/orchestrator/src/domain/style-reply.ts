@@ -8,6 +8,8 @@ export const CLARIFY =
   'Happy to help! What are you shopping for: which item (say jeans, a rain jacket or trainers), who it is for, and roughly what budget?';
 export const OFF_TOPIC =
   "That's outside what I can help with: I'm your household's stylist. Tell me what you're shopping for (say, \"a rain jacket under 60\") and I'll find options.";
+export const WELCOME =
+  "You're welcome! Tell me if you'd like something cheaper, another colour or size, or something else entirely.";
 export const REFUSAL =
   "I can't do that. Approving a purchase is a parent's or guardian's decision in the app, and only the person who asked confirms the checkout, with a one-time confirmation. Nothing was changed. I'm happy to keep looking for things with you.";
 

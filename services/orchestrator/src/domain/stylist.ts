@@ -9,7 +9,7 @@ import type { ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
 import { compact, updateBrief } from './brief/update-brief.ts';
-import { CLARIFY, OFF_TOPIC, purchaseSteps, REFUSAL, styleReply } from './style-reply.ts';
+import { CLARIFY, OFF_TOPIC, purchaseSteps, REFUSAL, styleReply, WELCOME } from './style-reply.ts';
 
 /**
  * The stub stylist (STYLE missions): reads the message into the mission's brief, searches one
@@ -90,6 +90,7 @@ export function styleDecision(input: ModelInput): ModelDecision {
     if (reading.intent === 'refuse') return reply(REFUSAL);
     if (reading.intent === 'buy') return reply(purchaseSteps(input.callerRole ?? null));
     if (reading.intent === 'offtopic') return reply(OFF_TOPIC);
+    if (reading.intent === 'thanks') return reply(WELCOME);
     if (reading.intent === 'clarify' && Object.keys(previous).length === 0) return reply(CLARIFY);
   }
   // The brief is updated once, at the turn's first step; later steps read it back from the input.

@@ -97,6 +97,25 @@ const KEEP = new Set(
   trained training trainer dresser dressed dressy blues sized sizes sizing priced prices pricey
   though through thought enough again against along among around about above below cover lover
   could would should shoulder older order orders boarder border winner dinner summit sunset
+  thanks thank thx cheers hello hey hiya howdy okay sorry please pls plz yes yep nope maybe sure great
+  cool nice lovely perfect awesome amazing fine better worse worst cute pretty ugly
+  there their where here these those other others everything someone anyone everyone
+  people person family friend friends child children kids baby babies sons daughters boys girls
+  teen teens teenager husband wife partner mom mum dad grandma grandpa cousin cousins aunt uncle
+  niece nephew twins wants wanted needs needed likes liked loves loved hates looking looks find
+  finds found show shows showed helps gets give gives buys bought wears wearing worn fitting fitted
+  suits matches goes going comes coming came makes takes took keeps kept tries tried thinks knows
+  knew tells says asks asked picks picked choose chose house weekend month years today tomorrow
+  tonight morning evening every each many least little bigger smaller wider thick comfy cozy
+  cosy comfortable smart neat simple fancy dressy sporty classic modern vintage stylish trendy
+  basic waterproof raining rainy windy snowy really quite still even ever never always often
+  already within under after before between during until since because although which whom
+  whose into onto upon behind beside inside outside would could should might must shall cant
+  wont dont doesnt didnt isnt arent wasnt have having been being were they them theirs ours
+  colors colours cost money cash dollar brands outfit outfits clothes clothing wardrobe closet
+  orders checkout approve approved request requests sale sales deal deals math homework news
+  games movie movies music song songs joke jokes story recipe recipes dinner lunch breakfast
+  food cook cooking cars phone computer internet
   `
     .split(/\s+/)
     .filter(Boolean),

@@ -6,7 +6,7 @@ import { BRANDS, COLORS, KINDS, OCCASIONS, SEASON_HINTS } from './vocabulary.ts'
 /** What one message says: the constraints it states and what it asks to change or clear. */
 export type Reading = {
   text: string;
-  intent: 'search' | 'clarify' | 'offtopic' | 'buy' | 'refuse' | 'pair';
+  intent: 'search' | 'clarify' | 'offtopic' | 'buy' | 'refuse' | 'pair' | 'thanks';
   kinds: string[];
   addKinds: boolean;
   price: PriceReading;
@@ -118,6 +118,9 @@ const PAIR =
 const SHOPPING =
   /\b(?:need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different)\b/;
 
+const THANKS =
+  /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
+
 const AGE =
   /\b(\d{1,2})[ -]?(?:years?|yrs?|yo|y\/o)(?:[ -]?old)?\b|\bage(?:d|s)? (\d{1,2})\b|\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b|\bturn(?:ing|ed|s)? (\d{1,2})\b/;
 
@@ -142,7 +145,7 @@ function readSizes(text: string, age: number | undefined): string[] {
   for (const m of text.matchAll(/\b(?:extra[ -]large|x[ -]large)\b/g)) add(m && 'XL');
   const words = text.replace(/\b(?:extra[ -]|x[ -])(?:small|large)\b/g, ' ');
   for (const m of words.matchAll(
-    /\b(small|medium|large)\b(?! (?:bag|backpack|tote|purse|crossbody|amount|budget|family|group|number))/g,
+    /(?<!\b(?:too|so|bit|very) )\b(small|medium|large)\b(?! (?:bag|backpack|tote|purse|crossbody|amount|budget|family|group|number))/g,
   ))
     add({ small: 'S', medium: 'M', large: 'L' }[m[1] as 'small']);
   if (sizes.length === 0 && age !== undefined && age <= 14) add(`KIDS ${age}`);
@@ -244,5 +247,6 @@ function intentOf(r: Reading): Reading['intent'] {
   if (BUY.test(r.text)) return 'buy';
   if (r.owned) return 'pair';
   if (states(r) > 0) return 'search';
-  return SHOPPING.test(r.text) ? 'clarify' : 'offtopic';
+  if (SHOPPING.test(r.text)) return 'clarify';
+  return THANKS.test(r.text) ? 'thanks' : 'offtopic';
 }

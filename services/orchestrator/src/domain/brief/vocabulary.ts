@@ -309,7 +309,7 @@ const MONTHS: Array<[string, Season]> = [
 export const SEASON_HINTS: Array<[RegExp, Season]> = [
   [/\bspring(?:time)?\b|\beaster\b/, 'SPRING'],
   [
-    /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b/,
+    /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b/,
     'SUMMER',
   ],
   [/\b(?:fall|autumn(?:al)?)\b|\bhalloween\b|\bthanksgiving\b/, 'FALL'],
