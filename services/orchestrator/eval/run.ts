@@ -49,18 +49,25 @@ type Outcome = {
   error?: string;
 };
 
-// A loaded machine can make a service miss the stack's boot deadline: try again a few times.
+// One service at a time, each retried: on a loaded machine five processes booting together can
+// miss the stack's boot deadline.
 async function boot() {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startStack({
-        services: ['gateway', 'orchestrator', 'commerce', 'wardrobe', 'artifacts-audit'],
-      });
-    } catch (err) {
-      if (attempt === 3) throw err;
-      console.error(`services did not come up (attempt ${attempt}); trying again`);
+  const stack = await startStack({ services: [] });
+  for (const service of ['artifacts-audit', 'commerce', 'wardrobe', 'orchestrator', 'gateway'] as const)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await stack.start(service);
+        break;
+      } catch (err) {
+        await stack.stop(service);
+        if (attempt === 3) {
+          await stack.close();
+          throw err;
+        }
+        console.error(`${service} did not come up (attempt ${attempt}); trying again`);
+      }
     }
-  }
+  return stack;
 }
 const stack = await boot();
 try {

@@ -24,8 +24,8 @@ const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d)`;
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
 
-const MAX = String.raw`under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
-const MIN = String.raw`over|above|more than|higher than|at least|min(?:imum)?(?:\s+of)?|starting (?:at|from)`;
+const MAX = String.raw`nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
+const MIN = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?(?:\s+of)?|starting (?:at|from))`;
 const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in the region of|somewhere around`;
 const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most|and under|and below|or lower`;
 const CHEAP =

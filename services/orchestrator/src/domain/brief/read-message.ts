@@ -122,7 +122,7 @@ const THANKS =
   /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
 
 const AGE =
-  /\b(\d{1,2})[ -]?(?:years?|yrs?|yo|y\/o)(?:[ -]?old)?\b|\bage(?:d|s)? (\d{1,2})\b|\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b|\bturn(?:ing|ed|s)? (\d{1,2})\b/;
+  /\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|pairs?))|\b(\d{1,2})[ -]?(?:years?|yrs?|yo|y\/o)(?:[ -]?old)?\b|\bage(?:d|s)? (\d{1,2})\b|\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b|\bturn(?:ing|ed|s)? (\d{1,2})\b/;
 
 function readSizes(text: string, age: number | undefined): string[] {
   const sizes: string[] = [];
@@ -137,6 +137,7 @@ function readSizes(text: string, age: number | undefined): string[] {
   ))
     add(m[1]!);
   for (const m of text.matchAll(/\b(\d{2})\s?(?:waist|w)\b/g)) add(m[1]!);
+  for (const m of text.matchAll(/\b(?:w\s?)?(\d{2})\s?(?:x|by|\/)\s?(?:l\s?)?\d{2}\b/g)) add(m[1]!);
   const letter = (s: string) => s.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL');
   for (const m of text.matchAll(/\b(?:size|sz|in|in an?|an?) (xxs|xs|s|m|l|xl|xxl|xxxl|2xl|3xl)\b(?!')/g))
     add(letter(m[1]!));
@@ -198,7 +199,7 @@ export function readMessage(message: string): Reading {
     if (s && seasons.length === 0) seasons.push(s);
   }
   const ageMatch = text.match(AGE);
-  const age = ageMatch ? Number(ageMatch[1] ?? ageMatch[2] ?? ageMatch[3] ?? ageMatch[4]) : undefined;
+  const age = ageMatch ? Number(ageMatch.slice(1).find((g) => g !== undefined)) : undefined;
   const sizes = readSizes(text, age);
   const reading: Reading = {
     text: text.trim(),
