@@ -60,6 +60,10 @@ describe('conversation memory', () => {
       categories: ['DRESS'],
     });
     expect(brief('black jeans size 30', 'start over')).toEqual({});
+    expect(brief('hoodie under 40', 'can you go a bit higher').maxPrice).toBe(60);
+    expect(brief('hoodie under 40', 'like 60').maxPrice).toBe(60);
+    expect(brief('jacket size L', 'smaller').sizes).toEqual(['M']);
+    expect(brief('a puffer under 100', 'budget is flexible')).not.toHaveProperty('maxPrice');
   });
 
   it('applies an owner’s correction: given fields replace, null removes, kinds bring their categories', () => {

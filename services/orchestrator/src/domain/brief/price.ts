@@ -29,7 +29,7 @@ const MIN = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|h
 const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in the region of|somewhere around`;
 const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most|and under|and below|or lower`;
 const CHEAP =
-  /\b(?:cheap|cheapest|budget|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not expensive|not too pricey|thrifty|on a budget|low budget|tight budget)\b/;
+  /\b(?:cheap|cheapest|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not expensive|not too pricey|thrifty|on a budget|low budget|tight budget)\b/;
 
 function currencyOf(token: string | undefined): string | undefined {
   if (!token) return undefined;
@@ -90,6 +90,10 @@ export function readPrice(text: string): PriceReading {
   if (out.minPrice !== undefined && !valid(out.minPrice)) delete out.minPrice;
   return out;
 }
+
+/** "more expensive", "go higher": raise the ceiling by half. */
+export const PRICIER =
+  /\b(?:more expensive|pricier|go (?:a bit |a little )?higher|higher budget|bigger budget|spend (?:a bit |a little )?more|nicer ones|better quality)\b/;
 
 /** "cheaper", "less expensive", "too pricey": lower the bound below what was shown. */
 export const CHEAPER =

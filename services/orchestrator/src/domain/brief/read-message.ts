@@ -1,6 +1,6 @@
 import type { Season, WardrobeCategory } from '@hs/contracts';
 import { normalize } from './normalize.ts';
-import { CHEAPER, type PriceReading, readPrice } from './price.ts';
+import { CHEAPER, PRICIER, type PriceReading, readPrice } from './price.ts';
 import { BRANDS, COLORS, KINDS, OCCASIONS, SEASON_HINTS } from './vocabulary.ts';
 
 /** What one message says: the constraints it states and what it asks to change or clear. */
@@ -11,6 +11,9 @@ export type Reading = {
   addKinds: boolean;
   price: PriceReading;
   cheaper: boolean;
+  pricier: boolean;
+  /** "smaller" / "a size up": one size down or up from the brief's. */
+  sizeStep?: -1 | 1;
   sizes: string[];
   colors: string[];
   excludedColors: string[];
@@ -94,7 +97,7 @@ const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
     'all',
   ],
   [
-    /\b(?:forget|drop|ignore|remove|no|never ?mind|scrap) (?:the |my |about the )?(?:budget|price|price limit|limit|max)\b|\bany price\b|\bprice doesn'?t matter\b|\bmoney(?:'s| is)? no object\b|\bdon'?t care (?:about|what) (?:the )?(?:price|it costs)\b/,
+    /\b(?:forget|drop|ignore|remove|no|never ?mind|scrap) (?:the |my |about the )?(?:budget|price|price limit|limit|max)\b|\bany price\b|\bprice doesn'?t matter\b|\bmoney(?:'s| is)? no object\b|\bbudget(?:'s| is) flexible\b|\bflexible budget\b|\bdon'?t care (?:about|what) (?:the )?(?:price|it costs)\b/,
     'price',
   ],
   [
@@ -184,6 +187,14 @@ export function readMessage(message: string): Reading {
   text = afterOwned;
   const price = readPrice(text);
   const cheaper = CHEAPER.test(text);
+  const pricier = PRICIER.test(text);
+  const sizeStep = /\b(?:smaller|size down|a size down|one size down|too big|too large|too loose)\b/.test(
+    text,
+  )
+    ? -1
+    : /\b(?:bigger|larger|size up|a size up|one size up|too small|too tight)\b/.test(text)
+      ? 1
+      : undefined;
   const neg = readNegations(text);
   const positive = neg.rest;
   const kindsTaken = take(positive, KIND_WORDS);
@@ -208,6 +219,8 @@ export function readMessage(message: string): Reading {
     addKinds: ADD_KINDS.test(text) && !/\bjust\b/.test(text),
     price,
     cheaper,
+    pricier,
+    ...(sizeStep ? { sizeStep } : {}),
     sizes,
     colors,
     excludedColors: neg.colors,
@@ -240,6 +253,8 @@ const states = (r: Reading) =>
   (r.occasion ? 1 : 0) +
   (r.forAge !== undefined ? 1 : 0) +
   (r.cheaper ? 1 : 0) +
+  (r.pricier ? 1 : 0) +
+  (r.sizeStep ? 1 : 0) +
   (r.sizeRetry ? 1 : 0) +
   r.clear.length;
 

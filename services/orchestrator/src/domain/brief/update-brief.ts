@@ -54,6 +54,23 @@ export function updateBrief(
     delete b.minPrice;
     notes.push(`Cheaper: now under ${b.maxPrice}.`);
   }
+  if (r.pricier && p.maxPrice === undefined && b.maxPrice !== undefined) {
+    b.maxPrice = Math.ceil((b.maxPrice * 1.5) / 5) * 5;
+    delete b.minPrice;
+    notes.push(`Higher budget: now under ${b.maxPrice}.`);
+  }
+  // "like 60" after a price was given: the new ceiling.
+  if (
+    r.sizeRetry &&
+    !sizeRetry &&
+    (b.maxPrice !== undefined || b.minPrice !== undefined) &&
+    Number(r.sizeRetry) >= 5
+  ) {
+    b.maxPrice = Number(r.sizeRetry);
+    delete b.minPrice;
+  }
+  if (r.sizeStep && r.sizes.length === 0 && b.sizes?.length)
+    b.sizes = b.sizes.map((s) => stepSize(s, r.sizeStep!));
   if (r.sizes.length > 0) b.sizes = r.sizes;
   else if (sizeRetry) {
     const system = b.sizes?.[0]?.match(/^([A-Z]+) /)?.[1];
@@ -82,6 +99,15 @@ export function updateBrief(
   // A new request starts with nothing relaxed; the search says again what it had to loosen.
   delete b.relaxed;
   return { brief: compact(b), notes };
+}
+
+const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
+
+/** One size down or up, in the size's own system: "L" → "M", "EU 42" → "EU 41", "KIDS 8" → "KIDS 9". */
+function stepSize(size: string, step: -1 | 1): string {
+  const i = LETTERS.indexOf(size);
+  if (i >= 0) return LETTERS[Math.min(LETTERS.length - 1, Math.max(0, i + step))]!;
+  return size.replace(/(\d+(?:\.5)?)$/, (n) => String(Math.max(1, Number(n) + step)));
 }
 
 /** Drops empty fields so an unstated constraint is absent, not `[]`. */
