@@ -5,6 +5,7 @@ import {
   CreateBrowserSessionArgs,
   ListWardrobeArgs,
   MissionType,
+  PairWithWardrobeArgs,
   PrepareCartArgs,
   SearchCommerceArgs,
   ToolName,
@@ -91,8 +92,8 @@ export const MissionPlanStep = z.object({
 });
 export type MissionPlanStep = z.infer<typeof MissionPlanStep>;
 
-/** The agent's tools a plan may predict (the internal complete_mission is never planned). */
-export const PlannedToolName = ToolName.exclude(['complete_mission']);
+/** The agent's tools a plan may predict (the internal complete_mission and update_brief are never planned). */
+export const PlannedToolName = ToolName.exclude(['complete_mission', 'update_brief']);
 export type PlannedToolName = z.infer<typeof PlannedToolName>;
 
 /**
@@ -106,6 +107,7 @@ const PLANNED_ARGS = {
   prepare_cart: PrepareCartArgs.partial(),
   check_cart: CheckCartArgs.partial(),
   create_browser_session: CreateBrowserSessionArgs.partial(),
+  pair_with_wardrobe: PairWithWardrobeArgs.partial(),
 } satisfies Record<PlannedToolName, z.ZodType>;
 
 const plannedCall = <T extends PlannedToolName>(tool: T) =>

@@ -57,6 +57,11 @@ export const AUDIT_ACTIONS = {
     meaning: 'Mission ended FAILED',
   },
   MISSION_TURN_FAILED: { category: 'MISSION_LIFECYCLE', writer: 'orchestrator', meaning: 'A turn failed' },
+  MISSION_BRIEF_CORRECTED: {
+    category: 'USER_ACTION',
+    writer: 'orchestrator',
+    meaning: "The owner corrected the shopper's brief (detail.fields)",
+  },
   CLIENT_EVENT: {
     category: 'USER_ACTION',
     writer: 'orchestrator',

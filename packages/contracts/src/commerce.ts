@@ -66,6 +66,11 @@ const colorsList = z
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((c) => c.trim().toLowerCase()).filter(Boolean))
   .pipe(z.array(z.string().min(1).max(40)).min(1).max(10));
 
+const wordList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((c) => c.trim().toLowerCase()).filter(Boolean))
+  .pipe(z.array(z.string().min(1).max(40)).min(1).max(10));
+
 /**
  * A price bound: a JSON number, or (query strings) a plain decimal such as `25` or `19.99`.
  * `z.coerce` would read `""`, `null`, `true` and `[]` as 0 or 1 and `0x10` as 16, silently
@@ -82,7 +87,7 @@ const PriceBound = z
 
 /**
  * Search constraints (internal search and `GET /offers`). `query` matches words of title and
- * brand (all words must occur); `colors` matches offers with any of the colours. Results are
+ * brand (all words must occur, singular or plural); `colors` matches offers with any of the colours. Results are
  * ordered by price ascending, then offerId.
  */
 export const OfferSearchConstraints = z.object({
@@ -95,7 +100,18 @@ export const OfferSearchConstraints = z.object({
   colors: colorsList
     .optional()
     .describe('any of these colours; a comma-separated string in query parameters'),
-  size: z.string().trim().min(1).max(20).optional(),
+  size: z
+    .string()
+    .trim()
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('matched across spellings: "42" finds "EU 42", "M" finds "Medium", "KIDS 8" finds "8Y"'),
+  excludeColors: colorsList.optional().describe('offers with any of these colours are left out'),
+  excludeBrands: wordList.optional().describe('offers of these brands are left out'),
+  excludeWords: wordList
+    .optional()
+    .describe('offers whose title has any of these words (singular or plural) are left out, e.g. "heels"'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().min(1).max(2048).optional(),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Cart } from './cartprep.ts';
 import { Timestamp } from './common.ts';
 import { PurchaseFailure } from './purchase-requests.ts';
-import { Season, WardrobeCategory } from './wardrobe.ts';
+import { PairingsRequest, PairingsResult, Season, WardrobeCategory } from './wardrobe.ts';
 
 /** Missions (spec parts 2, 3, 6; decisions "Missions", "Streaming (SSE)"). MissionView stays snake_case. */
 
@@ -19,6 +19,8 @@ export const ToolName = z.enum([
   'check_cart',
   'create_browser_session',
   'complete_mission',
+  'update_brief',
+  'pair_with_wardrobe',
 ]);
 export type ToolName = z.infer<typeof ToolName>;
 
@@ -67,6 +69,45 @@ export const MissionArtifactRef = z.object({
 });
 export type MissionArtifactRef = z.infer<typeof MissionArtifactRef>;
 
+const BriefWord = z.string().trim().toLowerCase().min(1).max(40);
+const BriefPrice = z.number().finite().nonnegative().max(1_000_000);
+
+/**
+ * The shopper's brief (decisions "Missions"): what the stylist understood so far, carried from
+ * turn to turn. Every field is optional; absent or empty means "not stated". `itemKinds` are the
+ * everyday words the user used, normalised ("kicks" → "sneakers"); `relaxed` names the
+ * constraints the last search had to loosen to find anything.
+ */
+export const Brief = z.object({
+  itemKinds: z.array(BriefWord).max(10).optional(),
+  categories: z.array(WardrobeCategory).max(8).optional(),
+  minPrice: BriefPrice.optional(),
+  maxPrice: BriefPrice.optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
+  sizes: z.array(z.string().trim().min(1).max(20)).max(10).optional(),
+  colors: z.array(BriefWord).max(10).optional(),
+  excludedColors: z.array(BriefWord).max(10).optional(),
+  excludedKinds: z.array(BriefWord).max(10).optional(),
+  excludedBrands: z.array(BriefWord).max(10).optional(),
+  seasons: z.array(Season).max(4).optional(),
+  occasion: BriefWord.optional(),
+  forMemberId: z.string().trim().min(1).max(128).optional(),
+  forAge: z.number().int().min(0).max(120).optional(),
+  relaxed: z.array(z.string().max(200)).max(10).optional(),
+});
+export type Brief = z.infer<typeof Brief>;
+
+/** `PATCH .../missions/{mId}/brief`: the fields given replace the stored ones; `null` removes one. */
+export const BriefPatch = z
+  .strictObject(
+    Object.fromEntries(Object.entries(Brief.shape).map(([k, v]) => [k, v.unwrap().nullable().optional()])),
+  )
+  .refine((p) => Object.keys(p).length > 0, 'name at least one field');
+export type BriefPatch = { [K in keyof Brief]?: Brief[K] | null };
+
 export const MissionView = z.object({
   mission_id: z.string(),
   household_id: z.string(),
@@ -75,6 +116,8 @@ export const MissionView = z.object({
   state: MissionState,
   history: z.array(Message),
   plan: z.array(PlanStep),
+  /** What the stylist understood (STYLE and POLL); `{}` before anything was stated. */
+  brief: Brief,
   artifacts: z.array(MissionArtifactRef),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -158,6 +201,7 @@ export const StreamEventType = z.enum([
   'tool.result',
   'message',
   'plan.updated',
+  'brief.updated',
   'state.changed',
   'turn.completed',
   'turn.failed',
@@ -220,9 +264,20 @@ export const SearchCommerceArgs = z.strictObject({
   category: WardrobeCategory.optional(),
   colors: z.array(z.string().trim().min(1).max(40)).max(10).optional(),
   size: z.string().trim().min(1).max(20).optional(),
+  excludeColors: z.array(z.string().trim().min(1).max(40)).max(10).optional(),
+  excludeBrands: z.array(z.string().trim().min(1).max(40)).max(10).optional(),
+  excludeWords: z.array(z.string().trim().min(1).max(40)).max(10).optional(),
   limit: z.number().int().min(1).max(50).optional(),
 });
 export type SearchCommerceArgs = z.infer<typeof SearchCommerceArgs>;
+
+/** Owned items that go with a piece (an offer's or a named item's category and colours). */
+export const PairWithWardrobeArgs = PairingsRequest;
+export const PairWithWardrobeResult = PairingsResult;
+
+/** The model's memory of the shopper's brief: the fields given replace the stored ones, `null` removes one. */
+export const UpdateBriefArgs = BriefPatch;
+export const UpdateBriefResult = z.object({ brief: Brief });
 
 export const OfferSummary = z.looseObject({
   offerId: z.string(),

@@ -157,6 +157,28 @@ export const CurationResult = z.object({
 });
 export type CurationResult = z.infer<typeof CurationResult>;
 
+/** `POST .../wardrobe/pairings`: the piece to pair (an offer or an item the shopper names). */
+export const PairingsRequest = z.strictObject({
+  category: WardrobeCategory,
+  colors: z.array(z.string().trim().min(1).max(40)).max(10).default([]),
+  season: Season.optional(),
+});
+export type PairingsRequest = z.infer<typeof PairingsRequest>;
+export const Pairing = z.object({
+  itemId: z.string(),
+  category: WardrobeCategory,
+  colors: z.array(z.string()),
+  label: z.string().describe('brand, or the category when the item has no brand'),
+  score: z.number(),
+  why: z.array(z.string()).min(1),
+});
+export type Pairing = z.infer<typeof Pairing>;
+export const PairingsResult = z.object({
+  completes: z.array(WardrobeCategory).describe('categories that complete the piece'),
+  pairs: z.array(Pairing),
+});
+export type PairingsResult = z.infer<typeof PairingsResult>;
+
 // ---- outfits ----
 
 export const Outfit = z.object({

@@ -3,6 +3,7 @@ import {
   CreateBrowserSessionArgs,
   ListWardrobeArgs,
   MissionPlanRequest,
+  PairWithWardrobeArgs,
   PrepareCartArgs,
   SearchCommerceArgs,
 } from '@hs/contracts';
@@ -134,6 +135,7 @@ describe('predicted tool arguments', () => {
     prepare_cart: PrepareCartArgs,
     check_cart: CheckCartArgs,
     create_browser_session: CreateBrowserSessionArgs,
+    pair_with_wardrobe: PairWithWardrobeArgs,
   } as const;
 
   it.each(['STYLE', 'POLL', 'CARTPREP', 'INTERACTIVE'])(

@@ -70,3 +70,17 @@ describe('price bounds', () => {
     expect(params).toEqual(expect.arrayContaining(['maxPrice', 'minPrice']));
   });
 });
+
+describe('size keys', () => {
+  it('reads the common spellings of one size as one key', async () => {
+    const { sizeKeys } = await import('../src/domain/size-keys.ts');
+    expect(sizeKeys('EU 42')).toEqual(['EU 42', '42']);
+    expect(sizeKeys('eu42')).toEqual(['EU 42', '42']);
+    expect(sizeKeys('Medium')).toEqual(['M']);
+    expect(sizeKeys('X-Large')).toEqual(['XL']);
+    expect(sizeKeys('8Y')).toEqual(['KIDS 8']);
+    expect(sizeKeys('Kids 8')).toEqual(['KIDS 8']);
+    expect(sizeKeys('age 8')).toEqual(['KIDS 8']);
+    expect(sizeKeys('32')).toEqual(['32']);
+  });
+});

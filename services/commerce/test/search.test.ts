@@ -151,6 +151,27 @@ describe.each(backends)('offer search (%s)', (_name, makeStore) => {
       ]);
     });
 
+    it('matches query words singular or plural, sizes across spellings, and leaves out exclusions', async () => {
+      expect(titles(await search({ query: 'sneaker' }))).toEqual(['Canvas sneakers']);
+      expect(titles(await search({ query: 'coats' }))).toEqual(['Wool winter coat']);
+      expect(titles(await search({ query: 'dresses' }))).toEqual(['Summer linen dress']);
+      // The sneakers are listed as "42" (no system): "EU 42" finds them; "medium" is "M".
+      expect(titles(await search({ size: 'EU 42' }))).toEqual(['Canvas sneakers']);
+      expect(titles(await search({ size: 'US 41' }))).toEqual([]);
+      expect(titles(await search({ size: 'medium' }))).toEqual(['Linen summer shirt', 'Summer linen dress']);
+      expect(titles(await search({ season: 'SUMMER', excludeColors: ['white'] }))).toEqual([
+        'Denim jeans',
+        'Summer linen dress',
+      ]);
+      expect(titles(await search({ excludeBrands: ['ACME'] }))).toEqual([
+        'Summer linen dress',
+        'Wool winter coat',
+      ]);
+      expect(titles(await search({ query: 'summer', excludeWords: ['dresses'] }))).toEqual([
+        'Linen summer shirt',
+      ]);
+    });
+
     it('pages with a cursor, also when some constraints are checked after the query', async () => {
       for (const constraints of [{}, { query: 'acme', colors: 'white,blue' }]) {
         const all = titles(await search(constraints));

@@ -335,6 +335,88 @@ describe('Gemini adapter (Vertex generateContent against a local server)', () =>
     });
 });
 
+describe('Gemini and the shopper brief', () => {
+  it('receives the brief in its instructions and update_brief among its tools', async () => {
+    gemini.script.push(text('Looking.'));
+    await model().next(input({ brief: { itemKinds: ['jacket'], categories: ['OUTERWEAR'], maxPrice: 100 } }));
+    const [req] = gemini.requests;
+    const instruction = JSON.stringify(req!.body.systemInstruction);
+    expect(instruction).toContain(
+      JSON.stringify(
+        JSON.stringify({ itemKinds: ['jacket'], categories: ['OUTERWEAR'], maxPrice: 100 }),
+      ).slice(1, -1),
+    );
+    const decls = (
+      req!.body.tools as Array<{
+        functionDeclarations: Array<{ name: string; parametersJsonSchema: Record<string, unknown> }>;
+      }>
+    )[0]!.functionDeclarations;
+    expect(decls.find((d) => d.name === 'update_brief')!.parametersJsonSchema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { maxPrice: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
+    });
+  });
+
+  it('updates the mission brief through update_brief; the next turn sends it back; the owner can correct it', async () => {
+    const app = await buildTestApp(peers.url, { model: model(1000) });
+    const M = `/api/v1/households/${H}/orchestrator/missions`;
+    gemini.script.push(
+      calls({
+        name: 'update_brief',
+        args: { itemKinds: ['jacket'], categories: ['OUTERWEAR'], maxPrice: 100 },
+      }),
+      calls({ name: 'search_commerce', args: { query: 'jacket', category: 'OUTERWEAR', maxPrice: 100 } }),
+      text('Three jackets under 100.'),
+    );
+    const created = await app.inject({
+      method: 'POST',
+      url: M,
+      headers: as(OWNER),
+      payload: { mission_type: 'STYLE', initial_message: 'jackets under 100' },
+    });
+    const m = created.json();
+    expect(m.brief).toEqual({ itemKinds: ['jacket'], categories: ['OUTERWEAR'], maxPrice: 100 });
+    const events = await app.ctx.events.after(m.mission_id, 0);
+    expect(events.find((e) => e.type === 'brief.updated')!.data.brief).toEqual(m.brief);
+
+    gemini.requests.length = 0;
+    gemini.script.push(calls({ name: 'update_brief', args: { maxPrice: 70 } }), text('Cheaper ones.'));
+    const cheaper = await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/chat`,
+      headers: as(OWNER),
+      payload: { message: 'cheaper' },
+    });
+    expect(cheaper.json().brief).toEqual({ itemKinds: ['jacket'], categories: ['OUTERWEAR'], maxPrice: 70 });
+    // The turn's first request already carried what the previous turn understood.
+    expect(JSON.stringify(gemini.requests[0]!.body.systemInstruction)).toContain('\\"maxPrice\\":100');
+
+    const corrected = await app.inject({
+      method: 'PATCH',
+      url: `${M}/${m.mission_id}/brief`,
+      headers: as(OWNER),
+      payload: { colors: ['navy'], maxPrice: null },
+    });
+    expect(corrected.json().brief).toEqual({
+      itemKinds: ['jacket'],
+      categories: ['OUTERWEAR'],
+      colors: ['navy'],
+    });
+    gemini.requests.length = 0;
+    gemini.script.push(text('Navy jackets coming up.'));
+    await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/chat`,
+      headers: as(OWNER),
+      payload: { message: 'show me' },
+    });
+    const instruction = JSON.stringify(gemini.requests[0]!.body.systemInstruction);
+    expect(instruction).toContain('\\"colors\\":[\\"navy\\"]');
+    expect(instruction).not.toContain('maxPrice\\":');
+  });
+});
+
 describe('Gemini behind the mission routes', () => {
   it('runs tools the model asks for; a failing model fails the turn, not the mission', async () => {
     const app = await buildTestApp(peers.url, { model: model(1000) });

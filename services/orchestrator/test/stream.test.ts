@@ -58,6 +58,7 @@ describe('GET .../stream', () => {
         'state.changed',
         'turn.started',
         'reasoning',
+        'brief.updated',
         'plan.updated',
         'tool.call',
         'tool.result',
@@ -69,6 +70,10 @@ describe('GET .../stream', () => {
         'message',
         'turn.completed',
       ]);
+      // What the stylist understood reaches the stream before the search, and closes the turn.
+      const brief = { itemKinds: ['top'], categories: ['TOP'], maxPrice: 80, seasons: ['SUMMER'] };
+      expect(received.find((e) => e.type === 'brief.updated')!.data).toMatchObject({ brief });
+      expect(received.find((e) => e.type === 'turn.completed')!.data).toMatchObject({ brief });
       const seenBeforeDrop = received.length;
       // Drop the connection server-side, then run a turn while the client is away.
       for (const s of sockets) s.destroy();
@@ -85,7 +90,7 @@ describe('GET .../stream', () => {
       expect(lastEventIds).toContain(String(seenBeforeDrop));
       expect(received.map((e) => e.seq)).toEqual(Array.from({ length: received.length }, (_, i) => i + 1));
       const live = received.find((e) => e.type === 'message' && e.seq > seenBeforeDrop)!;
-      expect((live.data.message as { content: string }).content).toContain('offer');
+      expect((live.data.message as { content: string }).content).toContain('For shoes');
     } finally {
       es.close();
     }
@@ -110,15 +115,15 @@ describe('GET .../stream', () => {
       { ...as(OWNER), 'last-event-id': '10' },
       500,
     );
-    expect(fromHeader.events.map((e) => e.seq)).toEqual([11, 12, 13]);
+    expect(fromHeader.events.map((e) => e.seq)).toEqual([11, 12, 13, 14]);
     expect(fromHeader.retry).toEqual([100]);
     expect(fromHeader.comments.length).toBeGreaterThanOrEqual(1);
     expect(fromHeader.comments[0]).toBe(': keep-alive');
-    const fromQuery = await read(`${base}${M}/${m.mission_id}/stream?after=12`, as(OWNER), 300);
-    expect(fromQuery.events.map((e) => [e.seq, e.type])).toEqual([[13, 'turn.completed']]);
+    const fromQuery = await read(`${base}${M}/${m.mission_id}/stream?after=13`, as(OWNER), 300);
+    expect(fromQuery.events.map((e) => [e.seq, e.type])).toEqual([[14, 'turn.completed']]);
     expect(fromQuery.events[0]!.event).toMatchObject({
       mission_id: m.mission_id,
-      seq: 13,
+      seq: 14,
       type: 'turn.completed',
     });
     expect(fromQuery.events[0]!.event.event_id).toMatch(/^evt_/);

@@ -19,6 +19,7 @@ import { registerCurationRoutes } from './routes/curation.ts';
 import { registerFeedRoutes } from './routes/feed.ts';
 import { registerImageRoutes } from './routes/images.ts';
 import { registerItemRoutes } from './routes/items.ts';
+import { registerPairingRoutes } from './routes/pairings.ts';
 import { registerUploadRoutes } from './routes/uploads.ts';
 
 export interface WardrobeDeps {
@@ -60,6 +61,7 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
   registerItemRoutes(app, ctx);
   registerImageRoutes(app, ctx);
   registerCurationRoutes(app, ctx);
+  registerPairingRoutes(app, ctx);
   registerFeedRoutes(app, ctx);
   registerCollectionRoutes(app, ctx);
   const local = asLocalStorage(storage);

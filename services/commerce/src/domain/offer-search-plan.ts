@@ -1,8 +1,9 @@
 import type { OfferSearchConstraints, OfferStatus } from '@hs/contracts';
 import type { OrderBy, Where } from '@hs/store';
-import { type SearchKeys, words } from './search-keys.ts';
+import { type SearchKeys, stem, wordKeys, words } from './search-keys.ts';
+import { sizeQuery } from './size-keys.ts';
 
-type Searchable = SearchKeys & { currency: string };
+type Searchable = SearchKeys & { currency: string; brand: string };
 
 export interface OfferSearchPlan {
   where: Where[];
@@ -31,8 +32,8 @@ export function planOfferSearch(
   if (c.minPrice !== undefined) where.push(['price', '>=', c.minPrice]);
   if (c.maxPrice !== undefined) where.push(['price', '<=', c.maxPrice]);
 
-  const queryWords = words(c.query);
-  const size = c.size?.trim().toUpperCase();
+  const queryWords = words(c.query).map(stem);
+  const size = c.size ? sizeQuery(c.size) : null;
   const checks: ((o: Searchable) => boolean)[] = [];
   const candidates: { filter: Where; check: (o: Searchable) => boolean }[] = [];
   for (const w of queryWords)
@@ -49,8 +50,8 @@ export function planOfferSearch(
   }
   if (size)
     candidates.push({
-      filter: ['sizeKeys', 'array-contains', size],
-      check: (o) => o.sizeKeys.includes(size),
+      filter: ['sizeKeys', 'array-contains', size.key],
+      check: (o) => size.matches(o.sizeKeys),
     });
   if (c.colors && c.colors.length > 0) {
     const colors = c.colors.slice(0, 10);
@@ -62,6 +63,19 @@ export function planOfferSearch(
   const [first, ...rest] = candidates;
   if (first) where.push(first.filter);
   for (const r of rest) checks.push(r.check);
+  // Exclusions are never the store's filter (it has no "not contains"): residual checks.
+  if (c.excludeColors) {
+    const out = c.excludeColors;
+    checks.push((o) => !o.colorKeys.some((k) => out.includes(k)));
+  }
+  if (c.excludeBrands) {
+    const out = c.excludeBrands.map((b) => b.toLowerCase());
+    checks.push((o) => !out.includes(o.brand.trim().toLowerCase()));
+  }
+  if (c.excludeWords) {
+    const out = c.excludeWords.flatMap((w) => wordKeys(w));
+    checks.push((o) => !o.searchTokens.some((t) => out.includes(t)));
+  }
   if (c.currency) {
     const currency = c.currency;
     checks.push((o) => o.currency === currency);

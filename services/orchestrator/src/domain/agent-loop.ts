@@ -1,4 +1,4 @@
-import type { Message, MissionType, PlanStep, StreamEventType, ToolName } from '@hs/contracts';
+import type { Brief, Message, MissionType, PlanStep, Role, StreamEventType, ToolName } from '@hs/contracts';
 import {
   type AgentModel,
   type CheckedToolCall,
@@ -6,6 +6,7 @@ import {
   type ToolCallRequest,
   type ToolOutcome,
 } from './agent-model.ts';
+import { patchBrief, sameBrief } from './brief/update-brief.ts';
 import { type MissionContext, STEP_LABELS, setStepStatus } from './mission.ts';
 
 /**
@@ -35,6 +36,8 @@ export type TurnInput = {
   userText: string;
   context: MissionContext;
   plan: PlanStep[];
+  brief?: Brief;
+  callerRole?: Role | null;
 };
 
 export type TurnResult = {
@@ -44,6 +47,8 @@ export type TurnResult = {
   /** The agent concluded the mission (complete_mission). */
   completed: boolean;
   stepLimitReached: boolean;
+  /** The brief after the turn: the model's updates (a stub decision or update_brief calls). */
+  brief: Brief;
 };
 
 /**
@@ -57,6 +62,13 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
   let plan = [...input.plan];
   const steps: ToolOutcome[][] = [];
   let completed = false;
+  let brief = input.brief ?? {};
+  // Every change reaches the stream at once, so a client can show "what I understood" mid-turn.
+  const setBrief = async (next: Brief) => {
+    if (sameBrief(next, brief)) return;
+    brief = next;
+    await ports.emit('brief.updated', { turn_id, brief });
+  };
   for (let step = 0; step < ports.maxSteps; step++) {
     // A streaming model's text reaches the stream piece by piece while it writes; a model that
     // answers at once has its reasoning emitted as one piece. Either way the `text` of a step's
@@ -70,6 +82,8 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
         steps,
         context: input.context,
         tools: ports.tools,
+        brief,
+        callerRole: input.callerRole ?? null,
       },
       {
         onText: async (text) => {
@@ -80,10 +94,18 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
     );
     if (decision.reasoning && !streamed)
       await ports.emit('reasoning', { turn_id, step, text: decision.reasoning });
+    if (decision.brief) await setBrief(decision.brief);
     if (decision.kind === 'reply') {
       if (!decision.text.trim())
         throw new ModelError('MODEL_EMPTY_REPLY', 'The agent model returned an empty reply');
-      return { reply: decision.text.trim(), calls: steps.flat(), plan, completed, stepLimitReached: false };
+      return {
+        reply: decision.text.trim(),
+        calls: steps.flat(),
+        plan,
+        completed,
+        stepLimitReached: false,
+        brief,
+      };
     }
     if (decision.calls.length === 0)
       throw new ModelError('MODEL_INVALID_REPLY', 'The agent model proposed no tool call and no reply');
@@ -100,7 +122,12 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
       plan = [...plan, { step: STEP_LABELS[call.tool], status: 'IN_PROGRESS' }];
       await ports.emit('plan.updated', { turn_id, plan });
       await ports.emit('tool.call', { turn_id, tool: call.tool, args: call.args });
-      const outcome = await ports.runTool(call);
+      // update_brief is the model's memory, kept here rather than in a peer.
+      let outcome: ToolOutcome;
+      if (call.tool === 'update_brief') {
+        await setBrief(patchBrief(brief, call.args));
+        outcome = { ok: true, tool: call.tool, args: call.args, result: { brief } };
+      } else outcome = await ports.runTool(call);
       if (outcome.ok && outcome.tool === 'complete_mission') completed = true;
       await ports.emit('tool.result', {
         turn_id,
@@ -121,6 +148,7 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
     plan,
     completed,
     stepLimitReached: true,
+    brief,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Message, MissionType, ToolName } from '@hs/contracts';
+import type { Brief, Message, MissionType, Role, ToolName } from '@hs/contracts';
 import type { MissionContext } from './mission.ts';
 
 export type ToolCallRequest = { tool: string; args: Record<string, unknown> };
@@ -20,11 +20,16 @@ export type ModelInput = {
   steps: ToolOutcome[][];
   context: MissionContext;
   tools: ReadonlyArray<ToolName>;
+  /** The shopper's brief as it stands (after this turn's updates so far). */
+  brief?: Brief;
+  /** The mission owner's household role (a CHILD may not ask for purchases). */
+  callerRole?: Role | null;
 };
 
+/** `brief`: the model's updated reading of the shopper's brief (the stub's parser); absent: unchanged. */
 export type ModelDecision =
-  | { kind: 'tools'; calls: ToolCallRequest[]; reasoning?: string }
-  | { kind: 'reply'; text: string; reasoning?: string };
+  | { kind: 'tools'; calls: ToolCallRequest[]; reasoning?: string; brief?: Brief }
+  | { kind: 'reply'; text: string; reasoning?: string; brief?: Brief };
 
 /** What a model may report while it is still answering. */
 export type ModelHooks = {

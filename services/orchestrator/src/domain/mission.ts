@@ -68,6 +68,7 @@ export function newMissionDoc(input: {
     state: 'RUNNING',
     history: [],
     plan: [],
+    brief: {},
     artifacts: [],
     created_at: input.now,
     updated_at: input.now,
@@ -87,6 +88,8 @@ export function toView(doc: MissionDoc): MissionView {
     state: doc.state,
     history: doc.history,
     plan: doc.plan,
+    // Missions stored before the brief existed have none.
+    brief: doc.brief ?? {},
     artifacts: doc.artifacts,
     created_at: doc.created_at,
     updated_at: doc.updated_at,
@@ -114,6 +117,8 @@ export const STEP_LABELS: Record<ToolName, string> = {
   check_cart: 'Check on the cart preparation',
   create_browser_session: 'Open an interactive browser session',
   complete_mission: 'Conclude the mission',
+  update_brief: "Note the shopper's brief",
+  pair_with_wardrobe: 'Pair with what the household owns',
 };
 
 export function setStepStatus(plan: PlanStep[], index: number, status: PlanStep['status']): PlanStep[] {

@@ -1,7 +1,6 @@
 import type {
   BrowserSessionSummary,
   CheckCartResult,
-  ListWardrobeResult,
   OfferSummary,
   PrepareCartResult,
   SearchCommerceArgs,
@@ -9,13 +8,9 @@ import type {
 } from '@hs/contracts';
 import { MAX_CALLS_PER_STEP } from './agent-loop.ts';
 import type { AgentModel, ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
-import {
-  type Constraints,
-  describeConstraints,
-  hasConstraints,
-  parseConstraints,
-} from './constraint-parser.ts';
+import { type Constraints, hasConstraints, parseConstraints } from './constraint-parser.ts';
 import { describeStandings, winner } from './poll-tally.ts';
+import { styleDecision } from './stylist.ts';
 
 /**
  * The deterministic agent (ORCHESTRATOR_REQUIRE_LLM_AGENT=false): it reads constraints from the
@@ -55,7 +50,7 @@ function decide(input: ModelInput): ModelDecision {
   const c = parseConstraints(input.userText);
   switch (input.missionType) {
     case 'STYLE':
-      return step === 0 ? styleCalls(c) : reply(styleReply(c, input.steps[0]!));
+      return styleDecision(input);
     case 'POLL':
       return pollDecision(input, c);
     case 'CARTPREP':
@@ -72,56 +67,11 @@ const tools = (calls: ToolCallRequest[], reasoning: string): ModelDecision => ({
 });
 const reply = (text: string): ModelDecision => ({ kind: 'reply', text });
 
-function styleCalls(c: Constraints): ModelDecision {
-  const wardrobe: Record<string, unknown> = {};
-  if (c.categories?.[0]) wardrobe.category = c.categories[0];
-  if (c.season) wardrobe.season = c.season;
-  const what = describeConstraints(c);
-  return tools(
-    [
-      { tool: 'list_wardrobe', args: wardrobe },
-      { tool: 'search_commerce', args: searchArgs(c, 5) },
-    ],
-    `Checking the wardrobe and searching offers${what ? ` (${what})` : ''}.`,
-  );
-}
-
 const price = (o: OfferSummary) =>
   o.price !== undefined ? ` (${o.price}${o.currency ? ` ${o.currency}` : ''})` : '';
 const offerLine = (o: OfferSummary) => `${o.title ?? o.offerId}${price(o)}`;
 const failure = (o: ToolOutcome) => (o.ok ? '' : o.error.message);
 const find = (outcomes: ToolOutcome[], tool: string) => outcomes.find((o) => o.tool === tool);
-
-function styleReply(c: Constraints, outcomes: ToolOutcome[]): string {
-  const what = describeConstraints(c);
-  const parts: string[] = [];
-  const wardrobe = find(outcomes, 'list_wardrobe');
-  if (wardrobe?.ok) {
-    const { count, items } = wardrobe.result as ListWardrobeResult;
-    const brands = [...new Set(items.map((i) => i.brand).filter(Boolean))].slice(0, 3);
-    parts.push(
-      count === 0
-        ? 'Your wardrobe has nothing matching yet.'
-        : `Your wardrobe has ${count} matching item${count === 1 ? '' : 's'}${brands.length ? ` (${brands.join(', ')})` : ''}.`,
-    );
-  } else if (wardrobe) parts.push(`I couldn't read the wardrobe (${failure(wardrobe)}).`);
-  const search = find(outcomes, 'search_commerce');
-  if (search?.ok) {
-    const offers = (search.result as SearchCommerceResult).items;
-    if (offers.length === 0)
-      parts.push(`No offers match${what ? ` ${what}` : ''}; try a wider budget or fewer filters.`);
-    else {
-      const cheapest = [...offers]
-        .filter((o) => o.price !== undefined)
-        .sort((a, b) => a.price! - b.price!)[0];
-      parts.push(
-        `I found ${offers.length} offer${offers.length === 1 ? '' : 's'}${what ? ` ${what}` : ''}: ${offers.map(offerLine).join(', ')}.`,
-      );
-      if (cheapest) parts.push(`Best value: ${offerLine(cheapest)}.`);
-    }
-  } else if (search) parts.push(`I couldn't search offers right now (${failure(search)}).`);
-  return parts.join(' ');
-}
 
 function pollDecision(input: ModelInput, c: Constraints): ModelDecision {
   const needsSearch = input.context.candidates.length === 0 || hasConstraints(c);

@@ -112,6 +112,8 @@ async function runTurn(
         userText: req.text,
         context: doc.context,
         plan: doc.plan,
+        brief: doc.brief ?? {},
+        callerRole: req.caller.role,
       },
       {
         model: ctx.model,
@@ -179,6 +181,7 @@ async function runTurn(
         ...m,
         history: [...m.history, reply],
         plan: result.plan,
+        brief: result.brief,
         context: applyTurn(m.context, m.mission_type, req.text, result.calls),
         turns: m.turns + 1,
         tool_calls_made: m.tool_calls_made + result.calls.length,
@@ -194,7 +197,12 @@ async function runTurn(
       await emit('state.changed', { state: 'DONE', previous: 'RUNNING' });
       await recordMissionEnd(ctx, mission, { by: 'agent', caller: req.caller, requestId: req.requestId });
     }
-    await emit('turn.completed', { turn_id: turnId, status: 'completed', mission: toView(mission) });
+    await emit('turn.completed', {
+      turn_id: turnId,
+      status: 'completed',
+      brief: mission.brief ?? {},
+      mission: toView(mission),
+    });
     return { ok: true, mission };
   } catch (err) {
     return failTurn(ctx, req, turnId, err);
@@ -227,6 +235,7 @@ async function failTurn(
       turn_id: turnId,
       status: 'failed',
       error,
+      brief: mission.brief ?? {},
       mission: toView(mission),
     });
   } catch (appendErr) {

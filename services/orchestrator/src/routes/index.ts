@@ -1,5 +1,6 @@
 import type { ServiceApp } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
+import { registerBriefRoutes } from './brief.ts';
 import { registerChatRoutes } from './chat.ts';
 import { registerEventRoutes } from './events.ts';
 import { registerMissionRoutes } from './missions.ts';
@@ -11,4 +12,5 @@ export const ROUTE_GROUPS: Array<(app: ServiceApp, ctx: OrchestratorContext) => 
   registerChatRoutes,
   registerStreamRoutes,
   registerEventRoutes,
+  registerBriefRoutes,
 ];

@@ -32,17 +32,17 @@ export const COMPLETES: Record<WardrobeCategory, WardrobeCategory[]> = {
 
 export const MAX_LOOKS = 3;
 
-type Scored = { piece: Piece; score: number; reasons: string[] };
+export type Scored = { piece: Piece; score: number; reasons: string[] };
 
 const shares = (a: readonly string[], b: readonly string[]) => a.filter((x) => b.includes(x));
 const lower = (l: readonly string[]) => l.map((x) => x.trim().toLowerCase());
 
 /** Season-less pieces fit any season; pieces for other seasons only are left out. */
-function seasonFits(anchor: Piece, p: Piece): boolean {
+export function seasonFits(anchor: Piece, p: Piece): boolean {
   return anchor.season.length === 0 || p.season.length === 0 || shares(anchor.season, p.season).length > 0;
 }
 
-function score(anchor: Piece, p: Piece): Scored {
+export function score(anchor: Piece, p: Piece): Scored {
   const reasons: string[] = [];
   const colour = harmonyOf(anchor.colors, p.colors);
   if (colour.reason) reasons.push(`Colours: ${colour.reason}`);
@@ -54,7 +54,7 @@ function score(anchor: Piece, p: Piece): Scored {
   return { piece: p, score: Math.round((total / 4) * 100) / 100, reasons };
 }
 
-const byScore = (a: Scored, b: Scored) =>
+export const byScore = (a: Scored, b: Scored) =>
   b.score - a.score || (a.piece.id < b.piece.id ? -1 : a.piece.id > b.piece.id ? 1 : 0);
 
 /** Categories the anchor needs that no fitting wardrobe piece provides. */

@@ -7,7 +7,7 @@ import type { StoredItem } from '../domain/items.ts';
 const MAX_WARDROBE_ITEMS = 1000;
 const OFFERS_PER_GAP = 5;
 
-const itemPiece = (i: StoredItem): Piece => ({
+export const itemPiece = (i: StoredItem): Piece => ({
   source: 'WARDROBE',
   id: i.itemId,
   category: i.category,
@@ -28,7 +28,7 @@ const offerPiece = (o: Offer): Piece => ({
   price: { amount: o.price, currency: o.currency },
 });
 
-async function loadWardrobe(ctx: WardrobeContext, householdId: string): Promise<StoredItem[]> {
+export async function loadWardrobe(ctx: WardrobeContext, householdId: string): Promise<StoredItem[]> {
   const out: StoredItem[] = [];
   let cursor: string | null = null;
   do {

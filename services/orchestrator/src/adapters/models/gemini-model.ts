@@ -39,7 +39,7 @@ export type GeminiOptions = {
 
 const GOALS: Record<MissionType, string> = {
   STYLE:
-    'Help the user put together outfits: look at the household wardrobe and search offers that fit their constraints.',
+    "Help the user put together outfits: look at the household wardrobe, search offers that fit the shopper's brief, and pair suggestions with what they own (pair_with_wardrobe). Say why each suggestion fits. When nothing matches, loosen one constraint at a time in this order (price raised by half, colour, season, size, then the exact item word), search again, and say exactly what you loosened; never loosen what they said no to. Never present a suggestion that breaks the brief as if it fit. Buying needs a purchase request, a parent's or guardian's approval and the user's own checkout confirmation: you never buy, approve or confirm.",
   POLL: 'Propose a few candidate offers for the household to vote on, then report how the votes stand.',
   CARTPREP:
     'Start cart preparation for an approved purchase request (prepare_cart), then tell the user how it went (check_cart): ready, still preparing, or failed and why (the approval stands, so it can be tried again). You never buy; the user confirms checkout themselves in the app.',
@@ -88,6 +88,10 @@ function systemInstruction(input: ModelInput): string {
     'Use the tools for facts; never invent offers, prices or items. Keep replies short and specific: name what you found and why it fits.',
     'When the user says they are done, call complete_mission and then say goodbye.',
   ];
+  if (input.missionType === 'STYLE' || input.missionType === 'POLL')
+    lines.push(
+      `The shopper's brief so far (what you understood from earlier turns, or as the owner corrected it): ${JSON.stringify(input.brief ?? {})}. Each message updates it rather than starting over: first call update_brief with the fields this message changes ("cheaper" lowers maxPrice below what was shown, "in blue instead" replaces colors, "forget the budget" sets minPrice and maxPrice to null, "start over" clears every field), then search with it (item words as query, excluded colours, brands and item words as the exclude filters).`,
+    );
   if (input.context.candidates.length > 0)
     lines.push(
       `Current poll candidates and votes: ${JSON.stringify({ candidates: input.context.candidates, votes: input.context.votes })}`,

@@ -8,7 +8,7 @@ const pick = (o: RawOffer, key: string) => (o[key] === undefined || o[key] === n
 export const searchCommerce: ToolDefinition<typeof SearchCommerceArgs, typeof SearchCommerceResult> = {
   name: 'search_commerce',
   description:
-    "Searches the household's commerce offers with constraints: free-text query, price range and currency, season, category, colors, size.",
+    "Searches the household's commerce offers with constraints: query (item words, e.g. 'hoodie'), price range and currency, season, category, colors (any of), size (any spelling), and exclusions: excludeColors, excludeBrands, excludeWords (item words such as 'heels').",
   args: SearchCommerceArgs,
   result: SearchCommerceResult,
   async run(args, ctx) {
@@ -27,6 +27,9 @@ export const searchCommerce: ToolDefinition<typeof SearchCommerceArgs, typeof Se
       ...pick(o, 'url'),
       ...pick(o, 'category'),
       ...pick(o, 'colors'),
+      ...pick(o, 'brand'),
+      ...pick(o, 'sizes'),
+      ...pick(o, 'season'),
     }));
     return { items, nextCursor: body.nextCursor ?? null };
   },

@@ -10,9 +10,11 @@ import { checkCart } from './check-cart.ts';
 import { completeMission } from './complete-mission.ts';
 import { createBrowserSession } from './create-browser-session.ts';
 import { listWardrobe } from './list-wardrobe.ts';
+import { pairWithWardrobe } from './pair-with-wardrobe.ts';
 import { prepareCart } from './prepare-cart.ts';
 import { searchCommerce } from './search-commerce.ts';
 import type { ToolContext, ToolDefinition } from './tool-context.ts';
+import { updateBrief } from './update-brief.ts';
 
 /** Every agent tool under its name: keyed by ToolName, so a name without a tool does not compile. */
 const REGISTRY: Record<ToolName, ToolDefinition> = {
@@ -22,6 +24,8 @@ const REGISTRY: Record<ToolName, ToolDefinition> = {
   check_cart: checkCart,
   create_browser_session: createBrowserSession,
   complete_mission: completeMission,
+  update_brief: updateBrief,
+  pair_with_wardrobe: pairWithWardrobe,
 };
 for (const [name, tool] of Object.entries(REGISTRY))
   if (tool.name !== name) throw new Error(`Tool registry: ${name} is registered with the tool ${tool.name}`);

@@ -1,0 +1,180 @@
+import { spellNumbers } from './numbers.ts';
+import { BRANDS, COLORS, KINDS } from './vocabulary.ts';
+
+/**
+ * Text as families type and dictate it, made readable: lowercase, fillers ("um", "like") out,
+ * numbers in digits, "40ish" as "around 40", and common misspellings of the words the stylist
+ * knows corrected ("jaket", "sneakres", "trowsers").
+ */
+const FILLERS =
+  /\b(?:um+|uh+m*|erm+|er|hmm+|ah+|okay so|ok so|so like|you know|i mean|kinda|sorta|basically|literally)\b/g;
+// "like" is a filler unless someone likes something ("i like", "would like", "i'd like").
+const LIKE_FILLER =
+  /(?<!\b(?:i|i'd|id|would|we|we'd|you|they|he|she|don't|dont|really|also|also really))\s+like\b(?!\s+(?:it|this|that|these|those|them)\b)/g;
+
+/** Words worth correcting to: the stylist's vocabulary (single words of four letters or more). */
+// Only whole vocabulary words are targets: a part of a phrase ("forest" of "forest green", "sling"
+// of "sling bag") would turn everyday words ("forget", "skiing") into something else.
+const TARGETS = [
+  ...new Set(
+    [
+      ...KINDS.flatMap((k) => k.words),
+      ...COLORS.map(([w]) => w),
+      ...BRANDS,
+      'under',
+      'below',
+      'around',
+      'about',
+      'between',
+      'cheaper',
+      'cheap',
+      'budget',
+      'size',
+      'medium',
+      'large',
+      'small',
+      'summer',
+      'winter',
+      'spring',
+      'autumn',
+      'beach',
+      'wedding',
+      'party',
+      'school',
+      'interview',
+      'graduation',
+      'christmas',
+      'birthday',
+      'dollars',
+      'euros',
+      'pounds',
+      'instead',
+      'actually',
+      'something',
+      'skiing',
+      'hiking',
+      'running',
+      'camping',
+      'vacation',
+      'holiday',
+      'funeral',
+      'office',
+      'casual',
+      'formal',
+      'weather',
+      'freezing',
+      'forget',
+      'without',
+      'except',
+      'anything',
+      'nothing',
+      'daughter',
+      'toddler',
+    ].filter((w) => w.length >= 4 && /^[a-z]+$/.test(w)),
+  ),
+];
+
+/** Common words one letter away from a vocabulary word: never "corrected". */
+const KEEP = new Set(
+  `back what that this with them then than pick good cold told bold gold hold went want wear near sure boat
+  mine nice need said sale same some soon tall tell they thin thing think those time tiny true very warm what
+  when will wish work year your yours also away baby best blow both bump cute dare dark done door fine fits
+  fit game gave gift give glad hear help here hers high hike home hope hour huge just kind know last lead
+  less like live long look lots love made make many mean meet mess miss more most move much must name
+  next only open over pair paid part past plan play plus pool pull push rain read real rest ride ring room
+  safe save seen sell send shop show side sign slim slip snow soft sold sort stay step stop such suit
+  take talk team than tidy tier tops tour town trip type unit used user wait walk wall warm wash week
+  well were west wide wife wild wind wine wise wood word wore yard yeah yell fall fell hall ball bill
+  sand sandy tank tanks shade shades start stuff style styles fancy match fun heat hot cool cost costs
+  short shorts sweet sweat sweats shirt shirts skirt skirts dress dresses boot boots coat coats code
+  cart card hard pink pint black brown clear cheer brand bland plain plane place price prize print
+  crew cross grey gray great green greet red read bread trend tend blue glue clue true blues light
+  night right might sight tight tights white while whale wait waist waste paste pants parts party
+  parks park mark dark darker nothing weather leather feather heather whether together another brother
+  mother father sister daughter teacher weekend holiday write wrote written poem cats coast boast
+  toast shape share store stores score class glass grass brass cheers sheet shoot short sport spot
+  sports coats colour color colours colors matter matters better letter sweet tweet bright brighter
+  trained training trainer dresser dressed dressy blues sized sizes sizing priced prices pricey
+  though through thought enough again against along among around about above below cover lover
+  could would should shoulder older order orders boarder border winner dinner summit sunset
+  thanks thank thx cheers hello hey hiya howdy okay sorry please pls plz yes yep nope maybe sure great
+  cool nice lovely perfect awesome amazing fine better worse worst cute pretty ugly
+  there their where here these those other others everything someone anyone everyone
+  people person family friend friends child children kids baby babies sons daughters boys girls
+  teen teens teenager husband wife partner mom mum dad grandma grandpa cousin cousins aunt uncle
+  niece nephew twins wants wanted needs needed likes liked loves loved hates looking looks find
+  finds found show shows showed helps gets give gives buys bought wears wearing worn fitting fitted
+  suits matches goes going comes coming came makes takes took keeps kept tries tried thinks knows
+  knew tells says asks asked picks picked choose chose house weekend month years today tomorrow
+  tonight morning evening every each many least little bigger smaller wider thick comfy cozy
+  cosy comfortable smart neat simple fancy dressy sporty classic modern vintage stylish trendy
+  basic waterproof raining rainy windy snowy really quite still even ever never always often
+  already within under after before between during until since because although which whom
+  whose into onto upon behind beside inside outside would could should might must shall cant
+  wont dont doesnt didnt isnt arent wasnt have having been being were they them theirs ours
+  colors colours cost money cash dollar brands outfit outfits clothes clothing wardrobe closet
+  orders checkout approve approved request requests sale sales deal deals math homework news
+  games movie movies music song songs joke jokes story recipe recipes dinner lunch breakfast
+  food cook cooking cars phone computer internet
+  `
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  return d[a.length]![b.length]!;
+}
+
+const targetSet = new Set(TARGETS);
+
+/** The vocabulary word a misspelling most likely meant, or the word itself. */
+export function correct(word: string): string {
+  if (word.length < 4 || targetSet.has(word) || KEEP.has(word) || !/^[a-z]+$/.test(word)) return word;
+  const max = word.length >= 6 ? 2 : 1;
+  let best: string | undefined;
+  let bestDistance = max + 1;
+  for (const t of TARGETS) {
+    // Typos rarely hit the first letter; requiring it keeps "nothing" from becoming "bathing".
+    if (t[0] !== word[0]) continue;
+    // A four-letter word is only corrected by adding a letter or swapping two ("blak", "bleu").
+    if (word.length === 4 && t.length === 4 && [...t].sort().join('') !== [...word].sort().join('')) continue;
+    const dist = editDistance(word, t, max);
+    if (dist < bestDistance) {
+      best = t;
+      bestDistance = dist;
+    }
+  }
+  return best ?? word;
+}
+
+export function normalize(message: string): string {
+  let t = message
+    .toLowerCase()
+    .replace(/[’‘`]/g, "'")
+    .replace(/[“”"!?;:()[\]{}*_~]/g, ' ')
+    .replace(/(\d),(\d{3})\b/g, '$1$2')
+    .replace(/,/g, ' , ')
+    .replace(/(?<!\d)\.(?!\d)/g, ' . ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  t = ` ${t} `.replace(FILLERS, ' ').replace(LIKE_FILLER, ' ').replace(/\s+/g, ' ').trim();
+  t = spellNumbers(t);
+  t = t
+    .split(' ')
+    .map((w) => correct(w))
+    .join(' ');
+  // "40ish", "40-ish", "40 ish" → "around 40"
+  t = t.replace(/(\$|£|€)?(\d+(?:\.\d+)?)\s?-?\s?ish\b/g, 'around $1$2');
+  return t;
+}

@@ -1,0 +1,100 @@
+/**
+ * Prices in a normalised message: bounds ("under 80", "no more than 50 bucks"), ranges ("between
+ * 30 and 45", "from 15 to 25"), a band around a figure ("around 60", "about a hundred": ±20%),
+ * a bare amount with a currency ("20 bucks each": the budget), and "cheap" without a number
+ * (a bound the stylist chooses and says).
+ */
+export type PriceReading = { minPrice?: number; maxPrice?: number; currency?: string; cheap?: boolean };
+
+/** The bound "cheap" or "on a budget" stands for when no figure is given. */
+export const CHEAP_BOUND = 40;
+/** "around 60" means 48 to 72. */
+const BAND = 0.2;
+
+const CURRENCIES: Array<[RegExp, string]> = [
+  [/^(?:us\$|\$|usd|dollars?|bucks?)$/, 'USD'],
+  [/^(?:€|eur|euros?)$/, 'EUR'],
+  [/^(?:£|gbp|pounds?|quid)$/, 'GBP'],
+  [/^(?:chf|francs?)$/, 'CHF'],
+  [/^(?:c\$|cad)$/, 'CAD'],
+  [/^(?:a\$|aud)$/, 'AUD'],
+];
+const CUR = String.raw`(?:us\$|c\$|a\$|[$€£]|usd|eur|gbp|chf|cad|aud|dollars?|bucks?|euros?|pounds?|quid|francs?)`;
+const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d)`;
+const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
+const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
+
+const MAX = String.raw`nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
+const MIN = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?(?:\s+of)?|starting (?:at|from))`;
+const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in the region of|somewhere around`;
+const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most|and under|and below|or lower`;
+const CHEAP =
+  /\b(?:cheap|cheapest|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not expensive|not too pricey|thrifty|on a budget|low budget|tight budget)\b/;
+
+function currencyOf(token: string | undefined): string | undefined {
+  if (!token) return undefined;
+  for (const [re, code] of CURRENCIES) if (re.test(token)) return code;
+  return undefined;
+}
+
+const valid = (v: number) => v > 0 && v <= 1_000_000;
+const round = (v: number) => Math.round(v);
+
+export function readPrice(text: string): PriceReading {
+  const out: PriceReading = {};
+  const currencies: Array<string | undefined> = [];
+  const m = (re: string) => text.match(new RegExp(re));
+  const dash = m(String.raw`${NOT_SIZE}${MONEY}\s*(?:-|–|to)\s*${MONEY}(\s*(?:${CUR}|range|price))?`);
+  const range =
+    m(String.raw`\b(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`) ??
+    (dash && (dash[1] || dash[3] || dash[4] || dash[6] || dash[7]) ? dash : null);
+  const around = m(String.raw`\b(?:${AROUND})\s+(?:a\s)?${MONEY}`);
+  const max = m(String.raw`(?:^|[^a-z])(?:${MAX})\s*(?:like\s|about\s|around\s)?${MONEY}`);
+  const maxAfter = m(String.raw`${NOT_SIZE}${MONEY}\s+(?:${MAX_AFTER})\b`);
+  const min = m(String.raw`(?:^|[^a-z])(?:${MIN})\s*${MONEY}`);
+  if (range) {
+    const [a, b] = [Number(range[2]), Number(range[5])];
+    currencies.push(currencyOf(range[1]), currencyOf(range[3]), currencyOf(range[4]), currencyOf(range[6]));
+    out.minPrice = Math.min(a, b);
+    out.maxPrice = Math.max(a, b);
+  } else if (max || maxAfter) {
+    const hit = (max ?? maxAfter)!;
+    out.maxPrice = Number(hit[2]);
+    currencies.push(currencyOf(hit[1]), currencyOf(hit[3]));
+    if (min && Number(min[2]) < out.maxPrice) {
+      out.minPrice = Number(min[2]);
+      currencies.push(currencyOf(min[1]), currencyOf(min[3]));
+    }
+  } else if (around) {
+    const v = Number(around[2]);
+    out.minPrice = round(v * (1 - BAND));
+    out.maxPrice = round(v * (1 + BAND));
+    currencies.push(currencyOf(around[1]), currencyOf(around[3]));
+  } else if (min) {
+    out.minPrice = Number(min[2]);
+    currencies.push(currencyOf(min[1]), currencyOf(min[3]));
+  } else {
+    // A bare amount with a currency is the budget: "20 bucks each", "$50".
+    const bare = m(String.raw`${NOT_SIZE}(?:(${CUR})\s?(${NUM})|(${NUM})\s?(${CUR})(?![a-z]))`);
+    if (bare) {
+      out.maxPrice = Number(bare[2] ?? bare[3]);
+      currencies.push(currencyOf(bare[1]), currencyOf(bare[4]));
+    } else if (CHEAP.test(text)) {
+      out.maxPrice = CHEAP_BOUND;
+      out.cheap = true;
+    }
+  }
+  const currency = currencies.find(Boolean);
+  if (currency) out.currency = currency;
+  if (out.maxPrice !== undefined && !valid(out.maxPrice)) delete out.maxPrice;
+  if (out.minPrice !== undefined && !valid(out.minPrice)) delete out.minPrice;
+  return out;
+}
+
+/** "more expensive", "go higher": raise the ceiling by half. */
+export const PRICIER =
+  /\b(?:more expensive|pricier|go (?:a bit |a little )?higher|higher budget|bigger budget|spend (?:a bit |a little )?more|nicer ones|better quality)\b/;
+
+/** "cheaper", "less expensive", "too pricey": lower the bound below what was shown. */
+export const CHEAPER =
+  /\b(?:cheaper|less expensive|lower price|too (?:expensive|pricey|much)|more affordable|cheaper ones?|cheaper options?)\b/;

@@ -1,0 +1,268 @@
+import type { Season, WardrobeCategory } from '@hs/contracts';
+import { normalize } from './normalize.ts';
+import { CHEAPER, PRICIER, type PriceReading, readPrice } from './price.ts';
+import { BRANDS, COLORS, KINDS, OCCASIONS, SEASON_HINTS } from './vocabulary.ts';
+
+/** What one message says: the constraints it states and what it asks to change or clear. */
+export type Reading = {
+  text: string;
+  intent: 'search' | 'clarify' | 'offtopic' | 'buy' | 'refuse' | 'pair' | 'thanks';
+  kinds: string[];
+  addKinds: boolean;
+  price: PriceReading;
+  cheaper: boolean;
+  pricier: boolean;
+  /** "smaller" / "a size up": one size down or up from the brief's. */
+  sizeStep?: -1 | 1;
+  sizes: string[];
+  colors: string[];
+  excludedColors: string[];
+  excludedKinds: string[];
+  excludedBrands: string[];
+  seasons: Season[];
+  occasion?: string;
+  forAge?: number;
+  clear: Array<'all' | 'price' | 'colors' | 'sizes' | 'seasons' | 'occasion' | 'kinds'>;
+  /** "try 41" after a size was given: a size in the same system. */
+  sizeRetry?: string;
+  /** "what goes with my white jeans": the owned item, as said. */
+  owned?: { text: string; kind?: string; color?: string };
+};
+
+export const categoryOf = (kind: string): WardrobeCategory | undefined =>
+  KINDS.find((k) => k.kind === kind)?.category;
+export const isGenericKind = (kind: string) => KINDS.find((k) => k.kind === kind)?.generic === true;
+export const kindSeason = (kind: string) => KINDS.find((k) => k.kind === kind)?.season;
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
+const phrase = (w: string) => new RegExp(`(?<![\\w-])${escapeRe(w)}(?![\\w-])`, 'g');
+const KIND_WORDS = KINDS.flatMap((k) => k.words.map((w) => ({ w, kind: k.kind, re: phrase(w) }))).sort(
+  (a, b) => b.w.length - a.w.length,
+);
+const COLOR_WORDS = [...COLORS]
+  .sort((a, b) => b[0].length - a[0].length)
+  .map(([w, c]) => ({ c, re: phrase(w) }));
+const BRAND_WORDS = [...BRANDS].sort((a, b) => b.length - a.length).map((b) => ({ b, re: phrase(b) }));
+
+/** Finds vocabulary phrases, longest first, blanking each so "navy blue" is not also "blue". */
+function take<T>(
+  text: string,
+  words: Array<{ re: RegExp } & T>,
+): { found: Array<T & { at: number }>; rest: string } {
+  let rest = text;
+  const found: Array<T & { at: number }> = [];
+  for (const w of words)
+    rest = rest.replace(w.re, (m, at: number) => {
+      found.push({ ...w, at });
+      return ' '.repeat(m.length);
+    });
+  found.sort((a, b) => a.at - b.at);
+  return { found, rest };
+}
+
+const uniq = <T>(xs: T[]) => [...new Set(xs)];
+
+const NEGATION =
+  /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ )?but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|don'?t like|hate|avoid|no more)\s+/g;
+const SCOPE_END =
+  /^(?:and|but|just|only|wait|thanks|problem|worries|way|idea|under|below|over|less|around|about|for|size|in|because|so|i|we|please|though|with|that|which|maybe|instead|anything|make|actually)$/;
+
+/** Blanks negated phrases ("not black", "no heels", "anything but red") and returns what they excluded. */
+function readNegations(text: string) {
+  const spans: Array<[number, number]> = [];
+  for (const m of text.matchAll(NEGATION)) {
+    const start = m.index! + m[0].length;
+    const words = text.slice(start).split(' ');
+    let end = start;
+    for (const [i, w] of words.entries()) {
+      if (i >= 5 || w === ',' || w === '.' || SCOPE_END.test(w)) break;
+      end += w.length + 1;
+    }
+    spans.push([start, Math.min(end, text.length)]);
+  }
+  const negated = spans.map(([a, b]) => ` ${text.slice(a, b)} `).join(' ; ');
+  const kinds = take(negated, KIND_WORDS).found.map((f) => f.kind);
+  const colors = take(negated, COLOR_WORDS).found.map((f) => f.c);
+  const brands = take(negated, BRAND_WORDS).found.map((f) =>
+    f.b.replace(/^the /, '').replace(/^h and m$|^hm$/, 'h&m'),
+  );
+  let rest = text;
+  for (const [a, b] of spans) rest = rest.slice(0, a) + ' '.repeat(b - a) + rest.slice(b);
+  return { kinds: uniq(kinds), colors: uniq(colors), brands: uniq(brands), rest };
+}
+
+const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
+  [
+    /\b(?:start (?:over|again|fresh)|reset|new search|scratch (?:that|all that)|forget (?:all|everything|all of) (?:that|this|of that)?|forget everything|clear (?:it|everything|all))\b/,
+    'all',
+  ],
+  [
+    /\b(?:forget|drop|ignore|remove|no|never ?mind|scrap) (?:the |my |about the )?(?:budget|price|price limit|limit|max)\b|\bany price\b|\bprice doesn'?t matter\b|\bmoney(?:'s| is)? no object\b|\bbudget(?:'s| is) flexible\b|\bflexible budget\b|\bdon'?t care (?:about|what) (?:the )?(?:price|it costs)\b/,
+    'price',
+  ],
+  [
+    /\b(?:forget|drop|ignore|remove|never ?mind|scrap) (?:the |about the )?colou?rs?\b|\bany colou?r\b(?! but| except)|\bcolou?r doesn'?t matter\b|\bdon'?t care about (?:the )?colou?r\b/,
+    'colors',
+  ],
+  [/\b(?:forget|drop|ignore|remove|never ?mind) (?:the )?size\b|\bany size\b/, 'sizes'],
+  [
+    /\b(?:forget|drop|ignore|never ?mind) (?:the )?season\b|\bany season\b|\ball year\b|\byear round\b/,
+    'seasons',
+  ],
+];
+
+const ADD_KINDS = /\b(?:also|too|as well|plus|another)\b/;
+const REFUSE =
+  /\bignore (?:the |all |your |any |previous |those )*(?:rules|instructions|limits|restrictions)\b|\b(?:admin|developer|god|dev) mode\b|\bapprove (?:it|this|that|the request|my request|the purchase|them)\b|\bconfirm (?:the |my )?(?:checkout|purchase|order|payment)\b|\bbypass\b|\boverride\b|\bpretend (?:you|to)\b|\byou are now\b|\bskip (?:the )?(?:approval|confirmation)\b/;
+const BUY =
+  /\b(?:buy|purchase|order|check ?out|checkout|pay for|place (?:the |an |my )?order|add (?:it |this |that |them )?to (?:the |my )?(?:cart|basket)|get (?:it|this|that|them|one) (?:now|for (?:me|him|her|us))|i'?ll take (?:it|that|this|the))\b/;
+const PAIR =
+  /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
+const SHOPPING =
+  /\b(?:need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different)\b/;
+
+const THANKS =
+  /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
+
+const AGE =
+  /\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|pairs?))|\b(\d{1,2})[ -]?(?:years?|yrs?|yo|y\/o)(?:[ -]?old)?\b|\bage(?:d|s)? (\d{1,2})\b|\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b|\bturn(?:ing|ed|s)? (\d{1,2})\b/;
+
+function readSizes(text: string, age: number | undefined): string[] {
+  const sizes: string[] = [];
+  const add = (s: string) => sizes.includes(s) || sizes.push(s);
+  for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|bucks|pounds?|\$|£))/g))
+    add(`${m[1]!.toUpperCase()} ${m[2]}`);
+  for (const m of text.matchAll(/\b(?:kids?'?s?|youth|children'?s?|toddler)(?: size)? (\d{1,2})\b/g))
+    add(`KIDS ${m[1]}`);
+  for (const m of text.matchAll(/\b(?:size|sz|waist) (\d{1,2}(?:\.5)?)\b/g)) add(m[1]!);
+  for (const m of text.matchAll(
+    /\bin an? (\d{1,2}(?:\.5)?)\b(?! ?(?:dollars?|bucks|pounds?|euros?|years?|yrs?|yo))/g,
+  ))
+    add(m[1]!);
+  for (const m of text.matchAll(/\b(\d{2})\s?(?:waist|w)\b/g)) add(m[1]!);
+  for (const m of text.matchAll(/\b(?:w\s?)?(\d{2})\s?(?:x|by|\/)\s?(?:l\s?)?\d{2}\b/g)) add(m[1]!);
+  const letter = (s: string) => s.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL');
+  for (const m of text.matchAll(/\b(?:size|sz|in|in an?|an?) (xxs|xs|s|m|l|xl|xxl|xxxl|2xl|3xl)\b(?!')/g))
+    add(letter(m[1]!));
+  for (const m of text.matchAll(/\b(xxs|xs|xl|xxl|xxxl|2xl|3xl)\b/g)) add(letter(m[1]!));
+  for (const m of text.matchAll(/\b(?:extra[ -]small|x[ -]small)\b/g)) add(m && 'XS');
+  for (const m of text.matchAll(/\b(?:extra[ -]large|x[ -]large)\b/g)) add(m && 'XL');
+  const words = text.replace(/\b(?:extra[ -]|x[ -])(?:small|large)\b/g, ' ');
+  for (const m of words.matchAll(
+    /(?<!\b(?:too|so|bit|very) )\b(small|medium|large)\b(?! (?:bag|backpack|tote|purse|crossbody|amount|budget|family|group|number))/g,
+  ))
+    add({ small: 'S', medium: 'M', large: 'L' }[m[1] as 'small']);
+  if (sizes.length === 0 && age !== undefined && age <= 14) add(`KIDS ${age}`);
+  return sizes;
+}
+
+/** The owned item in "what goes with my white jeans" / "i have a black blazer, what…". */
+function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
+  if (!PAIR.test(text) && !/\bi (?:have|own|got|bought) (?:a|an|these|this|some)\b/.test(text))
+    return { rest: text };
+  const m = text.match(
+    /\b(?:my|our|his|her|their|i (?:have|own|got|bought) (?:a|an|these|this|some)) ((?:[a-z'-]+ ?){1,4})/,
+  );
+  if (!m) return { rest: text };
+  // The owned piece runs up to its item word: "my white jeans under 60" is "white jeans".
+  const window = ` ${m[1]!.trim()} `;
+  const hit = take(window, KIND_WORDS).found[0];
+  if (!hit) return { rest: text };
+  const end = window.indexOf(hit.w, hit.at) + hit.w.length;
+  const said = window.slice(0, end).trim();
+  const color = take(said, COLOR_WORDS).found[0]?.c;
+  const rest = text.replace(`${m[0].slice(0, m[0].length - m[1]!.length)}${said}`, ' ');
+  return { owned: { text: said, kind: hit.kind, ...(color ? { color } : {}) }, rest };
+}
+
+export function readMessage(message: string): Reading {
+  let text = ` ${normalize(message)} `;
+  const clear: Reading['clear'] = [];
+  for (const [re, what] of CLEARS)
+    if (re.test(text)) {
+      clear.push(what);
+      text = text.replace(re, ' ');
+    }
+  const { owned, rest: afterOwned } = readOwned(text);
+  text = afterOwned;
+  const price = readPrice(text);
+  const cheaper = CHEAPER.test(text);
+  const pricier = PRICIER.test(text);
+  const sizeStep = /\b(?:smaller|size down|a size down|one size down|too big|too large|too loose)\b/.test(
+    text,
+  )
+    ? -1
+    : /\b(?:bigger|larger|size up|a size up|one size up|too small|too tight)\b/.test(text)
+      ? 1
+      : undefined;
+  const neg = readNegations(text);
+  const positive = neg.rest;
+  const kindsTaken = take(positive, KIND_WORDS);
+  const kinds = uniq(kindsTaken.found.map((f) => f.kind));
+  const colors = uniq(
+    take(kindsTaken.rest.replace(/\bblack tie\b/g, ' '), COLOR_WORDS).found.map((f) => f.c),
+  ).filter((c) => !neg.colors.includes(c));
+  const seasons = uniq(SEASON_HINTS.filter(([re]) => re.test(text)).map(([, s]) => s));
+  const occasionHit = OCCASIONS.find(([re]) => re.test(positive));
+  if (occasionHit?.[2] && !seasons.includes(occasionHit[2])) seasons.push(occasionHit[2]);
+  for (const k of kinds) {
+    const s = kindSeason(k);
+    if (s && seasons.length === 0) seasons.push(s);
+  }
+  const ageMatch = text.match(AGE);
+  const age = ageMatch ? Number(ageMatch.slice(1).find((g) => g !== undefined)) : undefined;
+  const sizes = readSizes(text, age);
+  const reading: Reading = {
+    text: text.trim(),
+    intent: 'search',
+    kinds,
+    addKinds: ADD_KINDS.test(text) && !/\bjust\b/.test(text),
+    price,
+    cheaper,
+    pricier,
+    ...(sizeStep ? { sizeStep } : {}),
+    sizes,
+    colors,
+    excludedColors: neg.colors,
+    excludedKinds: neg.kinds.filter((k) => !kinds.includes(k)),
+    excludedBrands: neg.brands,
+    seasons,
+    ...(occasionHit ? { occasion: occasionHit[1] } : {}),
+    ...(age !== undefined && age > 0 && age < 19 ? { forAge: age } : {}),
+    clear,
+    ...(owned ? { owned } : {}),
+  };
+  const retry = text.match(
+    /^ ?(?:try|what about|how about|maybe|or|and|then)? ?(\d{1,2}(?:\.5)?) ?(?:instead|then|please)? ?$/,
+  );
+  // "what about 43": a size when a size was given before, else a price (decided with the brief).
+  if (retry && sizes.length === 0 && !price.currency) reading.sizeRetry = retry[1]!;
+  reading.intent = intentOf(reading);
+  return reading;
+}
+
+const states = (r: Reading) =>
+  r.kinds.length +
+  r.colors.length +
+  r.sizes.length +
+  r.seasons.length +
+  r.excludedColors.length +
+  r.excludedKinds.length +
+  r.excludedBrands.length +
+  Object.keys(r.price).length +
+  (r.occasion ? 1 : 0) +
+  (r.forAge !== undefined ? 1 : 0) +
+  (r.cheaper ? 1 : 0) +
+  (r.pricier ? 1 : 0) +
+  (r.sizeStep ? 1 : 0) +
+  (r.sizeRetry ? 1 : 0) +
+  r.clear.length;
+
+function intentOf(r: Reading): Reading['intent'] {
+  if (REFUSE.test(r.text)) return 'refuse';
+  if (BUY.test(r.text)) return 'buy';
+  if (r.owned) return 'pair';
+  if (states(r) > 0) return 'search';
+  if (SHOPPING.test(r.text)) return 'clarify';
+  return THANKS.test(r.text) ? 'thanks' : 'offtopic';
+}

@@ -1,0 +1,75 @@
+import type { Brief, SearchCommerceArgs } from '@hs/contracts';
+import { categoryOf, isGenericKind } from './read-message.ts';
+
+/**
+ * When nothing matches, the stylist loosens one constraint at a time, always in this order, and
+ * says which: the price (the bound raised by half), then the colour, the season, the size, and
+ * last the exact item word (any piece of the same category). Exclusions are never loosened:
+ * what the shopper said no to stays out.
+ */
+export const RELAX_ORDER = ['price', 'color', 'season', 'size', 'kind'] as const;
+export type Relaxation = (typeof RELAX_ORDER)[number];
+
+const SEARCH_LIMIT = 3;
+const raised = (max: number) => Math.ceil((max * 1.5) / 5) * 5;
+
+/** The relaxations that change anything for this brief and item kind, in order. */
+export function applicable(brief: Brief, kind: string | undefined): Relaxation[] {
+  return RELAX_ORDER.filter((r) => {
+    if (r === 'price') return brief.maxPrice !== undefined || brief.minPrice !== undefined;
+    if (r === 'color') return (brief.colors?.length ?? 0) > 0;
+    if (r === 'season') return (brief.seasons?.length ?? 0) > 0;
+    if (r === 'size') return (brief.sizes?.length ?? 0) > 0;
+    return kind !== undefined && !isGenericKind(kind) && categoryOf(kind) !== undefined;
+  });
+}
+
+/** The search for one item kind with the first `level` applicable relaxations applied. */
+export function searchFor(brief: Brief, kind: string | undefined, level: number): SearchCommerceArgs {
+  const relaxed = new Set(applicable(brief, kind).slice(0, level));
+  const args: SearchCommerceArgs = { limit: SEARCH_LIMIT };
+  const category = kind ? categoryOf(kind) : brief.categories?.[0];
+  if (kind && !isGenericKind(kind) && !relaxed.has('kind')) args.query = kind;
+  if (category) args.category = category;
+  if (relaxed.has('price')) {
+    if (brief.maxPrice !== undefined) args.maxPrice = raised(brief.maxPrice);
+  } else {
+    if (brief.maxPrice !== undefined) args.maxPrice = brief.maxPrice;
+    if (brief.minPrice !== undefined) args.minPrice = brief.minPrice;
+    if (brief.currency) args.currency = brief.currency;
+  }
+  if (brief.colors?.length && !relaxed.has('color')) args.colors = brief.colors;
+  if (brief.seasons?.[0] && !relaxed.has('season')) args.season = brief.seasons[0];
+  if (brief.sizes?.[0] && !relaxed.has('size')) args.size = brief.sizes[0];
+  if (brief.excludedColors?.length) args.excludeColors = brief.excludedColors;
+  if (brief.excludedBrands?.length) args.excludeBrands = brief.excludedBrands;
+  if (brief.excludedKinds?.length) args.excludeWords = brief.excludedKinds;
+  return args;
+}
+
+const money = (v: number, currency?: string) => `${v}${currency ? ` ${currency}` : ''}`;
+
+function priceText(b: Brief): string {
+  if (b.minPrice !== undefined && b.maxPrice !== undefined)
+    return `between ${money(b.minPrice)} and ${money(b.maxPrice, b.currency)}`;
+  if (b.maxPrice !== undefined) return `under ${money(b.maxPrice, b.currency)}`;
+  return `from ${money(b.minPrice!, b.currency)}`;
+}
+
+/** "the price (under 25 instead of under 15)": what a relaxation loosened, in words. */
+export function describeRelaxation(r: Relaxation, brief: Brief, kind: string | undefined): string {
+  switch (r) {
+    case 'price':
+      return brief.maxPrice !== undefined
+        ? `the price (under ${raised(brief.maxPrice)} instead of ${priceText(brief)})`
+        : `the price (any price instead of ${priceText(brief)})`;
+    case 'color':
+      return `the colour (any colour instead of ${brief.colors!.join(' or ')})`;
+    case 'season':
+      return `the season (any season instead of ${brief.seasons!.map((s) => s.toLowerCase()).join(' or ')})`;
+    case 'size':
+      return `the size (any size instead of ${brief.sizes!.join(' or ')})`;
+    case 'kind':
+      return `the item (any ${categoryOf(kind!)!.toLowerCase()} instead of only ${kind})`;
+  }
+}

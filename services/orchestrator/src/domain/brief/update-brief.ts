@@ -1,0 +1,138 @@
+import type { Brief } from '@hs/contracts';
+import { CHEAP_BOUND } from './price.ts';
+import { categoryOf, type Reading } from './read-message.ts';
+
+/**
+ * The next brief: what the message states replaces the same field ("in blue instead" replaces
+ * the colour, "what about size L" only the size), exclusions add up, "forget the budget" and
+ * "start over" clear, "cheaper" lowers the price bound below what was shown. `shownPrices` are
+ * the prices of the offers the last reply presented.
+ */
+export function updateBrief(
+  previous: Brief,
+  r: Reading,
+  shownPrices: number[] = [],
+): { brief: Brief; notes: string[] } {
+  const notes: string[] = [];
+  let b: Brief = r.clear.includes('all') ? {} : { ...previous };
+  const drop = (...keys: Array<keyof Brief>) => {
+    for (const k of keys) delete b[k];
+  };
+  if (r.clear.includes('price')) drop('minPrice', 'maxPrice', 'currency');
+  if (r.clear.includes('colors')) drop('colors', 'excludedColors');
+  if (r.clear.includes('sizes')) drop('sizes');
+  if (r.clear.includes('seasons')) drop('seasons');
+
+  if (r.kinds.length > 0) {
+    const kinds = r.addKinds ? [...new Set([...(b.itemKinds ?? []), ...r.kinds])] : r.kinds;
+    const categories = [...new Set(kinds.map(categoryOf).filter((c) => c !== undefined))];
+    // Sizes belong to a kind of garment: a new category needs its own size.
+    if (
+      r.sizes.length === 0 &&
+      b.categories &&
+      !categories.every((c) => b.categories!.includes(c)) &&
+      b.forAge === undefined
+    )
+      drop('sizes');
+    b = { ...b, itemKinds: kinds, categories };
+    b.excludedKinds = (b.excludedKinds ?? []).filter((k) => !kinds.includes(k));
+  }
+  const sizeRetry = r.sizeRetry !== undefined && (b.sizes?.length ?? 0) > 0;
+  const p: Reading['price'] = sizeRetry ? {} : r.price;
+  if (p.minPrice !== undefined || p.maxPrice !== undefined) {
+    drop('minPrice', 'maxPrice');
+    if (p.minPrice !== undefined) b.minPrice = p.minPrice;
+    if (p.maxPrice !== undefined) b.maxPrice = p.maxPrice;
+    if (p.cheap && !r.cheaper) notes.push(`I took "cheap" to mean under ${CHEAP_BOUND}.`);
+  }
+  if (p.currency) b.currency = p.currency;
+  if (r.cheaper && (p.maxPrice === undefined || p.cheap)) {
+    const reference = b.maxPrice ?? (shownPrices.length > 0 ? Math.max(...shownPrices) : undefined);
+    const lowered = reference !== undefined ? Math.floor(reference * 0.8) : CHEAP_BOUND;
+    b.maxPrice = Math.max(1, lowered);
+    // Cheaper means a lower ceiling; a floor would only keep the cheaper offers out.
+    delete b.minPrice;
+    notes.push(`Cheaper: now under ${b.maxPrice}.`);
+  }
+  if (r.pricier && p.maxPrice === undefined && b.maxPrice !== undefined) {
+    b.maxPrice = Math.ceil((b.maxPrice * 1.5) / 5) * 5;
+    delete b.minPrice;
+    notes.push(`Higher budget: now under ${b.maxPrice}.`);
+  }
+  // "like 60" after a price was given: the new ceiling.
+  if (
+    r.sizeRetry &&
+    !sizeRetry &&
+    (b.maxPrice !== undefined || b.minPrice !== undefined) &&
+    Number(r.sizeRetry) >= 5
+  ) {
+    b.maxPrice = Number(r.sizeRetry);
+    delete b.minPrice;
+  }
+  if (r.sizeStep && r.sizes.length === 0 && b.sizes?.length)
+    b.sizes = b.sizes.map((s) => stepSize(s, r.sizeStep!));
+  if (r.sizes.length > 0) b.sizes = r.sizes;
+  else if (sizeRetry) {
+    const system = b.sizes?.[0]?.match(/^([A-Z]+) /)?.[1];
+    b.sizes = [system ? `${system} ${r.sizeRetry}` : r.sizeRetry!];
+  }
+  if (r.colors.length > 0) {
+    b.colors = r.colors;
+    b.excludedColors = (b.excludedColors ?? []).filter((c) => !r.colors.includes(c));
+  }
+  if (r.excludedColors.length > 0) {
+    b.excludedColors = [...new Set([...(b.excludedColors ?? []), ...r.excludedColors])];
+    b.colors = (b.colors ?? []).filter((c) => !r.excludedColors.includes(c));
+  }
+  if (r.excludedKinds.length > 0) {
+    b.excludedKinds = [...new Set([...(b.excludedKinds ?? []), ...r.excludedKinds])];
+    if (b.itemKinds) {
+      b.itemKinds = b.itemKinds.filter((k) => !r.excludedKinds.includes(k));
+      b.categories = [...new Set(b.itemKinds.map(categoryOf).filter((c) => c !== undefined))];
+    }
+  }
+  if (r.excludedBrands.length > 0)
+    b.excludedBrands = [...new Set([...(b.excludedBrands ?? []), ...r.excludedBrands])];
+  if (r.seasons.length > 0) b.seasons = r.seasons;
+  if (r.occasion) b.occasion = r.occasion;
+  if (r.forAge !== undefined) b.forAge = r.forAge;
+  // A new request starts with nothing relaxed; the search says again what it had to loosen.
+  delete b.relaxed;
+  return { brief: compact(b), notes };
+}
+
+const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
+
+/** One size down or up, in the size's own system: "L" → "M", "EU 42" → "EU 41", "KIDS 8" → "KIDS 9". */
+function stepSize(size: string, step: -1 | 1): string {
+  const i = LETTERS.indexOf(size);
+  if (i >= 0) return LETTERS[Math.min(LETTERS.length - 1, Math.max(0, i + step))]!;
+  return size.replace(/(\d+(?:\.5)?)$/, (n) => String(Math.max(1, Number(n) + step)));
+}
+
+/** Drops empty fields so an unstated constraint is absent, not `[]`. */
+export function compact(b: Brief): Brief {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(b))
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) out[k] = v;
+  return out as Brief;
+}
+
+/** PATCH semantics: given fields replace, `null` removes. */
+export function patchBrief(b: Brief, patch: Record<string, unknown>): Brief {
+  const next: Record<string, unknown> = { ...b };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete next[k];
+    else if (v !== undefined) next[k] = v;
+  }
+  if (patch.itemKinds !== undefined && patch.categories === undefined) {
+    const kinds = (next.itemKinds as string[] | undefined) ?? [];
+    const categories = [...new Set(kinds.map(categoryOf).filter((c) => c !== undefined))];
+    if (categories.length > 0) next.categories = categories;
+  }
+  return compact(next as Brief);
+}
+
+const canonical = (b: Brief) =>
+  JSON.stringify(Object.entries(compact(b)).sort(([a], [c]) => (a < c ? -1 : 1)));
+export const sameBrief = (a: Brief, b: Brief) => canonical(a) === canonical(b);

@@ -1,0 +1,144 @@
+import type { Brief, ListWardrobeResult, OfferSummary, PairingsResult, Role } from '@hs/contracts';
+import type { ToolOutcome } from './agent-model.ts';
+import type { Reading } from './brief/read-message.ts';
+import { applicable, describeRelaxation } from './brief/relax.ts';
+import type { KindSearch } from './stylist.ts';
+
+export const CLARIFY =
+  'Happy to help! What are you shopping for: which item (say jeans, a rain jacket or trainers), who it is for, and roughly what budget?';
+export const OFF_TOPIC =
+  "That's outside what I can help with: I'm your household's stylist. Tell me what you're shopping for (say, \"a rain jacket under 60\") and I'll find options.";
+export const WELCOME =
+  "You're welcome! Tell me if you'd like something cheaper, another colour or size, or something else entirely.";
+export const REFUSAL =
+  "I can't do that. Approving a purchase is a parent's or guardian's decision in the app, and only the person who asked confirms the checkout, with a one-time confirmation. Nothing was changed. I'm happy to keep looking for things with you.";
+
+/** "buy it now": how buying works here; the stylist never buys and never confirms a checkout. */
+export function purchaseSteps(role: Role | null): string {
+  const how =
+    "I can't buy anything myself. Buying goes in steps: a purchase request is raised for the item, a parent or guardian approves it, I prepare the cart, and then you confirm the checkout yourself in the app with a one-time confirmation.";
+  if (role === 'CHILD')
+    return `${how} As a child member you can't raise a purchase request: ask a parent or guardian to request it for you.`;
+  return `${how} To start, raise a purchase request for the offer you like from its page; I'll tell you when the cart is ready.`;
+}
+
+const money = (v: number, currency?: string) => `${v}${currency ? ` ${currency}` : ''}`;
+
+/** "white or navy, under 80, size 42, for winter, not black, no heels" */
+export function describeBrief(b: Brief): string {
+  const parts: string[] = [];
+  if (b.colors?.length) parts.push(b.colors.join(' or '));
+  if (b.minPrice !== undefined && b.maxPrice !== undefined)
+    parts.push(`between ${b.minPrice} and ${money(b.maxPrice, b.currency)}`);
+  else if (b.maxPrice !== undefined) parts.push(`under ${money(b.maxPrice, b.currency)}`);
+  else if (b.minPrice !== undefined) parts.push(`from ${money(b.minPrice, b.currency)}`);
+  if (b.sizes?.length) parts.push(`size ${b.sizes.join(' or ')}`);
+  if (b.seasons?.length) parts.push(`for ${b.seasons.map((s) => s.toLowerCase()).join(' or ')}`);
+  if (b.occasion) parts.push(`for ${b.occasion === 'sport' ? 'sport' : `the ${b.occasion}`}`);
+  if (b.excludedColors?.length) parts.push(`not ${b.excludedColors.join(' or ')}`);
+  if (b.excludedKinds?.length) parts.push(`no ${b.excludedKinds.join(' or ')}`);
+  if (b.excludedBrands?.length) parts.push(`not from ${b.excludedBrands.join(' or ')}`);
+  return parts.join(', ');
+}
+
+const lower = (xs: unknown) => (Array.isArray(xs) ? xs.map((x) => String(x).toLowerCase()) : []);
+
+/** Why one offer fits: each stated constraint it meets, in the shopper's words. */
+function whyItFits(o: OfferSummary, b: Brief, s: KindSearch): string {
+  const reasons: string[] = [];
+  const args = s.args;
+  if (args.query) reasons.push(`it's ${/s$/.test(args.query) ? '' : 'a '}${args.query}`);
+  const colours = lower(o.colors).filter((c) => args.colors?.includes(c));
+  if (colours.length) reasons.push(`it's ${colours.join(' and ')}`);
+  if (args.maxPrice !== undefined && args.minPrice !== undefined)
+    reasons.push(`in your ${args.minPrice}–${args.maxPrice} range`);
+  else if (args.maxPrice !== undefined) reasons.push(`under ${args.maxPrice}`);
+  else if (args.minPrice !== undefined) reasons.push(`from ${args.minPrice}`);
+  if (args.size) reasons.push(`comes in ${args.size}`);
+  if (args.season) {
+    const seasons = lower(o.season);
+    reasons.push(seasons.length === 0 ? 'wearable all year' : `made for ${args.season.toLowerCase()}`);
+  }
+  if (b.excludedColors?.length) reasons.push(`not ${b.excludedColors.join(' or ')}`);
+  if (b.excludedBrands?.length && o.brand) reasons.push(`by ${o.brand}`);
+  return reasons.length > 0 ? reasons.join(', ') : 'it matches what you asked';
+}
+
+function pairingFor(o: OfferSummary, steps: ToolOutcome[][]): string {
+  const asked = steps
+    .flat()
+    .find(
+      (p) =>
+        p.tool === 'pair_with_wardrobe' &&
+        p.ok &&
+        p.args.category === o.category &&
+        JSON.stringify(p.args.colors) ===
+          JSON.stringify((Array.isArray(o.colors) ? o.colors : []).slice(0, 10)),
+    );
+  if (!asked?.ok) return '';
+  const best = (asked.result as PairingsResult).pairs[0];
+  if (!best) return '';
+  const what = `${best.colors.join('/')} ${best.label}`.trim();
+  return ` It goes with your ${what} (${best.why[0]!.replace(/^Colours: /, '')}).`;
+}
+
+const offerName = (o: OfferSummary) =>
+  `${o.title ?? o.offerId}${o.price !== undefined ? ` (${money(o.price, o.currency)})` : ''}`;
+
+function searchReport(s: KindSearch, b: Brief, steps: ToolOutcome[][]): string {
+  const label = s.kind ?? s.args.category?.toLowerCase() ?? 'pieces';
+  const stated = describeBrief({ ...b, itemKinds: [] });
+  const wanted = `${label}${stated ? ` (${stated})` : ''}`;
+  if (s.error) return `I couldn't search offers for ${label} right now (${s.error}).`;
+  const offers = s.offers ?? [];
+  const relaxations = applicable(b, s.kind).slice(0, s.level);
+  if (offers.length === 0) {
+    if (relaxations.length === 0) return `Nothing matches ${wanted}; tell me what I can change.`;
+    return `Nothing matches ${wanted}, even after relaxing ${relaxations.map((r) => describeRelaxation(r, b, s.kind)).join(', then ')}. Tell me what I can change.`;
+  }
+  const head =
+    relaxations.length > 0
+      ? `Nothing matched ${wanted}, so I relaxed ${relaxations.map((r) => describeRelaxation(r, b, s.kind)).join(', then ')}: here ${offers.length === 1 ? 'is 1 option' : `are ${offers.length} options`}.`
+      : `For ${wanted}: ${offers.length === 1 ? '1 option' : `${offers.length} options`}.`;
+  const lines = offers.map(
+    (o, i) => `${i + 1}) ${offerName(o)}: ${whyItFits(o, b, s)}.${pairingFor(o, steps)}`,
+  );
+  return [head, ...lines].join(' ');
+}
+
+export function styleReply(input: {
+  reading: Reading;
+  brief: Brief;
+  searches: KindSearch[];
+  steps: ToolOutcome[][];
+  owned: Reading['owned'] | undefined;
+}): string {
+  const { reading, brief, steps, owned } = input;
+  const parts: string[] = [];
+  if (reading.price.cheap && !reading.cheaper && brief.maxPrice !== undefined)
+    parts.push(`I took "cheap" to mean under ${brief.maxPrice}.`);
+  if (reading.cheaper && brief.maxPrice !== undefined)
+    parts.push(`Looking cheaper: now under ${brief.maxPrice}.`);
+  const wardrobe = steps.flat().find((o) => o.tool === 'list_wardrobe');
+  if (owned) {
+    const first = steps.flat().find((o) => o.tool === 'pair_with_wardrobe');
+    const pairs = first?.ok ? (first.result as PairingsResult).pairs : [];
+    parts.push(
+      pairs.length > 0
+        ? `For your ${owned.text}, from your wardrobe: ${pairs
+            .slice(0, 2)
+            .map(
+              (p) =>
+                `your ${`${p.colors.join('/')} ${p.label}`.trim()} (${p.why[0]!.replace(/^Colours: /, '')})`,
+            )
+            .join('; ')}.`
+        : `For your ${owned.text}: nothing in your wardrobe completes it yet, so here is what to look at.`,
+    );
+  } else if (wardrobe?.ok) {
+    const { count } = wardrobe.result as ListWardrobeResult;
+    if (count > 0) parts.push(`You already own ${count} similar item${count === 1 ? '' : 's'}.`);
+  }
+  for (const s of input.searches) parts.push(searchReport(s, brief, steps));
+  if (input.searches.length === 0 && owned) parts.push(`I couldn't tell what completes your ${owned.text}.`);
+  return parts.join(' ');
+}
