@@ -1,5 +1,5 @@
 // One request through the gateway keeps one W3C trace id in every service it reaches, in the
-// log fields Cloud Logging reads.
+// log fields Cloud Logging reads, and each service's /metrics counts it.
 import { randomBytes } from 'node:crypto';
 import { startStack } from '@hs/testing';
 import { describe, expect, it, vi } from 'vitest';
@@ -44,6 +44,20 @@ describe('trace context', () => {
           'logging.googleapis.com/spanId': expect.stringMatching(/^[0-9a-f]{16}$/),
         });
       }
+      // And /metrics counts it (the gateway's only with its internal token).
+      expect((await fetch(`${gw}/metrics`)).status).toBe(403);
+      const gatewayMetrics = await (
+        await fetch(`${gw}/metrics`, { headers: { 'x-internal-token': 'dev-internal-token-gateway' } })
+      ).text();
+      expect(gatewayMetrics).toMatch(
+        /^http_requests_total\{method="POST",route="[^"]*orchestrator[^"]*",status="201"\} 1$/m,
+      );
+      expect(gatewayMetrics).toMatch(
+        /^http_request_duration_seconds_count\{method="POST",route="[^"]*orchestrator[^"]*"\} 1$/m,
+      );
+      const orchestratorMetrics = await (await fetch(`${stack.url('orchestrator')}/metrics`)).text();
+      expect(orchestratorMetrics).toMatch(/^peer_calls_total\{peer="wardrobe",outcome="200"\} [1-9]/m);
+      expect(orchestratorMetrics).toMatch(/^sse_open_streams 0$/m);
     } finally {
       await stack.close();
     }

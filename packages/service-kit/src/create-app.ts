@@ -20,6 +20,7 @@ import {
 import type { Logger } from 'pino';
 import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
+import { registerMetrics } from './metrics.ts';
 import { registerTraceContext } from './trace-context.ts';
 
 export type ServiceApp = FastifyInstance<
@@ -42,6 +43,8 @@ export interface ServiceAppOptions {
   bodyLimit?: number;
   requestTimeoutMs?: number;
   corsOrigins?: readonly string[];
+  /** When set, GET /metrics requires it as X-Internal-Token (the gateway: never public). */
+  metricsToken?: string;
   /** Named checks behind GET /ready (store reachable, required peers up). */
   readiness?: Record<string, ReadinessCheck>;
 }
@@ -92,6 +95,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     reply.header('x-request-id', request.id);
   });
   registerTraceContext(app);
+  registerMetrics(app, { token: options.metricsToken });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

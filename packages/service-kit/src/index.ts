@@ -7,6 +7,7 @@ export * from './household-members.ts';
 export * from './ids.ts';
 export * from './internal-auth.ts';
 export * from './logger.ts';
+export * from './metrics.ts';
 export * from './open-streams.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
