@@ -1,10 +1,24 @@
 // SIGTERM to real service processes: requests already sent are answered, streams end at once,
 // jobs go back to the queue, and the process exits 0 within SHUTDOWN_GRACE_SECONDS.
-import { startStack } from '@hs/testing';
+import { gatewayClient, startStack } from '@hs/testing';
 import { Agent, request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Reads an event stream's body as it arrives; `ended` settles when the server ends it cleanly. */
+function follow(res: Response) {
+  const reader = res.body!.getReader();
+  const state = { text: '' };
+  const ended = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return 'ended';
+      state.text += new TextDecoder().decode(value);
+    }
+  })();
+  return { state, ended };
+}
 
 describe('SIGTERM', () => {
   it('answers every request sent on an accepted connection under concurrent load, and exits 0', async () => {
@@ -70,20 +84,12 @@ describe('SIGTERM', () => {
         headers: { ...headers, accept: 'text/event-stream' },
       });
       expect(stream.status).toBe(200);
-      const reader = stream.body!.getReader();
-      let text = '';
-      const readAll = (async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return 'ended';
-          text += new TextDecoder().decode(value);
-        }
-      })();
-      await vi.waitFor(() => expect(text).toContain('event: turn.completed'), { timeout: 10_000 });
+      const { state, ended } = follow(stream);
+      await vi.waitFor(() => expect(state.text).toContain('event: turn.completed'), { timeout: 10_000 });
       expect(await stack.stop('orchestrator')).toBe(0);
       // The stream ended cleanly (not reset), after telling the client when to reconnect.
-      expect(await readAll).toBe('ended');
-      expect(text.startsWith('retry: ')).toBe(true);
+      expect(await ended).toBe('ended');
+      expect(state.text.startsWith('retry: ')).toBe(true);
     } finally {
       await stack.close();
     }
@@ -94,43 +100,28 @@ describe('SIGTERM', () => {
       services: ['gateway', 'orchestrator'],
       env: { SHUTDOWN_GRACE_SECONDS: '5' },
     });
-    const gw = stack.url('gateway');
+    const client = gatewayClient(stack.url('gateway'));
     try {
-      const login = (await (
-        await fetch(`${gw}/api/v1/auth/login`, {
+      const owner = await client.login('shutdown');
+      const householdId = await client.household(owner, 'Home');
+      const missions = `${client.baseUrl}/api/v1/households/${householdId}/orchestrator/missions`;
+      const created = await client.api<{ mission_id: string }>(
+        `/api/v1/households/${householdId}/orchestrator/missions`,
+        {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ idToken: 'shutdown' }),
-        })
-      ).json()) as { accessToken: string };
-      const auth = { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/json' };
-      const household = (await (
-        await fetch(`${gw}/api/v1/households`, { method: 'POST', headers: auth, body: '{"name":"Home"}' })
-      ).json()) as { householdId: string };
-      const missions = `${gw}/api/v1/households/${household.householdId}/orchestrator/missions`;
-      const created = await fetch(missions, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ mission_type: 'STYLE', initial_message: 'summer tops' }),
-      });
+          token: owner.token,
+          body: { mission_type: 'STYLE', initial_message: 'summer tops' },
+        },
+      );
       expect(created.status).toBe(201);
-      const { mission_id } = (await created.json()) as { mission_id: string };
-      const stream = await fetch(`${missions}/${mission_id}/stream`, {
-        headers: { authorization: auth.authorization, accept: 'text/event-stream' },
+      const stream = await fetch(`${missions}/${created.body.mission_id}/stream`, {
+        headers: { authorization: `Bearer ${owner.token}`, accept: 'text/event-stream' },
       });
       expect(stream.status).toBe(200);
-      const reader = stream.body!.getReader();
-      let text = '';
-      const readAll = (async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return 'ended';
-          text += new TextDecoder().decode(value);
-        }
-      })();
-      await vi.waitFor(() => expect(text).toContain('event: turn.completed'), { timeout: 10_000 });
+      const { state, ended } = follow(stream);
+      await vi.waitFor(() => expect(state.text).toContain('event: turn.completed'), { timeout: 10_000 });
       expect(await stack.stop('gateway')).toBe(0);
-      expect(await readAll).toBe('ended');
+      expect(await ended).toBe('ended');
     } finally {
       await stack.close();
     }

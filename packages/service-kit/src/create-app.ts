@@ -23,6 +23,7 @@ import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
 import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
+import { registerMetrics } from './metrics.ts';
 import { drainRefusedBodies } from './refused-body.ts';
 import { accessExtensions } from './route-access.ts';
 import { registerTraceContext } from './trace-context.ts';
@@ -47,6 +48,8 @@ export interface ServiceAppOptions {
   bodyLimit?: number;
   requestTimeoutMs?: number;
   corsOrigins?: readonly string[];
+  /** When set, GET /metrics requires it as X-Internal-Token (the gateway: never public). */
+  metricsToken?: string;
   /** Named checks behind GET /ready (store reachable, required peers up). */
   readiness?: Record<string, ReadinessCheck>;
 }
@@ -108,6 +111,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   });
   drainRefusedBodies(app, Math.max(8 * 1_048_576, 4 * bodyLimit));
   registerTraceContext(app);
+  registerMetrics(app, { token: options.metricsToken });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -9,6 +9,7 @@ export * from './ids.ts';
 export * from './internal-auth.ts';
 export * from './json-depth.ts';
 export * from './logger.ts';
+export * from './metrics.ts';
 export * from './open-streams.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
 import type { Caller } from './internal-auth.ts';
 import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
+import { processMetrics } from './metrics.ts';
 import { outgoingTraceparent } from './trace-context.ts';
 
 export type PeerCall<S extends z.ZodType | undefined> = {
@@ -86,6 +87,7 @@ export function createPeerClient(options: {
         payload = JSON.stringify(call.body);
       }
       const limit = call.timeoutMs ?? timeoutMs;
+      const started = performance.now();
       let res: Dispatcher.ResponseData;
       let text: string;
       try {
@@ -100,9 +102,17 @@ export function createPeerClient(options: {
         });
         text = await res.body.text();
       } catch (err) {
+        const outcome = isTimeout(err) ? 'timeout' : 'unreachable';
+        processMetrics.inc('peer_calls_total', { peer: service, outcome });
         if (isTimeout(err)) throw upstreamTimeout(`${service} did not answer within ${limit} ms`, err);
         throw upstreamError(`${service} is unreachable`, err);
       }
+      processMetrics.inc('peer_calls_total', { peer: service, outcome: String(res.statusCode) });
+      processMetrics.observe(
+        'peer_call_duration_seconds',
+        { peer: service },
+        (performance.now() - started) / 1000,
+      );
       let json: unknown = null;
       if (text) {
         try {

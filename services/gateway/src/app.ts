@@ -50,6 +50,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       'Errors are {error, message, details?}; a peer that is down is 502 UPSTREAM_ERROR, a slow one 504 UPSTREAM_TIMEOUT.',
     logger: deps.logger ?? false,
     config,
+    metricsToken: config.internalToken,
     // The app cannot work without these (missions, wardrobe, offers); the rest degrade per route.
     readiness: { store: () => store.ping(), ...peerChecks(config.peers, REQUIRED_PEERS) },
   });

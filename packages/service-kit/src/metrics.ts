@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import { forbidden } from './errors.ts';
+import { secretsEqual } from './internal-auth.ts';
+import { openStreamCount } from './open-streams.ts';
+
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+type Histogram = { counts: number[]; sum: number; count: number };
+
+/** A small Prometheus registry: counters and latency histograms keyed by their label sets. */
+export function createMetrics() {
+  const counters = new Map<string, Map<string, number>>();
+  const histograms = new Map<string, Map<string, Histogram>>();
+  const labelsOf = (labels: Record<string, string>) =>
+    Object.entries(labels)
+      .map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
+      .join(',');
+  return {
+    inc(name: string, labels: Record<string, string>, by = 1) {
+      const series = counters.get(name) ?? new Map<string, number>();
+      counters.set(name, series);
+      const key = labelsOf(labels);
+      series.set(key, (series.get(key) ?? 0) + by);
+    },
+    observe(name: string, labels: Record<string, string>, seconds: number) {
+      const series = histograms.get(name) ?? new Map<string, Histogram>();
+      histograms.set(name, series);
+      const key = labelsOf(labels);
+      const h = series.get(key) ?? { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
+      series.set(key, h);
+      // Cumulative buckets, as Prometheus reads them.
+      for (const [i, b] of BUCKETS.entries()) if (seconds <= b) h.counts[i]! += 1;
+      h.sum += seconds;
+      h.count += 1;
+    },
+    /** The text exposition format; `gauges` are read at scrape time. */
+    render(gauges: Record<string, number>): string {
+      const out: string[] = [];
+      for (const [name, series] of counters) {
+        out.push(`# TYPE ${name} counter`);
+        for (const [labels, value] of series) out.push(`${name}{${labels}} ${value}`);
+      }
+      for (const [name, series] of histograms) {
+        out.push(`# TYPE ${name} histogram`);
+        for (const [labels, h] of series) {
+          const sep = labels ? `${labels},` : '';
+          for (const [i, b] of BUCKETS.entries()) out.push(`${name}_bucket{${sep}le="${b}"} ${h.counts[i]}`);
+          out.push(`${name}_bucket{${sep}le="+Inf"} ${h.count}`);
+          out.push(`${name}_sum{${labels}} ${h.sum}`);
+          out.push(`${name}_count{${labels}} ${h.count}`);
+        }
+      }
+      for (const [name, value] of Object.entries(gauges))
+        out.push(`# TYPE ${name} gauge`, `${name} ${value}`);
+      return `${out.join('\n')}\n`;
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The process's registry: peer calls are counted from the peer client, outside any app. */
+export const processMetrics = createMetrics();
+
+/**
+ * `GET /metrics` (Prometheus): requests by route, method and status with their latency, peer
+ * calls, open event streams. With `token` (the gateway) a scrape must send it as
+ * `X-Internal-Token`, so the public entry never shows its metrics to anyone else.
+ */
+export function registerMetrics(app: FastifyInstance, options: { token?: string | undefined } = {}): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    processMetrics.inc('http_requests_total', labels);
+    processMetrics.observe(
+      'http_request_duration_seconds',
+      { method: request.method, route },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get('/metrics', { schema: { hide: true }, config: { public: true } }, async (request, reply) => {
+    const given = request.headers['x-internal-token'];
+    if (options.token && !secretsEqual(typeof given === 'string' ? given : undefined, options.token))
+      throw forbidden('Missing or invalid internal token');
+    return reply
+      .type('text/plain; version=0.0.4')
+      .send(processMetrics.render({ sse_open_streams: openStreamCount(app.server) }));
+  });
+}
