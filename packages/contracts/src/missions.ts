@@ -152,7 +152,7 @@ export const StreamEventType = z.enum([
   'plan.updated',
   'state.changed',
   'turn.completed',
-  'error',
+  'turn.failed',
   'client.event',
   'browser.event',
 ]);
@@ -176,6 +176,25 @@ export const StreamEvent = z.object({
 export type StreamEvent = z.infer<typeof StreamEvent>;
 
 export const StreamQuery = z.object({ after: z.coerce.number().int().min(0).optional() });
+
+/** What the gateway reads of a mission to decide who may open it (stream tokens). */
+export const MissionAccessSnapshot = MissionView.pick({
+  mission_id: true,
+  household_id: true,
+  owner_id: true,
+  mission_type: true,
+  state: true,
+});
+export type MissionAccessSnapshot = z.infer<typeof MissionAccessSnapshot>;
+
+/** A browser's EventSource cannot send a bearer: this token in `?streamToken=` stands in for it. */
+export const StreamTokenResponse = z.object({
+  streamToken: z.string(),
+  expiresInSeconds: z.number().int().positive(),
+});
+export type StreamTokenResponse = z.infer<typeof StreamTokenResponse>;
+
+export const GatewayStreamQuery = StreamQuery.extend({ streamToken: z.string().min(1).max(4096).optional() });
 
 // ---- Agent tools: arguments the model may pass and what the tools answer ----
 

@@ -19,6 +19,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { BaseConfig } from './config.ts';
+import { corsOptions } from './cors.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 
 export type ServiceApp = FastifyInstance<
@@ -103,11 +104,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
 
   const corsOrigins = options.corsOrigins ?? options.config?.corsOrigins;
   if (corsOrigins && corsOrigins.length > 0) {
-    await app.register(fastifyCors, {
-      origin: [...corsOrigins],
-      exposedHeaders: ['x-request-id', 'etag', 'retry-after'],
-      credentials: false,
-    });
+    await app.register(fastifyCors, corsOptions(corsOrigins));
   }
 
   await app.register(fastifySwagger, {

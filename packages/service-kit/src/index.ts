@@ -1,4 +1,5 @@
 export * from './config.ts';
+export * from './cors.ts';
 export * from './create-app.ts';
 export * from './error-handler.ts';
 export * from './error-responses.ts';

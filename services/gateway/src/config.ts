@@ -21,6 +21,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       REQUIRE_BUYFLOW_INTERNAL_TOKEN: envBool(true),
       CHECKOUT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(1800),
       AUDIT_RETRY_MAX_SECONDS: z.coerce.number().positive().default(60),
+      STREAM_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_SESSION_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
       VOICE_PUBLIC_WS_BASE: z.url({ protocol: /^wss?$/ }).default('ws://127.0.0.1:8080'),
@@ -66,6 +67,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       checkoutTokenTtlSeconds: raw.CHECKOUT_TOKEN_TTL_SECONDS,
     },
     auditRetryMaxMs: raw.AUDIT_RETRY_MAX_SECONDS * 1000,
+    streamTokenTtlSeconds: raw.STREAM_TOKEN_TTL_SECONDS,
     voice: {
       sessionTtlSeconds: raw.VOICE_SESSION_TTL_SECONDS,
       rateLimitPerMinute: raw.VOICE_RATE_LIMIT_PER_MINUTE,

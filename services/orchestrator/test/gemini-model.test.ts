@@ -384,7 +384,7 @@ describe('Gemini behind the mission routes', () => {
     expect(retried.json().state).toBe('RUNNING');
     expect(retried.json().history.at(-1).content).toBe('Still here.');
     const errors = (await app.ctx.events.after(m.mission_id, 0))
-      .filter((e) => e.type === 'error')
+      .filter((e) => e.type === 'turn.failed')
       .map((e) => e.data.code);
     expect(errors).toEqual(['MODEL_INVALID_TOOL_CALL', 'MODEL_INVALID_TOOL_CALL', 'MODEL_TIMEOUT']);
   });
@@ -528,9 +528,11 @@ describe('Gemini behind the mission routes', () => {
       });
       expect(res.statusCode, code).toBe(status);
       const events = await app.ctx.events.after(m.mission_id, before);
-      const error = events.find((e) => e.type === 'error');
+      const error = events.find((e) => e.type === 'turn.failed');
       expect(error?.data.code, JSON.stringify(reply)).toBe(code);
-      expect(events.at(-1)).toMatchObject({ type: 'turn.completed', data: { status: 'failed' } });
+      // The failed turn ends with turn.failed; there is no turn.completed (nor `error`) for it.
+      expect(events.at(-1)).toMatchObject({ type: 'turn.failed', data: { code } });
+      expect(events.some((e) => e.type === 'turn.completed' || (e.type as string) === 'error')).toBe(false);
       expect(events.some((e) => e.type === 'message')).toBe(false);
     }
     gemini.script.push(textChunks('Still ', 'here.'));

@@ -242,7 +242,7 @@ describe('chat rules', () => {
     const res = await chat(m.mission_id, 'hi again');
     expect(res.statusCode).toBe(200);
     const events = await app.ctx.events.after(m.mission_id, 0);
-    expect(events.find((e) => e.type === 'error')!.data).toEqual({
+    expect(events.find((e) => e.type === 'turn.failed')!.data).toEqual({
       turn_id: 'turn_dead',
       code: 'TURN_INTERRUPTED',
       message: 'The previous turn was interrupted before it finished',

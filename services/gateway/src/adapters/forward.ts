@@ -74,10 +74,10 @@ export type ForwardIdentity = { userId: string; email: string; role: string } | 
 export async function forward(
   request: FastifyRequest,
   reply: FastifyReply,
-  target: { service: string; peer: Peer; timeoutMs: number },
+  target: { service: string; peer: Peer; timeoutMs: number; url?: string },
   identity: ForwardIdentity,
 ): Promise<FastifyReply> {
-  const url = forwardTarget(target.peer.baseUrl, request.url);
+  const url = forwardTarget(target.peer.baseUrl, target.url ?? request.url);
   const hopByHop = connectionTokens(request.headers.connection);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {

@@ -1,6 +1,7 @@
 import fastifyWebsocket from '@fastify/websocket';
-import { ErrorEnvelope, VoiceMissionSnapshot, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
+import { ErrorEnvelope, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
 import { AppError, type Caller, type ServiceApp } from '@hs/service-kit';
+import { createMissionLookup } from '../adapters/mission-lookup.ts';
 import { createVoiceChat } from '../adapters/voice-chat.ts';
 import { handleVoiceSocket } from '../adapters/voice-socket.ts';
 import { createVoiceTokens } from '../adapters/voice-tokens.ts';
@@ -26,17 +27,7 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
   const issueLimiter = createFixedWindowLimiter({ limit: voice.rateLimitPerMinute, windowMs: MINUTE_MS });
   const connectLimiter = createFixedWindowLimiter({ limit: voice.rateLimitPerMinute, windowMs: MINUTE_MS });
 
-  const loadMission = async (householdId: string, missionId: string, caller: Caller, requestId: string) => {
-    const path = `/api/v1/households/${encodeURIComponent(householdId)}/orchestrator/missions/${encodeURIComponent(missionId)}`;
-    const reply = await ctx.peers.orchestrator.call({
-      method: 'GET',
-      path,
-      caller,
-      requestId,
-      schema: VoiceMissionSnapshot,
-    });
-    return reply.body;
-  };
+  const loadMission = createMissionLookup(ctx.peers.orchestrator);
 
   app.post(
     '/api/v1/households/:id/orchestrator/missions/:mId/voice-session',

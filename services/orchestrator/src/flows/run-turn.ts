@@ -66,7 +66,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
     ctx.events.append(req.missionId, type, data);
   const lost = interrupted as TurnLease | null;
   if (lost)
-    await emit('error', {
+    await emit('turn.failed', {
       turn_id: lost.turn_id,
       code: 'TURN_INTERRUPTED',
       message: 'The previous turn was interrupted before it finished',
@@ -211,13 +211,8 @@ async function failTurn(
   );
   const mission = released.doc!;
   try {
-    await ctx.events.append(req.missionId, 'error', { turn_id: turnId, ...error });
-    await ctx.events.append(req.missionId, 'turn.completed', {
-      turn_id: turnId,
-      status: 'failed',
-      error,
-      mission: toView(mission),
-    });
+    // `turn.failed`, not `error`: a browser's EventSource reserves `error` for connection errors.
+    await ctx.events.append(req.missionId, 'turn.failed', { turn_id: turnId, ...error });
   } catch (appendErr) {
     ctx.logger?.error({ err: appendErr, missionId: req.missionId }, 'could not store the failed turn events');
   }

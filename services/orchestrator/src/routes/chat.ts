@@ -14,7 +14,7 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
         tags: ['missions'],
         summary: 'Send a message; the agent runs one turn',
         description:
-          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` carrying the MissionView; otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken.',
+          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken.',
         params: MissionParams,
         body: ChatRequest,
         response: {
@@ -41,7 +41,8 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
             signal: sse.signal,
           })) {
             sse.send(event);
-            if (event.type === 'turn.completed' && event.data.turn_id === turn.turnId) break;
+            const last = event.type === 'turn.completed' || event.type === 'turn.failed';
+            if (last && event.data.turn_id === turn.turnId) break;
           }
         } catch (err) {
           request.log.warn({ err }, 'chat stream failed');

@@ -11,7 +11,7 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
         tags: ['missions'],
         summary: "The mission's events as Server-Sent Events",
         description:
-          'Frames: `id: <seq>`, `event: <type>`, `data: <StreamEvent JSON>`. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live; `retry:` once, `: keep-alive` at least every 15 s. Types: turn.started, reasoning, tool.call, tool.result, message, plan.updated, state.changed, turn.completed, error, client.event, browser.event. `reasoning` data is `{turn_id, step, text}`, the next piece of the text the model writes in that step, as it is written (pieces concatenate in seq order). Any orchestrator process serves any mission.',
+          'Frames: `id: <seq>`, `event: <type>`, `data: <StreamEvent JSON>`. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live; `retry:` once, `: keep-alive` at least every 15 s. Types: turn.started, reasoning, tool.call, tool.result, message, plan.updated, state.changed, turn.completed, turn.failed, client.event, browser.event. `reasoning` data is `{turn_id, step, text}`, the next piece of the text the model writes in that step, as it is written (pieces concatenate in seq order). Any orchestrator process serves any mission.',
         params: MissionParams,
         querystring: StreamQuery,
         response: { 400: ErrorEnvelope, 404: ErrorEnvelope },
