@@ -178,7 +178,7 @@ describe.runIf(existsSync(CHROMIUM))('a browser app on another origin', () => {
     const streamUrl = `${api}${h(`/orchestrator/missions/${mId}/stream`)}?streamToken=${encodeURIComponent(streamToken)}`;
 
     await page.evaluate((url) => {
-      const w = window as unknown as { seen: Array<{ id: string; type: string }>; opens: number };
+      const w = globalThis as unknown as { seen: Array<{ id: string; type: string }>; opens: number };
       w.seen = [];
       w.opens = 0;
       const source = new EventSource(url);
@@ -194,7 +194,7 @@ describe.runIf(existsSync(CHROMIUM))('a browser app on another origin', () => {
         source.addEventListener(type, (e) => w.seen.push({ id: (e as MessageEvent).lastEventId, type }));
     }, streamUrl);
     const seen = () =>
-      page.evaluate(() => (window as unknown as { seen: Array<{ id: string; type: string }> }).seen);
+      page.evaluate(() => (globalThis as unknown as { seen: Array<{ id: string; type: string }> }).seen);
     await expect
       .poll(async () => (await seen()).filter((e) => e.type === 'turn.completed').length, { timeout: 20_000 })
       .toBe(1);
@@ -217,8 +217,8 @@ describe.runIf(existsSync(CHROMIUM))('a browser app on another origin', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(ids.length);
     expect(events.filter((e) => e.type === 'turn.started')).toHaveLength(2);
-    expect(await page.evaluate(() => (window as unknown as { opens: number }).opens)).toBeGreaterThanOrEqual(
-      2,
-    );
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { opens: number }).opens),
+    ).toBeGreaterThanOrEqual(2);
   });
 });
