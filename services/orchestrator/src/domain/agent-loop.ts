@@ -1,6 +1,7 @@
 import type { Message, MissionType, PlanStep, StreamEventType, ToolName } from '@hs/contracts';
 import { type AgentModel, ModelError, type ToolCallRequest, type ToolOutcome } from './agent-model.ts';
 import { type MissionContext, STEP_LABELS, setStepStatus } from './mission.ts';
+import { planUpdated } from './turn-result.ts';
 
 /**
  * Most tool calls one model step may propose. A model steered by text in a tool result (offer
@@ -91,19 +92,22 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
     const outcomes: ToolOutcome[] = [];
     for (const call of calls) {
       const index = plan.length;
+      // Pairs a tool.result with its tool.call (unique within the turn).
+      const callId = String(steps.flat().length + outcomes.length + 1);
       plan = [...plan, { step: STEP_LABELS[call.tool] ?? call.tool, status: 'IN_PROGRESS' }];
-      await ports.emit('plan.updated', { turn_id, plan });
-      await ports.emit('tool.call', { turn_id, tool: call.tool, args: call.args });
+      await ports.emit('plan.updated', planUpdated(turn_id, plan, [index]));
+      await ports.emit('tool.call', { turn_id, callId, tool: call.tool, args: call.args });
       const outcome = await ports.runTool(call);
       if (outcome.ok && outcome.tool === 'complete_mission') completed = true;
       await ports.emit('tool.result', {
         turn_id,
+        callId,
         tool: call.tool,
         ok: outcome.ok,
         ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }),
       });
       plan = setStepStatus(plan, index, 'DONE');
-      await ports.emit('plan.updated', { turn_id, plan });
+      await ports.emit('plan.updated', planUpdated(turn_id, plan, [index]));
       outcomes.push(outcome);
     }
     steps.push(outcomes);

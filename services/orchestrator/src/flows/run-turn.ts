@@ -5,8 +5,9 @@ import { checkToolCall, runToolCall, TOOL_NAMES } from '../adapters/tools/tool-r
 import type { OrchestratorContext } from '../context.ts';
 import { recordOf, runAgentTurn } from '../domain/agent-loop.ts';
 import { ModelError } from '../domain/agent-model.ts';
-import { type MissionDoc, type TurnLease, toView, turnBlocker, userMessage } from '../domain/mission.ts';
+import { type MissionDoc, type TurnLease, turnBlocker, userMessage } from '../domain/mission.ts';
 import { applyTurn } from '../domain/turn-effects.ts';
+import { turnCompleted } from '../domain/turn-result.ts';
 import { recordMissionEnd } from './mission-end.ts';
 
 export type TurnRequest = {
@@ -185,7 +186,7 @@ async function runTurn(
       await emit('state.changed', { state: 'DONE', previous: 'RUNNING' });
       await recordMissionEnd(ctx, mission, { by: 'agent', caller: req.caller, requestId: req.requestId });
     }
-    await emit('turn.completed', { turn_id: turnId, status: 'completed', mission: toView(mission) });
+    await emit('turn.completed', turnCompleted(turnId, [doc.history.at(-1)!, reply], result.calls, mission));
     return { ok: true, mission };
   } catch (err) {
     return failTurn(ctx, req, turnId, err);
