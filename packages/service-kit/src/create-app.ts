@@ -20,6 +20,7 @@ import {
 import type { Logger } from 'pino';
 import type { BaseConfig } from './config.ts';
 import { corsOptions } from './cors.ts';
+import { installDeadline } from './deadline.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 
 export type ServiceApp = FastifyInstance<
@@ -89,6 +90,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installDeadline(app);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -6,6 +6,7 @@ import {
   badRequest,
   INTERNAL_TOKEN_HEADER,
   type Peer,
+  REQUEST_TIMEOUT_HEADER,
   upstreamError,
   upstreamTimeout,
 } from '@hs/service-kit';
@@ -28,6 +29,7 @@ const NOT_FORWARDED_UP = new Set([
   ...HOP_BY_HOP,
   'authorization',
   INTERNAL_TOKEN_HEADER,
+  REQUEST_TIMEOUT_HEADER,
   ...Object.values(CALLER_HEADERS),
   // Only the gateway's own voice relay may mark a turn as spoken.
   'x-message-source',
@@ -71,13 +73,12 @@ export function forwardTarget(baseUrl: string, rawUrl: string): string {
 
 export type ForwardIdentity = { userId: string; email: string; role: string } | null;
 
-export async function forward(
+/** The client's headers as the peer gets them: hop-by-hop and credentials dropped, ours added. */
+export function upstreamHeaders(
   request: FastifyRequest,
-  reply: FastifyReply,
-  target: { service: string; peer: Peer; timeoutMs: number; url?: string },
+  target: { peer: Peer; timeoutMs: number },
   identity: ForwardIdentity,
-): Promise<FastifyReply> {
-  const url = forwardTarget(target.peer.baseUrl, target.url ?? request.url);
+): Record<string, string> {
   const hopByHop = connectionTokens(request.headers.connection);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -86,11 +87,24 @@ export async function forward(
   }
   headers[INTERNAL_TOKEN_HEADER] = target.peer.token;
   headers['x-request-id'] = request.id;
+  // The peer must answer (or give up) before we stop waiting for it.
+  headers[REQUEST_TIMEOUT_HEADER] = String(target.timeoutMs);
   if (identity) {
     headers[CALLER_HEADERS.userId] = identity.userId;
     headers[CALLER_HEADERS.role] = identity.role;
     headers[CALLER_HEADERS.email] = identity.email;
   }
+  return headers;
+}
+
+export async function forward(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: { service: string; peer: Peer; timeoutMs: number; url?: string },
+  identity: ForwardIdentity,
+): Promise<FastifyReply> {
+  const url = forwardTarget(target.peer.baseUrl, target.url ?? request.url);
+  const headers = upstreamHeaders(request, target, identity);
 
   const abort = new AbortController();
   // The response closing before it finished means the client went away: stop the upstream call.

@@ -1,5 +1,5 @@
 import { ChatRequest, ErrorEnvelope, MissionParams, MissionView } from '@hs/contracts';
-import { AppError, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { AppError, requireCaller, type ServiceApp, withoutDeadline } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
 import { toView } from '../domain/mission.ts';
 import { startTurn } from '../flows/run-turn.ts';
@@ -24,14 +24,17 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
       },
     },
     async (request, reply) => {
-      const turn = await startTurn(ctx, {
-        householdId: request.params.id,
-        missionId: request.params.mId,
-        caller: requireCaller(request),
-        text: request.body.message,
-        source: messageSource(request),
-        requestId: request.id,
-      });
+      const start = () =>
+        startTurn(ctx, {
+          householdId: request.params.id,
+          missionId: request.params.mId,
+          caller: requireCaller(request),
+          text: request.body.message,
+          source: messageSource(request),
+          requestId: request.id,
+        });
+      // The caller's deadline bounds a JSON reply; a streamed turn shows progress and may run longer.
+      const turn = await (wantsEventStream(request) ? withoutDeadline(start) : start());
       if (wantsEventStream(request)) {
         const sse = openSse(request, reply, ctx.config.stream);
         // The turn goes on if the client leaves; its events stay replayable at GET .../stream.
