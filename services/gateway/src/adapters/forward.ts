@@ -100,7 +100,7 @@ export function upstreamHeaders(
 export async function forward(
   request: FastifyRequest,
   reply: FastifyReply,
-  target: { service: string; peer: Peer; timeoutMs: number; url?: string },
+  target: { service: string; peer: Peer; timeoutMs: number; url?: string; body?: Buffer },
   identity: ForwardIdentity,
 ): Promise<FastifyReply> {
   const url = forwardTarget(target.peer.baseUrl, target.url ?? request.url);
@@ -117,13 +117,16 @@ export async function forward(
     target.timeoutMs,
   );
 
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
+  const hasBody =
+    request.method !== 'GET' &&
+    request.method !== 'HEAD' &&
+    (target.body !== undefined || request.body !== undefined);
   let upstream: Dispatcher.ResponseData;
   try {
     upstream = await undiciRequest(url, {
       method: request.method as Dispatcher.HttpMethod,
       headers,
-      body: hasBody ? (request.body as NodeJS.ReadableStream as never) : null,
+      body: hasBody ? ((target.body ?? request.body) as NodeJS.ReadableStream as never) : null,
       signal: abort.signal,
       headersTimeout: target.timeoutMs + 1000,
       bodyTimeout: 0,
