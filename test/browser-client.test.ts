@@ -54,7 +54,13 @@ afterAll(async () => {
   await new Promise((resolve) => pageServer?.close(resolve));
 });
 
-type Reply = { status: number; body: unknown; etag: string | null; requestId: string | null };
+type Reply = {
+  status: number;
+  body: unknown;
+  etag: string | null;
+  requestId: string | null;
+  cacheControl: string | null;
+};
 
 /** fetch() from inside the page: the browser applies CORS exactly as it would for an app. */
 const call = (
@@ -77,6 +83,7 @@ const call = (
         body: text ? JSON.parse(text) : null,
         etag: res.headers.get('etag'),
         requestId: res.headers.get('x-request-id'),
+        cacheControl: res.headers.get('cache-control'),
       };
     },
     { url: `${api}${path}`, init },
@@ -93,6 +100,7 @@ describe.runIf(existsSync(CHROMIUM))('a browser app on another origin', () => {
       body: { idToken: 'browser@family.test' },
     });
     expect(login.status).toBe(200);
+    expect(login.cacheControl).toBe('no-store');
     token = (login.body as { accessToken: string }).accessToken;
     const household = await call('/api/v1/households', {
       method: 'POST',
@@ -220,5 +228,18 @@ describe.runIf(existsSync(CHROMIUM))('a browser app on another origin', () => {
     expect(
       await page.evaluate(() => (globalThis as unknown as { opens: number }).opens),
     ).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows the API documentation at /docs under its security policy', async () => {
+    const docs = await browser.newPage();
+    const refused: string[] = [];
+    docs.on('console', (m) => {
+      if (m.type() === 'error') refused.push(m.text());
+    });
+    await docs.goto(`${api}/docs`);
+    await docs.waitForSelector('.swagger-ui .info .title', { timeout: 15_000 });
+    expect(await docs.textContent('.swagger-ui .info .title')).toContain('gateway');
+    expect(refused.filter((m) => m.includes('Content Security Policy'))).toEqual([]);
+    await docs.close();
   });
 });

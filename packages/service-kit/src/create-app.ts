@@ -22,6 +22,7 @@ import type { BaseConfig } from './config.ts';
 import { corsOptions } from './cors.ts';
 import { installDeadline } from './deadline.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
+import { installSecurityHeaders } from './security-headers.ts';
 
 export type ServiceApp = FastifyInstance<
   RawServerDefault,
@@ -43,6 +44,8 @@ export interface ServiceAppOptions {
   bodyLimit?: number;
   requestTimeoutMs?: number;
   corsOrigins?: readonly string[];
+  /** Fastify's trustProxy: whose X-Forwarded-For/-Proto give `request.ip` and `protocol` (default: nobody). */
+  trustProxy?: false | number | string;
   /** Named checks behind GET /ready (store reachable, required peers up). */
   readiness?: Record<string, ReadinessCheck>;
 }
@@ -57,6 +60,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function createServiceApp(options: ServiceAppOptions): Promise<ServiceApp> {
   const version = options.version ?? '1.0.0';
   const app = Fastify({
+    // A hop count or an address list; Fastify's overloads reject the union, its runtime takes both.
+    ...(options.trustProxy ? { trustProxy: options.trustProxy as string } : {}),
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     // One line per request comes from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -91,6 +96,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     reply.header('x-request-id', request.id);
   });
   installDeadline(app);
+  installSecurityHeaders(app);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
@@ -122,7 +128,19 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // The docs page loads only its own files and never sends the document to an online validator.
+  // Its policy is the plugin's, minus the online validator's images and the https upgrade that
+  // would break the page on a plain-http local address; the UI sets inline styles as it renders.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    transformStaticCSP: (policy) =>
+      policy
+        .replace(/\s*validator\.swagger\.io/, '')
+        .replace(/\s*upgrade-insecure-requests;?/, '')
+        .replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
+    validatorUrl: false,
+  });
 
   app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 

@@ -14,6 +14,7 @@ import {
 import type { GatewayConfig } from './config.ts';
 import type { GatewayContext } from './context.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
+import { registerRateLimits } from './plugins/rate-limits.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 
 export interface GatewayDeps {
@@ -39,6 +40,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       'Errors are {error, message, details?}; a peer that is down is 502 UPSTREAM_ERROR, a slow one 504 UPSTREAM_TIMEOUT.',
     logger: deps.logger ?? false,
     config,
+    trustProxy: config.trustProxy,
     readiness: { store: () => store.ping() },
   });
   const peers = Object.fromEntries(
@@ -76,6 +78,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     logger,
   };
   registerAuthentication(app, tokens, config.internalToken);
+  await registerRateLimits(app, ctx);
   for (const register of ROUTE_GROUPS) await register(app, ctx);
   if (deps.background !== false) {
     // Expired Idempotency-Key records are already ignored; an hourly purge keeps the store small.
