@@ -56,6 +56,8 @@ describe('replay size', () => {
   it('plan.updated carries only the changed step; tool.result pairs with its tool.call by callId', async () => {
     const { mId } = await replay(3);
     const events = await app.ctx.events.after(mId, 0, 1000);
+    const started = events.find((e) => e.type === 'turn.started')!;
+    expect(started.data).toEqual({ turn_id: expect.stringMatching(/^turn_/), source: 'text' });
     const plans = events.filter((e) => e.type === 'plan.updated');
     expect(plans.length).toBeGreaterThan(4);
     const last = plans.at(-1)!.data as { steps: Array<{ index: number; status: string }> };

@@ -72,7 +72,8 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       code: 'TURN_INTERRUPTED',
       message: 'The previous turn was interrupted before it finished',
     });
-  await emit('turn.started', { turn_id: turnId, message });
+  // The user's message itself comes back in turn.completed (and in GET): not repeated here.
+  await emit('turn.started', { turn_id: turnId, source: req.source });
   const done = runTurn(ctx, req, doc, turnId).catch((err: unknown): TurnOutcome => {
     // Only the store failing while recording the failure gets here; the lease then expires by itself.
     ctx.logger?.error({ err, missionId: req.missionId, turnId }, 'turn could not be finished');
