@@ -1,6 +1,7 @@
 import { createStore } from '@hs/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedLimiter } from '../src/adapters/rate-limit-store.ts';
 import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
 
 let orchestrator: FastifyInstance;
@@ -128,5 +129,17 @@ describe('rate limits', () => {
       });
     expect((await confirm()).statusCode).not.toBe(429);
     expect((await confirm()).statusCode).toBe(429);
+  });
+
+  it('shares hand-checked limits (voice) across replicas through the store', async () => {
+    const store = createStore({ backend: 'inmemory' });
+    const options = { name: 'voice-session', limit: 2, windowMs: 60_000 };
+    const [a, b] = [createSharedLimiter(store, options), createSharedLimiter(store, options)];
+    expect(await a.hit('10.0.5.1')).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    expect(await b.hit('10.0.5.1')).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    const third = await a.hit('10.0.5.1');
+    expect(third.allowed).toBe(false);
+    expect(third.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect((await b.hit('10.0.5.2')).allowed).toBe(true);
   });
 });

@@ -42,3 +42,24 @@ export function sharedRateLimitStore(store: Store) {
     }
   };
 }
+
+/**
+ * A fixed-window limiter over the shared store for limits checked by hand (voice sessions and
+ * socket connects): at most `limit` hits per `windowMs` per key, across every replica.
+ */
+export function createSharedLimiter(
+  store: Store,
+  options: { name: string; limit: number; windowMs: number },
+) {
+  const windows = store.collection<Window>('rate_limits', RATE_LIMIT_COLLECTIONS.rate_limits);
+  return {
+    /** Counts one hit; `retryAfterSeconds` says when the key may try again (whole seconds, at least 1). */
+    async hit(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+      const { current, ttl } = await countHit(windows, `${options.name}:${key}`, options.windowMs);
+      if (current <= options.limit) return { allowed: true, retryAfterSeconds: 0 };
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
+    },
+  };
+}
+
+export type SharedLimiter = ReturnType<typeof createSharedLimiter>;
