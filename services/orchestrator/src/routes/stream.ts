@@ -14,7 +14,7 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
           'Frames: `id: <seq>`, `event: <type>`, `data: <StreamEvent JSON>`. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live; `retry:` once, `: keep-alive` at least every 15 s. Types: turn.started, reasoning, tool.call, tool.result, message, plan.updated, state.changed, turn.completed, turn.failed, client.event, browser.event. `reasoning` data is `{turn_id, step, text}`, the next piece of the text the model writes in that step, as it is written (pieces concatenate in seq order). `turn.started` is `{turn_id, source}`; `plan.updated` `{turn_id, steps: [{index, step, status}]}` (only the changed steps); `tool.call`/`tool.result` pair by `callId`; `turn.completed` `{turn_id, status, messages, tool_calls, state, version, turns}` (the result of the turn; GET the mission for its history); `turn.failed` `{turn_id, code, message}`. Any orchestrator process serves any mission.',
         params: MissionParams,
         querystring: StreamQuery,
-        response: 400: ErrorEnvelope, 404: ErrorEnvelope ,
+        response: { 400: ErrorEnvelope, 404: ErrorEnvelope },
       },
     },
     async (request, reply) => {
