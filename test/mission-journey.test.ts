@@ -260,8 +260,9 @@ describe('a STYLE mission, end to end', () => {
     expect(frames[0]!.event).toBe('turn.started');
     expect(frames.at(-1)!.event).toBe('turn.completed');
     const completed = JSON.parse(frames.at(-1)!.data!);
-    expect(completed.data.mission).toMatchObject({ mission_id: mId, state: 'RUNNING' });
-    expect(lastModel(completed.data.mission).content).toContain('No offers match');
+    // The turn's result, not the whole mission.
+    expect(completed.data).toMatchObject({ status: 'completed', state: 'RUNNING' });
+    expect(completed.data.messages.at(-1).content).toContain('No offers match');
 
     const tooLong = await chat(parent, mId, 'x'.repeat(8193));
     expect(tooLong.status).toBe(422);

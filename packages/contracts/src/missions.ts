@@ -229,7 +229,63 @@ export const StreamEvent = z.object({
 });
 export type StreamEvent = z.infer<typeof StreamEvent>;
 
+/** `plan.updated`: only the plan steps that changed, each with its position in the mission's plan. */
+export const PlanUpdatedData = z.object({
+  turn_id: z.string(),
+  steps: z.array(PlanStep.extend({ index: z.number().int().min(0) })),
+});
+export type PlanUpdatedData = z.infer<typeof PlanUpdatedData>;
+
+/**
+ * `turn.completed`: the turn's own result, never the whole history (a client reads the full
+ * MissionView with GET). Its messages come without their tool calls, which are listed once in
+ * `tool_calls` (each call's result went out in its `tool.result` event). `version` is the
+ * mission's `updated_at` after the turn, so a client can tell whether the copy it holds is current.
+ */
+export const TurnCompletedData = z.object({
+  turn_id: z.string(),
+  status: z.literal('completed'),
+  messages: z
+    .array(Message.omit({ tool_calls: true }))
+    .describe("the user's message, then the agent's reply"),
+  tool_calls: z.array(
+    z.object({
+      callId: z.string(),
+      tool: z.string(),
+      args: z.record(z.string(), z.unknown()),
+      ok: z.boolean(),
+    }),
+  ),
+  state: MissionState,
+  version: Timestamp,
+  turns: z.number().int().min(0).describe('turns completed so far'),
+  brief: Brief.describe("the shopper's brief after the turn"),
+});
+export type TurnCompletedData = z.infer<typeof TurnCompletedData>;
+
+/** `turn.failed`: the agent's turn failed or was abandoned; the mission takes the next message. */
+export const TurnFailedData = z.object({ turn_id: z.string(), code: z.string(), message: z.string() });
+
 export const StreamQuery = z.object({ after: z.coerce.number().int().min(0).optional() });
+
+/** What the gateway reads of a mission to decide who may open it (stream tokens). */
+export const MissionAccessSnapshot = MissionView.pick({
+  mission_id: true,
+  household_id: true,
+  owner_id: true,
+  mission_type: true,
+  state: true,
+});
+export type MissionAccessSnapshot = z.infer<typeof MissionAccessSnapshot>;
+
+/** A browser's EventSource cannot send a bearer: this token in `?streamToken=` stands in for it. */
+export const StreamTokenResponse = z.object({
+  streamToken: z.string(),
+  expiresInSeconds: z.number().int().positive(),
+});
+export type StreamTokenResponse = z.infer<typeof StreamTokenResponse>;
+
+export const GatewayStreamQuery = StreamQuery.extend({ streamToken: z.string().min(1).max(4096).optional() });
 
 // ---- Agent tools: arguments the model may pass and what the tools answer ----
 

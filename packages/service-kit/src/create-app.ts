@@ -20,12 +20,15 @@ import {
 import type { Logger } from 'pino';
 import { clientErrorHandler } from './client-errors.ts';
 import type { BaseConfig } from './config.ts';
+import { corsOptions } from './cors.ts';
+import { installDeadline } from './deadline.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
 import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
 import { registerMetrics } from './metrics.ts';
 import { drainRefusedBodies } from './refused-body.ts';
 import { accessExtensions } from './route-access.ts';
+import { installSecurityHeaders } from './security-headers.ts';
 import { registerTraceContext } from './trace-context.ts';
 
 export type ServiceApp = FastifyInstance<
@@ -50,6 +53,8 @@ export interface ServiceAppOptions {
   corsOrigins?: readonly string[];
   /** When set, GET /metrics requires it as X-Internal-Token (the gateway: never public). */
   metricsToken?: string;
+  /** Fastify's trustProxy: whose X-Forwarded-For/-Proto give `request.ip` and `protocol` (default: nobody). */
+  trustProxy?: false | number | string;
   /** Named checks behind GET /ready (store reachable, required peers up). */
   readiness?: Record<string, ReadinessCheck>;
 }
@@ -66,6 +71,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   const bodyLimit = options.bodyLimit ?? options.config?.bodyLimit ?? 1_048_576;
   const requestTimeout = options.requestTimeoutMs ?? options.config?.requestTimeoutMs ?? 30_000;
   const app = Fastify({
+    // A hop count or an address list; Fastify's overloads reject the union, its runtime takes both.
+    ...(options.trustProxy ? { trustProxy: options.trustProxy as string } : {}),
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     // One line per request comes from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -112,6 +119,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   drainRefusedBodies(app, Math.max(8 * 1_048_576, 4 * bodyLimit));
   registerTraceContext(app);
   registerMetrics(app, { token: options.metricsToken });
+  installDeadline(app);
+  installSecurityHeaders(app);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
@@ -127,11 +136,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
 
   const corsOrigins = options.corsOrigins ?? options.config?.corsOrigins;
   if (corsOrigins && corsOrigins.length > 0) {
-    await app.register(fastifyCors, {
-      origin: [...corsOrigins],
-      exposedHeaders: ['x-request-id', 'etag', 'retry-after'],
-      credentials: false,
-    });
+    await app.register(fastifyCors, corsOptions(corsOrigins));
   }
 
   await app.register(fastifySwagger, {
@@ -151,7 +156,19 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       return { ...out, schema: { ...out.schema, ...accessExtensions(input.route.config ?? {}) } };
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // The docs page loads only its own files and never sends the document to an online validator.
+  // Its policy is the plugin's, minus the online validator's images and the https upgrade that
+  // would break the page on a plain-http local address; the UI sets inline styles as it renders.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    transformStaticCSP: (policy) =>
+      policy
+        .replace(/\s*validator\.swagger\.io/, '')
+        .replace(/\s*upgrade-insecure-requests;?/, '')
+        .replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
+    validatorUrl: false,
+  });
 
   app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 

@@ -1,6 +1,7 @@
 import { CALLER_HEADERS, ErrorEnvelope, type ServiceName } from '@hs/contracts';
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
+import { nestedTimeoutMs, REQUEST_TIMEOUT_HEADER } from './deadline.ts';
 import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
 import type { Caller } from './internal-auth.ts';
 import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
@@ -86,11 +87,13 @@ export function createPeerClient(options: {
         headers['content-type'] = 'application/json';
         payload = JSON.stringify(call.body);
       }
-      const limit = call.timeoutMs ?? timeoutMs;
+      const limit = nestedTimeoutMs(call.timeoutMs ?? timeoutMs);
       const started = performance.now();
+      headers[REQUEST_TIMEOUT_HEADER] = String(limit);
       let res: Dispatcher.ResponseData;
       let text: string;
       try {
+        if (limit <= 0) throw new DOMException('no time left', 'TimeoutError');
         res = await request(`${baseUrl}${call.path}${buildQuery(call.query)}`, {
           method: call.method,
           headers,

@@ -267,13 +267,32 @@ describe('CORS', () => {
       headers: { origin: 'https://app.example.com' },
     });
     expect(ok.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    expect(ok.headers['access-control-expose-headers']).toMatch(/x-request-id/);
+    expect(ok.headers['access-control-expose-headers']).toMatch(/X-Request-Id/);
     const preflight = await withCors.inject({
       method: 'OPTIONS',
       url: '/api/v1/anything',
       headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
     });
     expect(preflight.statusCode).toBe(204);
+    // A browser sends PUT, PATCH and DELETE only after a preflight that lists them.
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const res = await withCors.inject({
+        method: 'OPTIONS',
+        url: '/api/v1/households/hh_1/wardrobe/items/w_1',
+        headers: {
+          origin: 'https://app.example.com',
+          'access-control-request-method': method,
+          'access-control-request-headers': 'authorization,content-type,idempotency-key,if-match',
+        },
+      });
+      expect(res.statusCode).toBe(204);
+      expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
+      expect(res.headers['access-control-allow-headers']).toBe(
+        'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Last-Event-ID, X-Request-Id',
+      );
+      expect(res.headers['access-control-max-age']).toBe('600');
+    }
+    expect(ok.headers['access-control-expose-headers']).toBe('ETag, Retry-After, X-Request-Id, Location');
     const other = await withCors.inject({
       method: 'GET',
       url: '/health',

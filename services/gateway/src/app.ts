@@ -23,6 +23,7 @@ import type { GatewayConfig } from './config.ts';
 import type { GatewayContext } from './context.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
 import { accessHousehold } from './plugins/household-access.ts';
+import { registerRateLimits } from './plugins/rate-limits.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 
 const REQUIRED_PEERS = ['orchestrator', 'wardrobe', 'commerce'] as const;
@@ -53,6 +54,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     metricsToken: config.internalToken,
     // The app cannot work without these (missions, wardrobe, offers); the rest degrade per route.
     readiness: { store: () => store.ping(), ...peerChecks(config.peers, REQUIRED_PEERS) },
+    trustProxy: config.trustProxy,
   });
   const peers = Object.fromEntries(
     SERVICES.map((service) => [
@@ -96,6 +98,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       return (await accessHousehold(ctx.households, request, id)).member.role;
     },
   });
+  await registerRateLimits(app, ctx);
   for (const register of ROUTE_GROUPS) await register(app, ctx);
   if (deps.background !== false) {
     // Expired Idempotency-Key records are already ignored; an hourly purge keeps the store small.

@@ -21,6 +21,17 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       REQUIRE_BUYFLOW_INTERNAL_TOKEN: envBool(true),
       CHECKOUT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(1800),
       AUDIT_RETRY_MAX_SECONDS: z.coerce.number().positive().default(60),
+      RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
+      RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
+      RATE_LIMIT_CONFIRM_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
+      TRUST_PROXY: z
+        .string()
+        .regex(
+          /^(\d{1,2}|[0-9a-fA-F.:/]+(,\s*[0-9a-fA-F.:/]+)*)$/,
+          'must be a hop count or comma-separated addresses/CIDRs',
+        )
+        .optional(),
+      STREAM_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_SESSION_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
       VOICE_PUBLIC_WS_BASE: z.url({ protocol: /^wss?$/ }).default('ws://127.0.0.1:8080'),
@@ -66,12 +77,25 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       checkoutTokenTtlSeconds: raw.CHECKOUT_TOKEN_TTL_SECONDS,
     },
     auditRetryMaxMs: raw.AUDIT_RETRY_MAX_SECONDS * 1000,
+    streamTokenTtlSeconds: raw.STREAM_TOKEN_TTL_SECONDS,
+    rateLimits: {
+      loginPerMinute: raw.RATE_LIMIT_LOGIN_PER_MINUTE,
+      chatPerMinute: raw.RATE_LIMIT_CHAT_PER_MINUTE,
+      confirmPerMinute: raw.RATE_LIMIT_CONFIRM_PER_MINUTE,
+    },
+    /** Whose X-Forwarded-For to believe: nobody (unset), a number of hops, or these addresses. */
+    trustProxy: trustProxyOf(raw.TRUST_PROXY),
     voice: {
       sessionTtlSeconds: raw.VOICE_SESSION_TTL_SECONDS,
       rateLimitPerMinute: raw.VOICE_RATE_LIMIT_PER_MINUTE,
       publicWsBase: raw.VOICE_PUBLIC_WS_BASE.replace(/\/$/, ''),
     },
   };
+}
+
+function trustProxyOf(value: string | undefined): false | number | string {
+  if (!value) return false;
+  return /^\d+$/.test(value) ? Number(value) : value.replace(/\s+/g, '');
 }
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig> & BaseConfig;

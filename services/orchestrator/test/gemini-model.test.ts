@@ -612,7 +612,9 @@ describe('Gemini behind the mission routes', () => {
       const events = await app.ctx.events.after(m.mission_id, before);
       const error = events.find((e) => e.type === 'turn.failed');
       expect(error?.data.code, JSON.stringify(reply)).toBe(code);
-      expect(events.at(-1)).toMatchObject({ type: 'turn.completed', data: { status: 'failed' } });
+      // The failed turn ends with turn.failed; there is no turn.completed (nor `error`) for it.
+      expect(events.at(-1)).toMatchObject({ type: 'turn.failed', data: { code } });
+      expect(events.some((e) => e.type === 'turn.completed' || (e.type as string) === 'error')).toBe(false);
       expect(events.some((e) => e.type === 'message')).toBe(false);
     }
     gemini.script.push(textChunks('Still ', 'here.'));

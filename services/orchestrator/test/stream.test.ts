@@ -143,7 +143,7 @@ describe('GET .../stream', () => {
 });
 
 describe('POST .../chat with Accept: text/event-stream', () => {
-  it('streams its own turn and ends with turn.completed carrying the MissionView', async () => {
+  it("streams its own turn and ends with turn.completed carrying the turn's result, not the history", async () => {
     const m = await create('POLL', 'hats under 30');
     const res = await fetch(`${base}${M}/${m.mission_id}/chat`, {
       method: 'POST',
@@ -154,11 +154,13 @@ describe('POST .../chat with Accept: text/event-stream', () => {
     const { events } = parseSse(await res.text());
     expect(events.map((e) => e.type)).toEqual(['turn.started', 'message', 'turn.completed']);
     const done = events.at(-1)!.event.data;
-    expect(done).toMatchObject({
-      status: 'completed',
-      mission: { mission_id: m.mission_id, state: 'RUNNING' },
-    });
-    expect(done.mission.history.at(-1).content).toContain('Standing:');
+    expect(done).toMatchObject({ status: 'completed', state: 'RUNNING', turns: 2, tool_calls: [] });
+    expect(done).not.toHaveProperty('mission');
+    expect(done.messages.map((msg: { role: string }) => msg.role)).toEqual(['user', 'model']);
+    expect(done.messages[0].content).toBe('how is the vote going?');
+    expect(done.messages[1].content).toContain('Standing:');
+    const view = await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) });
+    expect(done.version).toBe(view.json().updated_at);
   });
 
   it('answers refusals as JSON before any stream starts', async () => {

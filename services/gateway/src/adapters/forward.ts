@@ -9,6 +9,7 @@ import {
   INTERNAL_TOKEN_HEADER,
   outgoingTraceparent,
   type Peer,
+  REQUEST_TIMEOUT_HEADER,
   trackOpenStream,
   upstreamError,
   upstreamTimeout,
@@ -35,6 +36,7 @@ const NOT_FORWARDED_UP = new Set([
   ...HOP_BY_HOP,
   'authorization',
   INTERNAL_TOKEN_HEADER,
+  REQUEST_TIMEOUT_HEADER,
   ...Object.values(CALLER_HEADERS),
   // Only the gateway's own voice relay may mark a turn as spoken.
   'x-message-source',
@@ -78,13 +80,12 @@ export function forwardTarget(baseUrl: string, rawUrl: string): string {
 
 export type ForwardIdentity = { userId: string; email: string; role: string } | null;
 
-export async function forward(
+/** The client's headers as the peer gets them: hop-by-hop and credentials dropped, ours added. */
+export function upstreamHeaders(
   request: FastifyRequest,
-  reply: FastifyReply,
-  target: { service: string; peer: Peer; timeoutMs: number },
+  target: { peer: Peer; timeoutMs: number },
   identity: ForwardIdentity,
-): Promise<FastifyReply> {
-  const url = forwardTarget(target.peer.baseUrl, request.url);
+): Record<string, string> {
   const hopByHop = connectionTokens(request.headers.connection);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -95,11 +96,25 @@ export async function forward(
   headers['x-request-id'] = request.id;
   const traceparent = outgoingTraceparent();
   if (traceparent) headers.traceparent = traceparent;
+
+  // The peer must answer (or give up) before we stop waiting for it.
+  headers[REQUEST_TIMEOUT_HEADER] = String(target.timeoutMs);
   if (identity) {
     headers[CALLER_HEADERS.userId] = identity.userId;
     headers[CALLER_HEADERS.role] = identity.role;
     headers[CALLER_HEADERS.email] = identity.email;
   }
+  return headers;
+}
+
+export async function forward(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: { service: string; peer: Peer; timeoutMs: number; url?: string; body?: Buffer },
+  identity: ForwardIdentity,
+): Promise<FastifyReply> {
+  const url = forwardTarget(target.peer.baseUrl, target.url ?? request.url);
+  const headers = upstreamHeaders(request, target, identity);
 
   const abort = new AbortController();
   let clientGone = false;
@@ -121,7 +136,10 @@ export async function forward(
     target.timeoutMs,
   );
 
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
+  const hasBody =
+    request.method !== 'GET' &&
+    request.method !== 'HEAD' &&
+    (target.body !== undefined || request.body !== undefined);
   let upstream: Dispatcher.ResponseData;
   try {
     upstream = await undiciRequest(url, {
@@ -129,7 +147,7 @@ export async function forward(
       headers,
       // Through a pass-through: when undici gives up on the upload it destroys the stream it was
       // given, and that must not look like the client hanging up.
-      body: hasBody ? (request.body as Readable).pipe(new PassThrough()) : null,
+      body: hasBody ? (target.body ?? (request.body as Readable).pipe(new PassThrough())) : null,
       // An upload gets a connection of its own: a peer that refused it early closes that
       // connection, and a kept-alive one would fail the next upload (EPIPE, no retry for streams).
       reset: hasBody,

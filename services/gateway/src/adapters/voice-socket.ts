@@ -10,16 +10,16 @@ import {
 import { type Caller, isAppError } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import type { FixedWindowLimiter } from '../domain/voice-rate-limit.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
 import type { SseEvent } from '../domain/voice-sse-parser.ts';
 import type { HouseholdRepository } from './household-repository.ts';
+import type { SharedLimiter } from './rate-limit-store.ts';
 import type { VoiceChat } from './voice-chat.ts';
 import type { VoiceClaims, VoiceTokens } from './voice-tokens.ts';
 
 export type VoiceSocketDeps = {
   tokens: VoiceTokens;
-  limiter: FixedWindowLimiter;
+  limiter: SharedLimiter;
   households: HouseholdRepository;
   loadMission: (
     householdId: string,
@@ -107,7 +107,7 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
   }
 
   async function open(): Promise<void> {
-    const limit = deps.limiter.hit(request.ip);
+    const limit = await deps.limiter.hit(request.ip);
     if (!limit.allowed)
       return close(VOICE_CLOSE_CODES.rateLimited, `Too many connects; retry in ${limit.retryAfterSeconds} s`);
     const token = (request.query as { token?: unknown } | undefined)?.token;

@@ -33,10 +33,15 @@ export function registerAuthentication(
     // Unknown routes fall through to the 404 handler whatever the credentials.
     const route = request.routeOptions.url;
     if (!route?.startsWith('/api/v1') || request.routeOptions.config?.public) return;
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match?.[1]) throw unauthorized('Missing or malformed bearer token');
-    request.user = await tokens.verify(match[1]);
+    request.user = await bearerIdentity(request, tokens);
   });
+}
+
+/** The user a request's bearer token names; 401 when it is missing, malformed or invalid. */
+export async function bearerIdentity(request: FastifyRequest, tokens: AccessTokens): Promise<Identity> {
+  const match = BEARER.exec(request.headers.authorization ?? '');
+  if (!match?.[1]) throw unauthorized('Missing or malformed bearer token');
+  return tokens.verify(match[1]);
 }
 
 export function currentUser(request: FastifyRequest): Identity {

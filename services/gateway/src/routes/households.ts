@@ -5,6 +5,7 @@ import type { GatewayContext } from '../context.ts';
 import { newHousehold, publicHousehold } from '../domain/household-rules.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
+import { IdempotencyHeaders, idempotencyScope } from '../plugins/idempotency-key.ts';
 
 const errors = errorResponses(401, 403, 404);
 
@@ -15,27 +16,32 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
       schema: {
         tags: ['households'],
         security: [{ bearer: [] }],
+        headers: IdempotencyHeaders,
         body: CreateHouseholdRequest,
-        response: { 201: Household, 401: ErrorEnvelope, 422: ErrorEnvelope },
+        response: { 201: Household, 401: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope },
       },
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const household = newHousehold(newId('h'), request.body.name, user.userId, nowIso());
-      await ctx.households.create(household);
-      await ctx.audit.record(
-        household.householdId,
-        {
-          category: 'USER_ACTION',
-          action: 'HOUSEHOLD_CREATED',
-          actorId: user.userId,
-          targetType: 'HOUSEHOLD',
-          targetId: household.householdId,
-          detail: { name: household.name },
-        },
-        request.id,
-      );
-      return reply.code(201).send(publicHousehold(household));
+      const { scope, key } = idempotencyScope(request, user.userId);
+      const result = await ctx.buyflow.idempotency.run(scope, key, request.body, async () => {
+        const household = newHousehold(newId('h'), request.body.name, user.userId, nowIso());
+        await ctx.households.create(household);
+        await ctx.audit.record(
+          household.householdId,
+          {
+            category: 'USER_ACTION',
+            action: 'HOUSEHOLD_CREATED',
+            actorId: user.userId,
+            targetType: 'HOUSEHOLD',
+            targetId: household.householdId,
+            detail: { name: household.name },
+          },
+          request.id,
+        );
+        return { status: 201, body: publicHousehold(household) };
+      });
+      return reply.code(201).send(result.body);
     },
   );
 

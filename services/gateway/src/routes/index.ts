@@ -5,6 +5,7 @@ import { registerAuthRoutes } from './auth.ts';
 import { registerHouseholdRoutes } from './households.ts';
 import { registerInternalMembershipRoutes } from './internal-membership.ts';
 import { registerMemberRoutes } from './members.ts';
+import { registerMissionStreamRoutes } from './mission-stream.ts';
 import { registerProxyRoutes } from './proxy.ts';
 import { registerPurchaseRequestRoutes } from './purchase-requests/index.ts';
 import { registerSpendingPolicyRoutes } from './spending-policy.ts';
@@ -20,5 +21,6 @@ export const ROUTE_GROUPS: Array<(app: ServiceApp, ctx: GatewayContext) => void 
   registerPurchaseRequestRoutes,
   registerSpendingPolicyRoutes,
   registerVoiceRoutes,
+  registerMissionStreamRoutes,
   registerProxyRoutes,
 ];

@@ -2,6 +2,7 @@ import type { ServiceName } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { forward } from '../adapters/forward.ts';
+import { forwardIdempotent } from '../adapters/idempotent-forward.ts';
 import type { GatewayContext } from '../context.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
@@ -45,10 +46,10 @@ export function registerProxyRoutes(app: ServiceApp, ctx: GatewayContext): void 
         handler: async (request, reply) => {
           const { id } = request.params as { id: string };
           const access = await accessHousehold(ctx.households, request, id);
-          return forward(request, reply, target(rule.service), {
-            userId: access.userId,
-            email: access.email,
-            role: access.member.role,
+          const identity = { userId: access.userId, email: access.email, role: access.member.role };
+          return forwardIdempotent(request, reply, target(rule.service), identity, {
+            idempotency: ctx.buyflow.idempotency,
+            bodyLimit: ctx.config.bodyLimit,
           });
         },
       });

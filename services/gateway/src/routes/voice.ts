@@ -1,11 +1,12 @@
 import fastifyWebsocket from '@fastify/websocket';
-import { ErrorEnvelope, VoiceMissionSnapshot, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
+import { ErrorEnvelope, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
 import { AppError, type Caller, type ServiceApp } from '@hs/service-kit';
+import { createMissionLookup } from '../adapters/mission-lookup.ts';
+import { createSharedLimiter } from '../adapters/rate-limit-store.ts';
 import { createVoiceChat } from '../adapters/voice-chat.ts';
 import { handleVoiceSocket } from '../adapters/voice-socket.ts';
 import { createVoiceTokens } from '../adapters/voice-tokens.ts';
 import type { GatewayContext } from '../context.ts';
-import { createFixedWindowLimiter } from '../domain/voice-rate-limit.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
@@ -23,20 +24,12 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
     issuer: auth.issuer,
     ttlSeconds: voice.sessionTtlSeconds,
   });
-  const issueLimiter = createFixedWindowLimiter({ limit: voice.rateLimitPerMinute, windowMs: MINUTE_MS });
-  const connectLimiter = createFixedWindowLimiter({ limit: voice.rateLimitPerMinute, windowMs: MINUTE_MS });
+  // Counted in the shared store, so the limits hold across gateway replicas.
+  const perMinute = { limit: voice.rateLimitPerMinute, windowMs: MINUTE_MS };
+  const issueLimiter = createSharedLimiter(ctx.store, { name: 'voice-session', ...perMinute });
+  const connectLimiter = createSharedLimiter(ctx.store, { name: 'voice-connect', ...perMinute });
 
-  const loadMission = async (householdId: string, missionId: string, caller: Caller, requestId: string) => {
-    const path = `/api/v1/households/${encodeURIComponent(householdId)}/orchestrator/missions/${encodeURIComponent(missionId)}`;
-    const reply = await ctx.peers.orchestrator.call({
-      method: 'GET',
-      path,
-      caller,
-      requestId,
-      schema: VoiceMissionSnapshot,
-    });
-    return reply.body;
-  };
+  const loadMission = createMissionLookup(ctx.peers.orchestrator);
 
   app.post(
     '/api/v1/households/:id/orchestrator/missions/:mId/voice-session',
@@ -59,7 +52,7 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
       },
     },
     async (request) => {
-      const limit = issueLimiter.hit(request.ip);
+      const limit = await issueLimiter.hit(request.ip);
       if (!limit.allowed)
         throw new AppError(
           'RATE_LIMITED',

@@ -8,6 +8,7 @@ import {
 } from './agent-model.ts';
 import { patchBrief, sameBrief } from './brief/update-brief.ts';
 import { type MissionContext, STEP_LABELS, setStepStatus } from './mission.ts';
+import { planUpdated } from './turn-result.ts';
 
 /**
  * Most tool calls one model step may propose. A model steered by text in a tool result (offer
@@ -119,9 +120,11 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
     const outcomes: ToolOutcome[] = [];
     for (const call of calls) {
       const index = plan.length;
+      // Pairs a tool.result with its tool.call (unique within the turn).
+      const callId = String(steps.flat().length + outcomes.length + 1);
       plan = [...plan, { step: STEP_LABELS[call.tool], status: 'IN_PROGRESS' }];
-      await ports.emit('plan.updated', { turn_id, plan });
-      await ports.emit('tool.call', { turn_id, tool: call.tool, args: call.args });
+      await ports.emit('plan.updated', planUpdated(turn_id, plan, [index]));
+      await ports.emit('tool.call', { turn_id, callId, tool: call.tool, args: call.args });
       // update_brief is the model's memory, kept here rather than in a peer.
       let outcome: ToolOutcome;
       if (call.tool === 'update_brief') {
@@ -131,12 +134,13 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
       if (outcome.ok && outcome.tool === 'complete_mission') completed = true;
       await ports.emit('tool.result', {
         turn_id,
+        callId,
         tool: call.tool,
         ok: outcome.ok,
         ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }),
       });
       plan = setStepStatus(plan, index, 'DONE');
-      await ports.emit('plan.updated', { turn_id, plan });
+      await ports.emit('plan.updated', planUpdated(turn_id, plan, [index]));
       outcomes.push(outcome);
     }
     steps.push(outcomes);

@@ -5,8 +5,9 @@ import { checkToolCall, runToolCall, TOOL_NAMES } from '../adapters/tools/tool-r
 import type { OrchestratorContext } from '../context.ts';
 import { recordOf, runAgentTurn } from '../domain/agent-loop.ts';
 import { ModelError } from '../domain/agent-model.ts';
-import { type MissionDoc, type TurnLease, toView, turnBlocker, userMessage } from '../domain/mission.ts';
+import { type MissionDoc, type TurnLease, turnBlocker, userMessage } from '../domain/mission.ts';
 import { applyTurn } from '../domain/turn-effects.ts';
+import { turnCompleted } from '../domain/turn-result.ts';
 import { recordMissionEnd } from './mission-end.ts';
 
 export type TurnRequest = {
@@ -72,7 +73,8 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       code: 'TURN_INTERRUPTED',
       message: 'The previous turn was interrupted before it finished',
     });
-  await emit('turn.started', { turn_id: turnId, message });
+  // The user's message itself comes back in turn.completed (and in GET): not repeated here.
+  await emit('turn.started', { turn_id: turnId, source: req.source });
   const done = runTurn(ctx, req, doc, turnId).catch((err: unknown): TurnOutcome => {
     // Only the store failing while recording the failure gets here; the lease then expires by itself.
     ctx.logger?.error({ err, missionId: req.missionId, turnId }, 'turn could not be finished');
@@ -197,12 +199,7 @@ async function runTurn(
       await emit('state.changed', { state: 'DONE', previous: 'RUNNING' });
       await recordMissionEnd(ctx, mission, { by: 'agent', caller: req.caller, requestId: req.requestId });
     }
-    await emit('turn.completed', {
-      turn_id: turnId,
-      status: 'completed',
-      brief: mission.brief ?? {},
-      mission: toView(mission),
-    });
+    await emit('turn.completed', turnCompleted(turnId, [doc.history.at(-1)!, reply], result.calls, mission));
     return { ok: true, mission };
   } catch (err) {
     return failTurn(ctx, req, turnId, err);
@@ -230,14 +227,8 @@ async function failTurn(
   );
   const mission = released.doc!;
   try {
+    // `turn.failed`, not `error`: a browser's EventSource reserves `error` for connection errors.
     await ctx.events.append(req.missionId, 'turn.failed', { turn_id: turnId, ...error });
-    await ctx.events.append(req.missionId, 'turn.completed', {
-      turn_id: turnId,
-      status: 'failed',
-      error,
-      brief: mission.brief ?? {},
-      mission: toView(mission),
-    });
   } catch (appendErr) {
     ctx.logger?.error({ err: appendErr, missionId: req.missionId }, 'could not store the failed turn events');
   }

@@ -1,5 +1,5 @@
 import { ChatRequest, ErrorEnvelope, MissionParams, MissionView } from '@hs/contracts';
-import { AppError, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { AppError, requireCaller, type ServiceApp, withoutDeadline } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
 import { toView } from '../domain/mission.ts';
 import { startTurn } from '../flows/run-turn.ts';
@@ -14,7 +14,7 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
         tags: ['missions'],
         summary: 'Send a message; the agent runs one turn',
         description:
-          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` carrying the MissionView; otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken.',
+          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken.',
         params: MissionParams,
         body: ChatRequest,
         response: {
@@ -24,14 +24,17 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
       },
     },
     async (request, reply) => {
-      const turn = await startTurn(ctx, {
-        householdId: request.params.id,
-        missionId: request.params.mId,
-        caller: requireCaller(request),
-        text: request.body.message,
-        source: messageSource(request),
-        requestId: request.id,
-      });
+      const start = () =>
+        startTurn(ctx, {
+          householdId: request.params.id,
+          missionId: request.params.mId,
+          caller: requireCaller(request),
+          text: request.body.message,
+          source: messageSource(request),
+          requestId: request.id,
+        });
+      // The caller's deadline bounds a JSON reply; a streamed turn shows progress and may run longer.
+      const turn = await (wantsEventStream(request) ? withoutDeadline(start) : start());
       if (wantsEventStream(request)) {
         const sse = openSse(request, reply, ctx.config.stream);
         // The turn goes on if the client leaves; its events stay replayable at GET .../stream.
@@ -41,7 +44,8 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
             signal: sse.signal,
           })) {
             sse.send(event);
-            if (event.type === 'turn.completed' && event.data.turn_id === turn.turnId) break;
+            const last = event.type === 'turn.completed' || event.type === 'turn.failed';
+            if (last && event.data.turn_id === turn.turnId) break;
           }
         } catch (err) {
           request.log.warn({ err }, 'chat stream failed');

@@ -7,7 +7,7 @@ import { confirmCheckout } from '../../flows/confirm-checkout.ts';
 import { guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { IdempotencyHeaders, idempotencyScope } from './idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
 
 export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): void {
   const { idempotency } = ctx.buyflow;

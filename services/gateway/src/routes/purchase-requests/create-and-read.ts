@@ -20,7 +20,7 @@ import { budgetView, mayReadBudget, monthOf } from '../../domain/spending-policy
 import { auditGate, guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { IdempotencyHeaders, idempotencyScope } from './idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];

@@ -11,7 +11,7 @@ import { guarded } from '../../flows/purchase-gate.ts';
 import { recoverDispatches, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { IdempotencyHeaders, idempotencyScope } from './idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
 
 /** The user's route to start a purchase; the steps live in flows/start-purchase-intent.ts. */
 export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void {

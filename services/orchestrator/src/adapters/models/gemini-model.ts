@@ -5,6 +5,7 @@
 // module was retired on 2026-06-24 with @google/genai as its named replacement.
 import { ApiError, type Content, type FunctionDeclaration, GoogleGenAI, type Part } from '@google/genai';
 import type { Message, MissionType } from '@hs/contracts';
+import { nestedTimeoutMs } from '@hs/service-kit';
 import { z } from 'zod';
 import {
   type AgentModel,
@@ -264,9 +265,12 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
           temperature: 0.2,
         },
       };
+      // A JSON chat's caller stops waiting at its deadline: the model gives up first, so the
+      // turn fails visibly instead of completing after the caller saw a 504.
+      const timeoutMs = nestedTimeoutMs(options.timeoutMs);
       const answer = stream
-        ? await generateStreamed(ai, params, options.timeoutMs, hooks?.onText)
-        : await generateOnce(ai, params, options.timeoutMs);
+        ? await generateStreamed(ai, params, timeoutMs, hooks?.onText)
+        : await generateOnce(ai, params, timeoutMs);
       if (!answer.complete)
         throw new ModelError(
           'MODEL_UPSTREAM_ERROR',

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { IDEMPOTENCY_KEY } from '../../domain/idempotency.ts';
+import { IDEMPOTENCY_KEY } from '../domain/idempotency.ts';
 
 /** Documents (and passes through) the optional Idempotency-Key header; other headers are kept. */
 export const IdempotencyHeaders = z.looseObject({

@@ -1,0 +1,116 @@
+import { ErrorEnvelope, GatewayStreamQuery, MissionParams, StreamTokenResponse } from '@hs/contracts';
+import { type Caller, forbidden, type ServiceApp, unauthorized } from '@hs/service-kit';
+import type { FastifyRequest } from 'fastify';
+import { forward } from '../adapters/forward.ts';
+import { createMissionLookup } from '../adapters/mission-lookup.ts';
+import { createMissionTokens } from '../adapters/mission-tokens.ts';
+import type { GatewayContext } from '../context.ts';
+import { bearerIdentity } from '../plugins/authenticate.ts';
+import { accessHousehold } from '../plugins/household-access.ts';
+
+const MISSION = '/api/v1/households/:id/orchestrator/missions/:mId';
+export const STREAM_AUDIENCE = 'stream';
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorEnvelope]));
+
+/** The forwarded URL without the token: the orchestrator (and its logs) never see it. */
+export function withoutStreamToken(rawUrl: string): string {
+  const at = rawUrl.indexOf('?');
+  if (at === -1) return rawUrl;
+  const query = new URLSearchParams(rawUrl.slice(at + 1));
+  query.delete('streamToken');
+  const rest = query.toString();
+  return rest ? `${rawUrl.slice(0, at)}?${rest}` : rawUrl.slice(0, at);
+}
+
+/**
+ * Mission streams for browsers (decisions "Streaming (SSE)"): `EventSource` cannot send an
+ * Authorization header, so a member gets a short-lived stream token and passes it in the query.
+ * Registered before the proxy so these routes win over `/orchestrator/*`.
+ */
+export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext): void {
+  const { auth, streamTokenTtlSeconds } = ctx.config;
+  const tokens = createMissionTokens({
+    jwtSecret: auth.jwtSecret,
+    issuer: auth.issuer,
+    audience: STREAM_AUDIENCE,
+    ttlSeconds: streamTokenTtlSeconds,
+  });
+  const loadMission = createMissionLookup(ctx.peers.orchestrator);
+
+  app.post(
+    `${MISSION}/stream-token`,
+    {
+      schema: {
+        tags: ['missions'],
+        security: [{ bearer: [] }],
+        summary: "Issue a token that opens the mission's event stream from a browser",
+        description: `For the mission's owner, or any member for a POLL mission. Valid ${streamTokenTtlSeconds} s (STREAM_TOKEN_TTL_SECONDS) for this mission and user, reconnects included: pass it as \`GET .../stream?streamToken=...\` instead of the bearer. Answered with Cache-Control: no-store.`,
+        params: MissionParams,
+        response: { 200: StreamTokenResponse, ...errors(401, 403, 404, 502, 504) },
+      },
+    },
+    async (request, reply) => {
+      const { id, mId } = request.params;
+      const access = await accessHousehold(ctx.households, request, id);
+      const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
+      const mission = await loadMission(id, mId, caller, request.id);
+      if (mission.owner_id !== access.userId && mission.mission_type !== 'POLL')
+        throw forbidden("Only the mission's owner can open its stream (any member, for a POLL mission)");
+      const streamToken = await tokens.issue({
+        userId: access.userId,
+        email: access.email,
+        missionId: mId,
+        householdId: id,
+      });
+      reply.header('cache-control', 'no-store');
+      return { streamToken, expiresInSeconds: tokens.ttlSeconds };
+    },
+  );
+
+  /** A stream token for exactly this mission, or else the usual bearer token. */
+  const authenticateStream = async (request: FastifyRequest) => {
+    const { id, mId } = request.params as { id: string; mId: string };
+    const { streamToken } = request.query as { streamToken?: unknown };
+    if (request.headers.authorization || typeof streamToken !== 'string') {
+      request.user = await bearerIdentity(request, ctx.tokens);
+      return;
+    }
+    const claims = await tokens.verify(streamToken);
+    if (!claims || claims.householdId !== id || claims.missionId !== mId)
+      throw unauthorized('Invalid or expired stream token');
+    request.user = { userId: claims.userId, email: claims.email };
+  };
+
+  app.get(
+    `${MISSION}/stream`,
+    {
+      // Authenticated below (bearer or stream token), not by the gateway-wide bearer hook.
+      config: { public: true },
+      onRequest: authenticateStream,
+      schema: {
+        tags: ['missions'],
+        security: [{ bearer: [] }, {}],
+        summary: "The mission's events as Server-Sent Events",
+        description:
+          'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
+        params: MissionParams,
+        querystring: GatewayStreamQuery,
+        response: { ...errors(400, 401, 403, 404, 502, 504) },
+      },
+    },
+    async (request, reply) => {
+      const access = await accessHousehold(ctx.households, request, request.params.id);
+      return forward(
+        request,
+        reply,
+        {
+          service: 'orchestrator',
+          peer: ctx.config.peers.orchestrator,
+          timeoutMs: ctx.config.internalTimeoutMs,
+          url: withoutStreamToken(request.url),
+        },
+        { userId: access.userId, email: access.email, role: access.member.role },
+      );
+    },
+  );
+}

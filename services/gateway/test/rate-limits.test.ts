@@ -1,0 +1,145 @@
+import { createStore } from '@hs/store';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedLimiter } from '../src/adapters/rate-limit-store.ts';
+import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+
+let orchestrator: FastifyInstance;
+let orchestratorUrl = '';
+const apps: GatewayApp[] = [];
+
+beforeAll(async () => {
+  orchestrator = Fastify();
+  orchestrator.post('/api/v1/*', async (_req, reply) => reply.code(201).send({ ok: true }));
+  await orchestrator.listen({ port: 0, host: '127.0.0.1' });
+  orchestratorUrl = `http://127.0.0.1:${(orchestrator.server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await orchestrator.close();
+});
+
+async function gateway(env: Record<string, string>, store = createStore({ backend: 'inmemory' })) {
+  const app = await buildGateway({ ORCHESTRATOR_BASE_URL: orchestratorUrl, ...env }, store);
+  apps.push(app);
+  return app;
+}
+
+const signIn = (app: GatewayApp, remoteAddress: string, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    remoteAddress,
+    headers,
+    payload: { idToken: 'someone@x.test' },
+  });
+
+describe('rate limits', () => {
+  it('limits sign-ins per client address with 429 RATE_LIMITED and Retry-After', async () => {
+    const app = await gateway({ RATE_LIMIT_LOGIN_PER_MINUTE: '2' });
+    expect((await signIn(app, '10.0.0.1')).statusCode).toBe(200);
+    expect((await signIn(app, '10.0.0.1')).statusCode).toBe(200);
+    const third = await signIn(app, '10.0.0.1');
+    expect(third.statusCode).toBe(429);
+    const retryAfter = Number(third.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(third.json()).toEqual({
+      error: 'RATE_LIMITED',
+      message: `Too many requests; retry in ${retryAfter} s`,
+    });
+    // Another client is not affected.
+    expect((await signIn(app, '10.0.0.2')).statusCode).toBe(200);
+  });
+
+  it('believes X-Forwarded-For only from a trusted proxy (TRUST_PROXY)', async () => {
+    const untrusting = await gateway({ RATE_LIMIT_LOGIN_PER_MINUTE: '1' });
+    await signIn(untrusting, '10.0.1.1', { 'x-forwarded-for': '203.0.113.1' });
+    // A client can't dodge the limit by inventing a forwarded address.
+    expect((await signIn(untrusting, '10.0.1.1', { 'x-forwarded-for': '203.0.113.2' })).statusCode).toBe(429);
+
+    const behindProxy = await gateway({ RATE_LIMIT_LOGIN_PER_MINUTE: '1', TRUST_PROXY: '10.0.2.1' });
+    expect((await signIn(behindProxy, '10.0.2.1', { 'x-forwarded-for': '203.0.113.1' })).statusCode).toBe(
+      200,
+    );
+    expect((await signIn(behindProxy, '10.0.2.1', { 'x-forwarded-for': '203.0.113.2' })).statusCode).toBe(
+      200,
+    );
+    expect((await signIn(behindProxy, '10.0.2.1', { 'x-forwarded-for': '203.0.113.1' })).statusCode).toBe(
+      429,
+    );
+  });
+
+  it('counts in the shared store, so two gateway replicas share one limit', async () => {
+    const store = createStore({ backend: 'inmemory' });
+    const a = await gateway({ RATE_LIMIT_LOGIN_PER_MINUTE: '3' }, store);
+    const b = await gateway({ RATE_LIMIT_LOGIN_PER_MINUTE: '3' }, store);
+    expect((await signIn(a, '10.0.3.1')).statusCode).toBe(200);
+    expect((await signIn(b, '10.0.3.1')).statusCode).toBe(200);
+    expect((await signIn(a, '10.0.3.1')).statusCode).toBe(200);
+    expect((await signIn(b, '10.0.3.1')).statusCode).toBe(429);
+  });
+
+  it('limits chat turns per user, and nothing else under /orchestrator', async () => {
+    const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '2' });
+    const user = await login(app, 'chatty@x.test');
+    const other = await login(app, 'quiet@x.test');
+    const household = async (token: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/v1/households',
+          headers: bearer(token),
+          payload: { name: 'H' },
+        })
+      ).json().householdId as string;
+    const [h1, h2] = [await household(user.token), await household(other.token)];
+    const post = (token: string, h: string, path: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/v1/households/${h}/orchestrator/${path}`,
+        headers: bearer(token),
+        payload: { message: 'hi' },
+      });
+    expect((await post(user.token, h1, 'missions/m1/chat')).statusCode).toBe(201);
+    expect((await post(user.token, h1, 'missions/m2/chat')).statusCode).toBe(201);
+    const over = await post(user.token, h1, 'missions/m1/chat');
+    expect(over.statusCode).toBe(429);
+    expect(over.json().error).toBe('RATE_LIMITED');
+    expect((await post(user.token, h1, 'missions')).statusCode).toBe(201);
+    expect((await post(other.token, h2, 'missions/m3/chat')).statusCode).toBe(201);
+    // Authentication comes first: no token is 401, not 429.
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: `/api/v1/households/${h1}/orchestrator/missions/m1/chat`,
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('limits checkout confirmations per user; 0 switches a limit off', async () => {
+    const app = await gateway({ RATE_LIMIT_CONFIRM_PER_MINUTE: '1', RATE_LIMIT_LOGIN_PER_MINUTE: '0' });
+    for (let i = 0; i < 5; i++) expect((await signIn(app, '10.0.4.1')).statusCode).toBe(200);
+    const user = await login(app, 'buyer@x.test');
+    const confirm = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/households/h_none/requests/pr_none/confirm-checkout',
+        headers: bearer(user.token),
+        payload: { confirmationToken: 'x' },
+      });
+    expect((await confirm()).statusCode).not.toBe(429);
+    expect((await confirm()).statusCode).toBe(429);
+  });
+
+  it('shares hand-checked limits (voice) across replicas through the store', async () => {
+    const store = createStore({ backend: 'inmemory' });
+    const options = { name: 'voice-session', limit: 2, windowMs: 60_000 };
+    const [a, b] = [createSharedLimiter(store, options), createSharedLimiter(store, options)];
+    expect(await a.hit('10.0.5.1')).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    expect(await b.hit('10.0.5.1')).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    const third = await a.hit('10.0.5.1');
+    expect(third.allowed).toBe(false);
+    expect(third.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect((await b.hit('10.0.5.2')).allowed).toBe(true);
+  });
+});

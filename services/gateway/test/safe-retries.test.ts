@@ -1,0 +1,177 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STREAMED_REPLAY } from '../src/adapters/idempotent-forward.ts';
+import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+
+// A stand-in wardrobe/orchestrator that counts the writes that reach it.
+let peer: FastifyInstance;
+let gateway: GatewayApp;
+const writes: Array<{ url: string; body: unknown; timeout: unknown }> = [];
+
+beforeAll(async () => {
+  peer = Fastify();
+  let n = 0;
+  peer.post('/api/v1/households/:id/wardrobe/items', async (req, reply) => {
+    writes.push({ url: req.url, body: req.body, timeout: req.headers['x-request-timeout-ms'] });
+    const body = req.body as { category?: string };
+    if (body.category === 'BAD')
+      return reply.code(422).send({ error: 'VALIDATION_ERROR', message: 'Request validation failed' });
+    n++;
+    return reply
+      .code(201)
+      .header('etag', `"v${n}"`)
+      .header('location', `/items/w_${n}`)
+      .send({ itemId: `w_${n}`, ...body });
+  });
+  peer.post('/api/v1/households/:id/orchestrator/missions/:mId/chat', async (req, reply) => {
+    writes.push({ url: req.url, body: req.body, timeout: req.headers['x-request-timeout-ms'] });
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+    reply.raw.end('id: 1\nevent: turn.completed\ndata: {}\n\n');
+  });
+  await peer.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(peer.server.address() as { port: number }).port}`;
+  gateway = await buildGateway({
+    WARDROBE_BASE_URL: url,
+    ORCHESTRATOR_BASE_URL: url,
+    INTERNAL_API_TIMEOUT_SECONDS: '3',
+  });
+});
+afterAll(async () => {
+  await gateway.close();
+  await peer.close();
+});
+
+async function family() {
+  const user = await login(gateway, `retry-${writes.length}-${Math.random()}@x.test`);
+  const h = await gateway.inject({
+    method: 'POST',
+    url: '/api/v1/households',
+    headers: bearer(user.token),
+    payload: { name: 'H' },
+  });
+  return { user, id: h.json().householdId as string };
+}
+
+const addItem = (token: string, id: string, payload: object, key?: string) =>
+  gateway.inject({
+    method: 'POST',
+    url: `/api/v1/households/${id}/wardrobe/items`,
+    headers: { ...bearer(token), ...(key ? { 'idempotency-key': key } : {}) },
+    payload,
+  });
+
+describe('Idempotency-Key on forwarded creates', () => {
+  it('replays the first success for the same key and body without a second write', async () => {
+    const { user, id } = await family();
+    const before = writes.length;
+    const first = await addItem(user.token, id, { category: 'TOP', colors: ['blue'] }, 'k-1');
+    expect(first.statusCode).toBe(201);
+    // Same body, keys in another order: the same request.
+    const retry = await addItem(user.token, id, { colors: ['blue'], category: 'TOP' }, 'k-1');
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toEqual(first.json());
+    expect(retry.headers.etag).toBe(first.headers.etag);
+    expect(retry.headers.location).toBe(first.headers.location);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(writes.length - before).toBe(1);
+    // Without a key every POST is its own write.
+    await addItem(user.token, id, { category: 'TOP' });
+    await addItem(user.token, id, { category: 'TOP' });
+    expect(writes.length - before).toBe(3);
+  });
+
+  it('refuses the same key with another body (422) and never reaches the service', async () => {
+    const { user, id } = await family();
+    await addItem(user.token, id, { category: 'TOP' }, 'k-2');
+    const before = writes.length;
+    const other = await addItem(user.token, id, { category: 'SHOES' }, 'k-2');
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toEqual({
+      error: 'VALIDATION_ERROR',
+      message: 'Idempotency-Key was already used with a different request body',
+      details: [
+        {
+          loc: ['headers', 'idempotency-key'],
+          msg: 'was already used with a different request body',
+          type: 'idempotency_mismatch',
+        },
+      ],
+    });
+    expect(writes.length).toBe(before);
+  });
+
+  it('keeps no failure: a refused create frees its key for the corrected retry', async () => {
+    const { user, id } = await family();
+    const refused = await addItem(user.token, id, { category: 'BAD' }, 'k-3');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({ error: 'VALIDATION_ERROR', message: 'Request validation failed' });
+    const fixed = await addItem(user.token, id, { category: 'TOP' }, 'k-3');
+    expect(fixed.statusCode).toBe(201);
+    expect(fixed.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it("scopes keys to the user: another member's same key is another request", async () => {
+    const { user, id } = await family();
+    const other = await login(gateway, `member-${Math.random()}@x.test`);
+    await gateway.inject({
+      method: 'POST',
+      url: `/api/v1/households/${id}/members`,
+      headers: bearer(user.token),
+      payload: { memberId: other.userId, role: 'ADULT' },
+    });
+    const a = await addItem(user.token, id, { category: 'TOP' }, 'shared');
+    const b = await addItem(other.token, id, { category: 'TOP' }, 'shared');
+    expect(b.statusCode).toBe(201);
+    expect(b.json().itemId).not.toBe(a.json().itemId);
+  });
+
+  it('tells the service how long the gateway will wait', async () => {
+    const { user, id } = await family();
+    await addItem(user.token, id, { category: 'TOP' });
+    expect(writes.at(-1)?.timeout).toBe('3000');
+  });
+
+  it('runs a streamed chat turn once; its retry is pointed at the stream', async () => {
+    const { user, id } = await family();
+    const chat = () =>
+      gateway.inject({
+        method: 'POST',
+        url: `/api/v1/households/${id}/orchestrator/missions/msn_1/chat`,
+        headers: { ...bearer(user.token), accept: 'text/event-stream', 'idempotency-key': 'turn-1' },
+        payload: { message: 'hello' },
+      });
+    const before = writes.length;
+    const first = await chat();
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('event: turn.completed');
+    const retry = await chat();
+    expect(retry.statusCode).toBe(409);
+    expect(retry.json()).toEqual({ error: 'CONFLICT', message: STREAMED_REPLAY });
+    expect(writes.length - before).toBe(1);
+  });
+});
+
+describe('Idempotency-Key on creating a household', () => {
+  it('creates one household for a retried request', async () => {
+    const user = await login(gateway, 'household-retry@x.test');
+    const create = () =>
+      gateway.inject({
+        method: 'POST',
+        url: '/api/v1/households',
+        headers: { ...bearer(user.token), 'idempotency-key': 'hh-1' },
+        payload: { name: 'Once' },
+      });
+    const first = await create();
+    const retry = await create();
+    expect(first.statusCode).toBe(201);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toEqual(first.json());
+    const list = await gateway.inject({
+      method: 'GET',
+      url: '/api/v1/households',
+      headers: bearer(user.token),
+    });
+    expect(list.json()).toHaveLength(1);
+  });
+});
