@@ -20,6 +20,7 @@ import {
 import type { Logger } from 'pino';
 import type { BaseConfig } from './config.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
+import { markOptionalBodies } from './openapi-bodies.ts';
 
 export type ServiceApp = FastifyInstance<
   RawServerDefault,
@@ -122,6 +123,10 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       },
     },
     transform: jsonSchemaTransform,
+    transformObject: (documentObject) =>
+      markOptionalBodies(
+        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject,
+      ),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
