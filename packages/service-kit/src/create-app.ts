@@ -26,6 +26,7 @@ import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
 import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
 import { registerMetrics } from './metrics.ts';
+import { markOptionalBodies } from './openapi-bodies.ts';
 import { drainRefusedBodies } from './refused-body.ts';
 import { accessExtensions } from './route-access.ts';
 import { installSecurityHeaders } from './security-headers.ts';
@@ -155,6 +156,10 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       const out = jsonSchemaTransform(input);
       return { ...out, schema: { ...out.schema, ...accessExtensions(input.route.config ?? {}) } };
     },
+    transformObject: (documentObject) =>
+      markOptionalBodies(
+        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject,
+      ),
   });
   // The docs page loads only its own files and never sends the document to an online validator.
   // Its policy is the plugin's, minus the online validator's images and the https upgrade that

@@ -140,3 +140,14 @@ describe('confirm-checkout order of checks', () => {
     expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Purchase request not found' });
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('shows the body of a body-less POST as optional, and a real one as required', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const body = (path: string) =>
+      doc.paths[`/api/v1/households/{id}/requests${path}`].post.requestBody.required;
+    for (const action of ['approve', 'reject', 'cancel', 'purchase-intents', 'confirm-checkout'])
+      expect([action, body(`/{requestId}/${action}`)]).toEqual([action, false]);
+    expect(body('')).toBe(true);
+  });
+});

@@ -9,7 +9,10 @@ const MAX_QUERY = 200;
  * would refuse (too long, not one of its categories) is left out of the prediction rather than
  * predicting a call the tool rejects.
  */
-function accepted<N extends PlannedToolName>(tool: N, candidate: Record<string, unknown>): PlannedArgs<N> {
+export function accepted<N extends PlannedToolName>(
+  tool: N,
+  candidate: Record<string, unknown>,
+): PlannedArgs<N> {
   const schema = plannedArgsSchema(tool);
   const args: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(candidate)) {

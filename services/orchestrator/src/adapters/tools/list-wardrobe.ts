@@ -1,10 +1,27 @@
 // Wardrobe service: GET /api/v1/households/{id}/wardrobe/items (filters category, season).
-import { ListWardrobeArgs, ListWardrobeResult } from '@hs/contracts';
+import { ItemPage, ListWardrobeArgs, ListWardrobeResult, WardrobeItem } from '@hs/contracts';
+import { z } from 'zod';
 import { householdPath, peerCall, type ToolDefinition } from './tool-context.ts';
 
 const MAX_ITEMS = 50;
 
-type RawItem = Record<string, unknown> & { itemId: string; category: string };
+/**
+ * What the tool reads of wardrobe's ItemPage, checked by the contract's own field schemas: the
+ * id and category of each item, its descriptive fields when sent. Only what a stylist needs
+ * passes on: keeps the model's context small and image URLs out of it.
+ */
+const WardrobeReply = ItemPage.pick({ items: true }).extend({
+  items: z.array(
+    WardrobeItem.pick({
+      itemId: true,
+      category: true,
+      brand: true,
+      colors: true,
+      season: true,
+      occasion: true,
+    }).partial({ brand: true, colors: true, season: true, occasion: true }),
+  ),
+});
 
 export const listWardrobe: ToolDefinition<typeof ListWardrobeArgs, typeof ListWardrobeResult> = {
   name: 'list_wardrobe',
@@ -17,19 +34,10 @@ export const listWardrobe: ToolDefinition<typeof ListWardrobeArgs, typeof ListWa
       method: 'GET',
       path: `${householdPath(ctx)}/wardrobe/items`,
       query: { category: args.category, season: args.season },
+      schema: WardrobeReply,
       ...peerCall(ctx),
     });
-    const body = reply.body as { items?: RawItem[] } | RawItem[];
-    const items = Array.isArray(body) ? body : (body.items ?? []);
-    // Only what a stylist needs: keeps the model's context small and image URLs out of it.
-    const summaries = items.slice(0, MAX_ITEMS).map((i) => ({
-      itemId: i.itemId,
-      category: i.category,
-      brand: typeof i.brand === 'string' ? i.brand : undefined,
-      colors: Array.isArray(i.colors) ? (i.colors as string[]) : undefined,
-      season: Array.isArray(i.season) ? (i.season as string[]) : undefined,
-      occasion: Array.isArray(i.occasion) ? (i.occasion as string[]) : undefined,
-    }));
-    return { items: summaries, count: items.length };
+    const { items } = reply.body;
+    return { items: items.slice(0, MAX_ITEMS), count: items.length };
   },
 };

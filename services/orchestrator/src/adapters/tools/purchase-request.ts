@@ -2,22 +2,22 @@
 // owner as the acting user:
 //   GET  /api/v1/internal/households/{id}/requests/{requestId}
 //   POST /api/v1/internal/households/{id}/requests/{requestId}/purchase-intents
-import { Cart, PurchaseFailure } from '@hs/contracts';
-import { z } from 'zod';
+import { AgentPurchaseIntent, PurchaseRequest } from '@hs/contracts';
+import type { z } from 'zod';
 import { peerCall, type ToolContext } from './tool-context.ts';
 
-/** Only what the tools read; the gateway's other fields pass through unchecked. */
-const RequestRead = z.looseObject({
-  requestId: z.string(),
-  status: z.string(),
-  title: z.string().optional(),
-  cartprepJobId: z.string().nullable().optional(),
-  cart: Cart.nullable().optional(),
-  lastFailure: PurchaseFailure.nullable().optional(),
-});
+/** What the tools read of the gateway's PurchaseRequest, checked by the contract's field schemas. */
+const RequestRead = PurchaseRequest.pick({
+  requestId: true,
+  status: true,
+  title: true,
+  cartprepJobId: true,
+  cart: true,
+  lastFailure: true,
+}).partial({ title: true, cartprepJobId: true, cart: true, lastFailure: true });
 export type RequestRead = z.infer<typeof RequestRead>;
 
-const Intent = z.looseObject({ intentId: z.string(), cartprepJobId: z.string() });
+const Intent = AgentPurchaseIntent.pick({ intentId: true, cartprepJobId: true });
 
 const requestPath = (ctx: ToolContext, requestId: string) =>
   `/api/v1/internal/households/${encodeURIComponent(ctx.householdId)}/requests/${encodeURIComponent(requestId)}`;

@@ -1,9 +1,38 @@
-// Commerce service: internal POST /api/v1/search {householdId, query?, maxPrice?, ...} → {items, nextCursor}.
-import { SearchCommerceArgs, SearchCommerceResult } from '@hs/contracts';
+// Commerce service: internal POST /api/v1/search {householdId, query?, maxPrice?, ...} → OfferPage.
+import { Offer, OfferPage, SearchCommerceArgs, SearchCommerceResult } from '@hs/contracts';
+import { z } from 'zod';
 import { peerCall, type ToolDefinition } from './tool-context.ts';
 
-type RawOffer = Record<string, unknown> & { offerId: string };
-const pick = (o: RawOffer, key: string) => (o[key] === undefined || o[key] === null ? {} : { [key]: o[key] });
+/**
+ * What the tool reads of commerce's OfferPage, checked by the contract's own field schemas:
+ * each offer's id, and the fields a stylist needs when sent (nothing else reaches the model).
+ */
+const CommerceReply = OfferPage.extend({
+  items: z.array(
+    Offer.pick({
+      offerId: true,
+      title: true,
+      price: true,
+      currency: true,
+      url: true,
+      category: true,
+      colors: true,
+      brand: true,
+      sizes: true,
+      season: true,
+    }).partial({
+      title: true,
+      price: true,
+      currency: true,
+      url: true,
+      category: true,
+      colors: true,
+      brand: true,
+      sizes: true,
+      season: true,
+    }),
+  ),
+});
 
 export const searchCommerce: ToolDefinition<typeof SearchCommerceArgs, typeof SearchCommerceResult> = {
   name: 'search_commerce',
@@ -16,21 +45,9 @@ export const searchCommerce: ToolDefinition<typeof SearchCommerceArgs, typeof Se
       method: 'POST',
       path: '/api/v1/search',
       body: { householdId: ctx.householdId, ...args },
+      schema: CommerceReply,
       ...peerCall(ctx),
     });
-    const body = reply.body as { items?: RawOffer[]; nextCursor?: string | null };
-    const items = (body.items ?? []).map((o) => ({
-      offerId: o.offerId,
-      ...pick(o, 'title'),
-      ...pick(o, 'price'),
-      ...pick(o, 'currency'),
-      ...pick(o, 'url'),
-      ...pick(o, 'category'),
-      ...pick(o, 'colors'),
-      ...pick(o, 'brand'),
-      ...pick(o, 'sizes'),
-      ...pick(o, 'season'),
-    }));
-    return { items, nextCursor: body.nextCursor ?? null };
+    return { items: reply.body.items, nextCursor: reply.body.nextCursor };
   },
 };
