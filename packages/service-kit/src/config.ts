@@ -71,6 +71,7 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
     REQUEST_TIMEOUT_SECONDS: envNumber(30),
     SHUTDOWN_GRACE_SECONDS: envNumber(10),
     INTERNAL_API_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     PERSISTENCE_BACKEND: z.enum(['inmemory', 'sqlite', 'docstore']).default('inmemory'),
     DATA_DIR: z.string().min(1).default('./.data'),
     FIRESTORE_PROJECT_ID: z.string().optional(),
@@ -93,6 +94,11 @@ export type BaseConfig = {
   requestTimeoutMs: number;
   shutdownGraceMs: number;
   internalTimeoutMs: number;
+  /**
+   * Where clients reach the API (the gateway, from outside): every URL handed out is built on it,
+   * never on an internal address. No trailing slash.
+   */
+  publicBaseUrl: string;
   persistence: {
     backend: 'inmemory' | 'sqlite' | 'docstore';
     dataDir: string;
@@ -164,6 +170,9 @@ export function loadConfig<E extends z.ZodRawShape>(
     requestTimeoutMs: raw.REQUEST_TIMEOUT_SECONDS * 1000,
     shutdownGraceMs: raw.SHUTDOWN_GRACE_SECONDS * 1000,
     internalTimeoutMs: raw.INTERNAL_API_TIMEOUT_SECONDS * 1000,
+    publicBaseUrl: (
+      raw.PUBLIC_BASE_URL ?? `http://127.0.0.1:${service === 'gateway' ? raw.PORT : DEFAULT_PORTS.gateway}`
+    ).replace(/\/$/, ''),
     persistence: {
       backend: raw.PERSISTENCE_BACKEND,
       dataDir: raw.DATA_DIR,

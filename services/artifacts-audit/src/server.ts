@@ -10,7 +10,7 @@ await runService({
   build: async (config, logger) => {
     const store = createStore(storeConfigFromEnv({ service: 'artifacts-audit', ...config.persistence }));
     const storage = createBlobStorageFromSettings(config.storage, {
-      publicBaseUrl: config.peers.gateway.baseUrl,
+      publicBaseUrl: config.publicBaseUrl,
     });
     const app = await buildApp({ config, store, storage, logger });
     app.addHook('onClose', () => store.close());

@@ -11,7 +11,7 @@ await runService({
     const store = createStore(storeConfigFromEnv({ service: 'vto', ...config.persistence }));
     // vto signs no URLs; local storage is shared with wardrobe through ARTIFACT_LOCAL_DIR.
     const storage = createBlobStorageFromSettings(config.storage, {
-      publicBaseUrl: config.peers.gateway.baseUrl,
+      publicBaseUrl: config.publicBaseUrl,
     });
     const app = await buildApp({ config, store, storage, logger });
     app.addHook('onClose', () => store.close());
