@@ -7,10 +7,10 @@ import {
   TOKEN_MESSAGES,
 } from '../../domain/confirmation-token.ts';
 import { applyEvent, assertCanApply } from '../../domain/purchase-request-machine.ts';
-import { publicRequest, requireGate } from '../../domain/purchase-request-rules.ts';
+import { publicRequest, ROLE_RULES, requireGate } from '../../domain/purchase-request-rules.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { auditGate, guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
+import { auditGate, gateAccess, guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
 
 export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): void {
   const { requests, tokens, idempotency } = ctx.buyflow;
@@ -18,6 +18,7 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
   app.post(
     '/api/v1/households/:id/requests/:requestId/confirm-checkout',
     {
+      config: gateAccess(ctx, 'CONFIRM_CHECKOUT', ROLE_RULES.confirm),
       schema: {
         tags: ['purchase-requests'],
         security: [{ bearer: [] }],

@@ -14,12 +14,13 @@ import {
   listOnHousehold,
   newPurchaseRequest,
   publicRequest,
+  ROLE_RULES,
   requireGate,
 } from '../../domain/purchase-request-rules.ts';
 import { budgetView, monthOf } from '../../domain/spending-policy.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { auditGate, guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
+import { auditGate, gateAccess, guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];
@@ -31,6 +32,7 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
   app.post(
     '/api/v1/households/:id/requests',
     {
+      config: gateAccess(ctx, 'CREATE_PURCHASE_REQUEST', ROLE_RULES.create),
       schema: {
         tags,
         security,

@@ -10,6 +10,7 @@ import type { GatewayContext } from '../../context.ts';
 import { applyEvent, assertCanApply, SPENDING_STATES } from '../../domain/purchase-request-machine.ts';
 import {
   publicRequest,
+  ROLE_RULES,
   requestTotal,
   requireCanCancel,
   requireGate,
@@ -17,7 +18,7 @@ import {
 import { checkPolicyForRequest, monthOf } from '../../domain/spending-policy.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { auditGate, type GateAction, guarded } from './gate.ts';
+import { auditGate, type GateAction, gateAccess, guarded } from './gate.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];
@@ -58,6 +59,7 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
   app.post(
     '/api/v1/households/:id/requests/:requestId/approve',
     {
+      config: gateAccess(ctx, 'APPROVE_PURCHASE_REQUEST', ROLE_RULES.approve),
       schema: {
         tags,
         security,
@@ -134,6 +136,7 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
   app.post(
     '/api/v1/households/:id/requests/:requestId/reject',
     {
+      config: gateAccess(ctx, 'REJECT_PURCHASE_REQUEST', ROLE_RULES.reject),
       schema: {
         tags,
         security,
@@ -151,6 +154,7 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
   app.post(
     '/api/v1/households/:id/requests/:requestId/cancel',
     {
+      config: gateAccess(ctx, 'CANCEL_PURCHASE_REQUEST'),
       schema: {
         tags,
         security,

@@ -1,4 +1,4 @@
-import type { AuditSeverity } from '@hs/contracts';
+import type { AuditSeverity, Role } from '@hs/contracts';
 import { type AppError, isAppError } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -76,6 +76,35 @@ export async function guarded<T>(
     }
     throw err;
   }
+}
+
+/**
+ * The route config of a gate: its roles (ROLE_RULES), checked with membership by the route-access
+ * hook before the body is read, and an audit entry for a refusal there, as `guarded` writes one
+ * for refusals in the handler.
+ */
+export function gateAccess(
+  ctx: GatewayContext,
+  action: GateAction,
+  rule?: { roles: readonly Role[]; message: string },
+) {
+  return {
+    ...(rule ? { roles: rule.roles, rolesMessage: rule.message } : {}),
+    onRefused: async (request: FastifyRequest, refusal: AppError) => {
+      const params = request.params as { id: string; requestId?: string; memberId?: string };
+      const gate: Gate = {
+        householdId: params.id,
+        action,
+        actorId: request.user?.userId ?? null,
+        targetId: params.requestId ?? params.memberId ?? null,
+      };
+      await auditGate(ctx, request, gate, 'REFUSED', {
+        status: refusal.status,
+        code: refusal.code,
+        reason: refusal.message,
+      });
+    },
+  };
 }
 
 /** Documents (and passes through) the optional Idempotency-Key header; other headers are kept. */

@@ -6,11 +6,11 @@ import {
 } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
-import { requireGate } from '../../domain/purchase-request-rules.ts';
+import { ROLE_RULES, requireGate } from '../../domain/purchase-request-rules.ts';
 import { recoverDispatches, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
+import { gateAccess, guarded, IdempotencyHeaders, idempotencyScope } from './gate.ts';
 
 /** The user's route to start a purchase; the steps live in flows/start-purchase-intent.ts. */
 export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void {
@@ -19,6 +19,7 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
   app.post(
     '/api/v1/households/:id/requests/:requestId/purchase-intents',
     {
+      config: gateAccess(ctx, 'CREATE_PURCHASE_INTENT', ROLE_RULES.intent),
       schema: {
         tags: ['purchase-requests'],
         security: [{ bearer: [] }],
