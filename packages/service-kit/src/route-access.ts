@@ -24,6 +24,8 @@ export interface RouteAccessPolicy {
    * `/api/v1/households/:id...` route and on every route that declares `roles`.
    */
   roleOf(request: FastifyRequest): Role | null | Promise<Role | null>;
+  /** Calls made for no member (a service's own call with its token) skip membership and roles. */
+  exempt?(request: FastifyRequest): boolean;
 }
 
 const HOUSEHOLD_ROUTE = '/api/v1/households/:id';
@@ -44,7 +46,7 @@ export function registerRouteAccess(app: FastifyInstance, policy: RouteAccessPol
     if (config.guard) await config.guard(request);
     if (config.public) return;
     const householdScoped = route === HOUSEHOLD_ROUTE || route.startsWith(`${HOUSEHOLD_ROUTE}/`);
-    if (!householdScoped && !config.roles) return;
+    if ((!householdScoped && !config.roles) || policy.exempt?.(request)) return;
     try {
       const role = await policy.roleOf(request);
       if (config.roles && (!role || !config.roles.includes(role)))
