@@ -71,13 +71,12 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
     REQUEST_TIMEOUT_SECONDS: envNumber(30),
     SHUTDOWN_GRACE_SECONDS: envNumber(10),
     INTERNAL_API_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     PERSISTENCE_BACKEND: z.enum(['inmemory', 'sqlite', 'docstore']).default('inmemory'),
     DATA_DIR: z.string().min(1).default('./.data'),
     // A cap on the sqlite file (MB; unset: none): the service answers 503 and /ready turns 503
     // when it is reached, before the disk itself fills.
     SQLITE_MAX_SIZE_MB: z.coerce.number().positive().optional(),
-    // The address clients use (default: the gateway's): every URL handed out is built from it.
-    PUBLIC_BASE_URL: z.url().optional(),
     FIRESTORE_PROJECT_ID: z.string().optional(),
     FIRESTORE_DATABASE_ID: z.string().optional(),
     ...peers,
@@ -98,6 +97,11 @@ export type BaseConfig = {
   requestTimeoutMs: number;
   shutdownGraceMs: number;
   internalTimeoutMs: number;
+  /**
+   * Where clients reach the API (the gateway, from outside): every URL handed out is built on it,
+   * never on an internal address. No trailing slash.
+   */
+  publicBaseUrl: string;
   persistence: {
     backend: 'inmemory' | 'sqlite' | 'docstore';
     dataDir: string;
@@ -108,8 +112,6 @@ export type BaseConfig = {
   /** This service's own internal token: what callers must present. */
   internalToken: string;
   peers: Record<ServiceName, Peer>;
-  /** PUBLIC_BASE_URL without a trailing slash, or the gateway's base URL. */
-  publicBaseUrl: string;
   env: AppEnv;
 };
 
@@ -190,6 +192,9 @@ export function loadConfig<E extends z.ZodRawShape>(
     requestTimeoutMs: raw.REQUEST_TIMEOUT_SECONDS * 1000,
     shutdownGraceMs: raw.SHUTDOWN_GRACE_SECONDS * 1000,
     internalTimeoutMs: raw.INTERNAL_API_TIMEOUT_SECONDS * 1000,
+    publicBaseUrl: (
+      raw.PUBLIC_BASE_URL ?? `http://127.0.0.1:${service === 'gateway' ? raw.PORT : DEFAULT_PORTS.gateway}`
+    ).replace(/\/$/, ''),
     persistence: {
       backend: raw.PERSISTENCE_BACKEND,
       dataDir: raw.DATA_DIR,
@@ -200,7 +205,6 @@ export function loadConfig<E extends z.ZodRawShape>(
     },
     internalToken: peers[service].token,
     peers,
-    publicBaseUrl: (raw.PUBLIC_BASE_URL ?? peers.gateway.baseUrl).replace(/\/$/, ''),
     raw,
   };
 }

@@ -63,7 +63,10 @@ export function registerInternalAuth(
     }
   });
   // Household membership was checked by the gateway; a route's declared roles are checked here.
-  registerRouteAccess(app, { roleOf: (request) => request.caller?.role ?? null });
+  registerRouteAccess(app, {
+    roleOf: (request) => request.caller?.role ?? null,
+    exempt: (request) => request.caller === null,
+  });
 }
 
 /** The caller identity a user-facing route needs; a missing one is a gateway bug or a direct call. */

@@ -1,6 +1,6 @@
 import type { Role } from '@hs/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden } from './errors.ts';
+import { AppError, forbidden } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,6 +12,8 @@ declare module 'fastify' {
      * before the body is read; it throws the 401/403 itself.
      */
     guard?: (request: FastifyRequest) => void | Promise<void>;
+    /** Runs when membership or role refuses the caller (403), before the refusal is sent: e.g. to audit it. */
+    onRefused?: (request: FastifyRequest, refusal: AppError) => Promise<void>;
   }
 }
 
@@ -22,6 +24,8 @@ export interface RouteAccessPolicy {
    * `/api/v1/households/:id...` route and on every route that declares `roles`.
    */
   roleOf(request: FastifyRequest): Role | null | Promise<Role | null>;
+  /** Calls made for no member (a service's own call with its token) skip membership and roles. */
+  exempt?(request: FastifyRequest): boolean;
 }
 
 const HOUSEHOLD_ROUTE = '/api/v1/households/:id';
@@ -42,10 +46,16 @@ export function registerRouteAccess(app: FastifyInstance, policy: RouteAccessPol
     if (config.guard) await config.guard(request);
     if (config.public) return;
     const householdScoped = route === HOUSEHOLD_ROUTE || route.startsWith(`${HOUSEHOLD_ROUTE}/`);
-    if (!householdScoped && !config.roles) return;
-    const role = await policy.roleOf(request);
-    if (config.roles && (!role || !config.roles.includes(role)))
-      throw forbidden(config.rolesMessage ?? DEFAULT_ROLES_MESSAGE);
+    if ((!householdScoped && !config.roles) || policy.exempt?.(request)) return;
+    try {
+      const role = await policy.roleOf(request);
+      if (config.roles && (!role || !config.roles.includes(role)))
+        throw forbidden(config.rolesMessage ?? DEFAULT_ROLES_MESSAGE);
+    } catch (err) {
+      if (config.onRefused && err instanceof AppError && err.status === 403)
+        await config.onRefused(request, err);
+      throw err;
+    }
   });
 }
 

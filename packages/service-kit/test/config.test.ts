@@ -14,6 +14,16 @@ function boot(service: string, env: Record<string, string>) {
 }
 
 describe('configuration', () => {
+  it('builds handed-out URLs on PUBLIC_BASE_URL, by default the gateway on loopback, never a peer address', () => {
+    const internal = { GATEWAY_BASE_URL: 'http://gateway.internal:8080' };
+    expect(loadConfig('wardrobe', () => ({}), internal).publicBaseUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig('gateway', () => ({}), { PORT: '9090' }).publicBaseUrl).toBe('http://127.0.0.1:9090');
+    const set = { ...internal, PUBLIC_BASE_URL: 'https://styling.example.test/' };
+    for (const service of ['gateway', 'wardrobe', 'vto', 'browser-bridge', 'artifacts-audit'] as const)
+      expect(loadConfig(service, () => ({}), set).publicBaseUrl).toBe('https://styling.example.test');
+    expect(() => loadConfig('vto', () => ({}), { PUBLIC_BASE_URL: 'ftp://x.test' })).toThrow(ConfigError);
+  });
+
   it('parses defaults into a typed object', () => {
     const config = loadConfig('commerce', () => ({}), {});
     expect(config.port).toBe(8083);

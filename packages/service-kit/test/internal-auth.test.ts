@@ -11,6 +11,11 @@ async function build(options: { required?: boolean } = {}) {
   app.get('/api/v1/whoami', async (request) => ({ caller: request.caller }));
   app.get('/api/v1/mine', async (request) => requireCaller(request));
   app.get('/api/v1/signed', { config: { public: true } }, async (request) => ({ caller: request.caller }));
+  app.post(
+    '/api/v1/guarded',
+    { config: { roles: ['PARENT_GUARDIAN'], rolesMessage: 'Guardians only' } },
+    async () => ({ ok: true }),
+  );
   await app.ready();
   return app;
 }
@@ -57,6 +62,22 @@ describe('registerInternalAuth', () => {
       headers: { 'x-internal-token': TOKEN, 'x-user-id': 'usr_1', 'x-member-role': 'KING' },
     });
     expect(noRole.json()).toEqual({ caller: { userId: 'usr_1', role: null, email: null } });
+  });
+
+  it('refuses a member whose role the route does not allow before reading the body; a service call passes', async () => {
+    const post = (headers: Record<string, string>, payload: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/guarded',
+        headers: { 'x-internal-token': TOKEN, 'content-type': 'application/json', ...headers },
+        payload,
+      });
+    const child = await post({ 'x-user-id': 'usr_kid', 'x-member-role': 'CHILD' }, '{"broken');
+    expect(child.statusCode).toBe(403);
+    expect(child.json()).toEqual({ error: 'FORBIDDEN', message: 'Guardians only' });
+    const guardian = await post({ 'x-user-id': 'usr_g', 'x-member-role': 'PARENT_GUARDIAN' }, '{}');
+    expect(guardian.json()).toEqual({ ok: true });
+    expect((await post({}, '{}')).json()).toEqual({ ok: true });
   });
 
   it('answers 401 on a user route called without an identity', async () => {

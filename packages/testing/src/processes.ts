@@ -83,6 +83,8 @@ export async function startStack(options: {
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     ...Object.fromEntries(ALL.map((s) => [`${prefix(s)}_BASE_URL`, `http://127.0.0.1:${ports[s]}`])),
+    // Clients of a stack reach it through its gateway: the URLs handed out point there.
+    PUBLIC_BASE_URL: `http://127.0.0.1:${ports.gateway}`,
     ...(dataDir
       ? { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dataDir, ARTIFACT_LOCAL_DIR: join(dataDir, 'artifacts') }
       : {}),

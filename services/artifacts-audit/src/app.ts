@@ -38,6 +38,7 @@ export async function buildApp(
     signer: createContentSigner({
       secret: config.storage.signingSecret,
       ttlSeconds: config.artifacts.signedUrlTtlSeconds,
+      publicBaseUrl: config.publicBaseUrl,
       ...(deps.now ? { now: deps.now } : {}),
     }),
   };

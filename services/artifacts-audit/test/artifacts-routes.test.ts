@@ -211,7 +211,7 @@ describe('recording', () => {
     });
     expect(artifact.data.signedUrl).toMatch(
       new RegExp(
-        `^/api/v1/households/h_1/artifacts/${artifact.artifactId}/content\\?expires=\\d+&signature=`,
+        `^http://127\\.0\\.0\\.1:8080/api/v1/households/h_1/artifacts/${artifact.artifactId}/content\\?expires=\\d+&signature=`,
       ),
     );
 

@@ -34,7 +34,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       STREAM_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_SESSION_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
-      VOICE_PUBLIC_WS_BASE: z.url({ protocol: /^wss?$/ }).default('ws://127.0.0.1:8080'),
     }),
     env,
   );
@@ -88,7 +87,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     voice: {
       sessionTtlSeconds: raw.VOICE_SESSION_TTL_SECONDS,
       rateLimitPerMinute: raw.VOICE_RATE_LIMIT_PER_MINUTE,
-      publicWsBase: raw.VOICE_PUBLIC_WS_BASE.replace(/\/$/, ''),
+      // The voice socket lives on the same public host: ws:// or wss:// of PUBLIC_BASE_URL.
+      publicWsBase: base.publicBaseUrl.replace(/^http/, 'ws'),
     },
   };
 }

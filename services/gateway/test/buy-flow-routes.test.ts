@@ -71,6 +71,25 @@ describe('purchase requests: create and read', () => {
     });
   });
 
+  it('refuses a CHILD approving with a broken body with 403 before reading it, and audits the refusal', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${t.h}/requests/pr_unknown/approve`,
+      headers: { ...t.child.auth, 'content-type': 'application/json' },
+      payload: '{"not json',
+    });
+    expect(res.json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only a PARENT_GUARDIAN can approve purchase requests',
+    });
+    const refused = (await t.gates()).find((g) => g.action === 'APPROVE_PURCHASE_REQUEST');
+    expect(refused).toMatchObject({
+      actorId: t.child.userId,
+      targetId: 'pr_unknown',
+      detail: { outcome: 'REFUSED', status: 403 },
+    });
+  });
+
   it.each([
     ['zero price', { price: 0 }, 'price'],
     ['negative price', { price: -5 }, 'price'],

@@ -69,6 +69,7 @@ beforeAll(async () => {
     ORCHESTRATOR_BASE_URL: orchestratorUrl,
     ORCHESTRATOR_INTERNAL_TOKEN: ORCH_TOKEN,
     VOICE_RATE_LIMIT_PER_MINUTE: '1000',
+    PUBLIC_BASE_URL: 'https://styling.example.test/',
   });
   host = await listen(gateway);
   owner = await login(gateway, 'voice-owner@x.test');
@@ -137,8 +138,9 @@ describe('voice session token', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.expiresInSeconds).toBe(300);
+    // On PUBLIC_BASE_URL's host, ws:// becoming wss:// with https.
     expect(body.websocketUrl).toBe(
-      `ws://127.0.0.1:8080/api/v1/voice/ws?token=${encodeURIComponent(body.sessionToken)}`,
+      `wss://styling.example.test/api/v1/voice/ws?token=${encodeURIComponent(body.sessionToken)}`,
     );
     const claims = JSON.parse(Buffer.from(body.sessionToken.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({

@@ -10,8 +10,6 @@ export function loadWardrobeConfig(env: NodeJS.ProcessEnv = process.env) {
     'wardrobe',
     () => ({
       ...storageEnvShape(),
-      /** Where clients reach `/api/v1/uploads/...`: the gateway (defaults to GATEWAY_BASE_URL). */
-      PUBLIC_BASE_URL: z.url().optional(),
       UPLOAD_MAX_BYTES: z.coerce
         .number()
         .int()
@@ -30,7 +28,7 @@ export function loadWardrobeConfig(env: NodeJS.ProcessEnv = process.env) {
     uploads: {
       maxBytes: raw.UPLOAD_MAX_BYTES,
       urlTtlSeconds: raw.UPLOAD_URL_TTL_SECONDS,
-      publicBaseUrl: (raw.PUBLIC_BASE_URL ?? base.peers.gateway.baseUrl).replace(/\/$/, ''),
+      publicBaseUrl: base.publicBaseUrl,
     },
     curation: { backend: raw.CURATION_BACKEND },
   };

@@ -1,11 +1,12 @@
 import { MemberParams, SpendingPolicy, SpendingPolicyInput } from '@hs/contracts';
 import { errorResponses, forbidden, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../context.ts';
-import { requireGate } from '../domain/purchase-request-rules.ts';
+import { ROLE_RULES, requireGate } from '../domain/purchase-request-rules.ts';
 import { emptyPolicy } from '../domain/spending-policy.ts';
 import { auditGate, guarded } from '../flows/purchase-gate.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
+import { gateAccess } from './purchase-requests/gate-access.ts';
 
 const tags = ['spending-policy'];
 const security = [{ bearer: [] }];
@@ -22,6 +23,7 @@ export function registerSpendingPolicyRoutes(app: ServiceApp, ctx: GatewayContex
   app.put(
     PATH,
     {
+      config: gateAccess(ctx, 'SET_SPENDING_POLICY', ROLE_RULES.policy),
       schema: {
         tags,
         security,

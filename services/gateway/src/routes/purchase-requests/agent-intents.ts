@@ -18,11 +18,12 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
 import { memberOf } from '../../domain/household-rules.ts';
-import { publicRequest, requireGate } from '../../domain/purchase-request-rules.ts';
+import { publicRequest, ROLE_RULES, requireGate } from '../../domain/purchase-request-rules.ts';
 import { auditGate, guarded } from '../../flows/purchase-gate.ts';
 import { issueConfirmationToken, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
+import { gateAccess } from './gate-access.ts';
 
 const INTERNAL = '/api/v1/internal/households/:id/requests/:requestId';
 
@@ -105,6 +106,7 @@ export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext):
   app.post(
     '/api/v1/households/:id/requests/:requestId/confirmation-token',
     {
+      config: gateAccess(ctx, 'ISSUE_CONFIRMATION_TOKEN', ROLE_RULES.confirm),
       schema: {
         tags: ['purchase-requests'],
         security: [{ bearer: [] }],

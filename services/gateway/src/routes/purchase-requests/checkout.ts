@@ -2,12 +2,13 @@ import { ConfirmCheckoutRequest, ErrorEnvelope, PurchaseRequest, PurchaseRequest
 import { conflict, notFound, type ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
 import { presentedToken, TOKEN_MESSAGES } from '../../domain/confirmation-token.ts';
-import { requireGate } from '../../domain/purchase-request-rules.ts';
+import { ROLE_RULES, requireGate } from '../../domain/purchase-request-rules.ts';
 import { confirmCheckout } from '../../flows/confirm-checkout.ts';
 import { guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
 import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
+import { gateAccess } from './gate-access.ts';
 
 export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): void {
   const { idempotency } = ctx.buyflow;
@@ -16,6 +17,7 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
     '/api/v1/households/:id/requests/:requestId/confirm-checkout',
     {
       attachValidation: true,
+      config: gateAccess(ctx, 'CONFIRM_CHECKOUT', ROLE_RULES.confirm),
       schema: {
         tags: ['purchase-requests'],
         security: [{ bearer: [] }],

@@ -14,6 +14,7 @@ import {
   listOnHousehold,
   newPurchaseRequest,
   publicRequest,
+  ROLE_RULES,
   requireGate,
 } from '../../domain/purchase-request-rules.ts';
 import { budgetView, mayReadBudget, monthOf } from '../../domain/spending-policy.ts';
@@ -21,6 +22,7 @@ import { auditGate, guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
 import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
+import { gateAccess } from './gate-access.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];
@@ -32,6 +34,7 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
   app.post(
     '/api/v1/households/:id/requests',
     {
+      config: gateAccess(ctx, 'CREATE_PURCHASE_REQUEST', ROLE_RULES.create),
       schema: {
         tags,
         security,

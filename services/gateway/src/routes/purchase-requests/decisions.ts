@@ -8,6 +8,7 @@ import {
 import { errorResponses, notFound, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
+import { ROLE_RULES } from '../../domain/purchase-request-rules.ts';
 import {
   approvePurchaseRequest,
   closePurchaseRequest,
@@ -16,6 +17,7 @@ import {
 import { type GateAction, guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
+import { gateAccess } from './gate-access.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];
@@ -52,6 +54,7 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
   app.post(
     '/api/v1/households/:id/requests/:requestId/approve',
     {
+      config: gateAccess(ctx, 'APPROVE_PURCHASE_REQUEST', ROLE_RULES.approve),
       schema: {
         tags,
         security,
@@ -79,6 +82,7 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
   app.post(
     '/api/v1/households/:id/requests/:requestId/reject',
     {
+      config: gateAccess(ctx, 'REJECT_PURCHASE_REQUEST', ROLE_RULES.reject),
       schema: {
         tags,
         security,
@@ -96,6 +100,7 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
   app.post(
     '/api/v1/households/:id/requests/:requestId/cancel',
     {
+      config: gateAccess(ctx, 'CANCEL_PURCHASE_REQUEST'),
       schema: {
         tags,
         security,

@@ -6,12 +6,13 @@ import {
 } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
-import { requireGate } from '../../domain/purchase-request-rules.ts';
+import { ROLE_RULES, requireGate } from '../../domain/purchase-request-rules.ts';
 import { guarded } from '../../flows/purchase-gate.ts';
 import { recoverDispatches, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
 import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
+import { gateAccess } from './gate-access.ts';
 
 /** The user's route to start a purchase; the steps live in flows/start-purchase-intent.ts. */
 export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void {
@@ -20,6 +21,7 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
   app.post(
     '/api/v1/households/:id/requests/:requestId/purchase-intents',
     {
+      config: gateAccess(ctx, 'CREATE_PURCHASE_INTENT', ROLE_RULES.intent),
       schema: {
         tags: ['purchase-requests'],
         security: [{ bearer: [] }],
