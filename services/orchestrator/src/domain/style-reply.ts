@@ -135,8 +135,12 @@ export function styleReply(input: {
         : `For your ${owned.text}: nothing in your wardrobe completes it yet, so here is what to look at.`,
     );
   } else if (wardrobe?.ok) {
-    const { count } = wardrobe.result as ListWardrobeResult;
-    if (count > 0) parts.push(`You already own ${count} similar item${count === 1 ? '' : 's'}.`);
+    const { count, items } = wardrobe.result as ListWardrobeResult;
+    const brands = [...new Set(items.map((i) => i.brand).filter(Boolean))].slice(0, 3);
+    if (count > 0)
+      parts.push(
+        `You already own ${count} similar item${count === 1 ? '' : 's'}${brands.length ? ` (${brands.join(', ')})` : ''}.`,
+      );
   }
   for (const s of input.searches) parts.push(searchReport(s, brief, steps));
   if (input.searches.length === 0 && owned) parts.push(`I couldn't tell what completes your ${owned.text}.`);
