@@ -506,7 +506,7 @@ describe('a STYLE mission, end to end', () => {
     expect(lifecycle.sort()).toEqual(['mission.completed', 'mission.created']);
     const toolCalls = entries.filter((e) => e.category === 'TOOL_CALL');
     expect(new Set(toolCalls.map((e) => e.action))).toEqual(
-      new Set(['tool.list_wardrobe', 'tool.search_commerce']),
+      new Set(['tool.list_wardrobe', 'tool.search_commerce', 'tool.pair_with_wardrobe']),
     );
     expect(toolCalls.find((e) => e.action === 'tool.search_commerce')?.detail).toMatchObject({
       args: { maxPrice: 80, currency: 'EUR' },
