@@ -14,9 +14,8 @@ export const REFUSAL =
   "I can't do that. Approving a purchase is a parent's or guardian's decision in the app, and only the person who asked confirms the checkout, with a one-time confirmation. Nothing was changed. I'm happy to keep looking for things with you.";
 
 /** "buy it now": how buying works here; the stylist never buys and never confirms a checkout. */
-export function purchaseSteps(role: Role | null): string {
-  const how =
-    "I can't buy anything myself. Buying goes in steps: a purchase request is raised for the item, a parent or guardian approves it, I prepare the cart, and then you confirm the checkout yourself in the app with a one-time confirmation.";
+export function purchaseSteps(role: Role | null, item?: string): string {
+  const how = `I can't buy anything myself. Buying goes in steps: a purchase request is raised for ${item ? `the ${item}` : 'the item'}, a parent or guardian approves it, I prepare the cart, and then you confirm the checkout yourself in the app with a one-time confirmation.`;
   if (role === 'CHILD')
     return `${how} As a child member you can't raise a purchase request: ask a parent or guardian to request it for you.`;
   return `${how} To start, raise a purchase request for the offer you like from its page; I'll tell you when the cart is ready.`;
@@ -135,8 +134,12 @@ export function styleReply(input: {
         : `For your ${owned.text}: nothing in your wardrobe completes it yet, so here is what to look at.`,
     );
   } else if (wardrobe?.ok) {
-    const { count } = wardrobe.result as ListWardrobeResult;
-    if (count > 0) parts.push(`You already own ${count} similar item${count === 1 ? '' : 's'}.`);
+    const { count, items } = wardrobe.result as ListWardrobeResult;
+    const brands = [...new Set(items.map((i) => i.brand).filter(Boolean))].slice(0, 3);
+    if (count > 0)
+      parts.push(
+        `You already own ${count} similar item${count === 1 ? '' : 's'}${brands.length ? ` (${brands.join(', ')})` : ''}.`,
+      );
   }
   for (const s of input.searches) parts.push(searchReport(s, brief, steps));
   if (input.searches.length === 0 && owned) parts.push(`I couldn't tell what completes your ${owned.text}.`);

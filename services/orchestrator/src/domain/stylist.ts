@@ -79,6 +79,15 @@ function shownPrices(input: ModelInput): number[] {
     .filter((p): p is number => typeof p === 'number');
 }
 
+/** The first offer the last reply presented: what "buy it now" most likely means. */
+function lastSuggestion(input: ModelInput): string | undefined {
+  const last = [...input.history].reverse().find((m) => m.role === 'model');
+  const offers = (last?.tool_calls ?? [])
+    .filter((c) => c.tool === 'search_commerce')
+    .flatMap((c) => (c.result as SearchCommerceResult | undefined)?.items ?? []);
+  return offers.find((o) => o.title && last!.content.includes(o.title))?.title;
+}
+
 const kindsOf = (brief: Brief): Array<string | undefined> =>
   brief.itemKinds?.length ? brief.itemKinds.slice(0, MAX_KINDS) : [undefined];
 
@@ -88,7 +97,8 @@ export function styleDecision(input: ModelInput): ModelDecision {
   const step = input.steps.length;
   if (step === 0) {
     if (reading.intent === 'refuse') return reply(REFUSAL);
-    if (reading.intent === 'buy') return reply(purchaseSteps(input.callerRole ?? null));
+    if (reading.intent === 'buy')
+      return reply(purchaseSteps(input.callerRole ?? null, lastSuggestion(input)));
     if (reading.intent === 'offtopic') return reply(OFF_TOPIC);
     if (reading.intent === 'thanks') return reply(WELCOME);
     if (reading.intent === 'clarify' && Object.keys(previous).length === 0) return reply(CLARIFY);
