@@ -25,6 +25,7 @@ import { OFFER_COLLECTIONS } from '../services/commerce/src/adapters/offer-repos
 import { HOUSEHOLD_COLLECTIONS } from '../services/gateway/src/adapters/household-repository.ts';
 import { IDEMPOTENCY_COLLECTIONS } from '../services/gateway/src/adapters/idempotency-store.ts';
 import { PURCHASE_REQUEST_COLLECTIONS } from '../services/gateway/src/adapters/purchase-request-repository.ts';
+import { RATE_LIMIT_COLLECTIONS } from '../services/gateway/src/adapters/rate-limit-store.ts';
 import { ARTIFACT_OUTBOX_COLLECTIONS } from '../services/orchestrator/src/adapters/artifact-writer.ts';
 import { EVENT_LOG_COLLECTIONS } from '../services/orchestrator/src/adapters/event-log.ts';
 import { MISSION_COLLECTIONS } from '../services/orchestrator/src/adapters/mission-repository.ts';
@@ -48,6 +49,7 @@ export const SERVICE_COLLECTIONS: Record<string, Record<string, Collections>> = 
     HOUSEHOLD_COLLECTIONS,
     PURCHASE_REQUEST_COLLECTIONS,
     IDEMPOTENCY_COLLECTIONS,
+    RATE_LIMIT_COLLECTIONS,
     AUDIT_OUTBOX_COLLECTIONS,
   },
   orchestrator: {

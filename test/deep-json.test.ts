@@ -49,10 +49,18 @@ describe('JSON nesting depth on every route with a JSON body', () => {
         authorization: `Bearer ${bearer}`,
         'content-type': 'application/json',
       };
+      const serviceCall = {
+        'x-internal-token': caller['x-internal-token'],
+        'content-type': 'application/json',
+      };
       for (const op of operationsOf(app).filter((o) => o.jsonBody)) {
         const url = op.path.replace('{id}', householdId).replace(/\{[^}]+\}/g, 'x_1');
         for (const payload of [nested(65), listDeep(65), nested(1000)]) {
-          const res = await app.inject({ method: op.method as 'POST', url, headers: caller, payload });
+          let res = await app.inject({ method: op.method as 'POST', url, headers: caller, payload });
+          // A route only a service may call (a mission's Transcript, say) refuses a member first;
+          // its depth is checked for the service's own call.
+          if (res.statusCode === 403 && service !== 'gateway')
+            res = await app.inject({ method: op.method as 'POST', url, headers: serviceCall, payload });
           expect({
             service,
             route: `${op.method} ${op.path}`,

@@ -51,8 +51,10 @@ describe('refused uploads keep the connection', () => {
       // The same connection (maxSockets 1) carries the next upload.
       const ok = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: PNG });
       expect(ok.status).toBe(200);
+      // The kept-alive connection answers again; a signed URL takes one upload, so this one is 409.
       const again = await streamUpload(url, PNG.length, { declareLength, agent });
-      expect(again.status).toBe(200);
+      expect(again.status).toBe(409);
+      expect(JSON.parse(again.body).error).toBe('CONFLICT');
       const at = join(app.dir, 'households', 'h_1', 'items', itemId);
       expect(existsSync(at) ? readdirSync(at).length : 0).toBe(1);
     });
