@@ -6,6 +6,7 @@ import type { OrchestratorContext } from '../context.ts';
 import { recordOf, runAgentTurn } from '../domain/agent-loop.ts';
 import { ModelError } from '../domain/agent-model.ts';
 import { type MissionDoc, type TurnLease, toView, turnBlocker, userMessage } from '../domain/mission.ts';
+import { isPolicyRefusal } from '../domain/tool-policy.ts';
 import { applyTurn } from '../domain/turn-effects.ts';
 import { recordMissionEnd } from './mission-end.ts';
 
@@ -125,13 +126,14 @@ async function runTurn(
               },
             };
           const outcome = await runToolCall(call, toolCtx);
+          const refused = isPolicyRefusal(outcome);
           await ctx.audit.record(
             householdId,
             {
               missionId,
-              category: 'TOOL_CALL',
+              category: refused ? 'SAFETY_VIOLATION' : 'TOOL_CALL',
               severity: outcome.ok ? 'INFO' : 'WARNING',
-              action: 'TOOL_CALLED',
+              action: refused ? 'TOOL_CALL_REFUSED' : 'TOOL_CALLED',
               detail: {
                 tool: outcome.tool,
                 turnId,

@@ -20,7 +20,7 @@ import type { GatewayContext } from '../../context.ts';
 import { cartRefusal } from '../../domain/purchase-request-cart.ts';
 import { applyEvent } from '../../domain/purchase-request-machine.ts';
 import { publicRequest, type StoredPurchaseRequest } from '../../domain/purchase-request-rules.ts';
-import { auditGate, guarded } from './gate.ts';
+import { auditCartMismatch, auditGate, guarded } from './gate.ts';
 
 export const BUYFLOW_TOKEN_MESSAGE = 'Missing or invalid internal buy-flow token';
 /** The lastFailure code of a cart refused for not matching the approval. */
@@ -92,9 +92,10 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
         return outcome.next;
       });
       if (!doc || doc.householdId !== id) throw notFound('Purchase request not found');
-      if (refused)
+      if (refused) {
         await auditGate(ctx, request, gate, 'REFUSED', { jobId, reason: refused, ...detail }, 'CRITICAL');
-      else if (!replay) await auditGate(ctx, request, gate, 'ALLOWED', { jobId, ...detail });
+        await auditCartMismatch(ctx, request, gate, { jobId, reason: refused });
+      } else if (!replay) await auditGate(ctx, request, gate, 'ALLOWED', { jobId, ...detail });
       return publicRequest(doc);
     });
   };
