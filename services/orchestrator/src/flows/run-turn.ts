@@ -228,9 +228,11 @@ async function failTurn(
     req.householdId,
     {
       missionId: req.missionId,
-      category: 'MISSION_LIFECYCLE',
+      // A message the model refused on safety grounds is a safety event, not a broken turn.
+      ...(error.code === 'MODEL_REFUSED'
+        ? { category: 'SAFETY_VIOLATION' as const, action: 'MESSAGE_REFUSED' as const }
+        : { category: 'MISSION_LIFECYCLE' as const, action: 'MISSION_TURN_FAILED' as const }),
       severity: 'WARNING',
-      action: 'MISSION_TURN_FAILED',
       detail: { turnId, ...error },
       actorId: req.caller.userId,
       targetType: 'mission',
