@@ -395,7 +395,9 @@ describe('a STYLE mission, end to end', () => {
         token: outsider.token,
       },
     );
-    expect(theirArtifacts.body).toEqual([]);
+    // Another household's mission is 404 there, like every other foreign resource.
+    expect(theirArtifacts.status).toBe(404);
+    expect(theirArtifacts.body).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
   });
 
   it('ends; then chat, events and voice are refused, and the artifacts and audit trail are there', async () => {
