@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
-import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
+import { describe, expect, it } from 'vitest';
+import { as, H, OWNER } from './fixtures/build.ts';
+import { withFakePeers } from './fixtures/with-fake-peers.ts';
 
-let peers: FakePeers;
-let app: Awaited<ReturnType<typeof buildTestApp>>;
+const t = withFakePeers();
 const M = `/api/v1/households/${H}/orchestrator/missions`;
 
-beforeAll(async () => {
-  peers = await startFakePeers();
-});
-afterAll(async () => peers.close());
-beforeEach(async () => {
-  peers.audit.length = 0;
-  peers.behaviour.clear();
-  peers.requests.clear();
-  app = await buildTestApp(peers.url);
-});
-
 const create = (mission_type: string, initial_message: string) =>
-  app.inject({ method: 'POST', url: M, headers: as(OWNER), payload: { mission_type, initial_message } });
+  t.app.inject({ method: 'POST', url: M, headers: as(OWNER), payload: { mission_type, initial_message } });
 
 describe('audit categories written by the orchestrator', () => {
   it('records a tool call the service refused by policy as SAFETY_VIOLATION TOOL_CALL_REFUSED', async () => {
-    peers.requests.set('pr_forbidden', { status: 'APPROVED' });
+    t.peers.requests.set('pr_forbidden', { status: 'APPROVED' });
     expect((await create('CARTPREP', 'prepare pr_forbidden')).statusCode).toBe(201);
-    const refused = peers.audit.filter((e) => e.category === 'SAFETY_VIOLATION');
+    const refused = t.peers.audit.filter((e) => e.category === 'SAFETY_VIOLATION');
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({
       action: 'TOOL_CALL_REFUSED',
@@ -34,10 +22,10 @@ describe('audit categories written by the orchestrator', () => {
   });
 
   it('records an artifact delivery the outbox gives up on as a SYSTEM entry of the household', async () => {
-    peers.behaviour.set('refuse-artifacts', 0);
+    t.peers.behaviour.set('refuse-artifacts', 0);
     const m = (await create('STYLE', 'hello')).json();
-    expect(await app.ctx.artifacts.outbox!.pending()).toBe(0);
-    const system = peers.audit.filter((e) => e.category === 'SYSTEM');
+    expect(await t.app.ctx.artifacts.outbox!.pending()).toBe(0);
+    const system = t.peers.audit.filter((e) => e.category === 'SYSTEM');
     expect(system).toHaveLength(1);
     expect(system[0]).toMatchObject({
       action: 'OUTBOX_DELIVERY_ABANDONED',
