@@ -25,6 +25,7 @@ import { planOfferSearch } from '../services/commerce/src/domain/offer-search-pl
 import { createHouseholdRepository } from '../services/gateway/src/adapters/household-repository.ts';
 import { createIdempotencyStore } from '../services/gateway/src/adapters/idempotency-store.ts';
 import { createPurchaseRequestRepository } from '../services/gateway/src/adapters/purchase-request-repository.ts';
+import { createUserDirectory } from '../services/gateway/src/adapters/user-directory.ts';
 import { createEventLog } from '../services/orchestrator/src/adapters/event-log.ts';
 import { createMissionRepository } from '../services/orchestrator/src/adapters/mission-repository.ts';
 import { createJobRepository as createVtoJobs } from '../services/vto/src/adapters/job-repository.ts';
@@ -187,6 +188,8 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
       await ledger.householdPage(H, query as { limit: number; offset: number });
     }
     await ledger.missionTrail(H, 'm_1', { limit: 10, offset: 5 });
+    await ledger.missionElsewhere(H, 'm_1');
+    await ledger.missionEntries(H, 'm_1');
     await ledger.verify(H);
   },
   async 'browser-bridge'(store, sent) {
@@ -215,6 +218,7 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
   },
   async gateway(store) {
     await createHouseholdRepository(store).listFor('usr_1');
+    await createUserDirectory(store).byEmail('a@b.test');
     const requests = createPurchaseRequestRepository(store);
     await requests.list(H);
     await requests.list(H, 'APPROVED');
@@ -223,6 +227,7 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
   },
   async orchestrator(store) {
     await createMissionRepository(store).listForOwner(H, 'usr_1');
+    await createMissionRepository(store).listOpenPolls(H);
     await createEventLog(store).after('m_1', 3);
   },
   async vto(store) {

@@ -33,6 +33,8 @@ export interface OutboxOptions<P> {
   pollIntervalMs?: number;
   /** An error that retrying cannot fix: the item is dropped with an error log. */
   isPermanent?: (err: unknown) => boolean;
+  /** Told about each dropped item (after the drop is stored), e.g. to write a SYSTEM audit entry. */
+  onDropped?: (payload: P, id: string, err: unknown) => Promise<void>;
   /** How long a claimed item is hidden from other instances (default 30 s). */
   leaseMs?: number;
   /** How long a delivered id is remembered, so sending it again is a no-op (default 1 h). */
@@ -166,8 +168,17 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
           };
         return { ...current, attempts, claim: null, nextAttemptAt: at + wait, lastError: errorText(err) };
       });
-      if (drop) log?.error({ err, outbox: options.name, id }, 'outbox item refused permanently; dropped');
-      else
+      if (drop) {
+        log?.error({ err, outbox: options.name, id }, 'outbox item refused permanently; dropped');
+        await options
+          .onDropped?.(doc.payload as P, id, err)
+          .catch((reportErr) =>
+            log?.error(
+              { err: reportErr, outbox: options.name, id },
+              'dropped outbox item could not be reported',
+            ),
+          );
+      } else
         log?.warn(
           { err, outbox: options.name, id, attempts, retryInMs: wait },
           'delivery failed; will retry',

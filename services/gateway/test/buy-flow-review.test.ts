@@ -64,6 +64,20 @@ describe('cart-ready with a cart that does not match the approval', () => {
     const refused = (await t.gates()).filter((g) => g.action === 'CART_READY');
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({ severity: 'CRITICAL', detail: { outcome: 'REFUSED', reason } });
+    const violations = (
+      await t.store
+        .collection<{ payload: { event: Record<string, unknown> } }>('outbox_audit')
+        .query({ limit: 500 })
+    ).items
+      .map((i) => i.payload.event)
+      .filter((e) => e.category === 'SAFETY_VIOLATION');
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatchObject({
+      action: 'CART_MISMATCH',
+      severity: 'CRITICAL',
+      targetType: 'PURCHASE_REQUEST',
+      detail: { jobId: intent.cartprepJobId, reason },
+    });
     // Nobody can confirm the refused cart.
     const confirm = await t.post(`${r}/confirm-checkout`, t.adult, {
       confirmationToken: intent.confirmationToken,

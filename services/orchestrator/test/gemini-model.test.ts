@@ -298,9 +298,9 @@ describe('Gemini adapter (Vertex generateContent against a local server)', () =>
       ['a body that is not SSE', { raw: '{not json' }, 'MODEL_UPSTREAM_ERROR'],
       ['a frame cut in half', { stream: [{ raw: 'data: {"candidates": [' }] }, 'MODEL_UPSTREAM_ERROR'],
       [
-        'no candidates',
+        'a blocked prompt (no candidates)',
         { stream: [{ chunk: { candidates: [], promptFeedback: { blockReason: 'OTHER' } } }] },
-        'MODEL_INVALID_REPLY',
+        'MODEL_REFUSED',
       ],
       ['blank text', textChunks('  ', ' '), 'MODEL_INVALID_REPLY'],
       [

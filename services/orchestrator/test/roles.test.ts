@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
-import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
+import { describe, expect, it } from 'vitest';
+import { as, H, OWNER } from './fixtures/build.ts';
+import { withFakePeers } from './fixtures/with-fake-peers.ts';
 
-let peers: FakePeers;
-let app: Awaited<ReturnType<typeof buildTestApp>>;
+const t = withFakePeers();
 const M = `/api/v1/households/${H}/orchestrator/missions`;
-const KID = 'usr_kid';
-const kid = as(KID, { 'x-member-role': 'CHILD' });
-
-beforeAll(async () => {
-  peers = await startFakePeers();
-});
-afterAll(async () => peers.close());
-beforeEach(async () => {
-  app = await buildTestApp(peers.url);
-});
+const kid = as('usr_kid', { 'x-member-role': 'CHILD' });
 
 const create = (headers: Record<string, string>, mission_type: string, initial_message = 'hello') =>
-  app.inject({ method: 'POST', url: M, headers, payload: { mission_type, initial_message } });
+  t.app.inject({ method: 'POST', url: M, headers, payload: { mission_type, initial_message } });
 const list = async (headers: Record<string, string>, query = '') =>
-  (await app.inject({ method: 'GET', url: `${M}${query}`, headers })).json() as Array<{ mission_id: string }>;
+  (await t.app.inject({ method: 'GET', url: `${M}${query}`, headers })).json() as Array<{
+    mission_id: string;
+  }>;
 
 describe('roles in missions', () => {
   it('refuses a CHILD an INTERACTIVE mission (403) and creates nothing', async () => {
@@ -34,7 +26,7 @@ describe('roles in missions', () => {
     const poll = (await create(as(OWNER), 'POLL', 'summer looks under 50 EUR')).json();
     const style = (await create(as(OWNER), 'STYLE')).json();
     const ended = (await create(as(OWNER), 'POLL', 'shoes under 40 EUR')).json();
-    await app.inject({ method: 'POST', url: `${M}/${ended.mission_id}/complete`, headers: as(OWNER) });
+    await t.app.inject({ method: 'POST', url: `${M}/${ended.mission_id}/complete`, headers: as(OWNER) });
     const own = (await create(kid, 'STYLE')).json();
 
     expect((await list(kid)).map((m) => m.mission_id)).toEqual([own.mission_id, poll.mission_id]);

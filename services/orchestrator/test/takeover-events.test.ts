@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
-import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
+import { describe, expect, it } from 'vitest';
+import { as, H, OWNER } from './fixtures/build.ts';
+import { withFakePeers } from './fixtures/with-fake-peers.ts';
 
-let peers: FakePeers;
-let app: Awaited<ReturnType<typeof buildTestApp>>;
+const t = withFakePeers();
 const M = `/api/v1/households/${H}/orchestrator/missions`;
 
-beforeAll(async () => {
-  peers = await startFakePeers();
-});
-afterAll(async () => peers.close());
-beforeEach(async () => {
-  peers.calls.length = 0;
-  app = await buildTestApp(peers.url);
-});
-
 async function interactive(): Promise<string> {
-  const res = await app.inject({
+  const res = await t.app.inject({
     method: 'POST',
     url: M,
     headers: as(OWNER),
@@ -26,9 +16,9 @@ async function interactive(): Promise<string> {
   return res.json().mission_id;
 }
 const send = (mId: string, payload: object, headers = as(OWNER)) =>
-  app.inject({ method: 'POST', url: `${M}/${mId}/events`, headers, payload });
+  t.app.inject({ method: 'POST', url: `${M}/${mId}/events`, headers, payload });
 const sessionStatus = async () => {
-  const res = await fetch(`${peers.url}/api/v1/sessions/bs_test1`);
+  const res = await fetch(`${t.peers.url}/api/v1/sessions/bs_test1`);
   return ((await res.json()) as { status: string }).status;
 };
 
@@ -39,7 +29,7 @@ describe('USER_TAKEOVER_START/END as mission events', () => {
     const start = await send(mId, { eventType: 'USER_TAKEOVER_START', sessionId: 'bs_test1' });
     expect(start.statusCode).toBe(200);
     expect(await sessionStatus()).toBe('USER_TAKEOVER');
-    const takeover = peers.calls.find((c) => c.url === '/api/v1/sessions/bs_test1/takeover')!;
+    const takeover = t.peers.calls.find((c) => c.url === '/api/v1/sessions/bs_test1/takeover')!;
     expect(takeover.headers['x-user-id']).toBe(OWNER);
     expect((await send(mId, { eventType: 'USER_TAKEOVER_END', sessionId: 'bs_test1' })).statusCode).toBe(200);
     expect(await sessionStatus()).toBe('ACTIVE');
@@ -47,11 +37,11 @@ describe('USER_TAKEOVER_START/END as mission events', () => {
 
   it('answers 404 for an unknown session and records nothing', async () => {
     const mId = await interactive();
-    const before = (await app.ctx.events.after(mId, 0)).length;
+    const before = (await t.app.ctx.events.after(mId, 0)).length;
     const res = await send(mId, { eventType: 'USER_TAKEOVER_START', sessionId: 'bs_nope' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Browser session not found' });
-    expect(await app.ctx.events.after(mId, 0)).toHaveLength(before);
+    expect(await t.app.ctx.events.after(mId, 0)).toHaveLength(before);
   });
 
   it("answers 404 for another mission's session, which stays as it was", async () => {

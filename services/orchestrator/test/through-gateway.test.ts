@@ -179,6 +179,9 @@ describe('missions through the gateway', () => {
       sessionId: session.sessionId,
     });
     expect(takeover.status).toBe(200);
+    // The event changed the real bridge's session, as the takeover route would have.
+    const held = await api('GET', `/api/v1/households/${householdId}/browser/sessions/${session.sessionId}`);
+    expect(held.body.status).toBe('USER_TAKEOVER');
     const wrong = await api('POST', `${missions()}/${poll.mission_id}/events`, {
       eventType: 'USER_TAKEOVER_END',
       sessionId: session.sessionId,

@@ -5,7 +5,7 @@ import type { GatewayContext } from '../context.ts';
 import { cartRefusal } from '../domain/purchase-request-cart.ts';
 import { applyEvent } from '../domain/purchase-request-machine.ts';
 import { publicRequest, type StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
-import { auditGate, guarded, type RequestRef } from './purchase-gate.ts';
+import { auditCartMismatch, auditGate, guarded, type RequestRef } from './purchase-gate.ts';
 
 /** The lastFailure code of a cart refused for not matching the approval. */
 const CART_REFUSED_CODE = 'SAFETY_VIOLATION' as const;
@@ -51,9 +51,10 @@ async function applyCallback(
       return outcome.next;
     });
     if (!doc || doc.householdId !== householdId) throw notFound('Purchase request not found');
-    if (refused)
+    if (refused) {
       await auditGate(ctx, request, gate, 'REFUSED', { jobId, reason: refused, ...detail }, 'CRITICAL');
-    else if (!replay) await auditGate(ctx, request, gate, 'ALLOWED', { jobId, ...detail });
+      await auditCartMismatch(ctx, request, gate, { jobId, reason: refused });
+    } else if (!replay) await auditGate(ctx, request, gate, 'ALLOWED', { jobId, ...detail });
     return publicRequest(doc);
   });
 }

@@ -77,6 +77,25 @@ export function createArtifactWriter(deps: {
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
     isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500 && err.status !== 409,
+    onDropped: async (item, _id, err) => {
+      await deps.audit?.record(
+        item.householdId,
+        {
+          missionId: item.missionId,
+          category: 'SYSTEM',
+          severity: 'WARNING',
+          action: 'OUTBOX_DELIVERY_ABANDONED',
+          detail: {
+            outbox: OUTBOX_NAME,
+            type: TYPES[item.kind],
+            reason: (err as Error).message?.slice(0, 500),
+          },
+          targetType: 'mission',
+          targetId: item.missionId,
+        },
+        item.requestId,
+      );
+    },
     deliver: async (item) => {
       let written: Written;
       try {

@@ -6,6 +6,7 @@ import type { OrchestratorContext } from '../context.ts';
 import { recordOf, runAgentTurn } from '../domain/agent-loop.ts';
 import { ModelError } from '../domain/agent-model.ts';
 import { type MissionDoc, type TurnLease, turnBlocker, userMessage } from '../domain/mission.ts';
+import { isPolicyRefusal } from '../domain/tool-policy.ts';
 import { applyTurn } from '../domain/turn-effects.ts';
 import { turnCompleted } from '../domain/turn-result.ts';
 import { recordMissionEnd } from './mission-end.ts';
@@ -137,13 +138,14 @@ async function runTurn(
               },
             };
           const outcome = await runToolCall(call, toolCtx);
+          const refused = isPolicyRefusal(outcome);
           await ctx.audit.record(
             householdId,
             {
               missionId,
-              category: 'TOOL_CALL',
+              category: refused ? 'SAFETY_VIOLATION' : 'TOOL_CALL',
               severity: outcome.ok ? 'INFO' : 'WARNING',
-              action: 'TOOL_CALLED',
+              action: refused ? 'TOOL_CALL_REFUSED' : 'TOOL_CALLED',
               detail: {
                 tool: outcome.tool,
                 turnId,
@@ -236,9 +238,11 @@ async function failTurn(
     req.householdId,
     {
       missionId: req.missionId,
-      category: 'MISSION_LIFECYCLE',
+      // A message the model refused on safety grounds is a safety event, not a broken turn.
+      ...(error.code === 'MODEL_REFUSED'
+        ? { category: 'SAFETY_VIOLATION' as const, action: 'MESSAGE_REFUSED' as const }
+        : { category: 'MISSION_LIFECYCLE' as const, action: 'MISSION_TURN_FAILED' as const }),
       severity: 'WARNING',
-      action: 'MISSION_TURN_FAILED',
       detail: { turnId, ...error },
       actorId: req.caller.userId,
       targetType: 'mission',

@@ -135,8 +135,25 @@ function describe(err: unknown, timeoutMs: number, timedOut: boolean): ModelErro
 
 type GenerateParams = Parameters<GoogleGenAI['models']['generateContent']>[0];
 
-/** The parts of the answer in order; `complete` once the model said it had finished. */
-type Answer = { parts: Part[]; complete: boolean };
+/**
+ * The parts of the answer in order; `complete` once the model said it had finished; `refusal`
+ * the reason when the model blocked the prompt or stopped its answer on safety grounds.
+ */
+type Answer = { parts: Part[]; complete: boolean; refusal?: string };
+
+/** finishReasons that mean "refused", as opposed to a normal stop or a length cut. */
+const REFUSALS = new Set(['SAFETY', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+
+/** Why the model refused, from a response or stream chunk; undefined when it did not. */
+function refusalOf(response: {
+  promptFeedback?: { blockReason?: string | undefined } | undefined;
+  candidates?: Array<{ finishReason?: string | undefined }> | undefined;
+}): string | undefined {
+  const blocked = response.promptFeedback?.blockReason;
+  if (blocked) return String(blocked);
+  const finish = response.candidates?.[0]?.finishReason;
+  return finish && REFUSALS.has(String(finish)) ? String(finish) : undefined;
+}
 
 const textOf = (p: Part) => (typeof p.text === 'string' && !p.thought ? p.text : '');
 
@@ -164,7 +181,12 @@ async function generateOnce(ai: GoogleGenAI, params: GenerateParams, timeoutMs: 
       ...params,
       config: { ...params.config, abortSignal: deadline },
     });
-    return { parts: response.candidates?.[0]?.content?.parts ?? [], complete: true };
+    const refusal = refusalOf(response);
+    return {
+      parts: response.candidates?.[0]?.content?.parts ?? [],
+      complete: true,
+      ...(refusal ? { refusal } : {}),
+    };
   } catch (err) {
     throw describe(err, timeoutMs, deadline.aborted);
   }
@@ -222,6 +244,7 @@ async function generateStreamed(
       // Vertex ends an answer with a finishReason (or promptFeedback when it refuses the prompt);
       // a stream closed without one was cut, and half an answer must not pass for a whole one.
       if (candidate?.finishReason || chunk.promptFeedback) answer.complete = true;
+      answer.refusal ??= refusalOf(chunk);
       for (const part of candidate?.content?.parts ?? []) {
         answer.parts.push(part);
         const text = textOf(part);
@@ -276,6 +299,8 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
           'MODEL_UPSTREAM_ERROR',
           'The agent model stopped sending before its answer was complete (the stream was cut)',
         );
+      if (answer.refusal)
+        throw new ModelError('MODEL_REFUSED', `The agent model refused the message (${answer.refusal})`);
       return decide(answer.parts);
     },
   };
