@@ -140,11 +140,12 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
     callbackSchema(
       'Cart-prep callback: cart preparation failed',
       CartFailedCallback,
-      'From CART_PREP only (else 409 CONFLICT) → back to APPROVED with lastFailure {jobId, errorCode, message, at}, so a new purchase intent can retry.',
+      'From CART_PREP only (else 409 CONFLICT) → back to APPROVED with lastFailure {jobId, errorCode, message, evidence, at} (evidence: the page the job ended on, a screenshot reference and a one-line reason), so a new purchase intent can retry.',
     ),
     async (request) => {
       const { jobId, errorCode } = request.body;
       const message = request.body.message ?? null;
+      const evidence = request.body.evidence ?? null;
       return callback(
         request,
         'CART_FAILED',
@@ -154,7 +155,7 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
           next: applyEvent(
             r,
             'cartFailed',
-            { dispatchPending: false, lastFailure: { jobId, errorCode, message, at: now } },
+            { dispatchPending: false, lastFailure: { jobId, errorCode, message, evidence, at: now } },
             now,
           ),
         }),
