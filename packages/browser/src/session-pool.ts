@@ -75,7 +75,7 @@ export function createBrowserPool(options: BrowserPoolOptions) {
     /** A new session; BrowserCapacityError when the cap is reached. */
     async open(id: string): Promise<PooledSession> {
       if (sessions.size + reserved >= options.maxSessions)
-        throw new BrowserCapacityError(options.maxSessions, Math.max(1, Math.ceil(options.idleMs / 60_000)));
+        throw new BrowserCapacityError(options.maxSessions, 30);
       reserved++;
       try {
         const { browser } = await start();

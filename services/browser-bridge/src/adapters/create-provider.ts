@@ -1,12 +1,19 @@
-import type { BrowserProviderName } from '@hs/contracts';
-import { ConfigError } from '@hs/service-kit';
+import { createAddressGuard, createBrowserPool } from '@hs/browser';
+import type { BrowserBridgeConfig } from '../config.ts';
 import type { BrowserProvider } from './browser-provider.ts';
+import { createLocalProvider } from './local-provider.ts';
 import { createSimulatedProvider } from './simulated-provider.ts';
 
-/** The provider BROWSER_PROVIDER names; config.ts already refuses the ones not built yet. */
-export function createBrowserProvider(name: BrowserProviderName): BrowserProvider {
-  if (name === 'simulated') return createSimulatedProvider();
-  throw new ConfigError(
-    `Configuration error: BROWSER_PROVIDER=${name} is not built yet (use BROWSER_PROVIDER=simulated)`,
-  );
+/** The provider BROWSER_PROVIDER names (config.ts refuses the ones not built). */
+export function createBrowserProvider(config: BrowserBridgeConfig['browser']): BrowserProvider {
+  if (config.provider === 'local')
+    return createLocalProvider(
+      createBrowserPool({
+        guard: createAddressGuard({ allowPrivateHosts: config.allowPrivateHosts }),
+        maxSessions: config.maxSessions,
+        idleMs: config.idleMs,
+        executablePath: config.chromiumPath,
+      }),
+    );
+  return createSimulatedProvider();
 }
