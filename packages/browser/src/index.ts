@@ -3,4 +3,5 @@ export * from './forbidden-address.ts';
 export * from './guard-proxy.ts';
 export * from './local-chromium.ts';
 export * from './page-elements.ts';
+export * from './private-merchant-hosts.ts';
 export * from './session-pool.ts';

@@ -1,6 +1,7 @@
 import { ConfigError } from '@hs/service-kit';
 import { describe, expect, it } from 'vitest';
-import { createAddressGuard, privateMerchantHosts } from '../src/address-guard.ts';
+import { createAddressGuard } from '../src/address-guard.ts';
+import { privateMerchantHosts } from '../src/private-merchant-hosts.ts';
 
 // Names are resolved by an injected resolver: nothing here touches DNS.
 const resolver = (table: Record<string, string[]>) => async (host: string) => {

@@ -121,7 +121,10 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
         (r, now) => {
           const { jobId, cart } = request.body;
           // Only a cart for the job the request waits for is judged; anything else is refused below.
-          const refused = r.status === 'CART_PREP' && r.cartprepJobId === jobId ? cartRefusal(r, cart) : null;
+          const refused =
+            r.status === 'CART_PREP' && r.cartprepJobId === jobId
+              ? cartRefusal(r, cart, ctx.config.allowPrivateMerchantHosts)
+              : null;
           if (!refused) return { next: applyEvent(r, 'cartReady', { cart, dispatchPending: false }, now) };
           const message = `Cart refused: ${refused}. The request is back to APPROVED; start a new purchase to retry.`;
           const lastFailure = { jobId, errorCode: CART_REFUSED_CODE, message, at: now };
