@@ -3,7 +3,6 @@
 // (dev and test only) names the exact host:port pairs of local shops that are let through.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { type AppEnv, ConfigError, isProductionLike } from '@hs/service-kit';
 import { isForbiddenAddress } from './forbidden-address.ts';
 
 export type Resolve = (host: string) => Promise<string[]>;
