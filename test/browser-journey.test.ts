@@ -119,7 +119,7 @@ describe('an INTERACTIVE mission in a local browser', () => {
     const mId = mission.body.mission_id as string;
     const calls = (mission.body.history as Json[]).flatMap((m) => (m.tool_calls as Json[] | null) ?? []);
     const opened = calls.find((c) => c.tool === 'create_browser_session');
-    const sessionId = (opened?.result as Json).sessionId as string;
+    const sessionId = (opened?.result as Json | undefined)?.sessionId as string;
     expect(sessionId).toMatch(/^bs_/);
     const S = h(`/browser/sessions/${sessionId}`);
 
