@@ -121,6 +121,14 @@ describe('an INTERACTIVE mission in a local browser', () => {
     const opened = calls.find((c) => c.tool === 'create_browser_session');
     const sessionId = (opened?.result as Json | undefined)?.sessionId as string;
     expect(sessionId).toMatch(/^bs_/);
+    // The agent read the opened page through the bridge's elements.
+    expect((opened?.result as Json).page).toMatchObject({
+      url: `${shop.url}${DEMO_PATHS.layoutB}`,
+      heading: 'Linen Shirt',
+    });
+    const said = (mission.body.history as Json[]).at(-1)?.content as string;
+    expect(said).toContain('I see "Linen Shirt"; I could press');
+    expect(said).toContain('"Add to bag"');
     const S = h(`/browser/sessions/${sessionId}`);
 
     const page = await client.api(`${S}/elements`, { token: parent.token });

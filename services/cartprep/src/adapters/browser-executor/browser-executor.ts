@@ -58,15 +58,22 @@ async function run(page: Page, job: StoredJob, deps: BrowserExecutorDeps): Promi
   if (job.size) await chooseSize(page, job.size);
   await setQuantity(page, job.quantity);
   await assertNotCovered(add);
+  // Adding either loads a page (a form post) or sends a request from the page (fetch/XHR).
+  const settled = Promise.race([
+    page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 8000 }),
+    page
+      .waitForResponse((r) => r.request().method() !== 'GET' && r.request().resourceType() !== 'document', {
+        timeout: 8000,
+      })
+      .then(() => null),
+  ]).catch(() => null);
   const before = page.url();
-  const [navigation] = await Promise.all([
-    page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 5000 }).catch(() => null),
-    add.click(),
-  ]);
+  await add.click();
+  const navigation = await settled;
   if (navigation || page.url() !== before) {
     checkDestination(page, navigation, merchantHost, deps.allowHost);
     await checkPage(page, navigation);
-  } else await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => {});
+  }
   await openCart(page);
   checkDestination(page, null, merchantHost, deps.allowHost);
   const cart = await readCart(page, merchantHost);
