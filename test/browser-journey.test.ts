@@ -122,7 +122,7 @@ describe('an INTERACTIVE mission in a local browser', () => {
     const sessionId = (opened?.result as Json | undefined)?.sessionId as string;
     expect(sessionId).toMatch(/^bs_/);
     // The agent read the opened page through the bridge's elements.
-    expect((opened?.result as Json).page).toMatchObject({
+    expect((opened?.result as Json | undefined)?.page).toMatchObject({
       url: `${shop.url}${DEMO_PATHS.layoutB}`,
       heading: 'Linen Shirt',
     });
