@@ -21,6 +21,8 @@ export function loadBrowserBridgeConfig(env: NodeJS.ProcessEnv = process.env) {
     (appEnv) => ({
       BROWSER_PROVIDER: BrowserProviderName.default('simulated'),
       BROWSER_API_KEY: z.string().min(1).optional(),
+      BROWSER_API_BASE_URL: z.url().default('https://api.browserbase.com'),
+      BROWSER_PROJECT_ID: z.string().min(1).optional(),
       BROWSER_ENFORCE_EVENT_SIGNATURES: envBool(isProductionLike(appEnv)),
       BROWSER_EVENT_SIGNING_SECRET: z.string().min(1).default(DEV_EVENT_SIGNING_SECRET),
       BROWSER_DEFAULT_START_URL: z.url({ protocol: /^https?$/ }).default('https://www.example.com/'),
@@ -35,9 +37,9 @@ export function loadBrowserBridgeConfig(env: NodeJS.ProcessEnv = process.env) {
     env,
   );
   const raw = base.raw;
-  if (raw.BROWSER_PROVIDER === 'cloud')
+  if (raw.BROWSER_PROVIDER === 'cloud' && (!raw.BROWSER_API_KEY || !raw.BROWSER_PROJECT_ID))
     throw new ConfigError(
-      'Configuration error: BROWSER_PROVIDER=cloud is not built yet (use BROWSER_PROVIDER=local or simulated)',
+      'Configuration error: BROWSER_PROVIDER=cloud needs BROWSER_API_KEY and BROWSER_PROJECT_ID',
     );
   const real = raw.BROWSER_PROVIDER !== 'simulated';
   if (real && isProductionLike(base.appEnv) && raw.BROWSER_LIVE_VIEW_SECRET === DEV_LIVE_VIEW_SECRET)
@@ -55,6 +57,9 @@ export function loadBrowserBridgeConfig(env: NodeJS.ProcessEnv = process.env) {
     browser: {
       provider: raw.BROWSER_PROVIDER,
       apiKey: raw.BROWSER_API_KEY,
+      apiBaseUrl: raw.BROWSER_API_BASE_URL,
+      projectId: raw.BROWSER_PROJECT_ID,
+      apiTimeoutMs: base.internalTimeoutMs,
       defaultStartUrl: raw.BROWSER_DEFAULT_START_URL,
       enforceEventSignatures: raw.BROWSER_ENFORCE_EVENT_SIGNATURES,
       eventSigningSecret: raw.BROWSER_EVENT_SIGNING_SECRET,

@@ -9,9 +9,9 @@ describe('browser-bridge configuration', () => {
     expect(config.browser.enforceEventSignatures).toBe(false);
   });
 
-  it('refuses BROWSER_PROVIDER=cloud with one clear line', () => {
-    expect(() => loadBrowserBridgeConfig({ BROWSER_PROVIDER: 'cloud' })).toThrow(
-      'Configuration error: BROWSER_PROVIDER=cloud is not built yet (use BROWSER_PROVIDER=local or simulated)',
+  it('refuses BROWSER_PROVIDER=cloud without its key and project', () => {
+    expect(() => loadBrowserBridgeConfig({ BROWSER_PROVIDER: 'cloud', BROWSER_API_KEY: 'k' })).toThrow(
+      'Configuration error: BROWSER_PROVIDER=cloud needs BROWSER_API_KEY and BROWSER_PROJECT_ID',
     );
   });
 

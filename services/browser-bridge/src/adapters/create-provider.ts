@@ -1,6 +1,7 @@
 import { createAddressGuard, createBrowserPool } from '@hs/browser';
 import type { BrowserBridgeConfig } from '../config.ts';
 import type { BrowserProvider } from './browser-provider.ts';
+import { createCloudProvider } from './cloud-provider.ts';
 import { createLocalProvider } from './local-provider.ts';
 import { createSimulatedProvider } from './simulated-provider.ts';
 
@@ -15,5 +16,12 @@ export function createBrowserProvider(config: BrowserBridgeConfig['browser']): B
         executablePath: config.chromiumPath,
       }),
     );
+  if (config.provider === 'cloud')
+    return createCloudProvider({
+      apiBaseUrl: config.apiBaseUrl,
+      apiKey: config.apiKey ?? '',
+      projectId: config.projectId ?? '',
+      timeoutMs: config.apiTimeoutMs,
+    });
   return createSimulatedProvider();
 }

@@ -5,8 +5,7 @@ import { BrowserCapacityError, type BrowserPool, pageElements } from '@hs/browse
 import { AppError } from '@hs/service-kit';
 import type { Page } from 'playwright-core';
 import { type BrowserProvider, BrowserProviderError, type ProviderHandle } from './browser-provider.ts';
-
-const ACTION_TIMEOUT_MS = 15_000;
+import { ACTION_TIMEOUT_MS, runAction } from './page-actions.ts';
 
 export function createLocalProvider(pool: BrowserPool): BrowserProvider {
   function page(handle: ProviderHandle): Page {
@@ -37,32 +36,7 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
       }
       return { providerSessionId: sessionId, liveViewUrl: null };
     },
-    async act(handle, action) {
-      const p = page(handle);
-      switch (action.type) {
-        case 'NAVIGATE':
-          await p.goto(action.url!.trim(), { waitUntil: 'domcontentloaded' });
-          break;
-        case 'CLICK':
-          await p.click(action.selector!);
-          await p.waitForLoadState('domcontentloaded');
-          break;
-        case 'TYPE':
-          if (action.selector) await p.fill(action.selector, action.text!);
-          else await p.keyboard.type(action.text!);
-          break;
-        case 'SCROLL':
-          await p.mouse.wheel(0, 600);
-          break;
-        case 'WAIT':
-          await p.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {});
-          break;
-        case 'SCREENSHOT':
-          break;
-      }
-      const screenshot = await p.screenshot({ type: 'jpeg', quality: 60 });
-      return { currentUrl: p.url(), screenshot };
-    },
+    act: (handle, action) => runAction(page(handle), action),
     async elements(handle) {
       const p = page(handle);
       return { url: p.url(), elements: await pageElements(p) };
