@@ -44,7 +44,9 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
     timeoutMs: config.internalTimeoutMs,
   });
   const missionEvents = createMissionEvents(orchestrator);
-  const provider = deps.provider ?? createBrowserProvider(config.browser);
+  // An idle local session ends like a terminate (state, recording); the flows exist only below.
+  let onIdle: (sessionId: string) => void = () => {};
+  const provider = deps.provider ?? createBrowserProvider(config.browser, (id) => onIdle(id));
   const real = provider.name !== 'simulated';
   const recordings = real
     ? createRecordings({
@@ -68,18 +70,23 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
   const live = provider.livePage
     ? createLiveView({ sessions, provider, secret: config.browser.liveViewSecret })
     : null;
+  const sessionFlows = createSessionFlows({
+    sessions,
+    provider,
+    missionEvents,
+    defaultStartUrl: config.browser.defaultStartUrl,
+    allowPrivateHosts: config.browser.allowPrivateHosts,
+    recordings,
+    liveView: live ? { secret: config.browser.liveViewSecret, publicBaseUrl: config.publicBaseUrl } : null,
+    logger: deps.logger || undefined,
+  });
+  onIdle = (id) =>
+    void sessionFlows
+      .terminate(id)
+      .catch((err) => (deps.logger || undefined)?.warn({ err, sessionId: id }, 'idle session not ended'));
   registerRoutes(app, {
     live,
-    sessions: createSessionFlows({
-      sessions,
-      provider,
-      missionEvents,
-      defaultStartUrl: config.browser.defaultStartUrl,
-      allowPrivateHosts: config.browser.allowPrivateHosts,
-      recordings,
-      liveView: live ? { secret: config.browser.liveViewSecret, publicBaseUrl: config.publicBaseUrl } : null,
-      logger: deps.logger || undefined,
-    }),
+    sessions: sessionFlows,
     events: createExtensionEvents({
       sessions,
       seenIds: createSeenWebhookIds(store, deps.now),

@@ -6,7 +6,11 @@ import { createLocalProvider } from './local-provider.ts';
 import { createSimulatedProvider } from './simulated-provider.ts';
 
 /** The provider BROWSER_PROVIDER names (config.ts refuses the ones not built). */
-export function createBrowserProvider(config: BrowserBridgeConfig['browser']): BrowserProvider {
+/** `onIdle` hears of a local session whose browser was closed for idleness (its id is the session id). */
+export function createBrowserProvider(
+  config: BrowserBridgeConfig['browser'],
+  onIdle: (sessionId: string) => void = () => {},
+): BrowserProvider {
   if (config.provider === 'local')
     return createLocalProvider(
       createBrowserPool({
@@ -14,6 +18,7 @@ export function createBrowserProvider(config: BrowserBridgeConfig['browser']): B
         maxSessions: config.maxSessions,
         idleMs: config.idleMs,
         executablePath: config.chromiumPath,
+        onIdleClose: onIdle,
       }),
     );
   if (config.provider === 'cloud')
