@@ -68,11 +68,21 @@ export type BrowserSession = z.infer<typeof BrowserSession>;
 export const BrowserAgentActionResult = z.object({ session: BrowserSession, action: BrowserActionLogEntry });
 export type BrowserAgentActionResult = z.infer<typeof BrowserAgentActionResult>;
 
+/** Where an element is drawn, in CSS pixels of the viewport (null when the page is not real). */
+export const BrowserElementBox = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+
+/** A visible interactive element (or heading) of the page: `selector` is what CLICK and TYPE take. */
 export const BrowserPageElement = z.object({
   selector: z.string(),
   role: z.string(),
   name: z.string(),
   href: z.string().nullable(),
+  box: BrowserElementBox.nullable().optional(),
 });
 export type BrowserPageElement = z.infer<typeof BrowserPageElement>;
 

@@ -38,6 +38,14 @@ export const Cart = z.object({
 });
 export type Cart = z.infer<typeof Cart>;
 
+/** What a failed job saw last: the page it ended on, a screenshot of it, and why it stopped. */
+export const CartprepEvidence = z.object({
+  finalUrl: z.string().max(2048).nullable(),
+  screenshotRef: z.string().max(1024).nullable(),
+  reason: z.string().max(500),
+});
+export type CartprepEvidence = z.infer<typeof CartprepEvidence>;
+
 export const CartprepJobId = z.string().regex(/^cpj_[A-Za-z0-9_-]{8,64}$/, 'must look like cpj_<id>');
 
 export const CreateCartprepJobRequest = z.object({
@@ -68,6 +76,8 @@ export const CartprepJob = z.object({
   errorCode: CartprepFailureCode.nullable(),
   errorMessage: z.string().nullable(),
   cart: Cart.nullable(),
+  // Optional on the wire: a cart-prep from before evidence existed still answers the gateway.
+  evidence: CartprepEvidence.nullable().optional(),
   attempts: z.number().int().nonnegative(),
   createdAt: Timestamp,
   updatedAt: Timestamp,

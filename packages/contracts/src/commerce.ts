@@ -171,7 +171,7 @@ export function isDomainAllowed(domain: string, allowed: readonly string[]): boo
  */
 export function checkMerchantUrl(
   raw: string,
-  policy: { allowedDomains?: readonly string[] | null } = {},
+  policy: { allowedDomains?: readonly string[] | null; allowPrivateHosts?: readonly string[] } = {},
 ): MerchantUrlCheck {
   let url: URL;
   try {
@@ -184,6 +184,10 @@ export function checkMerchantUrl(
   if (url.username || url.password) return { ok: false, reason: 'URL must not contain credentials' };
   // WHATWG parsing already turned every IPv4 spelling (0x7f.1, 2130706433) into dotted decimal.
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  // ALLOW_PRIVATE_MERCHANT_HOSTS (dev and test): an exact host:port, such as a local demo shop.
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  if (policy.allowPrivateHosts?.includes(`${host}:${port}`))
+    return { ok: true, url: url.toString(), domain: host };
   if (host.startsWith('[') || /^\d+(\.\d+){3}$/.test(host))
     return { ok: false, reason: 'URL must use a domain name, not an IP address' };
   const labels = host.split('.');

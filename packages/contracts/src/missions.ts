@@ -402,6 +402,11 @@ export const BrowserSessionSummary = z.looseObject({
   status: z.string(),
   liveViewUrl: z.string().nullable().optional(),
   startUrl: z.string().nullable().optional(),
+  /** What the agent read on the opened page (the bridge's elements): its heading and what it can press. */
+  page: z
+    .object({ url: z.string(), heading: z.string().nullable(), actions: z.array(z.string()) })
+    .nullable()
+    .optional(),
 });
 export type BrowserSessionSummary = z.infer<typeof BrowserSessionSummary>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cart, CartprepFailureCode } from './cartprep.ts';
+import { Cart, CartprepEvidence, CartprepFailureCode } from './cartprep.ts';
 import { NoBody, optionalBody, Timestamp } from './common.ts';
 
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -41,6 +41,7 @@ export const PurchaseFailure = z.object({
   jobId: z.string().nullable(),
   errorCode: CartprepFailureCode,
   message: z.string().nullable(),
+  evidence: CartprepEvidence.nullable().optional(),
   at: Timestamp,
 });
 export type PurchaseFailure = z.infer<typeof PurchaseFailure>;
@@ -114,6 +115,7 @@ export const CartFailedCallback = z.object({
   jobId: z.string().min(1).max(128),
   errorCode: CartprepFailureCode,
   message: z.string().max(2000).nullable().optional(),
+  evidence: CartprepEvidence.nullable().optional(),
 });
 export type CartFailedCallback = z.infer<typeof CartFailedCallback>;
 

@@ -1,3 +1,4 @@
+export * from './demo-shop/server.ts';
 export * from './fake-peers.ts';
 export * from './firestore-emulator.ts';
 export * from './gateway-client.ts';

@@ -1,13 +1,16 @@
 import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import { type BlobStorage, createBlobStorageFromSettings } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import type { BrowserProvider } from './adapters/browser-provider.ts';
 import { createBrowserProvider } from './adapters/create-provider.ts';
 import { createMissionEvents } from './adapters/mission-events.ts';
+import { createRecordings } from './adapters/recordings.ts';
 import { createSeenWebhookIds } from './adapters/seen-webhook-ids.ts';
 import { createSessionRepository } from './adapters/session-repository.ts';
 import type { BrowserBridgeConfig } from './config.ts';
 import { createExtensionEvents } from './flows/extension-events.ts';
+import { createLiveView } from './flows/live-view.ts';
 import { createSessionFlows } from './flows/session-flows.ts';
 import { registerRoutes } from './routes/index.ts';
 
@@ -17,6 +20,8 @@ export interface BrowserBridgeDeps {
   logger?: Logger | false;
   /** Tests may inject a provider (a failing one, say); otherwise BROWSER_PROVIDER picks one. */
   provider?: BrowserProvider;
+  /** Where recordings go; otherwise ARTIFACT_* settings decide. */
+  storage?: BlobStorage;
   now?: () => number;
 }
 
@@ -39,14 +44,49 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
     timeoutMs: config.internalTimeoutMs,
   });
   const missionEvents = createMissionEvents(orchestrator);
+  // An idle local session ends like a terminate (state, recording); the flows exist only below.
+  let onIdle: (sessionId: string) => void = () => {};
+  const provider = deps.provider ?? createBrowserProvider(config.browser, (id) => onIdle(id));
+  const real = provider.name !== 'simulated';
+  const recordings = real
+    ? createRecordings({
+        store,
+        storage:
+          deps.storage ??
+          createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.publicBaseUrl }),
+        artifacts: createPeerClient({
+          service: 'artifacts-audit',
+          ...config.peers['artifacts-audit'],
+          timeoutMs: config.internalTimeoutMs,
+        }),
+        logger: deps.logger || undefined,
+      })
+    : null;
+  if (recordings) {
+    app.addHook('onReady', async () => recordings.outbox.start());
+    app.addHook('onClose', async () => recordings.outbox.stop());
+  }
+  app.addHook('onClose', async () => provider.close?.());
+  const live = provider.livePage
+    ? createLiveView({ sessions, provider, secret: config.browser.liveViewSecret })
+    : null;
+  const sessionFlows = createSessionFlows({
+    sessions,
+    provider,
+    missionEvents,
+    defaultStartUrl: config.browser.defaultStartUrl,
+    allowPrivateHosts: config.browser.allowPrivateHosts,
+    recordings,
+    liveView: live ? { secret: config.browser.liveViewSecret, publicBaseUrl: config.publicBaseUrl } : null,
+    logger: deps.logger || undefined,
+  });
+  onIdle = (id) =>
+    void sessionFlows
+      .terminate(id)
+      .catch((err) => (deps.logger || undefined)?.warn({ err, sessionId: id }, 'idle session not ended'));
   registerRoutes(app, {
-    sessions: createSessionFlows({
-      sessions,
-      provider: deps.provider ?? createBrowserProvider(config.browser.provider),
-      missionEvents,
-      defaultStartUrl: config.browser.defaultStartUrl,
-      logger: deps.logger || undefined,
-    }),
+    live,
+    sessions: sessionFlows,
     events: createExtensionEvents({
       sessions,
       seenIds: createSeenWebhookIds(store, deps.now),

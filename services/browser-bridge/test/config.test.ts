@@ -9,10 +9,27 @@ describe('browser-bridge configuration', () => {
     expect(config.browser.enforceEventSignatures).toBe(false);
   });
 
-  it.each(['local', 'cloud'])('refuses BROWSER_PROVIDER=%s with one clear line', (provider) => {
-    expect(() => loadBrowserBridgeConfig({ BROWSER_PROVIDER: provider })).toThrow(
-      `Configuration error: BROWSER_PROVIDER=${provider} is not built yet (use BROWSER_PROVIDER=simulated)`,
+  it('refuses BROWSER_PROVIDER=cloud without its key and project', () => {
+    expect(() => loadBrowserBridgeConfig({ BROWSER_PROVIDER: 'cloud', BROWSER_API_KEY: 'k' })).toThrow(
+      'Configuration error: BROWSER_PROVIDER=cloud needs BROWSER_API_KEY and BROWSER_PROJECT_ID',
     );
+  });
+
+  it('accepts BROWSER_PROVIDER=local with its session cap, and refuses private merchant hosts in production', () => {
+    const config = loadBrowserBridgeConfig({ BROWSER_PROVIDER: 'local', BROWSER_MAX_SESSIONS: '2' });
+    expect(config.browser).toMatchObject({
+      provider: 'local',
+      maxSessions: 2,
+      chromiumPath: '/usr/bin/chromium',
+    });
+    expect(() =>
+      loadBrowserBridgeConfig({
+        APP_ENV: 'production',
+        ...productionInternalTokens(),
+        BROWSER_EVENT_SIGNING_SECRET: `whsec_${Buffer.from('k'.repeat(32)).toString('base64')}`,
+        ALLOW_PRIVATE_MERCHANT_HOSTS: '127.0.0.1:9000',
+      }),
+    ).toThrow('Configuration error: ALLOW_PRIVATE_MERCHANT_HOSTS is not allowed when APP_ENV=production');
   });
 
   it('enforces signatures in production and refuses the development signing secret there', () => {

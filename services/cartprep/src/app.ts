@@ -2,9 +2,9 @@ import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/ser
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import type { CartExecutor } from './adapters/cart-executor.ts';
+import { createCartExecutor } from './adapters/create-executor.ts';
 import { createGatewayCallbacks } from './adapters/gateway-callbacks.ts';
 import { createJobRepository } from './adapters/job-repository.ts';
-import { createSimulatedExecutor } from './adapters/simulated-executor.ts';
 import type { CartprepConfig } from './config.ts';
 import type { CartprepContext } from './context.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
@@ -42,9 +42,12 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
     maxBackoffMs: config.cartprep.callbackRetryMaxMs,
     logger,
   });
+  const chosen = deps.executor
+    ? { executor: deps.executor, close: async () => {} }
+    : createCartExecutor(config);
   const runner = createJobRunner({
     jobs,
-    executor: deps.executor ?? createSimulatedExecutor(),
+    executor: chosen.executor,
     callbacks,
     settings: {
       maxAttempts: config.cartprep.maxAttempts,
@@ -70,7 +73,10 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
     });
     // Running jobs go back to the queue as soon as shutdown starts, not after the HTTP drain.
     app.addHook('preClose', async () => worker.stop());
-    app.addHook('onClose', async () => callbacks.outbox.stop());
-  }
+    app.addHook('onClose', async () => {
+      await callbacks.outbox.stop();
+      await chosen.close();
+    });
+  } else app.addHook('onClose', () => chosen.close());
   return Object.assign(app, { ctx });
 }

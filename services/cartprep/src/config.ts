@@ -1,3 +1,4 @@
+import { DEFAULT_CHROMIUM_PATH, privateMerchantHosts } from '@hs/browser';
 import {
   type BaseConfig,
   ConfigError,
@@ -6,6 +7,7 @@ import {
   isProductionLike,
   loadConfig,
 } from '@hs/service-kit';
+import { storageEnvShape, storageSettingsFrom } from '@hs/storage';
 import { z } from 'zod';
 
 /** Settings of the cartprep service on top of the shared ones (see README, configuration table). */
@@ -23,14 +25,15 @@ export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
       CARTPREP_ALLOWED_DOMAINS: envList(),
       CARTPREP_CALLBACK_RETRY_MAX_SECONDS: z.coerce.number().positive().default(60),
       BUYFLOW_INTERNAL_TOKEN: z.string().min(1).default('dev-buyflow-internal-token'),
+      ALLOW_PRIVATE_MERCHANT_HOSTS: envList(),
+      BROWSER_CHROMIUM_PATH: z.string().min(1).default(DEFAULT_CHROMIUM_PATH),
+      PUBLIC_BASE_URL: z.url().optional(),
+      ...storageEnvShape(),
     }),
     env,
   );
   const raw = base.raw;
-  if (raw.CARTPREP_EXECUTOR === 'browser')
-    throw new ConfigError(
-      'Configuration error: CARTPREP_EXECUTOR=browser is not available yet: the browser executor comes with the browser issue (use simulated)',
-    );
+  const allowPrivateHosts = privateMerchantHosts(raw.ALLOW_PRIVATE_MERCHANT_HOSTS, base.appEnv);
   if (
     isProductionLike(base.appEnv) &&
     (raw.BUYFLOW_INTERNAL_TOKEN.startsWith('dev-') || Buffer.byteLength(raw.BUYFLOW_INTERNAL_TOKEN) < 32)
@@ -56,7 +59,12 @@ export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
         : null,
       callbackRetryMaxMs: raw.CARTPREP_CALLBACK_RETRY_MAX_SECONDS * 1000,
       buyflowToken: raw.BUYFLOW_INTERNAL_TOKEN,
+      allowPrivateHosts,
+      chromiumPath: raw.BROWSER_CHROMIUM_PATH,
     },
+    /** Where evidence screenshots of failed browser jobs are kept (ARTIFACT_* settings). */
+    storage: storageSettingsFrom(raw, base.appEnv),
+    publicBaseUrl: raw.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8080',
   };
 }
 

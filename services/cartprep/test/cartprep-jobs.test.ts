@@ -1,4 +1,5 @@
 import { CartprepFailureCode } from '@hs/contracts';
+import { productionInternalTokens } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCartprepConfig } from '../src/index.ts';
 import { buildCartprep, job } from './cartprep-harness.ts';
@@ -164,10 +165,20 @@ describe('cart-prep jobs', () => {
 });
 
 describe('cart-prep configuration', () => {
-  it('refuses CARTPREP_EXECUTOR=browser until the browser issue lands', () => {
-    expect(() => loadCartprepConfig({ CARTPREP_EXECUTOR: 'browser' })).toThrow(
-      'Configuration error: CARTPREP_EXECUTOR=browser is not available yet: the browser executor comes with the browser issue (use simulated)',
-    );
+  it('refuses ALLOW_PRIVATE_MERCHANT_HOSTS in production, accepts it in test', () => {
+    expect(() =>
+      loadCartprepConfig({ APP_ENV: 'test', ALLOW_PRIVATE_MERCHANT_HOSTS: '127.0.0.1:9000' }),
+    ).not.toThrow();
+    expect(() =>
+      loadCartprepConfig({
+        ...productionInternalTokens(),
+        APP_ENV: 'production',
+        BUYFLOW_INTERNAL_TOKEN: 'x'.repeat(40),
+        ARTIFACT_SIGNING_SECRET: 'y'.repeat(40),
+        AUTH_JWT_SECRET: 'z'.repeat(40),
+        ALLOW_PRIVATE_MERCHANT_HOSTS: '127.0.0.1:9000',
+      }),
+    ).toThrow('Configuration error: ALLOW_PRIVATE_MERCHANT_HOSTS is not allowed when APP_ENV=production');
   });
   it('refuses an enforced allowlist without domains', () => {
     expect(() => loadCartprepConfig({ CARTPREP_ENFORCE_DOMAIN_ALLOWLIST: 'true' })).toThrow(

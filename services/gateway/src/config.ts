@@ -1,4 +1,12 @@
-import { type BaseConfig, ConfigError, envBool, isProductionLike, loadConfig } from '@hs/service-kit';
+import { privateMerchantHosts } from '@hs/browser/private-merchant-hosts';
+import {
+  type BaseConfig,
+  ConfigError,
+  envBool,
+  envList,
+  isProductionLike,
+  loadConfig,
+} from '@hs/service-kit';
 import { z } from 'zod';
 
 /** The development placeholder for AUTH_JWT_SECRET; refused in staging and production. */
@@ -34,6 +42,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       STREAM_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_SESSION_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+      ALLOW_PRIVATE_MERCHANT_HOSTS: envList(),
     }),
     env,
   );
@@ -61,6 +70,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       'Configuration error: OIDC_ISSUER and OIDC_AUDIENCE are required when AUTH_MODE=oidc',
     );
   return {
+    /** Local demo shops (dev/test): accepted by the merchant-URL rule and the cart check over http. */
+    allowPrivateMerchantHosts: privateMerchantHosts(raw.ALLOW_PRIVATE_MERCHANT_HOSTS, base.appEnv),
     ...base,
     auth: {
       mode: raw.AUTH_MODE,

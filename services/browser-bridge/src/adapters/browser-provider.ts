@@ -3,6 +3,7 @@
 // playwright-core's `chromium.connectOverCDP` (https://playwright.dev/docs/api/class-browsertype#browser-type-connect-over-cdp),
 // `cloud` asks a hosted provider (key BROWSER_API_KEY) for a CDP connect URL and does the same.
 import type { BrowserAgentActionRequest, BrowserPageElement, BrowserProviderName } from '@hs/contracts';
+import type { Page } from 'playwright-core';
 
 /** What the bridge stores about a provider's browser and hands back on every call. */
 export type ProviderHandle = { providerSessionId: string; currentUrl: string };
@@ -13,10 +14,17 @@ export interface BrowserProvider {
     sessionId: string;
     startUrl: string;
   }): Promise<{ providerSessionId: string; liveViewUrl: string | null }>;
-  /** Performs the action; resolves to the page's URL afterwards. */
-  act(handle: ProviderHandle, action: BrowserAgentActionRequest): Promise<{ currentUrl: string }>;
+  /** Performs the action; resolves to the page's URL afterwards and, for real pages, a screenshot. */
+  act(
+    handle: ProviderHandle,
+    action: BrowserAgentActionRequest,
+  ): Promise<{ currentUrl: string; screenshot?: Uint8Array }>;
   elements(handle: ProviderHandle): Promise<{ url: string; elements: BrowserPageElement[] }>;
   terminate(handle: ProviderHandle): Promise<void>;
+  /** The live page behind a session (local provider): what the live view streams and steers. */
+  livePage?(handle: ProviderHandle): Page | undefined;
+  /** Releases every browser (service shutdown). */
+  close?(): Promise<void>;
 }
 
 /**

@@ -1,12 +1,32 @@
-import type { BrowserProviderName } from '@hs/contracts';
-import { ConfigError } from '@hs/service-kit';
+import { createAddressGuard, createBrowserPool } from '@hs/browser';
+import type { BrowserBridgeConfig } from '../config.ts';
 import type { BrowserProvider } from './browser-provider.ts';
+import { createCloudProvider } from './cloud-provider.ts';
+import { createLocalProvider } from './local-provider.ts';
 import { createSimulatedProvider } from './simulated-provider.ts';
 
-/** The provider BROWSER_PROVIDER names; config.ts already refuses the ones not built yet. */
-export function createBrowserProvider(name: BrowserProviderName): BrowserProvider {
-  if (name === 'simulated') return createSimulatedProvider();
-  throw new ConfigError(
-    `Configuration error: BROWSER_PROVIDER=${name} is not built yet (use BROWSER_PROVIDER=simulated)`,
-  );
+/** The provider BROWSER_PROVIDER names (config.ts refuses the ones not built). */
+/** `onIdle` hears of a local session whose browser was closed for idleness (its id is the session id). */
+export function createBrowserProvider(
+  config: BrowserBridgeConfig['browser'],
+  onIdle: (sessionId: string) => void = () => {},
+): BrowserProvider {
+  if (config.provider === 'local')
+    return createLocalProvider(
+      createBrowserPool({
+        guard: createAddressGuard({ allowPrivateHosts: config.allowPrivateHosts }),
+        maxSessions: config.maxSessions,
+        idleMs: config.idleMs,
+        executablePath: config.chromiumPath,
+        onIdleClose: onIdle,
+      }),
+    );
+  if (config.provider === 'cloud')
+    return createCloudProvider({
+      apiBaseUrl: config.apiBaseUrl,
+      apiKey: config.apiKey ?? '',
+      projectId: config.projectId ?? '',
+      timeoutMs: config.apiTimeoutMs,
+    });
+  return createSimulatedProvider();
 }

@@ -94,13 +94,16 @@ export function agentMayAct(session: BrowserSession): AppError | null {
 const invalidRequest = (message: string) => new AppError('INVALID_REQUEST', 400, message);
 
 /** A session's start page obeys the NAVIGATE rule: a public http(s) site, never an internal address. */
-export function checkStartUrl(url: string): AppError | null {
-  const policy = checkMerchantUrl(url);
+export function checkStartUrl(url: string, allowPrivateHosts: readonly string[] = []): AppError | null {
+  const policy = checkMerchantUrl(url, { allowPrivateHosts });
   return policy.ok ? null : invalidRequest(`startUrl refused: ${policy.reason}`);
 }
 
 /** The spec's agent-action rules (400 INVALID_REQUEST), checked before the session state. */
-export function validateAgentAction(action: BrowserAgentActionRequest): AppError | null {
+export function validateAgentAction(
+  action: BrowserAgentActionRequest,
+  allowPrivateHosts: readonly string[] = [],
+): AppError | null {
   if (action.type === 'TYPE' && !action.text) return invalidRequest('Action TYPE needs a non-empty text');
   if (action.type === 'NAVIGATE') {
     const url = action.url?.trim();
@@ -108,7 +111,7 @@ export function validateAgentAction(action: BrowserAgentActionRequest): AppError
     if (!isWebUrl(url)) return invalidRequest('Action NAVIGATE needs an http or https url');
     // The browser runs inside our network: a model steered by page content must not point it at
     // internal addresses (cloud metadata, localhost, private names). Same rule as offer URLs.
-    const policy = checkMerchantUrl(url);
+    const policy = checkMerchantUrl(url, { allowPrivateHosts });
     if (!policy.ok) return invalidRequest(`Action NAVIGATE refused: ${policy.reason}`);
   }
   if (action.type === 'CLICK' && !action.selector?.trim())
@@ -143,6 +146,13 @@ export function recordAgentAction(
     textLength: action.text === undefined ? null : action.text.length,
   };
   return { ok: true, session: withLog({ ...session, currentUrl }, line, at), changed: true };
+}
+
+/** The user's own input through the live view: only while they hold the session; logged, never recorded. */
+export function recordUserInput(session: StoredBrowserSession, type: string, at: string): Transition {
+  if (session.status !== 'USER_TAKEOVER')
+    return { ok: false, error: invalidState('Take over the session before sending input') };
+  return { ok: true, session: withLog(session, userLine(type), at), changed: true };
 }
 
 /** The public view: everything but the provider handle. */

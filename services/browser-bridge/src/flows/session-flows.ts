@@ -7,11 +7,13 @@ import type {
   BrowserSession,
   CreateBrowserSessionRequest,
 } from '@hs/contracts';
-import { newId, notFound, nowIso, upstreamError } from '@hs/service-kit';
+import { isAppError, newId, notFound, nowIso, upstreamError } from '@hs/service-kit';
 import type { Logger } from 'pino';
 import { type BrowserProvider, BrowserProviderError } from '../adapters/browser-provider.ts';
 import type { MissionEvents } from '../adapters/mission-events.ts';
+import type { Recordings } from '../adapters/recordings.ts';
 import type { SessionRepository } from '../adapters/session-repository.ts';
+import { LIVE_VIEW_TOKEN_SECONDS, signLiveViewToken } from '../domain/live-view-token.ts';
 import {
   agentMayAct,
   checkStartUrl,
@@ -31,6 +33,12 @@ export type SessionFlowDeps = {
   provider: BrowserProvider;
   missionEvents: MissionEvents;
   defaultStartUrl: string;
+  /** ALLOW_PRIVATE_MERCHANT_HOSTS: local shops the start page and NAVIGATE may name. */
+  allowPrivateHosts?: readonly string[];
+  /** Recordings of real browsers (null for the simulated provider, which has no page). */
+  recordings?: Recordings | null;
+  /** Live view links for the local provider: `<publicBaseUrl>/api/v1/households/{id}/browser/sessions/{sId}/live?token=`. */
+  liveView?: { secret: string; publicBaseUrl: string } | null;
   logger?: Logger | undefined;
 };
 
@@ -50,6 +58,22 @@ export function createSessionFlows(deps: SessionFlowDeps) {
         await sessions.change(session.sessionId, (s) => fail(s, err.message, nowIso()));
       throw upstreamError(`Browser provider failed to ${what}`, err);
     }
+  }
+
+  const allowPrivateHosts = deps.allowPrivateHosts ?? [];
+
+  /** The view, with a fresh live-view link (5 minutes) for whoever reads it. */
+  function present(session: StoredBrowserSession, userId: string | null = null): BrowserSession {
+    const view = toView(session);
+    if (!deps.liveView || isTerminal(session)) return view;
+    const token = signLiveViewToken(deps.liveView.secret, {
+      sessionId: session.sessionId,
+      householdId: session.householdId,
+      userId: userId ?? '',
+      exp: Math.floor(Date.now() / 1000) + LIVE_VIEW_TOKEN_SECONDS,
+    });
+    const path = `/api/v1/households/${encodeURIComponent(session.householdId)}/browser/sessions/${encodeURIComponent(session.sessionId)}/live`;
+    return { ...view, liveViewUrl: `${deps.liveView.publicBaseUrl}${path}?token=${token}` };
   }
 
   const handle = (s: StoredBrowserSession) => ({
@@ -88,12 +112,14 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     async create(input: CreateBrowserSessionRequest): Promise<BrowserSession> {
       const sessionId = newId('bs');
       const startUrl = input.startUrl ?? deps.defaultStartUrl;
-      const refused = checkStartUrl(startUrl);
+      const refused = checkStartUrl(startUrl, allowPrivateHosts);
       if (refused) throw refused;
       let created: { providerSessionId: string; liveViewUrl: string | null };
       try {
         created = await provider.create({ sessionId, startUrl });
       } catch (err) {
+        // A full browser pool is our own 503 (with Retry-After), not the provider failing.
+        if (isAppError(err)) throw err;
         throw upstreamError('Browser provider failed to create a session', err);
       }
       const at = nowIso();
@@ -112,28 +138,32 @@ export function createSessionFlows(deps: SessionFlowDeps) {
         providerSessionId: created.providerSessionId,
       };
       await sessions.create(session);
-      return toView(session);
+      return present(session);
     },
 
-    get: async (sessionId: string) => toView(await sessions.require(sessionId)),
+    get: async (sessionId: string) => present(await sessions.require(sessionId)),
 
     /** A session of another household is 404, exactly like a missing one. */
-    async getInHousehold(householdId: string, sessionId: string): Promise<BrowserSession> {
+    async getInHousehold(
+      householdId: string,
+      sessionId: string,
+      userId: string | null = null,
+    ): Promise<BrowserSession> {
       const session = await sessions.get(sessionId);
       if (!session || session.householdId !== householdId) throw notFound('Browser session not found');
-      return toView(session);
+      return present(session, userId);
     },
 
     async takeover(sessionId: string, userId: string | null, requestId: string): Promise<BrowserSession> {
       const { session, changed } = await sessions.change(sessionId, (s) => takeover(s, nowIso()));
-      const view = toView(session);
+      const view = present(session, userId);
       if (changed) await tellMission(view, 'USER_TAKEOVER_START', userId, requestId);
       return view;
     },
 
     async release(sessionId: string, userId: string | null, requestId: string): Promise<BrowserSession> {
       const { session, changed } = await sessions.change(sessionId, (s) => release(s, nowIso()));
-      const view = toView(session);
+      const view = present(session, userId);
       if (changed) await tellMission(view, 'USER_TAKEOVER_END', userId, requestId);
       return view;
     },
@@ -142,7 +172,12 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       const current = await sessions.require(sessionId);
       if (isTerminal(current)) return toView(current);
       await onProvider(current, 'end the session', () => provider.terminate(handle(current)));
-      const { session } = await sessions.change(sessionId, (s) => terminate(s, nowIso()));
+      const at = nowIso();
+      const { session, changed } = await sessions.change(sessionId, (s) => terminate(s, at));
+      if (changed && deps.recordings)
+        await deps.recordings
+          .finish(session, at)
+          .catch((err) => deps.logger?.error({ err, sessionId }, 'browser recording not written'));
       return toView(session);
     },
 
@@ -151,11 +186,11 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       action: BrowserAgentActionRequest,
     ): Promise<BrowserAgentActionResult> {
       const current = await sessions.require(sessionId);
-      const invalid = validateAgentAction(action);
+      const invalid = validateAgentAction(action, allowPrivateHosts);
       if (invalid) throw invalid;
       const refused = agentMayAct(current);
       if (refused) throw refused;
-      const { currentUrl } = await onProvider(current, `perform ${action.type}`, () =>
+      const { currentUrl, screenshot } = await onProvider(current, `perform ${action.type}`, () =>
         provider.act(handle(current), action),
       );
       const { session } = await sessions.change(sessionId, (s) =>
@@ -163,7 +198,8 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       );
       const last = session.actionLog.at(-1);
       if (!last) throw upstreamError('Browser action was not recorded');
-      return { session: toView(session), action: last };
+      if (screenshot && deps.recordings) deps.recordings.add(sessionId, last, currentUrl, screenshot);
+      return { session: present(session), action: last };
     },
 
     async elements(sessionId: string, householdId?: string): Promise<BrowserElementsResponse> {

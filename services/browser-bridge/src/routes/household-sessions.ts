@@ -20,10 +20,19 @@ export function registerHouseholdSessionRoutes(app: ServiceApp, flows: SessionFl
     response: { 200: response, ...errors },
   });
 
-  app.get(H, { schema: schema('One browser session of the household.', BrowserSession) }, async (request) => {
-    requireCaller(request);
-    return flows.getInHousehold(request.params.id, request.params.sessionId);
-  });
+  app.get(
+    H,
+    {
+      schema: schema(
+        'One browser session of the household. For the local provider, liveViewUrl is a fresh link (5 minutes) to the live view page for the caller.',
+        BrowserSession,
+      ),
+    },
+    async (request) => {
+      const caller = requireCaller(request);
+      return flows.getInHousehold(request.params.id, request.params.sessionId, caller.userId);
+    },
+  );
 
   app.get(
     `${H}/elements`,

@@ -1,13 +1,17 @@
-import type { Cart, CartprepFailureCode } from '@hs/contracts';
+import type { Cart, CartprepEvidence, CartprepFailureCode } from '@hs/contracts';
 import type { StoredJob } from '../domain/job-machine.ts';
 
 export type CartResult = { ok: true; cart: Cart };
-export type CartFailure = { ok: false; errorCode: CartprepFailureCode; message: string };
+export type CartFailure = {
+  ok: false;
+  errorCode: CartprepFailureCode;
+  message: string;
+  evidence?: CartprepEvidence;
+};
 
 /**
  * Prepares a cart on a merchant site. `simulated` is deterministic (adapters/simulated-executor.ts);
- * the browser executor (Chromium over CDP, like the bridge) comes with the browser issue and
- * implements this same interface. An executor answers a CartFailure for what the site did
+ * `browser` drives a real Chromium (adapters/browser-executor/). An executor answers a CartFailure for what the site did
  * (size out of stock, login wall, ...) and throws only for its own faults (retried).
  * It must stop when `signal` aborts (the job's timeout).
  */

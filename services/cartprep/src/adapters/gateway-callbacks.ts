@@ -69,6 +69,7 @@ export function createGatewayCallbacks(deps: {
                 jobId: job.jobId,
                 errorCode: job.errorCode ?? 'INTERNAL_ERROR',
                 message: job.errorMessage,
+                evidence: job.evidence ?? null,
               },
             };
       await outbox.send(`${job.jobId}-${job.status}`, callback);

@@ -1,4 +1,10 @@
-import type { Cart, CartprepFailureCode, CartprepJob, CreateCartprepJobRequest } from '@hs/contracts';
+import type {
+  Cart,
+  CartprepEvidence,
+  CartprepFailureCode,
+  CartprepJob,
+  CreateCartprepJobRequest,
+} from '@hs/contracts';
 
 /**
  * Cart-prep job lifecycle: QUEUED → RUNNING → SUCCEEDED | FAILED.
@@ -30,6 +36,7 @@ export function newJob(
     errorCode: null,
     errorMessage: null,
     cart: null,
+    evidence: null,
     attempts: 0,
     createdAt: now,
     updatedAt: now,
@@ -68,6 +75,7 @@ export function succeed(j: StoredJob, cart: Cart, now: string): StoredJob {
     cart,
     errorCode: null,
     errorMessage: null,
+    evidence: null,
     leaseUntil: 0,
     callbackPending: true,
     finishedAt: now,
@@ -75,12 +83,19 @@ export function succeed(j: StoredJob, cart: Cart, now: string): StoredJob {
   };
 }
 
-export function fail(j: StoredJob, errorCode: CartprepFailureCode, message: string, now: string): StoredJob {
+export function fail(
+  j: StoredJob,
+  errorCode: CartprepFailureCode,
+  message: string,
+  now: string,
+  evidence: CartprepEvidence | null = null,
+): StoredJob {
   return {
     ...j,
     status: 'FAILED',
     errorCode,
     errorMessage: message,
+    evidence,
     leaseUntil: 0,
     callbackPending: true,
     finishedAt: now,
@@ -99,5 +114,6 @@ export function expire(j: StoredJob, nowMs: number, maxAttempts: number): Stored
 
 export function publicJob(j: StoredJob): CartprepJob {
   const { leaseUntil: _l, callbackPending: _c, hint: _h, ...job } = j;
-  return job;
+  // Jobs stored before evidence existed have none.
+  return { ...job, evidence: job.evidence ?? null };
 }

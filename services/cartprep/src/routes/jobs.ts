@@ -42,7 +42,7 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
     },
     async (request, reply) => {
       const input = request.body;
-      checkJobUrl(input.url, ctx.config.cartprep.allowlist);
+      checkJobUrl(input.url, ctx.config.cartprep.allowlist, ctx.config.cartprep.allowPrivateHosts);
       const jobId = input.jobId ?? newId('cpj');
       const existing = async (): Promise<StoredJob | null> => {
         const found = await jobs.get(jobId);

@@ -103,7 +103,7 @@ export function createJobRunner(deps: {
       still(j)
         ? outcome.ok
           ? succeed(j, outcome.cart, now)
-          : fail(j, outcome.errorCode, outcome.message, now)
+          : fail(j, outcome.errorCode, outcome.message, now, outcome.evidence ?? null)
         : null,
     );
     if (finished) await report(finished);

@@ -17,6 +17,7 @@ const sameOrSubdomain = (host: string, domain: string) => host === domain || hos
 export function cartRefusal(
   request: Pick<PurchaseRequest, 'price' | 'quantity' | 'currency' | 'merchantDomain'>,
   cart: Cart,
+  allowPrivateHosts: readonly string[] = [],
 ): string | null {
   const approved = requestTotal(request);
   if (cart.currency !== request.currency)
@@ -28,7 +29,14 @@ export function cartRefusal(
     return `Cart is from ${merchant}, but the approved request is from ${request.merchantDomain}`;
   const checkout = new URL(cart.checkoutUrl);
   const checkoutHost = checkout.hostname.toLowerCase().replace(/\.$/, '');
-  if (checkout.protocol !== 'https:' || !sameOrSubdomain(checkoutHost, request.merchantDomain))
+  // A local demo shop (ALLOW_PRIVATE_MERCHANT_HOSTS, dev/test only) has no https.
+  const localShop = allowPrivateHosts.includes(
+    `${checkoutHost}:${checkout.port || (checkout.protocol === 'https:' ? '443' : '80')}`,
+  );
+  if (
+    (checkout.protocol !== 'https:' && !localShop) ||
+    !sameOrSubdomain(checkoutHost, request.merchantDomain)
+  )
     return `Checkout URL must be https on ${request.merchantDomain} (got ${checkout.protocol}//${checkoutHost})`;
   return null;
 }

@@ -45,12 +45,13 @@ export function newPurchaseRequest(
   ids: { requestId: string; householdId: string; requesterId: string },
   input: CreatePurchaseRequest,
   now: string,
+  allowPrivateHosts: readonly string[] = [],
 ): StoredPurchaseRequest {
   return {
     ...ids,
     title: input.title,
     url: input.url,
-    merchantDomain: merchantDomainOf(input.url),
+    merchantDomain: merchantDomainOf(input.url, allowPrivateHosts),
     price: input.price,
     currency: input.currency,
     offerId: input.offerId ?? null,

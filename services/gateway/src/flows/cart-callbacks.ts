@@ -80,7 +80,10 @@ export function cartReady(
         r.lastFailure.errorCode === CART_REFUSED_CODE),
     (r, now) => {
       // Only a cart for the job the request waits for is judged; anything else is refused below.
-      const refused = r.status === 'CART_PREP' && r.cartprepJobId === jobId ? cartRefusal(r, cart) : null;
+      const refused =
+        r.status === 'CART_PREP' && r.cartprepJobId === jobId
+          ? cartRefusal(r, cart, ctx.config.allowPrivateMerchantHosts)
+          : null;
       if (!refused) return { next: applyEvent(r, 'cartReady', { cart, dispatchPending: false }, now) };
       const message = `Cart refused: ${refused}. The request is back to APPROVED; start a new purchase to retry.`;
       const lastFailure = { jobId, errorCode: CART_REFUSED_CODE, message, at: now };
@@ -99,6 +102,7 @@ export function cartFailed(
 ): Promise<PurchaseRequest> {
   const { jobId, errorCode } = body;
   const message = body.message ?? null;
+  const evidence = body.evidence ?? null;
   return applyCallback(
     ctx,
     request,
@@ -110,7 +114,7 @@ export function cartFailed(
       next: applyEvent(
         r,
         'cartFailed',
-        { dispatchPending: false, lastFailure: { jobId, errorCode, message, at: now } },
+        { dispatchPending: false, lastFailure: { jobId, errorCode, message, evidence, at: now } },
         now,
       ),
     }),

@@ -55,6 +55,17 @@ export function registerProxyRoutes(app: ServiceApp, ctx: GatewayContext): void 
       });
     }
 
+    // A browser session's live view is opened in a plain tab: its token (from a session read by a
+    // member) is the credential, checked by the bridge. Frames stream as SSE.
+    for (const url of [`${H}/browser/sessions/:sessionId/live`, `${H}/browser/sessions/:sessionId/live/*`])
+      scope.route({
+        method: ['GET', 'POST'],
+        url,
+        config: { public: true },
+        schema: { hide: true },
+        handler: (request, reply) => forward(request, reply, target('browser-bridge'), null),
+      });
+
     // Signed upload URLs are authorised by their own signature, not a bearer token.
     scope.route({
       method: ['PUT', 'GET'],

@@ -181,8 +181,18 @@ function interactiveDecision(input: ModelInput): ModelDecision {
     );
   if (!created.ok) return reply(`I couldn't open a browser session (${failure(created)}).`);
   const s = created.result as BrowserSessionSummary;
+  const seen = s.page?.heading
+    ? ` I see "${s.page.heading}"${
+        s.page.actions.length
+          ? `; I could press ${s.page.actions
+              .slice(0, 5)
+              .map((a) => `"${a}"`)
+              .join(', ')}`
+          : ''
+      }.`
+    : '';
   return reply(
-    `I opened browser session ${s.sessionId}${s.startUrl ? ` at ${s.startUrl}` : ''}. Take over any time, and release it when you want me to continue.`,
+    `I opened browser session ${s.sessionId}${s.startUrl ? ` at ${s.startUrl}` : ''}.${seen} Take over any time, and release it when you want me to continue.`,
   );
 }
 

@@ -65,7 +65,7 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
     callbackSchema(
       'Cart-prep callback: cart preparation failed',
       CartFailedCallback,
-      'From CART_PREP only (else 409 CONFLICT) → back to APPROVED with lastFailure {jobId, errorCode, message, at}, so a new purchase intent can retry.',
+      'From CART_PREP only (else 409 CONFLICT) → back to APPROVED with lastFailure {jobId, errorCode, message, evidence, at} (evidence: the page the job ended on, a screenshot reference and a one-line reason), so a new purchase intent can retry.',
       checkToken,
     ),
     async (request) => cartFailed(ctx, request, target(request), request.body),

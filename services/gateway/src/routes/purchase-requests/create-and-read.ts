@@ -72,6 +72,7 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
             { requestId: newId('pr'), householdId, requesterId: userId },
             request.body,
             now,
+            ctx.config.allowPrivateMerchantHosts,
           );
           // The request document is the source of truth; the household's list follows it.
           await requests.create(created);

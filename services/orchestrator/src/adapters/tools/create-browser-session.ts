@@ -1,6 +1,33 @@
 // Browser bridge: internal POST /api/v1/sessions {householdId, missionId, startUrl?} → session.
-import { BrowserSessionSummary, CreateBrowserSessionArgs } from '@hs/contracts';
+import { BrowserElementsResponse, BrowserSessionSummary, CreateBrowserSessionArgs } from '@hs/contracts';
 import { peerCall, type ToolDefinition } from './tool-context.ts';
+
+/**
+ * The opened page as the agent sees it (GET /api/v1/sessions/{id}/elements): the heading and the
+ * names of what it could press. A page that cannot be read leaves the session usable.
+ */
+async function readPage(
+  sessionId: string,
+  ctx: Parameters<ToolDefinition<typeof CreateBrowserSessionArgs, typeof BrowserSessionSummary>['run']>[1],
+) {
+  try {
+    const { body } = await ctx.peers.bridge.call({
+      method: 'GET',
+      path: `/api/v1/sessions/${encodeURIComponent(sessionId)}/elements`,
+      schema: BrowserElementsResponse,
+      ...peerCall(ctx),
+    });
+    const named = (roles: string[]) =>
+      body.elements.filter((e) => roles.includes(e.role) && e.name).map((e) => e.name);
+    return {
+      url: body.url,
+      heading: named(['heading'])[0] ?? null,
+      actions: named(['button', 'link']).slice(0, 20),
+    };
+  } catch {
+    return null;
+  }
+}
 
 export const createBrowserSession: ToolDefinition<
   typeof CreateBrowserSessionArgs,
@@ -29,6 +56,7 @@ export const createBrowserSession: ToolDefinition<
       status: s.status,
       liveViewUrl: s.liveViewUrl ?? null,
       startUrl: s.startUrl ?? null,
+      page: await readPage(s.sessionId, ctx),
     };
   },
 };

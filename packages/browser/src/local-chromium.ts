@@ -1,0 +1,83 @@
+// Debian's Chromium on this machine, driven over the DevTools protocol by playwright-core
+// (https://playwright.dev/docs/api/class-browsertype#browser-type-launch). playwright talks to it
+// over a pipe (--remote-debugging-pipe), so no debugging port is open and the browser ends when
+// its pipe closes with the service. Each launch is tagged with the owning process id, so a boot
+// can end the browsers a crashed predecessor left behind.
+import { readdirSync, readFileSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+const OWNER_FLAG = '--hs-browser-owner-pid=';
+
+/** The flags verified on these machines (headless, no sandbox inside containers, no phoning home). */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export type LocalChromiumOptions = {
+  executablePath?: string;
+  /** Every request goes through this proxy (the address guard); loopback included. */
+  proxyUrl?: string;
+  extraArgs?: string[];
+};
+
+export async function launchLocalChromium(options: LocalChromiumOptions = {}): Promise<Browser> {
+  const args = [...CHROMIUM_FLAGS, `${OWNER_FLAG}${process.pid}`, ...(options.extraArgs ?? [])];
+  if (options.proxyUrl) args.push(`--proxy-server=${options.proxyUrl}`, '--proxy-bypass-list=<-loopback>');
+  return chromium.launch({
+    executablePath: options.executablePath ?? DEFAULT_CHROMIUM_PATH,
+    args,
+    // Shutdown goes through the service kit, which closes the pool; these would race it.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}
+
+/**
+ * Ends Chromium processes tagged by an owner that is no longer running (a crashed service's
+ * browsers). Only our own tag is looked at; nothing else on the machine is touched.
+ */
+export function reapOrphanedChromium(): number {
+  let reaped = 0;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    const owner = cmdline.split('\0').find((a) => a.startsWith(OWNER_FLAG));
+    if (!owner) continue;
+    const ownerPid = Number(owner.slice(OWNER_FLAG.length));
+    if (ownerPid === process.pid || isAlive(ownerPid)) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+      reaped++;
+    } catch {}
+  }
+  return reaped;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,78 @@
+// The live view of a local session: frames from the page's CDP screencast
+// (https://chromedevtools.github.io/devtools-protocol/tot/Page/#method-startScreencast) for
+// anyone holding a live-view token, and the user's clicks and keys sent to the page while they
+// hold the session (USER_TAKEOVER). The agent's actions are refused meanwhile (session machine).
+import { forbidden, invalidState, nowIso } from '@hs/service-kit';
+import type { BrowserProvider } from '../adapters/browser-provider.ts';
+import type { SessionRepository } from '../adapters/session-repository.ts';
+import { type LiveViewGrant, verifyLiveViewToken } from '../domain/live-view-token.ts';
+import { isTerminal, recordUserInput } from '../domain/session-machine.ts';
+
+export type LiveInput =
+  | { type: 'click'; x: number; y: number }
+  | { type: 'key'; key: string }
+  | { type: 'text'; text: string }
+  | { type: 'scroll'; deltaY: number };
+
+export type Frame = { data: string; width: number; height: number };
+
+export function createLiveView(deps: {
+  sessions: SessionRepository;
+  provider: BrowserProvider;
+  secret: string;
+}) {
+  async function livePage(sessionId: string) {
+    const session = await deps.sessions.require(sessionId);
+    if (isTerminal(session)) throw invalidState(`Browser session is ${session.status}`);
+    const page = deps.provider.livePage?.({
+      providerSessionId: session.providerSessionId,
+      currentUrl: session.currentUrl,
+    });
+    if (!page) throw invalidState('This session has no live page');
+    return page;
+  }
+
+  return {
+    authorize(householdId: string, sessionId: string, token: string | undefined): LiveViewGrant {
+      const grant = verifyLiveViewToken(
+        deps.secret,
+        token,
+        { sessionId, householdId },
+        Math.floor(Date.now() / 1000),
+      );
+      if (!grant) throw forbidden('Invalid or expired live view token');
+      return grant;
+    },
+
+    status: async (sessionId: string) => (await deps.sessions.require(sessionId)).status,
+
+    /** Streams frames until `stop` is called; acks each so Chromium sends the next. */
+    async screencast(sessionId: string, onFrame: (frame: Frame) => void): Promise<() => Promise<void>> {
+      const page = await livePage(sessionId);
+      const cdp = await page.context().newCDPSession(page);
+      cdp.on('Page.screencastFrame', (event) => {
+        onFrame({ data: event.data, width: event.metadata.deviceWidth, height: event.metadata.deviceHeight });
+        void cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
+      });
+      await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 60, maxWidth: 1280, maxHeight: 800 });
+      return async () => {
+        await cdp.send('Page.stopScreencast').catch(() => {});
+        await cdp.detach().catch(() => {});
+      };
+    },
+
+    /** The user's input: 409 unless they hold the session; logged by kind (never the keys typed). */
+    async input(sessionId: string, input: LiveInput): Promise<void> {
+      const page = await livePage(sessionId);
+      await deps.sessions.change(sessionId, (s) =>
+        recordUserInput(s, `LIVE_${input.type.toUpperCase()}`, nowIso()),
+      );
+      if (input.type === 'click') await page.mouse.click(input.x, input.y);
+      else if (input.type === 'key') await page.keyboard.press(input.key);
+      else if (input.type === 'text') await page.keyboard.type(input.text);
+      else await page.mouse.wheel(0, input.deltaY);
+    },
+  };
+}
+
+export type LiveView = ReturnType<typeof createLiveView>;

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { BrowserSession, HouseholdBrowserSessionParams } from '@hs/contracts';
+import { errorResponses, type ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
+import type { LiveView } from '../flows/live-view.ts';
+import type { SessionFlows } from '../flows/session-flows.ts';
+import { livePageHtml } from './live-page.ts';
+
+const H = '/api/v1/households/:id/browser/sessions/:sessionId/live';
+const tags = ['live view'];
+const TokenQuery = z.object({ token: z.string().max(2048).optional() });
+const LiveInputBody = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('click'), x: z.number().min(0).max(10_000), y: z.number().min(0).max(10_000) }),
+  z.object({ type: z.literal('key'), key: z.string().min(1).max(32) }),
+  z.object({ type: z.literal('text'), text: z.string().min(1).max(256) }),
+  z.object({ type: z.literal('scroll'), deltaY: z.number().min(-10_000).max(10_000) }),
+]);
+const STATUS_EVERY_MS = 2000;
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * The live view (local provider), reached through the gateway without a bearer token: a plain
+ * browser tab opens the link, so the `token` in the query (from a session read, 5 minutes) is
+ * the credential.
+ */
+export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: SessionFlows): void {
+  const params = HouseholdBrowserSessionParams;
+  // Open streams end at once on shutdown (clients reconnect elsewhere).
+  const streams = new Set<{ end(): void }>();
+  app.addHook('onClose', async () => {
+    for (const s of streams) s.end();
+  });
+  const grant = (p: { id: string; sessionId: string }, q: { token?: string | undefined }) =>
+    live.authorize(p.id, p.sessionId, q.token);
+
+  app.get(
+    H,
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        params,
+        querystring: TokenQuery,
+        description: 'The live view page (HTML).',
+        response: { 200: z.string(), ...errorResponses(403) },
+      },
+    },
+    async (request, reply) => {
+      grant(request.params, request.query);
+      const nonce = randomBytes(16).toString('base64');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header(
+          'content-security-policy',
+          `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'`,
+        )
+        .header('cache-control', 'no-store')
+        .send(livePageHtml(nonce, request.query.token ?? ''));
+    },
+  );
+
+  app.get(
+    `${H}/frames`,
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        params,
+        querystring: TokenQuery,
+        description:
+          'Screencast frames as SSE (`frame` events: {data (base64 JPEG), width, height}; `status` events).',
+        response: errorResponses(403, 404, 409),
+      },
+    },
+    async (request, reply) => {
+      const { sessionId } = request.params;
+      grant(request.params, request.query);
+      await live.status(sessionId);
+      const raw = reply.raw;
+      const send = (event: string, data: unknown) =>
+        raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const stop = await live.screencast(sessionId, (frame) => send('frame', frame));
+      reply.hijack();
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
+      raw.write('retry: 2000\n\n');
+      const statusTimer = setInterval(async () => {
+        const status = await live.status(sessionId).catch(() => 'TERMINATED');
+        send('status', { status });
+        if (status === 'TERMINATED' || status === 'FAILED') raw.end();
+      }, STATUS_EVERY_MS);
+      const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      send('status', { status: await live.status(sessionId) });
+      const end = () => {
+        clearInterval(statusTimer);
+        clearInterval(keepAlive);
+        void stop();
+      };
+      streams.add(raw);
+      raw.on('close', () => {
+        streams.delete(raw);
+        end();
+      });
+    },
+  );
+
+  app.post(
+    `${H}/input`,
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        params,
+        querystring: TokenQuery,
+        body: LiveInputBody,
+        description:
+          "The user's click, key, text or scroll, sent to the page. 409 INVALID_STATE unless the session is USER_TAKEOVER.",
+        response: { 200: z.object({ ok: z.literal(true) }), ...errorResponses(403, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      grant(request.params, request.query);
+      await live.input(request.params.sessionId, request.body);
+      return { ok: true as const };
+    },
+  );
+
+  for (const name of ['takeover', 'release'] as const)
+    app.post(
+      `${H}/${name}`,
+      {
+        config: { public: true },
+        schema: {
+          tags,
+          params,
+          querystring: TokenQuery,
+          description: `The live view's ${name} button (same as the session's ${name}).`,
+          response: { 200: BrowserSession, ...errorResponses(403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const g = grant(request.params, request.query);
+        return flows[name](request.params.sessionId, g.userId || null, request.id);
+      },
+    );
+}

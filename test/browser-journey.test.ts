@@ -1,0 +1,189 @@
+// Issue 9 "Done when", through the gateway with real service processes and real Chromium: a
+// purchase reaches CART_READY with the cart read back from the demo shop (and a sold-out size comes
+// back as SIZE_UNAVAILABLE with evidence), and an INTERACTIVE mission opens a local browser that
+// a parent watches live, takes over, clicks in and releases; terminating it leaves a
+// BrowserRecording whose signed URL serves its screenshots.
+import { launchLocalChromium } from '@hs/browser';
+import { DEMO_PATHS, type DemoShop, type RunningStack, startDemoShop, startStack } from '@hs/testing';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, type JourneyClient, type Json, journeyClient, type User } from './journey-client.ts';
+
+let shop: DemoShop;
+let stack: RunningStack;
+let client: JourneyClient;
+let parent: User;
+let adult: User;
+let householdId: string;
+let viewer: Browser | undefined;
+
+beforeAll(async () => {
+  shop = await startDemoShop();
+  stack = await startStack({
+    services: ['gateway', 'cartprep', 'browser-bridge', 'orchestrator', 'artifacts-audit'],
+    durable: true,
+    env: { ALLOW_PRIVATE_MERCHANT_HOSTS: shop.host },
+    perService: {
+      cartprep: { CARTPREP_EXECUTOR: 'browser', CARTPREP_POLL_MS: '100', CARTPREP_MAX_ATTEMPTS: '1' },
+      'browser-bridge': { BROWSER_PROVIDER: 'local', BROWSER_MAX_SESSIONS: '2' },
+    },
+  });
+  client = journeyClient(stack.url('gateway'));
+  [parent, adult] = await Promise.all([
+    client.login('browser-parent@family.test'),
+    client.login('browser-adult@family.test'),
+  ]);
+  householdId = await client.household(parent, 'Browser family', [[adult, 'ADULT']]);
+}, 90_000);
+
+afterAll(async () => {
+  await viewer?.close();
+  await stack?.close();
+  await shop?.close();
+});
+
+const h = (path: string) => `/api/v1/households/${householdId}${path}`;
+
+async function purchase(body: Record<string, unknown>) {
+  const created = await client.api(h('/requests'), { method: 'POST', token: adult.token, body });
+  expect(created.status).toBe(201);
+  const rid = created.body.requestId as string;
+  expect(
+    (await client.api(h(`/requests/${rid}/approve`), { method: 'POST', token: parent.token, body: {} }))
+      .status,
+  ).toBe(200);
+  const intent = await client.api(h(`/requests/${rid}/purchase-intents`), {
+    method: 'POST',
+    token: adult.token,
+    body: {},
+  });
+  expect(intent.status).toBe(201);
+  const read = () => client.api(h(`/requests/${rid}`), { token: adult.token });
+  return eventually(read, (r) => r.body.status !== 'CART_PREP', { timeoutMs: 60_000, intervalMs: 200 });
+}
+
+describe('purchase flow with CARTPREP_EXECUTOR=browser', () => {
+  it('reaches CART_READY with the cart read back from the demo shop', async () => {
+    const done = await purchase({
+      title: 'Classic Tee',
+      url: `${shop.url}${DEMO_PATHS.layoutA}`,
+      price: 19.9,
+      currency: 'EUR',
+      size: 'M',
+      quantity: 2,
+    });
+    expect(done.body).toMatchObject({
+      status: 'CART_READY',
+      merchantDomain: '127.0.0.1',
+      cart: {
+        items: [{ title: 'Classic Tee', size: 'M', quantity: 2, unitPrice: 19.9 }],
+        subtotal: 39.8,
+        currency: 'EUR',
+        merchantDomain: '127.0.0.1',
+        checkoutUrl: `${shop.url}/checkout`,
+      },
+    });
+  }, 90_000);
+
+  it('comes back APPROVED with SIZE_UNAVAILABLE and its evidence for a sold-out size', async () => {
+    const done = await purchase({
+      title: 'Classic Tee',
+      url: `${shop.url}${DEMO_PATHS.layoutA}`,
+      price: 19.9,
+      currency: 'EUR',
+      size: 'L',
+    });
+    expect(done.body).toMatchObject({
+      status: 'APPROVED',
+      lastFailure: {
+        errorCode: 'SIZE_UNAVAILABLE',
+        message: 'Size L is sold out',
+        evidence: {
+          finalUrl: `${shop.url}${DEMO_PATHS.layoutA}`,
+          reason: 'Size L is sold out',
+          screenshotRef: expect.stringMatching(/^local:\/\/households\/.+\.png$/),
+        },
+      },
+    });
+  }, 90_000);
+});
+
+describe('an INTERACTIVE mission in a local browser', () => {
+  it('opens the page, lets a parent watch, take over, click and release, and records the session', async () => {
+    const mission = await client.api(h('/orchestrator/missions'), {
+      method: 'POST',
+      token: parent.token,
+      body: { mission_type: 'INTERACTIVE', initial_message: `Open ${shop.url}${DEMO_PATHS.layoutB}` },
+    });
+    expect(mission.status).toBe(201);
+    const mId = mission.body.mission_id as string;
+    const calls = (mission.body.history as Json[]).flatMap((m) => (m.tool_calls as Json[] | null) ?? []);
+    const opened = calls.find((c) => c.tool === 'create_browser_session');
+    const sessionId = (opened?.result as Json | undefined)?.sessionId as string;
+    expect(sessionId).toMatch(/^bs_/);
+    // The agent read the opened page through the bridge's elements.
+    expect((opened?.result as Json | undefined)?.page).toMatchObject({
+      url: `${shop.url}${DEMO_PATHS.layoutB}`,
+      heading: 'Linen Shirt',
+    });
+    const said = (mission.body.history as Json[]).at(-1)?.content as string;
+    expect(said).toContain('I see "Linen Shirt"; I could press');
+    expect(said).toContain('"Add to bag"');
+    const S = h(`/browser/sessions/${sessionId}`);
+
+    const page = await client.api(`${S}/elements`, { token: parent.token });
+    expect(page.body.url).toBe(`${shop.url}${DEMO_PATHS.layoutB}`);
+    const bagLink = (page.body.elements as Json[]).find((e) => e.role === 'link' && e.name === 'Bag') as Json;
+    expect(bagLink).toBeDefined();
+
+    const session = await client.api(S, { token: parent.token });
+    const liveViewUrl = session.body.liveViewUrl as string;
+    expect(liveViewUrl.startsWith(`${stack.url('gateway')}${S}/live?token=`)).toBe(true);
+
+    viewer = await launchLocalChromium();
+    const tab = await viewer.newPage({ viewport: { width: 1280, height: 900 } });
+    await tab.goto(liveViewUrl);
+    await tab.locator('#screen[data-frames]').waitFor({ timeout: 20_000 });
+    await tab.click('#take');
+    await tab.locator('#status', { hasText: /^USER_TAKEOVER$/ }).waitFor();
+    const box = bagLink.box as { x: number; y: number; width: number; height: number };
+    const screen = (await tab.locator('#screen').boundingBox())!;
+    const scale = screen.width / 1280;
+    await tab.mouse.click(
+      screen.x + (box.x + box.width / 2) * scale,
+      screen.y + (box.y + box.height / 2) * scale,
+    );
+    const moved = await eventually(
+      () => client.api(`${S}/elements`, { token: parent.token }),
+      (r) => r.body.url === `${shop.url}/cart`,
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+    expect(moved.body.url).toBe(`${shop.url}/cart`);
+    await tab.click('#release');
+    await tab.locator('#status', { hasText: /^ACTIVE$/ }).waitFor();
+
+    const ended = await client.api(`${S}/terminate`, { method: 'POST', token: parent.token, body: {} });
+    expect(ended.body.status).toBe('TERMINATED');
+    const recordings = await eventually(
+      () =>
+        client.api(h(`/missions/${mId}/artifacts?artifact_type=BrowserRecording`), { token: parent.token }),
+      (r) => ((Array.isArray(r.body) ? r.body : (r.body.items as Json[])) ?? []).length > 0,
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+    const list = (Array.isArray(recordings.body) ? recordings.body : recordings.body.items) as Json[];
+    const artifact = await client.api(h(`/artifacts/${list[0]!.artifactId}`), { token: parent.token });
+    const data = artifact.body.data as Json;
+    expect(data).toMatchObject({ sessionId });
+    // The link is relative to the public base URL (the gateway).
+    const content = await fetch(new URL(data.signedUrl as string, stack.url('gateway')), {
+      headers: { authorization: `Bearer ${parent.token}` },
+    });
+    expect(content.status).toBe(200);
+    const recording = (await content.json()) as { actionLog: Json[]; screenshots: Json[] };
+    expect(recording.actionLog.map((l) => `${l.actor}:${l.type}`)).toEqual(
+      expect.arrayContaining(['user:TAKEOVER', 'user:LIVE_CLICK', 'user:RELEASE', 'system:TERMINATE']),
+    );
+    // The agent only opened the page (no agent-action yet): no step, no screenshot, and none of the user's.
+    expect(recording.screenshots).toEqual([]);
+  }, 120_000);
+});
