@@ -1,6 +1,5 @@
 import type { ArtifactType } from '@hs/contracts';
-import { forbidden, notFound } from '@hs/service-kit';
-import type { FastifyRequest } from 'fastify';
+import { notFound } from '@hs/service-kit';
 import type { ArtifactsAuditContext } from '../context.ts';
 
 /**
@@ -15,17 +14,22 @@ const SERVICE_WRITERS: Partial<Record<ArtifactType, string>> = {
   BrowserRecording: 'the browser bridge',
 };
 
-/** Route hook (runs before the body is read): 403 for a member writing a service's artifact. */
-export const writtenByService = (type: keyof typeof SERVICE_WRITERS) => async (request: FastifyRequest) => {
-  if (request.caller) throw forbidden(`${type} artifacts are written only by ${SERVICE_WRITERS[type]}`);
-};
+/**
+ * Route config for an artifact only a service writes: no member role may (403 before the body is
+ * read, by the kit's route-access hook); a service's own call carries no member and passes.
+ */
+export const writtenByService = (type: keyof typeof SERVICE_WRITERS) => ({
+  roles: [] as const,
+  rolesMessage: `${type} artifacts are written only by ${SERVICE_WRITERS[type]}`,
+});
 
 export const GUARDIAN_ONLY_AUDIT = 'Only a PARENT_GUARDIAN may read the audit log';
 
-/** Route hook: members other than a PARENT_GUARDIAN never read audit entries; services may. */
-export const guardianOrService = (message: string) => async (request: FastifyRequest) => {
-  if (request.caller && request.caller.role !== 'PARENT_GUARDIAN') throw forbidden(message);
-};
+/** Route config: members other than a PARENT_GUARDIAN never read audit entries; services may. */
+export const guardianOrService = (message: string) => ({
+  roles: ['PARENT_GUARDIAN'] as const,
+  rolesMessage: message,
+});
 
 /**
  * Mission ids are global, so a mission whose audit trail sits in another household is that

@@ -81,7 +81,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
         body: OutcomeSummaryRequest,
         response: { 200: Artifact, 201: Artifact, ...createErrors },
       },
-      onRequest: writtenByService('OutcomeSummary'),
+      config: writtenByService('OutcomeSummary'),
     },
     async (request, reply) => {
       const { missionId, ...data } = request.body;
@@ -107,7 +107,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
         body: RecordingRequest,
         response: { 200: Artifact, 201: Artifact, ...createErrors },
       },
-      onRequest: writtenByService('BrowserRecording'),
+      config: writtenByService('BrowserRecording'),
     },
     async (request, reply) => {
       const householdId = request.params.id;
@@ -147,7 +147,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
         body: TranscriptRequest,
         response: { 200: Artifact, 201: Artifact, ...createErrors },
       },
-      onRequest: writtenByService('Transcript'),
+      config: writtenByService('Transcript'),
     },
     async (request, reply) => {
       const { missionId, entries } = request.body;

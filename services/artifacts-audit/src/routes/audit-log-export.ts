@@ -21,7 +21,7 @@ export function registerAuditLogExportRoutes(app: ServiceApp, ctx: ArtifactsAudi
         params: ArtifactMissionParams,
         response: { 201: Artifact, ...errorResponses(403, 404, 422, 502) },
       },
-      onRequest: guardianOrService('Only a PARENT_GUARDIAN may export the audit log'),
+      config: guardianOrService('Only a PARENT_GUARDIAN may export the audit log'),
     },
     async (request, reply) => {
       const { id, mId } = request.params;

@@ -52,7 +52,7 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
         querystring: HouseholdAuditQuery,
         response: { 200: AuditPage, ...errors },
       },
-      onRequest: guardianOrService(GUARDIAN_ONLY_AUDIT),
+      config: guardianOrService(GUARDIAN_ONLY_AUDIT),
     },
     async (request) => {
       const page = await ctx.ledger.householdPage(request.params.id, request.query);
@@ -77,7 +77,7 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
         querystring: AuditPageQuery,
         response: { 200: AuditPage, ...errorResponses(403, 404, 422) },
       },
-      onRequest: guardianOrService(GUARDIAN_ONLY_AUDIT),
+      config: guardianOrService(GUARDIAN_ONLY_AUDIT),
     },
     async (request) => {
       const { id, mId } = request.params;

@@ -1,5 +1,5 @@
 import { BrowserElementsResponse, BrowserSession, HouseholdBrowserSessionParams } from '@hs/contracts';
-import { allowRoles, errorResponses, NOT_CHILD, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, NOT_CHILD, requireCaller, type ServiceApp } from '@hs/service-kit';
 import type { SessionFlows } from '../flows/session-flows.ts';
 
 const tags = ['household sessions'];
@@ -51,7 +51,7 @@ export function registerHouseholdSessionRoutes(app: ServiceApp, flows: SessionFl
   for (const [name, description] of Object.entries(actions) as Array<[keyof typeof actions, string]>) {
     const options = {
       schema: schema(`${description} ADULT and PARENT_GUARDIAN only (a CHILD gets 403).`, BrowserSession),
-      onRequest: allowRoles(NOT_CHILD, 'A CHILD may not act on browser sessions'),
+      config: { roles: NOT_CHILD, rolesMessage: 'A CHILD may not act on browser sessions' },
     };
     app.post(`${H}/${name}`, options, async (request) => {
       const caller = requireCaller(request);

@@ -10,7 +10,6 @@ import {
   UpdateOfferStatusRequest,
 } from '@hs/contracts';
 import {
-  allowRoles,
   errorResponses,
   NOT_CHILD,
   newId,
@@ -28,7 +27,9 @@ const errors = errorResponses(400, 403, 404, 422);
 const tags = ['offers'];
 const H = '/api/v1/households/:id';
 /** The roles table: a CHILD reads offers but does not create, change or delete them. */
-const writers = { onRequest: allowRoles(NOT_CHILD, 'A CHILD may not create, change or delete offers') };
+const writers = {
+  config: { roles: NOT_CHILD, rolesMessage: 'A CHILD may not create, change or delete offers' },
+};
 const WRITERS_ONLY = ' ADULT and PARENT_GUARDIAN only (a CHILD gets 403).';
 
 export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void {
