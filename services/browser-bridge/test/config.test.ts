@@ -26,6 +26,7 @@ describe('browser-bridge configuration', () => {
       loadBrowserBridgeConfig({
         APP_ENV: 'production',
         ...productionInternalTokens(),
+        ...PRODUCTION_STORE,
         BROWSER_EVENT_SIGNING_SECRET: `whsec_${Buffer.from('k'.repeat(32)).toString('base64')}`,
         ALLOW_PRIVATE_MERCHANT_HOSTS: '127.0.0.1:9000',
       }),
