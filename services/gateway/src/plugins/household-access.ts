@@ -14,7 +14,7 @@ export async function accessHousehold(
   householdId: string,
 ): Promise<HouseholdAccess> {
   const user = currentUser(request);
-  const household = await households.get(householdId);
+  const household = await households.getRecent(householdId);
   if (!household) throw notFound('Household not found');
   return { household, member: memberOf(household, user.userId), userId: user.userId, email: user.email };
 }
