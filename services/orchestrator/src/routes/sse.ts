@@ -3,6 +3,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type SseChannel = { signal: AbortSignal; send(event: StreamEvent): void; end(): void };
 
+/**
+ * Bytes a stream may have queued for a client that reads slowly: past this the client has
+ * fallen too far behind, and its stream is closed rather than held in memory; it reconnects
+ * after `retry` with Last-Event-ID and replays from the store.
+ */
+export const SSE_MAX_BUFFERED_BYTES = 1024 * 1024;
+
+// Every stream of a mission sends the same event object: it is framed once.
+const frames = new WeakMap<StreamEvent, string>();
+function frameOf(event: StreamEvent): string {
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    frames.set(event, frame);
+  }
+  return frame;
+}
+
 export const wantsEventStream = (request: FastifyRequest) =>
   (request.headers.accept ?? '').includes('text/event-stream');
 
@@ -15,8 +33,9 @@ export const wantsEventStream = (request: FastifyRequest) =>
 export function openSse(
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { retryMs: number; heartbeatMs: number },
+  options: { retryMs: number; heartbeatMs: number; maxBufferedBytes?: number },
 ): SseChannel {
+  const maxBuffered = options.maxBufferedBytes ?? SSE_MAX_BUFFERED_BYTES;
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -39,7 +58,16 @@ export function openSse(
   write(`retry: ${options.retryMs}\n\n`);
   return {
     signal: abort.signal,
-    send: (event) => write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+    send: (event) => {
+      if (!open()) return;
+      if (raw.writableLength > maxBuffered) {
+        clearInterval(heartbeat);
+        raw.end(`: too far behind, reconnect with Last-Event-ID\nretry: ${options.retryMs}\n\n`);
+        abort.abort();
+        return;
+      }
+      raw.write(frameOf(event));
+    },
     end: () => {
       clearInterval(heartbeat);
       if (open()) raw.end();
