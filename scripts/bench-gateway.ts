@@ -17,7 +17,11 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
 
 export async function runGatewayBench(options: { seconds?: number } = {}): Promise<GatewayBenchResult> {
   const seconds = options.seconds ?? 5;
-  const stack = await startStack({ services: ['gateway', 'wardrobe'], env: { LOG_LEVEL: 'warn' } });
+  const stack = await startStack({
+    services: ['gateway', 'wardrobe'],
+    env: { LOG_LEVEL: 'warn' },
+    built: true,
+  });
   try {
     const gw = stack.url('gateway');
     const login = (await (
