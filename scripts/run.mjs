@@ -28,8 +28,8 @@ if (!installed || process.env.FORCE_INSTALL === '1') {
   const status = run(pnpm[0], [...pnpm.slice(1), 'install', '--frozen-lockfile']);
   if (status !== 0) process.exit(status);
 }
-// `start` runs the production build (about a second) so the services boot from compiled JavaScript.
-if (process.argv[2] === 'start') {
+// `start` and `bench` run the production build (about a second) so the services boot from compiled JavaScript.
+if (process.argv[2] === 'start' || process.argv[2] === 'bench') {
   const status = run(pnpm[0], [...pnpm.slice(1), 'run', 'build']);
   if (status !== 0) process.exit(status);
 }
