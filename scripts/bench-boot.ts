@@ -9,7 +9,7 @@ import { freePort, REPO_ROOT } from '@hs/testing';
 
 export type BootFigure = { ms: number; rssMb: number };
 
-const rssMb = (pid: number) => {
+export const rssMb = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 };

@@ -2,9 +2,9 @@
 // arrival on every stream (p99), the orchestrator's memory before and after opening them, and
 // a stub chat turn's latency with the streams open beside the same turn without them.
 
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { startStack } from '@hs/testing';
+import { rssMb } from './bench-boot.ts';
 
 export type StreamBenchResult = {
   streams: number;
@@ -14,8 +14,6 @@ export type StreamBenchResult = {
   turnMsWithStreams: number;
 };
 
-const rssMb = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
 

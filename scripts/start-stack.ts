@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ServiceName } from '@hs/contracts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const portBase = Number(process.env.PORT_BASE ?? 8080);
@@ -13,18 +14,8 @@ if (!Number.isInteger(portBase) || portBase < 1 || portBase > 65_528) {
   console.error(`PORT_BASE must be a port number (1–65528), got ${process.env.PORT_BASE}`);
   process.exit(2);
 }
-const SERVICES = (
-  [
-    'gateway',
-    'orchestrator',
-    'wardrobe',
-    'commerce',
-    'vto',
-    'cartprep',
-    'browser-bridge',
-    'artifacts-audit',
-  ] as const
-).map((service, i) => [service, portBase + i] as const);
+// In the order of the default ports (gateway first).
+const SERVICES = ServiceName.options.map((service, i) => [service, portBase + i] as const);
 const peerUrls = Object.fromEntries(
   SERVICES.map(([s, port]) => [`${s.toUpperCase().replace(/-/g, '_')}_BASE_URL`, `http://127.0.0.1:${port}`]),
 );
