@@ -95,12 +95,18 @@ export async function runStreamBench(
     for (let i = 0; i < turns; i++) idleTurns.push(await turn());
     const pid = stack.pid('orchestrator')!;
     const before = rssMb(pid);
-    const direct = `${stack.url('orchestrator')}${missions}/${mission.mission_id}/stream`;
+    const stream = `${stack.url('orchestrator')}${missions}/${mission.mission_id}/stream`;
     const caller = {
       'x-internal-token': 'dev-internal-token-orchestrator',
       'x-user-id': String(me.userId),
       'x-member-role': 'PARENT_GUARDIAN',
     };
+    // Where the mission's stream is now: the streams below follow from there (no replay).
+    let lastSeq = 0;
+    const probe = await openStream(stream, caller, () => lastSeq++);
+    await new Promise((r) => setTimeout(r, 300));
+    probe();
+    const direct = `${stream}?after=${lastSeq}`;
     const delays: number[] = [];
     let armedAt = Number.POSITIVE_INFINITY;
     // Replayed events from the turns above don't count: only those of the turns below.

@@ -101,10 +101,11 @@ const event = (seq: number): StreamEvent => ({
 });
 
 describe('a slow stream client', () => {
-  it('is sent events while it keeps up, then closed with a retry hint once too far behind', () => {
+  it('is sent events while it keeps up, then closed with a retry hint once too far behind', async () => {
     const s = fakeStream();
     const sse = openSse(s.request, s.reply, { retryMs: 1500, heartbeatMs: 60_000, maxBufferedBytes: 100 });
     sse.send(event(1));
+    await new Promise((r) => process.nextTick(r));
     expect(s.written.at(-1)).toBe(`id: 1\nevent: reasoning\ndata: ${JSON.stringify(event(1))}\n\n`);
     s.raw.writableLength = 101;
     sse.send(event(2));

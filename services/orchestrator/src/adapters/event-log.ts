@@ -4,7 +4,6 @@
 // with followers finds the events other processes stored. Followers at the same position share
 // one store read, so a new event costs one read per mission per process however many streams
 // follow it, and an idle stream costs nothing of its own.
-import { EventEmitter } from 'node:events';
 import type { StreamEvent, StreamEventType } from '@hs/contracts';
 import { newId, nowIso } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
@@ -23,8 +22,14 @@ export const EVENT_LOG_COLLECTIONS = {
 export function createEventLog(store: Store) {
   const events = store.collection<StreamEvent>('mission_events', EVENT_LOG_COLLECTIONS.mission_events);
   const counters = store.collection<Counter>('mission_event_counters');
-  const wake = new EventEmitter();
-  wake.setMaxListeners(0);
+  // Sleeping followers by mission; a set, as a thousand streams on one mission leave one by one.
+  const sleepers = new Map<string, Set<() => void>>();
+  const wake = (missionId: string) => {
+    const waiting = sleepers.get(missionId);
+    if (!waiting) return;
+    sleepers.delete(missionId);
+    for (const done of waiting) done();
+  };
   // Local appends per mission: a follower that read before an append it did not wait for reads again.
   const appended = new Map<string, number>();
 
@@ -44,7 +49,7 @@ export function createEventLog(store: Store) {
     };
     await events.create(event.event_id, event);
     if (polls.has(missionId)) appended.set(missionId, (appended.get(missionId) ?? 0) + 1);
-    wake.emit(missionId);
+    wake(missionId);
     return event;
   }
 
@@ -77,7 +82,7 @@ export function createEventLog(store: Store) {
   function watch(missionId: string, pollMs: number): () => void {
     let poll = polls.get(missionId);
     if (!poll) {
-      poll = { followers: 0, timer: setInterval(() => wake.emit(missionId), pollMs) };
+      poll = { followers: 0, timer: setInterval(() => wake(missionId), pollMs) };
       poll.timer.unref();
       polls.set(missionId, poll);
     }
@@ -97,11 +102,13 @@ export function createEventLog(store: Store) {
   function sleep(missionId: string, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
-        wake.off(missionId, done);
+        sleepers.get(missionId)?.delete(done);
         signal.removeEventListener('abort', done);
         resolve();
       };
-      wake.once(missionId, done);
+      const waiting = sleepers.get(missionId) ?? new Set();
+      sleepers.set(missionId, waiting);
+      waiting.add(done);
       signal.addEventListener('abort', done, { once: true });
     });
   }

@@ -56,19 +56,28 @@ export function openSse(
     abort.abort();
   });
   write(`retry: ${options.retryMs}\n\n`);
+  let pending = '';
+  const flush = () => {
+    if (pending) write(pending);
+    pending = '';
+  };
   return {
     signal: abort.signal,
     send: (event) => {
       if (!open()) return;
-      if (raw.writableLength > maxBuffered) {
+      if (raw.writableLength + pending.length > maxBuffered) {
+        pending = '';
         clearInterval(heartbeat);
         raw.end(`: too far behind, reconnect with Last-Event-ID\nretry: ${options.retryMs}\n\n`);
         abort.abort();
         return;
       }
-      raw.write(frameOf(event));
+      // Events that arrive together (one store page) leave in one write, not one each.
+      if (!pending) process.nextTick(flush);
+      pending += frameOf(event);
     },
     end: () => {
+      flush();
       clearInterval(heartbeat);
       if (open()) raw.end();
     },
