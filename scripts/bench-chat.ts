@@ -1,5 +1,5 @@
 // Latency of one stub-model chat turn through the gateway (gateway → orchestrator → wardrobe,
-// commerce, artifacts-audit ledger) beside a plain authenticated gateway read (GET /api/v1/me):
+// commerce, artifacts-audit ledger) beside an authenticated read the gateway forwards (wardrobe outfits):
 // p50/p99 of each, measured sequentially from one client, and the ratio.
 // Run alone: node --conditions=@hs/source scripts/bench-chat.ts [gatewayUrl]
 // Without a gateway URL it starts its own stack on loopback (startStack).
@@ -72,6 +72,7 @@ export async function runChatBench(
           'browser-bridge',
         ],
         env: { LOG_LEVEL: 'warn' },
+        built: true,
       });
   const gw = options.gatewayUrl ?? stack!.url('gateway');
   try {
@@ -115,7 +116,9 @@ export async function runChatBench(
     const meTimes: number[] = [];
     const reads = options.reads ?? READS;
     for (let i = 0; i < reads + WARMUP; i++)
-      await timed(meTimes, i >= WARMUP, () => call(gw, 'GET', '/api/v1/me', headers));
+      await timed(meTimes, i >= WARMUP, () =>
+        call(gw, 'GET', `/api/v1/households/${householdId}/wardrobe/outfits`, headers),
+      );
     const chatTurn = stats(chatTimes);
     const me = stats(meTimes);
     return { chatTurn, me, ratioP50: chatTurn.p50 / me.p50, ratioP99: chatTurn.p99 / me.p99 };
@@ -131,7 +134,7 @@ export function formatChatBench(r: ChatBenchResult): string {
     'Stub-model chat turn vs plain authenticated read, through the gateway (sequential, one client)',
     `${'request'.padEnd(34)} ${'n'.padStart(5)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)}`,
     row('POST .../missions/{mId}/chat (stub)', r.chatTurn),
-    row('GET /api/v1/me', r.me),
+    row('GET .../wardrobe/outfits (forwarded)', r.me),
     `ratio chat/me: p50 ${r.ratioP50.toFixed(1)}x, p99 ${r.ratioP99.toFixed(1)}x`,
   ].join('\n');
 }

@@ -1,21 +1,207 @@
-// `pnpm bench`: prints the project's performance figures; asserts nothing.
-//  1. offer search latency at 1k / 10k / 100k offers of one household (sqlite backend);
-//  2. a stub-model chat turn through the gateway vs. a plain authenticated gateway read;
-//  3. a cart-prep job in real Chromium and the memory of a browser session.
+// `pnpm bench`: every performance target of the project, each figure beside a reference
+// measured in the same run, three rounds (min / median / max), a PASS/MISS verdict per target
+// and the figures in a JSON file (bench-results/). `pnpm bench -- --quick`: one small round, to
+// check that every figure is produced (CI smoke test); its verdicts mean little.
+// Real-browser figures (a cart-prep job in Chromium, memory per browser session) are printed
+// beside the targets; they have no target of their own.
+// Services run from their production build: run `pnpm build` first (`pnpm bench` does).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ServiceName } from '@hs/contracts';
+import { REPO_ROOT } from '@hs/testing';
+import { runAuditBench } from './bench-audit.ts';
+import { bareNodeMs, bootAll } from './bench-boot.ts';
 import { formatBrowserBench, runBrowserBench } from './bench-browser.ts';
-import { formatChatBench, runChatBench } from './bench-chat.ts';
-import { formatSearchBench, runSearchBench } from './bench-search.ts';
+import { runChatBench } from './bench-chat.ts';
+import { runGatewayBench } from './bench-gateway.ts';
+import { runSearchBench } from './bench-search.ts';
+import { runStreamBench } from './bench-streams.ts';
 
-const only = process.argv[2];
-if (!only || only === 'search') {
-  console.log('\n== Offer search scaling (sqlite) ==');
-  console.log(formatSearchBench(await runSearchBench()));
+const quick = process.argv.includes('--quick');
+const outArg = process.argv.indexOf('--out');
+const rounds = quick ? 1 : 3;
+
+type Target = {
+  name: string;
+  figure: string;
+  reference: string;
+  limit: string;
+  pass: (v: number) => boolean;
+};
+type Round = Record<string, number>;
+
+const TARGETS: Target[] = [
+  {
+    name: 'gateway throughput vs direct',
+    figure: 'gatewayRatio',
+    reference: 'directRps',
+    limit: '≥ 0.6×',
+    pass: (v) => v >= 0.6,
+  },
+  {
+    name: 'gateway p99 vs direct',
+    figure: 'gatewayP99Ratio',
+    reference: 'directP99',
+    limit: '≤ 2×',
+    pass: (v) => v <= 2,
+  },
+  {
+    name: 'stream event delay p99 (ms)',
+    figure: 'streamDelayP99',
+    reference: 'streams',
+    limit: '< 50',
+    pass: (v) => v < 50,
+  },
+  {
+    name: 'memory added by streams (MB)',
+    figure: 'streamAddedMb',
+    reference: 'streams',
+    limit: '< 200',
+    pass: (v) => v < 200,
+  },
+  {
+    name: 'chat turn with streams vs without',
+    figure: 'turnRatioWithStreams',
+    reference: 'turnMsIdle',
+    limit: '≤ 2×',
+    pass: (v) => v <= 2,
+  },
+  {
+    name: 'search p50 largest/1k',
+    figure: 'searchRatioP50',
+    reference: 'searchP50Small',
+    limit: '≤ 3×',
+    pass: (v) => v <= 3,
+  },
+  {
+    name: 'search p95 largest/1k',
+    figure: 'searchRatioP95',
+    reference: 'searchP95Small',
+    limit: '≤ 10×',
+    pass: (v) => v <= 10,
+  },
+  {
+    name: 'audit appends/s (sqlite, chain)',
+    figure: 'auditPerSec',
+    reference: 'rawInsertsPerSec',
+    limit: '≥ 5000',
+    pass: (v) => v >= 5000,
+  },
+  {
+    name: 'all eight healthy (ms, built)',
+    figure: 'bootAllMs',
+    reference: 'bareNodeMs',
+    limit: '< 3000',
+    pass: (v) => v < 3000,
+  },
+  {
+    name: 'single service idle RSS (MB, max)',
+    figure: 'maxServiceRssMb',
+    reference: 'bareNodeMs',
+    limit: '≤ 100',
+    pass: (v) => v <= 100,
+  },
+  {
+    name: 'chat turn p99 vs forwarded read p99',
+    figure: 'chatRatioP99',
+    reference: 'forwardedReadP99',
+    limit: '≤ 10×',
+    pass: (v) => v <= 10,
+  },
+];
+
+let browserReport: Awaited<ReturnType<typeof runBrowserBench>> | undefined;
+
+async function round(): Promise<Round> {
+  const r: Round = {};
+  const gw = await runGatewayBench({ seconds: quick ? 1 : 5 });
+  Object.assign(r, {
+    directRps: gw.direct.rps,
+    gatewayRps: gw.gateway.rps,
+    gatewayRatio: gw.gateway.rps / gw.direct.rps,
+    directP99: gw.direct.p99,
+    gatewayP99: gw.gateway.p99,
+    gatewayP99Ratio: gw.gateway.p99 / Math.max(1, gw.direct.p99),
+  });
+  const st = await runStreamBench(quick ? { streams: 50, turns: 2 } : { streams: 1000, turns: 5 });
+  Object.assign(r, {
+    streams: st.streams,
+    streamDelayP99: st.eventDelayP99,
+    streamAddedMb: st.addedMb,
+    turnMsIdle: st.turnMsIdle,
+    turnMsWithStreams: st.turnMsWithStreams,
+    turnRatioWithStreams: st.turnMsWithStreams / st.turnMsIdle,
+  });
+  const search = await runSearchBench(quick ? [1_000, 5_000] : [1_000, 100_000]);
+  Object.assign(r, {
+    searchP50Small: search.rows[0]!.p50,
+    searchP95Small: search.rows[0]!.p95,
+    searchRatioP50: search.ratioP50,
+    searchRatioP95: search.ratioP95,
+  });
+  const audit = await runAuditBench({ appends: quick ? 300 : 5000 });
+  if (!audit.chainValid) throw new Error('audit chain did not verify after the append benchmark');
+  Object.assign(r, { auditPerSec: audit.appendsPerSec, rawInsertsPerSec: audit.rawInsertsPerSec });
+  r.bareNodeMs = await bareNodeMs();
+  const boot = await bootAll(ServiceName.options, true);
+  r.bootAllMs = boot.ms;
+  for (const [service, figure] of Object.entries(boot.perService)) r[`rssIdleMb.${service}`] = figure.rssMb;
+  r.maxServiceRssMb = Math.max(...Object.values(boot.perService).map((f) => f.rssMb));
+  const chat = await runChatBench(quick ? { turns: 10, reads: 20 } : { turns: 100, reads: 300 });
+  Object.assign(r, {
+    chatTurnP99: chat.chatTurn.p99,
+    forwardedReadP99: chat.me.p99,
+    chatRatioP99: chat.ratioP99,
+  });
+  const browser = await runBrowserBench();
+  browserReport = browser;
+  const warm = browser.times.slice(1).sort((a, b) => a - b);
+  Object.assign(r, {
+    cartPrepJobFirstMs: browser.times[0]!,
+    cartPrepJobP50Ms: warm[Math.floor(warm.length / 2)] ?? browser.times[0]!,
+    browserBaseMb: browser.baseKb / 1024,
+    browserPerSessionMb: browser.perSessionKb / 1024,
+  });
+  return r;
 }
-if (!only || only === 'chat') {
-  console.log('\n== Mission chat turn vs. gateway read ==');
-  console.log(formatChatBench(await runChatBench()));
+
+const results: Round[] = [];
+for (let i = 0; i < rounds; i++) {
+  console.error(`round ${i + 1} of ${rounds}…`);
+  results.push(await round());
 }
-if (!only || only === 'browser') {
-  console.log('\n== Real browsers (Chromium) ==');
-  console.log(formatBrowserBench(await runBrowserBench()));
-}
+const stat = (key: string) => {
+  const values = results.map((r) => r[key] ?? Number.NaN).sort((a, b) => a - b);
+  return { min: values[0]!, median: values[Math.floor(values.length / 2)]!, max: values.at(-1)! };
+};
+const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2));
+const rows = TARGETS.map((t) => {
+  const figure = stat(t.figure);
+  const reference = stat(t.reference);
+  return {
+    ...t,
+    referenceName: t.reference,
+    figure,
+    reference,
+    verdict: t.pass(figure.median) ? 'PASS' : 'MISS',
+  };
+});
+console.log(`\n${quick ? 'QUICK (smoke) ' : ''}bench, ${rounds} round(s), figures min / median / max`);
+console.log(
+  `${'target'.padEnd(38)} ${'limit'.padEnd(8)} ${'figure'.padEnd(24)} ${'reference (same run)'.padEnd(34)} verdict`,
+);
+for (const row of rows)
+  console.log(
+    `${row.name.padEnd(38)} ${row.limit.padEnd(8)} ${`${fmt(row.figure.min)} / ${fmt(row.figure.median)} / ${fmt(row.figure.max)}`.padEnd(24)} ${`${row.referenceName} ${fmt(row.reference.median)}`.padEnd(34)} ${row.verdict}`,
+  );
+const out =
+  outArg !== -1
+    ? process.argv[outArg + 1]!
+    : join(REPO_ROOT, 'bench-results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+mkdirSync(join(out, '..'), { recursive: true });
+writeFileSync(
+  out,
+  `${JSON.stringify({ quick, rounds: results, targets: rows.map(({ pass: _, ...row }) => row) }, null, 2)}\n`,
+);
+if (browserReport) console.log(`\nreal browsers (last round):\n${formatBrowserBench(browserReport)}`);
+console.log(`\nfigures written to ${out}`);

@@ -28,12 +28,29 @@ if (!installed || process.env.FORCE_INSTALL === '1') {
   const status = run(pnpm[0], [...pnpm.slice(1), 'install', '--frozen-lockfile']);
   if (status !== 0) process.exit(status);
 }
+// `start` and `bench` run the production build (about a second) so the services boot from compiled JavaScript.
+if (process.argv[2] === 'start' || process.argv[2] === 'bench') {
+  const status = run(pnpm[0], [...pnpm.slice(1), 'run', 'build']);
+  if (status !== 0) process.exit(status);
+}
 // The stack keeps running until a signal: pass SIGINT/SIGTERM/SIGHUP on so that stopping this
 // process (Ctrl-C, `kill`, a supervisor) stops all eight services too.
+// npx, pnpm and their shell wrappers don't pass signals down, so the child gets its own process
+// group and a signal goes to the whole group: the stack's own handler and every service see it.
+const ownGroup = process.platform !== 'win32';
 const child = spawn(pnpm[0], [...pnpm.slice(1), 'run', target, ...process.argv.slice(3)], {
   cwd: root,
   stdio: 'inherit',
   shell: process.platform === 'win32',
+  detached: ownGroup,
 });
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.on(signal, () => {
+    try {
+      if (ownGroup) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // already gone
+    }
+  });
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,22 +1,27 @@
-// `pnpm start`: the eight services as eight processes on 8080–8087, with the embedded durable
-// store (sqlite under ./.data) and the stub agent. Ctrl-C stops all of them.
+// `pnpm start`: the eight services as eight processes on PORT_BASE…PORT_BASE+7 (8080–8087 by
+// default), with the embedded durable store (sqlite under ./.data) and the stub agent. Each runs
+// its production build (services/<name>/dist/server.js, from `pnpm build`) when there is one,
+// else its TypeScript source. Ctrl-C (or SIGTERM to this process) stops all of them.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ServiceName } from '@hs/contracts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SERVICES = [
-  ['gateway', 8080],
-  ['orchestrator', 8081],
-  ['wardrobe', 8082],
-  ['commerce', 8083],
-  ['vto', 8084],
-  ['cartprep', 8085],
-  ['browser-bridge', 8086],
-  ['artifacts-audit', 8087],
-] as const;
+const portBase = Number(process.env.PORT_BASE ?? 8080);
+if (!Number.isInteger(portBase) || portBase < 1 || portBase > 65_528) {
+  console.error(`PORT_BASE must be a port number (1–65528), got ${process.env.PORT_BASE}`);
+  process.exit(2);
+}
+// In the order of the default ports (gateway first).
+const SERVICES = ServiceName.options.map((service, i) => [service, portBase + i] as const);
+const peerUrls = Object.fromEntries(
+  SERVICES.map(([s, port]) => [`${s.toUpperCase().replace(/-/g, '_')}_BASE_URL`, `http://127.0.0.1:${port}`]),
+);
 
 const env = {
+  ...peerUrls,
   PERSISTENCE_BACKEND: 'sqlite',
   DATA_DIR: join(root, '.data'),
   ARTIFACT_LOCAL_DIR: join(root, '.data', 'blobs'),
@@ -39,9 +44,12 @@ function stopAll(code: number) {
 }
 
 for (const [service, port] of SERVICES) {
+  const built = join(root, 'services', service, 'dist', 'server.js');
   const child = spawn(
     process.execPath,
-    ['--conditions=@hs/source', join(root, 'services', service, 'src', 'server.ts')],
+    existsSync(built)
+      ? [built]
+      : ['--conditions=@hs/source', join(root, 'services', service, 'src', 'server.ts')],
     { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const prefix = `${service.padEnd(15)} | `;

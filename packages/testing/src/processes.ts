@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,11 +36,13 @@ export interface RunningStack {
   stop(service: ServiceName): Promise<number | null>;
   start(service: ServiceName, extraEnv?: Record<string, string>): Promise<void>;
   logs(service: ServiceName): string;
+  /** The running process's id (benchmarks read its memory from /proc). */
+  pid(service: ServiceName): number | undefined;
   /** SIGTERM every service, wait for them to exit, then remove a durable stack's `dataDir`. */
   close(): Promise<void>;
 }
 
-async function waitHealthy(url: string, child: ChildProcess, logs: () => string, timeoutMs = 20_000) {
+async function waitHealthy(url: string, child: ChildProcess, logs: () => string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url} exited during boot:\n${logs()}`);
@@ -70,6 +72,8 @@ export async function startStack(options: {
   env?: Record<string, string>;
   perService?: Partial<Record<ServiceName, Record<string, string>>>;
   durable?: boolean;
+  /** Run each service's production build (services/<name>/dist/server.js) where one exists. */
+  built?: boolean;
 }): Promise<RunningStack> {
   const ports = Object.fromEntries(
     await Promise.all(ALL.map(async (s) => [s, await freePort()] as const)),
@@ -95,9 +99,12 @@ export async function startStack(options: {
 
   const start = async (service: ServiceName, extraEnv: Record<string, string> = {}) => {
     output.set(service, '');
+    const dist = join(REPO_ROOT, 'services', service, 'dist', 'server.js');
     const child = spawn(
       process.execPath,
-      ['--conditions=@hs/source', join(REPO_ROOT, 'services', service, 'src', 'server.ts')],
+      options.built && existsSync(dist)
+        ? [dist]
+        : ['--conditions=@hs/source', join(REPO_ROOT, 'services', service, 'src', 'server.ts')],
       {
         cwd: REPO_ROOT,
         env: {
@@ -143,6 +150,7 @@ export async function startStack(options: {
     stop: (s) => signal(s, 'SIGTERM'),
     start,
     logs: (s) => output.get(s) ?? '',
+    pid: (s) => children.get(s)?.pid,
     close: async () => {
       await Promise.all([...children.keys()].map((s) => signal(s, 'SIGTERM')));
       removeDataDir();

@@ -71,7 +71,25 @@ export function createAuditLedger(store: Store) {
       current && current.lastSeq >= entry.seq ? ABORT : { lastSeq: entry.seq, lastHash: entry.hash },
     );
 
-  async function append(householdId: string, event: AppendAuditEventRequest): Promise<AppendResult> {
+  // Appends to one household from this process go one after another: concurrent ones would
+  // all read the same head and all but one lose the race and retry. Other processes still
+  // race through the store, which the loop below settles.
+  const queues = new Map<string, Promise<unknown>>();
+  function append(householdId: string, event: AppendAuditEventRequest): Promise<AppendResult> {
+    const previous = queues.get(householdId) ?? Promise.resolve();
+    const mine = previous.then(
+      () => appendNow(householdId, event),
+      () => appendNow(householdId, event),
+    );
+    const tail = mine.catch(() => undefined);
+    queues.set(householdId, tail);
+    void tail.then(() => {
+      if (queues.get(householdId) === tail) queues.delete(householdId);
+    });
+    return mine;
+  }
+
+  async function appendNow(householdId: string, event: AppendAuditEventRequest): Promise<AppendResult> {
     const eventId = event.eventId ?? newId('aud', 16);
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       const head = (await heads.get(householdId)) ?? { lastSeq: 0, lastHash: GENESIS_HASH };

@@ -3,14 +3,25 @@
 
 import { AppError, unauthorized } from '@hs/service-kit';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { createRecentCache } from './recent-cache.ts';
 
 export type AccessTokenSettings = { jwtSecret: string; ttlSeconds: number; issuer: string; audience: string };
 export type Identity = { userId: string; email: string };
 
 const CLOCK_SKEW_SECONDS = 30;
+// A client sends the same token on every request until it expires: once it has passed every
+// check below it is remembered until its `exp`, so later requests skip the WebCrypto round trip.
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 export function createAccessTokens(settings: AccessTokenSettings) {
   const key = new TextEncoder().encode(settings.jwtSecret);
+  // Imported once: jose would import raw key bytes again on every verification.
+  let verifyKey: ReturnType<typeof crypto.subtle.importKey> | undefined;
+  const preparedKey = () => {
+    verifyKey ??= crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    return verifyKey;
+  };
+  const verified = createRecentCache<Identity>(VERIFIED_TOKENS_KEPT);
   return {
     ttlSeconds: settings.ttlSeconds,
     async issue(identity: Identity): Promise<string> {
@@ -24,8 +35,10 @@ export function createAccessTokens(settings: AccessTokenSettings) {
         .sign(key);
     },
     async verify(token: string): Promise<Identity> {
+      const known = verified.get(token);
+      if (known) return known;
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await preparedKey(), {
           algorithms: ['HS256'],
           issuer: settings.issuer,
           audience: settings.audience,
@@ -39,7 +52,12 @@ export function createAccessTokens(settings: AccessTokenSettings) {
         if (iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw unauthorized('Access token is not valid yet');
         if (payload.exp! - iat > settings.ttlSeconds)
           throw unauthorized('Access token lives longer than this gateway issues them');
-        return { userId: payload.sub, email: typeof payload.email === 'string' ? payload.email : '' };
+        const identity = {
+          userId: payload.sub,
+          email: typeof payload.email === 'string' ? payload.email : '',
+        };
+        if (typeof payload.exp === 'number') verified.set(token, identity, payload.exp * 1000);
+        return identity;
       } catch (err) {
         if (err instanceof AppError) throw err;
         if (err instanceof joseErrors.JWTExpired) throw unauthorized('Access token has expired');

@@ -78,6 +78,8 @@ export function forwardTarget(baseUrl: string, rawUrl: string): string {
   return target.href;
 }
 
+const SMALL_REPLY_BYTES = 64 * 1024;
+
 export type ForwardIdentity = { userId: string; email: string; role: string } | null;
 
 /** The client's headers as the peer gets them: hop-by-hop and credentials dropped, ours added. */
@@ -168,6 +170,19 @@ export async function forward(
   } finally {
     clearTimeout(headerTimer);
   }
+  // A small reply is read whole and sent as one buffer: piping it as a stream costs more than
+  // the read, and a peer failing mid-body still gets a clean error envelope (nothing sent yet).
+  let small: Buffer | null = null;
+  if (!isStream(upstream) && Number(upstream.headers['content-length'] ?? Number.NaN) <= SMALL_REPLY_BYTES) {
+    const idle = setTimeout(() => abort.abort(), target.timeoutMs);
+    try {
+      small = Buffer.from(await upstream.body.arrayBuffer());
+    } catch (err) {
+      throw upstreamError(`${target.service} broke off its reply`, err);
+    } finally {
+      clearTimeout(idle);
+    }
+  }
 
   reply.code(upstream.statusCode);
   const upstreamHopByHop = connectionTokens(upstream.headers.connection);
@@ -194,6 +209,7 @@ export async function forward(
       reply.raw.end();
     });
   }
+  if (small) return reply.send(small);
   upstream.body.on('error', () => reply.raw.destroy());
   // Only an event stream may stay idle; any other reply that stalls mid-body is cut after the
   // peer timeout, so a stuck peer can't hold a client connection open forever.

@@ -1,6 +1,14 @@
 import type { CollectionOptions, Store } from '@hs/store';
 import { ABORT, queryAll } from '@hs/store';
 import type { StoredHousehold } from '../domain/household-rules.ts';
+import { createRecentCache } from './recent-cache.ts';
+
+/**
+ * Membership and roles a gateway may serve from memory (decisions: at most 2 s across replicas);
+ * a change made through this gateway replaces its copy at once.
+ */
+export const MEMBERSHIP_CACHE_MS = 2000;
+const MEMBERSHIP_CACHE_ENTRIES = 10_000;
 
 /** `listFor`: memberIds array-contains, ordered by createdAt. */
 export const HOUSEHOLD_COLLECTIONS = {
@@ -10,9 +18,23 @@ export const HOUSEHOLD_COLLECTIONS = {
 /** Households in the gateway's store; every change goes through an atomic update. */
 export function createHouseholdRepository(store: Store) {
   const households = store.collection<StoredHousehold>('households', HOUSEHOLD_COLLECTIONS.households);
+  const recent = createRecentCache<StoredHousehold>(MEMBERSHIP_CACHE_ENTRIES);
+  const remember = (h: StoredHousehold) => recent.set(h.householdId, h, Date.now() + MEMBERSHIP_CACHE_MS);
   return {
     get: (id: string) => households.get(id),
-    create: (h: StoredHousehold) => households.create(h.householdId, h),
+    /** For access checks: may be up to MEMBERSHIP_CACHE_MS old unless changed through this gateway. */
+    async getRecent(id: string): Promise<StoredHousehold | null> {
+      const cached = recent.get(id);
+      if (cached) return cached;
+      const household = await households.get(id);
+      if (household) remember(household);
+      return household;
+    },
+    async create(h: StoredHousehold) {
+      const created = await households.create(h.householdId, h);
+      recent.delete(h.householdId);
+      return created;
+    },
     listFor: (userId: string): Promise<StoredHousehold[]> =>
       queryAll(households, {
         where: [['memberIds', 'array-contains', userId]],
@@ -34,7 +56,10 @@ export function createHouseholdRepository(store: Store) {
           return ABORT;
         }
       });
+      // Whatever happened, the next access check reads the store again.
+      recent.delete(id);
       if (failure) throw failure;
+      if (result.doc) remember(result.doc);
       return result.doc;
     },
   };

@@ -20,7 +20,7 @@ export function accessHousehold(
   if (seen?.householdId === householdId) return seen.access;
   const access = (async () => {
     const user = currentUser(request);
-    const household = await households.get(householdId);
+    const household = await households.getRecent(householdId);
     if (!household) throw notFound('Household not found');
     return { household, member: memberOf(household, user.userId), userId: user.userId, email: user.email };
   })();

@@ -21,7 +21,7 @@ export function registerInternalMembershipRoutes(app: ServiceApp, ctx: GatewayCo
     async (request) => {
       if (!secretsEqual(internalTokenOf(request), ctx.config.internalToken))
         throw forbidden('Missing or invalid internal token');
-      const household = await ctx.households.get(request.params.id);
+      const household = await ctx.households.getRecent(request.params.id);
       if (!household) throw notFound('Household not found');
       return { householdId: household.householdId, members: household.members };
     },

@@ -1,7 +1,9 @@
 // The mission stream's events, kept in the store so any orchestrator process can replay and
 // follow them (decisions "Streaming (SSE)"). Sequence numbers come from an atomic per-mission
-// counter; an in-process signal wakes local followers at once, polling finds the others'.
-import { EventEmitter } from 'node:events';
+// counter; an in-process signal wakes local followers at once, and one shared poll per mission
+// with followers finds the events other processes stored. Followers at the same position share
+// one store read, so a new event costs one read per mission per process however many streams
+// follow it, and an idle stream costs nothing of its own.
 import type { StreamEvent, StreamEventType } from '@hs/contracts';
 import { newId, nowIso } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
@@ -20,8 +22,16 @@ export const EVENT_LOG_COLLECTIONS = {
 export function createEventLog(store: Store) {
   const events = store.collection<StreamEvent>('mission_events', EVENT_LOG_COLLECTIONS.mission_events);
   const counters = store.collection<Counter>('mission_event_counters');
-  const wake = new EventEmitter();
-  wake.setMaxListeners(0);
+  // Sleeping followers by mission; a set, as a thousand streams on one mission leave one by one.
+  const sleepers = new Map<string, Set<() => void>>();
+  const wake = (missionId: string) => {
+    const waiting = sleepers.get(missionId);
+    if (!waiting) return;
+    sleepers.delete(missionId);
+    for (const done of waiting) done();
+  };
+  // Local appends per mission: a follower that read before an append it did not wait for reads again.
+  const appended = new Map<string, number>();
 
   async function append(
     missionId: string,
@@ -38,11 +48,12 @@ export function createEventLog(store: Store) {
       data,
     };
     await events.create(event.event_id, event);
-    wake.emit(missionId);
+    if (polls.has(missionId)) appended.set(missionId, (appended.get(missionId) ?? 0) + 1);
+    wake(missionId);
     return event;
   }
 
-  async function after(missionId: string, seq: number, limit = PAGE): Promise<StreamEvent[]> {
+  async function readAfter(missionId: string, seq: number, limit: number): Promise<StreamEvent[]> {
     const page = await events.query({
       where: [
         ['mission_id', '==', missionId],
@@ -54,18 +65,50 @@ export function createEventLog(store: Store) {
     return page.items;
   }
 
+  // Reads in flight, by mission, position and size: callers asking the same share the answer.
+  const inFlight = new Map<string, Promise<StreamEvent[]>>();
+  function after(missionId: string, seq: number, limit = PAGE): Promise<StreamEvent[]> {
+    const key = `${missionId}\u0000${seq}\u0000${limit}`;
+    let read = inFlight.get(key);
+    if (!read) {
+      read = readAfter(missionId, seq, limit).finally(() => inFlight.delete(key));
+      inFlight.set(key, read);
+    }
+    return read;
+  }
+
+  // One timer per mission that has followers here, not one per stream.
+  const polls = new Map<string, { followers: number; timer: NodeJS.Timeout }>();
+  function watch(missionId: string, pollMs: number): () => void {
+    let poll = polls.get(missionId);
+    if (!poll) {
+      poll = { followers: 0, timer: setInterval(() => wake(missionId), pollMs) };
+      poll.timer.unref();
+      polls.set(missionId, poll);
+    }
+    poll.followers++;
+    const watched = poll;
+    return () => {
+      if (--watched.followers > 0) return;
+      clearInterval(watched.timer);
+      polls.delete(missionId);
+      appended.delete(missionId);
+    };
+  }
+
   const lastSeq = async (missionId: string) => (await counters.get(missionId))?.seq ?? 0;
 
-  function sleep(missionId: string, ms: number, signal: AbortSignal): Promise<void> {
+  /** Until a local append or the mission's shared poll tick (or the signal aborts). */
+  function sleep(missionId: string, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
-        clearTimeout(timer);
-        wake.off(missionId, done);
+        sleepers.get(missionId)?.delete(done);
         signal.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      wake.once(missionId, done);
+      const waiting = sleepers.get(missionId) ?? new Set();
+      sleepers.set(missionId, waiting);
+      waiting.add(done);
       signal.addEventListener('abort', done, { once: true });
     });
   }
@@ -77,23 +120,29 @@ export function createEventLog(store: Store) {
   async function* follow(missionId: string, seq: number, options: { pollMs: number; signal: AbortSignal }) {
     let cursor = seq;
     let gapSince: number | null = null;
-    while (!options.signal.aborted) {
-      const page = await after(missionId, cursor);
-      let full = page.length === PAGE;
-      for (const event of page) {
-        if (event.seq !== cursor + 1) {
-          gapSince ??= Date.now();
-          if (Date.now() - gapSince < GAP_GRACE_MS) {
-            full = false;
-            break;
+    const unwatch = watch(missionId, options.pollMs);
+    try {
+      while (!options.signal.aborted) {
+        const seen = appended.get(missionId);
+        const page = await after(missionId, cursor);
+        let full = page.length === PAGE;
+        for (const event of page) {
+          if (event.seq !== cursor + 1) {
+            gapSince ??= Date.now();
+            if (Date.now() - gapSince < GAP_GRACE_MS) {
+              full = false;
+              break;
+            }
           }
+          gapSince = null;
+          cursor = event.seq;
+          yield event;
+          if (options.signal.aborted) return;
         }
-        gapSince = null;
-        cursor = event.seq;
-        yield event;
-        if (options.signal.aborted) return;
+        if (!full && appended.get(missionId) === seen) await sleep(missionId, options.signal);
       }
-      if (!full) await sleep(missionId, options.pollMs, options.signal);
+    } finally {
+      unwatch();
     }
   }
 

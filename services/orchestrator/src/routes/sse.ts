@@ -4,6 +4,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type SseChannel = { signal: AbortSignal; send(event: StreamEvent): void; end(): void };
 
+/**
+ * Bytes a stream may have queued for a client that reads slowly: past this the client has
+ * fallen too far behind, and its stream is closed rather than held in memory; it reconnects
+ * after `retry` with Last-Event-ID and replays from the store.
+ */
+export const SSE_MAX_BUFFERED_BYTES = 1024 * 1024;
+
+// Every stream of a mission sends the same event object: it is framed once.
+const frames = new WeakMap<StreamEvent, string>();
+function frameOf(event: StreamEvent): string {
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    frames.set(event, frame);
+  }
+  return frame;
+}
+
 export const wantsEventStream = (request: FastifyRequest) =>
   (request.headers.accept ?? '').includes('text/event-stream');
 
@@ -16,8 +34,9 @@ export const wantsEventStream = (request: FastifyRequest) =>
 export function openSse(
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { retryMs: number; heartbeatMs: number },
+  options: { retryMs: number; heartbeatMs: number; maxBufferedBytes?: number },
 ): SseChannel {
+  const maxBuffered = options.maxBufferedBytes ?? SSE_MAX_BUFFERED_BYTES;
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -38,7 +57,13 @@ export function openSse(
     abort.abort();
   });
   write(`retry: ${options.retryMs}\n\n`);
+  let pending = '';
+  const flush = () => {
+    if (pending) write(pending);
+    pending = '';
+  };
   const end = () => {
+    flush();
     clearInterval(heartbeat);
     if (open()) raw.end();
   };
@@ -46,7 +71,19 @@ export function openSse(
   const forget = trackOpenStream(reply, end);
   return {
     signal: abort.signal,
-    send: (event) => write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+    send: (event) => {
+      if (!open()) return;
+      if (raw.writableLength + pending.length > maxBuffered) {
+        pending = '';
+        clearInterval(heartbeat);
+        raw.end(`: too far behind, reconnect with Last-Event-ID\nretry: ${options.retryMs}\n\n`);
+        abort.abort();
+        return;
+      }
+      // Events that arrive together (one store page) leave in one write, not one each.
+      if (!pending) process.nextTick(flush);
+      pending += frameOf(event);
+    },
     end: () => {
       forget();
       end();

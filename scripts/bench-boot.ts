@@ -1,0 +1,92 @@
+// Boot time and idle memory: each service alone from its production build and from its
+// TypeScript source, beside a bare Node process printing nothing (the floor), and all eight
+// together until every /health answers. Needs `pnpm build` first for the built figures.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ServiceName } from '@hs/contracts';
+import { freePort, REPO_ROOT } from '@hs/testing';
+
+export type BootFigure = { ms: number; rssMb: number };
+
+export const rssMb = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+};
+
+export function entryArgs(service: ServiceName, built: boolean): string[] {
+  const dist = join(REPO_ROOT, 'services', service, 'dist', 'server.js');
+  if (built && existsSync(dist)) return [dist];
+  return ['--conditions=@hs/source', join(REPO_ROOT, 'services', service, 'src', 'server.ts')];
+}
+
+async function untilHealthy(port: number, child: ChildProcess, deadline: number) {
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} during boot`);
+    const ok = await fetch(`http://127.0.0.1:${port}/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`port ${port} not healthy in time`);
+}
+
+const stop = async (child: ChildProcess) => {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+};
+
+/** Boots the given services at once; resolves when all are healthy, with each one's figures. */
+export async function bootAll(
+  services: readonly ServiceName[],
+  built: boolean,
+  settleMs = 1000,
+): Promise<{ ms: number; perService: Record<string, BootFigure> }> {
+  const ports = await Promise.all(services.map(() => freePort()));
+  const started = Date.now();
+  const env = { ...process.env, APP_ENV: 'test', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' };
+  const children = services.map((service, i) =>
+    spawn(process.execPath, entryArgs(service, built), {
+      cwd: REPO_ROOT,
+      env: { ...env, PORT: String(ports[i]) },
+      stdio: 'ignore',
+    }),
+  );
+  try {
+    const done = await Promise.all(
+      children.map(async (child, i) => {
+        await untilHealthy(ports[i]!, child, started + 30_000);
+        return Date.now() - started;
+      }),
+    );
+    // Idle memory once boot work (JIT, timers' first runs) has settled.
+    await new Promise((r) => setTimeout(r, settleMs));
+    const perService = Object.fromEntries(
+      services.map((s, i) => [s, { ms: done[i]!, rssMb: rssMb(children[i]!.pid!) }]),
+    );
+    return { ms: Math.max(...done), perService };
+  } finally {
+    await Promise.all(children.map(stop));
+  }
+}
+
+/** The floor: a Node process that starts, then exits. */
+export async function bareNodeMs(): Promise<number> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  await new Promise((r) => child.once('exit', r));
+  return Date.now() - started;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log('bare node', await bareNodeMs(), 'ms');
+  for (const built of [true, false]) {
+    const r = await bootAll(['commerce'], built);
+    console.log(built ? 'commerce built' : 'commerce source', r.perService);
+  }
+  const all = await bootAll(ServiceName.options, true);
+  console.log('all eight built', all.ms, 'ms', all.perService);
+}

@@ -1,0 +1,73 @@
+// An authenticated household read (wardrobe outfits) through the gateway beside the same read
+// sent straight to wardrobe with the caller headers the gateway would add: requests/s and p99
+// under several concurrent clients (autocannon), and the ratios.
+
+import { startStack } from '@hs/testing';
+import autocannon from 'autocannon';
+
+export type LoadFigures = { rps: number; p50: number; p99: number };
+export type GatewayBenchResult = { direct: LoadFigures; gateway: LoadFigures };
+
+async function load(url: string, headers: Record<string, string>, seconds: number): Promise<LoadFigures> {
+  const result = await autocannon({ url, headers, connections: 10, duration: seconds });
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+export async function runGatewayBench(options: { seconds?: number } = {}): Promise<GatewayBenchResult> {
+  const seconds = options.seconds ?? 5;
+  const stack = await startStack({
+    services: ['gateway', 'wardrobe'],
+    env: { LOG_LEVEL: 'warn' },
+    built: true,
+  });
+  try {
+    const gw = stack.url('gateway');
+    const login = (await (
+      await fetch(`${gw}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ idToken: `bench-gw-${Date.now()}` }),
+      })
+    ).json()) as { accessToken: string };
+    const auth = { authorization: `Bearer ${login.accessToken}` };
+    const household = (await (
+      await fetch(`${gw}/api/v1/households`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bench' }),
+      })
+    ).json()) as { householdId: string };
+    const me = (await (await fetch(`${gw}/api/v1/me`, { headers: auth })).json()) as {
+      userId: string;
+      email?: string;
+    };
+    const path = `/api/v1/households/${household.householdId}/wardrobe/outfits`;
+    const callerHeaders = {
+      'x-internal-token': 'dev-internal-token-wardrobe',
+      'x-user-id': me.userId,
+      'x-user-email': me.email ?? '',
+      'x-member-role': 'PARENT_GUARDIAN',
+    };
+    // Warm both paths (JIT, connection pools) before measuring.
+    await load(`${stack.url('wardrobe')}${path}`, callerHeaders, 1);
+    await load(`${gw}${path}`, auth, 1);
+    const direct = await load(`${stack.url('wardrobe')}${path}`, callerHeaders, seconds);
+    const gateway = await load(`${gw}${path}`, auth, seconds);
+    return { direct, gateway };
+  } finally {
+    await stack.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await runGatewayBench();
+  console.log(
+    r,
+    'throughput ratio',
+    (r.gateway.rps / r.direct.rps).toFixed(2),
+    'p99 ratio',
+    (r.gateway.p99 / r.direct.p99).toFixed(2),
+  );
+}

@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '@hs/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// A smoke test of `pnpm bench -- --quick`: every target gets a figure, a same-run reference and
+// a verdict. No figure is judged here: timings on a shared CI machine prove nothing.
+describe('pnpm bench --quick', () => {
+  it('produces every figure and writes them to the JSON file', { timeout: 300_000 }, () => {
+    const node = (args: string[]) =>
+      execFileSync(process.execPath, ['--conditions=@hs/source', ...args], { cwd: REPO_ROOT, stdio: 'pipe' });
+    node(['scripts/build.ts']);
+    const out = join(dir, 'bench.json');
+    const printed = node(['scripts/bench.ts', '--quick', '--out', out]).toString();
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    expect(report.quick).toBe(true);
+    expect(report.targets.map((t: { name: string }) => t.name)).toEqual([
+      'gateway throughput vs direct',
+      'gateway p99 vs direct',
+      'stream event delay p99 (ms)',
+      'memory added by streams (MB)',
+      'chat turn with streams vs without',
+      'search p50 largest/1k',
+      'search p95 largest/1k',
+      'audit appends/s (sqlite, chain)',
+      'all eight healthy (ms, built)',
+      'single service idle RSS (MB, max)',
+      'chat turn p99 vs forwarded read p99',
+    ]);
+    for (const target of report.targets) {
+      expect(Number.isFinite(target.figure.median), target.name).toBe(true);
+      expect(Number.isFinite(target.reference.median), target.name).toBe(true);
+      expect(['PASS', 'MISS']).toContain(target.verdict);
+      expect(printed).toContain(target.name);
+    }
+  });
+});
