@@ -44,13 +44,29 @@ const child = spawn(pnpm[0], [...pnpm.slice(1), 'run', target, ...process.argv.s
   shell: process.platform === 'win32',
   detached: ownGroup,
 });
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
-  process.on(signal, () => {
-    try {
-      if (ownGroup) process.kill(-child.pid, signal);
-      else child.kill(signal);
-    } catch {
-      // already gone
-    }
-  });
+const stopStack = (signal) => {
+  try {
+    if (ownGroup) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // already gone
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stopStack(signal));
+// A supervisor that stops `npm start` with SIGTERM stops npm, which exits without passing the
+// signal on. The workspace's `node` is a shell wrapper that stays as this process's parent, so
+// watch the two processes above: when either is gone, stop the stack as if it had been signalled.
+const parentOf = (pid) => {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+};
+const parent = process.ppid;
+const grandparent = parentOf(parent);
+if (grandparent !== undefined)
+  setInterval(() => {
+    if (process.ppid !== parent || parentOf(parent) !== grandparent) stopStack('SIGTERM');
+  }, 1000).unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
