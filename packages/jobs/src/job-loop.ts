@@ -1,3 +1,4 @@
+import { runInTrace } from '@hs/service-kit';
 import type { Logger } from 'pino';
 
 /** The reason a running job's signal is aborted with when its worker stops gracefully. */
@@ -8,7 +9,10 @@ export class WorkerStopping extends Error {
   }
 }
 
-export interface JobLoopOptions<Candidate, Claimed extends { jobId: string }> {
+/** A claimed job; `traceparent` is the trace of the request that submitted it. */
+type ClaimedJob = { jobId: string; traceparent?: string | null | undefined };
+
+export interface JobLoopOptions<Candidate, Claimed extends ClaimedJob> {
   /** Names the worker in log lines ("try-on", "cart-prep"). */
   label: string;
   /** Most jobs running at once in this process. */
@@ -37,7 +41,7 @@ export interface JobLoopOptions<Candidate, Claimed extends { jobId: string }> {
  * most `concurrency` at once; recovers abandoned ones on start and then periodically.
  * Claims are atomic, so several replicas can share one queue without running a job twice.
  */
-export function createJobLoop<Candidate, Claimed extends { jobId: string }>(
+export function createJobLoop<Candidate, Claimed extends ClaimedJob>(
   options: JobLoopOptions<Candidate, Claimed>,
 ) {
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -51,7 +55,17 @@ export function createJobLoop<Candidate, Claimed extends { jobId: string }>(
   function launch(job: Claimed): void {
     const controller = new AbortController();
     const done = Promise.resolve()
-      .then(() => options.run(job, controller.signal))
+      // The job continues the trace of the request that submitted it.
+      .then(() =>
+        runInTrace(
+          job.traceparent,
+          `${options.label} job`,
+          () => Promise.resolve(options.run(job, controller.signal)),
+          {
+            'job.id': job.jobId,
+          },
+        ),
+      )
       .then(
         () => undefined,
         (err: unknown) => log?.error({ err, jobId: job.jobId }, `${options.label} job crashed`),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { outgoingTraceparent, runInTrace } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreConflictError } from '@hs/store';
 import type { Logger } from 'pino';
 
@@ -19,6 +20,8 @@ type OutboxDoc = {
   claim: string | null;
   lastError: string | null;
   createdAt: string;
+  /** The trace of the work that queued it, so the delivery continues that trace. */
+  traceparent?: string | null;
 };
 
 export interface OutboxOptions<P> {
@@ -146,7 +149,10 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
     if (!claimed.changed || !claimed.doc) return false;
     const doc = claimed.doc;
     try {
-      await deliverInTime(doc);
+      await runInTrace(doc.traceparent, `outbox ${options.name}`, () => deliverInTime(doc), {
+        'outbox.name': options.name,
+        'outbox.id': id,
+      });
     } catch (err) {
       const drop = permanent(err);
       const attempts = doc.attempts + 1;
@@ -234,6 +240,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
         claim: null,
         lastError: null,
         createdAt: new Date().toISOString(),
+        traceparent: outgoingTraceparent() ?? null,
       };
       try {
         await items.create(id, doc);

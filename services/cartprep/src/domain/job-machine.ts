@@ -9,6 +9,8 @@ import type { Cart, CartprepFailureCode, CartprepJob, CreateCartprepJobRequest }
 export type StoredJob = CartprepJob & {
   leaseUntil: number;
   callbackPending: boolean;
+  /** The W3C trace of the request that submitted it. */
+  traceparent?: string | null;
   /** What the simulated executor builds its cart from (the shopper's expectation). */
   hint: { title: string | null; unitPrice: number | null; currency: string | null };
 };

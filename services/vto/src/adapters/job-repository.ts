@@ -1,5 +1,5 @@
 import type { VtoJobListQuery } from '@hs/contracts';
-import { badRequest } from '@hs/service-kit';
+import { badRequest, outgoingTraceparent } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreQueryError, type Where } from '@hs/store';
 import type { StoredVtoJob } from '../domain/vto-job-machine.ts';
 
@@ -20,7 +20,9 @@ export function createJobRepository(store: Store) {
   const jobs = store.collection<StoredVtoJob>('vto_jobs', VTO_JOB_COLLECTIONS.vto_jobs);
 
   return {
-    create: (job: StoredVtoJob) => jobs.create(job.jobId, job),
+    /** Stored with the submitting request's trace, which the job's run continues. */
+    create: (job: StoredVtoJob) =>
+      jobs.create(job.jobId, { ...job, traceparent: job.traceparent ?? outgoingTraceparent() ?? null }),
 
     /** Null for a missing job and for another household's: both are 404 to the caller. */
     async get(householdId: string, jobId: string): Promise<StoredVtoJob | null> {
