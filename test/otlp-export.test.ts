@@ -22,7 +22,7 @@ const requestLines = (log: string, traceId: string) =>
     .filter((l) => l['logging.googleapis.com/trace'] === traceId && l.msg === 'request');
 
 describe('OpenTelemetry export', () => {
-  it('exports one trace spanning the gateway and the services behind it, named as in the logs', async () => {
+  it('exports one trace spanning the gateway and the services behind it, named as in the logs, and counted', async () => {
     const stack = await startStack({
       services: [...SERVICES],
       env: {
@@ -83,6 +83,17 @@ describe('OpenTelemetry export', () => {
           expect(exported.has(line['logging.googleapis.com/spanId'] as string), service).toBe(true);
       }
       expect(receiver.contentTypes.every((t) => t.startsWith('application/json'))).toBe(true);
+      // The mission's first turn ran on the stub model: /metrics counts the turn and its model calls.
+      await vi.waitFor(
+        async () => {
+          const metrics = await (await fetch(`${stack.url('orchestrator')}/metrics`)).text();
+          expect(metrics).toMatch(/^turn_duration_seconds_count\{outcome="completed"\} 1$/m);
+          expect(metrics).toMatch(/^model_calls_total\{model="stub",outcome="ok"\} [1-9]\d*$/m);
+          expect(metrics).toMatch(/^model_call_duration_seconds_count\{model="stub"\} [1-9]\d*$/m);
+          expect(metrics).toMatch(/^outbox_backlog\{outbox="[a-z_]+"\} \d+$/m);
+        },
+        { timeout: 10_000 },
+      );
     } finally {
       await stack.close();
     }

@@ -1,4 +1,4 @@
-import { runInTrace } from '@hs/service-kit';
+import { processMetrics, runInTrace } from '@hs/service-kit';
 import type { Logger } from 'pino';
 
 /** The reason a running job's signal is aborted with when its worker stops gracefully. */
@@ -31,6 +31,8 @@ export interface JobLoopOptions<Candidate, Claimed extends ClaimedJob> {
    * graceful stop; a job that ignores it is waited for (up to `stopWaitMs`).
    */
   run(job: Claimed, signal: AbortSignal): Promise<unknown>;
+  /** Queued jobs and when the oldest was queued, for `/metrics` (read at each scrape). */
+  backlog?(): Promise<{ depth: number; oldestQueuedAt: string | null }>;
   /** Longest `stop` waits for running jobs; what is still running is picked up through its lease. */
   stopWaitMs?: number;
   logger?: Logger | undefined;
@@ -51,6 +53,8 @@ export function createJobLoop<Candidate, Claimed extends ClaimedJob>(
   let again = false;
   let stopped = true;
   let lastRecover = 0;
+  let uncollect: (() => void) | undefined;
+  const queue = { queue: options.label };
 
   function launch(job: Claimed): void {
     const controller = new AbortController();
@@ -121,12 +125,24 @@ export function createJobLoop<Candidate, Claimed extends ClaimedJob>(
       if (!stopped) return;
       stopped = false;
       lastRecover = 0;
+      const backlog = options.backlog;
+      if (backlog)
+        uncollect = processMetrics.collect(async () => {
+          const { depth, oldestQueuedAt } = await backlog();
+          const age = oldestQueuedAt ? Math.max(0, (Date.now() - Date.parse(oldestQueuedAt)) / 1000) : 0;
+          return [
+            { name: 'job_queue_depth', labels: queue, value: depth },
+            { name: 'job_queue_oldest_age_seconds', labels: queue, value: age },
+          ];
+        });
       schedule(0);
     },
     wake,
     /** Stops claiming, aborts running jobs with WorkerStopping and waits for them to settle. */
     async stop(): Promise<void> {
       stopped = true;
+      uncollect?.();
+      uncollect = undefined;
       clearTimeout(timer);
       await ticking;
       const stopping = new WorkerStopping();

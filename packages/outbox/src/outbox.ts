@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { outgoingTraceparent, runInTrace } from '@hs/service-kit';
+import { outgoingTraceparent, processMetrics, runInTrace } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreConflictError } from '@hs/store';
 import type { Logger } from 'pino';
 
@@ -100,6 +100,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  let uncollect: (() => void) | undefined;
   const inflight = new Set<Promise<unknown>>();
 
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -262,10 +263,15 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
     pending: () => items.count([['state', '==', 'pending']]),
     start() {
       stopped = false;
+      uncollect ??= processMetrics.collect(async () => [
+        { name: 'outbox_backlog', labels: { outbox: options.name }, value: await this.pending() },
+      ]);
       if (!timer) timer = setTimeout(tick, 0);
     },
     async stop() {
       stopped = true;
+      uncollect?.();
+      uncollect = undefined;
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running;

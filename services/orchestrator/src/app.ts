@@ -6,6 +6,7 @@ import { createArtifactWriter } from './adapters/artifact-writer.ts';
 import { createEventLog } from './adapters/event-log.ts';
 import { createMissionRepository } from './adapters/mission-repository.ts';
 import { createGeminiModel } from './adapters/models/gemini-model.ts';
+import { meteredModel } from './adapters/models/metered-model.ts';
 import { createPeers } from './adapters/peers.ts';
 import { TOOLS } from './adapters/tools/tool-registry.ts';
 import type { OrchestratorConfig } from './config.ts';
@@ -75,7 +76,7 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
     store,
     missions,
     events: createEventLog(store),
-    model: modelFor(deps),
+    model: meteredModel(modelFor(deps)),
     peers,
     audit,
     artifacts: createArtifactWriter({

@@ -27,6 +27,14 @@ export function createJobRepository(store: Store) {
       const result = await jobs.update(jobId, (j) => (j ? (apply(j) ?? ABORT) : ABORT));
       return result.changed ? result.doc : null;
     },
+    /** How many jobs wait and since when the oldest waits (for `/metrics`). */
+    async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
+      const [depth, oldest] = await Promise.all([
+        jobs.count([['status', '==', 'QUEUED']]),
+        jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit: 1 }),
+      ]);
+      return { depth, oldestQueuedAt: oldest.items[0]?.createdAt ?? null };
+    },
     async queued(limit: number): Promise<StoredJob[]> {
       return (
         await jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit })

@@ -1,5 +1,14 @@
 import type { Message, MessageSource, StreamEventType } from '@hs/contracts';
-import { type Caller, conflict, forbidden, invalidState, newId, notFound, nowIso } from '@hs/service-kit';
+import {
+  type Caller,
+  conflict,
+  forbidden,
+  invalidState,
+  newId,
+  notFound,
+  nowIso,
+  processMetrics,
+} from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import { checkToolCall, runToolCall, TOOL_NAMES } from '../adapters/tools/tool-registry.ts';
 import type { OrchestratorContext } from '../context.ts';
@@ -73,6 +82,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       message: 'The previous turn was interrupted before it finished',
     });
   await emit('turn.started', { turn_id: turnId, message });
+  const started = performance.now();
   const done = runTurn(ctx, req, doc, turnId).catch((err: unknown): TurnOutcome => {
     // Only the store failing while recording the failure gets here; the lease then expires by itself.
     ctx.logger?.error({ err, missionId: req.missionId, turnId }, 'turn could not be finished');
@@ -82,6 +92,13 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       error: { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' },
     };
   });
+  void done.then((outcome) =>
+    processMetrics.observe(
+      'turn_duration_seconds',
+      { outcome: outcome.ok ? 'completed' : 'failed' },
+      (performance.now() - started) / 1000,
+    ),
+  );
   return { turnId, afterSeq, done };
 }
 

@@ -52,6 +52,14 @@ export function createJobRepository(store: Store) {
       return result.changed ? result.doc : null;
     },
 
+    /** How many jobs wait and since when the oldest waits (for `/metrics`). */
+    async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
+      const [depth, oldest] = await Promise.all([
+        jobs.count([['status', '==', 'QUEUED']]),
+        jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit: 1 }),
+      ]);
+      return { depth, oldestQueuedAt: oldest.items[0]?.createdAt ?? null };
+    },
     /** Oldest queued jobs first, so nobody waits behind newer ones. */
     async queued(limit: number): Promise<StoredVtoJob[]> {
       const page = await jobs.query({
