@@ -38,6 +38,11 @@ export interface OutboxOptions<P> {
   isPermanent?: (err: unknown) => boolean;
   /** How long a claimed item is hidden from other instances (default 30 s). */
   leaseMs?: number;
+  /**
+   * How long `stop` keeps delivering what is due before it returns (default 1 s), so items
+   * queued just before a shutdown leave with this process; 0 turns it off.
+   */
+  finalDrainMs?: number;
   /** How long a delivered id is remembered, so sending it again is a no-op (default 1 h). */
   keepDoneMs?: number;
 }
@@ -50,7 +55,7 @@ export interface Outbox<P> {
   /** Items not yet delivered nor dropped. */
   pending(): Promise<number>;
   start(): void;
-  /** Stops the loop and waits for the drain and the deliveries under way. */
+  /** Stops the loop, delivers what is due for a moment, and waits for the deliveries under way. */
   stop(): Promise<void>;
 }
 
@@ -101,6 +106,8 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   let uncollect: (() => void) | undefined;
+  /** Set during the final drain: no delivery may outlast it. */
+  let finalDeadline: number | undefined;
   const inflight = new Set<Promise<unknown>>();
 
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -112,7 +119,12 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   /** Runs `deliver` bounded by half the lease, so a hung peer can't outlive the claim. */
   async function deliverInTime(doc: OutboxDoc): Promise<void> {
     const abort = new AbortController();
-    const limit = Math.max(1, Math.floor(leaseMs / 2));
+    const limit = Math.max(
+      1,
+      Math.floor(
+        finalDeadline === undefined ? leaseMs / 2 : Math.min(leaseMs / 2, finalDeadline - Date.now()),
+      ),
+    );
     let timeout: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_resolve, reject) => {
       timeout = setTimeout(() => {
@@ -141,6 +153,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
 
   async function attempt(id: string): Promise<boolean> {
     const now = Date.now();
+    if (finalDeadline !== undefined && now >= finalDeadline) return false;
     const claim = randomUUID();
     const claimed = await items.update(id, (doc) => {
       if (!doc || doc.state === 'delivered' || doc.state === 'dropped' || doc.nextAttemptAt > now)
@@ -276,6 +289,17 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
       timer = undefined;
       await running;
       await Promise.allSettled([...inflight]);
+      const finalDrainMs = options.finalDrainMs ?? 1000;
+      if (finalDrainMs <= 0) return;
+      finalDeadline = Date.now() + finalDrainMs;
+      try {
+        // One page at most (the drain stops after a page once stopped), each delivery bounded.
+        await track(drain()).catch((err) =>
+          log?.warn({ err, outbox: options.name }, 'final outbox drain failed'),
+        );
+      } finally {
+        finalDeadline = undefined;
+      }
     },
   };
 }

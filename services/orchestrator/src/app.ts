@@ -13,6 +13,8 @@ import type { OrchestratorConfig } from './config.ts';
 import type { OrchestratorContext } from './context.ts';
 import type { AgentModel } from './domain/agent-model.ts';
 import { createStubModel } from './domain/stub-model.ts';
+import { closeRunningTurns } from './flows/run-turn.ts';
+import { createRunningTurns } from './flows/running-turns.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 
 const REQUIRED_PEERS = ['wardrobe', 'commerce'] as const;
@@ -92,8 +94,13 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
       },
     }),
     logger,
+    turns: createRunningTurns(),
   };
   for (const register of ROUTE_GROUPS) register(app, ctx);
+  // Before the store and the outboxes close: running turns finish, or are closed as interrupted.
+  app.addHook('preClose', async () => {
+    await closeRunningTurns(ctx, config.shutdownGraceMs / 3);
+  });
   if (deps.background !== false) {
     app.addHook('onReady', async () => {
       ctx.audit.outbox?.start();

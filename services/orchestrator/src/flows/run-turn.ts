@@ -92,6 +92,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       error: { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' },
     };
   });
+  ctx.turns.add(turnId, req, done);
   void done.then((outcome) =>
     processMetrics.observe(
       'turn_duration_seconds',
@@ -178,6 +179,7 @@ async function runTurn(
         renewLease: () => renewLease(ctx, missionId, turnId),
       },
     );
+    if (ctx.turns.isClosed(turnId)) return closedAtShutdown(doc);
     const reply: Message = {
       id: newId('msg'),
       role: 'model',
@@ -222,10 +224,37 @@ async function runTurn(
     });
     return { ok: true, mission };
   } catch (err) {
+    if (ctx.turns.isClosed(turnId)) return closedAtShutdown(doc);
     return failTurn(ctx, req, turnId, err);
   } finally {
     clearInterval(renewal);
   }
+}
+
+const INTERRUPTED_BY_SHUTDOWN = {
+  code: 'TURN_INTERRUPTED',
+  message: 'The service restarted before the turn finished; send the message again',
+};
+
+const closedAtShutdown = (mission: MissionDoc): TurnOutcome => ({
+  ok: false,
+  mission,
+  error: INTERRUPTED_BY_SHUTDOWN,
+});
+
+/**
+ * At shutdown: turns get `waitMs` to finish; the rest are closed (`turn.failed`
+ * TURN_INTERRUPTED, lease released), so their missions take the next message at once instead
+ * of after the lease. What such a turn still produces is dropped.
+ */
+export async function closeRunningTurns(ctx: OrchestratorContext, waitMs: number): Promise<void> {
+  const unfinished = await ctx.turns.settle(waitMs);
+  await Promise.allSettled(
+    unfinished.map(async ({ turnId, req }) => {
+      ctx.turns.close(turnId);
+      await failTurn(ctx, req, turnId, null, INTERRUPTED_BY_SHUTDOWN);
+    }),
+  );
 }
 
 /** A failed turn frees the mission at once and says why; the user's message stays in history to retry. */
