@@ -71,6 +71,13 @@ describe('OpenTelemetry export', () => {
             (s) => s.service === 'orchestrator' && s.parentSpanId === root.spanId,
           );
           expect(orchestrator).toMatchObject({ kind: 2, name: expect.stringMatching(/^POST \//) });
+          // Its call to the wardrobe is a client span, under which the wardrobe's server span hangs.
+          const wardrobe = inTrace.find((s) => s.service === 'wardrobe' && s.kind === 2);
+          expect(inTrace.find((s) => s.spanId === wardrobe?.parentSpanId)).toMatchObject({
+            service: 'orchestrator',
+            kind: 3,
+            attributes: { 'peer.service': 'wardrobe', 'http.response.status_code': 200 },
+          });
         },
         { timeout: 10_000 },
       );

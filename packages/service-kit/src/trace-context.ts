@@ -53,6 +53,24 @@ export function outgoingTraceparent(trace = currentTrace()): string | undefined 
 }
 
 /**
+ * A client span for a call to a peer (when OpenTelemetry is on) and the `traceparent` to send:
+ * the peer's server span then hangs under the call, not directly under this request.
+ */
+export function startPeerCall(
+  name: string,
+  attributes: Attributes = {},
+): { traceparent: string | undefined; end: (failed: boolean, attributes?: Attributes) => void } {
+  const trace = currentTrace();
+  const span = trace && startSpan(name, 'client', trace, attributes);
+  if (!span) return { traceparent: outgoingTraceparent(trace), end: () => {} };
+  const { traceId, spanId } = span.spanContext();
+  return {
+    traceparent: outgoingTraceparent({ traceId, spanId, sampled: trace.sampled }),
+    end: (failed, more = {}) => endSpan(span, failed, more),
+  };
+}
+
+/**
  * Runs background work (an outbox delivery, a job) in the trace of the request that queued it
  * (`traceparent` stored with it), so its peer calls and log lines carry that trace id.
  */

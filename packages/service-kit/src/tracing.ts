@@ -51,7 +51,7 @@ export type SpanParent = { traceId: string; spanId: string; sampled: boolean };
 /** A span continuing `parent` (a remote span), or undefined when export is off. */
 export function startSpan(
   name: string,
-  kind: 'server' | 'consumer' | 'internal',
+  kind: 'server' | 'client' | 'consumer' | 'internal',
   parent: SpanParent | undefined,
   attributes: Attributes = {},
 ): Span | undefined {
@@ -64,9 +64,12 @@ export function startSpan(
         isRemote: true,
       })
     : ROOT_CONTEXT;
-  const spanKind = { server: SpanKind.SERVER, consumer: SpanKind.CONSUMER, internal: SpanKind.INTERNAL }[
-    kind
-  ];
+  const spanKind = {
+    server: SpanKind.SERVER,
+    client: SpanKind.CLIENT,
+    consumer: SpanKind.CONSUMER,
+    internal: SpanKind.INTERNAL,
+  }[kind];
   return provider.getTracer('@hs/service-kit').startSpan(name, { kind: spanKind, attributes }, context);
 }
 
