@@ -36,14 +36,16 @@ export function beginTrace(
     const { traceId, spanId } = span.spanContext();
     return { trace: { traceId, spanId, sampled: parent?.sampled ?? true }, span };
   }
-  const spanId = randomBytes(8).toString('hex');
-  if (parent) return { trace: { traceId: parent.traceId, spanId, sampled: parent.sampled }, span };
-  return { trace: { traceId: randomBytes(16).toString('hex'), spanId, sampled: true }, span };
+  return { trace: traceFromHeader(traceparent ?? undefined), span };
 }
 
-/** Continues the caller's trace (`traceparent`), or starts one; this service gets a new span id. */
-export const traceFromHeader = (value: string | string[] | undefined): TraceContext =>
-  beginTrace(value, 'request', 'server').trace;
+/** Continues the caller's trace (`traceparent`), or starts one, with a new span id (not exported). */
+export function traceFromHeader(value: string | string[] | undefined): TraceContext {
+  const parent = parseTraceparent(value);
+  const spanId = randomBytes(8).toString('hex');
+  if (parent) return { traceId: parent.traceId, spanId, sampled: parent.sampled };
+  return { traceId: randomBytes(16).toString('hex'), spanId, sampled: true };
+}
 
 export const currentTrace = (): TraceContext | undefined => storage.getStore();
 
