@@ -1,3 +1,4 @@
+import { processMetrics, runInTrace } from '@hs/service-kit';
 import type { Logger } from 'pino';
 
 /** The reason a running job's signal is aborted with when its worker stops gracefully. */
@@ -8,7 +9,10 @@ export class WorkerStopping extends Error {
   }
 }
 
-export interface JobLoopOptions<Candidate, Claimed extends { jobId: string }> {
+/** A claimed job; `traceparent` is the trace of the request that submitted it. */
+type ClaimedJob = { jobId: string; traceparent?: string | null | undefined };
+
+export interface JobLoopOptions<Candidate, Claimed extends ClaimedJob> {
   /** Names the worker in log lines ("try-on", "cart-prep"). */
   label: string;
   /** Most jobs running at once in this process. */
@@ -27,6 +31,8 @@ export interface JobLoopOptions<Candidate, Claimed extends { jobId: string }> {
    * graceful stop; a job that ignores it is waited for (up to `stopWaitMs`).
    */
   run(job: Claimed, signal: AbortSignal): Promise<unknown>;
+  /** Queued jobs and when the oldest was queued, for `/metrics` (read at each scrape). */
+  backlog?(): Promise<{ depth: number; oldestQueuedAt: string | null }>;
   /** Longest `stop` waits for running jobs; what is still running is picked up through its lease. */
   stopWaitMs?: number;
   logger?: Logger | undefined;
@@ -37,7 +43,7 @@ export interface JobLoopOptions<Candidate, Claimed extends { jobId: string }> {
  * most `concurrency` at once; recovers abandoned ones on start and then periodically.
  * Claims are atomic, so several replicas can share one queue without running a job twice.
  */
-export function createJobLoop<Candidate, Claimed extends { jobId: string }>(
+export function createJobLoop<Candidate, Claimed extends ClaimedJob>(
   options: JobLoopOptions<Candidate, Claimed>,
 ) {
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -47,11 +53,23 @@ export function createJobLoop<Candidate, Claimed extends { jobId: string }>(
   let again = false;
   let stopped = true;
   let lastRecover = 0;
+  let uncollect: (() => void) | undefined;
+  const queue = { queue: options.label };
 
   function launch(job: Claimed): void {
     const controller = new AbortController();
     const done = Promise.resolve()
-      .then(() => options.run(job, controller.signal))
+      // The job continues the trace of the request that submitted it.
+      .then(() =>
+        runInTrace(
+          job.traceparent,
+          `${options.label} job`,
+          () => Promise.resolve(options.run(job, controller.signal)),
+          {
+            'job.id': job.jobId,
+          },
+        ),
+      )
       .then(
         () => undefined,
         (err: unknown) => log?.error({ err, jobId: job.jobId }, `${options.label} job crashed`),
@@ -107,12 +125,24 @@ export function createJobLoop<Candidate, Claimed extends { jobId: string }>(
       if (!stopped) return;
       stopped = false;
       lastRecover = 0;
+      const backlog = options.backlog;
+      if (backlog)
+        uncollect = processMetrics.collect(async () => {
+          const { depth, oldestQueuedAt } = await backlog();
+          const age = oldestQueuedAt ? Math.max(0, (Date.now() - Date.parse(oldestQueuedAt)) / 1000) : 0;
+          return [
+            { name: 'job_queue_depth', labels: queue, value: depth },
+            { name: 'job_queue_oldest_age_seconds', labels: queue, value: age },
+          ];
+        });
       schedule(0);
     },
     wake,
     /** Stops claiming, aborts running jobs with WorkerStopping and waits for them to settle. */
     async stop(): Promise<void> {
       stopped = true;
+      uncollect?.();
+      uncollect = undefined;
       clearTimeout(timer);
       await ticking;
       const stopping = new WorkerStopping();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { outgoingTraceparent, processMetrics, runInTrace } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreConflictError } from '@hs/store';
 import type { Logger } from 'pino';
 
@@ -19,6 +20,8 @@ type OutboxDoc = {
   claim: string | null;
   lastError: string | null;
   createdAt: string;
+  /** The trace of the work that queued it, so the delivery continues that trace. */
+  traceparent?: string | null;
 };
 
 export interface OutboxOptions<P> {
@@ -37,6 +40,11 @@ export interface OutboxOptions<P> {
   onDropped?: (payload: P, id: string, err: unknown) => Promise<void>;
   /** How long a claimed item is hidden from other instances (default 30 s). */
   leaseMs?: number;
+  /**
+   * How long `stop` keeps delivering what is due before it returns (default 1 s), so items
+   * queued just before a shutdown leave with this process; 0 turns it off.
+   */
+  finalDrainMs?: number;
   /** How long a delivered id is remembered, so sending it again is a no-op (default 1 h). */
   keepDoneMs?: number;
 }
@@ -49,7 +57,7 @@ export interface Outbox<P> {
   /** Items not yet delivered nor dropped. */
   pending(): Promise<number>;
   start(): void;
-  /** Stops the loop and waits for the drain and the deliveries under way. */
+  /** Stops the loop, delivers what is due for a moment, and waits for the deliveries under way. */
   stop(): Promise<void>;
 }
 
@@ -99,6 +107,9 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  let uncollect: (() => void) | undefined;
+  /** Set during the final drain: no delivery may outlast it. */
+  let finalDeadline: number | undefined;
   const inflight = new Set<Promise<unknown>>();
 
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -110,7 +121,12 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   /** Runs `deliver` bounded by half the lease, so a hung peer can't outlive the claim. */
   async function deliverInTime(doc: OutboxDoc): Promise<void> {
     const abort = new AbortController();
-    const limit = Math.max(1, Math.floor(leaseMs / 2));
+    const limit = Math.max(
+      1,
+      Math.floor(
+        finalDeadline === undefined ? leaseMs / 2 : Math.min(leaseMs / 2, finalDeadline - Date.now()),
+      ),
+    );
     let timeout: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_resolve, reject) => {
       timeout = setTimeout(() => {
@@ -139,6 +155,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
 
   async function attempt(id: string): Promise<boolean> {
     const now = Date.now();
+    if (finalDeadline !== undefined && now >= finalDeadline) return false;
     const claim = randomUUID();
     const claimed = await items.update(id, (doc) => {
       if (!doc || doc.state === 'delivered' || doc.state === 'dropped' || doc.nextAttemptAt > now)
@@ -148,7 +165,10 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
     if (!claimed.changed || !claimed.doc) return false;
     const doc = claimed.doc;
     try {
-      await deliverInTime(doc);
+      await runInTrace(doc.traceparent, `outbox ${options.name}`, () => deliverInTime(doc), {
+        'outbox.name': options.name,
+        'outbox.id': id,
+      });
     } catch (err) {
       const drop = permanent(err);
       const attempts = doc.attempts + 1;
@@ -245,6 +265,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
         claim: null,
         lastError: null,
         createdAt: new Date().toISOString(),
+        traceparent: outgoingTraceparent() ?? null,
       };
       try {
         await items.create(id, doc);
@@ -266,14 +287,30 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
     pending: () => items.count([['state', '==', 'pending']]),
     start() {
       stopped = false;
+      uncollect ??= processMetrics.collect(async () => [
+        { name: 'outbox_backlog', labels: { outbox: options.name }, value: await this.pending() },
+      ]);
       if (!timer) timer = setTimeout(tick, 0);
     },
     async stop() {
       stopped = true;
+      uncollect?.();
+      uncollect = undefined;
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running;
       await Promise.allSettled([...inflight]);
+      const finalDrainMs = options.finalDrainMs ?? 1000;
+      if (finalDrainMs <= 0) return;
+      finalDeadline = Date.now() + finalDrainMs;
+      try {
+        // One page at most (the drain stops after a page once stopped), each delivery bounded.
+        await track(drain()).catch((err) =>
+          log?.warn({ err, outbox: options.name }, 'final outbox drain failed'),
+        );
+      } finally {
+        finalDeadline = undefined;
+      }
     },
   };
 }

@@ -154,6 +154,45 @@ describe.each(backends)('outbox on %s', (_name, open) => {
   });
 });
 
+describe('outbox stop (shutdown)', () => {
+  it('delivers what is due once more before it returns, within finalDrainMs', async () => {
+    const peer = fakePeer();
+    peer.up = false;
+    // The loop polls rarely: without the final drain the item would wait for the next process.
+    const outbox = make(createStore({ backend: 'inmemory' }), peer.deliver, {
+      maxBackoffMs: 50,
+      pollIntervalMs: 60_000,
+    });
+    outbox.start();
+    expect(await outbox.send('s1', { n: 1 })).toEqual({ delivered: false });
+    peer.up = true;
+    await sleep(80); // past the backoff: due again
+    await outbox.stop();
+    expect(peer.accepted).toEqual(['s1:1']);
+    expect(await outbox.pending()).toBe(0);
+  });
+
+  it('gives a hanging peer no more than finalDrainMs, and keeps the item', async () => {
+    const peer = fakePeer();
+    peer.up = false;
+    const outbox = make(createStore({ backend: 'inmemory' }), peer.deliver, {
+      maxBackoffMs: 20,
+      pollIntervalMs: 60_000,
+      leaseMs: 60_000,
+      finalDrainMs: 200,
+    });
+    outbox.start();
+    await outbox.send('s2', { n: 2 });
+    peer.up = true;
+    peer.delayMs = 5_000;
+    await sleep(40);
+    // The delivery is cut at the deadline, long before the peer would have accepted it.
+    await outbox.stop();
+    expect(peer.accepted).toEqual([]);
+    expect(await outbox.pending()).toBe(1);
+  });
+});
+
 describe('outbox on one sqlite file shared by two instances (two processes)', () => {
   it('delivers each item once when both drain at the same time', async () => {
     const file = sqliteFile();

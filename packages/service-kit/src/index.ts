@@ -20,3 +20,4 @@ export * from './role-guard.ts';
 export * from './route-access.ts';
 export * from './run-service.ts';
 export * from './trace-context.ts';
+export * from './tracing.ts';

@@ -7,10 +7,15 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 type Histogram = { counts: number[]; sum: number; count: number };
 
+/** One gauge reading taken at scrape time, e.g. an outbox's backlog. */
+export type GaugeSample = { name: string; labels: Record<string, string>; value: number };
+type GaugeCollector = () => Promise<GaugeSample[]>;
+
 /** A small Prometheus registry: counters and latency histograms keyed by their label sets. */
 export function createMetrics() {
   const counters = new Map<string, Map<string, number>>();
   const histograms = new Map<string, Map<string, Histogram>>();
+  const collectors = new Set<GaugeCollector>();
   const labelsOf = (labels: Record<string, string>) =>
     Object.entries(labels)
       .map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
@@ -33,8 +38,21 @@ export function createMetrics() {
       h.sum += seconds;
       h.count += 1;
     },
+    /**
+     * Adds gauges read at each scrape (queue depths the store knows); returns the removal, for
+     * a worker or an outbox that stops.
+     */
+    collect(collector: GaugeCollector): () => void {
+      collectors.add(collector);
+      return () => void collectors.delete(collector);
+    },
+    /** Readings of every collector; one that fails is left out of this scrape. */
+    async gauges(): Promise<GaugeSample[]> {
+      const read = await Promise.allSettled([...collectors].map((c) => c()));
+      return read.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
+    },
     /** The text exposition format; `gauges` are read at scrape time. */
-    render(gauges: Record<string, number>): string {
+    render(gauges: Record<string, number>, samples: GaugeSample[] = []): string {
       const out: string[] = [];
       for (const [name, series] of counters) {
         out.push(`# TYPE ${name} counter`);
@@ -52,6 +70,11 @@ export function createMetrics() {
       }
       for (const [name, value] of Object.entries(gauges))
         out.push(`# TYPE ${name} gauge`, `${name} ${value}`);
+      for (const name of new Set(samples.map((s) => s.name))) {
+        out.push(`# TYPE ${name} gauge`);
+        for (const s of samples.filter((x) => x.name === name))
+          out.push(`${name}{${labelsOf(s.labels)}} ${s.value}`);
+      }
       return `${out.join('\n')}\n`;
     },
   };
@@ -64,7 +87,7 @@ export const processMetrics = createMetrics();
 
 /**
  * `GET /metrics` (Prometheus): requests by route, method and status with their latency, peer
- * calls, open event streams. With `token` (the gateway) a scrape must send it as
+ * calls, open event streams, and the gauges collected from outboxes and job queues. With `token` (the gateway) a scrape must send it as
  * `X-Internal-Token`, so the public entry never shows its metrics to anyone else.
  */
 export function registerMetrics(app: FastifyInstance, options: { token?: string | undefined } = {}): void {
@@ -85,6 +108,11 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
       throw forbidden('Missing or invalid internal token');
     return reply
       .type('text/plain; version=0.0.4')
-      .send(processMetrics.render({ sse_open_streams: openStreamCount(app.server) }));
+      .send(
+        processMetrics.render(
+          { sse_open_streams: openStreamCount(app.server) },
+          await processMetrics.gauges(),
+        ),
+      );
   });
 }

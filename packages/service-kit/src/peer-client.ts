@@ -6,7 +6,7 @@ import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
 import type { Caller } from './internal-auth.ts';
 import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
 import { processMetrics } from './metrics.ts';
-import { outgoingTraceparent } from './trace-context.ts';
+import { startPeerCall } from './trace-context.ts';
 
 export type PeerCall<S extends z.ZodType | undefined> = {
   method: Dispatcher.HttpMethod;
@@ -75,8 +75,11 @@ export function createPeerClient(options: {
         ...call.headers,
       };
       if (call.requestId) headers['x-request-id'] = call.requestId;
-      const traceparent = outgoingTraceparent();
-      if (traceparent) headers.traceparent = traceparent;
+      const span = startPeerCall(`${call.method} ${service}`, {
+        'http.request.method': call.method,
+        'peer.service': service,
+      });
+      if (span.traceparent) headers.traceparent = span.traceparent;
       if (call.caller) {
         headers[CALLER_HEADERS.userId] = call.caller.userId;
         if (call.caller.role) headers[CALLER_HEADERS.role] = call.caller.role;
@@ -106,10 +109,12 @@ export function createPeerClient(options: {
         text = await res.body.text();
       } catch (err) {
         const outcome = isTimeout(err) ? 'timeout' : 'unreachable';
+        span.end(true, { 'error.type': outcome });
         processMetrics.inc('peer_calls_total', { peer: service, outcome });
         if (isTimeout(err)) throw upstreamTimeout(`${service} did not answer within ${limit} ms`, err);
         throw upstreamError(`${service} is unreachable`, err);
       }
+      span.end(res.statusCode >= 500, { 'http.response.status_code': res.statusCode });
       processMetrics.inc('peer_calls_total', { peer: service, outcome: String(res.statusCode) });
       processMetrics.observe(
         'peer_call_duration_seconds',

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ConfigError } from './config.ts';
 import { createLogger } from './logger.ts';
 import { drainGracefully } from './shutdown.ts';
+import { startTracing, stopTracing } from './tracing.ts';
 
 type ProcessConfig = { host: string; port: number; logLevel: string; shutdownGraceMs: number };
 
@@ -41,6 +42,7 @@ export async function runService<C extends ProcessConfig>(
     throw err;
   }
   const logger = createLogger(options.service, config.logLevel);
+  if (startTracing(options.service)) logger.info('exporting traces over OTLP');
   const shutdownHooks: Array<() => Promise<void> | void> = [];
   const lifecycle: ServiceLifecycle = { onShutdown: (fn) => void shutdownHooks.push(fn) };
   let app: FastifyInstance;
@@ -82,7 +84,9 @@ export async function runService<C extends ProcessConfig>(
     }, config.shutdownGraceMs);
     timer.unref();
     drainGracefully(app, { graceMs: config.shutdownGraceMs, hooks: shutdownHooks, logger }).then(
-      () => {
+      async () => {
+        // Last: the spans of the requests and deliveries that just finished.
+        await stopTracing();
         logger.info('shut down');
         process.exit(0);
       },

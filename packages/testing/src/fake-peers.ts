@@ -1,12 +1,14 @@
 // Stand-ins for peer services on loopback port 0, recording every call they receive.
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 
 export type FakePeerCall = { method: string; url: string; token: string | undefined; body: unknown };
 
 export interface FakePeer {
   url: string;
   calls: FakePeerCall[];
+  /** The headers of each call, in the order of `calls`. */
+  headers: IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
@@ -15,6 +17,7 @@ export async function startFakePeer(
   handler: (call: FakePeerCall) => { status: number; body: unknown },
 ): Promise<FakePeer> {
   const calls: FakePeerCall[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const server = createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
@@ -25,6 +28,7 @@ export async function startFakePeer(
       body: raw ? JSON.parse(raw) : undefined,
     };
     calls.push(call);
+    headers.push(req.headers);
     const out = handler(call);
     res.writeHead(out.status, { 'content-type': 'application/json' }).end(JSON.stringify(out.body));
   });
@@ -34,6 +38,7 @@ export async function startFakePeer(
   return {
     url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
     calls,
+    headers,
     close: async () => {
       server.closeAllConnections();
       server.close();

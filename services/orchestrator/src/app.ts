@@ -6,12 +6,15 @@ import { createArtifactWriter } from './adapters/artifact-writer.ts';
 import { createEventLog } from './adapters/event-log.ts';
 import { createMissionRepository } from './adapters/mission-repository.ts';
 import { createGeminiModel } from './adapters/models/gemini-model.ts';
+import { meteredModel } from './adapters/models/metered-model.ts';
 import { createPeers } from './adapters/peers.ts';
 import { TOOLS } from './adapters/tools/tool-registry.ts';
 import type { OrchestratorConfig } from './config.ts';
 import type { OrchestratorContext } from './context.ts';
 import type { AgentModel } from './domain/agent-model.ts';
 import { createStubModel } from './domain/stub-model.ts';
+import { closeRunningTurns } from './flows/run-turn.ts';
+import { createRunningTurns } from './flows/running-turns.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 
 const REQUIRED_PEERS = ['wardrobe', 'commerce'] as const;
@@ -75,7 +78,7 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
     store,
     missions,
     events: createEventLog(store),
-    model: modelFor(deps),
+    model: meteredModel(modelFor(deps)),
     peers,
     audit,
     artifacts: createArtifactWriter({
@@ -91,8 +94,13 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
       },
     }),
     logger,
+    turns: createRunningTurns(),
   };
   for (const register of ROUTE_GROUPS) register(app, ctx);
+  // Before the store and the outboxes close: running turns finish, or are closed as interrupted.
+  app.addHook('preClose', async () => {
+    await closeRunningTurns(ctx, config.shutdownGraceMs / 3);
+  });
   if (deps.background !== false) {
     app.addHook('onReady', async () => {
       ctx.audit.outbox?.start();

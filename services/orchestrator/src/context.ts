@@ -7,6 +7,7 @@ import type { MissionRepository } from './adapters/mission-repository.ts';
 import type { OrchestratorPeers } from './adapters/peers.ts';
 import type { OrchestratorConfig } from './config.ts';
 import type { AgentModel } from './domain/agent-model.ts';
+import type { RunningTurns } from './flows/running-turns.ts';
 
 /** Everything the orchestrator's routes and flows depend on, built once in app.ts. */
 export interface OrchestratorContext {
@@ -19,4 +20,6 @@ export interface OrchestratorContext {
   audit: AuditWriter;
   artifacts: ArtifactWriter;
   logger: Logger | undefined;
+  /** Turns running in this process (closed at shutdown if they do not finish in time). */
+  turns: RunningTurns;
 }

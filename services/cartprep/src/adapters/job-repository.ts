@@ -1,3 +1,4 @@
+import { outgoingTraceparent } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
 import { ABORT } from '@hs/store';
 import type { StoredJob } from '../domain/job-machine.ts';
@@ -18,11 +19,21 @@ export function createJobRepository(store: Store) {
   const jobs = store.collection<StoredJob>('cartprep_jobs', CARTPREP_JOB_COLLECTIONS.cartprep_jobs);
   return {
     get: (jobId: string) => jobs.get(jobId),
-    create: (job: StoredJob) => jobs.create(job.jobId, job),
+    /** Stored with the submitting request's trace, which the job's run continues. */
+    create: (job: StoredJob) =>
+      jobs.create(job.jobId, { ...job, traceparent: job.traceparent ?? outgoingTraceparent() ?? null }),
     /** Applies a pure change; null from `apply` leaves the job untouched. */
     async change(jobId: string, apply: (j: StoredJob) => StoredJob | null): Promise<StoredJob | null> {
       const result = await jobs.update(jobId, (j) => (j ? (apply(j) ?? ABORT) : ABORT));
       return result.changed ? result.doc : null;
+    },
+    /** How many jobs wait and since when the oldest waits (for `/metrics`). */
+    async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
+      const [depth, oldest] = await Promise.all([
+        jobs.count([['status', '==', 'QUEUED']]),
+        jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit: 1 }),
+      ]);
+      return { depth, oldestQueuedAt: oldest.items[0]?.createdAt ?? null };
     },
     async queued(limit: number): Promise<StoredJob[]> {
       return (

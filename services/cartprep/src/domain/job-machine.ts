@@ -15,6 +15,8 @@ import type {
 export type StoredJob = CartprepJob & {
   leaseUntil: number;
   callbackPending: boolean;
+  /** The W3C trace of the request that submitted it. */
+  traceparent?: string | null;
   /** What the simulated executor builds its cart from (the shopper's expectation). */
   hint: { title: string | null; unitPrice: number | null; currency: string | null };
 };

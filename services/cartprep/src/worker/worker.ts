@@ -29,6 +29,7 @@ export function createWorker(deps: {
     recoverEveryMs: Math.max(deps.pollMs, Math.min(RECOVER_EVERY_MS, deps.leaseMs / 2)),
     recover: () => deps.runner.recover(),
     queued: (limit) => deps.jobs.queued(limit),
+    backlog: () => deps.jobs.backlog(),
     claim: (queued) => deps.runner.claim(queued.jobId),
     // A stopping worker aborts the executor and hands the job back to the queue.
     run: (running, stopping) => deps.runner.execute(running, stopping),

@@ -1,5 +1,14 @@
 import type { Message, MessageSource, StreamEventType } from '@hs/contracts';
-import { type Caller, conflict, forbidden, invalidState, newId, notFound, nowIso } from '@hs/service-kit';
+import {
+  type Caller,
+  conflict,
+  forbidden,
+  invalidState,
+  newId,
+  notFound,
+  nowIso,
+  processMetrics,
+} from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import { checkToolCall, runToolCall, TOOL_NAMES } from '../adapters/tools/tool-registry.ts';
 import type { OrchestratorContext } from '../context.ts';
@@ -76,6 +85,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
     });
   // The user's message itself comes back in turn.completed (and in GET): not repeated here.
   await emit('turn.started', { turn_id: turnId, source: req.source });
+  const started = performance.now();
   const done = runTurn(ctx, req, doc, turnId).catch((err: unknown): TurnOutcome => {
     // Only the store failing while recording the failure gets here; the lease then expires by itself.
     ctx.logger?.error({ err, missionId: req.missionId, turnId }, 'turn could not be finished');
@@ -85,6 +95,14 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       error: { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' },
     };
   });
+  ctx.turns.add(turnId, req, done);
+  void done.then((outcome) =>
+    processMetrics.observe(
+      'turn_duration_seconds',
+      { outcome: outcome.ok ? 'completed' : 'failed' },
+      (performance.now() - started) / 1000,
+    ),
+  );
   return { turnId, afterSeq, done };
 }
 
@@ -165,6 +183,7 @@ async function runTurn(
         renewLease: () => renewLease(ctx, missionId, turnId),
       },
     );
+    if (ctx.turns.isClosed(turnId)) return closedAtShutdown(doc);
     const reply: Message = {
       id: newId('msg'),
       role: 'model',
@@ -204,10 +223,37 @@ async function runTurn(
     await emit('turn.completed', turnCompleted(turnId, [doc.history.at(-1)!, reply], result.calls, mission));
     return { ok: true, mission };
   } catch (err) {
+    if (ctx.turns.isClosed(turnId)) return closedAtShutdown(doc);
     return failTurn(ctx, req, turnId, err);
   } finally {
     clearInterval(renewal);
   }
+}
+
+const INTERRUPTED_BY_SHUTDOWN = {
+  code: 'TURN_INTERRUPTED',
+  message: 'The service restarted before the turn finished; send the message again',
+};
+
+const closedAtShutdown = (mission: MissionDoc): TurnOutcome => ({
+  ok: false,
+  mission,
+  error: INTERRUPTED_BY_SHUTDOWN,
+});
+
+/**
+ * At shutdown: turns get `waitMs` to finish; the rest are closed (`turn.failed`
+ * TURN_INTERRUPTED, lease released), so their missions take the next message at once instead
+ * of after the lease. What such a turn still produces is dropped.
+ */
+export async function closeRunningTurns(ctx: OrchestratorContext, waitMs: number): Promise<void> {
+  const unfinished = await ctx.turns.settle(waitMs);
+  await Promise.allSettled(
+    unfinished.map(async ({ turnId, req }) => {
+      ctx.turns.close(turnId);
+      await failTurn(ctx, req, turnId, null, INTERRUPTED_BY_SHUTDOWN);
+    }),
+  );
 }
 
 /** A failed turn frees the mission at once and says why; the user's message stays in history to retry. */

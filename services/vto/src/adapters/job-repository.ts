@@ -1,5 +1,5 @@
 import type { VtoJobListQuery } from '@hs/contracts';
-import { badRequest } from '@hs/service-kit';
+import { badRequest, outgoingTraceparent } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreQueryError, type Where } from '@hs/store';
 import type { StoredVtoJob } from '../domain/vto-job-machine.ts';
 
@@ -20,7 +20,9 @@ export function createJobRepository(store: Store) {
   const jobs = store.collection<StoredVtoJob>('vto_jobs', VTO_JOB_COLLECTIONS.vto_jobs);
 
   return {
-    create: (job: StoredVtoJob) => jobs.create(job.jobId, job),
+    /** Stored with the submitting request's trace, which the job's run continues. */
+    create: (job: StoredVtoJob) =>
+      jobs.create(job.jobId, { ...job, traceparent: job.traceparent ?? outgoingTraceparent() ?? null }),
 
     /** Null for a missing job and for another household's: both are 404 to the caller. */
     async get(householdId: string, jobId: string): Promise<StoredVtoJob | null> {
@@ -50,6 +52,14 @@ export function createJobRepository(store: Store) {
       return result.changed ? result.doc : null;
     },
 
+    /** How many jobs wait and since when the oldest waits (for `/metrics`). */
+    async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
+      const [depth, oldest] = await Promise.all([
+        jobs.count([['status', '==', 'QUEUED']]),
+        jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit: 1 }),
+      ]);
+      return { depth, oldestQueuedAt: oldest.items[0]?.createdAt ?? null };
+    },
     /** Oldest queued jobs first, so nobody waits behind newer ones. */
     async queued(limit: number): Promise<StoredVtoJob[]> {
       const page = await jobs.query({

@@ -7,7 +7,12 @@ import type { VtoBackendName, VtoJob, VtoJobError } from '@hs/contracts';
  * Every function is pure and returns null when the transition does not apply, so it can run
  * inside the store's atomic update.
  */
-export type StoredVtoJob = VtoJob & { workerId: string | null; leaseUntil: number };
+export type StoredVtoJob = VtoJob & {
+  workerId: string | null;
+  leaseUntil: number;
+  /** The W3C trace of the request that submitted it. */
+  traceparent?: string | null;
+};
 
 export const MAX_ATTEMPTS = 3;
 

@@ -86,6 +86,7 @@ export function createJobWorker(options: JobWorkerOptions) {
     recoverEveryMs: SWEEP_EVERY_MS,
     recover: sweepAbandoned,
     queued: (limit) => options.jobs.queued(limit),
+    backlog: () => options.jobs.backlog(),
     claim: (candidate: StoredVtoJob) =>
       options.jobs.transition(candidate.jobId, (j) => claim(j, workerId, nowIso(), Date.now() + leaseMs)),
     run,

@@ -1,0 +1,84 @@
+// SIGTERM while a chat streamed over SSE is mid-turn: the process exits 0, the turn is closed
+// (turn.failed TURN_INTERRUPTED) and the mission takes the next message right after the restart
+// instead of refusing chats until the dead turn's lease runs out.
+import { gatewayClient, startStack } from '@hs/testing';
+import { describe, expect, it, vi } from 'vitest';
+import { startSlowWardrobe } from './fixtures/processes.ts';
+import { openEventSource } from './fixtures/sse.ts';
+
+describe('SIGTERM during a streamed turn', () => {
+  it('closes the running turn so the mission is usable at once after the restart', async () => {
+    const wardrobe = await startSlowWardrobe();
+    const stack = await startStack({
+      services: ['gateway', 'orchestrator'],
+      durable: true,
+      env: {
+        SHUTDOWN_GRACE_SECONDS: '3',
+        // A long lease: without the shutdown closing the turn, the mission would stay blocked.
+        ORCHESTRATOR_TURN_LEASE_SECONDS: '60',
+        ORCHESTRATOR_STREAM_POLL_MS: '100',
+        ORCHESTRATOR_SSE_RETRY_MS: '200',
+      },
+      perService: { orchestrator: { WARDROBE_BASE_URL: wardrobe.url } },
+    });
+    const client = gatewayClient(stack.url('gateway'));
+    try {
+      const owner = await client.login('restart');
+      const householdId = await client.household(owner, 'Home');
+      const missions = `/api/v1/households/${householdId}/orchestrator/missions`;
+      const created = await client.api(missions, {
+        method: 'POST',
+        token: owner.token,
+        body: { mission_type: 'STYLE', initial_message: 'summer tops' },
+      });
+      expect(created.status).toBe(201);
+      const mission = `${missions}/${created.body.mission_id}`;
+
+      // The next turn hangs in its wardrobe call while the chat streams it.
+      wardrobe.hang();
+      const seen = wardrobe.seen();
+      const chat = await fetch(`${stack.url('gateway')}${mission}/chat`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${owner.token}`,
+          accept: 'text/event-stream',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ message: 'jackets?' }),
+      });
+      expect(chat.status).toBe(200);
+      const streamed = chat.text();
+      await vi.waitFor(() => expect(wardrobe.seen()).toBeGreaterThan(seen), { timeout: 10_000 });
+
+      expect(await stack.stop('orchestrator')).toBe(0);
+      expect(await streamed).toContain('event: turn.started');
+      await stack.start('orchestrator');
+
+      const next = await client.api(`${mission}/chat`, {
+        method: 'POST',
+        token: owner.token,
+        body: { message: 'hello again' },
+      });
+      expect(next.status).toBe(200);
+      expect(next.body.history.at(-1).role).toBe('model');
+
+      const replay = openEventSource(`${stack.url('gateway')}${mission}/stream?after=0`, {
+        authorization: `Bearer ${owner.token}`,
+      });
+      try {
+        await vi.waitFor(
+          () => expect(replay.received.filter((e) => e.type === 'turn.completed')).toHaveLength(3),
+          { timeout: 10_000 },
+        );
+        expect(replay.received.filter((e) => e.type === 'turn.failed').map((e) => e.data.code)).toEqual([
+          'TURN_INTERRUPTED',
+        ]);
+      } finally {
+        replay.es.close();
+      }
+    } finally {
+      await stack.close();
+      await wardrobe.close();
+    }
+  }, 60_000);
+});
