@@ -1,6 +1,7 @@
 import type { StreamEvent } from '@hs/contracts';
 import { trackOpenStream } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sseFrame, sseRetry } from '../domain/stream-frame.ts';
 
 export type SseChannel = { signal: AbortSignal; send(event: StreamEvent): void; end(): void };
 
@@ -37,7 +38,7 @@ export function openSse(
     clearInterval(heartbeat);
     abort.abort();
   });
-  write(`retry: ${options.retryMs}\n\n`);
+  write(sseRetry(options.retryMs));
   const end = () => {
     clearInterval(heartbeat);
     if (open()) raw.end();
@@ -46,7 +47,7 @@ export function openSse(
   const forget = trackOpenStream(reply, end);
   return {
     signal: abort.signal,
-    send: (event) => write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+    send: (event) => write(sseFrame(event)),
     end: () => {
       forget();
       end();
