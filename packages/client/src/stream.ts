@@ -23,7 +23,11 @@ export type MissionStreamOptions = {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal.addEventListener('abort', wake, { once: true });
   });
 
 /**
