@@ -38,6 +38,16 @@ async function gateway(env: Record<string, string>, store = createStore({ backen
   return app;
 }
 
+const household = async (app: GatewayApp, token: string) =>
+  (
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: bearer(token),
+      payload: { name: 'H' },
+    })
+  ).json().householdId as string;
+
 const signIn = (app: GatewayApp, remoteAddress: string, headers: Record<string, string> = {}) =>
   app.inject({
     method: 'POST',
@@ -97,16 +107,7 @@ describe('rate limits', () => {
     const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '2' });
     const user = await login(app, 'chatty@x.test');
     const other = await login(app, 'quiet@x.test');
-    const household = async (token: string) =>
-      (
-        await app.inject({
-          method: 'POST',
-          url: '/api/v1/households',
-          headers: bearer(token),
-          payload: { name: 'H' },
-        })
-      ).json().householdId as string;
-    const [h1, h2] = [await household(user.token), await household(other.token)];
+    const [h1, h2] = [await household(app, user.token), await household(app, other.token)];
     const post = (token: string, h: string, path: string) =>
       app.inject({
         method: 'POST',
@@ -133,20 +134,13 @@ describe('rate limits', () => {
     const app = await gateway({ RATE_LIMIT_CONFIRM_PER_MINUTE: '1', RATE_LIMIT_LOGIN_PER_MINUTE: '0' });
     for (let i = 0; i < 5; i++) expect((await signIn(app, '10.0.4.1')).statusCode).toBe(200);
     const user = await login(app, 'buyer@x.test');
-    const household = (
-      await app.inject({
-        method: 'POST',
-        url: '/api/v1/households',
-        headers: bearer(user.token),
-        payload: { name: 'H' },
-      })
-    ).json().householdId as string;
+    const h = await household(app, user.token);
     // Only its existence matters here: the confirmation itself is refused for want of a token.
-    await app.ctx.buyflow.requests.create({ requestId: 'pr_1', householdId: household } as never);
+    await app.ctx.buyflow.requests.create({ requestId: 'pr_1', householdId: h } as never);
     const confirm = () =>
       app.inject({
         method: 'POST',
-        url: `/api/v1/households/${household}/requests/pr_1/confirm-checkout`,
+        url: `/api/v1/households/${h}/requests/pr_1/confirm-checkout`,
         headers: bearer(user.token),
         payload: { confirmationToken: 'x' },
       });
@@ -158,16 +152,7 @@ describe('rate limits', () => {
     const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '1', RATE_LIMIT_CONFIRM_PER_MINUTE: '1' });
     const owner = await login(app, 'owner@x.test');
     const outsider = await login(app, 'outsider@x.test');
-    const own = async (token: string) =>
-      (
-        await app.inject({
-          method: 'POST',
-          url: '/api/v1/households',
-          headers: bearer(token),
-          payload: { name: 'H' },
-        })
-      ).json().householdId as string;
-    const [h, elsewhere] = [await own(owner.token), await own(outsider.token)];
+    const [h, elsewhere] = [await household(app, owner.token), await household(app, outsider.token)];
     const chat = (token: string, household: string, missionId: string) =>
       app.inject({
         method: 'POST',
