@@ -174,7 +174,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       const out = jsonSchemaTransform(input);
       const config = input.route.config ?? {};
       const method = [input.route.method].flat()[0] as string;
-      const schema = out.schema as {
+      const schema = (out.schema ?? {}) as {
         operationId?: string;
         summary?: string;
         security?: Array<Record<string, string[]>>;
