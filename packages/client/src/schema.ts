@@ -1247,7 +1247,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1261,7 +1261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1278,7 +1278,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1306,7 +1306,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1332,7 +1332,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1369,7 +1369,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1395,7 +1395,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1412,7 +1412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1429,7 +1429,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1459,7 +1459,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1485,7 +1485,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1502,7 +1502,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1519,7 +1519,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1550,7 +1550,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1723,7 +1723,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1740,7 +1740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1757,7 +1757,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1800,7 +1800,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1817,7 +1817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1834,7 +1834,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1896,7 +1896,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2069,7 +2069,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2086,7 +2086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2103,7 +2103,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2120,7 +2120,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2166,7 +2166,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2339,7 +2339,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2512,7 +2512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2529,7 +2529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2546,7 +2546,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2563,7 +2563,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2610,7 +2610,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2783,7 +2783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2956,7 +2956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2973,7 +2973,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2990,7 +2990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3007,7 +3007,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3055,7 +3055,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3228,7 +3228,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3401,7 +3401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3418,7 +3418,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3435,7 +3435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3452,7 +3452,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3488,7 +3488,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3518,7 +3518,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3535,7 +3535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3552,7 +3552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3583,7 +3583,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3618,7 +3618,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3635,7 +3635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3652,7 +3652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3669,7 +3669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3686,7 +3686,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3717,7 +3717,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3737,7 +3737,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3754,7 +3754,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3771,7 +3771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3788,7 +3788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3805,7 +3805,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3836,7 +3836,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3871,7 +3871,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3888,7 +3888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3905,7 +3905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3922,7 +3922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3939,7 +3939,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3970,7 +3970,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4005,7 +4005,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4022,7 +4022,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4039,7 +4039,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4056,7 +4056,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4073,7 +4073,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4104,7 +4104,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4139,7 +4139,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4156,7 +4156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4173,7 +4173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4190,7 +4190,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4207,7 +4207,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4238,7 +4238,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4278,7 +4278,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4295,7 +4295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4335,7 +4335,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4352,7 +4352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4369,7 +4369,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4386,7 +4386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4403,7 +4403,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4420,7 +4420,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4458,7 +4458,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4475,7 +4475,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4492,7 +4492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4509,7 +4509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4526,7 +4526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4565,7 +4565,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4582,7 +4582,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4599,7 +4599,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4616,7 +4616,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4633,7 +4633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4650,7 +4650,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4681,7 +4681,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4698,7 +4698,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4715,7 +4715,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4732,7 +4732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4749,7 +4749,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4788,7 +4788,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4805,7 +4805,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4822,7 +4822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4839,7 +4839,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4856,7 +4856,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4889,7 +4889,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5062,7 +5062,7 @@ export interface operations {
                     })[];
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5079,7 +5079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5096,7 +5096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5127,7 +5127,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5300,7 +5300,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5317,7 +5317,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5334,7 +5334,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5351,7 +5351,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5385,7 +5385,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5420,7 +5420,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5437,7 +5437,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5454,7 +5454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5504,7 +5504,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5541,7 +5541,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5558,7 +5558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5575,7 +5575,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5592,7 +5592,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5651,7 +5651,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5685,7 +5685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5702,7 +5702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5719,7 +5719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5736,7 +5736,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5767,7 +5767,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5801,7 +5801,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5818,7 +5818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5835,7 +5835,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5852,7 +5852,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5883,14 +5883,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description No Content */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5907,7 +5907,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5924,7 +5924,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5941,7 +5941,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5979,7 +5979,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6013,7 +6013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6030,7 +6030,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6047,7 +6047,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6064,7 +6064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6125,7 +6125,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6161,7 +6161,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6178,7 +6178,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6195,7 +6195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6212,7 +6212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6244,7 +6244,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6331,7 +6331,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6397,7 +6397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6414,7 +6414,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6431,7 +6431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6448,7 +6448,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6465,7 +6465,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6496,7 +6496,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6562,7 +6562,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6579,7 +6579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6596,7 +6596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6613,7 +6613,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6630,7 +6630,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6681,7 +6681,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6747,7 +6747,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6764,7 +6764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6781,7 +6781,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6798,7 +6798,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6815,7 +6815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6850,7 +6850,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6916,7 +6916,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6933,7 +6933,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6950,7 +6950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6967,7 +6967,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6984,7 +6984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7021,7 +7021,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7087,7 +7087,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7104,7 +7104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7121,7 +7121,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7138,7 +7138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7155,7 +7155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7172,7 +7172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Gateway Timeout */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -7207,7 +7207,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7273,7 +7273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7290,7 +7290,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7307,7 +7307,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7324,7 +7324,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7341,7 +7341,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7386,7 +7386,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7399,7 +7399,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7416,7 +7416,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7433,7 +7433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7450,7 +7450,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7467,7 +7467,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7501,7 +7501,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7518,7 +7518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7535,7 +7535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7552,7 +7552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7569,7 +7569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7586,7 +7586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Gateway Timeout */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -7617,7 +7617,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7629,7 +7629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7646,7 +7646,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7663,7 +7663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7680,7 +7680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7697,7 +7697,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Gateway Timeout */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -7728,7 +7728,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7741,7 +7741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7758,7 +7758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7775,7 +7775,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7792,7 +7792,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7809,7 +7809,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Too Many Requests */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7826,7 +7826,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7843,7 +7843,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Gateway Timeout */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -7875,7 +7875,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7928,7 +7928,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7945,7 +7945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7962,7 +7962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7979,7 +7979,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8026,7 +8026,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8079,7 +8079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8096,7 +8096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8113,7 +8113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8130,7 +8130,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8147,7 +8147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8164,7 +8164,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8195,7 +8195,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8255,7 +8255,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8272,7 +8272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8289,7 +8289,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8324,7 +8324,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8377,7 +8377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8394,7 +8394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8411,7 +8411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8428,7 +8428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8445,7 +8445,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8482,7 +8482,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8535,7 +8535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8552,7 +8552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8569,7 +8569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8586,7 +8586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8603,7 +8603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8643,7 +8643,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8696,7 +8696,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8713,7 +8713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8730,7 +8730,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8747,7 +8747,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8764,7 +8764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8795,7 +8795,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8811,7 +8811,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8828,7 +8828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8845,7 +8845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8862,7 +8862,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8900,7 +8900,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -8917,7 +8917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8934,7 +8934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8951,7 +8951,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8968,7 +8968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8985,7 +8985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9002,7 +9002,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9019,7 +9019,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Gateway Timeout */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -9056,7 +9056,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9109,7 +9109,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9126,7 +9126,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9143,7 +9143,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9160,7 +9160,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9177,7 +9177,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9211,7 +9211,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9243,7 +9243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9260,7 +9260,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9277,7 +9277,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9294,7 +9294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9311,7 +9311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9351,7 +9351,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -9380,7 +9380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9397,7 +9397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9414,7 +9414,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9431,7 +9431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9448,7 +9448,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9465,7 +9465,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Gateway Timeout */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -9496,7 +9496,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9525,7 +9525,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9542,7 +9542,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9559,7 +9559,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9576,7 +9576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9616,7 +9616,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9633,7 +9633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9650,7 +9650,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9667,7 +9667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9700,7 +9700,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9819,14 +9819,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Modified */
             304: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9843,7 +9843,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9860,7 +9860,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9877,7 +9877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9907,7 +9907,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9936,7 +9936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9953,7 +9953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9970,7 +9970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9987,7 +9987,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10023,7 +10023,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10050,7 +10050,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10067,7 +10067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10084,7 +10084,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10101,7 +10101,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10132,7 +10132,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10159,7 +10159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10176,7 +10176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10193,7 +10193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10210,7 +10210,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10249,7 +10249,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10276,7 +10276,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10293,7 +10293,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10310,7 +10310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10327,7 +10327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10365,7 +10365,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10418,14 +10418,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Modified */
             304: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10442,7 +10442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10459,7 +10459,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10476,7 +10476,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10493,7 +10493,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Precondition Failed */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -10510,7 +10510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10559,7 +10559,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10602,7 +10602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10619,7 +10619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10636,7 +10636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10653,7 +10653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10670,7 +10670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Precondition Failed */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -10687,7 +10687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10718,7 +10718,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10761,14 +10761,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Modified */
             304: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10785,7 +10785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10802,7 +10802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10819,7 +10819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10836,7 +10836,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Precondition Failed */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -10853,7 +10853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10884,14 +10884,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description No Content */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10908,7 +10908,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10925,7 +10925,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10942,7 +10942,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10959,7 +10959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Precondition Failed */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -10976,7 +10976,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11020,7 +11020,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11063,7 +11063,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11080,7 +11080,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11097,7 +11097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11114,7 +11114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11131,7 +11131,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Precondition Failed */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -11148,7 +11148,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11179,7 +11179,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11217,7 +11217,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11234,7 +11234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11251,7 +11251,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11268,7 +11268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11285,7 +11285,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11302,7 +11302,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Service Unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11334,7 +11334,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11377,7 +11377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11394,7 +11394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11411,7 +11411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11428,7 +11428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11445,7 +11445,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11462,7 +11462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11501,7 +11501,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11520,7 +11520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11537,7 +11537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11554,7 +11554,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11571,7 +11571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11588,7 +11588,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11605,7 +11605,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11635,7 +11635,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11661,7 +11661,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11678,7 +11678,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11695,7 +11695,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11712,7 +11712,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11729,7 +11729,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11746,7 +11746,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Service Unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11786,7 +11786,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -11810,7 +11810,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11827,7 +11827,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11844,7 +11844,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11861,7 +11861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11878,7 +11878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11895,7 +11895,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Service Unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11926,7 +11926,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11950,7 +11950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11967,7 +11967,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11984,7 +11984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12001,7 +12001,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12018,7 +12018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12035,7 +12035,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Service Unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12066,14 +12066,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description No Content */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12090,7 +12090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12107,7 +12107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12124,7 +12124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12141,7 +12141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12158,7 +12158,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Service Unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12199,7 +12199,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12221,7 +12221,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12238,7 +12238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12255,7 +12255,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12272,7 +12272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unprocessable Entity */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12300,7 +12300,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12312,7 +12312,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12342,7 +12342,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12355,7 +12355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12372,7 +12372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12389,7 +12389,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Not Found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12406,7 +12406,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12423,7 +12423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Payload Too Large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12440,7 +12440,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unsupported Media Type */
             415: {
                 headers: {
                     [name: string]: unknown;

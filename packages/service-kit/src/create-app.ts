@@ -28,6 +28,7 @@ import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
 import { registerMetrics } from './metrics.ts';
 import {
   type DocumentPaths,
+  describedResponses,
   namedWildcards,
   openapiPath,
   operationIdFor,
@@ -195,7 +196,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     },
     transformObject: (documentObject) => {
       const document = (documentObject as { openapiObject: { paths?: DocumentPaths } }).openapiObject;
-      const paths = uniqueOperationIds(namedWildcards(document.paths ?? {}));
+      const paths = describedResponses(uniqueOperationIds(namedWildcards(document.paths ?? {})));
       return { ...document, servers: [{ url: '/' }], paths };
     },
   });

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+
 // operationIds and fallback summaries for the OpenAPI documents, derived from each operation's method and path so that a
 // generated client gets names like listWardrobeItems or createPurchaseRequest.
 
@@ -140,6 +142,31 @@ export function uniqueOperationIds(paths: DocumentPaths): DocumentPaths {
           seen.add(id);
           return [method, id === operation.operationId ? operation : { ...operation, operationId: id }];
         }),
+      ),
+    ]),
+  );
+}
+
+/** fastify-swagger describes every response as "Default Response": say what its status means. */
+export function describedResponses(paths: DocumentPaths): DocumentPaths {
+  const describe = (operation: DocumentOperation): DocumentOperation => {
+    const responses = operation.responses as Record<string, { description?: string }> | undefined;
+    if (!responses) return operation;
+    const described = Object.fromEntries(
+      Object.entries(responses).map(([status, response]) => [
+        status,
+        response.description === 'Default Response'
+          ? { ...response, description: STATUS_CODES[Number(status)] ?? 'Response' }
+          : response,
+      ]),
+    );
+    return { ...operation, responses: described };
+  };
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([m, o]) => [m, typeof o === 'object' && o ? describe(o) : o]),
       ),
     ]),
   );
