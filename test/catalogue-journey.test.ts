@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createApiClient } from '@hs/client';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -125,61 +126,58 @@ describe('wardrobe items, synced like an offline-capable app', () => {
     expect(unchanged.body).toBeNull();
     const syncedAt = full.body.syncedAt;
 
-    // An edit with the copy the app holds succeeds; the same stale copy again is 412.
-    const one = await client.api(h(`/wardrobe/items/${shirt.body.itemId}`), { token: parent.token });
-    const itemTag = one.headers.get('etag')!;
-    expect(
-      (
-        await client.api(h(`/wardrobe/items/${shirt.body.itemId}`), {
-          token: parent.token,
-          headers: { 'if-none-match': itemTag },
-        })
-      ).status,
-    ).toBe(304);
-    const patched = await client.api(h(`/wardrobe/items/${shirt.body.itemId}`), {
-      method: 'PATCH',
-      token: parent.token,
+    // An edit with the copy the app holds succeeds; the same stale copy again is 412. From here
+    // on the app uses the typed client generated from the public document: a path, parameter or
+    // schema the document gets wrong fails to compile or to run.
+    const typed = (user: User) => createApiClient({ baseUrl: client.baseUrl, token: user.token });
+    const item = (itemId: string) => ({ params: { path: { id: householdId, itemId } } });
+    const ITEM = '/api/v1/households/{id}/wardrobe/items/{itemId}' as const;
+    const shirtId = shirt.body.itemId as string;
+    const scarfId = scarf.body.itemId as string;
+    const one = await typed(parent).GET(ITEM, item(shirtId));
+    expect(one.data?.itemId).toBe(shirtId);
+    const itemTag = one.response.headers.get('etag')!;
+    const notModified = await typed(parent).GET(ITEM, {
+      ...item(shirtId),
+      headers: { 'if-none-match': itemTag },
+    });
+    expect(notModified.response.status).toBe(304);
+    const patched = await typed(parent).PATCH(ITEM, {
+      ...item(shirtId),
       body: { occasion: ['beach'] },
       headers: { 'if-match': itemTag },
     });
-    expect(patched.status).toBe(200);
-    expect(patched.body.occasion).toEqual(['beach']);
-    expect(patched.headers.get('etag')).not.toBe(itemTag);
-    const stale = await client.api(h(`/wardrobe/items/${shirt.body.itemId}`), {
-      method: 'PATCH',
-      token: adult.token,
+    expect(patched.response.status).toBe(200);
+    expect(patched.data?.occasion).toEqual(['beach']);
+    expect(patched.response.headers.get('etag')).not.toBe(itemTag);
+    const stale = await typed(adult).PATCH(ITEM, {
+      ...item(shirtId),
       body: { tags: ['favourite'] },
       headers: { 'if-match': itemTag },
     });
-    expect(stale.status).toBe(412);
-    expect(stale.body).toEqual({
+    expect(stale.response.status).toBe(412);
+    expect(stale.error).toEqual({
       error: 'PRECONDITION_FAILED',
       message: 'The resource changed since it was read',
     });
-    const staleDelete = await client.api(h(`/wardrobe/items/${scarf.body.itemId}`), {
-      method: 'DELETE',
-      token: parent.token,
+    const staleDelete = await typed(parent).DELETE(ITEM, {
+      ...item(scarfId),
       headers: { 'if-match': '"not-the-current-version"' },
     });
-    expect(staleDelete.status).toBe(412);
+    expect(staleDelete.response.status).toBe(412);
 
-    const deleted = await client.api(h(`/wardrobe/items/${scarf.body.itemId}`), {
-      method: 'DELETE',
-      token: parent.token,
-    });
-    expect(deleted.status).toBe(204);
-    expect(
-      (await client.api(h(`/wardrobe/items/${scarf.body.itemId}`), { token: parent.token })).status,
-    ).toBe(404);
+    const deleted = await typed(parent).DELETE(ITEM, item(scarfId));
+    expect(deleted.response.status).toBe(204);
+    expect((await typed(parent).GET(ITEM, item(scarfId))).response.status).toBe(404);
 
     // Delta sync: only what changed since, and the tombstone of what was deleted.
-    const delta = await client.api(h(`/wardrobe/items?updatedSince=${encodeURIComponent(syncedAt)}`), {
-      token: parent.token,
+    const delta = await typed(parent).GET('/api/v1/households/{id}/wardrobe/items', {
+      params: { path: { id: householdId }, query: { updatedSince: syncedAt } },
     });
-    expect(delta.status).toBe(200);
-    expect(delta.body.items.map((i: Json) => i.itemId)).toEqual([shirt.body.itemId]);
-    expect(delta.body.deletedItemIds).toEqual([scarf.body.itemId]);
-    expect(delta.body.syncedAt >= syncedAt).toBe(true);
+    expect(delta.response.status).toBe(200);
+    expect(delta.data?.items.map((i) => i.itemId)).toEqual([shirtId]);
+    expect(delta.data?.deletedItemIds).toEqual([scarfId]);
+    expect(delta.data!.syncedAt >= syncedAt).toBe(true);
     const changed = await client.api(h('/wardrobe/items'), {
       token: parent.token,
       headers: { 'if-none-match': listTag },

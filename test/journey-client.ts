@@ -2,7 +2,12 @@
 // over HTTP with a bearer token, a mission's SSE stream with the real `eventsource` client, the
 // voice WebSocket with the real `ws` client). Loopback only.
 
-import { type StreamEvent, StreamEventType, type VoiceServerMessage } from '@hs/contracts';
+import {
+  type ReceivedStreamEvent as StreamEvent,
+  StreamEventType,
+  type StreamFrameData,
+  type VoiceServerMessage,
+} from '@hs/contracts';
 import { EventSource } from 'eventsource';
 import { PNG } from 'pngjs';
 import WebSocket from 'ws';
@@ -51,7 +56,9 @@ export function openMissionStream(
   for (const type of StreamEventType.options)
     source.addEventListener(type, (e) => {
       const data = (e as MessageEvent).data;
-      if (typeof data === 'string') events.push(JSON.parse(data) as StreamEvent);
+      if (typeof data !== 'string') return;
+      const { lastEventId } = e as MessageEvent;
+      events.push({ seq: Number(lastEventId), type, data: JSON.parse(data) as StreamFrameData });
     });
   return {
     events,

@@ -213,7 +213,8 @@ export const StreamEventType = z.enum([
 export type StreamEventType = z.infer<typeof StreamEventType>;
 
 /**
- * One stored stream event; the SSE frame is `id: seq`, `event: type`, `data: <this object as JSON>`.
+ * One stored stream event. Its SSE frame is `id: <seq>`, `event: <type>` and `data: ` the JSON of
+ * `data` with `turn_id` as `turnId`, plus `missionId` and `at` (`created_at`): see StreamFrameData.
  * `reasoning` data is `{turn_id, step, text}`: `text` is the next piece of what the model wrote in
  * model step `step` (0-based) of the turn, streamed as it is written; a step's pieces concatenate
  * in `seq` order (a model that answers at once sends one piece). With a streaming model the reply's
@@ -229,6 +230,19 @@ export const StreamEvent = z.object({
 });
 export type StreamEvent = z.infer<typeof StreamEvent>;
 
+/** What every SSE frame's `data` carries besides its type's own fields. */
+export const StreamFrameData = z
+  .object({
+    missionId: z.string(),
+    turnId: z.string().optional().describe('the running turn, on the events a turn sends'),
+    at: Timestamp,
+  })
+  .catchall(z.unknown());
+export type StreamFrameData = z.infer<typeof StreamFrameData>;
+
+/** An event as a client receives it: the frame's id, event and data lines. */
+export type ReceivedStreamEvent = { seq: number; type: StreamEventType; data: StreamFrameData };
+
 /** `plan.updated`: only the plan steps that changed, each with its position in the mission's plan. */
 export const PlanUpdatedData = z.object({
   turn_id: z.string(),
@@ -238,24 +252,16 @@ export type PlanUpdatedData = z.infer<typeof PlanUpdatedData>;
 
 /**
  * `turn.completed`: the turn's own result, never the whole history (a client reads the full
- * MissionView with GET). Its messages come without their tool calls, which are listed once in
- * `tool_calls` (each call's result went out in its `tool.result` event). `version` is the
- * mission's `updated_at` after the turn, so a client can tell whether the copy it holds is current.
+ * MissionView with GET), and nothing the turn's earlier events said: `messages` is the user's
+ * message, the reply went out in `message` (its id is `replyId`), each call's arguments in
+ * `tool.call` and its result in `tool.result` (same `callId`). `version` is the mission's
+ * `updated_at` after the turn, so a client can tell whether the copy it holds is current.
  */
 export const TurnCompletedData = z.object({
   turn_id: z.string(),
-  status: z.literal('completed'),
-  messages: z
-    .array(Message.omit({ tool_calls: true }))
-    .describe("the user's message, then the agent's reply"),
-  tool_calls: z.array(
-    z.object({
-      callId: z.string(),
-      tool: z.string(),
-      args: z.record(z.string(), z.unknown()),
-      ok: z.boolean(),
-    }),
-  ),
+  messages: z.array(Message.omit({ tool_calls: true })).describe("the user's message"),
+  replyId: z.string().describe("id of the reply, sent in this turn's `message` event"),
+  tool_calls: z.array(z.object({ callId: z.string(), tool: z.string(), ok: z.boolean() })),
   state: MissionState,
   version: Timestamp,
   turns: z.number().int().min(0).describe('turns completed so far'),

@@ -27,6 +27,15 @@ import { deferContinue } from './expect-continue.ts';
 import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
 import { registerMetrics } from './metrics.ts';
 import { markOptionalBodies } from './openapi-bodies.ts';
+import {
+  type DocumentPaths,
+  describedResponses,
+  namedWildcards,
+  openapiPath,
+  operationIdFor,
+  summaryFor,
+  uniqueOperationIds,
+} from './operation-ids.ts';
 import { drainRefusedBodies } from './refused-body.ts';
 import { accessExtensions } from './route-access.ts';
 import { installSecurityHeaders } from './security-headers.ts';
@@ -58,6 +67,11 @@ export interface ServiceAppOptions {
   trustProxy?: false | number | string;
   /** Named checks behind GET /ready (store reachable, required peers up). */
   readiness?: Record<string, ReadinessCheck>;
+  /**
+   * The document /openapi.json and /docs serve instead of the one generated from this app's
+   * routes (the gateway's public document, which adds the routes it forwards).
+   */
+  publicDocument?: Record<string, unknown>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -143,7 +157,12 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: `${options.service} service`, description: options.description, version },
+      info: {
+        title: `${options.service} service`,
+        description: options.description,
+        version,
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -151,15 +170,38 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
         },
       },
     },
-    // Each operation also says who may call it (x-public, x-roles), from the route's config.
+    // Each operation also says who may call it (x-public, x-roles, its security), from the
+    // route's config, and gets an operationId and a summary if the route gave none.
     transform: (input) => {
       const out = jsonSchemaTransform(input);
-      return { ...out, schema: { ...out.schema, ...accessExtensions(input.route.config ?? {}) } };
+      const config = input.route.config ?? {};
+      const method = [input.route.method].flat()[0] as string;
+      const schema = (out.schema ?? {}) as {
+        operationId?: string;
+        summary?: string;
+        security?: Array<Record<string, string[]>>;
+      };
+      const operationId =
+        (schema.operationId as string | undefined) ?? operationIdFor(method, openapiPath(out.url));
+      const open = config.public || !out.url.startsWith('/api/v1');
+      return {
+        ...out,
+        schema: {
+          ...schema,
+          operationId,
+          summary: schema.summary ?? summaryFor(operationId),
+          security: schema.security ?? (open ? [] : [{ internalToken: [] }]),
+          ...accessExtensions(config),
+        },
+      };
     },
-    transformObject: (documentObject) =>
-      markOptionalBodies(
-        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject,
-      ),
+    transformObject: (documentObject) => {
+      const document = markOptionalBodies(
+        (documentObject as { openapiObject: Parameters<typeof markOptionalBodies>[0] }).openapiObject,
+      ) as { paths?: DocumentPaths };
+      const paths = describedResponses(uniqueOperationIds(namedWildcards(document.paths ?? {})));
+      return { ...document, servers: [{ url: '/' }], paths };
+    },
   });
   // The docs page loads only its own files and never sends the document to an online validator.
   // Its policy is the plugin's, minus the online validator's images and the https upgrade that
@@ -173,9 +215,14 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
         .replace(/\s*upgrade-insecure-requests;?/, '')
         .replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
     validatorUrl: false,
+    ...(options.publicDocument ? { transformSpecification: () => options.publicDocument! } : {}),
   });
 
-  app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+  app.get(
+    '/openapi.json',
+    { schema: { hide: true }, config: { public: true } },
+    async () => options.publicDocument ?? app.swagger(),
+  );
 
   app.get(
     '/health',

@@ -13,6 +13,7 @@ export * from './json-depth.ts';
 export * from './logger.ts';
 export * from './metrics.ts';
 export * from './open-streams.ts';
+export * from './operation-ids.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
 export { discardRest } from './refused-body.ts';

@@ -18,6 +18,7 @@ import {
   createOidcIdentityProvider,
   type IdentityProvider,
 } from './adapters/identity-provider.ts';
+import { readPublicDocument, registerAsyncApiDocument } from './adapters/public-documents.ts';
 import { createUserDirectory } from './adapters/user-directory.ts';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayContext } from './context.ts';
@@ -52,6 +53,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     logger: deps.logger ?? false,
     config,
     metricsToken: config.internalToken,
+    publicDocument: readPublicDocument('openapi.public.json'),
     // The app cannot work without these (missions, wardrobe, offers); the rest degrade per route.
     readiness: { store: () => store.ping(), ...peerChecks(config.peers, REQUIRED_PEERS) },
     trustProxy: config.trustProxy,
@@ -99,6 +101,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     },
   });
   await registerRateLimits(app, ctx);
+  registerAsyncApiDocument(app);
   for (const register of ROUTE_GROUPS) await register(app, ctx);
   if (deps.background !== false) {
     // Expired Idempotency-Key records are already ignored; an hourly purge keeps the store small.

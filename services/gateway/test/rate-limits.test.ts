@@ -11,6 +11,19 @@ const apps: GatewayApp[] = [];
 beforeAll(async () => {
   orchestrator = Fastify();
   orchestrator.post('/api/v1/*', async (_req, reply) => reply.code(201).send({ ok: true }));
+  // The mission lookup: m_none is missing, any other mission is the caller's own.
+  orchestrator.get<{ Params: { '*': string } }>('/api/v1/*', async (req, reply) => {
+    const [, householdId, , , missionId] = req.params['*'].split('/');
+    if (missionId === 'm_none')
+      return reply.code(404).send({ error: 'NOT_FOUND', message: 'Mission not found' });
+    return {
+      mission_id: missionId,
+      household_id: householdId,
+      owner_id: 'u_owner',
+      mission_type: 'STYLE',
+      state: 'RUNNING',
+    };
+  });
   await orchestrator.listen({ port: 0, host: '127.0.0.1' });
   orchestratorUrl = `http://127.0.0.1:${(orchestrator.server.address() as { port: number }).port}`;
 });
@@ -24,6 +37,16 @@ async function gateway(env: Record<string, string>, store = createStore({ backen
   apps.push(app);
   return app;
 }
+
+const household = async (app: GatewayApp, token: string) =>
+  (
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: bearer(token),
+      payload: { name: 'H' },
+    })
+  ).json().householdId as string;
 
 const signIn = (app: GatewayApp, remoteAddress: string, headers: Record<string, string> = {}) =>
   app.inject({
@@ -84,16 +107,7 @@ describe('rate limits', () => {
     const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '2' });
     const user = await login(app, 'chatty@x.test');
     const other = await login(app, 'quiet@x.test');
-    const household = async (token: string) =>
-      (
-        await app.inject({
-          method: 'POST',
-          url: '/api/v1/households',
-          headers: bearer(token),
-          payload: { name: 'H' },
-        })
-      ).json().householdId as string;
-    const [h1, h2] = [await household(user.token), await household(other.token)];
+    const [h1, h2] = [await household(app, user.token), await household(app, other.token)];
     const post = (token: string, h: string, path: string) =>
       app.inject({
         method: 'POST',
@@ -120,15 +134,60 @@ describe('rate limits', () => {
     const app = await gateway({ RATE_LIMIT_CONFIRM_PER_MINUTE: '1', RATE_LIMIT_LOGIN_PER_MINUTE: '0' });
     for (let i = 0; i < 5; i++) expect((await signIn(app, '10.0.4.1')).statusCode).toBe(200);
     const user = await login(app, 'buyer@x.test');
+    const h = await household(app, user.token);
+    // Only its existence matters here: the confirmation itself is refused for want of a token.
+    await app.ctx.buyflow.requests.create({ requestId: 'pr_1', householdId: h } as never);
     const confirm = () =>
       app.inject({
         method: 'POST',
-        url: '/api/v1/households/h_none/requests/pr_none/confirm-checkout',
+        url: `/api/v1/households/${h}/requests/pr_1/confirm-checkout`,
         headers: bearer(user.token),
         payload: { confirmationToken: 'x' },
       });
     expect((await confirm()).statusCode).not.toBe(429);
     expect((await confirm()).statusCode).toBe(429);
+  });
+
+  it('answers 403 and 404 before 429: membership, role and existence come before the limit', async () => {
+    const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '1', RATE_LIMIT_CONFIRM_PER_MINUTE: '1' });
+    const owner = await login(app, 'owner@x.test');
+    const outsider = await login(app, 'outsider@x.test');
+    const [h, elsewhere] = [await household(app, owner.token), await household(app, outsider.token)];
+    const chat = (token: string, household: string, missionId: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/v1/households/${household}/orchestrator/missions/${missionId}/chat`,
+        headers: bearer(token),
+        payload: { message: 'hi' },
+      });
+    const confirm = (token: string, household: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/v1/households/${household}/requests/pr_none/confirm-checkout`,
+        headers: bearer(token),
+        payload: { confirmationToken: 'x' },
+      });
+    // Both users use up their limits in their own households.
+    expect((await chat(owner.token, h, 'm1')).statusCode).toBe(201);
+    expect((await chat(outsider.token, elsewhere, 'm1')).statusCode).toBe(201);
+    expect((await confirm(owner.token, h)).statusCode).toBe(404);
+    expect((await confirm(outsider.token, elsewhere)).statusCode).toBe(404);
+    expect((await chat(owner.token, h, 'm1')).statusCode).toBe(429);
+
+    // Over the limit, a non-member still learns only that they are not a member...
+    const foreignChat = await chat(outsider.token, h, 'm1');
+    expect(foreignChat.statusCode).toBe(403);
+    expect(foreignChat.json().error).toBe('FORBIDDEN');
+    expect((await confirm(outsider.token, h)).statusCode).toBe(403);
+    // ...and a member is told a missing mission or request is missing.
+    const missingMission = await chat(owner.token, h, 'm_none');
+    expect(missingMission.statusCode).toBe(404);
+    expect(missingMission.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
+    const missingRequest = await confirm(owner.token, h);
+    expect(missingRequest.statusCode).toBe(404);
+    expect(missingRequest.json()).toEqual({ error: 'NOT_FOUND', message: 'Purchase request not found' });
+    // A household that doesn't exist is 404 too.
+    expect((await chat(owner.token, 'h_none', 'm1')).statusCode).toBe(404);
   });
 
   it('shares hand-checked limits (voice) across replicas through the store', async () => {

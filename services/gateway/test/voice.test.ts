@@ -20,7 +20,8 @@ const CANNED_TURN = [
   'id: 11\nevent: turn.started\ndata: {"turn":1}\n\n',
   'id: 12\nevent: tool.call\r\ndata: {"tool":"list_wardrobe",',
   '"args":{}}\n\nid: 13\nevent: message\ndata: {"content":"Two linen shirts under 80 EUR."}\n\n',
-  'id: 14\nevent: turn.completed\ndata: {"mission_id":"MID"}\n\n',
+  // A space after a field's colon is optional in SSE; the relay reads both forms.
+  'id:14\nevent:turn.completed\ndata:{"missionId":"MID"}\n\n',
 ];
 
 async function startOrchestrator() {
@@ -235,7 +236,7 @@ describe('voice WebSocket', () => {
       { type: 'event', event: 'turn.started', id: '11', data: { turn: 1 } },
       { type: 'event', event: 'tool.call', id: '12', data: { tool: 'list_wardrobe', args: {} } },
       { type: 'event', event: 'message', id: '13', data: { content: 'Two linen shirts under 80 EUR.' } },
-      { type: 'event', event: 'turn.completed', id: '14', data: { mission_id: 'msn_running' } },
+      { type: 'event', event: 'turn.completed', id: '14', data: { missionId: 'msn_running' } },
     ]);
     const chat = chats[before]!;
     expect(chat.url).toBe(`/api/v1/households/${householdId}/orchestrator/missions/msn_running/chat`);

@@ -521,7 +521,10 @@ describe('Gemini behind the mission routes', () => {
         .finally(() => {
           answered = true;
         });
-      const reasoning = () => received.filter((e) => e.type === 'reasoning').map((e) => e.data);
+      const reasoning = () =>
+        received
+          .filter((e) => e.type === 'reasoning')
+          .map(({ data: { turnId, step, text } }) => ({ turnId, step, text }));
       // The reply's first pieces are on the stream while the model is still writing.
       await vi.waitFor(() => expect(reasoning()).toHaveLength(4), { timeout: 2000 });
       expect(answered).toBe(false);
@@ -533,13 +536,13 @@ describe('Gemini behind the mission routes', () => {
         content: 'Denim shorts at 30 EUR fit best.',
       });
       await vi.waitFor(() => expect(received.at(-1)?.type).toBe('turn.completed'), { timeout: 2000 });
-      const turn_id = received[0]!.data.turn_id;
+      const turnId = received[0]!.data.turnId;
       expect(reasoning()).toEqual([
-        { turn_id, step: 0, text: 'Looking for ' },
-        { turn_id, step: 0, text: 'shorts.' },
-        { turn_id, step: 1, text: 'Denim shorts ' },
-        { turn_id, step: 1, text: 'at 30 EUR' },
-        { turn_id, step: 1, text: ' fit best.' },
+        { turnId, step: 0, text: 'Looking for ' },
+        { turnId, step: 0, text: 'shorts.' },
+        { turnId, step: 1, text: 'Denim shorts ' },
+        { turnId, step: 1, text: 'at 30 EUR' },
+        { turnId, step: 1, text: ' fit best.' },
       ]);
       expect(received.map((e) => e.type)).toEqual([
         'turn.started',

@@ -1,8 +1,10 @@
 import fastifyRateLimit from '@fastify/rate-limit';
-import { AppError, type ServiceApp } from '@hs/service-kit';
+import { AppError, type Caller, notFound, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest, RouteOptions } from 'fastify';
+import { createMissionLookup } from '../adapters/mission-lookup.ts';
 import { sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
 import type { GatewayContext } from '../context.ts';
+import { accessHousehold } from './household-access.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -14,7 +16,15 @@ type Rule = {
   /** For a wildcard route, which of its paths count. */
   applies?: (request: FastifyRequest) => boolean;
   key: (request: FastifyRequest) => string;
+  /**
+   * Throws 404 when the resource the request names is missing. Asked only once the caller is over
+   * the limit: existence answers before the limit (decisions, order of checks) without costing
+   * every request within the limit a lookup.
+   */
+  exists?: (request: FastifyRequest) => Promise<void>;
 };
+
+type HouseholdParams = { id: string; requestId?: string; '*'?: string };
 
 const byUser = (request: FastifyRequest) => request.user?.userId ?? `ip:${request.ip}`;
 
@@ -22,37 +32,55 @@ const byUser = (request: FastifyRequest) => request.user?.userId ?? `ip:${reques
  * Rate limits (decisions "Public URLs, browsers and proxies"): sign-in per client address (as
  * TRUST_PROXY reveals it), chat turns and checkout confirmations per user, counted in the
  * gateway's store so they hold across replicas. Checked after authentication and before the
- * body is read; over the limit is 429 RATE_LIMITED with Retry-After. Must be registered before
- * the routes it limits.
+ * body is read; over the limit is 429 RATE_LIMITED with Retry-After. The limits are route-level
+ * `onRequest` hooks, which Fastify runs after the instance's own (authentication, then membership
+ * and role in the route-access hook), so 401/403 come first; a missing resource is 404 rather than
+ * 429 (see `exists`). Must be registered before the routes it limits.
  */
 export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): Promise<void> {
   const limits = ctx.config.rateLimits;
+  const loadMission = createMissionLookup(ctx.peers.orchestrator);
+  const missionExists = async (request: FastifyRequest) => {
+    const { id, '*': rest = '' } = request.params as HouseholdParams;
+    const missionId = decodeURIComponent(rest.split('/')[1] ?? '');
+    const access = await accessHousehold(ctx.households, request, id);
+    const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
+    await loadMission(id, missionId, caller, request.id);
+  };
+  const purchaseRequestExists = async (request: FastifyRequest) => {
+    const { id, requestId = '' } = request.params as HouseholdParams;
+    if (!(await ctx.buyflow.requests.get(id, requestId))) throw notFound('Purchase request not found');
+  };
   await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(ctx.store) as never });
-  const rules: Rule[] = [
-    {
-      name: 'login',
-      perMinute: limits.loginPerMinute,
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      key: (request: FastifyRequest) => request.ip,
-    },
-    {
-      name: 'chat',
-      perMinute: limits.chatPerMinute,
-      method: 'POST',
-      url: '/api/v1/households/:id/orchestrator/*',
-      applies: (request: FastifyRequest) =>
-        /^missions\/[^/]+\/chat$/.test((request.params as { '*'?: string })['*'] ?? ''),
-      key: byUser,
-    },
-    {
-      name: 'confirm',
-      perMinute: limits.confirmPerMinute,
-      method: 'POST',
-      url: '/api/v1/households/:id/requests/:requestId/confirm-checkout',
-      key: byUser,
-    },
-  ].filter((rule) => rule.perMinute > 0);
+  const rules: Rule[] = (
+    [
+      {
+        name: 'login',
+        perMinute: limits.loginPerMinute,
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        key: (request: FastifyRequest) => request.ip,
+      },
+      {
+        name: 'chat',
+        perMinute: limits.chatPerMinute,
+        method: 'POST',
+        url: '/api/v1/households/:id/orchestrator/*',
+        applies: (request: FastifyRequest) =>
+          /^missions\/[^/]+\/chat$/.test((request.params as HouseholdParams)['*'] ?? ''),
+        key: byUser,
+        exists: missionExists,
+      },
+      {
+        name: 'confirm',
+        perMinute: limits.confirmPerMinute,
+        method: 'POST',
+        url: '/api/v1/households/:id/requests/:requestId/confirm-checkout',
+        key: byUser,
+        exists: purchaseRequestExists,
+      },
+    ] satisfies Rule[]
+  ).filter((rule) => rule.perMinute > 0);
 
   for (const rule of rules) {
     const check = app.createRateLimit({
@@ -64,6 +92,7 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       if (rule.applies && !rule.applies(request)) return;
       const result = await check(request);
       if (result.isAllowed || !result.isExceeded) return;
+      await rule.exists?.(request);
       const retryAfter = Math.max(1, result.ttlInSeconds);
       throw new AppError('RATE_LIMITED', 429, `Too many requests; retry in ${retryAfter} s`, {
         headers: { 'retry-after': String(retryAfter) },

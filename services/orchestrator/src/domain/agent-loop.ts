@@ -8,7 +8,7 @@ import {
 } from './agent-model.ts';
 import { patchBrief, sameBrief } from './brief/update-brief.ts';
 import { type MissionContext, STEP_LABELS, setStepStatus } from './mission.ts';
-import { planUpdated } from './turn-result.ts';
+import { planUpdated, trimForClient } from './turn-result.ts';
 
 /**
  * Most tool calls one model step may propose. A model steered by text in a tool result (offer
@@ -118,12 +118,14 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
     // Every call is checked before any runs, so an invalid proposal leaves nothing half done.
     const calls = decision.calls.map((c) => ports.checkCall(c));
     const outcomes: ToolOutcome[] = [];
+    // A finished call's step goes DONE in the same plan.updated that starts the next one.
+    let done: number | null = null;
     for (const call of calls) {
       const index = plan.length;
       // Pairs a tool.result with its tool.call (unique within the turn).
       const callId = String(steps.flat().length + outcomes.length + 1);
       plan = [...plan, { step: STEP_LABELS[call.tool], status: 'IN_PROGRESS' }];
-      await ports.emit('plan.updated', planUpdated(turn_id, plan, [index]));
+      await ports.emit('plan.updated', planUpdated(turn_id, plan, done === null ? [index] : [done, index]));
       await ports.emit('tool.call', { turn_id, callId, tool: call.tool, args: call.args });
       // update_brief is the model's memory, kept here rather than in a peer.
       let outcome: ToolOutcome;
@@ -137,12 +139,13 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
         callId,
         tool: call.tool,
         ok: outcome.ok,
-        ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }),
+        ...(outcome.ok ? { result: trimForClient(outcome.result) } : { error: outcome.error }),
       });
       plan = setStepStatus(plan, index, 'DONE');
-      await ports.emit('plan.updated', planUpdated(turn_id, plan, [index]));
+      done = index;
       outcomes.push(outcome);
     }
+    if (done !== null) await ports.emit('plan.updated', planUpdated(turn_id, plan, [done]));
     steps.push(outcomes);
     await ports.renewLease();
   }

@@ -17,7 +17,7 @@ import { ModelError } from '../domain/agent-model.ts';
 import { type MissionDoc, type TurnLease, turnBlocker, userMessage } from '../domain/mission.ts';
 import { isPolicyRefusal } from '../domain/tool-policy.ts';
 import { applyTurn } from '../domain/turn-effects.ts';
-import { turnCompleted } from '../domain/turn-result.ts';
+import { streamedReply, turnCompleted } from '../domain/turn-result.ts';
 import { recordMissionEnd } from './mission-end.ts';
 
 export type TurnRequest = {
@@ -215,12 +215,12 @@ async function runTurn(
     });
     if (superseded) return failTurn(ctx, req, turnId, null, TURN_SUPERSEDED);
     const mission = saved.doc!;
-    await emit('message', { turn_id: turnId, message: reply });
+    await emit('message', { turn_id: turnId, message: streamedReply(reply) });
     if (endedNow) {
       await emit('state.changed', { state: 'DONE', previous: 'RUNNING' });
       await recordMissionEnd(ctx, mission, { by: 'agent', caller: req.caller, requestId: req.requestId });
     }
-    await emit('turn.completed', turnCompleted(turnId, [doc.history.at(-1)!, reply], result.calls, mission));
+    await emit('turn.completed', turnCompleted(turnId, doc.history.at(-1)!, reply, result.calls, mission));
     return { ok: true, mission };
   } catch (err) {
     if (ctx.turns.isClosed(turnId)) return closedAtShutdown(doc);

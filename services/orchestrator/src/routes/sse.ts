@@ -1,6 +1,7 @@
 import type { StreamEvent } from '@hs/contracts';
 import { trackOpenStream } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sseFrame, sseRetry } from '../domain/stream-frame.ts';
 
 export type SseChannel = { signal: AbortSignal; send(event: StreamEvent): void; end(): void };
 
@@ -16,7 +17,7 @@ const frames = new WeakMap<StreamEvent, string>();
 function frameOf(event: StreamEvent): string {
   let frame = frames.get(event);
   if (frame === undefined) {
-    frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    frame = sseFrame(event);
     frames.set(event, frame);
   }
   return frame;
@@ -56,7 +57,7 @@ export function openSse(
     clearInterval(heartbeat);
     abort.abort();
   });
-  write(`retry: ${options.retryMs}\n\n`);
+  write(sseRetry(options.retryMs));
   let pending = '';
   const flush = () => {
     if (pending) write(pending);
@@ -76,7 +77,7 @@ export function openSse(
       if (raw.writableLength + pending.length > maxBuffered) {
         pending = '';
         clearInterval(heartbeat);
-        raw.end(`: too far behind, reconnect with Last-Event-ID\nretry: ${options.retryMs}\n\n`);
+        raw.end(`: too far behind, reconnect with Last-Event-ID\n${sseRetry(options.retryMs)}`);
         abort.abort();
         return;
       }

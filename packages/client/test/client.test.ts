@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGateway, type GatewayApp } from '../../../services/gateway/test/gateway-harness.ts';
+import { generateSchema, SCHEMA_FILE } from '../scripts/generate.ts';
+import { createApiClient, type MissionEvent, streamMission } from '../src/index.ts';
+
+describe('@hs/client', () => {
+  it("has types generated from the gateway's current public document", async () => {
+    expect(await readFile(SCHEMA_FILE, 'utf8')).toBe(await generateSchema());
+  });
+
+  describe('against the gateway', () => {
+    let gateway: GatewayApp;
+    let baseUrl = '';
+    beforeAll(async () => {
+      gateway = await buildGateway({});
+      baseUrl = await gateway.listen({ port: 0, host: '127.0.0.1' });
+    });
+    afterAll(async () => {
+      await gateway.close();
+    });
+
+    it('signs in, creates a household and reads it back through the typed operations', async () => {
+      const anonymous = createApiClient({ baseUrl });
+      const login = await anonymous.POST('/api/v1/auth/login', { body: { idToken: 'client@x.test' } });
+      expect(login.response.status).toBe(200);
+      const client = createApiClient({ baseUrl, token: login.data!.accessToken });
+      const created = await client.POST('/api/v1/households', { body: { name: 'Typed family' } });
+      expect(created.response.status).toBe(201);
+      const id = created.data!.householdId;
+      const read = await client.GET('/api/v1/households/{id}', { params: { path: { id } } });
+      expect(read.data).toMatchObject({ householdId: id, name: 'Typed family' });
+      // Errors come back typed too, with the envelope.
+      const missing = await client.GET('/api/v1/households/{id}', { params: { path: { id: 'h_none' } } });
+      expect(missing.response.status).toBe(404);
+      expect(missing.error).toMatchObject({ error: 'NOT_FOUND' });
+    });
+  });
+
+  describe('streamMission', () => {
+    let server: Server;
+    let baseUrl = '';
+    const requests: IncomingHttpHeaders[] = [];
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        requests.push(req.headers);
+        // A restart: refused once, then two events and the stream ends, then the third.
+        if (requests.length === 1) return res.writeHead(503).end();
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        if (requests.length === 2) {
+          res.write('retry: 20\n\n: keep-alive\n\n');
+          res.write('id: 1\nevent: turn.started\ndata: {"source":"text"}\n\n');
+          res.end('id: 2\nevent: message\ndata: {"message":{"content":"hi"}}\n\n');
+          return;
+        }
+        res.write('id: 3\nevent: turn.completed\r\ndata: {"state":"RUNNING"}\r\n\r\n');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+
+    it('reconnects after a non-200 and after the stream ends, resuming with the last event id', async () => {
+      const events: MissionEvent[] = [];
+      const stop = new AbortController();
+      const following = streamMission({
+        baseUrl,
+        householdId: 'h_1',
+        missionId: 'msn_1',
+        token: 'tok',
+        retryMs: 20,
+        signal: stop.signal,
+        onEvent: (event) => {
+          events.push(event);
+          if (event.seq === 3) stop.abort();
+        },
+      });
+      await following;
+      expect(events).toEqual([
+        { seq: 1, type: 'turn.started', data: { source: 'text' } },
+        { seq: 2, type: 'message', data: { message: { content: 'hi' } } },
+        { seq: 3, type: 'turn.completed', data: { state: 'RUNNING' } },
+      ]);
+      expect(requests.map((h) => h['last-event-id'])).toEqual([undefined, undefined, '2']);
+      expect(requests[0]!.authorization).toBe('Bearer tok');
+    });
+  });
+});

@@ -1,0 +1,97 @@
+// The public API documents: generated from the services' own route contracts (never by hand),
+// committed where the gateway serves them, current, and clean under `redocly lint`.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ASYNCAPI_DOCUMENT_PATH,
+  generateDocuments,
+  PUBLIC_DOCUMENT_PATH,
+  serialise,
+} from '../scripts/openapi/write.ts';
+import { buildGateway, type GatewayApp } from '../services/gateway/test/gateway-harness.ts';
+
+const run = promisify(execFile);
+// biome-ignore lint/suspicious/noExplicitAny: walking generated JSON documents
+type Json = Record<string, any>;
+let generated: Awaited<ReturnType<typeof generateDocuments>>;
+let dir = '';
+let gateway: GatewayApp;
+
+beforeAll(async () => {
+  generated = await generateDocuments();
+  dir = await mkdtemp(join(tmpdir(), 'api-docs-'));
+  gateway = await buildGateway({});
+}, 60_000);
+afterAll(async () => {
+  await gateway?.close();
+});
+
+async function lint(name: string, document: unknown) {
+  const file = join(dir, name);
+  await writeFile(file, serialise(document));
+  const redocly = join(process.cwd(), 'node_modules', '.bin', 'redocly');
+  const result = await run(redocly, ['lint', file, '--format', 'summary'], {
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' },
+  }).catch((err: { stdout: string; stderr: string }) => ({ ...err, failed: true }));
+  return { failed: 'failed' in result, output: `${result.stdout}${result.stderr}` };
+}
+
+describe('public API documents', () => {
+  it('are current: `pnpm openapi` wrote what the contracts generate now', async () => {
+    expect(JSON.parse(await readFile(PUBLIC_DOCUMENT_PATH, 'utf8'))).toEqual(generated.publicDocument);
+    expect(JSON.parse(await readFile(ASYNCAPI_DOCUMENT_PATH, 'utf8'))).toEqual(generated.asyncApiDocument);
+  });
+
+  it('serves the public document at /openapi.json, /docs and the AsyncAPI one at /asyncapi.json', async () => {
+    const openapi = await gateway.inject({ method: 'GET', url: '/openapi.json' });
+    expect(openapi.statusCode).toBe(200);
+    expect(openapi.json()).toEqual(generated.publicDocument);
+    expect(openapi.json()['x-asyncapi']).toBe('/asyncapi.json');
+    const asyncapi = await gateway.inject({ method: 'GET', url: '/asyncapi.json' });
+    expect(asyncapi.json()).toEqual(generated.asyncApiDocument);
+    const docs = await gateway.inject({ method: 'GET', url: '/docs/json' });
+    expect(docs.json().paths).toEqual(generated.publicDocument.paths);
+  });
+
+  it('describes every forwarded path with a named operation and the bearer it needs', () => {
+    const paths: Json = generated.publicDocument.paths;
+    const operation = (path: string, method: string) => paths[path]?.[method] as Json | undefined;
+    const H = '/api/v1/households/{id}';
+    expect(operation(`${H}/wardrobe/items`, 'get')).toMatchObject({
+      operationId: 'listWardrobeItems',
+      security: [{ bearer: [] }],
+    });
+    expect(operation(`${H}/requests`, 'post')?.operationId).toBe('createPurchaseRequest');
+    expect(operation(`${H}/orchestrator/missions/{mId}/chat`, 'post')?.operationId).toBe('chatMission');
+    expect(operation(`${H}/vto/jobs`, 'post')?.operationId).toBe('createTryOnJob');
+    expect(operation('/api/v1/auth/login', 'post')?.security).toEqual([]);
+    expect(operation('/api/v1/uploads/{path}', 'put')?.security).toEqual([]);
+    // No operation a client cannot call, and every one named once.
+    const all = Object.entries(paths).flatMap(([path, item]) =>
+      Object.values(item as Json).map((o): Json => ({ path, ...(o as Json) })),
+    );
+    expect(all.filter((o) => o.path.includes('/internal/'))).toEqual([]);
+    expect(new Set(all.map((o) => o.operationId)).size).toBe(all.length);
+    expect(all.length).toBeGreaterThan(70);
+  });
+
+  it('lint clean with redocly: the public document, the AsyncAPI one and each service’s own', async () => {
+    const documents: Array<[string, unknown]> = [
+      ['public.json', generated.publicDocument],
+      ['asyncapi.json', generated.asyncApiDocument],
+      ...generated.documents.map(({ service, document }): [string, unknown] => [`${service}.json`, document]),
+    ];
+    for (const [name, document] of documents) {
+      const { failed, output } = await lint(name, document);
+      expect({ name, failed, errors: output.split('\n').filter((l) => l.startsWith('error')) }).toEqual({
+        name,
+        failed: false,
+        errors: [],
+      });
+    }
+  }, 120_000);
+});
