@@ -835,6 +835,8 @@ describe('an INTERACTIVE mission, end to end', () => {
       session_id: sid,
       type: 'PAGE_NAVIGATED',
       payload: { url: 'https://www.zalando.de/cart' },
+      missionId: mId,
+      at: expect.any(String),
     });
     stream.close();
     const shown = seen.filter((e) => e.type === 'browser.event' || e.type === 'client.event');

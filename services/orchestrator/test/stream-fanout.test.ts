@@ -3,6 +3,7 @@ import { createStore, type Store } from '@hs/store';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { createEventLog } from '../src/adapters/event-log.ts';
+import { sseFrame } from '../src/domain/stream-frame.ts';
 import { openSse } from '../src/routes/sse.ts';
 
 /** An in-memory store that counts the queries made on the mission event log. */
@@ -86,7 +87,8 @@ function fakeStream() {
     },
     on: () => raw,
   };
-  const reply = { raw, hijack: () => undefined } as unknown as FastifyReply;
+  // `server.server`: the HTTP server whose open streams shutdown ends (trackOpenStream).
+  const reply = { raw, hijack: () => undefined, server: { server: {} } } as unknown as FastifyReply;
   const request = { id: 'req-1' } as unknown as FastifyRequest;
   return { raw, reply, request, written, closed: () => closedWith };
 }
@@ -106,7 +108,7 @@ describe('a slow stream client', () => {
     const sse = openSse(s.request, s.reply, { retryMs: 1500, heartbeatMs: 60_000, maxBufferedBytes: 100 });
     sse.send(event(1));
     await new Promise((r) => process.nextTick(r));
-    expect(s.written.at(-1)).toBe(`id: 1\nevent: reasoning\ndata: ${JSON.stringify(event(1))}\n\n`);
+    expect(s.written.at(-1)).toBe(sseFrame(event(1)));
     s.raw.writableLength = 101;
     sse.send(event(2));
     expect(s.closed()).toBe(': too far behind, reconnect with Last-Event-ID\nretry: 1500\n\n');
