@@ -86,6 +86,7 @@ function fakeStream() {
       raw.writableEnded = true;
     },
     on: () => raw,
+    once: () => raw,
   };
   // `server.server`: the HTTP server whose open streams shutdown ends (trackOpenStream).
   const reply = { raw, hijack: () => undefined, server: { server: {} } } as unknown as FastifyReply;
