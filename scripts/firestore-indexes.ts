@@ -17,6 +17,7 @@ import {
 import { AUDIT_OUTBOX_COLLECTIONS } from '../packages/audit-client/src/index.ts';
 import { ARTIFACT_COLLECTIONS } from '../services/artifacts-audit/src/adapters/artifact-repository.ts';
 import { AUDIT_LEDGER_COLLECTIONS } from '../services/artifacts-audit/src/adapters/audit-ledger.ts';
+import { RECORDING_OUTBOX_COLLECTIONS } from '../services/browser-bridge/src/adapters/recordings.ts';
 import { SEEN_WEBHOOK_ID_COLLECTIONS } from '../services/browser-bridge/src/adapters/seen-webhook-ids.ts';
 import { BROWSER_SESSION_COLLECTIONS } from '../services/browser-bridge/src/adapters/session-repository.ts';
 import { GATEWAY_CALLBACK_OUTBOX_COLLECTIONS } from '../services/cartprep/src/adapters/gateway-callbacks.ts';
@@ -42,8 +43,13 @@ type Collections = Record<string, CollectionOptions>;
  */
 export const SERVICE_COLLECTIONS: Record<string, Record<string, Collections>> = {
   'artifacts-audit': { ARTIFACT_COLLECTIONS, AUDIT_LEDGER_COLLECTIONS },
-  'browser-bridge': { BROWSER_SESSION_COLLECTIONS, SEEN_WEBHOOK_ID_COLLECTIONS },
-  cartprep: { CARTPREP_JOB_COLLECTIONS, GATEWAY_CALLBACK_OUTBOX_COLLECTIONS },
+  'browser-bridge': {
+    BROWSER_SESSION_COLLECTIONS,
+    SEEN_WEBHOOK_ID_COLLECTIONS,
+    RECORDING_OUTBOX_COLLECTIONS,
+    AUDIT_OUTBOX_COLLECTIONS,
+  },
+  cartprep: { CARTPREP_JOB_COLLECTIONS, GATEWAY_CALLBACK_OUTBOX_COLLECTIONS, AUDIT_OUTBOX_COLLECTIONS },
   commerce: { OFFER_COLLECTIONS },
   gateway: {
     HOUSEHOLD_COLLECTIONS,
@@ -58,7 +64,7 @@ export const SERVICE_COLLECTIONS: Record<string, Record<string, Collections>> = 
     AUDIT_OUTBOX_COLLECTIONS,
     ARTIFACT_OUTBOX_COLLECTIONS,
   },
-  vto: { VTO_JOB_COLLECTIONS },
+  vto: { VTO_JOB_COLLECTIONS, AUDIT_OUTBOX_COLLECTIONS },
   wardrobe: { WARDROBE_COLLECTIONS },
 };
 
