@@ -1,5 +1,5 @@
 import { CartprepFailureCode } from '@hs/contracts';
-import { productionInternalTokens } from '@hs/testing';
+import { PRODUCTION_STORE, productionInternalTokens } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCartprepConfig } from '../src/index.ts';
 import { buildCartprep, job } from './cartprep-harness.ts';
@@ -172,6 +172,7 @@ describe('cart-prep configuration', () => {
     expect(() =>
       loadCartprepConfig({
         ...productionInternalTokens(),
+        ...PRODUCTION_STORE,
         APP_ENV: 'production',
         BUYFLOW_INTERNAL_TOKEN: 'x'.repeat(40),
         ARTIFACT_SIGNING_SECRET: 'y'.repeat(40),
