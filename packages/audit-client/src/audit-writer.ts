@@ -36,7 +36,9 @@ export function createAuditWriter(deps: {
     name: OUTBOX_NAME,
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
-    // A 4xx from the ledger means the entry itself is wrong; retrying cannot fix it.
+    // A 4xx from the ledger means the entry itself is wrong; retrying cannot fix it. Such an
+    // entry is only logged (the outbox's error line): no `onDropped` here, since the SYSTEM entry
+    // reporting it would go to the very ledger that refused it.
     isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500,
     deliver: async ({ householdId, event, requestId }, _id, signal) => {
       await deps.ledger.call({

@@ -1,1 +1,2 @@
 export * from './audit-writer.ts';
+export * from './system-entries.ts';

@@ -90,10 +90,14 @@ export const AUDIT_ACTIONS = {
   },
   OUTBOX_DELIVERY_ABANDONED: {
     category: 'SYSTEM',
-    writer: 'any',
-    meaning: 'A queued delivery was given up (detail.outbox)',
+    writer: 'orchestrator, cartprep, browser-bridge',
+    meaning: 'A queued delivery was refused for good and given up (detail.outbox, detail.reason)',
   },
-  JOB_DEAD_LETTERED: { category: 'SYSTEM', writer: 'cartprep, vto', meaning: 'A job was dead-lettered' },
+  JOB_DEAD_LETTERED: {
+    category: 'SYSTEM',
+    writer: 'cartprep, vto',
+    meaning: 'A job ran out of attempts and ended FAILED (detail.jobType, detail.attempts)',
+  },
   AUDIT_LOG_READ: {
     category: 'DATA_ACCESS',
     writer: 'artifacts-audit',

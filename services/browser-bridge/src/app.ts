@@ -1,3 +1,4 @@
+import { createAuditWriter } from '@hs/audit-client';
 import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
 import { type BlobStorage, createBlobStorageFromSettings } from '@hs/storage';
 import type { Store } from '@hs/store';
@@ -48,23 +49,39 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
   let onIdle: (sessionId: string) => void = () => {};
   const provider = deps.provider ?? createBrowserProvider(config.browser, (id) => onIdle(id));
   const real = provider.name !== 'simulated';
+  const artifacts = createPeerClient({
+    service: 'artifacts-audit',
+    ...config.peers['artifacts-audit'],
+    timeoutMs: config.internalTimeoutMs,
+  });
+  // Only recordings need it: a registration given up becomes a SYSTEM entry of the household.
+  const audit = createAuditWriter({
+    store,
+    ledger: artifacts,
+    sourceService: 'browser-bridge',
+    maxBackoffMs: 60_000,
+    logger: deps.logger || undefined,
+  });
   const recordings = real
     ? createRecordings({
         store,
         storage:
           deps.storage ??
           createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.publicBaseUrl }),
-        artifacts: createPeerClient({
-          service: 'artifacts-audit',
-          ...config.peers['artifacts-audit'],
-          timeoutMs: config.internalTimeoutMs,
-        }),
+        artifacts,
+        audit,
         logger: deps.logger || undefined,
       })
     : null;
   if (recordings) {
-    app.addHook('onReady', async () => recordings.outbox.start());
-    app.addHook('onClose', async () => recordings.outbox.stop());
+    app.addHook('onReady', async () => {
+      audit.outbox?.start();
+      recordings.outbox.start();
+    });
+    app.addHook('onClose', async () => {
+      await recordings.outbox.stop();
+      await audit.outbox?.stop();
+    });
   }
   app.addHook('onClose', async () => provider.close?.());
   const live = provider.livePage

@@ -1,4 +1,5 @@
-import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import { createAuditWriter } from '@hs/audit-client';
+import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import type { CartExecutor } from './adapters/cart-executor.ts';
@@ -34,12 +35,24 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
   });
   registerInternalAuth(app, { token: config.internalToken });
   const jobs = createJobRepository(store);
+  const audit = createAuditWriter({
+    store,
+    ledger: createPeerClient({
+      service: 'artifacts-audit',
+      ...config.peers['artifacts-audit'],
+      timeoutMs: config.internalTimeoutMs,
+    }),
+    sourceService: 'cartprep',
+    maxBackoffMs: config.cartprep.callbackRetryMaxMs,
+    logger,
+  });
   const callbacks = createGatewayCallbacks({
     store,
     gatewayBaseUrl: config.peers.gateway.baseUrl,
     buyflowToken: config.cartprep.buyflowToken,
     timeoutMs: config.internalTimeoutMs,
     maxBackoffMs: config.cartprep.callbackRetryMaxMs,
+    audit,
     logger,
   });
   const chosen = deps.executor
@@ -49,6 +62,7 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
     jobs,
     executor: chosen.executor,
     callbacks,
+    audit,
     settings: {
       maxAttempts: config.cartprep.maxAttempts,
       leaseMs: config.cartprep.leaseMs,
@@ -64,10 +78,11 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
     leaseMs: config.cartprep.leaseMs,
     logger,
   });
-  const ctx: CartprepContext = { config, jobs, runner, worker, callbacks, logger };
+  const ctx: CartprepContext = { config, jobs, runner, worker, callbacks, audit, logger };
   registerJobRoutes(app, ctx);
   if (deps.background !== false) {
     app.addHook('onReady', async () => {
+      audit.outbox?.start();
       callbacks.outbox.start();
       worker.start();
     });
@@ -75,6 +90,7 @@ export async function buildApp(deps: CartprepDeps): Promise<ServiceApp & { ctx: 
     app.addHook('preClose', async () => worker.stop());
     app.addHook('onClose', async () => {
       await callbacks.outbox.stop();
+      await audit.outbox?.stop();
       await chosen.close();
     });
   } else app.addHook('onClose', () => chosen.close());

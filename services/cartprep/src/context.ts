@@ -1,3 +1,4 @@
+import type { AuditWriter } from '@hs/audit-client';
 import type { Logger } from 'pino';
 import type { GatewayCallbacks } from './adapters/gateway-callbacks.ts';
 import type { JobRepository } from './adapters/job-repository.ts';
@@ -12,5 +13,7 @@ export interface CartprepContext {
   runner: JobRunner;
   worker: Worker;
   callbacks: GatewayCallbacks;
+  /** SYSTEM entries: callbacks given up, jobs dead-lettered. */
+  audit: AuditWriter;
   logger: Logger | undefined;
 }

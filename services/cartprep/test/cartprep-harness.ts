@@ -1,5 +1,6 @@
 import { createStore, type Store } from '@hs/store';
 import { startFakePeer } from '@hs/testing';
+import type { CartExecutor } from '../src/adapters/cart-executor.ts';
 import { buildApp, loadCartprepConfig } from '../src/index.ts';
 
 /** A stand-in gateway on a loopback port that records buy-flow callbacks and answers `status`. */
@@ -17,16 +18,20 @@ export const CARTPREP_TOKEN = 'test-cartprep-token';
 export async function buildCartprep(
   env: Record<string, string> = {},
   store: Store = createStore({ backend: 'inmemory' }),
+  executor?: CartExecutor,
 ) {
   const gateway = await startFakeGateway();
+  // The audit ledger accepts every entry; `audit.calls` holds what cart-prep reported.
+  const audit = await startFakePeer(() => ({ status: 201, body: {} }));
   const config = loadCartprepConfig({
     APP_ENV: 'test',
     GATEWAY_BASE_URL: gateway.url,
+    ARTIFACTS_AUDIT_BASE_URL: audit.url,
     CARTPREP_INTERNAL_TOKEN: CARTPREP_TOKEN,
     BUYFLOW_INTERNAL_TOKEN: 'test-buyflow-token',
     ...env,
   });
-  const app = await buildApp({ config, store, background: false });
+  const app = await buildApp({ config, store, background: false, ...(executor ? { executor } : {}) });
   await app.ready();
   const headers = { 'x-internal-token': CARTPREP_TOKEN };
   const create = (body: object) =>
@@ -39,6 +44,7 @@ export async function buildCartprep(
     app,
     store,
     gateway,
+    audit,
     headers,
     create,
     process,
@@ -46,6 +52,7 @@ export async function buildCartprep(
     async close() {
       await app.close();
       await gateway.close();
+      await audit.close();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { type AuditWriter, createAuditWriter } from '@hs/audit-client';
 import {
   createHouseholdMembers,
   createPeerClient,
@@ -20,6 +21,9 @@ import { createJobWorker } from './jobs/job-worker.ts';
 import { createJobProcessor } from './jobs/process-job.ts';
 import { registerVtoJobRoutes } from './routes/vto-jobs.ts';
 import { registerVtoResultRoutes } from './routes/vto-result.ts';
+
+/** The audit outbox's longest wait between retries (it only carries SYSTEM entries here). */
+const AUDIT_RETRY_MAX_MS = 60_000;
 
 export interface VtoDeps {
   config: VtoConfig;
@@ -59,6 +63,17 @@ export async function buildApp(deps: VtoDeps): Promise<ServiceApp & { ctx: VtoCo
     createRemoteImageFetcher({ maxBytes: settings.maxImageBytes, timeoutMs: settings.fetchTimeoutMs });
   const backend = deps.backend ?? createTryOnBackend(settings);
   const jobs = createJobRepository(store);
+  const audit: AuditWriter = createAuditWriter({
+    store,
+    ledger: createPeerClient({
+      service: 'artifacts-audit',
+      ...config.peers['artifacts-audit'],
+      timeoutMs: config.internalTimeoutMs,
+    }),
+    sourceService: 'vto',
+    maxBackoffMs: AUDIT_RETRY_MAX_MS,
+    logger,
+  });
   const worker = createJobWorker({
     jobs,
     process: createJobProcessor({
@@ -70,6 +85,7 @@ export async function buildApp(deps: VtoDeps): Promise<ServiceApp & { ctx: VtoCo
     pollIntervalMs: settings.pollIntervalMs,
     // Inputs are fetched in parallel, then rendered, then stored.
     deadlineMs: settings.fetchTimeoutMs + settings.http.timeoutMs + 30_000,
+    audit,
     logger,
   });
   const ctx: VtoContext = {
@@ -79,14 +95,20 @@ export async function buildApp(deps: VtoDeps): Promise<ServiceApp & { ctx: VtoCo
     backend,
     members: deps.members ?? createHouseholdMembers(gateway),
     worker,
+    audit,
     logger,
   };
   registerVtoJobRoutes(app, ctx);
   registerVtoResultRoutes(app, ctx);
-  if (deps.background !== false) app.addHook('onReady', async () => worker.start());
+  if (deps.background !== false)
+    app.addHook('onReady', async () => {
+      audit.outbox?.start();
+      worker.start();
+    });
   // Running jobs go back to the queue as soon as shutdown starts, not after the HTTP drain.
   app.addHook('preClose', async () => worker.stop());
   app.addHook('onClose', async () => {
+    await audit.outbox?.stop();
     if (!deps.fetcher) await fetcher.close();
   });
   return Object.assign(app, { ctx });

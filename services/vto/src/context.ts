@@ -1,3 +1,4 @@
+import type { AuditWriter } from '@hs/audit-client';
 import type { HouseholdMembers } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
 import type { Logger } from 'pino';
@@ -14,5 +15,7 @@ export interface VtoContext {
   backend: TryOnBackend;
   members: HouseholdMembers;
   worker: JobWorker;
+  /** SYSTEM entries: jobs dead-lettered. */
+  audit: AuditWriter;
   logger: Logger | undefined;
 }

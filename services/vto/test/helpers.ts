@@ -1,6 +1,11 @@
 import type { VtoJob } from '@hs/contracts';
 import { createStore } from '@hs/store';
-import { createMemoryBlobStorage, type MemoryBlobStorage, startFakeGatewayMembers } from '@hs/testing';
+import {
+  createMemoryBlobStorage,
+  type MemoryBlobStorage,
+  startFakeGatewayMembers,
+  startFakePeer,
+} from '@hs/testing';
 import { PNG } from 'pngjs';
 import { buildApp, type VtoDeps } from '../src/app.ts';
 import { loadVtoConfig } from '../src/config.ts';
@@ -18,7 +23,10 @@ export async function buildTestApp(env: Record<string, string> = {}, deps: Parti
     { [HH]: [ALICE, BOB], [OTHER_HH]: [MALLORY] },
     { token: 'gw-token' },
   );
+  // The audit ledger accepts every entry; `audit.calls` holds what vto reported.
+  const audit = await startFakePeer(() => ({ status: 201, body: {} }));
   const config = loadVtoConfig({
+    ARTIFACTS_AUDIT_BASE_URL: audit.url,
     APP_ENV: 'test',
     GATEWAY_BASE_URL: gateway.url,
     GATEWAY_INTERNAL_TOKEN: 'gw-token',
@@ -40,6 +48,12 @@ export async function buildTestApp(env: Record<string, string> = {}, deps: Parti
     store,
     storage,
     gateway,
+    audit,
+    /** The entries vto appended to a household's audit log. */
+    auditEntries: (householdId = HH) =>
+      audit.calls
+        .filter((c) => c.url === `/api/v1/households/${householdId}/audit/events`)
+        .map((c) => c.body as Record<string, unknown>),
     headers,
     submit: (body: object, householdId = HH, userId = ALICE) =>
       app.inject({
@@ -73,6 +87,7 @@ export async function buildTestApp(env: Record<string, string> = {}, deps: Parti
       await app.close();
       if (ownStore) await store.close();
       await gateway.close();
+      await audit.close();
     },
   };
 }

@@ -134,6 +134,18 @@ describe('the try-on worker', () => {
         message: 'The try-on job was interrupted 3 times and was abandoned; submit it again.',
       });
       expect((await t.get(live)).json()).toMatchObject({ status: 'RUNNING', attempts: 1 });
+      // The household learns why the try-on never came: one SYSTEM entry, none for the live job.
+      expect(t.auditEntries()).toEqual([
+        expect.objectContaining({
+          category: 'SYSTEM',
+          severity: 'WARNING',
+          action: 'JOB_DEAD_LETTERED',
+          sourceService: 'vto',
+          targetType: 'VTO_JOB',
+          targetId: crashing,
+          detail: expect.objectContaining({ jobType: 'VTO_JOB', attempts: 3 }),
+        }),
+      ]);
     } finally {
       await t.close();
     }
@@ -149,5 +161,25 @@ describe('the try-on worker', () => {
     const stored = await createJobRepository(store).get(HH, jobId);
     // The interrupted attempt is counted (a job that keeps failing through restarts still ends).
     expect(stored).toMatchObject({ status: 'QUEUED', attempts: 1, workerId: null, leaseUntil: 0 });
+  });
+
+  it('dead-letters a job whose last attempt is handed back on a graceful stop, once', async () => {
+    const gate = gatedBackend();
+    const jobId = await seed({ attempts: 2 });
+    const t = await buildTestApp({}, { store, backend: gate.backend });
+    await t.app.ready();
+    await until(() => gate.waiting() === 1);
+    await t.close();
+    expect(await createJobRepository(store).get(HH, jobId)).toMatchObject({ status: 'FAILED', attempts: 3 });
+    expect(t.auditEntries().map((e) => [e.action, e.targetId])).toEqual([['JOB_DEAD_LETTERED', jobId]]);
+  });
+
+  it('does not dead-letter a job handed back before its last attempt', async () => {
+    const gate = gatedBackend();
+    const t = await buildTestApp({}, { store, backend: gate.backend });
+    (await t.submit(refs)).json();
+    await until(() => gate.waiting() === 1);
+    await t.close();
+    expect(t.auditEntries()).toEqual([]);
   });
 });

@@ -3,7 +3,9 @@
 // terminate the frames and the action log are written as one JSON blob to the artifact storage
 // artifacts-audit serves, and the BrowserRecording artifact is registered there
 // (POST /api/v1/households/{id}/artifacts/recording, ARTIFACTS_AUDIT_INTERNAL_TOKEN) through a
-// durable outbox. A 409 means an earlier attempt already registered it.
+// durable outbox. A 409 means an earlier attempt already registered it; any other refusal gives
+// the registration up and is reported in the household's audit log (SYSTEM).
+import { type AuditWriter, recordAbandonedDelivery } from '@hs/audit-client';
 import type { BrowserActionLogEntry } from '@hs/contracts';
 import { createOutbox, outboxCollections } from '@hs/outbox';
 import { isAppError, type PeerClient } from '@hs/service-kit';
@@ -29,6 +31,7 @@ export function createRecordings(deps: {
   storage: BlobStorage;
   artifacts: PeerClient;
   maxBackoffMs?: number;
+  audit: AuditWriter;
   logger?: Logger | undefined;
 }) {
   const frames = new Map<string, Frame[]>();
@@ -38,6 +41,15 @@ export function createRecordings(deps: {
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs ?? 60_000,
     isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500,
+    onDropped: ({ householdId, body }, _id, err) =>
+      recordAbandonedDelivery(deps.audit, householdId, {
+        outbox: OUTBOX_NAME,
+        err,
+        detail: { type: 'BrowserRecording', sessionId: body.sessionId },
+        missionId: typeof body.missionId === 'string' ? body.missionId : null,
+        targetType: 'browser_session',
+        targetId: String(body.sessionId),
+      }),
     deliver: async ({ householdId, body }) => {
       try {
         await deps.artifacts.call({

@@ -1,7 +1,9 @@
 // Reports finished jobs to the gateway's buy-flow callbacks
 // (POST {GATEWAY_BASE_URL}/api/v1/households/{id}/requests/{rid}/cart-ready | failed) with
 // X-Internal-Token = BUYFLOW_INTERNAL_TOKEN, through a durable outbox: the callback is stored
-// first and retried with backoff until the gateway answers, across restarts of either side.
+// first and retried with backoff until the gateway answers, across restarts of either side. A
+// callback the gateway refuses for good is reported in the household's audit log (SYSTEM).
+import { type AuditWriter, recordAbandonedDelivery } from '@hs/audit-client';
 import type { CartFailedCallback, CartReadyCallback } from '@hs/contracts';
 import { createOutbox, outboxCollections } from '@hs/outbox';
 import { createPeerClient, isAppError } from '@hs/service-kit';
@@ -25,6 +27,7 @@ export function createGatewayCallbacks(deps: {
   buyflowToken: string;
   timeoutMs: number;
   maxBackoffMs: number;
+  audit: AuditWriter;
   logger?: Logger | undefined;
 }) {
   const gateway = createPeerClient({
@@ -41,6 +44,14 @@ export function createGatewayCallbacks(deps: {
     // 409: the request moved on (cancelled, or already has this result); 404: it is gone;
     // 422: the callback itself is malformed. Retrying changes none of these.
     isPermanent: (err) => isAppError(err) && [404, 409, 422].includes(err.status),
+    onDropped: ({ householdId, requestId, kind, body }, _id, err) =>
+      recordAbandonedDelivery(deps.audit, householdId, {
+        outbox: OUTBOX_NAME,
+        err,
+        detail: { callback: kind, jobId: body.jobId },
+        targetType: 'PURCHASE_REQUEST',
+        targetId: requestId,
+      }),
     deliver: async ({ householdId, requestId, kind, body }) => {
       await gateway.call({
         method: 'POST',

@@ -1,3 +1,4 @@
+import { type AuditWriter, recordDeadLetteredJob } from '@hs/audit-client';
 import type { Logger } from 'pino';
 import type { CartExecutor } from '../adapters/cart-executor.ts';
 import type { GatewayCallbacks } from '../adapters/gateway-callbacks.ts';
@@ -21,9 +22,18 @@ export function createJobRunner(deps: {
   executor: CartExecutor;
   callbacks: GatewayCallbacks;
   settings: RunnerSettings;
+  audit: AuditWriter;
   logger?: Logger | undefined;
 }) {
   const { jobs, executor, callbacks, settings } = deps;
+
+  /** A job FAILED because its attempts ran out (not a shop's answer) goes into the household's log. */
+  const deadLettered = (job: StoredJob) =>
+    recordDeadLetteredJob(deps.audit, job, {
+      jobType: 'CARTPREP_JOB',
+      reason: job.errorMessage ?? 'attempts exhausted',
+      logger: deps.logger,
+    });
 
   async function report(job: StoredJob): Promise<void> {
     await callbacks.report(job);
@@ -62,7 +72,10 @@ export function createJobRunner(deps: {
       still(j) ? expire({ ...j, leaseUntil: 0 }, nowMs, settings.maxAttempts) : null,
     );
     deps.logger?.info({ jobId: running.jobId, status: next?.status }, 'handed a job back on shutdown');
-    if (next?.status === 'FAILED') await report(next);
+    if (next?.status === 'FAILED') {
+      await deadLettered(next);
+      await report(next);
+    }
     return next ?? ((await jobs.get(running.jobId)) as StoredJob);
   }
 
@@ -93,7 +106,10 @@ export function createJobRunner(deps: {
             ? fail(j, 'INTERNAL_ERROR', 'Cart preparation failed inside the service', now)
             : { ...j, status: 'QUEUED', leaseUntil: 0, updatedAt: now },
       );
-      if (next?.status === 'FAILED') await report(next);
+      if (next?.status === 'FAILED') {
+        await deadLettered(next);
+        await report(next);
+      }
       return next ?? ((await jobs.get(running.jobId)) as StoredJob);
     }
     lease.stop();
@@ -124,6 +140,7 @@ export function createJobRunner(deps: {
             { jobId: next.jobId, status: next.status },
             'recovered a job whose worker stopped',
           );
+        if (next?.status === 'FAILED') await deadLettered(next);
       }
       for (const job of await jobs.callbackPending()) await report(job);
     },

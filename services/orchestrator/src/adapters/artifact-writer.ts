@@ -4,7 +4,7 @@
 // retry of an attempt that did land answers 200 with that artifact. A 409 therefore means the
 // slot holds an artifact someone else wrote: it is reported (log and SYSTEM audit entry) and
 // not recorded on the mission as if it were the real one.
-import type { AuditWriter } from '@hs/audit-client';
+import { type AuditWriter, recordAbandonedDelivery } from '@hs/audit-client';
 import type { MissionArtifactRef } from '@hs/contracts';
 import { createOutbox, type Outbox, outboxCollections } from '@hs/outbox';
 import { isAppError, nowIso, type PeerClient } from '@hs/service-kit';
@@ -78,23 +78,16 @@ export function createArtifactWriter(deps: {
     maxBackoffMs: deps.maxBackoffMs,
     isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500 && err.status !== 409,
     onDropped: async (item, _id, err) => {
-      await deps.audit?.record(
-        item.householdId,
-        {
+      if (deps.audit)
+        await recordAbandonedDelivery(deps.audit, item.householdId, {
+          outbox: OUTBOX_NAME,
+          err,
+          detail: { type: TYPES[item.kind] },
           missionId: item.missionId,
-          category: 'SYSTEM',
-          severity: 'WARNING',
-          action: 'OUTBOX_DELIVERY_ABANDONED',
-          detail: {
-            outbox: OUTBOX_NAME,
-            type: TYPES[item.kind],
-            reason: (err as Error).message?.slice(0, 500),
-          },
           targetType: 'mission',
           targetId: item.missionId,
-        },
-        item.requestId,
-      );
+          ...(item.requestId ? { requestId: item.requestId } : {}),
+        });
     },
     deliver: async (item) => {
       let written: Written;

@@ -1,3 +1,4 @@
+import { type AuditWriter, recordDeadLetteredJob } from '@hs/audit-client';
 import { createJobLoop, WorkerStopping } from '@hs/jobs';
 import { newId, nowIso } from '@hs/service-kit';
 import type { Logger } from 'pino';
@@ -13,6 +14,8 @@ export interface JobWorkerOptions {
   pollIntervalMs: number;
   /** Longest a job may run before it ends FAILED with TIMEOUT. */
   deadlineMs: number;
+  /** Where a job abandoned after its last attempt is reported (SYSTEM JOB_DEAD_LETTERED). */
+  audit: AuditWriter;
   logger?: Logger | undefined;
 }
 
@@ -29,14 +32,23 @@ export function createJobWorker(options: JobWorkerOptions) {
   const leaseMs = options.deadlineMs + 30_000;
   const log = options.logger;
 
+  /** Requeued, or FAILED for good once MAX_ATTEMPTS claims were interrupted: then audited. */
+  async function giveBack(jobId: string, by: Parameters<typeof requeue>[1]): Promise<void> {
+    const changed = await options.jobs.transition(jobId, (j) => requeue(j, by, nowIso()));
+    if (changed?.status === 'FAILED')
+      await recordDeadLetteredJob(options.audit, changed, {
+        jobType: 'VTO_JOB',
+        reason: changed.error?.message ?? 'attempts exhausted',
+        logger: log,
+      });
+    if (changed && 'leaseExpiredBefore' in by)
+      log?.warn({ jobId, status: changed.status }, 'requeued abandoned try-on job');
+  }
+
   async function sweepAbandoned(): Promise<void> {
     const now = Date.now();
-    for (const job of await options.jobs.abandoned(now)) {
-      const changed = await options.jobs.transition(job.jobId, (j) =>
-        requeue(j, { leaseExpiredBefore: now }, nowIso()),
-      );
-      if (changed) log?.warn({ jobId: job.jobId, status: changed.status }, 'requeued abandoned try-on job');
-    }
+    for (const job of await options.jobs.abandoned(now))
+      await giveBack(job.jobId, { leaseExpiredBefore: now });
   }
 
   async function finish(job: StoredVtoJob, signal: AbortSignal, outcome: { ref: string } | { err: unknown }) {
@@ -47,7 +59,7 @@ export function createJobWorker(options: JobWorkerOptions) {
     // The first abort wins: a job past its deadline fails even if the worker stops meanwhile.
     const reason = signal.aborted ? signal.reason : outcome.err;
     if (reason instanceof WorkerStopping) {
-      await options.jobs.transition(job.jobId, (j) => requeue(j, { workerId }, nowIso()));
+      await giveBack(job.jobId, { workerId });
       return;
     }
     let error = { code: 'INTERNAL_ERROR', message: 'The try-on job failed unexpectedly' };
