@@ -42,7 +42,7 @@ export function interactiveDecision(input: ModelInput): ModelDecision {
         reasoning: 'Reading the page before acting on it.',
       };
     return reply(
-      `Browser session ${open.sessionId} is open. Tell me what to click or type, take over to drive it yourself, or say done to finish.`,
+      `Browser session ${open.sessionId} is open. Take over to drive it yourself, or say done to finish.`,
     );
   }
   const opened = first.find((o) => o.tool === 'create_browser_session');
