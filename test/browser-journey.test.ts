@@ -174,11 +174,15 @@ describe('an INTERACTIVE mission in a local browser', () => {
     const artifact = await client.api(h(`/artifacts/${list[0]!.artifactId}`), { token: parent.token });
     const data = artifact.body.data as Json;
     expect(data).toMatchObject({ sessionId });
-    // The link is relative to the public base URL (the gateway).
-    const content = await fetch(new URL(data.signedUrl as string, stack.url('gateway')), {
-      headers: { authorization: `Bearer ${parent.token}` },
-    });
+    // An absolute link on the public base URL (the gateway), opened with its signature alone.
+    const signedUrl = data.signedUrl as string;
+    expect(
+      signedUrl.startsWith(`${stack.url('gateway')}${h(`/artifacts/${list[0]!.artifactId}/content?`)}`),
+    ).toBe(true);
+    const content = await fetch(signedUrl);
     expect(content.status).toBe(200);
+    const forged = await fetch(signedUrl.replace(/signature=[^&]+/, 'signature=forged'));
+    expect(forged.status).toBe(403);
     const recording = (await content.json()) as { actionLog: Json[]; screenshots: Json[] };
     expect(recording.actionLog.map((l) => `${l.actor}:${l.type}`)).toEqual(
       expect.arrayContaining(['user:TAKEOVER', 'user:LIVE_CLICK', 'user:RELEASE', 'system:TERMINATE']),
