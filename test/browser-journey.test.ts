@@ -108,19 +108,25 @@ describe('purchase flow with CARTPREP_EXECUTOR=browser', () => {
   }, 90_000);
 });
 
+/** An INTERACTIVE mission whose first message opens layout B: the mission, its id and the opening call. */
+async function openLayoutB() {
+  const mission = await client.api(h('/orchestrator/missions'), {
+    method: 'POST',
+    token: parent.token,
+    body: { mission_type: 'INTERACTIVE', initial_message: `Open ${shop.url}${DEMO_PATHS.layoutB}` },
+  });
+  expect(mission.status).toBe(201);
+  const opened = (mission.body.history as Json[])
+    .flatMap((m) => (m.tool_calls as Json[] | null) ?? [])
+    .find((c) => c.tool === 'create_browser_session');
+  const sessionId = (opened?.result as Json | undefined)?.sessionId as string;
+  expect(sessionId).toMatch(/^bs_/);
+  return { mission, mId: mission.body.mission_id as string, opened, sessionId };
+}
+
 describe('an INTERACTIVE mission in a local browser', () => {
   it('opens the page, lets a parent watch, take over, click and release, and records the session', async () => {
-    const mission = await client.api(h('/orchestrator/missions'), {
-      method: 'POST',
-      token: parent.token,
-      body: { mission_type: 'INTERACTIVE', initial_message: `Open ${shop.url}${DEMO_PATHS.layoutB}` },
-    });
-    expect(mission.status).toBe(201);
-    const mId = mission.body.mission_id as string;
-    const calls = (mission.body.history as Json[]).flatMap((m) => (m.tool_calls as Json[] | null) ?? []);
-    const opened = calls.find((c) => c.tool === 'create_browser_session');
-    const sessionId = (opened?.result as Json | undefined)?.sessionId as string;
-    expect(sessionId).toMatch(/^bs_/);
+    const { mission, mId, opened, sessionId } = await openLayoutB();
     // The agent read the opened page through the bridge's elements.
     expect((opened?.result as Json | undefined)?.page).toMatchObject({
       url: `${shop.url}${DEMO_PATHS.layoutB}`,
@@ -194,19 +200,7 @@ describe('an INTERACTIVE mission in a local browser', () => {
 
 describe('the agent acting in its browser on request', () => {
   it('reads a product page, clicks a size and "Add to bag", types a size, yields to the user and never pays', async () => {
-    const mission = await client.api(h('/orchestrator/missions'), {
-      method: 'POST',
-      token: parent.token,
-      body: { mission_type: 'INTERACTIVE', initial_message: `Open ${shop.url}${DEMO_PATHS.layoutB}` },
-    });
-    expect(mission.status).toBe(201);
-    const mId = mission.body.mission_id as string;
-    const history = mission.body.history as Json[];
-    const opening = history
-      .flatMap((m) => (m.tool_calls as Json[] | null) ?? [])
-      .find((c) => c.tool === 'create_browser_session');
-    const sessionId = (opening?.result as Json | undefined)?.sessionId as string;
-    expect(sessionId).toMatch(/^bs_/);
+    const { mId, sessionId } = await openLayoutB();
     const say = async (message: string) => {
       const turn = await client.api(h(`/orchestrator/missions/${mId}/chat`), {
         method: 'POST',
