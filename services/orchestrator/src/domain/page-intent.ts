@@ -4,7 +4,7 @@ import type { BrowserPageView } from '@hs/contracts';
 export type PageIntent = { kind: 'CLICK'; target: string } | { kind: 'TYPE'; target: string; text: string };
 
 const TYPE_INTO =
-  /\b(?:type|enter|fill in|write)\s+["“']?(.+?)["”']?\s+(?:in|into)\s+(?:the\s+)?(.+?)(?:\s+(?:field|box))?[.!]?$/i;
+  /\b(?:type|enter|fill in|write|select|choose|pick)\s+["“']?(.+?)["”']?\s+(?:in|into|from|for)\s+(?:the\s+)?(.+?)(?:\s+(?:field|box|menu|list))?[.!]?$/i;
 const CLICK_ON =
   /\b(?:click|press|tap|select|choose|pick)\s+(?:on\s+)?(?:the\s+)?["“']?(.+?)["”']?(?:\s+button)?[.!]?$/i;
 
@@ -22,7 +22,8 @@ const words = (s: string) =>
     .trim();
 const containsWords = (outer: string, inner: string) => ` ${outer} `.includes(` ${inner} `);
 const FIELDS = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
-const CONTROLS = new Set([...FIELDS, 'button', 'link', 'radio', 'checkbox', 'tab', 'menuitem']);
+/** What a click is for; a field is typed into (a <select> takes its option by TYPE). */
+const CONTROLS = new Set(['button', 'link', 'radio', 'checkbox', 'tab', 'menuitem']);
 
 /**
  * The element whose accessible name matches the user's words: the same name first, then the
