@@ -108,19 +108,25 @@ describe('purchase flow with CARTPREP_EXECUTOR=browser', () => {
   }, 90_000);
 });
 
+/** An INTERACTIVE mission whose first message opens layout B: the mission, its id and the opening call. */
+async function openLayoutB() {
+  const mission = await client.api(h('/orchestrator/missions'), {
+    method: 'POST',
+    token: parent.token,
+    body: { mission_type: 'INTERACTIVE', initial_message: `Open ${shop.url}${DEMO_PATHS.layoutB}` },
+  });
+  expect(mission.status).toBe(201);
+  const opened = (mission.body.history as Json[])
+    .flatMap((m) => (m.tool_calls as Json[] | null) ?? [])
+    .find((c) => c.tool === 'create_browser_session');
+  const sessionId = (opened?.result as Json | undefined)?.sessionId as string;
+  expect(sessionId).toMatch(/^bs_/);
+  return { mission, mId: mission.body.mission_id as string, opened, sessionId };
+}
+
 describe('an INTERACTIVE mission in a local browser', () => {
   it('opens the page, lets a parent watch, take over, click and release, and records the session', async () => {
-    const mission = await client.api(h('/orchestrator/missions'), {
-      method: 'POST',
-      token: parent.token,
-      body: { mission_type: 'INTERACTIVE', initial_message: `Open ${shop.url}${DEMO_PATHS.layoutB}` },
-    });
-    expect(mission.status).toBe(201);
-    const mId = mission.body.mission_id as string;
-    const calls = (mission.body.history as Json[]).flatMap((m) => (m.tool_calls as Json[] | null) ?? []);
-    const opened = calls.find((c) => c.tool === 'create_browser_session');
-    const sessionId = (opened?.result as Json | undefined)?.sessionId as string;
-    expect(sessionId).toMatch(/^bs_/);
+    const { mission, mId, opened, sessionId } = await openLayoutB();
     // The agent read the opened page through the bridge's elements.
     expect((opened?.result as Json | undefined)?.page).toMatchObject({
       url: `${shop.url}${DEMO_PATHS.layoutB}`,
@@ -174,16 +180,78 @@ describe('an INTERACTIVE mission in a local browser', () => {
     const artifact = await client.api(h(`/artifacts/${list[0]!.artifactId}`), { token: parent.token });
     const data = artifact.body.data as Json;
     expect(data).toMatchObject({ sessionId });
-    // The link is relative to the public base URL (the gateway).
-    const content = await fetch(new URL(data.signedUrl as string, stack.url('gateway')), {
-      headers: { authorization: `Bearer ${parent.token}` },
-    });
+    // An absolute link on the public base URL (the gateway), opened with its signature alone.
+    const signedUrl = data.signedUrl as string;
+    expect(
+      signedUrl.startsWith(`${stack.url('gateway')}${h(`/artifacts/${list[0]!.artifactId}/content?`)}`),
+    ).toBe(true);
+    const content = await fetch(signedUrl);
     expect(content.status).toBe(200);
+    const forged = await fetch(signedUrl.replace(/signature=[^&]+/, 'signature=forged'));
+    expect(forged.status).toBe(403);
     const recording = (await content.json()) as { actionLog: Json[]; screenshots: Json[] };
     expect(recording.actionLog.map((l) => `${l.actor}:${l.type}`)).toEqual(
       expect.arrayContaining(['user:TAKEOVER', 'user:LIVE_CLICK', 'user:RELEASE', 'system:TERMINATE']),
     );
     // The agent only opened the page (no agent-action yet): no step, no screenshot, and none of the user's.
     expect(recording.screenshots).toEqual([]);
+  }, 120_000);
+});
+
+describe('the agent acting in its browser on request', () => {
+  it('reads a product page, clicks a size and "Add to bag", types a size, yields to the user and never pays', async () => {
+    const { mId, sessionId } = await openLayoutB();
+    const say = async (message: string) => {
+      const turn = await client.api(h(`/orchestrator/missions/${mId}/chat`), {
+        method: 'POST',
+        token: parent.token,
+        body: { message },
+      });
+      expect(turn.status).toBe(200);
+      const last = (turn.body.history as Json[]).at(-1)!;
+      return { text: last.content as string };
+    };
+
+    // It reads the page, picks the radio named "M" and clicks it; then the "Add to bag" button.
+    expect((await say('click size M')).text).toContain('Done: clicked "M".');
+    expect((await say('click add to bag')).text).toContain('Done: clicked "Add to bag".');
+    const added = await eventually(
+      async () => shop.added,
+      (lines) => lines.some((l) => l.slug === 'linen-shirt'),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    expect(added.filter((l) => l.slug === 'linen-shirt')).toEqual([
+      { slug: 'linen-shirt', size: 'M', quantity: 1 },
+    ]);
+
+    // A URL opens in the same session; "type M in size" picks the size <select>.
+    const opened = await say(`open ${shop.url}${DEMO_PATHS.layoutA}`);
+    expect(opened.text).toContain(`I opened ${shop.url}${DEMO_PATHS.layoutA}. I see "Classic Tee"`);
+    expect((await say('type M in size')).text).toContain('Done: typed "M" into "Size".');
+
+    // While the parent holds the session, the agent does nothing and says so.
+    const S = h(`/browser/sessions/${sessionId}`);
+    const taken = await client.api(`${S}/takeover`, { method: 'POST', token: parent.token, body: {} });
+    expect(taken.body.status).toBe('USER_TAKEOVER');
+    const before = shop.requests.length;
+    expect((await say('click add to cart')).text).toBe(
+      "You have control of the browser; release it and I'll continue.",
+    );
+    expect(shop.requests.length).toBe(before);
+    await client.api(`${S}/release`, { method: 'POST', token: parent.token, body: {} });
+
+    // Checkout is the user's: neither its button nor its page is the agent's to open.
+    expect((await say('click accept all')).text).toContain('Done: clicked "Accept all".');
+    expect((await say('click cart')).text).toContain('Done: clicked "Cart". I see "Your cart"');
+    const onCart = shop.requests.length;
+    expect((await say('click proceed to checkout')).text).toBe(
+      'I never pay or place orders: "Proceed to checkout" is for you to press yourself.',
+    );
+    expect((await say(`open ${shop.url}/checkout`)).text).toBe(
+      'I never open checkout or payment pages: that step is yours.',
+    );
+    expect(shop.requests.length).toBe(onCart);
+
+    await client.api(`${S}/terminate`, { method: 'POST', token: parent.token, body: {} });
   }, 120_000);
 });

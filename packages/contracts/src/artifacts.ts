@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
 import {
+  BrowserActionArgs,
   CheckCartArgs,
   CreateBrowserSessionArgs,
   ListWardrobeArgs,
@@ -107,6 +108,7 @@ const PLANNED_ARGS = {
   prepare_cart: PrepareCartArgs.partial(),
   check_cart: CheckCartArgs.partial(),
   create_browser_session: CreateBrowserSessionArgs.partial(),
+  browser_action: BrowserActionArgs.partial(),
   pair_with_wardrobe: PairWithWardrobeArgs.partial(),
 } satisfies Record<PlannedToolName, z.ZodType>;
 

@@ -18,6 +18,7 @@ export const ToolName = z.enum([
   'prepare_cart',
   'check_cart',
   'create_browser_session',
+  'browser_action',
   'complete_mission',
   'update_brief',
   'pair_with_wardrobe',
@@ -415,6 +416,50 @@ export const BrowserSessionSummary = z.looseObject({
     .optional(),
 });
 export type BrowserSessionSummary = z.infer<typeof BrowserSessionSummary>;
+
+/**
+ * The agent acts in a session it opened: READ only reads the page; the others are the bridge's
+ * agent actions. CLICK and TYPE take a selector the agent read on the current page.
+ */
+export const BrowserActionKind = z.enum([
+  'READ',
+  'NAVIGATE',
+  'CLICK',
+  'TYPE',
+  'SCROLL',
+  'WAIT',
+  'SCREENSHOT',
+]);
+export const BrowserActionArgs = z.strictObject({
+  sessionId: z.string().min(1).max(128),
+  type: BrowserActionKind,
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
+  selector: z.string().trim().min(1).max(512).optional(),
+  text: z.string().min(1).max(500).optional(),
+});
+export type BrowserActionArgs = z.infer<typeof BrowserActionArgs>;
+/** DONE: the action ran; USER_IN_CONTROL: the user holds the session, nothing was done. */
+export const BrowserActionOutcome = z.enum(['DONE', 'USER_IN_CONTROL']);
+export const BrowserPageView = z.object({
+  url: z.string(),
+  heading: z.string().nullable(),
+  elements: z.array(z.object({ selector: z.string(), role: z.string(), name: z.string() })),
+});
+export type BrowserPageView = z.infer<typeof BrowserPageView>;
+export const BrowserActionResult = z.object({
+  sessionId: z.string(),
+  type: BrowserActionKind,
+  outcome: BrowserActionOutcome,
+  /** The accessible name of the element clicked or typed into. */
+  target: z.string().nullable(),
+  message: z.string(),
+  /** The page after the action (null when it could not be read). */
+  page: BrowserPageView.nullable(),
+});
+export type BrowserActionResult = z.infer<typeof BrowserActionResult>;
 
 export const CompleteMissionArgs = z.strictObject({ summary: z.string().trim().max(2000).optional() });
 export type CompleteMissionArgs = z.infer<typeof CompleteMissionArgs>;

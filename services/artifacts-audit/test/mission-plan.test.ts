@@ -1,4 +1,5 @@
 import {
+  BrowserActionArgs,
   CheckCartArgs,
   CreateBrowserSessionArgs,
   ListWardrobeArgs,
@@ -135,6 +136,7 @@ describe('predicted tool arguments', () => {
     prepare_cart: PrepareCartArgs,
     check_cart: CheckCartArgs,
     create_browser_session: CreateBrowserSessionArgs,
+    browser_action: BrowserActionArgs,
     pair_with_wardrobe: PairWithWardrobeArgs,
   } as const;
 

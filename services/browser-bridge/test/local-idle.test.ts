@@ -1,17 +1,18 @@
 // A local session nobody uses for BROWSER_IDLE_TIMEOUT_SECONDS has its browser context closed and
-// ends TERMINATED, with its recording, as if terminated.
+// ends TERMINATED, with its recording, as if terminated; one a parent is watching stays open.
 import { createStore } from '@hs/store';
 import {
   createMemoryBlobStorage,
   type DemoShop,
   type FakePeer,
+  freePort,
   startDemoShop,
   startFakePeer,
 } from '@hs/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadBrowserBridgeConfig } from '../src/config.ts';
-import { internal, ORCH_TOKEN, TOKEN } from './harness.ts';
+import { asMember, internal, ORCH_TOKEN, TOKEN } from './harness.ts';
 
 let shop: DemoShop;
 let artifacts: FakePeer;
@@ -21,6 +22,7 @@ const storage = createMemoryBlobStorage();
 beforeAll(async () => {
   shop = await startDemoShop();
   artifacts = await startFakePeer(() => ({ status: 201, body: {} }));
+  const port = await freePort();
   const config = loadBrowserBridgeConfig({
     APP_ENV: 'test',
     BROWSER_PROVIDER: 'local',
@@ -29,9 +31,11 @@ beforeAll(async () => {
     ORCHESTRATOR_INTERNAL_TOKEN: ORCH_TOKEN,
     ARTIFACTS_AUDIT_BASE_URL: artifacts.url,
     ALLOW_PRIVATE_MERCHANT_HOSTS: shop.host,
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
   });
   app = await buildApp({ config, store: createStore({ backend: 'inmemory' }), storage });
-  await app.ready();
+  await app.listen({ host: '127.0.0.1', port });
 });
 
 afterAll(async () => {
@@ -55,4 +59,44 @@ it('ends an idle session TERMINATED and writes its recording', async () => {
   expect((await read()).actionLog.at(-1)).toMatchObject({ actor: 'system', type: 'TERMINATE' });
   await expect.poll(() => artifacts.calls.length, { timeout: 10_000 }).toBe(1);
   expect(storage.objects.has(`households/h_home/missions/msn_idle/recordings/${id}.json`)).toBe(true);
+});
+
+it('keeps a session open while a parent watches its live view, and lets it idle out once they leave', async () => {
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/sessions',
+    headers: internal,
+    payload: { householdId: 'h_home', missionId: 'msn_watched', startUrl: `${shop.url}/` },
+  });
+  const id = created.json().sessionId;
+  const status = async () =>
+    (await app.inject({ method: 'GET', url: `/api/v1/sessions/${id}`, headers: internal })).json().status;
+  const view = await app.inject({
+    method: 'GET',
+    url: `/api/v1/households/h_home/browser/sessions/${id}`,
+    headers: asMember(),
+  });
+  const live = new URL(view.json().liveViewUrl);
+  const watching = new AbortController();
+  const frames = await fetch(`${live.origin}${live.pathname}/frames${live.search}`, {
+    signal: watching.signal,
+  });
+  expect(frames.status).toBe(200);
+  const stream = frames.body!.getReader();
+  const seen: string[] = [];
+  const reading = (async () => {
+    for (;;) {
+      const { done, value } = await stream.read();
+      if (done) return;
+      seen.push(new TextDecoder().decode(value));
+    }
+  })().catch(() => {});
+  await expect.poll(() => seen.join('').includes('event: frame'), { timeout: 10_000 }).toBe(true);
+  // Three idle timeouts of watching a still page: the session is still open.
+  await new Promise((r) => setTimeout(r, 3000));
+  expect(await status()).toBe('ACTIVE');
+
+  watching.abort();
+  await reading;
+  await expect.poll(status, { timeout: 15_000, interval: 200 }).toBe('TERMINATED');
 });

@@ -48,7 +48,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       'The public entry point: sign-in, households and members, purchase requests with approval and checkout, spending policy, audit logs and voice sessions. ' +
       'After authentication and the membership check it also forwards these household paths unchanged to the owning service, whose own /openapi.json documents them: ' +
       '/wardrobe/* (wardrobe), /offers* (commerce), /vto/* (vto), /cartprep/jobs/{jobId} (cartprep), /browser/* (browser-bridge), /orchestrator/* (orchestrator, SSE streams passed through unbuffered), ' +
-      '/artifacts/*, /missions/{mId}/artifacts and /missions/{mId}/audit (artifacts-audit); /api/v1/uploads/* goes to wardrobe without a bearer token (signed URLs). ' +
+      '/artifacts/*, /missions/{mId}/artifacts and /missions/{mId}/audit (artifacts-audit); /api/v1/uploads/* goes to wardrobe and /artifacts/{artifactId}/content to artifacts-audit without a bearer token (signed URLs). ' +
       'Errors are {error, message, details?}; a peer that is down is 502 UPSTREAM_ERROR, a slow one 504 UPSTREAM_TIMEOUT.',
     logger: deps.logger ?? false,
     config,

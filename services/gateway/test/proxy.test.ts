@@ -162,6 +162,22 @@ describe('gateway forwarding', () => {
     expect(res.status).toBe(200);
   });
 
+  it("forwards a recording's signed content link without a bearer token, and no other artifact path", async () => {
+    const g = await buildGateway({ ARTIFACTS_AUDIT_BASE_URL: peerUrl, INTERNAL_API_TIMEOUT_SECONDS: '1' });
+    try {
+      const url = '/api/v1/households/h_1/artifacts/art_1/content?expires=9&signature=abc';
+      const link = await g.inject({ method: 'GET', url });
+      expect(link.statusCode).toBe(200);
+      const forwarded = received.find((r) => r.url === url);
+      expect(forwarded?.headers['x-user-id']).toBeUndefined();
+      const other = await g.inject({ method: 'GET', url: '/api/v1/households/h_1/artifacts/art_1' });
+      expect(other.statusCode).toBe(401);
+      expect(received.some((r) => r.url === '/api/v1/households/h_1/artifacts/art_1')).toBe(false);
+    } finally {
+      await g.close();
+    }
+  });
+
   it('streams SSE through unbuffered and does not cut an idle stream', async () => {
     const user = await login(gateway, 'sse@x.test');
     const id = await household(user.token);

@@ -24,6 +24,8 @@ export type DemoShop = {
   host: string;
   /** `METHOD path` of every request received, in order. */
   requests: string[];
+  /** Every line added to any cart, in order. */
+  added: CartLine[];
   close(): Promise<void>;
 };
 
@@ -56,6 +58,7 @@ async function form(req: IncomingMessage): Promise<URLSearchParams> {
 
 export async function startDemoShop(): Promise<DemoShop> {
   const carts = new Map<string, CartLine[]>();
+  const added: CartLine[] = [];
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   let port = 0;
@@ -79,6 +82,7 @@ export async function startDemoShop(): Promise<DemoShop> {
       headers['set-cookie'] = `cart=${id}; Path=/; HttpOnly; SameSite=Lax`;
     }
     carts.get(id)!.push({ slug: product.slug, size, quantity });
+    added.push({ slug: product.slug, size, quantity });
     if (req.headers.accept?.includes('application/json'))
       res.writeHead(200, { 'content-type': 'application/json', ...headers }).end('{"ok":true}');
     else res.writeHead(303, { location: `/product/${product.slug}?added=1`, ...headers }).end();
@@ -148,6 +152,7 @@ export async function startDemoShop(): Promise<DemoShop> {
     url: `http://127.0.0.1:${port}`,
     host: `127.0.0.1:${port}`,
     requests,
+    added,
     close: async () => {
       for (const s of sockets) s.destroy();
       server.close();

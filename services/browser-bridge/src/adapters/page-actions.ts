@@ -18,8 +18,11 @@ export async function runAction(
       await p.waitForLoadState('domcontentloaded');
       break;
     case 'TYPE':
-      if (action.selector) await p.fill(action.selector, action.text!);
-      else await p.keyboard.type(action.text!);
+      if (!action.selector) await p.keyboard.type(action.text!);
+      // A <select> takes the option the text names (its label or value): "type M in size".
+      else if (await p.locator(action.selector).evaluate((el) => el.tagName === 'SELECT'))
+        await p.selectOption(action.selector, action.text!);
+      else await p.fill(action.selector, action.text!);
       break;
     case 'SCROLL':
       await p.mouse.wheel(0, 600);

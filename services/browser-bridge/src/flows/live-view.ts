@@ -16,6 +16,9 @@ export type LiveInput =
 
 export type Frame = { data: string; width: number; height: number };
 
+/** How often an open live view restarts the session's idle clock (well under any idle timeout). */
+const WATCHING_TOUCH_MS = 500;
+
 export function createLiveView(deps: {
   sessions: SessionRepository;
   provider: BrowserProvider;
@@ -24,12 +27,11 @@ export function createLiveView(deps: {
   async function livePage(sessionId: string) {
     const session = await deps.sessions.require(sessionId);
     if (isTerminal(session)) throw invalidState(`Browser session is ${session.status}`);
-    const page = deps.provider.livePage?.({
-      providerSessionId: session.providerSessionId,
-      currentUrl: session.currentUrl,
-    });
+    const handle = { providerSessionId: session.providerSessionId, currentUrl: session.currentUrl };
+    const page = deps.provider.livePage?.(handle);
     if (!page) throw invalidState('This session has no live page');
-    return page;
+    // Reading the live page restarts its idle clock.
+    return { page, touch: () => deps.provider.livePage?.(handle) };
   }
 
   return {
@@ -48,14 +50,19 @@ export function createLiveView(deps: {
 
     /** Streams frames until `stop` is called; acks each so Chromium sends the next. */
     async screencast(sessionId: string, onFrame: (frame: Frame) => void): Promise<() => Promise<void>> {
-      const page = await livePage(sessionId);
+      const { page, touch } = await livePage(sessionId);
       const cdp = await page.context().newCDPSession(page);
       cdp.on('Page.screencastFrame', (event) => {
+        touch();
         onFrame({ data: event.data, width: event.metadata.deviceWidth, height: event.metadata.deviceHeight });
         void cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
       });
       await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 60, maxWidth: 1280, maxHeight: 800 });
+      // A still page sends no frames: someone watching it keeps it open all the same.
+      const watching = setInterval(touch, WATCHING_TOUCH_MS);
+      watching.unref();
       return async () => {
+        clearInterval(watching);
         await cdp.send('Page.stopScreencast').catch(() => {});
         await cdp.detach().catch(() => {});
       };
@@ -63,7 +70,7 @@ export function createLiveView(deps: {
 
     /** The user's input: 409 unless they hold the session; logged by kind (never the keys typed). */
     async input(sessionId: string, input: LiveInput): Promise<void> {
-      const page = await livePage(sessionId);
+      const { page } = await livePage(sessionId);
       await deps.sessions.change(sessionId, (s) =>
         recordUserInput(s, `LIVE_${input.type.toUpperCase()}`, nowIso()),
       );

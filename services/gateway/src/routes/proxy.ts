@@ -66,6 +66,16 @@ export function registerProxyRoutes(app: ServiceApp, ctx: GatewayContext): void 
         handler: (request, reply) => forward(request, reply, target('browser-bridge'), null),
       });
 
+    // A recording's signedUrl is opened as a plain link: its signature is the credential, checked
+    // by artifacts-audit.
+    scope.route({
+      method: 'GET',
+      url: `${H}/artifacts/:artifactId/content`,
+      config: { public: true },
+      schema: { hide: true },
+      handler: (request, reply) => forward(request, reply, target('artifacts-audit'), null),
+    });
+
     // Signed upload URLs are authorised by their own signature, not a bearer token.
     scope.route({
       method: ['PUT', 'GET'],

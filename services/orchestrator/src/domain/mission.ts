@@ -116,6 +116,7 @@ export const STEP_LABELS: Record<ToolName, string> = {
   prepare_cart: 'Prepare the cart for the approved request',
   check_cart: 'Check on the cart preparation',
   create_browser_session: 'Open an interactive browser session',
+  browser_action: 'Read or act in the browser session',
   complete_mission: 'Conclude the mission',
   update_brief: "Note the shopper's brief",
   pair_with_wardrobe: 'Pair with what the household owns',

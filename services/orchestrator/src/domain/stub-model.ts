@@ -1,5 +1,4 @@
 import type {
-  BrowserSessionSummary,
   CheckCartResult,
   OfferSummary,
   PrepareCartResult,
@@ -9,6 +8,7 @@ import type {
 import { MAX_CALLS_PER_STEP } from './agent-loop.ts';
 import type { AgentModel, ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
 import { type Constraints, hasConstraints, parseConstraints } from './constraint-parser.ts';
+import { interactiveDecision } from './interactive-decision.ts';
 import { describeStandings, winner } from './poll-tally.ts';
 import { styleDecision } from './stylist.ts';
 
@@ -23,7 +23,6 @@ export function createStubModel(): AgentModel {
 
 const isDone = (text: string) => text.trim().toLowerCase() === 'done';
 const REQUEST_ID = /\bpr_[A-Za-z0-9_-]+/;
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/i;
 const RETRY = /\b(retry|try again)\b/i;
 /** Check outcomes after which naming the request again does not dispatch it again. */
 const CHECKED_SETTLED = new Set(['PREPARING', 'READY', 'COMPLETED', 'CLOSED', 'APPROVAL_NEEDED']);
@@ -164,36 +163,6 @@ function prepareReport(o: ToolOutcome, retry: boolean): string {
   const r = o.result as PrepareCartResult;
   if (r.outcome !== 'DISPATCHED') return r.message;
   return `Cart preparation for ${requestId} has started${retry ? ' again' : ''} (job ${r.cartprepJobId}). I never buy: you confirm the final checkout yourself.`;
-}
-
-function interactiveDecision(input: ModelInput): ModelDecision {
-  const open = input.context.sessions.at(-1);
-  const url = input.userText.match(URL_IN_TEXT)?.[0];
-  if (input.steps.length === 0 && (!open || url))
-    return tools(
-      [{ tool: 'create_browser_session', args: url ? { startUrl: url } : {} }],
-      'Opening a browser session.',
-    );
-  const created = input.steps[0] && find(input.steps[0], 'create_browser_session');
-  if (!created)
-    return reply(
-      `Browser session ${open!.sessionId} is open. Take over to drive it yourself, or say done to finish.`,
-    );
-  if (!created.ok) return reply(`I couldn't open a browser session (${failure(created)}).`);
-  const s = created.result as BrowserSessionSummary;
-  const seen = s.page?.heading
-    ? ` I see "${s.page.heading}"${
-        s.page.actions.length
-          ? `; I could press ${s.page.actions
-              .slice(0, 5)
-              .map((a) => `"${a}"`)
-              .join(', ')}`
-          : ''
-      }.`
-    : '';
-  return reply(
-    `I opened browser session ${s.sessionId}${s.startUrl ? ` at ${s.startUrl}` : ''}.${seen} Take over any time, and release it when you want me to continue.`,
-  );
 }
 
 function closingLine(input: ModelInput): string {

@@ -6,6 +6,7 @@ import {
   type ToolCallRequest,
   type ToolOutcome,
 } from '../../domain/agent-model.ts';
+import { browserAction } from './browser-action.ts';
 import { checkCart } from './check-cart.ts';
 import { completeMission } from './complete-mission.ts';
 import { createBrowserSession } from './create-browser-session.ts';
@@ -23,6 +24,7 @@ const REGISTRY: Record<ToolName, ToolDefinition> = {
   prepare_cart: prepareCart,
   check_cart: checkCart,
   create_browser_session: createBrowserSession,
+  browser_action: browserAction,
   complete_mission: completeMission,
   update_brief: updateBrief,
   pair_with_wardrobe: pairWithWardrobe,
