@@ -1,11 +1,21 @@
 # syntax=docker/dockerfile:1
 # One Dockerfile for all eight services: `docker build --build-arg SERVICE=gateway -t hs-gateway .`
 # The image holds that service, the shared packages it imports and their production
-# dependencies only. There is no compiled build yet: Node 24 runs the TypeScript sources
-# directly (type stripping), from the workspace layout, so nothing sits under node_modules that
-# Node would refuse to strip. Runs as the unprivileged `node` user with a read-only root
+# dependencies only, and runs its production build (`pnpm build`: one compiled ES module,
+# services/<name>/dist/server.js, made in the build stage with the dev tools, which the image
+# does not keep). The bundle imports registry packages by their path under node_modules/.pnpm,
+# which a production install of the same lockfile lays out the same way. Runs as the unprivileged `node` user with a read-only root
 # filesystem: the only writable paths are the /data and /blobs volumes and /tmp (tmpfs).
 ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+RUN npm install -g pnpm@10.34.9
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
+COPY packages ./packages
+COPY services ./services
+COPY scripts ./scripts
+RUN pnpm install --frozen-lockfile && pnpm build
 
 FROM ${NODE_IMAGE} AS deps
 ARG SERVICE
@@ -20,6 +30,7 @@ COPY scripts/serve.mjs ./scripts/serve.mjs
 RUN pnpm install --frozen-lockfile --prod --filter "@hs/${SERVICE}..." \
  && rm -rf packages/*/test services/*/test \
  && find services -mindepth 1 -maxdepth 1 -type d ! -name "${SERVICE}" -exec rm -rf {} +
+COPY --from=build /app/services/${SERVICE}/dist ./services/${SERVICE}/dist
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
@@ -47,4 +58,4 @@ EXPOSE 8080-8087
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM reaches node directly (exec form, no shell): graceful shutdown within SHUTDOWN_GRACE_SECONDS.
-CMD ["node", "--conditions=@hs/source", "--disable-warning=ExperimentalWarning", "scripts/serve.mjs"]
+CMD ["node", "scripts/serve.mjs"]

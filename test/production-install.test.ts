@@ -1,6 +1,7 @@
-// Stands in for the image (no Docker engine here): the Dockerfile's install step (one service,
-// production dependencies only) in a fresh directory, started the image's way
-// (scripts/serve.mjs) as an unprivileged user whose only writable directory is its data dir.
+// Stands in for the image (no Docker engine here): the Dockerfile's build stage (`pnpm build`)
+// and install step (one service, production dependencies only) in a fresh directory with the
+// service's compiled build, started the image's way (scripts/serve.mjs runs dist/server.js) as an
+// unprivileged user whose only writable directory is its data dir.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -42,6 +43,13 @@ describe.skipIf(!hasPnpm)('a production install of one service', () => {
       { cwd: dir, encoding: 'utf8' },
     );
     expect(install.status, install.stderr).toBe(0);
+    // The build stage: the compiled service, beside a production install of the same lockfile.
+    const build = spawnSync('pnpm', ['build'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+    expect(
+      spawnSync('cp', ['-r', join(REPO_ROOT, 'services/commerce/dist'), join(dir, 'services/commerce/dist')])
+        .status,
+    ).toBe(0);
     const installed = readdirSync(join(dir, 'node_modules', '.pnpm'));
     expect(
       installed.filter((p) => /^(vitest|typescript|@biomejs|autocannon|oidc-provider)@/.test(p)),
@@ -62,7 +70,8 @@ describe.skipIf(!hasPnpm)('a production install of one service', () => {
       DATA_DIR: data,
       LOG_FORMAT: 'json',
     };
-    const command = [process.execPath, '--conditions=@hs/source', 'scripts/serve.mjs'];
+    // No --conditions flag: the image runs compiled JavaScript, not the sources.
+    const command = [process.execPath, 'scripts/serve.mjs'];
     const child: ChildProcess = isRoot
       ? spawn('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...command], {
           cwd: dir,
