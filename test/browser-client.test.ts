@@ -238,7 +238,7 @@ describe.runIf(existsSync(CHROMIUM))('a browser app on another origin', () => {
     });
     await docs.goto(`${api}/docs`);
     await docs.waitForSelector('.swagger-ui .info .title', { timeout: 15_000 });
-    expect(await docs.textContent('.swagger-ui .info .title')).toContain('gateway');
+    expect(await docs.textContent('.swagger-ui .info .title')).toContain('Household styling API');
     expect(refused.filter((m) => m.includes('Content Security Policy'))).toEqual([]);
     await docs.close();
   });

@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * Get browser session
-         * @description One browser session of the household.
+         * @description One browser session of the household. For the local provider, liveViewUrl is a fresh link (5 minutes) to the live view page for the caller.
          */
         get: operations["getBrowserSession"];
         put?: never;
@@ -1628,6 +1628,19 @@ export interface operations {
                                 };
                             } | {
                                 /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
                                 tool: "pair_with_wardrobe";
                                 purpose: string;
                                 args: {
@@ -1974,6 +1987,19 @@ export interface operations {
                                 };
                             } | {
                                 /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
                                 tool: "pair_with_wardrobe";
                                 purpose: string;
                                 args: {
@@ -2244,6 +2270,19 @@ export interface operations {
                                 };
                             } | {
                                 /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
                                 tool: "pair_with_wardrobe";
                                 purpose: string;
                                 args: {
@@ -2414,6 +2453,19 @@ export interface operations {
                                 args: {
                                     /** Format: uri */
                                     startUrl?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
                                 };
                             } | {
                                 /** @enum {string} */
@@ -2688,6 +2740,19 @@ export interface operations {
                                 };
                             } | {
                                 /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
                                 tool: "pair_with_wardrobe";
                                 purpose: string;
                                 args: {
@@ -2858,6 +2923,19 @@ export interface operations {
                                 args: {
                                     /** Format: uri */
                                     startUrl?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
                                 };
                             } | {
                                 /** @enum {string} */
@@ -3133,6 +3211,19 @@ export interface operations {
                                 };
                             } | {
                                 /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
                                 tool: "pair_with_wardrobe";
                                 purpose: string;
                                 args: {
@@ -3303,6 +3394,19 @@ export interface operations {
                                 args: {
                                     /** Format: uri */
                                     startUrl?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
                                 };
                             } | {
                                 /** @enum {string} */
@@ -3731,6 +3835,12 @@ export interface operations {
                             role: string;
                             name: string;
                             href: string | null;
+                            box?: {
+                                x: number;
+                                y: number;
+                                width: number;
+                                height: number;
+                            } | null;
                         }[];
                         /** Format: date-time */
                         polledAt: string;
@@ -4267,6 +4377,11 @@ export interface operations {
                             merchantDomain: string;
                             /** Format: uri */
                             checkoutUrl: string;
+                        } | null;
+                        evidence?: {
+                            finalUrl: string | null;
+                            screenshotRef: string | null;
+                            reason: string;
                         } | null;
                         attempts: number;
                         /** Format: date-time */
@@ -4967,6 +5082,19 @@ export interface operations {
                                 };
                             } | {
                                 /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
                                 tool: "pair_with_wardrobe";
                                 purpose: string;
                                 args: {
@@ -5202,6 +5330,19 @@ export interface operations {
                                 args: {
                                     /** Format: uri */
                                     startUrl?: string;
+                                };
+                            } | {
+                                /** @enum {string} */
+                                tool: "browser_action";
+                                purpose: string;
+                                args: {
+                                    sessionId?: string;
+                                    /** @enum {string} */
+                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                                    /** Format: uri */
+                                    url?: string;
+                                    selector?: string;
+                                    text?: string;
                                 };
                             } | {
                                 /** @enum {string} */
@@ -6844,7 +6985,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -7201,7 +7342,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -7918,6 +8059,11 @@ export interface operations {
                             /** @enum {string} */
                             errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
                             message: string | null;
+                            evidence?: {
+                                finalUrl: string | null;
+                                screenshotRef: string | null;
+                                reason: string;
+                            } | null;
                             /** Format: date-time */
                             at: string;
                         } | null;
@@ -8069,6 +8215,11 @@ export interface operations {
                             /** @enum {string} */
                             errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
                             message: string | null;
+                            evidence?: {
+                                finalUrl: string | null;
+                                screenshotRef: string | null;
+                                reason: string;
+                            } | null;
                             /** Format: date-time */
                             at: string;
                         } | null;
@@ -8238,6 +8389,11 @@ export interface operations {
                             /** @enum {string} */
                             errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
                             message: string | null;
+                            evidence?: {
+                                finalUrl: string | null;
+                                screenshotRef: string | null;
+                                reason: string;
+                            } | null;
                             /** Format: date-time */
                             at: string;
                         } | null;
@@ -8318,7 +8474,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -8367,6 +8523,11 @@ export interface operations {
                             /** @enum {string} */
                             errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
                             message: string | null;
+                            evidence?: {
+                                finalUrl: string | null;
+                                screenshotRef: string | null;
+                                reason: string;
+                            } | null;
                             /** Format: date-time */
                             at: string;
                         } | null;
@@ -8474,7 +8635,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     reason?: string;
@@ -8525,6 +8686,11 @@ export interface operations {
                             /** @enum {string} */
                             errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
                             message: string | null;
+                            evidence?: {
+                                finalUrl: string | null;
+                                screenshotRef: string | null;
+                                reason: string;
+                            } | null;
                             /** Format: date-time */
                             at: string;
                         } | null;
@@ -8635,7 +8801,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     confirmationToken?: string;
@@ -8686,6 +8852,11 @@ export interface operations {
                             /** @enum {string} */
                             errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
                             message: string | null;
+                            evidence?: {
+                                finalUrl: string | null;
+                                screenshotRef: string | null;
+                                reason: string;
+                            } | null;
                             /** Format: date-time */
                             at: string;
                         } | null;
@@ -8894,7 +9065,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -9048,7 +9219,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     reason?: string;
@@ -9099,6 +9270,11 @@ export interface operations {
                             /** @enum {string} */
                             errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
                             message: string | null;
+                            evidence?: {
+                                finalUrl: string | null;
+                                screenshotRef: string | null;
+                                reason: string;
+                            } | null;
                             /** Format: date-time */
                             at: string;
                         } | null;
@@ -9339,7 +9515,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description gs://bucket/households/{id}/..., local://households/{id}/... (this service storage) or an https URL */
