@@ -24,7 +24,7 @@ async function json(url: string, init: RequestInit = {}) {
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
-/** Opens one SSE connection; calls `onEvent` with each event's type and created_at. */
+/** Opens one SSE connection; calls `onEvent` with each event's type and time (`at`). */
 function openStream(
   url: string,
   headers: Record<string, string>,
@@ -43,7 +43,7 @@ function openStream(
           buffer = buffer.slice(end + 2);
           const type = /^event: (.*)$/m.exec(frame)?.[1];
           const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (type && data) onEvent(type, (JSON.parse(data) as { created_at: string }).created_at);
+          if (type && data) onEvent(type, (JSON.parse(data) as { at: string }).at);
           end = buffer.indexOf('\n\n');
         }
       });
