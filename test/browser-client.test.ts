@@ -3,8 +3,10 @@
 // follows a mission with the browser's own EventSource (stream token in the query), which
 // resumes by itself after the gateway is killed and restarted. Headless Debian Chromium over
 // playwright-core; every address is loopback.
+
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { CHROMIUM_FLAGS } from '@hs/browser';
 import { freePort, type RunningStack, startStack } from '@hs/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,16 +35,7 @@ beforeAll(async () => {
   api = stack.url('gateway');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_FLAGS,
   });
   page = await browser.newPage();
   await page.goto(`${origin}/`);

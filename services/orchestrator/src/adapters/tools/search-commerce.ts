@@ -7,31 +7,19 @@ import { peerCall, type ToolDefinition } from './tool-context.ts';
  * What the tool reads of commerce's OfferPage, checked by the contract's own field schemas:
  * each offer's id, and the fields a stylist needs when sent (nothing else reaches the model).
  */
+const SENT_FIELDS = {
+  title: true,
+  price: true,
+  currency: true,
+  url: true,
+  category: true,
+  colors: true,
+  brand: true,
+  sizes: true,
+  season: true,
+} as const;
 const CommerceReply = OfferPage.extend({
-  items: z.array(
-    Offer.pick({
-      offerId: true,
-      title: true,
-      price: true,
-      currency: true,
-      url: true,
-      category: true,
-      colors: true,
-      brand: true,
-      sizes: true,
-      season: true,
-    }).partial({
-      title: true,
-      price: true,
-      currency: true,
-      url: true,
-      category: true,
-      colors: true,
-      brand: true,
-      sizes: true,
-      season: true,
-    }),
-  ),
+  items: z.array(Offer.pick({ offerId: true, ...SENT_FIELDS }).partial(SENT_FIELDS)),
 });
 
 export const searchCommerce: ToolDefinition<typeof SearchCommerceArgs, typeof SearchCommerceResult> = {
