@@ -7,7 +7,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type RunningStack, startStack, waitUntil } from '@hs/testing';
+import { gatewayClient, type RunningStack, startStack, waitUntil } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from './helpers.ts';
 
@@ -24,12 +24,7 @@ beforeAll(async () => {
     durable: true,
     perService: { gateway: { LOG_LEVEL: 'info' } },
   });
-  const login = await fetch(`${stack.url('gateway')}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ idToken: 'alice' }),
-  });
-  token = ((await login.json()) as { accessToken: string }).accessToken;
+  token = (await gatewayClient(stack.url('gateway')).login('alice')).token;
   const household = await call('POST', '/api/v1/households', { name: 'Home' });
   W = `/api/v1/households/${household.householdId}/wardrobe`;
 });

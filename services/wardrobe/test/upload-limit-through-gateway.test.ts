@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
-import { type RunningStack, startStack } from '@hs/testing';
+import { gatewayClient, type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG, streamUpload } from './helpers.ts';
 
@@ -20,12 +20,7 @@ beforeAll(async () => {
     durable: true,
     perService: { wardrobe: { UPLOAD_MAX_BYTES: String(LIMIT) } },
   });
-  const login = await fetch(`${stack.url('gateway')}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ idToken: 'alice' }),
-  });
-  token = ((await login.json()) as { accessToken: string }).accessToken;
+  token = (await gatewayClient(stack.url('gateway')).login('alice')).token;
   const household = await call('POST', '/api/v1/households', { name: 'Home' });
   householdId = household.householdId;
   W = `/api/v1/households/${householdId}/wardrobe`;
