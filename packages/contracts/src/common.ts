@@ -85,6 +85,16 @@ export const CALLER_HEADERS = {
 } as const;
 
 /**
+ * Sent by a service acting for one mission on a resource addressed only by its own id (a
+ * browser session): the owner answers 404 when the resource belongs to another household or
+ * mission, so a wrong id can never reach another family's resource.
+ */
+export const SCOPE_HEADERS = {
+  householdId: 'x-household-id',
+  missionId: 'x-mission-id',
+} as const;
+
+/**
  * The body of a POST that needs none, or only optional fields: no body, an empty JSON body and
  * `{}` are the same request everywhere (Fastify hands an absent body to validation as null).
  * Anything else must still be an object. Only for objects whose fields are all optional.

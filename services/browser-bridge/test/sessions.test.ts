@@ -119,6 +119,47 @@ describe('session lifecycle', () => {
   });
 });
 
+describe("a mission's scope", () => {
+  const scoped = (householdId: string, missionId: string) => ({
+    ...internal,
+    'x-household-id': householdId,
+    'x-mission-id': missionId,
+  });
+
+  it("refuses another household's or mission's session with 404 and leaves it untouched", async () => {
+    const s = await createSession('h_one', 'msn_interactive1');
+    const notFound = { error: 'NOT_FOUND', message: 'Browser session not found' };
+    const wrongScopes = [scoped('h_two', 'msn_interactive1'), scoped('h_one', 'msn_other')];
+    for (const headers of wrongScopes) {
+      const act = await post(`/api/v1/sessions/${s.sessionId}/agent-action`, { type: 'SCROLL' }, headers);
+      expect(act.statusCode).toBe(404);
+      expect(act.json()).toEqual(notFound);
+      for (const url of [`/api/v1/sessions/${s.sessionId}`, `/api/v1/sessions/${s.sessionId}/elements`]) {
+        const read = await app.inject({ method: 'GET', url, headers });
+        expect(read.statusCode).toBe(404);
+      }
+      for (const action of ['takeover', 'terminate']) {
+        const res = await post(`/api/v1/sessions/${s.sessionId}/${action}`, undefined, headers);
+        expect(res.statusCode).toBe(404);
+      }
+    }
+    const after = await app.inject({
+      method: 'GET',
+      url: `/api/v1/sessions/${s.sessionId}`,
+      headers: internal,
+    });
+    expect(after.json()).toMatchObject({ status: 'ACTIVE', actionLog: [] });
+
+    const own = await post(
+      `/api/v1/sessions/${s.sessionId}/agent-action`,
+      { type: 'SCROLL' },
+      scoped('h_one', 'msn_interactive1'),
+    );
+    expect(own.statusCode).toBe(200);
+    expect(own.json().action).toMatchObject({ seq: 1, actor: 'agent', type: 'SCROLL' });
+  });
+});
+
 describe('agent actions', () => {
   it('navigates, clicks a link and types, logging each (typed text by length only)', async () => {
     const s = await createSession();

@@ -42,6 +42,8 @@ export type SessionFlowDeps = {
   logger?: Logger | undefined;
 };
 
+export type SessionScope = { householdId?: string | undefined; missionId?: string | undefined };
+
 export function createSessionFlows(deps: SessionFlowDeps) {
   const { sessions, provider } = deps;
 
@@ -152,6 +154,21 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       const session = await sessions.get(sessionId);
       if (!session || session.householdId !== householdId) throw notFound('Browser session not found');
       return present(session, userId);
+    },
+
+    /**
+     * A service acting for one mission names it (SCOPE_HEADERS): a session of another household
+     * or mission is 404, as if it did not exist. Without a scope the caller is trusted as before.
+     */
+    async checkScope(sessionId: string, scope: SessionScope): Promise<void> {
+      if (!scope.householdId && !scope.missionId) return;
+      const session = await sessions.get(sessionId);
+      if (
+        !session ||
+        (scope.householdId && session.householdId !== scope.householdId) ||
+        (scope.missionId && session.missionId !== scope.missionId)
+      )
+        throw notFound('Browser session not found');
     },
 
     async takeover(sessionId: string, userId: string | null, requestId: string): Promise<BrowserSession> {

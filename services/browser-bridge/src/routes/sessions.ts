@@ -5,14 +5,26 @@ import {
   BrowserSession,
   BrowserSessionParams,
   CreateBrowserSessionRequest,
+  SCOPE_HEADERS,
 } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
 import { errorResponses } from '@hs/service-kit';
-import type { SessionFlows } from '../flows/session-flows.ts';
+import type { FastifyRequest } from 'fastify';
+import type { SessionFlows, SessionScope } from '../flows/session-flows.ts';
 
 const tags = ['sessions'];
 const security = [{ internalToken: [] }];
 const errors = errorResponses(400, 403, 404, 409, 422, 502);
+const SCOPE_NOTE = ` With ${SCOPE_HEADERS.householdId} / ${SCOPE_HEADERS.missionId}, a session of another household or mission is 404.`;
+
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return typeof value === 'string' && value ? value : undefined;
+};
+const scopeOf = (request: FastifyRequest): SessionScope => ({
+  householdId: header(request, SCOPE_HEADERS.householdId),
+  missionId: header(request, SCOPE_HEADERS.missionId),
+});
 
 /** Service routes for the orchestrator's tools (internal token). */
 export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): void {
@@ -34,9 +46,18 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
   app.get(
     '/api/v1/sessions/:id',
     {
-      schema: { tags, security, params: BrowserSessionParams, response: { 200: BrowserSession, ...errors } },
+      schema: {
+        tags,
+        security,
+        description: `One session.${SCOPE_NOTE}`,
+        params: BrowserSessionParams,
+        response: { 200: BrowserSession, ...errors },
+      },
     },
-    async (request) => flows.get(request.params.id),
+    async (request) => {
+      await flows.checkScope(request.params.id, scopeOf(request));
+      return flows.get(request.params.id);
+    },
   );
 
   const transitions = {
@@ -53,15 +74,17 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
         schema: {
           tags,
           security,
-          description,
+          description: `${description}${SCOPE_NOTE}`,
           params: BrowserSessionParams,
           response: { 200: BrowserSession, ...errors },
         },
       },
-      async (request) =>
-        name === 'terminate'
+      async (request) => {
+        await flows.checkScope(request.params.id, scopeOf(request));
+        return name === 'terminate'
           ? flows.terminate(request.params.id)
-          : flows[name](request.params.id, request.caller?.userId ?? null, request.id),
+          : flows[name](request.params.id, request.caller?.userId ?? null, request.id);
+      },
     );
   }
 
@@ -71,14 +94,16 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
       schema: {
         tags,
         security,
-        description:
-          'The agent drives the browser. 400 INVALID_REQUEST: TYPE without text, NAVIGATE without an http(s) url, CLICK without selector. 409 INVALID_STATE while the user holds the session or after it ended.',
+        description: `The agent drives the browser. 400 INVALID_REQUEST: TYPE without text, NAVIGATE without an http(s) url, CLICK without selector. 409 INVALID_STATE while the user holds the session or after it ended.${SCOPE_NOTE}`,
         params: BrowserSessionParams,
         body: BrowserAgentActionRequest,
         response: { 200: BrowserAgentActionResult, ...errors },
       },
     },
-    async (request) => flows.agentAction(request.params.id, request.body),
+    async (request) => {
+      await flows.checkScope(request.params.id, scopeOf(request));
+      return flows.agentAction(request.params.id, request.body);
+    },
   );
 
   app.get(
@@ -87,11 +112,14 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
       schema: {
         tags,
         security,
-        description: 'Elements of the current page, for polling.',
+        description: `Elements of the current page, for polling.${SCOPE_NOTE}`,
         params: BrowserSessionParams,
         response: { 200: BrowserElementsResponse, ...errors },
       },
     },
-    async (request) => flows.elements(request.params.id),
+    async (request) => {
+      await flows.checkScope(request.params.id, scopeOf(request));
+      return flows.elements(request.params.id);
+    },
   );
 }

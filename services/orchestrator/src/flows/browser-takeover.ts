@@ -1,4 +1,4 @@
-import { BrowserSession, type ClientEventType } from '@hs/contracts';
+import { BrowserSession, type ClientEventType, SCOPE_HEADERS } from '@hs/contracts';
 import { type Caller, forbidden, isAppError, notFound } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
 
@@ -28,7 +28,12 @@ export async function applyTakeoverEvent(
   if (!action) return null;
   if (input.caller.role === 'CHILD') throw forbidden('A CHILD may not act on browser sessions');
   const path = `/api/v1/sessions/${encodeURIComponent(input.sessionId)}`;
-  const call = { requestId: input.requestId, caller: input.caller, schema: BrowserSession } as const;
+  const call = {
+    requestId: input.requestId,
+    caller: input.caller,
+    schema: BrowserSession,
+    headers: { [SCOPE_HEADERS.householdId]: input.householdId, [SCOPE_HEADERS.missionId]: input.missionId },
+  } as const;
   let session: BrowserSession;
   try {
     session = (await ctx.peers.bridge.call({ method: 'GET', path, ...call })).body;

@@ -1,4 +1,4 @@
-import type { ToolName } from '@hs/contracts';
+import { SCOPE_HEADERS, type ToolName } from '@hs/contracts';
 import type { Caller } from '@hs/service-kit';
 import type { z } from 'zod';
 import type { OrchestratorPeers } from '../peers.ts';
@@ -23,4 +23,9 @@ export interface ToolDefinition<A extends z.ZodType = z.ZodType, R extends z.Zod
 export const householdPath = (ctx: ToolContext) =>
   `/api/v1/households/${encodeURIComponent(ctx.householdId)}`;
 
-export const peerCall = (ctx: ToolContext) => ({ requestId: ctx.requestId, caller: ctx.caller });
+/** Every tool call names its household and mission, so a peer can refuse another family's resource by id. */
+export const peerCall = (ctx: ToolContext) => ({
+  requestId: ctx.requestId,
+  caller: ctx.caller,
+  headers: { [SCOPE_HEADERS.householdId]: ctx.householdId, [SCOPE_HEADERS.missionId]: ctx.missionId },
+});
