@@ -19,6 +19,7 @@ import {
   type IdentityProvider,
 } from './adapters/identity-provider.ts';
 import { readPublicDocument, registerAsyncApiDocument } from './adapters/public-documents.ts';
+import { purgeEndedWindows } from './adapters/rate-limit-store.ts';
 import { createUserDirectory } from './adapters/user-directory.ts';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayContext } from './context.ts';
@@ -28,6 +29,8 @@ import { registerRateLimits } from './plugins/rate-limits.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 
 const REQUIRED_PEERS = ['orchestrator', 'wardrobe', 'commerce'] as const;
+/** Rate-limit windows last a minute; sweeping each minute keeps at most about two windows' worth of keys. */
+const RATE_LIMIT_PURGE_INTERVAL_MS = 60_000;
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -104,19 +107,26 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
   registerAsyncApiDocument(app);
   for (const register of ROUTE_GROUPS) await register(app, ctx);
   if (deps.background !== false) {
-    // Expired Idempotency-Key records are already ignored; an hourly purge keeps the store small.
+    // Expired Idempotency-Key records and ended rate-limit windows are already ignored; purging
+    // them keeps the store from growing with every key and client ever seen.
     let purge: NodeJS.Timeout | undefined;
+    let windowPurge: NodeJS.Timeout | undefined;
     const purgeExpiredKeys = () =>
       ctx.buyflow.idempotency
         .purgeExpired()
         .catch((err) => logger?.warn({ err }, 'idempotency purge failed'));
+    const purgeWindows = () =>
+      purgeEndedWindows(ctx.store).catch((err) => logger?.warn({ err }, 'rate-limit window purge failed'));
     app.addHook('onReady', async () => {
       ctx.audit.outbox?.start();
       purge = setInterval(purgeExpiredKeys, 3_600_000);
       purge.unref();
+      windowPurge = setInterval(purgeWindows, RATE_LIMIT_PURGE_INTERVAL_MS);
+      windowPurge.unref();
     });
     app.addHook('onClose', async () => {
       clearInterval(purge);
+      clearInterval(windowPurge);
       await ctx.audit.outbox?.stop();
     });
   }

@@ -1,7 +1,7 @@
 import { createStore } from '@hs/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedLimiter } from '../src/adapters/rate-limit-store.ts';
+import { createSharedLimiter, purgeEndedWindows } from '../src/adapters/rate-limit-store.ts';
 import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
 
 let orchestrator: FastifyInstance;
@@ -200,5 +200,24 @@ describe('rate limits', () => {
     expect(third.allowed).toBe(false);
     expect(third.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect((await b.hit('10.0.5.2')).allowed).toBe(true);
+  });
+
+  it('purges ended windows from the store and keeps the ones still counting', async () => {
+    const store = createStore({ backend: 'inmemory' });
+    const windows = store.collection('rate_limits');
+    const short = createSharedLimiter(store, { name: 'login', limit: 5, windowMs: 1_000 });
+    const long = createSharedLimiter(store, { name: 'voice', limit: 5, windowMs: 600_000 });
+    for (let i = 0; i < 30; i++) await short.hit(`10.0.6.${i}`);
+    await long.hit('10.0.7.1');
+    expect(await windows.count()).toBe(31);
+
+    expect(await purgeEndedWindows(store, Date.now())).toBe(0);
+    const afterShortWindows = Date.now() + 2_000;
+    expect(await purgeEndedWindows(store, afterShortWindows, 20)).toBe(20);
+    expect(await purgeEndedWindows(store, afterShortWindows, 20)).toBe(10);
+    expect(await windows.count()).toBe(1);
+    // The window still counting keeps its count.
+    for (let i = 0; i < 4; i++) expect((await long.hit('10.0.7.1')).allowed).toBe(true);
+    expect((await long.hit('10.0.7.1')).allowed).toBe(false);
   });
 });

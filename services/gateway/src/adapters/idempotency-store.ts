@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ABORT, type CollectionOptions, type Store } from '@hs/store';
+import { ABORT, type CollectionOptions, deleteExpired, type Store } from '@hs/store';
 import {
   decide,
   fingerprintOf,
@@ -28,19 +28,8 @@ export function createIdempotencyStore(store: Store, options: { ttlMs?: number; 
      * Deletes records past their expiry (they are already ignored), a batch at a time, so the
      * store doesn't grow with every key ever used. Returns how many were deleted.
      */
-    async purgeExpired(now = Date.now(), batch = 200): Promise<number> {
-      const page = await records.query({
-        where: [['expiresAt', '<', now]],
-        orderBy: [{ field: 'expiresAt' }],
-        limit: batch,
-      });
-      let purged = 0;
-      for (const record of page.items) {
-        if (!record.id) continue;
-        const result = await records.update(record.id, (r) => (r && r.expiresAt < now ? null : ABORT));
-        if (result.changed) purged++;
-      }
-      return purged;
+    purgeExpired(now = Date.now(), batch = 200): Promise<number> {
+      return deleteExpired(records, { field: 'expiresAt', idOf: (r) => r.id, now, batch });
     },
     /**
      * Runs `exec` once per (scope, key): replays a stored success, refuses a different body

@@ -2,7 +2,7 @@
 // gateway's own store, so every replica counts the same fixed windows: a limit holds across
 // replicas and restarts. One document per key (a client address or a user and what they do).
 import { createHash } from 'node:crypto';
-import type { Collection, CollectionOptions, Store } from '@hs/store';
+import { type Collection, type CollectionOptions, deleteExpired, type Store } from '@hs/store';
 
 type Window = { key: string; count: number; startedAt: number; expiresAt: number };
 type Incremented = { current: number; ttl: number };
@@ -11,6 +11,8 @@ export const RATE_LIMIT_COLLECTIONS = {
   rate_limits: { indexes: [{ fields: ['expiresAt'] }] },
 } satisfies Record<string, CollectionOptions>;
 
+const windowId = (key: string) => createHash('sha256').update(key).digest('hex');
+
 /** Counts one hit in `key`'s current window; starts a new window once the last one ended. */
 export async function countHit(
   windows: Collection<Window>,
@@ -18,7 +20,7 @@ export async function countHit(
   windowMs: number,
   now = Date.now(),
 ): Promise<Incremented> {
-  const id = createHash('sha256').update(key).digest('hex');
+  const id = windowId(key);
   const { doc } = await windows.update(id, (w) =>
     !w || w.startedAt + windowMs <= now
       ? { key, count: 1, startedAt: now, expiresAt: now + windowMs }
@@ -63,3 +65,12 @@ export function createSharedLimiter(
 }
 
 export type SharedLimiter = ReturnType<typeof createSharedLimiter>;
+
+/**
+ * Deletes windows that have ended (a new hit starts a fresh one anyway), a batch at a time, so
+ * the store holds only the keys seen in the last window, not every client ever counted.
+ */
+export function purgeEndedWindows(store: Store, now = Date.now(), batch = 500): Promise<number> {
+  const windows = store.collection<Window>('rate_limits', RATE_LIMIT_COLLECTIONS.rate_limits);
+  return deleteExpired(windows, { field: 'expiresAt', idOf: (w) => windowId(w.key), now, batch });
+}
