@@ -257,7 +257,39 @@ describe('member changes under concurrency', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Every household update waits a little, so concurrent requests read before either writes. */
-  function slowUpdates(store: Store): Store {
+  /**
+   * Lets a test stop one gateway's next household write after its reads and checks, run
+   * something else to the end, then let the write go: a race in a fixed order.
+   */
+  function writeGate() {
+    let arrived: () => void = () => {};
+    let release: () => void = () => {};
+    let held: { arrived: Promise<void>; released: Promise<void> } | null = null;
+    return {
+      hold() {
+        held = {
+          arrived: new Promise((r) => {
+            arrived = r;
+          }),
+          released: new Promise((r) => {
+            release = r;
+          }),
+        };
+        return held.arrived;
+      },
+      release: () => release(),
+      async pass() {
+        if (!held) return;
+        const current = held;
+        held = null;
+        arrived();
+        await current.released;
+      },
+    };
+  }
+  const gate = writeGate();
+
+  function slowUpdates(store: Store, writes = writeGate()): Store {
     return {
       ...store,
       backend: store.backend,
@@ -271,6 +303,7 @@ describe('member changes under concurrency', () => {
           get: (id) => inner.get(id),
           update: async (id, mutate) => {
             await new Promise((r) => setTimeout(r, 25));
+            await writes.pass();
             return inner.update(id, mutate);
           },
         } as typeof inner;
@@ -300,8 +333,8 @@ describe('member changes under concurrency', () => {
     let two: GatewayApp;
     beforeAll(async () => {
       const [a, b] = open();
-      one = await buildGateway({}, slowUpdates(a));
-      two = a === b ? one : await buildGateway({}, slowUpdates(b));
+      one = await buildGateway({}, slowUpdates(a, gate));
+      two = a === b ? one : await buildGateway({}, slowUpdates(b, gate));
     });
     afterAll(async () => {
       await one.close();
@@ -364,22 +397,23 @@ describe('member changes under concurrency', () => {
 
     it('a guardian demoted meanwhile can no longer remove members on the strength of an older read', async () => {
       const { a, b, c, h } = await familyOfTwoGuardians();
-      const [demote, remove] = await Promise.all([
-        one.inject({
-          method: 'PATCH',
-          url: `/api/v1/households/${h}/members/${b.userId}`,
-          headers: bearer(a.token),
-          payload: { role: 'CHILD' },
-        }),
-        (async () => {
-          await new Promise((r) => setTimeout(r, 5)); // reads before the demotion lands, writes after
-          return two.inject({
-            method: 'DELETE',
-            url: `/api/v1/households/${h}/members/${c.userId}`,
-            headers: bearer(b.token),
-          });
-        })(),
-      ]);
+      // The removal reads and checks the household (b a guardian), then its write waits while
+      // the demotion lands; the write itself must see b is no guardian any more.
+      const removeHeld = gate.hold();
+      const removing = two.inject({
+        method: 'DELETE',
+        url: `/api/v1/households/${h}/members/${c.userId}`,
+        headers: bearer(b.token),
+      });
+      await removeHeld;
+      const demote = await one.inject({
+        method: 'PATCH',
+        url: `/api/v1/households/${h}/members/${b.userId}`,
+        headers: bearer(a.token),
+        payload: { role: 'CHILD' },
+      });
+      gate.release();
+      const remove = await removing;
       expect(demote.statusCode).toBe(200);
       expect(remove.statusCode).toBe(403);
       expect(remove.json()).toEqual({
