@@ -88,18 +88,24 @@ export function createCloudStorage(config: CloudStorageConfig): BlobStorage {
     },
     async signUpload(key: string, opts: SignUploadOptions): Promise<SignedUpload> {
       const expires = Date.now() + opts.expiresInSeconds * 1000;
-      const range = `0,${opts.maxBytes}`;
+      // Signed with the URL, so the client must send them: the size cap, and create-only (a
+      // second PUT to the same URL is refused by Cloud Storage with 412 instead of overwriting
+      // the first image, https://cloud.google.com/storage/docs/request-preconditions).
+      const extensionHeaders = {
+        'x-goog-content-length-range': `0,${opts.maxBytes}`,
+        'x-goog-if-generation-match': '0',
+      };
       const [url] = await bucket.file(assertKey(key)).getSignedUrl({
         version: 'v4',
         action: 'write',
         expires,
         contentType: opts.contentType,
-        extensionHeaders: { 'x-goog-content-length-range': range },
+        extensionHeaders,
       });
       return {
         url,
         method: 'PUT',
-        headers: { 'content-type': opts.contentType, 'x-goog-content-length-range': range },
+        headers: { 'content-type': opts.contentType, ...extensionHeaders },
         expiresAt: new Date(expires).toISOString(),
       };
     },

@@ -137,6 +137,12 @@ export async function startFakeCloudStorage(options: {
           .map(Number);
         if (max !== undefined && (bytes.length < (min ?? 0) || bytes.length > max))
           return res.writeHead(400).end('<Error><Code>EntityTooLarge</Code></Error>');
+        const objectName = decodeURIComponent(path.slice(bucket.length + 2));
+        // Generation 0 means "only if no live object exists" (request preconditions).
+        if (req.headers['x-goog-if-generation-match'] === '0' && objects.has(objectName))
+          return res
+            .writeHead(412, { 'content-type': 'application/xml' })
+            .end('<Error><Code>PreconditionFailed</Code></Error>');
         objects.set(decodeURIComponent(path.slice(bucket.length + 2)), {
           bytes,
           contentType: String(req.headers['content-type']),

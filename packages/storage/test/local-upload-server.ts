@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import {
   type LocalBlobStorage,
   UPLOAD_ROUTE_PREFIX,
+  UploadExistsError,
   UploadTooLargeError,
   verifyLocalUploadSignature,
 } from '../src/index.ts';
@@ -27,7 +28,8 @@ export async function startLocalUploadServer(storage: LocalBlobStorage, secret: 
       await storage.receiveUpload(key, req, { contentType, maxBytes: check.maxBytes! });
       res.writeHead(200).end();
     } catch (err) {
-      res.writeHead(err instanceof UploadTooLargeError ? 413 : 500).end(String(err));
+      const status = err instanceof UploadTooLargeError ? 413 : err instanceof UploadExistsError ? 409 : 500;
+      res.writeHead(status).end(String(err));
     }
   });
   server.listen(0, '127.0.0.1');

@@ -111,6 +111,29 @@ describe.each([
     expect(await b.storage.stat(key)).toMatchObject({ size: PNG.length, contentType: 'image/png' });
   });
 
+  it('takes one upload per signed URL: a second PUT is refused and the first bytes stay', async () => {
+    const key = 'households/h_1/items/item_1/img_once';
+    const signed = await b.storage.signUpload(key, {
+      contentType: 'image/png',
+      maxBytes: 1024,
+      expiresInSeconds: 300,
+    });
+    const first = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: PNG });
+    expect(first.status).toBe(200);
+    const other = Buffer.concat([PNG, Buffer.from('second')]);
+    const second = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: other });
+    // The local upload route answers 409 CONFLICT; Cloud Storage itself 412 Precondition Failed.
+    expect([409, 412]).toContain(second.status);
+    expect(await b.storage.stat(key)).toMatchObject({ size: PNG.length });
+    // Leaving the precondition out breaks the signature: the header is part of what was signed.
+    if (signed.headers['x-goog-if-generation-match']) {
+      const { 'x-goog-if-generation-match': _dropped, ...unsafe } = signed.headers;
+      const forced = await fetch(signed.url, { method: 'PUT', headers: unsafe, body: other });
+      expect(forced.status).toBe(403);
+      expect(await b.storage.stat(key)).toMatchObject({ size: PNG.length });
+    }
+  });
+
   it('refuses a PUT to a tampered signed URL and stores nothing', async () => {
     const key = 'households/h_1/items/item_1/img_tampered';
     const signed = await b.storage.signUpload(key, {
