@@ -56,7 +56,7 @@ afterAll(async () => {
   await shop?.close();
 });
 
-const post = (url: string, payload?: object, headers = internal) =>
+const post = (url: string, payload?: object, headers: Record<string, string> = internal) =>
   app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
 const act = (id: string, payload: object) => post(`/api/v1/sessions/${id}/agent-action`, payload);
 const elements = async (id: string) =>
@@ -194,5 +194,33 @@ describe('local browser sessions', () => {
       token: 'test-artifacts-token',
       body: { missionId: 'msn_live', sessionId, storagePath: path },
     });
+  });
+
+  it('answers 409 for a covered button before the caller gives up, and the session stays usable', async () => {
+    const created = await post('/api/v1/sessions', {
+      householdId: 'h_home',
+      missionId: 'msn_covered',
+      startUrl: `${shop.url}${DEMO_PATHS.modal}`,
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().sessionId;
+    const page = await elements(id);
+    const addToCart = page.elements.find((e: { name: string }) => /add to cart/i.test(e.name));
+    expect(addToCart).toBeTruthy();
+    // The orchestrator's tool call waits 3 s more: the bridge must answer within that.
+    const click = await post(
+      `/api/v1/sessions/${id}/agent-action`,
+      { type: 'CLICK', selector: addToCart.selector },
+      { ...internal, 'x-request-timeout-ms': '3000' },
+    );
+    expect(click.statusCode).toBe(409);
+    expect(click.json().error).toBe('CONFLICT');
+    const waited = Number(/within (\d+) ms/.exec(click.json().message)?.[1]);
+    expect(waited).toBeGreaterThan(0);
+    expect(waited).toBeLessThanOrEqual(2000);
+    const after = await app.inject({ method: 'GET', url: `/api/v1/sessions/${id}`, headers: internal });
+    expect(after.json().status).toBe('ACTIVE');
+    expect((await act(id, { type: 'SCROLL' })).statusCode).toBe(200);
+    await post(`/api/v1/sessions/${id}/terminate`);
   });
 });

@@ -39,3 +39,17 @@ export class BrowserProviderError extends Error {
     this.sessionLost = options.sessionLost ?? false;
   }
 }
+
+/**
+ * An element that stayed hidden, covered, disabled or absent for the whole wait: the page is
+ * fine, the agent chose badly, so the session stays usable and the caller gets 409, not 502.
+ */
+export class ElementNotActionableError extends BrowserProviderError {
+  constructor(selector: string, waitedMs: number, cause: unknown) {
+    super(
+      `Element ${selector} could not be acted on within ${waitedMs} ms (hidden, covered, disabled or gone); read the page again`,
+      { cause },
+    );
+    this.name = 'ElementNotActionableError';
+  }
+}

@@ -7,9 +7,13 @@ import type {
   BrowserSession,
   CreateBrowserSessionRequest,
 } from '@hs/contracts';
-import { isAppError, newId, notFound, nowIso, upstreamError } from '@hs/service-kit';
+import { conflict, isAppError, newId, notFound, nowIso, upstreamError } from '@hs/service-kit';
 import type { Logger } from 'pino';
-import { type BrowserProvider, BrowserProviderError } from '../adapters/browser-provider.ts';
+import {
+  type BrowserProvider,
+  BrowserProviderError,
+  ElementNotActionableError,
+} from '../adapters/browser-provider.ts';
 import type { MissionEvents } from '../adapters/mission-events.ts';
 import type { Recordings } from '../adapters/recordings.ts';
 import type { SessionRepository } from '../adapters/session-repository.ts';
@@ -56,6 +60,7 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     try {
       return await call();
     } catch (err) {
+      if (err instanceof ElementNotActionableError) throw conflict(err.message);
       if (err instanceof BrowserProviderError && err.sessionLost)
         await sessions.change(session.sessionId, (s) => fail(s, err.message, nowIso()));
       throw upstreamError(`Browser provider failed to ${what}`, err);

@@ -94,7 +94,7 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
       schema: {
         tags,
         security,
-        description: `The agent drives the browser. 400 INVALID_REQUEST: TYPE without text, NAVIGATE without an http(s) url, CLICK without selector. 409 INVALID_STATE while the user holds the session or after it ended.${SCOPE_NOTE}`,
+        description: `The agent drives the browser. 400 INVALID_REQUEST: TYPE without text, NAVIGATE without an http(s) url, CLICK without selector. 409 INVALID_STATE while the user holds the session or after it ended; 409 CONFLICT when the element stays hidden, covered or disabled (waits up to 5 s, always inside the caller's X-Request-Timeout-Ms). The session stays usable.${SCOPE_NOTE}`,
         params: BrowserSessionParams,
         body: BrowserAgentActionRequest,
         response: { 200: BrowserAgentActionResult, ...errors },
