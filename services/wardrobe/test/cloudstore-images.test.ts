@@ -68,6 +68,7 @@ describe('images on Cloud Storage', () => {
     expect(signed.headers).toEqual({
       'content-type': 'image/png',
       'x-goog-content-length-range': `0,${10 * 1024 * 1024}`,
+      'x-goog-if-generation-match': '0',
     });
     const confirm = () =>
       app.inject({ method: 'POST', url: `${base}/images/${signed.imageId}/confirm`, headers });
