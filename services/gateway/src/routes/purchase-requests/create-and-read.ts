@@ -7,18 +7,13 @@ import {
   PurchaseRequestParams,
   PurchaseRequestView,
 } from '@hs/contracts';
-import { errorResponses, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../../context.ts';
-import {
-  listOnHousehold,
-  newPurchaseRequest,
-  publicRequest,
-  ROLE_RULES,
-  requireGate,
-} from '../../domain/purchase-request-rules.ts';
+import { publicRequest, ROLE_RULES } from '../../domain/purchase-request-rules.ts';
 import { budgetView, mayReadBudget, monthOf } from '../../domain/spending-policy.ts';
-import { auditGate, guarded } from '../../flows/purchase-gate.ts';
+import { createPurchaseRequest } from '../../flows/create-purchase-request.ts';
+import { guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
 import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
@@ -29,7 +24,7 @@ const security = [{ bearer: [] }];
 const errors = errorResponses(401, 403, 404);
 
 export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext): void {
-  const { requests, policies, idempotency } = ctx.buyflow;
+  const { requests, policies } = ctx.buyflow;
 
   app.post(
     '/api/v1/households/:id/requests',
@@ -56,35 +51,15 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
     async (request, reply) => {
       const householdId = request.params.id;
       const { userId } = currentUser(request);
-      const gate = {
+      const gate = { householdId, action: 'CREATE_PURCHASE_REQUEST' as const, actorId: userId, targetId: null };
+      const { member } = await guarded(ctx, request, gate, () =>
+        accessHousehold(ctx.households, request, householdId),
+      );
+      const result = await createPurchaseRequest(ctx, request, {
         householdId,
-        action: 'CREATE_PURCHASE_REQUEST' as const,
-        actorId: userId,
-        targetId: null,
-      };
-      const { scope, key } = idempotencyScope(request, userId);
-      const result = await guarded(ctx, request, gate, async () => {
-        const { member } = await accessHousehold(ctx.households, request, householdId);
-        requireGate(member, 'create');
-        return idempotency.run(scope, key, request.body, async () => {
-          const now = nowIso();
-          const created = newPurchaseRequest(
-            { requestId: newId('pr'), householdId, requesterId: userId },
-            request.body,
-            now,
-            ctx.config.allowPrivateMerchantHosts,
-          );
-          // The request document is the source of truth; the household's list follows it.
-          await requests.create(created);
-          await ctx.households.change(householdId, (h) => listOnHousehold(h, created.requestId, now));
-          await auditGate(ctx, request, { ...gate, targetId: created.requestId }, 'ALLOWED', {
-            title: created.title,
-            total: created.price * created.quantity,
-            currency: created.currency,
-            merchantDomain: created.merchantDomain,
-          });
-          return { status: 201, body: publicRequest(created) };
-        });
+        member,
+        body: request.body,
+        idempotency: idempotencyScope(request, userId),
       });
       return reply.code(result.status as 201).send(result.body);
     },

@@ -1,0 +1,48 @@
+import type { CreatePurchaseRequest, Member, PurchaseRequest } from '@hs/contracts';
+import { newId, nowIso } from '@hs/service-kit';
+import type { GatewayContext } from '../context.ts';
+import { listOnHousehold, newPurchaseRequest, publicRequest, requireGate } from '../domain/purchase-request-rules.ts';
+import { auditGate, guarded, type RequestRef } from './purchase-gate.ts';
+
+/**
+ * Creating a purchase request, for the app's route and the stylist's (internal) route alike:
+ * the member's role is checked (CHILD refused and audited), the body is checked against the
+ * merchant-URL rule, the request starts PENDING_APPROVAL and joins the household's list, and an
+ * Idempotency-Key replays the first result. Nothing here approves, prepares a cart or pays.
+ */
+export async function createPurchaseRequest(
+  ctx: GatewayContext,
+  request: RequestRef,
+  input: {
+    householdId: string;
+    member: Member;
+    body: CreatePurchaseRequest;
+    idempotency: { scope: string; key: string | undefined };
+  },
+): Promise<{ status: number; body: PurchaseRequest }> {
+  const { householdId, member, body } = input;
+  const userId = member.memberId;
+  const gate = { householdId, action: 'CREATE_PURCHASE_REQUEST' as const, actorId: userId, targetId: null };
+  return guarded(ctx, request, gate, async () => {
+    requireGate(member, 'create');
+    return ctx.buyflow.idempotency.run(input.idempotency.scope, input.idempotency.key, body, async () => {
+      const now = nowIso();
+      const created = newPurchaseRequest(
+        { requestId: newId('pr'), householdId, requesterId: userId },
+        body,
+        now,
+        ctx.config.allowPrivateMerchantHosts,
+      );
+      // The request document is the source of truth; the household's list follows it.
+      await ctx.buyflow.requests.create(created);
+      await ctx.households.change(householdId, (h) => listOnHousehold(h, created.requestId, now));
+      await auditGate(ctx, request, { ...gate, targetId: created.requestId }, 'ALLOWED', {
+        title: created.title,
+        total: created.price * created.quantity,
+        currency: created.currency,
+        merchantDomain: created.merchantDomain,
+      });
+      return { status: 201, body: publicRequest(created) };
+    });
+  });
+}
