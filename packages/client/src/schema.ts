@@ -1651,6 +1651,14 @@ export interface operations {
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                                 };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
+                                };
                             })[];
                             stopConditions: string[];
                             assumptions: string[];
@@ -2010,6 +2018,14 @@ export interface operations {
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                                 };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
+                                };
                             })[];
                             stopConditions: string[];
                             assumptions: string[];
@@ -2293,6 +2309,14 @@ export interface operations {
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                                 };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
+                                };
                             })[];
                             stopConditions: string[];
                             assumptions: string[];
@@ -2478,6 +2502,14 @@ export interface operations {
                                     colors: string[];
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
+                                };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
                                 };
                             })[];
                             stopConditions: string[];
@@ -2763,6 +2795,14 @@ export interface operations {
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                                 };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
+                                };
                             })[];
                             stopConditions: string[];
                             assumptions: string[];
@@ -2948,6 +2988,14 @@ export interface operations {
                                     colors: string[];
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
+                                };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
                                 };
                             })[];
                             stopConditions: string[];
@@ -3234,6 +3282,14 @@ export interface operations {
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                                 };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
+                                };
                             })[];
                             stopConditions: string[];
                             assumptions: string[];
@@ -3419,6 +3475,14 @@ export interface operations {
                                     colors: string[];
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
+                                };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
                                 };
                             })[];
                             stopConditions: string[];
@@ -5105,6 +5169,14 @@ export interface operations {
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                                 };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
+                                };
                             })[];
                             stopConditions: string[];
                             assumptions: string[];
@@ -5355,6 +5427,14 @@ export interface operations {
                                     colors: string[];
                                     /** @enum {string} */
                                     season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
+                                };
+                            } | {
+                                /** @enum {string} */
+                                tool: "request_purchase";
+                                purpose: string;
+                                args: {
+                                    offerId?: string;
+                                    size?: string;
                                 };
                             })[];
                             stopConditions: string[];

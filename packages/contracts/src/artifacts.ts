@@ -8,6 +8,7 @@ import {
   MissionType,
   PairWithWardrobeArgs,
   PrepareCartArgs,
+  RequestPurchaseArgs,
   SearchCommerceArgs,
   ToolName,
 } from './missions.ts';
@@ -110,6 +111,7 @@ const PLANNED_ARGS = {
   create_browser_session: CreateBrowserSessionArgs.partial(),
   browser_action: BrowserActionArgs.partial(),
   pair_with_wardrobe: PairWithWardrobeArgs.partial(),
+  request_purchase: RequestPurchaseArgs.partial(),
 } satisfies Record<PlannedToolName, z.ZodType>;
 
 const plannedCall = <T extends PlannedToolName>(tool: T) =>

@@ -22,6 +22,7 @@ export const ToolName = z.enum([
   'complete_mission',
   'update_brief',
   'pair_with_wardrobe',
+  'request_purchase',
 ]);
 export type ToolName = z.infer<typeof ToolName>;
 
@@ -372,6 +373,29 @@ export const PrepareCartResult = z.object({
   message: z.string(),
 });
 export type PrepareCartResult = z.infer<typeof PrepareCartResult>;
+
+/**
+ * A purchase request for one offer the stylist found (its title, merchant URL and price are read
+ * from commerce, never taken from the model), so a parent can approve it. It never buys.
+ */
+export const RequestPurchaseArgs = z.strictObject({
+  offerId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be an offer id'),
+  size: z.string().trim().min(1).max(40).optional(),
+});
+export type RequestPurchaseArgs = z.infer<typeof RequestPurchaseArgs>;
+export const RequestPurchaseResult = z.object({
+  offerId: z.string(),
+  /** REQUESTED: a request waits for approval (the same one when asked again in this mission); UNAVAILABLE: the offer is gone. */
+  outcome: z.enum(['REQUESTED', 'UNAVAILABLE']),
+  requestId: z.string().nullable(),
+  status: z.string().nullable(),
+  title: z.string().nullable(),
+  message: z.string(),
+});
+export type RequestPurchaseResult = z.infer<typeof RequestPurchaseResult>;
 
 export const CheckCartArgs = z.strictObject({ requestId: AgentPurchaseRequestId });
 export type CheckCartArgs = z.infer<typeof CheckCartArgs>;

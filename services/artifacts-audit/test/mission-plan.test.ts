@@ -6,6 +6,7 @@ import {
   MissionPlanRequest,
   PairWithWardrobeArgs,
   PrepareCartArgs,
+  RequestPurchaseArgs,
   SearchCommerceArgs,
 } from '@hs/contracts';
 import { describe, expect, it } from 'vitest';
@@ -138,6 +139,7 @@ describe('predicted tool arguments', () => {
     create_browser_session: CreateBrowserSessionArgs,
     browser_action: BrowserActionArgs,
     pair_with_wardrobe: PairWithWardrobeArgs,
+    request_purchase: RequestPurchaseArgs,
   } as const;
 
   it.each(['STYLE', 'POLL', 'CARTPREP', 'INTERACTIVE'])(

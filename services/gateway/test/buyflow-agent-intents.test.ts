@@ -20,6 +20,57 @@ async function approvedRequest() {
 }
 
 describe('the stylist agent in the buy flow', () => {
+  const raise = (userId: string, key: string, body: unknown = t.item, token = GATEWAY_TOKEN) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/internal/households/${t.household.householdId}/requests`,
+      headers: { ...agent(userId, token), 'idempotency-key': key },
+      payload: body as object,
+    });
+
+  it("raises a request for the acting member under the app route's rules, once per idempotency key", async () => {
+    expect((await raise(t.adult.userId, 'k-token', t.item, 'x')).statusCode).toBe(403);
+    const first = await raise(t.adult.userId, 'stylist:m_1:off_1:');
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({
+      status: 'PENDING_APPROVAL',
+      requesterId: t.adult.userId,
+      title: 'Rain jacket',
+    });
+    const again = await raise(t.adult.userId, 'stylist:m_1:off_1:');
+    expect(again.json().requestId).toBe(first.json().requestId);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/households/${t.household.householdId}/requests`,
+      headers: t.guardian.auth,
+    });
+    expect(
+      listed.json().filter((r: { requestId: string }) => r.requestId === first.json().requestId),
+    ).toHaveLength(1);
+    const bad = await raise(t.adult.userId, 'k-bad', { ...t.item, url: 'http://127.0.0.1/x' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe('POLICY_VIOLATION');
+  });
+
+  it('refuses to raise a request for a CHILD (403, audited) and creates nothing', async () => {
+    const child = await raise(t.child.userId, 'stylist:m_2:off_1:');
+    expect(child.statusCode).toBe(403);
+    expect(child.json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'A CHILD member cannot create purchase requests',
+    });
+    const refused = (await t.gates()).find(
+      (g) => g.action === 'CREATE_PURCHASE_REQUEST' && g.actorId === t.child.userId,
+    );
+    expect(refused).toMatchObject({ actorId: t.child.userId, detail: { outcome: 'REFUSED', status: 403 } });
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/households/${t.household.householdId}/requests`,
+      headers: t.guardian.auth,
+    });
+    expect(mine.json().filter((r: { requesterId: string }) => r.requesterId === t.child.userId)).toEqual([]);
+  });
+
   it('reads a request only with the gateway token and a member as the acting user', async () => {
     const created = (await t.post('/requests', t.adult, t.item)).json();
     const noToken = await t.app.inject({

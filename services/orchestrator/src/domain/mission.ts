@@ -120,6 +120,7 @@ export const STEP_LABELS: Record<ToolName, string> = {
   complete_mission: 'Conclude the mission',
   update_brief: "Note the shopper's brief",
   pair_with_wardrobe: 'Pair with what the household owns',
+  request_purchase: 'Raise a purchase request for a parent to approve',
 };
 
 export function setStepStatus(plan: PlanStep[], index: number, status: PlanStep['status']): PlanStep[] {

@@ -9,7 +9,8 @@ import type { ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
 import { compact, updateBrief } from './brief/update-brief.ts';
-import { CLARIFY, OFF_TOPIC, purchaseSteps, REFUSAL, styleReply, WELCOME } from './style-reply.ts';
+import { CLARIFY, OFF_TOPIC, REFUSAL, styleReply, WELCOME } from './style-reply.ts';
+import { purchaseDecision } from './stylist-purchase.ts';
 
 /**
  * The stub stylist (STYLE missions): reads the message into the mission's brief, searches one
@@ -79,15 +80,6 @@ function shownPrices(input: ModelInput): number[] {
     .filter((p): p is number => typeof p === 'number');
 }
 
-/** The first offer the last reply presented: what "buy it now" most likely means. */
-function lastSuggestion(input: ModelInput): string | undefined {
-  const last = [...input.history].reverse().find((m) => m.role === 'model');
-  const offers = (last?.tool_calls ?? [])
-    .filter((c) => c.tool === 'search_commerce')
-    .flatMap((c) => (c.result as SearchCommerceResult | undefined)?.items ?? []);
-  return offers.find((o) => o.title && last!.content.includes(o.title))?.title;
-}
-
 const kindsOf = (brief: Brief): Array<string | undefined> =>
   brief.itemKinds?.length ? brief.itemKinds.slice(0, MAX_KINDS) : [undefined];
 
@@ -95,10 +87,9 @@ export function styleDecision(input: ModelInput): ModelDecision {
   const reading = readMessage(input.userText);
   const previous = input.brief ?? {};
   const step = input.steps.length;
+  if (reading.intent === 'buy') return purchaseDecision(input);
   if (step === 0) {
     if (reading.intent === 'refuse') return reply(REFUSAL);
-    if (reading.intent === 'buy')
-      return reply(purchaseSteps(input.callerRole ?? null, lastSuggestion(input)));
     if (reading.intent === 'offtopic') return reply(OFF_TOPIC);
     if (reading.intent === 'thanks') return reply(WELCOME);
     if (reading.intent === 'clarify' && Object.keys(previous).length === 0) return reply(CLARIFY);

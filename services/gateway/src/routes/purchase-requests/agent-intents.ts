@@ -1,7 +1,9 @@
 import {
   AgentPurchaseIntent,
   CALLER_HEADERS,
+  CreatePurchaseRequest,
   ErrorEnvelope,
+  HouseholdParams,
   IssuedConfirmationToken,
   PurchaseRequest,
   PurchaseRequestParams,
@@ -19,18 +21,22 @@ import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
 import { memberOf } from '../../domain/household-rules.ts';
 import { publicRequest, ROLE_RULES, requireGate } from '../../domain/purchase-request-rules.ts';
+import { createPurchaseRequest } from '../../flows/create-purchase-request.ts';
 import { auditGate, guarded } from '../../flows/purchase-gate.ts';
 import { issueConfirmationToken, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
+import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
 import { gateAccess } from './gate-access.ts';
 
-const INTERNAL = '/api/v1/internal/households/:id/requests/:requestId';
+const INTERNAL_LIST = '/api/v1/internal/households/:id/requests';
+const INTERNAL = `${INTERNAL_LIST}/:requestId`;
 
 /**
- * The stylist agent's way into the buy flow (the orchestrator's prepare_cart tool): read a
- * request, and start cart preparation for an APPROVED one as the mission owner, under the
- * same role rules and audit as the user route. It never buys: the checkout token is not
+ * The stylist agent's way into the buy flow (the orchestrator's request_purchase, prepare_cart
+ * and check_cart tools): raise a request for an offer, read a request, and start cart
+ * preparation for an APPROVED one, as the mission owner, under the same role rules and audit
+ * as the user routes. It never buys: the checkout token is not
  * returned here; the owner asks for one (POST /requests/{id}/confirmation-token) and confirms.
  */
 export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext): void {
@@ -43,6 +49,42 @@ export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext):
     if (!household) throw notFound('Household not found');
     return memberOf(household, userId);
   };
+
+  app.post(
+    INTERNAL_LIST,
+    {
+      config: { public: true },
+      schema: {
+        tags: ['internal'],
+        security: [{ internalToken: [] }],
+        description:
+          'Raises a purchase request on behalf of the acting user (X-User-Id), exactly as POST /api/v1/households/{id}/requests does: ADULT or PARENT_GUARDIAN (CHILD: 403, audited), the same merchant-URL rule, PENDING_APPROVAL, audited, Idempotency-Key honoured (the stylist sends one per mission and offer). Nothing is approved or bought.',
+        params: HouseholdParams,
+        headers: IdempotencyHeaders,
+        body: CreatePurchaseRequest,
+        response: {
+          201: PurchaseRequest,
+          400: ErrorEnvelope,
+          401: ErrorEnvelope,
+          403: ErrorEnvelope,
+          404: ErrorEnvelope,
+          409: ErrorEnvelope,
+          422: ErrorEnvelope,
+        },
+      },
+    },
+    async (request, reply) => {
+      const householdId = request.params.id;
+      const member = await actingMember(request, householdId);
+      const result = await createPurchaseRequest(ctx, request, {
+        householdId,
+        member,
+        body: request.body,
+        idempotency: idempotencyScope(request, member.memberId),
+      });
+      return reply.code(result.status as 201).send(result.body);
+    },
+  );
 
   app.get(
     INTERNAL,

@@ -1,8 +1,9 @@
-// The buy flow as the cart tools see it, through the gateway's internal routes with the mission
-// owner as the acting user:
+// The buy flow as the agent's tools see it, through the gateway's internal routes with the
+// mission owner as the acting user:
+//   POST /api/v1/internal/households/{id}/requests
 //   GET  /api/v1/internal/households/{id}/requests/{requestId}
 //   POST /api/v1/internal/households/{id}/requests/{requestId}/purchase-intents
-import { AgentPurchaseIntent, PurchaseRequest } from '@hs/contracts';
+import { AgentPurchaseIntent, type CreatePurchaseRequest, PurchaseRequest } from '@hs/contracts';
 import type { z } from 'zod';
 import { peerCall, type ToolContext } from './tool-context.ts';
 
@@ -19,8 +20,31 @@ export type RequestRead = z.infer<typeof RequestRead>;
 
 const Intent = AgentPurchaseIntent.pick({ intentId: true, cartprepJobId: true });
 
+const requestsPath = (ctx: ToolContext) =>
+  `/api/v1/internal/households/${encodeURIComponent(ctx.householdId)}/requests`;
 const requestPath = (ctx: ToolContext, requestId: string) =>
-  `/api/v1/internal/households/${encodeURIComponent(ctx.householdId)}/requests/${encodeURIComponent(requestId)}`;
+  `${requestsPath(ctx)}/${encodeURIComponent(requestId)}`;
+
+/**
+ * Raises a purchase request (PENDING_APPROVAL) as the mission owner. `idempotencyKey` makes a
+ * repeat (the user asks again, a retried turn) return the same request instead of a second one.
+ */
+export async function createPurchaseRequest(
+  ctx: ToolContext,
+  body: CreatePurchaseRequest,
+  idempotencyKey: string,
+): Promise<RequestRead> {
+  const call = peerCall(ctx);
+  const created = await ctx.peers.gateway.call({
+    method: 'POST',
+    path: requestsPath(ctx),
+    body,
+    schema: RequestRead,
+    ...call,
+    headers: { ...call.headers, 'idempotency-key': idempotencyKey },
+  });
+  return created.body;
+}
 
 export async function readPurchaseRequest(ctx: ToolContext, requestId: string): Promise<RequestRead> {
   const read = await ctx.peers.gateway.call({

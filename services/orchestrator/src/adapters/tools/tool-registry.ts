@@ -13,6 +13,7 @@ import { createBrowserSession } from './create-browser-session.ts';
 import { listWardrobe } from './list-wardrobe.ts';
 import { pairWithWardrobe } from './pair-with-wardrobe.ts';
 import { prepareCart } from './prepare-cart.ts';
+import { requestPurchase } from './request-purchase.ts';
 import { searchCommerce } from './search-commerce.ts';
 import type { ToolContext, ToolDefinition } from './tool-context.ts';
 import { updateBrief } from './update-brief.ts';
@@ -28,6 +29,7 @@ const REGISTRY: Record<ToolName, ToolDefinition> = {
   complete_mission: completeMission,
   update_brief: updateBrief,
   pair_with_wardrobe: pairWithWardrobe,
+  request_purchase: requestPurchase,
 };
 for (const [name, tool] of Object.entries(REGISTRY))
   if (tool.name !== name) throw new Error(`Tool registry: ${name} is registered with the tool ${tool.name}`);

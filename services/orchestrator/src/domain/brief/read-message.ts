@@ -116,6 +116,8 @@ const REFUSE =
   /\bignore (?:the |all |your |any |previous |those )*(?:rules|instructions|limits|restrictions)\b|\b(?:admin|developer|god|dev) mode\b|\bapprove (?:it|this|that|the request|my request|the purchase|them)\b|\bconfirm (?:the |my )?(?:checkout|purchase|order|payment)\b|\bbypass\b|\boverride\b|\bpretend (?:you|to)\b|\byou are now\b|\bskip (?:the )?(?:approval|confirmation)\b/;
 const BUY =
   /\b(?:buy|purchase|order|check ?out|checkout|pay for|place (?:the |an |my )?order|add (?:it |this |that |them )?to (?:the |my )?(?:cart|basket)|get (?:it|this|that|them|one) (?:now|for (?:me|him|her|us))|i'?ll take (?:it|that|this|the))\b/;
+/** "i need to buy a winter coat for my son": shopping for something new, not buying what was shown. */
+const BUY_SOMETHING_NEW = /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us)\s+)?(?:a|an|some|new)\b/;
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
 const SHOPPING =
@@ -260,7 +262,7 @@ const states = (r: Reading) =>
 
 function intentOf(r: Reading): Reading['intent'] {
   if (REFUSE.test(r.text)) return 'refuse';
-  if (BUY.test(r.text)) return 'buy';
+  if (BUY.test(r.text) && !(BUY_SOMETHING_NEW.test(r.text) && states(r) > 0)) return 'buy';
   if (r.owned) return 'pair';
   if (states(r) > 0) return 'search';
   if (SHOPPING.test(r.text)) return 'clarify';
