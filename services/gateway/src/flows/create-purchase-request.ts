@@ -1,7 +1,12 @@
 import type { CreatePurchaseRequest, Member, PurchaseRequest } from '@hs/contracts';
 import { newId, nowIso } from '@hs/service-kit';
 import type { GatewayContext } from '../context.ts';
-import { listOnHousehold, newPurchaseRequest, publicRequest, requireGate } from '../domain/purchase-request-rules.ts';
+import {
+  listOnHousehold,
+  newPurchaseRequest,
+  publicRequest,
+  requireGate,
+} from '../domain/purchase-request-rules.ts';
 import { auditGate, guarded, type RequestRef } from './purchase-gate.ts';
 
 /**

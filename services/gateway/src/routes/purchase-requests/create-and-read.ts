@@ -51,7 +51,12 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
     async (request, reply) => {
       const householdId = request.params.id;
       const { userId } = currentUser(request);
-      const gate = { householdId, action: 'CREATE_PURCHASE_REQUEST' as const, actorId: userId, targetId: null };
+      const gate = {
+        householdId,
+        action: 'CREATE_PURCHASE_REQUEST' as const,
+        actorId: userId,
+        targetId: null,
+      };
       const { member } = await guarded(ctx, request, gate, () =>
         accessHousehold(ctx.households, request, householdId),
       );
