@@ -99,7 +99,7 @@ describe('replay size', () => {
     const { mId } = await replay(1);
     const [changed, started] = await app.ctx.events.after(mId, 0, 2);
     expect(sseFrame(changed!)).toBe(
-      `id: 1\nevent: state.changed\ndata: ${JSON.stringify({ state: 'RUNNING', previous: null, missionId: mId, at: changed!.created_at })}\n\n`,
+      `id: 1\nevent: state.changed\ndata: ${JSON.stringify({ from: null, to: 'RUNNING', missionId: mId, at: changed!.created_at })}\n\n`,
     );
     expect(sseFrame(started!)).toBe(
       `id: 2\nevent: turn.started\ndata: ${JSON.stringify({ source: 'text', missionId: mId, turnId: started!.data.turn_id, at: started!.created_at })}\n\n`,

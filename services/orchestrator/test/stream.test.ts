@@ -69,6 +69,7 @@ describe('GET .../stream', () => {
         'message',
         'turn.completed',
       ]);
+      expect(received[0]!.data).toMatchObject({ from: null, to: 'RUNNING' });
       // What the stylist understood reaches the stream before the search, and closes the turn.
       const brief = { itemKinds: ['top'], categories: ['TOP'], maxPrice: 80, seasons: ['SUMMER'] };
       expect(received.find((e) => e.type === 'brief.updated')!.data).toMatchObject({ brief });

@@ -38,7 +38,7 @@ export async function createMission(
   });
   await ctx.missions.create(mission);
   const { mission_id: missionId, household_id: householdId } = mission;
-  await ctx.events.append(missionId, 'state.changed', { state: 'RUNNING', previous: null });
+  await ctx.events.append(missionId, 'state.changed', { from: null, to: 'RUNNING' });
   await ctx.audit.record(
     householdId,
     {
@@ -100,7 +100,7 @@ export async function endMission(
     if (doc.owner_id !== input.caller.userId) throw forbidden('Only the owner of the mission can end it');
     throw invalidState(`Mission is already ${doc.state}`);
   }
-  await ctx.events.append(input.missionId, 'state.changed', { state: input.finalState, previous: 'RUNNING' });
+  await ctx.events.append(input.missionId, 'state.changed', { from: 'RUNNING', to: input.finalState });
   await recordMissionEnd(ctx, doc, { by: 'owner', caller: input.caller, requestId: input.requestId });
   return doc;
 }

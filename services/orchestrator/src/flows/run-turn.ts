@@ -217,7 +217,7 @@ async function runTurn(
     const mission = saved.doc!;
     await emit('message', { turn_id: turnId, message: streamedReply(reply) });
     if (endedNow) {
-      await emit('state.changed', { state: 'DONE', previous: 'RUNNING' });
+      await emit('state.changed', { from: 'RUNNING', to: 'DONE' });
       await recordMissionEnd(ctx, mission, { by: 'agent', caller: req.caller, requestId: req.requestId });
     }
     await emit('turn.completed', turnCompleted(turnId, doc.history.at(-1)!, reply, result.calls, mission));
