@@ -172,6 +172,40 @@ describe('the brief', () => {
   }, 60_000);
 });
 
+describe('who it is for', () => {
+  it('names the household member the message means ("for Emma"), and a turn without one keeps them', async () => {
+    const named = await client.api(h(`/members/${child.userId}`), {
+      method: 'PATCH',
+      token: parent.token,
+      body: { displayName: 'Emma' },
+    });
+    expect(named.status).toBe(200);
+    const view = await start(parent, 'a rain jacket for emma under 100');
+    expect(view.brief).toMatchObject({
+      forMemberId: child.userId,
+      maxPrice: 100,
+    });
+    const next = await say(parent, view.mission_id, 'in navy');
+    expect(next.brief).toMatchObject({ forMemberId: child.userId, colors: ['navy'] });
+    // A correction names only a member of this household.
+    const path = `${missions}/${view.mission_id}/brief`;
+    const stranger = await client.api(path, {
+      method: 'PATCH',
+      token: parent.token,
+      body: { forMemberId: 'usr_someone_else' },
+    });
+    expect(stranger.status).toBe(422);
+    expect(stranger.body.details[0]).toMatchObject({ loc: ['body', 'forMemberId'] });
+    const toAdult = await client.api(path, {
+      method: 'PATCH',
+      token: parent.token,
+      body: { forMemberId: adult.userId },
+    });
+    expect(toAdult.status).toBe(200);
+    expect(toAdult.body.brief.forMemberId).toBe(adult.userId);
+  });
+});
+
 describe('safety', () => {
   it('"buy it now" raises one purchase request for a parent to approve and buys nothing; a CHILD creates nothing', async () => {
     const adultView = await start(adult, 'white sneakers');

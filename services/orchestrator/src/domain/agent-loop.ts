@@ -6,6 +6,7 @@ import {
   type ToolCallRequest,
   type ToolOutcome,
 } from './agent-model.ts';
+import type { HouseholdPerson } from './brief/for-member.ts';
 import { patchBrief, sameBrief } from './brief/update-brief.ts';
 import { type MissionContext, STEP_LABELS, setStepStatus } from './mission.ts';
 import { planUpdated, trimForClient } from './turn-result.ts';
@@ -39,6 +40,7 @@ export type TurnInput = {
   plan: PlanStep[];
   brief?: Brief;
   callerRole?: Role | null;
+  members?: readonly HouseholdPerson[];
 };
 
 export type TurnResult = {
@@ -85,6 +87,7 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
         tools: ports.tools,
         brief,
         callerRole: input.callerRole ?? null,
+        ...(input.members ? { members: input.members } : {}),
       },
       {
         onText: async (text) => {

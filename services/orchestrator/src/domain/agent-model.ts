@@ -1,4 +1,5 @@
 import type { Brief, Message, MissionType, Role, ToolName } from '@hs/contracts';
+import type { HouseholdPerson } from './brief/for-member.ts';
 import type { MissionContext } from './mission.ts';
 
 export type ToolCallRequest = { tool: string; args: Record<string, unknown> };
@@ -24,6 +25,8 @@ export type ModelInput = {
   brief?: Brief;
   /** The mission owner's household role (a CHILD may not ask for purchases). */
   callerRole?: Role | null;
+  /** The household's members, so "for Emma" or "for my son" can name who the shopping is for. */
+  members?: readonly HouseholdPerson[];
 };
 
 /** `brief`: the model's updated reading of the shopper's brief (the stub's parser); absent: unchanged. */

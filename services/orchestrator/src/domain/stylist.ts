@@ -6,6 +6,7 @@ import type {
   SearchCommerceResult,
 } from '@hs/contracts';
 import type { ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
+import { memberMentioned } from './brief/for-member.ts';
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
 import { compact, updateBrief } from './brief/update-brief.ts';
@@ -88,14 +89,20 @@ export function styleDecision(input: ModelInput): ModelDecision {
   const previous = input.brief ?? {};
   const step = input.steps.length;
   if (reading.intent === 'buy') return purchaseDecision(input);
+  // "for Emma", "for my son": who the shopping is for, among the household's members.
+  const forMemberId = step === 0 ? memberMentioned(input.userText, input.members ?? []) : undefined;
+  const empty = Object.keys(previous).length === 0;
   if (step === 0) {
     if (reading.intent === 'refuse') return reply(REFUSAL);
-    if (reading.intent === 'offtopic') return reply(OFF_TOPIC);
     if (reading.intent === 'thanks') return reply(WELCOME);
-    if (reading.intent === 'clarify' && Object.keys(previous).length === 0) return reply(CLARIFY);
+    if (forMemberId && empty && (reading.intent === 'offtopic' || reading.intent === 'clarify'))
+      return reply(CLARIFY, { forMemberId });
+    if (reading.intent === 'offtopic' && !forMemberId) return reply(OFF_TOPIC);
+    if (reading.intent === 'clarify' && empty) return reply(CLARIFY);
   }
   // The brief is updated once, at the turn's first step; later steps read it back from the input.
-  const brief = step === 0 ? updateBrief(previous, reading, shownPrices(input)).brief : previous;
+  const updated = step === 0 ? updateBrief(previous, reading, shownPrices(input)).brief : previous;
+  const brief = forMemberId ? { ...updated, forMemberId } : updated;
   const kinds = kindsOf(brief);
   if (step === 0) return firstStep(reading, brief, kinds);
   const searches = kindSearches(brief, kinds, input.steps);

@@ -1,6 +1,15 @@
 import type { BriefPatch } from '@hs/contracts';
-import { type Caller, conflict, forbidden, invalidState, notFound, nowIso } from '@hs/service-kit';
+import {
+  type Caller,
+  conflict,
+  forbidden,
+  invalidState,
+  notFound,
+  nowIso,
+  validationError,
+} from '@hs/service-kit';
 import { ABORT } from '@hs/store';
+import { readHouseholdMembers } from '../adapters/household-members.ts';
 import type { OrchestratorContext } from '../context.ts';
 import { patchBrief } from '../domain/brief/update-brief.ts';
 import { type MissionDoc, turnBlocker } from '../domain/mission.ts';
@@ -15,6 +24,14 @@ export async function correctBrief(
   ctx: OrchestratorContext,
   input: { householdId: string; missionId: string; caller: Caller; patch: BriefPatch; requestId: string },
 ): Promise<MissionDoc> {
+  const forMemberId = input.patch.forMemberId;
+  if (typeof forMemberId === 'string') {
+    const members = await readHouseholdMembers(ctx.peers, input.householdId, input.requestId);
+    if (!members.some((m) => m.memberId === forMemberId))
+      throw validationError([
+        { loc: ['body', 'forMemberId'], msg: 'is not a member of this household', type: 'value_error' },
+      ]);
+  }
   const now = Date.now();
   const { doc, changed } = await ctx.missions.update(input.missionId, (m) => {
     if (m.household_id !== input.householdId || m.owner_id !== input.caller.userId || turnBlocker(m, now))

@@ -10,6 +10,7 @@ import {
   processMetrics,
 } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
+import { readHouseholdMembers } from '../adapters/household-members.ts';
 import { checkToolCall, runToolCall, TOOL_NAMES } from '../adapters/tools/tool-registry.ts';
 import type { OrchestratorContext } from '../context.ts';
 import { recordOf, runAgentTurn } from '../domain/agent-loop.ts';
@@ -125,6 +126,13 @@ async function runTurn(
   }, ctx.config.turnLeaseMs / 3);
   renewal.unref();
   try {
+    // Only the stylist names who the shopping is for.
+    const members =
+      doc.mission_type === 'STYLE'
+        ? await readHouseholdMembers(ctx.peers, householdId, req.requestId, (err) =>
+            ctx.logger?.warn({ err, missionId }, 'could not read the household members'),
+          )
+        : undefined;
     const result = await runAgentTurn(
       {
         turnId,
@@ -135,6 +143,7 @@ async function runTurn(
         plan: doc.plan,
         brief: doc.brief ?? {},
         callerRole: req.caller.role,
+        ...(members ? { members } : {}),
       },
       {
         model: ctx.model,
