@@ -345,6 +345,22 @@ describe('POLL missions', () => {
   });
 });
 
+describe('POLL missions and the brief', () => {
+  it('keep what was asked across turns: a new colour searches again within the same budget and season', async () => {
+    const m = await create('POLL', 'summer looks under 50 EUR for the family');
+    expect(m.brief).toMatchObject({ maxPrice: 50, currency: 'EUR', seasons: ['SUMMER'] });
+    const blue = (await chat(m.mission_id, 'only blue ones')).json();
+    expect(blue.brief).toMatchObject({ maxPrice: 50, seasons: ['SUMMER'], colors: ['blue'] });
+    expect(blue.history.at(-1).tool_calls[0]).toMatchObject({
+      tool: 'search_commerce',
+      args: { maxPrice: 50, currency: 'EUR', season: 'SUMMER', colors: ['blue'], limit: 4 },
+    });
+    const standing = (await chat(m.mission_id, 'how are the votes?')).json();
+    expect(standing.history.at(-1).tool_calls).toEqual([]);
+    expect(standing.brief).toEqual(blue.brief);
+  });
+});
+
 describe('POLL vote with a hostile body', () => {
   it('refuses metadata nested 1000 deep with 400 and counts nothing: no vote, no event, no audit entry', async () => {
     const m = await create('POLL', 'summer looks under 50 EUR for the family');

@@ -7,7 +7,9 @@ import type {
 } from '@hs/contracts';
 import { MAX_CALLS_PER_STEP } from './agent-loop.ts';
 import type { AgentModel, ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
-import { type Constraints, hasConstraints, parseConstraints } from './constraint-parser.ts';
+import { readMessage } from './brief/read-message.ts';
+import { searchFor } from './brief/relax.ts';
+import { updateBrief } from './brief/update-brief.ts';
 import { interactiveDecision } from './interactive-decision.ts';
 import { describeStandings, winner } from './poll-tally.ts';
 import { styleDecision } from './stylist.ts';
@@ -27,18 +29,6 @@ const RETRY = /\b(retry|try again)\b/i;
 /** Check outcomes after which naming the request again does not dispatch it again. */
 const CHECKED_SETTLED = new Set(['PREPARING', 'READY', 'COMPLETED', 'CLOSED', 'APPROVAL_NEEDED']);
 
-export function searchArgs(c: Constraints, limit: number): SearchCommerceArgs {
-  const args: SearchCommerceArgs = { limit };
-  if (c.maxPrice !== undefined) args.maxPrice = c.maxPrice;
-  if (c.minPrice !== undefined) args.minPrice = c.minPrice;
-  if (c.currency) args.currency = c.currency;
-  if (c.season) args.season = c.season;
-  if (c.categories?.[0]) args.category = c.categories[0];
-  if (c.colors) args.colors = c.colors;
-  if (c.sizes?.[0]) args.size = c.sizes[0];
-  return args;
-}
-
 function decide(input: ModelInput): ModelDecision {
   const step = input.steps.length;
   if (isDone(input.userText)) {
@@ -46,12 +36,11 @@ function decide(input: ModelInput): ModelDecision {
       return tools([{ tool: 'complete_mission', args: {} }], 'The user said done: concluding the mission.');
     return reply(closingLine(input));
   }
-  const c = parseConstraints(input.userText);
   switch (input.missionType) {
     case 'STYLE':
       return styleDecision(input);
     case 'POLL':
-      return pollDecision(input, c);
+      return pollDecision(input);
     case 'CARTPREP':
       return cartDecision(input);
     case 'INTERACTIVE':
@@ -72,13 +61,24 @@ const offerLine = (o: OfferSummary) => `${o.title ?? o.offerId}${price(o)}`;
 const failure = (o: ToolOutcome) => (o.ok ? '' : o.error.message);
 const find = (outcomes: ToolOutcome[], tool: string) => outcomes.find((o) => o.tool === tool);
 
-function pollDecision(input: ModelInput, c: Constraints): ModelDecision {
-  const needsSearch = input.context.candidates.length === 0 || hasConstraints(c);
+/**
+ * POLL: the message updates the mission's brief like a stylist's does ("summer tops under 50",
+ * then "in blue instead"); a search for candidates runs when there are none yet or the message
+ * changed what to look for, otherwise the turn reports the standing of the votes.
+ */
+function pollDecision(input: ModelInput): ModelDecision {
+  const reading = readMessage(input.userText);
+  const previous = input.brief ?? {};
+  const brief = input.steps.length === 0 ? updateBrief(previous, reading).brief : previous;
+  const needsSearch = input.context.candidates.length === 0 || reading.intent === 'search';
   if (input.steps.length === 0 && needsSearch)
-    return tools(
-      [{ tool: 'search_commerce', args: searchArgs(c, 4) }],
-      'Finding candidates for the household to vote on.',
-    );
+    return {
+      ...tools(
+        [{ tool: 'search_commerce', args: { ...searchFor(brief, brief.itemKinds?.[0], 0), limit: 4 } }],
+        'Finding candidates for the household to vote on.',
+      ),
+      brief,
+    };
   const search = input.steps[0] && find(input.steps[0], 'search_commerce');
   if (!search) return reply(describeStandings(input.context));
   if (!search.ok) return reply(`I couldn't search offers right now (${failure(search)}).`);
