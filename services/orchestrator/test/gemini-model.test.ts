@@ -358,6 +358,24 @@ describe('Gemini and the shopper brief', () => {
     });
   });
 
+  it('knows the household members (so it can set forMemberId) and has request_purchase among its tools', async () => {
+    gemini.script.push(text('Looking.'));
+    await model().next(
+      input({
+        callerRole: 'ADULT',
+        members: [{ memberId: 'usr_emma', displayName: 'Emma', role: 'CHILD' }],
+      }),
+    );
+    const req = gemini.requests.at(-1)!;
+    const instruction = JSON.stringify(req.body.systemInstruction);
+    expect(instruction).toContain('usr_emma');
+    expect(instruction).toContain('forMemberId');
+    expect(instruction).toContain("The user's own role: ADULT");
+    const decls = (req.body.tools as Array<{ functionDeclarations: Array<{ name: string }> }>)[0]!
+      .functionDeclarations;
+    expect(decls.map((d) => d.name)).toContain('request_purchase');
+  });
+
   it('updates the mission brief through update_brief; the next turn sends it back; the owner can correct it', async () => {
     const app = await buildTestApp(peers.url, { model: model(1000) });
     const M = `/api/v1/households/${H}/orchestrator/missions`;

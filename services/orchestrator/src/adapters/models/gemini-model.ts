@@ -93,6 +93,10 @@ function systemInstruction(input: ModelInput): string {
     lines.push(
       `The shopper's brief so far (what you understood from earlier turns, or as the owner corrected it): ${JSON.stringify(input.brief ?? {})}. Each message updates it rather than starting over: first call update_brief with the fields this message changes ("cheaper" lowers maxPrice below what was shown, "in blue instead" replaces colors, "forget the budget" sets minPrice and maxPrice to null, "start over" clears every field), then search with it (item words as query, excluded colours, brands and item words as the exclude filters).`,
     );
+  if (input.members?.length)
+    lines.push(
+      `Household members (when the user shops for one of them, set forMemberId to their memberId with update_brief): ${JSON.stringify(input.members.map((m) => ({ memberId: m.memberId, name: m.displayName, role: m.role })))}. The user's own role: ${input.callerRole ?? 'unknown'}.`,
+    );
   if (input.context.candidates.length > 0)
     lines.push(
       `Current poll candidates and votes: ${JSON.stringify({ candidates: input.context.candidates, votes: input.context.votes })}`,
