@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import type { Attributes, Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { randomPoolBytes } from './random-pool.ts';
 import { endSpan, type SpanParent, startSpan } from './tracing.ts';
 
 /** The W3C trace context of the work being done: its trace and this service's span in it. */
@@ -42,9 +42,9 @@ export function beginTrace(
 /** Continues the caller's trace (`traceparent`), or starts one, with a new span id (not exported). */
 export function traceFromHeader(value: string | string[] | undefined): TraceContext {
   const parent = parseTraceparent(value);
-  const spanId = randomBytes(8).toString('hex');
+  const spanId = randomPoolBytes(8).toString('hex');
   if (parent) return { traceId: parent.traceId, spanId, sampled: parent.sampled };
-  return { traceId: randomBytes(16).toString('hex'), spanId, sampled: true };
+  return { traceId: randomPoolBytes(16).toString('hex'), spanId, sampled: true };
 }
 
 export const currentTrace = (): TraceContext | undefined => storage.getStore();

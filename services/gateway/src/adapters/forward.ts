@@ -53,6 +53,19 @@ function connectionTokens(value: string | string[] | undefined): Set<string> {
   );
 }
 
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~!$&'()*+,;=:@-]+)+\/?$/;
+const PLAIN_QUERY = /^(?:\?[A-Za-z0-9_~!$&'()*+,;=:@/?%.-]*)?$/;
+const bases = new Map<string, { origin: string; prefix: string }>();
+function parsedBase(baseUrl: string) {
+  let base = bases.get(baseUrl);
+  if (!base) {
+    const url = new URL(baseUrl);
+    base = { origin: url.origin, prefix: url.pathname.replace(/\/$/, '') };
+    bases.set(baseUrl, base);
+  }
+  return base;
+}
+
 /**
  * The path goes to the peer exactly as the gateway matched it. undici parses the target with
  * WHATWG URL, which resolves `..`, `%2e%2e` and `\` segments: `/households/h_1/wardrobe/../../h_2`
@@ -63,14 +76,17 @@ export function forwardTarget(baseUrl: string, rawUrl: string): string {
   const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   // An absolute-form request line (`GET http://host/api/v1/...`) is routed by its path too.
   if (!rawPath.startsWith('/')) throw badRequest('Request target must be a path');
+  // Almost every path has no dot, percent sign or backslash: nothing the URL parser could rewrite.
+  const base = parsedBase(baseUrl);
+  if (PLAIN_PATH.test(rawPath) && PLAIN_QUERY.test(rawUrl.slice(rawPath.length)))
+    return `${base.origin}${base.prefix}${rawUrl}`;
   let decoded: string;
   try {
     decoded = decodeURIComponent(rawPath);
   } catch {
     throw badRequest('Path is not valid percent-encoding');
   }
-  const base = new URL(baseUrl);
-  const prefix = base.pathname.replace(/\/$/, '');
+  const prefix = base.prefix;
   const target = new URL(`${prefix}${rawUrl}`, base.origin);
   const dotSegment = decoded.split(/[\\/]/).some((segment) => segment === '.' || segment === '..');
   if (dotSegment || target.origin !== base.origin || target.pathname !== `${prefix}${rawPath}`)

@@ -92,8 +92,10 @@ export async function forwardIdempotent(
   identity: NonNullable<ForwardIdentity>,
   deps: { idempotency: IdempotencyStore; bodyLimit: number },
 ): Promise<FastifyReply> {
+  if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined)
+    return forward(request, reply, target, identity);
   const { scope, key } = idempotencyScope(request, identity.userId);
-  if (request.method !== 'POST' || key === undefined) return forward(request, reply, target, identity);
+  if (key === undefined) return forward(request, reply, target, identity);
   if (!IDEMPOTENCY_KEY.test(key))
     throw validationError(
       [
