@@ -72,6 +72,75 @@ describe('mission streams in one process', () => {
   });
 });
 
+describe('mission streams subscribed to a mission hub', () => {
+  it('a new event costs one store read however many streams follow, and reaches each once, in order', async () => {
+    const { store, reads } = countingStore();
+    const log = createEventLog(store);
+    await log.append('m_3', 'state.changed', { from: null, to: 'RUNNING' });
+    const received = Array.from({ length: 200 }, () => [] as number[]);
+    const leave = received.map((seqs) =>
+      log.subscribe('m_3', 0, {
+        pollMs: 60_000,
+        deliver: (events) => seqs.push(...events.map((e) => e.seq)),
+        fail: (err) => {
+          throw err;
+        },
+      }),
+    );
+    await vi.waitFor(() => expect(received.every((seqs) => seqs.join() === '1')).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
+    const before = reads();
+    for (let i = 0; i < 5; i++) await log.append('m_3', 'reasoning', { text: `${i}` });
+    await vi.waitFor(() => expect(received.every((seqs) => seqs.join() === '1,2,3,4,5,6')).toBe(true));
+    // The first append is read at once; the rest go out together (at most a read or two more).
+    expect(reads() - before).toBeLessThanOrEqual(3);
+    for (const unsubscribe of leave) unsubscribe();
+  });
+
+  it('a stream that joins late replays what it missed, then follows live, with no gap and no repeat', async () => {
+    const log = createEventLog(createStore({ backend: 'inmemory' }));
+    const early: number[] = [];
+    const leaveEarly = log.subscribe('m_4', 0, {
+      pollMs: 60_000,
+      deliver: (events) => early.push(...events.map((e) => e.seq)),
+      fail: () => undefined,
+    });
+    for (let i = 0; i < 30; i++) await log.append('m_4', 'reasoning', { text: `${i}` });
+    await vi.waitFor(() => expect(early).toHaveLength(30));
+    const late: number[] = [];
+    const leaveLate = log.subscribe('m_4', 10, {
+      pollMs: 60_000,
+      deliver: (events) => late.push(...events.map((e) => e.seq)),
+      fail: () => undefined,
+    });
+    // Appends go on while it catches up.
+    for (let i = 0; i < 10; i++) await log.append('m_4', 'reasoning', { text: `more ${i}` });
+    const all = Array.from({ length: 40 }, (_, i) => i + 1);
+    await vi.waitFor(() => expect(late).toEqual(all.slice(10)));
+    await vi.waitFor(() => expect(early).toEqual(all));
+    leaveEarly();
+    leaveLate();
+  });
+
+  it('finds events another process stored through one poll per mission, and stops polling when the last stream goes', async () => {
+    const { store, reads } = countingStore();
+    const here = createEventLog(store);
+    const elsewhere = createEventLog(store);
+    const seen: number[] = [];
+    const leave = here.subscribe('m_5', 0, {
+      pollMs: 20,
+      deliver: (events) => seen.push(...events.map((e) => e.seq)),
+      fail: () => undefined,
+    });
+    await elsewhere.append('m_5', 'turn.started', { source: 'text' });
+    await vi.waitFor(() => expect(seen).toEqual([1]));
+    leave();
+    const after = reads();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(reads()).toBe(after);
+  });
+});
+
 function fakeStream() {
   const written: string[] = [];
   let closedWith: string | null = null;

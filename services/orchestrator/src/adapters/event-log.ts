@@ -1,5 +1,6 @@
 // The mission stream's events, kept in the store so any orchestrator process can replay and
-// follow them (decisions "Streaming (SSE)"). Sequence numbers come from an atomic per-mission
+// follow them (decisions "Streaming (SSE)"). Mission streams subscribe (mission-hubs.ts: pushed
+// batches); a chat turn's own stream follows (below: a generator that ends with the turn). Sequence numbers come from an atomic per-mission
 // counter; an in-process signal wakes local followers at once, and one shared poll per mission
 // with followers finds the events other processes stored. Followers at the same position share
 // one store read, so a new event costs one read per mission per process however many streams
@@ -7,6 +8,7 @@
 import type { StreamEvent, StreamEventType } from '@hs/contracts';
 import { newId, nowIso } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
+import { createMissionHubs } from './mission-hubs.ts';
 
 type Counter = { seq: number };
 
@@ -50,6 +52,7 @@ export function createEventLog(store: Store) {
     await events.create(event.event_id, event);
     if (polls.has(missionId)) appended.set(missionId, (appended.get(missionId) ?? 0) + 1);
     wake(missionId);
+    hubs.wake(missionId);
     return event;
   }
 
@@ -64,6 +67,9 @@ export function createEventLog(store: Store) {
     });
     return page.items;
   }
+
+  // Live streams: one reader per mission, batches pushed to every subscriber (mission-hubs.ts).
+  const hubs = createMissionHubs(readAfter);
 
   // Reads in flight, by mission, position and size: callers asking the same share the answer.
   const inFlight = new Map<string, Promise<StreamEvent[]>>();
@@ -146,7 +152,7 @@ export function createEventLog(store: Store) {
     }
   }
 
-  return { append, after, lastSeq, follow };
+  return { append, after, lastSeq, follow, subscribe: hubs.subscribe };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

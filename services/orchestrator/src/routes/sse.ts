@@ -3,7 +3,13 @@ import { trackOpenStream } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sseFrame, sseRetry } from '../domain/stream-frame.ts';
 
-export type SseChannel = { signal: AbortSignal; send(event: StreamEvent): void; end(): void };
+export type SseChannel = {
+  signal: AbortSignal;
+  send(event: StreamEvent): void;
+  /** Several events in one write (a batch a mission's hub delivers). */
+  sendMany(events: readonly StreamEvent[]): void;
+  end(): void;
+};
 
 /**
  * Bytes a stream may have queued for a client that reads slowly: past this the client has
@@ -70,20 +76,29 @@ export function openSse(
   };
   // Shutdown ends the stream at once; the client reconnects after `retry` with Last-Event-ID.
   const forget = trackOpenStream(reply, end);
+  /** A client that reads too slowly is cut off rather than buffered without bound. */
+  const fallenBehind = (adding: number) => {
+    if (raw.writableLength + pending.length + adding <= maxBuffered) return false;
+    pending = '';
+    clearInterval(heartbeat);
+    raw.end(`: too far behind, reconnect with Last-Event-ID\n${sseRetry(options.retryMs)}`);
+    abort.abort();
+    return true;
+  };
   return {
     signal: abort.signal,
     send: (event) => {
-      if (!open()) return;
-      if (raw.writableLength + pending.length > maxBuffered) {
-        pending = '';
-        clearInterval(heartbeat);
-        raw.end(`: too far behind, reconnect with Last-Event-ID\n${sseRetry(options.retryMs)}`);
-        abort.abort();
-        return;
-      }
+      if (!open() || fallenBehind(0)) return;
       // Events that arrive together (one store page) leave in one write, not one each.
       if (!pending) process.nextTick(flush);
       pending += frameOf(event);
+    },
+    sendMany: (events) => {
+      if (!open() || fallenBehind(0)) return;
+      let frames = pending;
+      pending = '';
+      for (const event of events) frames += frameOf(event);
+      write(frames);
     },
     end: () => {
       forget();

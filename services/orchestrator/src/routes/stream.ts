@@ -24,18 +24,27 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
       const mission = await ctx.missions.get(request.params.id, request.params.mId);
       if (!mission) throw notFound('Mission not found');
       const sse = openSse(request, reply, ctx.config.stream);
-      try {
-        for await (const event of ctx.events.follow(mission.mission_id, after, {
+      // Until the client goes, the service shuts down, or the store fails; the events come in
+      // batches from the mission's hub in this process.
+      await new Promise<void>((resolve) => {
+        let unsubscribe = () => {};
+        const done = () => {
+          unsubscribe();
+          resolve();
+        };
+        unsubscribe = ctx.events.subscribe(mission.mission_id, after, {
           pollMs: ctx.config.stream.pollMs,
-          signal: sse.signal,
-        }))
-          sse.send(event);
-      } catch (err) {
-        // Headers are gone already: end the stream; the client reconnects with Last-Event-ID.
-        request.log.warn({ err }, 'mission stream failed');
-      } finally {
-        sse.end();
-      }
+          deliver: (events) => sse.sendMany(events),
+          fail: (err) => {
+            // Headers are gone already: end the stream; the client reconnects with Last-Event-ID.
+            request.log.warn({ err }, 'mission stream failed');
+            done();
+          },
+        });
+        if (sse.signal.aborted) done();
+        else sse.signal.addEventListener('abort', done, { once: true });
+      });
+      sse.end();
       return reply;
     },
   );

@@ -1,0 +1,183 @@
+// Live delivery of a mission's events to every stream of that mission in this process. One hub
+// per mission with subscribers: a new event costs one store read per hub, and each subscriber
+// gets what it has not seen as one batch through a plain callback (no read, promise or
+// generator of its own), so a thousand streams on a mission cost little more than a thousand
+// socket writes. Events appended together are delivered together: the first at once, the ones
+// right behind it at most BATCH_MS after the previous delivery finished, so a turn is not slowed
+// by its own audience. Events other processes store are found by one poll per hub.
+import type { StreamEvent } from '@hs/contracts';
+
+/** A gap older than this is a writer that died between taking a number and storing its event. */
+const GAP_GRACE_MS = 2000;
+const PAGE = 200;
+const BATCH_MS = 20;
+/** Subscribers written to before the event loop gets a turn. */
+const SLICE = 64;
+
+export type ReadAfter = (missionId: string, seq: number, limit: number) => Promise<StreamEvent[]>;
+
+type Subscriber = {
+  cursor: number;
+  /** Still reading its own replay: the hub's deliveries are not its business yet. */
+  catchingUp: boolean;
+  deliver: (events: StreamEvent[]) => void;
+  fail: (err: unknown) => void;
+};
+
+type Hub = {
+  missionId: string;
+  /** The last seq delivered to live subscribers. */
+  cursor: number;
+  subscribers: Set<Subscriber>;
+  reading: boolean;
+  again: boolean;
+  gapSince: number | null;
+  lastDelivery: number;
+  later: NodeJS.Timeout | null;
+  poll: NodeJS.Timeout;
+};
+
+/** The events of `page` that can go out now: contiguous after `cursor`, or past a gap grown old. */
+function deliverable(hub: Hub, page: StreamEvent[]): StreamEvent[] {
+  const out: StreamEvent[] = [];
+  let cursor = hub.cursor;
+  for (const event of page) {
+    if (event.seq !== cursor + 1) {
+      hub.gapSince ??= Date.now();
+      if (Date.now() - hub.gapSince < GAP_GRACE_MS) break;
+    }
+    hub.gapSince = null;
+    cursor = event.seq;
+    out.push(event);
+  }
+  return out;
+}
+
+export function createMissionHubs(readAfter: ReadAfter) {
+  const hubs = new Map<string, Hub>();
+
+  async function pump(hub: Hub): Promise<void> {
+    if (hub.reading) {
+      hub.again = true;
+      return;
+    }
+    hub.reading = true;
+    try {
+      for (;;) {
+        hub.again = false;
+        const page = await readAfter(hub.missionId, hub.cursor, PAGE);
+        const batch = deliverable(hub, page);
+        if (batch.length > 0) {
+          const last = batch.at(-1)!.seq;
+          hub.cursor = last;
+          // A few dozen sockets at a time, letting the loop in between: the turn that appended
+          // these events (and every other request here) goes on while they are written.
+          const subscribers = [...hub.subscribers];
+          for (let i = 0; i < subscribers.length; i++) {
+            if (i > 0 && i % SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+            const sub = subscribers[i]!;
+            if (sub.catchingUp || sub.cursor >= last || !hub.subscribers.has(sub)) continue;
+            const unseen = sub.cursor < batch[0]!.seq ? batch : batch.filter((e) => e.seq > sub.cursor);
+            sub.cursor = last;
+            sub.deliver(unseen);
+          }
+          hub.lastDelivery = performance.now();
+        }
+        if (!(page.length === PAGE && batch.length === page.length) && !hub.again) return;
+      }
+    } catch (err) {
+      for (const sub of hub.subscribers) sub.fail(err);
+    } finally {
+      hub.reading = false;
+    }
+  }
+
+  /** A local append (or the poll): deliver at once, or with the next batch when one just went. */
+  function wake(missionId: string): void {
+    const hub = hubs.get(missionId);
+    if (!hub || hub.later) return;
+    const wait = hub.lastDelivery + BATCH_MS - performance.now();
+    if (wait <= 0) {
+      void pump(hub);
+      return;
+    }
+    hub.later = setTimeout(() => {
+      hub.later = null;
+      void pump(hub);
+    }, wait);
+    hub.later.unref();
+  }
+
+  /** Replays `sub` from its own position until it reaches the hub's; then the hub delivers to it. */
+  async function catchUp(hub: Hub, sub: Subscriber, gone: () => boolean): Promise<void> {
+    try {
+      while (!gone() && sub.cursor < hub.cursor) {
+        // Everything up to where the hub was when the read began is stored (the hub read it).
+        const target = hub.cursor;
+        const page = await readAfter(hub.missionId, sub.cursor, PAGE);
+        const mine = page.filter((e) => e.seq > sub.cursor && e.seq <= target);
+        if (mine.length > 0) {
+          sub.cursor = mine.at(-1)!.seq;
+          sub.deliver(mine);
+        }
+        // Below that position, a seq never stored was skipped by the hub too.
+        if (page.length < PAGE) sub.cursor = Math.max(sub.cursor, target);
+      }
+    } catch (err) {
+      sub.fail(err);
+    } finally {
+      sub.catchingUp = false;
+    }
+  }
+
+  /**
+   * Events after `seq` (the stored ones first), then live ones, to `deliver` in order and in
+   * batches, until the returned function is called. `fail` hears a store failure.
+   */
+  function subscribe(
+    missionId: string,
+    seq: number,
+    handlers: { pollMs: number; deliver: (events: StreamEvent[]) => void; fail: (err: unknown) => void },
+  ): () => void {
+    let hub = hubs.get(missionId);
+    const created = !hub;
+    if (!hub) {
+      hub = {
+        missionId,
+        cursor: seq,
+        subscribers: new Set(),
+        reading: false,
+        again: false,
+        gapSince: null,
+        lastDelivery: 0,
+        later: null,
+        poll: setInterval(() => wake(missionId), handlers.pollMs),
+      };
+      hub.poll.unref();
+      hubs.set(missionId, hub);
+    }
+    const sub: Subscriber = {
+      cursor: seq,
+      catchingUp: !created && seq < hub.cursor,
+      deliver: handlers.deliver,
+      fail: handlers.fail,
+    };
+    hub.subscribers.add(sub);
+    let left = false;
+    const own = hub;
+    if (sub.catchingUp) void catchUp(own, sub, () => left);
+    else void pump(own);
+    return () => {
+      left = true;
+      own.subscribers.delete(sub);
+      if (own.subscribers.size > 0 || hubs.get(missionId) !== own) return;
+      clearInterval(own.poll);
+      if (own.later) clearTimeout(own.later);
+      hubs.delete(missionId);
+    };
+  }
+
+  return { subscribe, wake };
+}
+
+export type MissionHubs = ReturnType<typeof createMissionHubs>;
