@@ -47,5 +47,13 @@ export function withCheckedIds<T extends Doc>(inner: Collection<T>): Collection<
     },
     query: (query) => inner.query(query),
     count: (where) => inner.count(where),
+    ...(inner.watch
+      ? {
+          watch: (id: string, onChange: (doc: T | null) => void, onError: (err: unknown) => void) => {
+            assertId(id);
+            return inner.watch!(id, onChange, onError);
+          },
+        }
+      : {}),
   };
 }

@@ -26,6 +26,19 @@ export function firestoreCollection<T extends Doc>(
     where.reduce((q, [field, op, value]) => q.where(field, op, value), query);
 
   return {
+    watch(id, onChange, onError) {
+      // The listener is attached once the client is connected; a stop before that cancels it.
+      let stop: (() => void) | null = null;
+      let stopped = false;
+      open().then(({ ref }) => {
+        if (!stopped)
+          stop = ref.doc(id).onSnapshot((snap) => onChange(snap.exists ? (snap.data() as T) : null), onError);
+      }, onError);
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
     async get(id) {
       const { ref } = await open();
       const snap = await ref.doc(id).get();

@@ -66,6 +66,13 @@ export interface Collection<T extends Doc> {
   ): Promise<{ doc: T | null; changed: boolean }>;
   query(query?: Query): Promise<Page<T>>;
   count(where?: readonly Where[]): Promise<number>;
+  /**
+   * Calls `onChange` with the document whenever it changes (and once when the watch starts), until the
+   * returned function is called; `onError` when the watch breaks. Only a backend shared between
+   * processes that can push changes has it (docstore: a Firestore snapshot listener); the others
+   * leave it out and their users poll.
+   */
+  watch?(id: string, onChange: (doc: T | null) => void, onError: (err: unknown) => void): () => void;
 }
 
 export interface Store {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { firestoreEmulatorHost } from '@hs/testing';
-import { describe } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createStore } from '../src/index.ts';
 import { describeStoreContract } from './store-contract.ts';
 
@@ -17,4 +17,34 @@ describe.skipIf(!host)('docstore (Firestore emulator)', () => {
       namespace: `t${randomUUID().slice(0, 8)}_`,
     }),
   );
+});
+
+describe.skipIf(!host)('docstore watch (Firestore emulator)', () => {
+  it('tells a watcher when the document changes, from another client too, and stops when asked', async () => {
+    const namespace = `t${randomUUID().slice(0, 8)}_`;
+    const one = createStore({ backend: 'docstore', projectId: 'demo-store-test', namespace });
+    const two = createStore({ backend: 'docstore', projectId: 'demo-store-test', namespace });
+    try {
+      const counters = one.collection<{ seq: number }>('counters');
+      let changes = 0;
+      const stop = counters.watch!(
+        'm_1',
+        () => changes++,
+        (err) => {
+          throw err;
+        },
+      );
+      // Once when the listener starts.
+      await vi.waitFor(() => expect(changes).toBe(1), { timeout: 10_000 });
+      await two.collection<{ seq: number }>('counters').put('m_1', { seq: 1 });
+      await vi.waitFor(() => expect(changes).toBe(2), { timeout: 10_000 });
+      stop();
+      await two.collection<{ seq: number }>('counters').put('m_1', { seq: 2 });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(changes).toBe(2);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
 });

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { StreamEvent } from '@hs/contracts';
 import { createStore, type Store } from '@hs/store';
+import { firestoreEmulatorHost } from '@hs/testing';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { createEventLog } from '../src/adapters/event-log.ts';
@@ -138,6 +140,37 @@ describe('mission streams subscribed to a mission hub', () => {
     const after = reads();
     await new Promise((r) => setTimeout(r, 100));
     expect(reads()).toBe(after);
+  });
+});
+
+const emulator = firestoreEmulatorHost();
+describe.skipIf(!emulator)('mission streams on Firestore (emulator)', () => {
+  it("hear another process's events through a snapshot listener, not a poll", async () => {
+    const namespace = `t${randomUUID().slice(0, 8)}_`;
+    const open = () => createStore({ backend: 'docstore', projectId: 'demo-stream-test', namespace });
+    const [storeHere, storeElsewhere] = [open(), open()];
+    let leave = () => {};
+    try {
+      const here = createEventLog(storeHere);
+      const elsewhere = createEventLog(storeElsewhere);
+      const seen: number[] = [];
+      // A poll this slow never fires during the test: only the listener can deliver.
+      leave = here.subscribe('m_6', 0, {
+        pollMs: 600_000,
+        deliver: (events) => seen.push(...events.map((e) => e.seq)),
+        fail: (err) => {
+          throw err;
+        },
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      await elsewhere.append('m_6', 'turn.started', { source: 'text' });
+      await elsewhere.append('m_6', 'reasoning', { text: 'hi' });
+      await vi.waitFor(() => expect(seen).toEqual([1, 2]), { timeout: 10_000 });
+    } finally {
+      leave();
+      await storeHere.close();
+      await storeElsewhere.close();
+    }
   });
 });
 

@@ -69,7 +69,14 @@ export function createEventLog(store: Store) {
   }
 
   // Live streams: one reader per mission, batches pushed to every subscriber (mission-hubs.ts).
-  const hubs = createMissionHubs(readAfter);
+  const hubs = createMissionHubs(
+    readAfter,
+    // The counter document changes with every append, whichever process makes it.
+    counters.watch
+      ? (missionId, onChange, onError) =>
+          counters.watch!(missionId, (counter) => onChange(counter?.seq ?? 0), onError)
+      : undefined,
+  );
 
   // Reads in flight, by mission, position and size: callers asking the same share the answer.
   const inFlight = new Map<string, Promise<StreamEvent[]>>();

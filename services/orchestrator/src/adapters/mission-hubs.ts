@@ -4,7 +4,8 @@
 // generator of its own), so a thousand streams on a mission cost little more than a thousand
 // socket writes. Events appended together are delivered together: the first at once, the ones
 // right behind it at most BATCH_MS after the previous delivery finished, so a turn is not slowed
-// by its own audience. Events other processes store are found by one poll per hub.
+// by its own audience. Events other processes store are found by one listener (Firestore) or one
+// poll per hub.
 import type { StreamEvent } from '@hs/contracts';
 
 /** A gap older than this is a writer that died between taking a number and storing its event. */
@@ -15,6 +16,17 @@ const BATCH_MS = 20;
 const SLICE = 64;
 
 export type ReadAfter = (missionId: string, seq: number, limit: number) => Promise<StreamEvent[]>;
+/**
+ * Pushes "this mission's events reach `seq`" (a Firestore listener on its counter); absent: poll.
+ * The counter moves just before the event is stored, so a read right then may not find it yet.
+ */
+export type WatchMission = (
+  missionId: string,
+  onChange: (seq: number) => void,
+  onError: (err: unknown) => void,
+) => () => void;
+/** How soon to read again when the counter says there is more than a read found. */
+const RECHECK_MS = 25;
 
 type Subscriber = {
   cursor: number;
@@ -28,13 +40,16 @@ type Hub = {
   missionId: string;
   /** The last seq delivered to live subscribers. */
   cursor: number;
+  /** The highest seq a listener has announced. */
+  announced: number;
   subscribers: Set<Subscriber>;
   reading: boolean;
   again: boolean;
   gapSince: number | null;
   lastDelivery: number;
   later: NodeJS.Timeout | null;
-  poll: NodeJS.Timeout;
+  /** Ends the poll or the listener that finds other processes' events. */
+  stopFinding: () => void;
 };
 
 /** The events of `page` that can go out now: contiguous after `cursor`, or past a gap grown old. */
@@ -53,7 +68,7 @@ function deliverable(hub: Hub, page: StreamEvent[]): StreamEvent[] {
   return out;
 }
 
-export function createMissionHubs(readAfter: ReadAfter) {
+export function createMissionHubs(readAfter: ReadAfter, watchMission?: WatchMission) {
   const hubs = new Map<string, Hub>();
 
   async function pump(hub: Hub): Promise<void> {
@@ -83,7 +98,11 @@ export function createMissionHubs(readAfter: ReadAfter) {
           }
           hub.lastDelivery = performance.now();
         }
-        if (!(page.length === PAGE && batch.length === page.length) && !hub.again) return;
+        if (!(page.length === PAGE && batch.length === page.length) && !hub.again) break;
+      }
+      if (hub.cursor < hub.announced) {
+        const recheck = setTimeout(() => wake(hub.missionId), RECHECK_MS);
+        recheck.unref();
       }
     } catch (err) {
       for (const sub of hub.subscribers) sub.fail(err);
@@ -106,6 +125,33 @@ export function createMissionHubs(readAfter: ReadAfter) {
       void pump(hub);
     }, wait);
     hub.later.unref();
+  }
+
+  /**
+   * Events other processes store: a listener where the store pushes changes (Firestore: no
+   * billed reads while nothing happens), else one poll per mission; a broken listener falls back
+   * to the poll.
+   */
+  function findOthers(missionId: string, pollMs: number): () => void {
+    const poll = () => {
+      const timer = setInterval(() => wake(missionId), pollMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    };
+    if (!watchMission) return poll();
+    let stop = watchMission(
+      missionId,
+      (seq) => {
+        const hub = hubs.get(missionId);
+        if (hub) hub.announced = Math.max(hub.announced, seq);
+        wake(missionId);
+      },
+      () => {
+        stop();
+        stop = poll();
+      },
+    );
+    return () => stop();
   }
 
   /** Replays `sub` from its own position until it reaches the hub's; then the hub delivers to it. */
@@ -145,15 +191,16 @@ export function createMissionHubs(readAfter: ReadAfter) {
       hub = {
         missionId,
         cursor: seq,
+        announced: 0,
         subscribers: new Set(),
         reading: false,
         again: false,
         gapSince: null,
         lastDelivery: 0,
         later: null,
-        poll: setInterval(() => wake(missionId), handlers.pollMs),
+        stopFinding: () => {},
       };
-      hub.poll.unref();
+      hub.stopFinding = findOthers(missionId, handlers.pollMs);
       hubs.set(missionId, hub);
     }
     const sub: Subscriber = {
@@ -171,7 +218,7 @@ export function createMissionHubs(readAfter: ReadAfter) {
       left = true;
       own.subscribers.delete(sub);
       if (own.subscribers.size > 0 || hubs.get(missionId) !== own) return;
-      clearInterval(own.poll);
+      own.stopFinding();
       if (own.later) clearTimeout(own.later);
       hubs.delete(missionId);
     };
