@@ -1,12 +1,36 @@
 // An authenticated household read (wardrobe outfits) through the gateway beside the same read
-// sent straight to wardrobe with the caller headers the gateway would add: requests/s and p99
-// under several concurrent clients (autocannon), and the ratios.
+// sent straight to wardrobe with the caller headers the gateway would add, and through a bare
+// Fastify + undici proxy (bench-bare-proxy.ts: what any proxy hop costs here, the floor):
+// requests/s and p99 under several concurrent clients (autocannon), and the ratios.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 
-import { startStack } from '@hs/testing';
+import { freePort, REPO_ROOT, startStack } from '@hs/testing';
 import autocannon from 'autocannon';
 
 export type LoadFigures = { rps: number; p50: number; p99: number };
-export type GatewayBenchResult = { direct: LoadFigures; gateway: LoadFigures };
+export type GatewayBenchResult = { direct: LoadFigures; gateway: LoadFigures; bareProxy: LoadFigures };
+
+async function startBareProxy(upstream: string) {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@hs/source', join(REPO_ROOT, 'scripts', 'bench-bare-proxy.ts'), String(port), upstream],
+    { stdio: 'inherit' },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (
+      await fetch(`${url}/health`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { url, stop: () => child.kill('SIGTERM') };
+}
 
 async function load(url: string, headers: Record<string, string>, seconds: number): Promise<LoadFigures> {
   const result = await autocannon({ url, headers, connections: 10, duration: seconds });
@@ -50,12 +74,19 @@ export async function runGatewayBench(options: { seconds?: number } = {}): Promi
       'x-user-email': me.email ?? '',
       'x-member-role': 'PARENT_GUARDIAN',
     };
-    // Warm both paths (JIT, connection pools) before measuring.
-    await load(`${stack.url('wardrobe')}${path}`, callerHeaders, 1);
-    await load(`${gw}${path}`, auth, 1);
-    const direct = await load(`${stack.url('wardrobe')}${path}`, callerHeaders, seconds);
-    const gateway = await load(`${gw}${path}`, auth, seconds);
-    return { direct, gateway };
+    const bare = await startBareProxy(stack.url('wardrobe'));
+    try {
+      // Warm every path (JIT, connection pools) before measuring.
+      await load(`${stack.url('wardrobe')}${path}`, callerHeaders, 1);
+      await load(`${gw}${path}`, auth, 1);
+      await load(`${bare.url}${path}`, callerHeaders, 1);
+      const direct = await load(`${stack.url('wardrobe')}${path}`, callerHeaders, seconds);
+      const gateway = await load(`${gw}${path}`, auth, seconds);
+      const bareProxy = await load(`${bare.url}${path}`, callerHeaders, seconds);
+      return { direct, gateway, bareProxy };
+    } finally {
+      bare.stop();
+    }
   } finally {
     await stack.close();
   }
@@ -69,5 +100,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     (r.gateway.rps / r.direct.rps).toFixed(2),
     'p99 ratio',
     (r.gateway.p99 / r.direct.p99).toFixed(2),
+    'bare proxy throughput ratio',
+    (r.bareProxy.rps / r.direct.rps).toFixed(2),
   );
 }

@@ -34,14 +34,15 @@ const TARGETS: Target[] = [
   {
     name: 'gateway throughput vs direct',
     figure: 'gatewayRatio',
-    reference: 'directRps',
+    // What a bare Fastify + undici proxy reaches in the same run: the floor of any proxy hop here.
+    reference: 'bareProxyRatio',
     limit: '≥ 0.6×',
     pass: (v) => v >= 0.6,
   },
   {
     name: 'gateway p99 vs direct',
     figure: 'gatewayP99Ratio',
-    reference: 'directP99',
+    reference: 'bareProxyP99Ratio',
     limit: '≤ 2×',
     pass: (v) => v <= 2,
   },
@@ -122,6 +123,8 @@ async function round(): Promise<Round> {
     directP99: gw.direct.p99,
     gatewayP99: gw.gateway.p99,
     gatewayP99Ratio: gw.gateway.p99 / Math.max(1, gw.direct.p99),
+    bareProxyRatio: gw.bareProxy.rps / gw.direct.rps,
+    bareProxyP99Ratio: gw.bareProxy.p99 / Math.max(1, gw.direct.p99),
   });
   const st = await runStreamBench(quick ? { streams: 50, turns: 2 } : { streams: 1000, turns: 5 });
   Object.assign(r, {

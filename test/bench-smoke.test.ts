@@ -22,7 +22,7 @@ describe('pnpm bench --quick', () => {
     expect(report.targets.map((t: { name: string }) => t.name)).toEqual([
       'gateway throughput vs direct',
       'gateway p99 vs direct',
-      'stream event delay p99 (ms)',
+      'stream first-event delay p99 (ms)',
       'memory added by streams (MB)',
       'chat turn with streams vs without',
       'search p50 largest/1k',
