@@ -39,15 +39,25 @@ export function ensureCollectionSchema(
   );
 
   const declaredArrays = options.arrayFields ?? [];
+  const wanted = new Set<string>();
   for (const spec of options.indexes ?? []) {
+    if (spec.firestoreOnly) continue;
     // Array fields are served by the side table; scalar fields go into one expression index,
     // in declared order, with id last so `ORDER BY <last field>, id` comes straight off it.
     const scalar = spec.fields.filter((f) => !declaredArrays.includes(f));
     if (scalar.length === 0) continue;
     const columns = [...scalar.map(valueExpr), 'id'].join(', ');
-    db.exec(
-      `CREATE INDEX IF NOT EXISTS ${quoteIdent(sqliteIndexName(name, scalar))} ON ${table} (${columns})`,
-    );
+    const index = sqliteIndexName(name, scalar);
+    wanted.add(index);
+    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${table} (${columns})`);
+  }
+  // An index a previous version declared and this one no longer does only slows every write.
+  if (options.indexes) {
+    const existing = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE ?")
+      .all(name, `${name}__by_%`);
+    for (const row of existing)
+      if (!wanted.has(String(row.name))) db.exec(`DROP INDEX IF EXISTS ${quoteIdent(String(row.name))}`);
   }
 
   const register = db.prepare(`INSERT OR IGNORE INTO ${ARRAY_FIELDS_TABLE} (coll, field) VALUES (?, ?)`);

@@ -33,6 +33,12 @@ export interface Page<T> {
  */
 export interface IndexSpec {
   fields: readonly string[];
+  /**
+   * Only Firestore needs it (it refuses a query without an exact composite index); sqlite
+   * serves the query from a shorter index and filters the rest, and skips it, since every
+   * index costs every write.
+   */
+  firestoreOnly?: boolean;
 }
 
 export interface CollectionOptions {

@@ -34,6 +34,57 @@ function plan(file: string, query: Query): string[] {
 }
 
 describe('sqlite backend', () => {
+  it('builds only the indexes sqlite needs, and drops one no longer declared', async () => {
+    const file = join(dir, 'indexes.sqlite');
+    const indexNames = () => {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log' AND name LIKE 'log__by_%'",
+          )
+          .all()
+          .map((r) => String(r.name))
+          .sort();
+      } finally {
+        db.close();
+      }
+    };
+    const first = openStore(file);
+    await first
+      .collection('log', {
+        indexes: [{ fields: ['householdId', 'seq'] }, { fields: ['householdId', 'action', 'seq'] }],
+      })
+      .put('a', { householdId: 'h', action: 'x', seq: 1 });
+    await first.close();
+    expect(indexNames()).toEqual(
+      [
+        sqliteIndexName('log', ['householdId', 'action', 'seq']),
+        sqliteIndexName('log', ['householdId', 'seq']),
+      ].sort(),
+    );
+    const second = openStore(file);
+    const log = second.collection('log', {
+      indexes: [
+        { fields: ['householdId', 'seq'] },
+        { fields: ['householdId', 'action', 'seq'], firestoreOnly: true },
+      ],
+    });
+    expect(
+      (
+        await log.query({
+          where: [
+            ['householdId', '==', 'h'],
+            ['action', '==', 'x'],
+          ],
+          orderBy: [{ field: 'seq' }],
+        })
+      ).items,
+    ).toHaveLength(1);
+    await second.close();
+    expect(indexNames()).toEqual([sqliteIndexName('log', ['householdId', 'seq'])]);
+  });
+
   it('keeps data, indexes and array membership across close and reopen', async () => {
     const file = join(dir, 'reopen.sqlite');
     const first = openStore(file);

@@ -28,6 +28,28 @@ function twoWriters() {
 }
 
 describe('audit ledger with concurrent writers', () => {
+  it('writes appends that arrive together as one batch, still one verifiable chain in arrival order', async () => {
+    const store = createStore({ backend: 'inmemory' });
+    const entries = store.collection('audit_entries');
+    let writes = 0;
+    const createMany = entries.createMany.bind(entries);
+    entries.createMany = async (docs) => {
+      writes++;
+      return createMany(docs);
+    };
+    const ledger = createAuditLedger({
+      ...store,
+      collection: ((name: string) =>
+        name === 'audit_entries' ? entries : store.collection(name)) as typeof store.collection,
+    });
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => ledger.append('h_1', event(i))));
+    expect(results.map((r) => [r.entry.seq, r.entry.detail.i, r.created])).toEqual(
+      Array.from({ length: 50 }, (_, i) => [i + 1, i, true]),
+    );
+    expect(writes).toBeLessThanOrEqual(2);
+    expect(await ledger.verify('h_1')).toMatchObject({ valid: true, entriesChecked: 50 });
+  });
+
   it('keeps one gap-free, verifiable chain when two stores on one sqlite file append at once', async () => {
     const { stores, a, b } = twoWriters();
     const results = await Promise.all(

@@ -11,6 +11,9 @@
 // entry) or else rolls the head forward over the entry that won and retries. A crash between
 // 2 and 3 leaves a complete entry ahead of the head, which the next writer rolls over; no seq
 // is ever reserved without its entry, so the chain never has a gap for the verifier to trip on.
+// Appends that wait together for one household go as one batch: one head read, the entries
+// chained one after another with their markers in one all-or-none `createMany`, one head move.
+// A batch that meets any conflict is redone one append at a time by the steps above.
 // Nothing here updates or deletes an entry.
 import type { AppendAuditEventRequest, AuditChainVerification, AuditEntry, AuditPage } from '@hs/contracts';
 import { newId, nowIso } from '@hs/service-kit';
@@ -36,13 +39,23 @@ type LedgerDoc = (AuditEntry | EventMarker) & Doc;
 
 const FILTERS = ['action', 'targetType', 'category'] as const;
 const MAX_APPEND_ATTEMPTS = 1000;
+/** Appends written together at most (one createMany of twice as many documents). */
+const MAX_BATCH = 100;
 const VERIFY_PAGE = 500;
 
-/** Every combination of the optional filters, each ending in seq (Firestore needs one composite index per shape). */
-function filterIndexes(): { fields: string[] }[] {
-  const out: { fields: string[] }[] = [];
+/**
+ * Every combination of the optional filters, each ending in seq: Firestore needs one composite
+ * index per shape. sqlite keeps only the household's and one per single filter (a query with
+ * two filters reads one of them and checks the other), since each index costs every append.
+ */
+function filterIndexes(): { fields: string[]; firestoreOnly?: boolean }[] {
+  const out: { fields: string[]; firestoreOnly?: boolean }[] = [];
   for (let mask = 0; mask < 1 << FILTERS.length; mask++) {
-    out.push({ fields: ['householdId', ...FILTERS.filter((_, i) => mask & (1 << i)), 'seq'] });
+    const filters = FILTERS.filter((_, i) => mask & (1 << i));
+    out.push({
+      fields: ['householdId', ...filters, 'seq'],
+      ...(filters.length > 1 ? { firestoreOnly: true } : {}),
+    });
   }
   return out;
 }
@@ -71,45 +84,111 @@ export function createAuditLedger(store: Store) {
       current && current.lastSeq >= entry.seq ? ABORT : { lastSeq: entry.seq, lastHash: entry.hash },
     );
 
-  // Appends to one household from this process go one after another: concurrent ones would
-  // all read the same head and all but one lose the race and retry. Other processes still
-  // race through the store, which the loop below settles.
-  const queues = new Map<string, Promise<unknown>>();
+  // Appends to one household from this process go one batch after another: concurrent ones
+  // would all read the same head and all but one lose the race and retry. The appends that
+  // arrive while a batch is written form the next one. Other processes still race through the
+  // store, which the loop in appendNow settles.
+  type Pending = {
+    eventId: string;
+    event: AppendAuditEventRequest;
+    resolve: (result: AppendResult) => void;
+    reject: (err: unknown) => void;
+  };
+  const waiting = new Map<string, Pending[]>();
+  const writing = new Set<string>();
+
   function append(householdId: string, event: AppendAuditEventRequest): Promise<AppendResult> {
-    const previous = queues.get(householdId) ?? Promise.resolve();
-    const mine = previous.then(
-      () => appendNow(householdId, event),
-      () => appendNow(householdId, event),
-    );
-    const tail = mine.catch(() => undefined);
-    queues.set(householdId, tail);
-    void tail.then(() => {
-      if (queues.get(householdId) === tail) queues.delete(householdId);
+    return new Promise((resolve, reject) => {
+      const eventId = event.eventId ?? newId('aud', 16);
+      const queue = waiting.get(householdId) ?? [];
+      queue.push({ eventId, event, resolve, reject });
+      waiting.set(householdId, queue);
+      if (!writing.has(householdId)) void drain(householdId);
     });
-    return mine;
   }
 
-  async function appendNow(householdId: string, event: AppendAuditEventRequest): Promise<AppendResult> {
-    const eventId = event.eventId ?? newId('aud', 16);
+  async function drain(householdId: string): Promise<void> {
+    writing.add(householdId);
+    try {
+      for (;;) {
+        const batch = waiting.get(householdId)?.splice(0, MAX_BATCH) ?? [];
+        if (batch.length === 0) break;
+        await writeBatch(householdId, batch);
+      }
+    } finally {
+      writing.delete(householdId);
+      waiting.delete(householdId);
+    }
+  }
+
+  async function writeBatch(householdId: string, batch: Pending[]): Promise<void> {
+    if (batch.length > 1) {
+      try {
+        const created = await appendTogether(householdId, batch);
+        batch.forEach((p, i) => p.resolve({ entry: created[i]!, created: true }));
+        return;
+      } catch (err) {
+        if (!(err instanceof StoreConflictError)) {
+          for (const p of batch) p.reject(err);
+          return;
+        }
+        // A repeated eventId or another writer's entry: each append settles it on its own.
+      }
+    }
+    for (const p of batch) {
+      try {
+        p.resolve(await appendNow(householdId, p.eventId, p.event));
+      } catch (err) {
+        p.reject(err);
+      }
+    }
+  }
+
+  /** The whole batch after the current head, all or nothing (StoreConflictError: nothing written). */
+  async function appendTogether(householdId: string, batch: Pending[]): Promise<AuditEntry[]> {
+    let head = (await heads.get(householdId)) ?? { lastSeq: 0, lastHash: GENESIS_HASH };
+    const created: AuditEntry[] = [];
+    const docs: Array<readonly [string, LedgerDoc]> = [];
+    for (const p of batch) {
+      const entry = seal(householdId, p.eventId, p.event, head);
+      const id = entryId(householdId, entry.seq);
+      docs.push([id, entry], [markerId(householdId, p.eventId), { entryId: id }]);
+      created.push(entry);
+      head = { lastSeq: entry.seq, lastHash: entry.hash };
+    }
+    await entries.createMany(docs);
+    await advanceHead(householdId, created.at(-1)!);
+    return created;
+  }
+
+  function seal(householdId: string, eventId: string, event: AppendAuditEventRequest, head: ChainHead) {
+    return sealEntry({
+      eventId,
+      householdId,
+      missionId: event.missionId ?? null,
+      category: event.category,
+      severity: event.severity ?? 'INFO',
+      action: event.action,
+      detail: event.detail ?? {},
+      sourceService: event.sourceService,
+      actorId: event.actorId ?? null,
+      targetType: event.targetType ?? null,
+      targetId: event.targetId ?? null,
+      createdAt: nowIso(),
+      seq: head.lastSeq + 1,
+      prevHash: head.lastHash,
+    });
+  }
+
+  async function appendNow(
+    householdId: string,
+    eventId: string,
+    event: AppendAuditEventRequest,
+  ): Promise<AppendResult> {
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       const head = (await heads.get(householdId)) ?? { lastSeq: 0, lastHash: GENESIS_HASH };
-      const seq = head.lastSeq + 1;
-      const entry = sealEntry({
-        eventId,
-        householdId,
-        missionId: event.missionId ?? null,
-        category: event.category,
-        severity: event.severity ?? 'INFO',
-        action: event.action,
-        detail: event.detail ?? {},
-        sourceService: event.sourceService,
-        actorId: event.actorId ?? null,
-        targetType: event.targetType ?? null,
-        targetId: event.targetId ?? null,
-        createdAt: nowIso(),
-        seq,
-        prevHash: head.lastHash,
-      });
+      const entry = seal(householdId, eventId, event, head);
+      const seq = entry.seq;
       const id = entryId(householdId, seq);
       try {
         await entries.createMany([
