@@ -125,7 +125,7 @@ export function createAuditLedger(store: Store) {
     if (batch.length > 1) {
       try {
         const created = await appendTogether(householdId, batch);
-        batch.forEach((p, i) => p.resolve({ entry: created[i]!, created: true }));
+        for (const [i, p] of batch.entries()) p.resolve({ entry: created[i]!, created: true });
         return;
       } catch (err) {
         if (!(err instanceof StoreConflictError)) {

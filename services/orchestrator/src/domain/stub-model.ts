@@ -1,10 +1,4 @@
-import type {
-  CheckCartResult,
-  OfferSummary,
-  PrepareCartResult,
-  SearchCommerceArgs,
-  SearchCommerceResult,
-} from '@hs/contracts';
+import type { CheckCartResult, OfferSummary, PrepareCartResult, SearchCommerceResult } from '@hs/contracts';
 import { MAX_CALLS_PER_STEP } from './agent-loop.ts';
 import type { AgentModel, ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
 import { readMessage } from './brief/read-message.ts';
