@@ -6,6 +6,7 @@ export {
   type StoreEnv,
   storeConfigFromEnv,
 } from './create-store.ts';
+export { cursorAt } from './cursor-at.ts';
 export { deleteExpired } from './delete-expired.ts';
 export {
   type FirestoreIndex,

@@ -74,3 +74,39 @@ export function runMemoryQuery(
     nextCursor: more && last ? encodeCursor({ values: last.key, id: last.id }) : null,
   };
 }
+
+/**
+ * Runs a normalized query over candidates already in the query's order (a memory index walk):
+ * stops as soon as the page and the one row telling whether there is more are found.
+ */
+export function runOrderedQuery(
+  candidates: Iterable<{ value: unknown; id: string }>,
+  lookup: (id: string) => Doc | undefined,
+  q: NormalizedQuery,
+): { docs: Doc[]; nextCursor: string | null } {
+  const desc = q.order[0]?.direction === 'desc';
+  const after = q.after;
+  const pastCursor = (value: unknown, id: string) => {
+    if (!after) return true;
+    const c = compareValues(value, after.values[0]);
+    if (c !== 0) return desc ? c < 0 : c > 0;
+    return compareStrings(id, after.id) > 0;
+  };
+  const wanted = q.limit === undefined ? Number.POSITIVE_INFINITY : q.offset + q.limit + 1;
+  const rows: Row[] = [];
+  for (const { value, id } of candidates) {
+    if (!pastCursor(value, id)) continue;
+    const doc = lookup(id);
+    if (!doc || !matchesAll(doc, q.where)) continue;
+    rows.push({ id, doc, key: [value] });
+    if (rows.length >= wanted) break;
+  }
+  const end = q.limit === undefined ? undefined : q.offset + q.limit;
+  const page = rows.slice(q.offset, end);
+  const last = page.at(-1);
+  const more = end !== undefined && rows.length > end;
+  return {
+    docs: page.map((r) => r.doc),
+    nextCursor: more && last ? encodeCursor({ values: last.key, id: last.id }) : null,
+  };
+}

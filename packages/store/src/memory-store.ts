@@ -1,9 +1,11 @@
-import { matchesAll, runMemoryQuery } from './memory-query.ts';
+import { createMemoryIndex, type MemoryIndex } from './memory-index.ts';
+import { matchesAll, runMemoryQuery, runOrderedQuery } from './memory-query.ts';
 import { assertCollectionName } from './names.ts';
-import { normalizeQuery, normalizeWhere } from './normalize-query.ts';
+import { type NormalizedQuery, normalizeQuery, normalizeWhere } from './normalize-query.ts';
 import {
   ABORT,
   type Collection,
+  type CollectionOptions,
   type Doc,
   type Page,
   type Query,
@@ -12,7 +14,8 @@ import {
   type Where,
 } from './types.ts';
 
-type Table = Map<string, Doc>;
+/** A collection's documents, and its declared indexes once a query has used them. */
+type Table = { docs: Map<string, Doc>; indexes: Map<string, MemoryIndex>; arrays: Set<string> };
 
 /**
  * Process-local backend for development and tests. Documents are deep-copied on the way in and
@@ -22,12 +25,20 @@ export function createMemoryStore(): Store {
   const tables = new Map<string, Table>();
   return {
     backend: 'inmemory',
-    collection<T extends Doc>(name: string): Collection<T> {
+    collection<T extends Doc>(name: string, options: CollectionOptions = {}): Collection<T> {
       assertCollectionName(name);
       let table = tables.get(name);
       if (!table) {
-        table = new Map();
+        table = { docs: new Map(), indexes: new Map(), arrays: new Set() };
         tables.set(name, table);
+      }
+      for (const field of options.arrayFields ?? []) table.arrays.add(field);
+      for (const spec of options.indexes ?? []) {
+        const key = spec.fields.join('\u0000');
+        if (spec.fields.length < 2 || table.indexes.has(key)) continue;
+        const index = createMemoryIndex(spec, table.arrays);
+        for (const [id, doc] of table.docs) index.add(id, doc);
+        table.indexes.set(key, index);
       }
       return memoryCollection<T>(name, table);
     },
@@ -38,55 +49,90 @@ export function createMemoryStore(): Store {
 
 function memoryCollection<T extends Doc>(name: string, table: Table): Collection<T> {
   const copy = (doc: Doc): T => structuredClone(doc) as T;
+  const { docs, indexes } = table;
+  /** Stores a document (already a private copy), keeping every index in step. */
+  const set = (id: string, doc: Doc): void => {
+    const old = docs.get(id);
+    for (const index of indexes.values()) {
+      if (old) index.remove(id, old);
+      index.add(id, doc);
+    }
+    docs.set(id, doc);
+  };
+  const remove = (id: string): boolean => {
+    const old = docs.get(id);
+    if (!old) return false;
+    for (const index of indexes.values()) index.remove(id, old);
+    return docs.delete(id);
+  };
+  /** The declared index that serves the query with the fewest rows to walk, if any does. */
+  const walk = (q: NormalizedQuery) => {
+    let best: Iterable<{ value: unknown; id: string }> | null = null;
+    let bestSize = Number.POSITIVE_INFINITY;
+    for (const index of indexes.values()) {
+      const found = index.candidates(q);
+      if (!found) continue;
+      const size = Array.isArray(found) ? found.length : Number.POSITIVE_INFINITY - 1;
+      if (size < bestSize) {
+        best = found;
+        bestSize = size;
+      }
+    }
+    return best;
+  };
   return {
     async get(id) {
-      const doc = table.get(id);
+      const doc = docs.get(id);
       return doc ? copy(doc) : null;
     },
     async getMany(ids) {
       const found = new Map<string, T>();
       for (const id of ids) {
-        const doc = table.get(id);
+        const doc = docs.get(id);
         if (doc) found.set(id, copy(doc));
       }
       return found;
     },
     async create(id, doc) {
-      if (table.has(id)) throw new StoreConflictError(name, id);
-      table.set(id, copy(doc));
+      if (docs.has(id)) throw new StoreConflictError(name, id);
+      set(id, copy(doc));
     },
     async createMany(entries) {
       const seen = new Set<string>();
       for (const [id] of entries) {
-        if (table.has(id) || seen.has(id)) throw new StoreConflictError(name, id);
+        if (docs.has(id) || seen.has(id)) throw new StoreConflictError(name, id);
         seen.add(id);
       }
       // Copy everything first so a clone failure cannot leave a partial batch behind.
       const copies = entries.map(([id, doc]) => [id, copy(doc)] as const);
-      for (const [id, doc] of copies) table.set(id, doc);
+      for (const [id, doc] of copies) set(id, doc);
     },
     async put(id, doc) {
-      table.set(id, copy(doc));
+      set(id, copy(doc));
     },
     async delete(id) {
-      return table.delete(id);
+      return remove(id);
     },
     async update(id, mutate) {
-      const stored = table.get(id);
+      const stored = docs.get(id);
       const result = mutate(stored ? copy(stored) : null);
       if (result === ABORT) return { doc: stored ? copy(stored) : null, changed: false };
-      if (result === null) return { doc: null, changed: table.delete(id) };
-      table.set(id, copy(result));
+      if (result === null) return { doc: null, changed: remove(id) };
+      set(id, copy(result));
       return { doc: copy(result), changed: true };
     },
     async query(query?: Query): Promise<Page<T>> {
-      const { docs, nextCursor } = runMemoryQuery(table.entries(), normalizeQuery(query));
-      return { items: docs.map(copy), nextCursor };
+      const q = normalizeQuery(query);
+      const ordered = walk(q);
+      const { docs: found, nextCursor } = ordered
+        ? runOrderedQuery(ordered, (id) => docs.get(id), q)
+        : runMemoryQuery(docs.entries(), q);
+      return { items: found.map(copy), nextCursor };
     },
     async count(where?: readonly Where[]) {
       const filters = normalizeWhere(where);
       let n = 0;
-      for (const doc of table.values()) if (matchesAll(doc, filters)) n++;
+      for (const doc of docs.values()) if (matchesAll(doc, filters)) n++;
       return n;
     },
   };

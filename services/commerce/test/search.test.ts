@@ -172,6 +172,36 @@ describe.each(backends)('offer search (%s)', (_name, makeStore) => {
       ]);
     });
 
+    it('finds "EU 42" and a bare "42", never another system\'s 42, whatever else is asked', async () => {
+      const sizes = await app.inject({
+        method: 'POST',
+        url: '/api/v1/households/h_sizes/offers/bulk',
+        headers,
+        payload: {
+          offers: [
+            offer({ title: 'EU boots', sizes: ['EU 42'], category: 'SHOES', price: 10 }),
+            offer({ title: 'US boots', sizes: ['US 42'], category: 'SHOES', price: 20 }),
+            offer({ title: 'Bare boots', sizes: ['42'], category: 'SHOES', price: 30 }),
+          ],
+        },
+      });
+      expect(sizes.statusCode).toBe(201);
+      for (const extra of [
+        {},
+        { category: 'SHOES' },
+        { query: 'boots' },
+        { colors: ['red', 'white', 'blue'] },
+      ]) {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/v1/search',
+          headers: { 'x-internal-token': headers['x-internal-token'] },
+          payload: { householdId: 'h_sizes', size: 'EU 42', ...extra },
+        });
+        expect(titles(res.json()), JSON.stringify(extra)).toEqual(['EU boots', 'Bare boots']);
+      }
+    });
+
     it('pages with a cursor, also when some constraints are checked after the query', async () => {
       for (const constraints of [{}, { query: 'acme', colors: 'white,blue' }]) {
         const all = titles(await search(constraints));

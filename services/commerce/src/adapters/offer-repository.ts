@@ -1,5 +1,5 @@
 import type { OfferStatus } from '@hs/contracts';
-import { ABORT, type CollectionOptions, type Page, type Store } from '@hs/store';
+import { ABORT, type CollectionOptions, cursorAt, type Page, type Store } from '@hs/store';
 import type { OfferSearchPlan } from '../domain/offer-search-plan.ts';
 import type { StoredOffer } from '../domain/offers.ts';
 
@@ -29,10 +29,15 @@ export const OFFER_COLLECTIONS: Record<string, CollectionOptions> = {
 
 /** Stops a residual-filtered search from walking a whole catalogue for one page. */
 const MAX_SCANNED_PER_PAGE = 2000;
+/** A residual-filtered search reads this many times the rows it still needs, at least MIN_BATCH. */
+const BATCH_FACTOR = 4;
+const MIN_BATCH = 50;
 
 export function createOfferRepository(store: Store) {
   const offers = store.collection<StoredOffer>('offers', OFFER_COLLECTIONS.offers);
   return {
+    /** Whether one query may carry several array filters (Firestore allows one). */
+    manyArrayFilters: store.backend !== 'docstore',
     /** The offer when it belongs to the household; another household's offer is "missing". */
     async get(householdId: string, offerId: string): Promise<StoredOffer | null> {
       const offer = await offers.get(offerId);
@@ -60,9 +65,10 @@ export function createOfferRepository(store: Store) {
     },
     /**
      * One page of a planned search. Without a residual filter it is one indexed query. With one,
-     * it asks the store for exactly as many rows as are still missing, so every fetched row is
-     * either returned or rejected and the store's cursor stays exact; a page may come back short
-     * (with a cursor) after MAX_SCANNED_PER_PAGE rows.
+     * it reads batches sized for the filter (a few times what is still missing), keeps the rows
+     * that pass, and when a batch holds more than the page needs, ends the page at the last row
+     * kept with a cursor right after it; a page may come back short (with a cursor) after
+     * MAX_SCANNED_PER_PAGE rows.
      */
     async search(plan: OfferSearchPlan, limit: number, cursor: string | null): Promise<Page<StoredOffer>> {
       const query = { where: plan.where, orderBy: plan.orderBy };
@@ -71,11 +77,22 @@ export function createOfferRepository(store: Store) {
       let scanned = 0;
       let next = cursor;
       do {
-        const page = await offers.query({ ...query, limit: limit - items.length, cursor: next });
+        const missing = limit - items.length;
+        const batch = Math.min(Math.max(missing * BATCH_FACTOR, MIN_BATCH), MAX_SCANNED_PER_PAGE - scanned);
+        const page = await offers.query({ ...query, limit: batch, cursor: next });
         scanned += page.items.length;
-        items.push(...page.items.filter(plan.residual));
         next = page.nextCursor;
-      } while (next && items.length < limit && scanned < MAX_SCANNED_PER_PAGE);
+        for (const offer of page.items) {
+          if (!plan.residual(offer)) continue;
+          items.push(offer);
+          if (items.length === limit) {
+            // Rows after this one in the batch were read but not handed out: resume right here.
+            const last = page.items.at(-1)!;
+            if (offer !== last) next = cursorAt(query, offer, offer.offerId);
+            return { items, nextCursor: next };
+          }
+        }
+      } while (next && scanned < MAX_SCANNED_PER_PAGE);
       return { items, nextCursor: next };
     },
   };

@@ -15,7 +15,10 @@ export async function runSearch(
   if (rest.minPrice !== undefined && rest.maxPrice !== undefined && rest.minPrice > rest.maxPrice)
     return { items: [], nextCursor: null };
   try {
-    return await ctx.offers.search(planOfferSearch(householdId, status, rest), limit, cursor ?? null);
+    const plan = planOfferSearch(householdId, status, rest, {
+      manyArrayFilters: ctx.offers.manyArrayFilters,
+    });
+    return await ctx.offers.search(plan, limit, cursor ?? null);
   } catch (err) {
     if (err instanceof StoreQueryError) throw badRequest('Invalid cursor');
     throw err;
