@@ -66,7 +66,19 @@ describe('public API documents', () => {
       security: [{ bearer: [] }],
     });
     expect(operation(`${H}/requests`, 'post')?.operationId).toBe('createPurchaseRequest');
-    expect(operation(`${H}/orchestrator/missions/{mId}/chat`, 'post')?.operationId).toBe('chatMission');
+    expect(operation(`${H}/orchestrator/missions/{mId}/chat`, 'post')?.operationId).toBe(
+      'sendMissionMessage',
+    );
+    expect(operation('/api/v1/auth/login', 'post')?.operationId).toBe('login');
+    // The upload takes the image bytes; the stream answers with events, not JSON.
+    expect(Object.keys(operation('/api/v1/uploads/{path}', 'put')?.requestBody.content)).toEqual([
+      'image/png',
+      'image/jpeg',
+      'image/webp',
+    ]);
+    expect(
+      Object.keys(operation(`${H}/orchestrator/missions/{mId}/stream`, 'get')?.responses['200'].content),
+    ).toEqual(['text/event-stream']);
     expect(operation(`${H}/vto/jobs`, 'post')?.operationId).toBe('createTryOnJob');
     expect(operation('/api/v1/auth/login', 'post')?.security).toEqual([]);
     expect(operation('/api/v1/uploads/{path}', 'put')?.security).toEqual([]);
@@ -77,6 +89,35 @@ describe('public API documents', () => {
     expect(all.filter((o) => o.path.includes('/internal/'))).toEqual([]);
     expect(new Set(all.map((o) => o.operationId)).size).toBe(all.length);
     expect(all.length).toBeGreaterThan(70);
+    for (const o of all) expect(o.operationId, o.path).toMatch(/^[a-z][A-Za-z]+$/);
+    // Every failure is the error envelope, by name.
+    for (const o of all)
+      for (const [status, response] of Object.entries(o.responses as Json))
+        if (Number(status) >= 400)
+          expect((response as Json).content['application/json'].schema, `${o.operationId} ${status}`).toEqual(
+            {
+              $ref: '#/components/schemas/ErrorEnvelope',
+            },
+          );
+  });
+
+  it('names the contracts an app team meets as components, and refers to them', () => {
+    const doc: Json = generated.publicDocument;
+    for (const name of [
+      'PurchaseRequest',
+      'CreatePurchaseRequest',
+      'MissionView',
+      'Brief',
+      'WardrobeItem',
+      'Offer',
+      'ErrorEnvelope',
+    ])
+      expect(doc.components.schemas, name).toHaveProperty(name);
+    expect(
+      doc.paths['/api/v1/households/{id}/requests'].post.requestBody.content['application/json'].schema,
+    ).toEqual({
+      $ref: '#/components/schemas/CreatePurchaseRequest',
+    });
   });
 
   it('lint clean with redocly: the public document, the AsyncAPI one and each service’s own', async () => {

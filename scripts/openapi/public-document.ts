@@ -2,7 +2,7 @@
 // their own zod contracts: the gateway's routes, plus every route of another service that the
 // gateway forwards (decisions "Gateway routing"). Nothing here is written by hand but the wiring.
 import type { ServiceName } from '@hs/contracts';
-import { namedWildcards, operationIdFor, summaryFor } from '@hs/service-kit';
+import { namedWildcards, operationIdFor, summaryFor, withUsedSchemas } from '@hs/service-kit';
 import { FORWARD_RULES } from '../../services/gateway/src/routes/proxy.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the services' documents are arbitrary JSON here
@@ -77,7 +77,7 @@ export function buildPublicDocument(documents: ServiceDocument[]): Json {
       }
     }
   }
-  return {
+  return withUsedSchemas({
     openapi: gateway.openapi,
     info: {
       title: 'Household styling API',
@@ -94,5 +94,5 @@ export function buildPublicDocument(documents: ServiceDocument[]): Json {
       schemas,
     },
     'x-asyncapi': '/asyncapi.json',
-  };
+  });
 }

@@ -14,7 +14,7 @@ export interface paths {
          * Exchange a sign-in idToken for an access token
          * @description AUTH_MODE=dev: any non-empty idToken up to 256 characters (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS.
          */
-        post: operations["createAuthLogin"];
+        post: operations["login"];
         delete?: never;
         options?: never;
         head?: never;
@@ -106,10 +106,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create artifacts mission plan
+         * Create mission plan
          * @description Generates the mission plan deterministically from the request (same request, same data). One per mission. 409 CONFLICT when the key already exists.
          */
-        post: operations["createArtifactsMissionPlan"];
+        post: operations["createMissionPlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -126,10 +126,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create artifacts outcome summary
+         * Create outcome summary
          * @description Stores the outcome of a finished mission. One per mission. Written only by a service (internal token, no caller identity): a member forwarded by the gateway gets 403 FORBIDDEN. The writer may send its own Idempotency-Key: a retry with the same key answers 200 with the stored artifact; an artifact stored under another key is 409 CONFLICT. 409 CONFLICT when the key already exists.
          */
-        post: operations["createArtifactsOutcomeSummary"];
+        post: operations["createOutcomeSummary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -146,10 +146,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create artifacts recording
+         * Create browser recording
          * @description Registers a browser-session recording. storagePath must lie under households/{id}/ (default households/{id}/missions/{mId}/recordings/{sessionId}.webm); signedUrl is a time-limited link to the content. One per sessionId. Written only by a service (internal token, no caller identity): a member forwarded by the gateway gets 403 FORBIDDEN. The writer may send its own Idempotency-Key: a retry with the same key answers 200 with the stored artifact; an artifact stored under another key is 409 CONFLICT. 409 CONFLICT when the key already exists.
          */
-        post: operations["createArtifactsRecording"];
+        post: operations["createBrowserRecording"];
         delete?: never;
         options?: never;
         head?: never;
@@ -166,10 +166,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create artifacts transcript
+         * Create transcript
          * @description Aggregates the text and voice history in time order; hasVoice is true when any entry came by voice. One per mission. Written only by a service (internal token, no caller identity): a member forwarded by the gateway gets 403 FORBIDDEN. The writer may send its own Idempotency-Key: a retry with the same key answers 200 with the stored artifact; an artifact stored under another key is 409 CONFLICT. 409 CONFLICT when the key already exists.
          */
-        post: operations["createArtifactsTranscript"];
+        post: operations["createTranscript"];
         delete?: never;
         options?: never;
         head?: never;
@@ -224,10 +224,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List session elements
+         * List browser session elements
          * @description Elements of the current page, for polling.
          */
-        get: operations["listSessionElementsHouseholds"];
+        get: operations["listBrowserSessionElements"];
         put?: never;
         post?: never;
         delete?: never;
@@ -286,10 +286,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create session terminate
+         * Terminate browser session
          * @description Ends the session. ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
          */
-        post: operations["createSessionTerminateHouseholds"];
+        post: operations["terminateBrowserSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -307,7 +307,7 @@ export interface paths {
          * Read a job of a household (forwarded by the gateway)
          * @description A job of another household is 404.
          */
-        get: operations["getCartPrepJobHouseholds"];
+        get: operations["getCartPrepJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -414,10 +414,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create artifacts audit log
+         * Create audit log export
          * @description Exports the mission's audit entries (oldest first) as an AuditLog artifact. PARENT_GUARDIAN only (403 for other members); another household's mission is 404 NOT_FOUND. No body.
          */
-        post: operations["createArtifactsAuditLog"];
+        post: operations["createAuditLogExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -611,7 +611,7 @@ export interface paths {
          * Send a message; the agent runs one turn
          * @description With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken.
          */
-        post: operations["chatMission"];
+        post: operations["sendMissionMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -645,7 +645,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A client event on a mission (any household member) */
-        post: operations["eventsMission"];
+        post: operations["postMissionEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -663,7 +663,7 @@ export interface paths {
          * The mission's events as Server-Sent Events
          * @description Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.
          */
-        get: operations["streamMission"];
+        get: operations["streamMissionEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -685,7 +685,7 @@ export interface paths {
          * Issue a token that opens the mission's event stream from a browser
          * @description For the mission's owner, or any member for a POLL mission. Valid 300 s (STREAM_TOKEN_TTL_SECONDS) for this mission and user, reconnects included: pass it as `GET .../stream?streamToken=...` instead of the bearer. Answered with Cache-Control: no-store.
          */
-        post: operations["streamTokenMission"];
+        post: operations["createMissionStreamToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -702,10 +702,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Voice session mission
+         * Create mission voice session
          * @description Issues a voice session token for the mission's owner (valid 300 s, audience "voice"), with the WebSocket URL to speak on. 403 for another member, 409 INVALID_STATE for a DONE or FAILED mission, 429 RATE_LIMITED (Retry-After) beyond 10 per minute per client IP.
          */
-        post: operations["voiceSessionMission"];
+        post: operations["createMissionVoiceSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -806,7 +806,7 @@ export interface paths {
          * Confirm the final checkout with the one-time confirmation token
          * @description Checked in this order: CHILD → 403; confirmationToken missing (whatever else the body holds, even no body) → 409; a body that is not {confirmationToken: string} → 422; token unknown, of another request or a superseded intent, expired, or issued to another member → 403; token already used → 409; request not CART_READY → 409. Success → COMPLETED and the token is spent by one atomic compare-and-set, so of any number of concurrent confirmations exactly one succeeds. Honours Idempotency-Key.
          */
-        post: operations["confirmCheckoutPurchaseRequest"];
+        post: operations["confirmCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -826,7 +826,7 @@ export interface paths {
          * Get a one-time checkout confirmation token for the current intent
          * @description For the member who started the current purchase intent (by the app or through the stylist agent), while the request is CART_PREP or CART_READY. CHILD: 403; another member: 403; other states: 409. Each token is one-time and valid CHECKOUT_TOKEN_TTL_SECONDS; earlier unexpired tokens of the same intent stay valid, and the request completes once whichever is spent first.
          */
-        post: operations["confirmationTokenPurchaseRequest"];
+        post: operations["createConfirmationToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -846,7 +846,7 @@ export interface paths {
          * Start the purchase: create the intent and dispatch cart preparation
          * @description ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable: 502/504 and the request stays APPROVED (lastFailure set). Honours Idempotency-Key (a replay returns the same token).
          */
-        post: operations["purchaseIntentsPurchaseRequest"];
+        post: operations["startPurchaseIntent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -925,10 +925,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get job result
+         * Get try on result
          * @description The result picture of a SUCCEEDED job as image/png, for the app to show. 404 when the job does not exist in this household; 409 CONFLICT while the job has no result (QUEUED, RUNNING or FAILED).
          */
-        get: operations["getJobResult"];
+        get: operations["getTryOnResult"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1071,10 +1071,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create item curate
+         * Curate wardrobe item
          * @description Looks built around the item from the wardrobe (and active offers filling a missing category), each with why. Needs a confirmed image (400); 503 when CURATION_BACKEND=disabled.
          */
-        post: operations["createItemCurate"];
+        post: operations["curateWardrobeItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1111,10 +1111,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload url wardrobe item
+         * Create image upload url
          * @description A signed, expiring URL to PUT one image (png, jpeg or webp, at most UPLOAD_MAX_BYTES) with the returned headers; then confirm it.
          */
-        post: operations["uploadUrlWardrobeItem"];
+        post: operations["createImageUploadUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1173,10 +1173,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create wardrobe pairing
+         * Pair with wardrobe
          * @description Owned items that go with a piece (its category and colours): the categories that complete it and the best non-clashing items of those categories, each with why. The stylist uses it to pair suggestions with the wardrobe.
          */
-        post: operations["createWardrobePairing"];
+        post: operations["pairWithWardrobe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1209,10 +1209,10 @@ export interface paths {
         };
         get?: never;
         /**
-         * Put upload
+         * Upload image
          * @description Target of a signed upload URL (local storage). Authorised by its signature, not a token.
          */
-        put: operations["putUpload"];
+        put: operations["uploadImage"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1223,7 +1223,620 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        Artifact: {
+            artifactId: string;
+            householdId: string;
+            missionId: string;
+            /** @constant */
+            type: "MissionPlan";
+            data: {
+                goal: string;
+                constraints: {
+                    [key: string]: unknown;
+                };
+                steps: {
+                    index: number;
+                    id: string;
+                    title: string;
+                    description: string;
+                    tool: string | null;
+                }[];
+                toolCallsExpected: ({
+                    /** @constant */
+                    tool: "list_wardrobe";
+                    purpose: string;
+                    args: {
+                        /** @enum {string} */
+                        category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
+                        /** @enum {string} */
+                        season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
+                    };
+                } | {
+                    /** @constant */
+                    tool: "search_commerce";
+                    purpose: string;
+                    args: {
+                        query?: string;
+                        maxPrice?: number;
+                        minPrice?: number;
+                        currency?: string;
+                        /** @enum {string} */
+                        season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
+                        /** @enum {string} */
+                        category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
+                        colors?: string[];
+                        size?: string;
+                        excludeColors?: string[];
+                        excludeBrands?: string[];
+                        excludeWords?: string[];
+                        limit?: number;
+                    };
+                } | {
+                    /** @constant */
+                    tool: "prepare_cart";
+                    purpose: string;
+                    args: {
+                        requestId?: string;
+                    };
+                } | {
+                    /** @constant */
+                    tool: "check_cart";
+                    purpose: string;
+                    args: {
+                        requestId?: string;
+                    };
+                } | {
+                    /** @constant */
+                    tool: "create_browser_session";
+                    purpose: string;
+                    args: {
+                        /** Format: uri */
+                        startUrl?: string;
+                    };
+                } | {
+                    /** @constant */
+                    tool: "browser_action";
+                    purpose: string;
+                    args: {
+                        sessionId?: string;
+                        /** @enum {string} */
+                        type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
+                        /** Format: uri */
+                        url?: string;
+                        selector?: string;
+                        text?: string;
+                    };
+                } | {
+                    /** @constant */
+                    tool: "pair_with_wardrobe";
+                    purpose: string;
+                    args: {
+                        /** @enum {string} */
+                        category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
+                        /** @default [] */
+                        colors: string[];
+                        /** @enum {string} */
+                        season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
+                    };
+                } | {
+                    /** @constant */
+                    tool: "request_purchase";
+                    purpose: string;
+                    args: {
+                        offerId?: string;
+                        size?: string;
+                    };
+                })[];
+                stopConditions: string[];
+                assumptions: string[];
+            };
+            storagePath: string;
+            /** Format: date-time */
+            createdAt: string;
+        } | {
+            artifactId: string;
+            householdId: string;
+            missionId: string;
+            /** @constant */
+            type: "OutcomeSummary";
+            data: {
+                /** @enum {string} */
+                finalState: "DONE" | "FAILED";
+                totalTurns: number;
+                toolCallsMade: number;
+                keyDecisions: string[];
+                resultItems: {
+                    [key: string]: unknown;
+                }[];
+            };
+            storagePath: string;
+            /** Format: date-time */
+            createdAt: string;
+        } | {
+            artifactId: string;
+            householdId: string;
+            missionId: string;
+            /** @constant */
+            type: "BrowserRecording";
+            data: {
+                sessionId: string;
+                storagePath: string;
+                signedUrl: string;
+                durationSeconds: number;
+                actionLog: {
+                    [key: string]: unknown;
+                }[];
+            };
+            storagePath: string;
+            /** Format: date-time */
+            createdAt: string;
+        } | {
+            artifactId: string;
+            householdId: string;
+            missionId: string;
+            /** @constant */
+            type: "Transcript";
+            data: {
+                missionId: string;
+                entries: {
+                    /** @enum {string} */
+                    role: "user" | "model";
+                    content: string;
+                    /**
+                     * @default text
+                     * @enum {string}
+                     */
+                    source: "text" | "voice";
+                    /** Format: date-time */
+                    createdAt: string;
+                }[];
+                totalMessages: number;
+                hasVoice: boolean;
+            };
+            storagePath: string;
+            /** Format: date-time */
+            createdAt: string;
+        } | {
+            artifactId: string;
+            householdId: string;
+            missionId: string;
+            /** @constant */
+            type: "AuditLog";
+            data: {
+                [key: string]: unknown;
+            };
+            storagePath: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AuditEntry: {
+            eventId: string;
+            householdId: string;
+            missionId: string | null;
+            /** @enum {string} */
+            category: "MISSION_LIFECYCLE" | "TOOL_CALL" | "PURCHASE_GATE" | "SAFETY_VIOLATION" | "USER_ACTION" | "SESSION_EVENT" | "DATA_ACCESS" | "SYSTEM";
+            /** @enum {string} */
+            severity: "INFO" | "WARNING" | "CRITICAL";
+            action: string;
+            detail: {
+                [key: string]: unknown;
+            };
+            sourceService: string;
+            actorId: string | null;
+            targetType: string | null;
+            targetId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            seq: number;
+            prevHash: string;
+            hash: string;
+        };
+        AuditPage: {
+            items: components["schemas"]["AuditEntry"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        Brief: {
+            itemKinds?: string[];
+            categories?: ("TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER")[];
+            minPrice?: number;
+            maxPrice?: number;
+            currency?: string;
+            sizes?: string[];
+            colors?: string[];
+            excludedColors?: string[];
+            excludedKinds?: string[];
+            excludedBrands?: string[];
+            seasons?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
+            occasion?: string;
+            forMemberId?: string;
+            forAge?: number;
+            relaxed?: string[];
+        };
+        BrowserSession: {
+            sessionId: string;
+            householdId: string;
+            missionId: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "USER_TAKEOVER" | "TERMINATED" | "FAILED";
+            /** @enum {string} */
+            provider: "simulated" | "local" | "cloud";
+            liveViewUrl: string | null;
+            startUrl: string;
+            currentUrl: string;
+            actionLog: {
+                seq: number;
+                /** @enum {string} */
+                actor: "agent" | "user" | "system";
+                type: string;
+                url: string | null;
+                selector: string | null;
+                textLength: number | null;
+                /** Format: date-time */
+                at: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ChatRequest: {
+            message: string;
+        };
+        ConfirmationToken: {
+            requestId: string;
+            intentId: string;
+            actorId: string;
+            confirmationToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        CreateMissionRequest: {
+            /** @enum {string} */
+            mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
+            initial_message: string;
+        };
+        CreateOfferRequest: {
+            title: string;
+            /** @default  */
+            brand: string;
+            url: string;
+            price: number;
+            currency: string;
+            /**
+             * @default OTHER
+             * @enum {string}
+             */
+            category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
+            /** @default [] */
+            colors: string[];
+            /** @default [] */
+            season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
+            /** @default [] */
+            sizes: string[];
+            /** @default null */
+            imageUrl: string | null;
+            /**
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
+        };
+        CreatePurchaseRequest: {
+            title: string;
+            url: string;
+            price: number;
+            currency: string;
+            offerId?: string | null;
+            size?: string | null;
+            /** @default 1 */
+            quantity: number;
+            note?: string | null;
+        };
+        ErrorEnvelope: {
+            error: string;
+            message: string;
+            details?: {
+                loc: (string | number)[];
+                msg: string;
+                type: string;
+            }[];
+        };
+        Household: {
+            householdId: string;
+            name: string;
+            members: components["schemas"]["Member"][];
+            purchaseRequests: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        LoginRequest: {
+            idToken: string;
+        };
+        LoginResponse: {
+            accessToken: string;
+            /** @constant */
+            tokenType: "Bearer";
+            expiresIn: number;
+        };
+        Member: {
+            memberId: string;
+            /** @enum {string} */
+            role: "PARENT_GUARDIAN" | "ADULT" | "CHILD";
+            displayName: string | null;
+            /** Format: date-time */
+            addedAt: string;
+            addedBy: string;
+        };
+        Message: {
+            id: string;
+            /** @enum {string} */
+            role: "user" | "model";
+            content: string;
+            /** Format: date-time */
+            created_at: string;
+            tool_calls: {
+                tool: string;
+                args: {
+                    [key: string]: unknown;
+                };
+                result: unknown;
+            }[] | null;
+            /** @enum {string} */
+            source: "text" | "voice";
+        };
+        MissionView: {
+            mission_id: string;
+            household_id: string;
+            owner_id: string;
+            /** @enum {string} */
+            mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
+            /** @enum {string} */
+            state: "RUNNING" | "DONE" | "FAILED";
+            history: components["schemas"]["Message"][];
+            plan: {
+                step: string;
+                /** @enum {string} */
+                status: "IN_PROGRESS" | "DONE";
+            }[];
+            brief: components["schemas"]["Brief"];
+            artifacts: {
+                artifact_id: string | null;
+                type: string;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Offer: {
+            offerId: string;
+            householdId: string;
+            title: string;
+            brand: string;
+            url: string;
+            merchantDomain: string;
+            price: number;
+            currency: string;
+            /** @enum {string} */
+            category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
+            colors: string[];
+            season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
+            sizes: string[];
+            imageUrl: string | null;
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OfferPage: {
+            items: components["schemas"]["Offer"][];
+            nextCursor: string | null;
+        };
+        Outfit: {
+            outfitId: string;
+            householdId: string;
+            name: string;
+            itemIds: string[];
+            offerIds: string[];
+            /** @enum {string} */
+            source: "MANUAL" | "CURATED";
+            why: string[];
+            createdBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PurchaseRequest: {
+            requestId: string;
+            householdId: string;
+            requesterId: string;
+            title: string;
+            url: string;
+            merchantDomain: string;
+            price: number;
+            currency: string;
+            offerId: string | null;
+            size: string | null;
+            quantity: number;
+            note: string | null;
+            /** @enum {string} */
+            status: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
+            approvedBy: string | null;
+            approvedAt: string | null;
+            intentId: string | null;
+            cartprepJobId: string | null;
+            cart: {
+                items: {
+                    title: string;
+                    size: string | null;
+                    quantity: number;
+                    unitPrice: number;
+                }[];
+                subtotal: number;
+                currency: string;
+                merchantDomain: string;
+                /** Format: uri */
+                checkoutUrl: string;
+            } | null;
+            lastFailure: {
+                jobId: string | null;
+                /** @enum {string} */
+                errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
+                message: string | null;
+                evidence?: {
+                    finalUrl: string | null;
+                    screenshotRef: string | null;
+                    reason: string;
+                } | null;
+                /** Format: date-time */
+                at: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PurchaseRequestView: {
+            requestId: string;
+            householdId: string;
+            requesterId: string;
+            title: string;
+            url: string;
+            merchantDomain: string;
+            price: number;
+            currency: string;
+            offerId: string | null;
+            size: string | null;
+            quantity: number;
+            note: string | null;
+            /** @enum {string} */
+            status: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
+            approvedBy: string | null;
+            approvedAt: string | null;
+            intentId: string | null;
+            cartprepJobId: string | null;
+            cart: {
+                items: {
+                    title: string;
+                    size: string | null;
+                    quantity: number;
+                    unitPrice: number;
+                }[];
+                subtotal: number;
+                currency: string;
+                merchantDomain: string;
+                /** Format: uri */
+                checkoutUrl: string;
+            } | null;
+            lastFailure: {
+                jobId: string | null;
+                /** @enum {string} */
+                errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
+                message: string | null;
+                evidence?: {
+                    finalUrl: string | null;
+                    screenshotRef: string | null;
+                    reason: string;
+                } | null;
+                /** Format: date-time */
+                at: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            budget: {
+                currency: string | null;
+                perRequestLimit: number | null;
+                monthlyLimit: number | null;
+                spentThisMonth: number;
+                remaining: number | null;
+            } | null;
+        };
+        SpendingPolicy: {
+            householdId: string;
+            memberId: string;
+            perRequestLimit: number | null;
+            monthlyLimit: number | null;
+            currency: string | null;
+            updatedAt: string | null;
+            updatedBy: string | null;
+        };
+        StreamToken: {
+            streamToken: string;
+            expiresInSeconds: number;
+        };
+        TryOnJob: {
+            jobId: string;
+            householdId: string;
+            memberId: string;
+            personImageRef: string;
+            garmentImageRef: string;
+            /** @enum {string} */
+            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            resultImageRef: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @enum {string} */
+            backend: "simulated" | "inline" | "http";
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TryOnJobPage: {
+            items: components["schemas"]["TryOnJob"][];
+            nextCursor: string | null;
+        };
+        VoiceSession: {
+            sessionToken: string;
+            expiresInSeconds: number;
+            websocketUrl: string;
+        };
+        WardrobeItem: {
+            itemId: string;
+            householdId: string;
+            ownerMemberId: string;
+            /** @enum {string} */
+            category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
+            brand: string;
+            colors: string[];
+            season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
+            occasion: string[];
+            tags: string[];
+            images: {
+                imageId: string;
+                /** @enum {string} */
+                status: "pending" | "confirmed";
+                /** @enum {string} */
+                contentType: "image/png" | "image/jpeg" | "image/webp";
+                fileName: string | null;
+                size: number | null;
+                sha256: string | null;
+                ref: string;
+                /** Format: date-time */
+                createdAt: string;
+                confirmedAt: string | null;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -1232,7 +1845,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    createAuthLogin: {
+    login: {
         parameters: {
             query?: never;
             header?: never;
@@ -1241,9 +1854,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    idToken: string;
-                };
+                "application/json": components["schemas"]["LoginRequest"];
             };
         };
         responses: {
@@ -1253,12 +1864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accessToken: string;
-                        /** @enum {string} */
-                        tokenType: "Bearer";
-                        expiresIn: number;
-                    };
+                    "application/json": components["schemas"]["LoginResponse"];
                 };
             };
             /** @description Unauthorized */
@@ -1267,15 +1873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -1284,15 +1882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1312,24 +1902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        householdId: string;
-                        name: string;
-                        members: {
-                            memberId: string;
-                            /** @enum {string} */
-                            role: "PARENT_GUARDIAN" | "ADULT" | "CHILD";
-                            displayName: string | null;
-                            /** Format: date-time */
-                            addedAt: string;
-                            addedBy: string;
-                        }[];
-                        purchaseRequests: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Household"][];
                 };
             };
             /** @description Unauthorized */
@@ -1338,15 +1911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1355,7 +1920,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and body replays the first success (no second effect); the same key with another body is 422 VALIDATION_ERROR; a retry while the first is running is 409 CONFLICT. Keys are scoped to the user and the path and kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1375,24 +1939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        householdId: string;
-                        name: string;
-                        members: {
-                            memberId: string;
-                            /** @enum {string} */
-                            role: "PARENT_GUARDIAN" | "ADULT" | "CHILD";
-                            displayName: string | null;
-                            /** Format: date-time */
-                            addedAt: string;
-                            addedBy: string;
-                        }[];
-                        purchaseRequests: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Household"];
                 };
             };
             /** @description Unauthorized */
@@ -1401,15 +1948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -1418,15 +1957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -1435,15 +1966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1465,24 +1988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        householdId: string;
-                        name: string;
-                        members: {
-                            memberId: string;
-                            /** @enum {string} */
-                            role: "PARENT_GUARDIAN" | "ADULT" | "CHILD";
-                            displayName: string | null;
-                            /** Format: date-time */
-                            addedAt: string;
-                            addedBy: string;
-                        }[];
-                        purchaseRequests: string[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Household"];
                 };
             };
             /** @description Unauthorized */
@@ -1491,15 +1997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -1508,15 +2006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -1525,15 +2015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1556,192 +2038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Forbidden */
@@ -1750,15 +2047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -1767,15 +2056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -1784,15 +2065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1812,7 +2085,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The recording bytes */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1827,15 +2100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -1844,15 +2109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -1861,20 +2118,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createArtifactsMissionPlan: {
+    createMissionPlan: {
         parameters: {
             query?: never;
             header?: never;
@@ -1923,192 +2172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Forbidden */
@@ -2117,15 +2181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -2134,15 +2190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -2151,15 +2199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -2168,20 +2208,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createArtifactsOutcomeSummary: {
+    createOutcomeSummary: {
         parameters: {
             query?: never;
             header?: never;
@@ -2214,192 +2246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Created */
@@ -2408,192 +2255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Forbidden */
@@ -2602,15 +2264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -2619,15 +2273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -2636,15 +2282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -2653,20 +2291,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createArtifactsRecording: {
+    createBrowserRecording: {
         parameters: {
             query?: never;
             header?: never;
@@ -2700,192 +2330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Created */
@@ -2894,192 +2339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Forbidden */
@@ -3088,15 +2348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -3105,15 +2357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -3122,15 +2366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -3139,20 +2375,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createArtifactsTranscript: {
+    createTranscript: {
         parameters: {
             query?: never;
             header?: never;
@@ -3187,192 +2415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Created */
@@ -3381,192 +2424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Forbidden */
@@ -3575,15 +2433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -3592,15 +2442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -3609,15 +2451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -3626,15 +2460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3662,28 +2488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        eventId: string;
-                        householdId: string;
-                        missionId: string | null;
-                        /** @enum {string} */
-                        category: "MISSION_LIFECYCLE" | "TOOL_CALL" | "PURCHASE_GATE" | "SAFETY_VIOLATION" | "USER_ACTION" | "SESSION_EVENT" | "DATA_ACCESS" | "SYSTEM";
-                        /** @enum {string} */
-                        severity: "INFO" | "WARNING" | "CRITICAL";
-                        action: string;
-                        detail: {
-                            [key: string]: unknown;
-                        };
-                        sourceService: string;
-                        actorId: string | null;
-                        targetType: string | null;
-                        targetId: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        seq: number;
-                        prevHash: string;
-                        hash: string;
-                    }[];
+                    "application/json": components["schemas"]["AuditEntry"][];
                 };
             };
             /** @description Unauthorized */
@@ -3692,15 +2497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -3709,15 +2506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -3726,15 +2515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3757,33 +2538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        sessionId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "USER_TAKEOVER" | "TERMINATED" | "FAILED";
-                        /** @enum {string} */
-                        provider: "simulated" | "local" | "cloud";
-                        liveViewUrl: string | null;
-                        startUrl: string;
-                        currentUrl: string;
-                        actionLog: {
-                            seq: number;
-                            /** @enum {string} */
-                            actor: "agent" | "user" | "system";
-                            type: string;
-                            url: string | null;
-                            selector: string | null;
-                            textLength: number | null;
-                            /** Format: date-time */
-                            at: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["BrowserSession"];
                 };
             };
             /** @description Unauthorized */
@@ -3792,15 +2547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -3809,15 +2556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -3826,15 +2565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -3843,15 +2574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -3860,20 +2583,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    listSessionElementsHouseholds: {
+    listBrowserSessionElements: {
         parameters: {
             query?: never;
             header?: never;
@@ -3917,15 +2632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -3934,15 +2641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -3951,15 +2650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -3968,15 +2659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -3985,15 +2668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4016,33 +2691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        sessionId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "USER_TAKEOVER" | "TERMINATED" | "FAILED";
-                        /** @enum {string} */
-                        provider: "simulated" | "local" | "cloud";
-                        liveViewUrl: string | null;
-                        startUrl: string;
-                        currentUrl: string;
-                        actionLog: {
-                            seq: number;
-                            /** @enum {string} */
-                            actor: "agent" | "user" | "system";
-                            type: string;
-                            url: string | null;
-                            selector: string | null;
-                            textLength: number | null;
-                            /** Format: date-time */
-                            at: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["BrowserSession"];
                 };
             };
             /** @description Unauthorized */
@@ -4051,15 +2700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -4068,15 +2709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -4085,15 +2718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -4102,15 +2727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -4119,15 +2736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4150,33 +2759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        sessionId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "USER_TAKEOVER" | "TERMINATED" | "FAILED";
-                        /** @enum {string} */
-                        provider: "simulated" | "local" | "cloud";
-                        liveViewUrl: string | null;
-                        startUrl: string;
-                        currentUrl: string;
-                        actionLog: {
-                            seq: number;
-                            /** @enum {string} */
-                            actor: "agent" | "user" | "system";
-                            type: string;
-                            url: string | null;
-                            selector: string | null;
-                            textLength: number | null;
-                            /** Format: date-time */
-                            at: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["BrowserSession"];
                 };
             };
             /** @description Unauthorized */
@@ -4185,15 +2768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -4202,15 +2777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -4219,15 +2786,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -4236,15 +2795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -4253,20 +2804,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createSessionTerminateHouseholds: {
+    terminateBrowserSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -4284,33 +2827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        sessionId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "USER_TAKEOVER" | "TERMINATED" | "FAILED";
-                        /** @enum {string} */
-                        provider: "simulated" | "local" | "cloud";
-                        liveViewUrl: string | null;
-                        startUrl: string;
-                        currentUrl: string;
-                        actionLog: {
-                            seq: number;
-                            /** @enum {string} */
-                            actor: "agent" | "user" | "system";
-                            type: string;
-                            url: string | null;
-                            selector: string | null;
-                            textLength: number | null;
-                            /** Format: date-time */
-                            at: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["BrowserSession"];
                 };
             };
             /** @description Unauthorized */
@@ -4319,15 +2836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -4336,15 +2845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -4353,15 +2854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -4370,15 +2863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -4387,20 +2872,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    getCartPrepJobHouseholds: {
+    getCartPrepJob: {
         parameters: {
             query?: never;
             header?: never;
@@ -4463,15 +2940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -4480,15 +2949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4520,15 +2981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        memberId: string;
-                        /** @enum {string} */
-                        role: "PARENT_GUARDIAN" | "ADULT" | "CHILD";
-                        displayName: string | null;
-                        /** Format: date-time */
-                        addedAt: string;
-                        addedBy: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description Unauthorized */
@@ -4537,15 +2990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -4554,15 +2999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -4571,15 +3008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -4588,15 +3017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -4605,15 +3026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4630,7 +3043,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
+            /** @description No Content */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4643,15 +3056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -4660,15 +3065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -4677,15 +3074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -4694,15 +3083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -4711,15 +3092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4750,15 +3123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        memberId: string;
-                        /** @enum {string} */
-                        role: "PARENT_GUARDIAN" | "ADULT" | "CHILD";
-                        displayName: string | null;
-                        /** Format: date-time */
-                        addedAt: string;
-                        addedBy: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description Unauthorized */
@@ -4767,15 +3132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -4784,15 +3141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -4801,15 +3150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -4818,15 +3159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -4835,15 +3168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4866,15 +3191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        householdId: string;
-                        memberId: string;
-                        perRequestLimit: number | null;
-                        monthlyLimit: number | null;
-                        currency: string | null;
-                        updatedAt: string | null;
-                        updatedBy: string | null;
-                    };
+                    "application/json": components["schemas"]["SpendingPolicy"];
                 };
             };
             /** @description Unauthorized */
@@ -4883,15 +3200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -4900,15 +3209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -4917,15 +3218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -4934,15 +3227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4973,15 +3258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        householdId: string;
-                        memberId: string;
-                        perRequestLimit: number | null;
-                        monthlyLimit: number | null;
-                        currency: string | null;
-                        updatedAt: string | null;
-                        updatedBy: string | null;
-                    };
+                    "application/json": components["schemas"]["SpendingPolicy"];
                 };
             };
             /** @description Unauthorized */
@@ -4990,15 +3267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -5007,15 +3276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -5024,15 +3285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -5041,15 +3294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5074,192 +3319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ({
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    })[];
+                    "application/json": components["schemas"]["Artifact"][];
                 };
             };
             /** @description Forbidden */
@@ -5268,15 +3328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -5285,15 +3337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -5302,20 +3346,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createArtifactsAuditLog: {
+    createAuditLogExport: {
         parameters: {
             query?: never;
             header?: never;
@@ -5333,192 +3369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "MissionPlan";
-                        data: {
-                            goal: string;
-                            constraints: {
-                                [key: string]: unknown;
-                            };
-                            steps: {
-                                index: number;
-                                id: string;
-                                title: string;
-                                description: string;
-                                tool: string | null;
-                            }[];
-                            toolCallsExpected: ({
-                                /** @enum {string} */
-                                tool: "list_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "search_commerce";
-                                purpose: string;
-                                args: {
-                                    query?: string;
-                                    maxPrice?: number;
-                                    minPrice?: number;
-                                    currency?: string;
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    colors?: string[];
-                                    size?: string;
-                                    excludeColors?: string[];
-                                    excludeBrands?: string[];
-                                    excludeWords?: string[];
-                                    limit?: number;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "prepare_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "check_cart";
-                                purpose: string;
-                                args: {
-                                    requestId?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "create_browser_session";
-                                purpose: string;
-                                args: {
-                                    /** Format: uri */
-                                    startUrl?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "browser_action";
-                                purpose: string;
-                                args: {
-                                    sessionId?: string;
-                                    /** @enum {string} */
-                                    type?: "READ" | "NAVIGATE" | "CLICK" | "TYPE" | "SCROLL" | "WAIT" | "SCREENSHOT";
-                                    /** Format: uri */
-                                    url?: string;
-                                    selector?: string;
-                                    text?: string;
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "pair_with_wardrobe";
-                                purpose: string;
-                                args: {
-                                    /** @enum {string} */
-                                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                    /** @default [] */
-                                    colors: string[];
-                                    /** @enum {string} */
-                                    season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
-                                };
-                            } | {
-                                /** @enum {string} */
-                                tool: "request_purchase";
-                                purpose: string;
-                                args: {
-                                    offerId?: string;
-                                    size?: string;
-                                };
-                            })[];
-                            stopConditions: string[];
-                            assumptions: string[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "OutcomeSummary";
-                        data: {
-                            /** @enum {string} */
-                            finalState: "DONE" | "FAILED";
-                            totalTurns: number;
-                            toolCallsMade: number;
-                            keyDecisions: string[];
-                            resultItems: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "BrowserRecording";
-                        data: {
-                            sessionId: string;
-                            storagePath: string;
-                            signedUrl: string;
-                            durationSeconds: number;
-                            actionLog: {
-                                [key: string]: unknown;
-                            }[];
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "Transcript";
-                        data: {
-                            missionId: string;
-                            entries: {
-                                /** @enum {string} */
-                                role: "user" | "model";
-                                content: string;
-                                /**
-                                 * @default text
-                                 * @enum {string}
-                                 */
-                                source: "text" | "voice";
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            totalMessages: number;
-                            hasVoice: boolean;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    } | {
-                        artifactId: string;
-                        householdId: string;
-                        missionId: string;
-                        /** @enum {string} */
-                        type: "AuditLog";
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        storagePath: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Forbidden */
@@ -5527,15 +3378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -5544,15 +3387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -5561,15 +3396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -5578,15 +3405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5612,33 +3431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            eventId: string;
-                            householdId: string;
-                            missionId: string | null;
-                            /** @enum {string} */
-                            category: "MISSION_LIFECYCLE" | "TOOL_CALL" | "PURCHASE_GATE" | "SAFETY_VIOLATION" | "USER_ACTION" | "SESSION_EVENT" | "DATA_ACCESS" | "SYSTEM";
-                            /** @enum {string} */
-                            severity: "INFO" | "WARNING" | "CRITICAL";
-                            action: string;
-                            detail: {
-                                [key: string]: unknown;
-                            };
-                            sourceService: string;
-                            actorId: string | null;
-                            targetType: string | null;
-                            targetId: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            seq: number;
-                            prevHash: string;
-                            hash: string;
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["AuditPage"];
                 };
             };
             /** @description Forbidden */
@@ -5647,15 +3440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -5664,15 +3449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -5681,15 +3458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5703,15 +3472,10 @@ export interface operations {
                 currency?: string;
                 season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                 category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                /** @description any of these colours; a comma-separated string in query parameters */
                 colors?: string | string[];
-                /** @description matched across spellings: "42" finds "EU 42", "M" finds "Medium", "KIDS 8" finds "8Y" */
                 size?: string;
-                /** @description offers with any of these colours are left out */
                 excludeColors?: string | string[];
-                /** @description offers of these brands are left out */
                 excludeBrands?: string | string[];
-                /** @description offers whose title has any of these words (singular or plural) are left out, e.g. "heels" */
                 excludeWords?: string | string[];
                 limit?: number;
                 cursor?: string;
@@ -5731,35 +3495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** @description off_<id> */
-                            offerId: string;
-                            householdId: string;
-                            title: string;
-                            brand: string;
-                            url: string;
-                            /** @description host name of url, lowercased */
-                            merchantDomain: string;
-                            /** @description major units */
-                            price: number;
-                            currency: string;
-                            /** @enum {string} */
-                            category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                            colors: string[];
-                            /** @description empty: any season */
-                            season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            sizes: string[];
-                            imageUrl: string | null;
-                            /** @enum {string} */
-                            status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["OfferPage"];
                 };
             };
             /** @description Bad Request */
@@ -5768,15 +3504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -5785,15 +3513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -5802,15 +3522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -5819,15 +3531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5843,32 +3547,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    title: string;
-                    /** @default  */
-                    brand?: string;
-                    url: string;
-                    price: number;
-                    currency: string;
-                    /**
-                     * @default OTHER
-                     * @enum {string}
-                     */
-                    category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                    /** @default [] */
-                    colors?: string[];
-                    /** @default [] */
-                    season?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                    /** @default [] */
-                    sizes?: string[];
-                    /** @default null */
-                    imageUrl?: string | null;
-                    /**
-                     * @default ACTIVE
-                     * @enum {string}
-                     */
-                    status?: "ACTIVE" | "INACTIVE" | "ARCHIVED";
-                };
+                "application/json": components["schemas"]["CreateOfferRequest"];
             };
         };
         responses: {
@@ -5878,32 +3557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description off_<id> */
-                        offerId: string;
-                        householdId: string;
-                        title: string;
-                        brand: string;
-                        url: string;
-                        /** @description host name of url, lowercased */
-                        merchantDomain: string;
-                        /** @description major units */
-                        price: number;
-                        currency: string;
-                        /** @enum {string} */
-                        category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                        colors: string[];
-                        /** @description empty: any season */
-                        season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                        sizes: string[];
-                        imageUrl: string | null;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Offer"];
                 };
             };
             /** @description Bad Request */
@@ -5912,15 +3566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -5929,15 +3575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -5946,15 +3584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -5963,15 +3593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5994,32 +3616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description off_<id> */
-                        offerId: string;
-                        householdId: string;
-                        title: string;
-                        brand: string;
-                        url: string;
-                        /** @description host name of url, lowercased */
-                        merchantDomain: string;
-                        /** @description major units */
-                        price: number;
-                        currency: string;
-                        /** @enum {string} */
-                        category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                        colors: string[];
-                        /** @description empty: any season */
-                        season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                        sizes: string[];
-                        imageUrl: string | null;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Offer"];
                 };
             };
             /** @description Bad Request */
@@ -6028,15 +3625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -6045,15 +3634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -6062,15 +3643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -6079,15 +3652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6117,15 +3682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -6134,15 +3691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -6151,15 +3700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -6168,15 +3709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6206,32 +3739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description off_<id> */
-                        offerId: string;
-                        householdId: string;
-                        title: string;
-                        brand: string;
-                        url: string;
-                        /** @description host name of url, lowercased */
-                        merchantDomain: string;
-                        /** @description major units */
-                        price: number;
-                        currency: string;
-                        /** @enum {string} */
-                        category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                        colors: string[];
-                        /** @description empty: any season */
-                        season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                        sizes: string[];
-                        imageUrl: string | null;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Offer"];
                 };
             };
             /** @description Bad Request */
@@ -6240,15 +3748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -6257,15 +3757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -6274,15 +3766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -6291,15 +3775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6316,32 +3792,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    offers: {
-                        title: string;
-                        /** @default  */
-                        brand?: string;
-                        url: string;
-                        price: number;
-                        currency: string;
-                        /**
-                         * @default OTHER
-                         * @enum {string}
-                         */
-                        category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                        /** @default [] */
-                        colors?: string[];
-                        /** @default [] */
-                        season?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                        /** @default [] */
-                        sizes?: string[];
-                        /** @default null */
-                        imageUrl?: string | null;
-                        /**
-                         * @default ACTIVE
-                         * @enum {string}
-                         */
-                        status?: "ACTIVE" | "INACTIVE" | "ARCHIVED";
-                    }[];
+                    offers: components["schemas"]["CreateOfferRequest"][];
                 };
             };
         };
@@ -6353,32 +3804,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** @description off_<id> */
-                            offerId: string;
-                            householdId: string;
-                            title: string;
-                            brand: string;
-                            url: string;
-                            /** @description host name of url, lowercased */
-                            merchantDomain: string;
-                            /** @description major units */
-                            price: number;
-                            currency: string;
-                            /** @enum {string} */
-                            category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                            colors: string[];
-                            /** @description empty: any season */
-                            season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            sizes: string[];
-                            imageUrl: string | null;
-                            /** @enum {string} */
-                            status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        items: components["schemas"]["Offer"][];
                     };
                 };
             };
@@ -6388,15 +3814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -6405,15 +3823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -6422,15 +3832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -6439,15 +3841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6471,64 +3865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mission_id: string;
-                        household_id: string;
-                        owner_id: string;
-                        /** @enum {string} */
-                        mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
-                        /** @enum {string} */
-                        state: "RUNNING" | "DONE" | "FAILED";
-                        history: {
-                            id: string;
-                            /** @enum {string} */
-                            role: "user" | "model";
-                            content: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            tool_calls: {
-                                tool: string;
-                                args: {
-                                    [key: string]: unknown;
-                                };
-                                result: unknown;
-                            }[] | null;
-                            /** @enum {string} */
-                            source: "text" | "voice";
-                        }[];
-                        plan: {
-                            step: string;
-                            /** @enum {string} */
-                            status: "IN_PROGRESS" | "DONE";
-                        }[];
-                        brief: {
-                            itemKinds?: string[];
-                            categories?: ("TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER")[];
-                            minPrice?: number;
-                            maxPrice?: number;
-                            currency?: string;
-                            sizes?: string[];
-                            colors?: string[];
-                            excludedColors?: string[];
-                            excludedKinds?: string[];
-                            excludedBrands?: string[];
-                            seasons?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            occasion?: string;
-                            forMemberId?: string;
-                            forAge?: number;
-                            relaxed?: string[];
-                        };
-                        artifacts: {
-                            artifact_id: string | null;
-                            type: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    }[];
+                    "application/json": components["schemas"]["MissionView"][];
                 };
             };
         };
@@ -6544,11 +3881,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
-                    initial_message: string;
-                };
+                "application/json": components["schemas"]["CreateMissionRequest"];
             };
         };
         responses: {
@@ -6558,64 +3891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mission_id: string;
-                        household_id: string;
-                        owner_id: string;
-                        /** @enum {string} */
-                        mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
-                        /** @enum {string} */
-                        state: "RUNNING" | "DONE" | "FAILED";
-                        history: {
-                            id: string;
-                            /** @enum {string} */
-                            role: "user" | "model";
-                            content: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            tool_calls: {
-                                tool: string;
-                                args: {
-                                    [key: string]: unknown;
-                                };
-                                result: unknown;
-                            }[] | null;
-                            /** @enum {string} */
-                            source: "text" | "voice";
-                        }[];
-                        plan: {
-                            step: string;
-                            /** @enum {string} */
-                            status: "IN_PROGRESS" | "DONE";
-                        }[];
-                        brief: {
-                            itemKinds?: string[];
-                            categories?: ("TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER")[];
-                            minPrice?: number;
-                            maxPrice?: number;
-                            currency?: string;
-                            sizes?: string[];
-                            colors?: string[];
-                            excludedColors?: string[];
-                            excludedKinds?: string[];
-                            excludedBrands?: string[];
-                            seasons?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            occasion?: string;
-                            forMemberId?: string;
-                            forAge?: number;
-                            relaxed?: string[];
-                        };
-                        artifacts: {
-                            artifact_id: string | null;
-                            type: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["MissionView"];
                 };
             };
             /** @description Bad Request */
@@ -6624,15 +3900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -6641,15 +3909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -6658,15 +3918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -6675,15 +3927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -6692,15 +3936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6723,64 +3959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mission_id: string;
-                        household_id: string;
-                        owner_id: string;
-                        /** @enum {string} */
-                        mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
-                        /** @enum {string} */
-                        state: "RUNNING" | "DONE" | "FAILED";
-                        history: {
-                            id: string;
-                            /** @enum {string} */
-                            role: "user" | "model";
-                            content: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            tool_calls: {
-                                tool: string;
-                                args: {
-                                    [key: string]: unknown;
-                                };
-                                result: unknown;
-                            }[] | null;
-                            /** @enum {string} */
-                            source: "text" | "voice";
-                        }[];
-                        plan: {
-                            step: string;
-                            /** @enum {string} */
-                            status: "IN_PROGRESS" | "DONE";
-                        }[];
-                        brief: {
-                            itemKinds?: string[];
-                            categories?: ("TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER")[];
-                            minPrice?: number;
-                            maxPrice?: number;
-                            currency?: string;
-                            sizes?: string[];
-                            colors?: string[];
-                            excludedColors?: string[];
-                            excludedKinds?: string[];
-                            excludedBrands?: string[];
-                            seasons?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            occasion?: string;
-                            forMemberId?: string;
-                            forAge?: number;
-                            relaxed?: string[];
-                        };
-                        artifacts: {
-                            artifact_id: string | null;
-                            type: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["MissionView"];
                 };
             };
             /** @description Bad Request */
@@ -6789,15 +3968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -6806,15 +3977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -6823,15 +3986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -6840,15 +3995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -6857,15 +4004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6908,64 +4047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mission_id: string;
-                        household_id: string;
-                        owner_id: string;
-                        /** @enum {string} */
-                        mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
-                        /** @enum {string} */
-                        state: "RUNNING" | "DONE" | "FAILED";
-                        history: {
-                            id: string;
-                            /** @enum {string} */
-                            role: "user" | "model";
-                            content: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            tool_calls: {
-                                tool: string;
-                                args: {
-                                    [key: string]: unknown;
-                                };
-                                result: unknown;
-                            }[] | null;
-                            /** @enum {string} */
-                            source: "text" | "voice";
-                        }[];
-                        plan: {
-                            step: string;
-                            /** @enum {string} */
-                            status: "IN_PROGRESS" | "DONE";
-                        }[];
-                        brief: {
-                            itemKinds?: string[];
-                            categories?: ("TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER")[];
-                            minPrice?: number;
-                            maxPrice?: number;
-                            currency?: string;
-                            sizes?: string[];
-                            colors?: string[];
-                            excludedColors?: string[];
-                            excludedKinds?: string[];
-                            excludedBrands?: string[];
-                            seasons?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            occasion?: string;
-                            forMemberId?: string;
-                            forAge?: number;
-                            relaxed?: string[];
-                        };
-                        artifacts: {
-                            artifact_id: string | null;
-                            type: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["MissionView"];
                 };
             };
             /** @description Bad Request */
@@ -6974,15 +4056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -6991,15 +4065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -7008,15 +4074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -7025,15 +4083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -7042,15 +4092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7077,64 +4119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mission_id: string;
-                        household_id: string;
-                        owner_id: string;
-                        /** @enum {string} */
-                        mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
-                        /** @enum {string} */
-                        state: "RUNNING" | "DONE" | "FAILED";
-                        history: {
-                            id: string;
-                            /** @enum {string} */
-                            role: "user" | "model";
-                            content: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            tool_calls: {
-                                tool: string;
-                                args: {
-                                    [key: string]: unknown;
-                                };
-                                result: unknown;
-                            }[] | null;
-                            /** @enum {string} */
-                            source: "text" | "voice";
-                        }[];
-                        plan: {
-                            step: string;
-                            /** @enum {string} */
-                            status: "IN_PROGRESS" | "DONE";
-                        }[];
-                        brief: {
-                            itemKinds?: string[];
-                            categories?: ("TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER")[];
-                            minPrice?: number;
-                            maxPrice?: number;
-                            currency?: string;
-                            sizes?: string[];
-                            colors?: string[];
-                            excludedColors?: string[];
-                            excludedKinds?: string[];
-                            excludedBrands?: string[];
-                            seasons?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            occasion?: string;
-                            forMemberId?: string;
-                            forAge?: number;
-                            relaxed?: string[];
-                        };
-                        artifacts: {
-                            artifact_id: string | null;
-                            type: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["MissionView"];
                 };
             };
             /** @description Bad Request */
@@ -7143,15 +4128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -7160,15 +4137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -7177,15 +4146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -7194,15 +4155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -7211,20 +4164,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    chatMission: {
+    sendMissionMessage: {
         parameters: {
             query?: never;
             header?: never;
@@ -7236,9 +4181,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    message: string;
-                };
+                "application/json": components["schemas"]["ChatRequest"];
             };
         };
         responses: {
@@ -7248,64 +4191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mission_id: string;
-                        household_id: string;
-                        owner_id: string;
-                        /** @enum {string} */
-                        mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
-                        /** @enum {string} */
-                        state: "RUNNING" | "DONE" | "FAILED";
-                        history: {
-                            id: string;
-                            /** @enum {string} */
-                            role: "user" | "model";
-                            content: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            tool_calls: {
-                                tool: string;
-                                args: {
-                                    [key: string]: unknown;
-                                };
-                                result: unknown;
-                            }[] | null;
-                            /** @enum {string} */
-                            source: "text" | "voice";
-                        }[];
-                        plan: {
-                            step: string;
-                            /** @enum {string} */
-                            status: "IN_PROGRESS" | "DONE";
-                        }[];
-                        brief: {
-                            itemKinds?: string[];
-                            categories?: ("TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER")[];
-                            minPrice?: number;
-                            maxPrice?: number;
-                            currency?: string;
-                            sizes?: string[];
-                            colors?: string[];
-                            excludedColors?: string[];
-                            excludedKinds?: string[];
-                            excludedBrands?: string[];
-                            seasons?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            occasion?: string;
-                            forMemberId?: string;
-                            forAge?: number;
-                            relaxed?: string[];
-                        };
-                        artifacts: {
-                            artifact_id: string | null;
-                            type: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["MissionView"];
                 };
             };
             /** @description Forbidden */
@@ -7314,15 +4200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -7331,15 +4209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -7348,15 +4218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -7365,15 +4227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -7382,15 +4236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Gateway Timeout */
@@ -7399,15 +4245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7434,64 +4272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mission_id: string;
-                        household_id: string;
-                        owner_id: string;
-                        /** @enum {string} */
-                        mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
-                        /** @enum {string} */
-                        state: "RUNNING" | "DONE" | "FAILED";
-                        history: {
-                            id: string;
-                            /** @enum {string} */
-                            role: "user" | "model";
-                            content: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            tool_calls: {
-                                tool: string;
-                                args: {
-                                    [key: string]: unknown;
-                                };
-                                result: unknown;
-                            }[] | null;
-                            /** @enum {string} */
-                            source: "text" | "voice";
-                        }[];
-                        plan: {
-                            step: string;
-                            /** @enum {string} */
-                            status: "IN_PROGRESS" | "DONE";
-                        }[];
-                        brief: {
-                            itemKinds?: string[];
-                            categories?: ("TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER")[];
-                            minPrice?: number;
-                            maxPrice?: number;
-                            currency?: string;
-                            sizes?: string[];
-                            colors?: string[];
-                            excludedColors?: string[];
-                            excludedKinds?: string[];
-                            excludedBrands?: string[];
-                            seasons?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            occasion?: string;
-                            forMemberId?: string;
-                            forAge?: number;
-                            relaxed?: string[];
-                        };
-                        artifacts: {
-                            artifact_id: string | null;
-                            type: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["MissionView"];
                 };
             };
             /** @description Bad Request */
@@ -7500,15 +4281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -7517,15 +4290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -7534,15 +4299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -7551,15 +4308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -7568,20 +4317,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    eventsMission: {
+    postMissionEvent: {
         parameters: {
             query?: never;
             header?: never;
@@ -7626,15 +4367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -7643,15 +4376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -7660,15 +4385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -7677,15 +4394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -7694,20 +4403,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    streamMission: {
+    streamMissionEvents: {
         parameters: {
             query?: {
                 after?: number;
@@ -7722,21 +4423,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Server-Sent Events: `id: <seq>`, `event: <type>`, `data: <JSON>` per event, `: keep-alive` comments, `retry:` once. The event types and their data are described in the AsyncAPI document at /asyncapi.json. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
             /** @description Bad Request */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -7745,15 +4447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -7762,15 +4456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -7779,15 +4465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -7796,15 +4474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Gateway Timeout */
@@ -7813,20 +4483,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    streamTokenMission: {
+    createMissionStreamToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -7844,10 +4506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        streamToken: string;
-                        expiresInSeconds: number;
-                    };
+                    "application/json": components["schemas"]["StreamToken"];
                 };
             };
             /** @description Unauthorized */
@@ -7856,15 +4515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -7873,15 +4524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -7890,15 +4533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -7907,15 +4542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Gateway Timeout */
@@ -7924,20 +4551,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    voiceSessionMission: {
+    createMissionVoiceSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -7955,11 +4574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        sessionToken: string;
-                        expiresInSeconds: number;
-                        websocketUrl: string;
-                    };
+                    "application/json": components["schemas"]["VoiceSession"];
                 };
             };
             /** @description Unauthorized */
@@ -7968,15 +4583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -7985,15 +4592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -8002,15 +4601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -8019,15 +4610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Too Many Requests */
@@ -8036,15 +4619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -8053,15 +4628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Gateway Timeout */
@@ -8070,15 +4637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8102,56 +4661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        requestId: string;
-                        householdId: string;
-                        requesterId: string;
-                        title: string;
-                        url: string;
-                        merchantDomain: string;
-                        price: number;
-                        currency: string;
-                        offerId: string | null;
-                        size: string | null;
-                        quantity: number;
-                        note: string | null;
-                        /** @enum {string} */
-                        status: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
-                        approvedBy: string | null;
-                        approvedAt: string | null;
-                        intentId: string | null;
-                        cartprepJobId: string | null;
-                        cart: {
-                            items: {
-                                title: string;
-                                size: string | null;
-                                quantity: number;
-                                unitPrice: number;
-                            }[];
-                            subtotal: number;
-                            currency: string;
-                            merchantDomain: string;
-                            /** Format: uri */
-                            checkoutUrl: string;
-                        } | null;
-                        lastFailure: {
-                            jobId: string | null;
-                            /** @enum {string} */
-                            errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
-                            message: string | null;
-                            evidence?: {
-                                finalUrl: string | null;
-                                screenshotRef: string | null;
-                                reason: string;
-                            } | null;
-                            /** Format: date-time */
-                            at: string;
-                        } | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["PurchaseRequest"][];
                 };
             };
             /** @description Unauthorized */
@@ -8160,15 +4670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -8177,15 +4679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -8194,15 +4688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -8211,15 +4697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8228,7 +4706,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and body replays the first success (no second effect); the same key with another body is 422 VALIDATION_ERROR; a retry while the first is running is 409 CONFLICT. Keys are scoped to the user and the path and kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -8238,17 +4715,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    title: string;
-                    url: string;
-                    price: number;
-                    currency: string;
-                    offerId?: string | null;
-                    size?: string | null;
-                    /** @default 1 */
-                    quantity?: number;
-                    note?: string | null;
-                };
+                "application/json": components["schemas"]["CreatePurchaseRequest"];
             };
         };
         responses: {
@@ -8258,56 +4725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        requestId: string;
-                        householdId: string;
-                        requesterId: string;
-                        title: string;
-                        url: string;
-                        merchantDomain: string;
-                        price: number;
-                        currency: string;
-                        offerId: string | null;
-                        size: string | null;
-                        quantity: number;
-                        note: string | null;
-                        /** @enum {string} */
-                        status: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
-                        approvedBy: string | null;
-                        approvedAt: string | null;
-                        intentId: string | null;
-                        cartprepJobId: string | null;
-                        cart: {
-                            items: {
-                                title: string;
-                                size: string | null;
-                                quantity: number;
-                                unitPrice: number;
-                            }[];
-                            subtotal: number;
-                            currency: string;
-                            merchantDomain: string;
-                            /** Format: uri */
-                            checkoutUrl: string;
-                        } | null;
-                        lastFailure: {
-                            jobId: string | null;
-                            /** @enum {string} */
-                            errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
-                            message: string | null;
-                            evidence?: {
-                                finalUrl: string | null;
-                                screenshotRef: string | null;
-                                reason: string;
-                            } | null;
-                            /** Format: date-time */
-                            at: string;
-                        } | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PurchaseRequest"];
                 };
             };
             /** @description Bad Request */
@@ -8316,15 +4734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -8333,15 +4743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -8350,15 +4752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -8367,15 +4761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -8384,15 +4770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -8401,15 +4779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8432,63 +4802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        requestId: string;
-                        householdId: string;
-                        requesterId: string;
-                        title: string;
-                        url: string;
-                        merchantDomain: string;
-                        price: number;
-                        currency: string;
-                        offerId: string | null;
-                        size: string | null;
-                        quantity: number;
-                        note: string | null;
-                        /** @enum {string} */
-                        status: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
-                        approvedBy: string | null;
-                        approvedAt: string | null;
-                        intentId: string | null;
-                        cartprepJobId: string | null;
-                        cart: {
-                            items: {
-                                title: string;
-                                size: string | null;
-                                quantity: number;
-                                unitPrice: number;
-                            }[];
-                            subtotal: number;
-                            currency: string;
-                            merchantDomain: string;
-                            /** Format: uri */
-                            checkoutUrl: string;
-                        } | null;
-                        lastFailure: {
-                            jobId: string | null;
-                            /** @enum {string} */
-                            errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
-                            message: string | null;
-                            evidence?: {
-                                finalUrl: string | null;
-                                screenshotRef: string | null;
-                                reason: string;
-                            } | null;
-                            /** Format: date-time */
-                            at: string;
-                        } | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        budget: {
-                            currency: string | null;
-                            perRequestLimit: number | null;
-                            monthlyLimit: number | null;
-                            spentThisMonth: number;
-                            remaining: number | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["PurchaseRequestView"];
                 };
             };
             /** @description Unauthorized */
@@ -8497,15 +4811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -8514,15 +4820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -8531,15 +4829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8566,56 +4856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        requestId: string;
-                        householdId: string;
-                        requesterId: string;
-                        title: string;
-                        url: string;
-                        merchantDomain: string;
-                        price: number;
-                        currency: string;
-                        offerId: string | null;
-                        size: string | null;
-                        quantity: number;
-                        note: string | null;
-                        /** @enum {string} */
-                        status: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
-                        approvedBy: string | null;
-                        approvedAt: string | null;
-                        intentId: string | null;
-                        cartprepJobId: string | null;
-                        cart: {
-                            items: {
-                                title: string;
-                                size: string | null;
-                                quantity: number;
-                                unitPrice: number;
-                            }[];
-                            subtotal: number;
-                            currency: string;
-                            merchantDomain: string;
-                            /** Format: uri */
-                            checkoutUrl: string;
-                        } | null;
-                        lastFailure: {
-                            jobId: string | null;
-                            /** @enum {string} */
-                            errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
-                            message: string | null;
-                            evidence?: {
-                                finalUrl: string | null;
-                                screenshotRef: string | null;
-                                reason: string;
-                            } | null;
-                            /** Format: date-time */
-                            at: string;
-                        } | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PurchaseRequest"];
                 };
             };
             /** @description Unauthorized */
@@ -8624,15 +4865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -8641,15 +4874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -8658,15 +4883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -8675,15 +4892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -8692,15 +4901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8729,56 +4930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        requestId: string;
-                        householdId: string;
-                        requesterId: string;
-                        title: string;
-                        url: string;
-                        merchantDomain: string;
-                        price: number;
-                        currency: string;
-                        offerId: string | null;
-                        size: string | null;
-                        quantity: number;
-                        note: string | null;
-                        /** @enum {string} */
-                        status: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
-                        approvedBy: string | null;
-                        approvedAt: string | null;
-                        intentId: string | null;
-                        cartprepJobId: string | null;
-                        cart: {
-                            items: {
-                                title: string;
-                                size: string | null;
-                                quantity: number;
-                                unitPrice: number;
-                            }[];
-                            subtotal: number;
-                            currency: string;
-                            merchantDomain: string;
-                            /** Format: uri */
-                            checkoutUrl: string;
-                        } | null;
-                        lastFailure: {
-                            jobId: string | null;
-                            /** @enum {string} */
-                            errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
-                            message: string | null;
-                            evidence?: {
-                                finalUrl: string | null;
-                                screenshotRef: string | null;
-                                reason: string;
-                            } | null;
-                            /** Format: date-time */
-                            at: string;
-                        } | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PurchaseRequest"];
                 };
             };
             /** @description Unauthorized */
@@ -8787,15 +4939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -8804,15 +4948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -8821,15 +4957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -8838,15 +4966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -8855,24 +4975,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    confirmCheckoutPurchaseRequest: {
+    confirmCheckout: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and body replays the first success (no second effect); the same key with another body is 422 VALIDATION_ERROR; a retry while the first is running is 409 CONFLICT. Keys are scoped to the user and the path and kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -8895,56 +5006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        requestId: string;
-                        householdId: string;
-                        requesterId: string;
-                        title: string;
-                        url: string;
-                        merchantDomain: string;
-                        price: number;
-                        currency: string;
-                        offerId: string | null;
-                        size: string | null;
-                        quantity: number;
-                        note: string | null;
-                        /** @enum {string} */
-                        status: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
-                        approvedBy: string | null;
-                        approvedAt: string | null;
-                        intentId: string | null;
-                        cartprepJobId: string | null;
-                        cart: {
-                            items: {
-                                title: string;
-                                size: string | null;
-                                quantity: number;
-                                unitPrice: number;
-                            }[];
-                            subtotal: number;
-                            currency: string;
-                            merchantDomain: string;
-                            /** Format: uri */
-                            checkoutUrl: string;
-                        } | null;
-                        lastFailure: {
-                            jobId: string | null;
-                            /** @enum {string} */
-                            errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
-                            message: string | null;
-                            evidence?: {
-                                finalUrl: string | null;
-                                screenshotRef: string | null;
-                                reason: string;
-                            } | null;
-                            /** Format: date-time */
-                            at: string;
-                        } | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PurchaseRequest"];
                 };
             };
             /** @description Unauthorized */
@@ -8953,15 +5015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -8970,15 +5024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -8987,15 +5033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -9004,15 +5042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -9021,20 +5051,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    confirmationTokenPurchaseRequest: {
+    createConfirmationToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -9052,14 +5074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        requestId: string;
-                        intentId: string;
-                        actorId: string;
-                        confirmationToken: string;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["ConfirmationToken"];
                 };
             };
             /** @description Unauthorized */
@@ -9068,15 +5083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -9085,15 +5092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -9102,15 +5101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -9119,24 +5110,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    purchaseIntentsPurchaseRequest: {
+    startPurchaseIntent: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and body replays the first success (no second effect); the same key with another body is 422 VALIDATION_ERROR; a retry while the first is running is 409 CONFLICT. Keys are scoped to the user and the path and kept 24 hours. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -9174,15 +5156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -9191,15 +5165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -9208,15 +5174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -9225,15 +5183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -9242,15 +5192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -9259,15 +5201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Gateway Timeout */
@@ -9276,15 +5210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9313,56 +5239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        requestId: string;
-                        householdId: string;
-                        requesterId: string;
-                        title: string;
-                        url: string;
-                        merchantDomain: string;
-                        price: number;
-                        currency: string;
-                        offerId: string | null;
-                        size: string | null;
-                        quantity: number;
-                        note: string | null;
-                        /** @enum {string} */
-                        status: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
-                        approvedBy: string | null;
-                        approvedAt: string | null;
-                        intentId: string | null;
-                        cartprepJobId: string | null;
-                        cart: {
-                            items: {
-                                title: string;
-                                size: string | null;
-                                quantity: number;
-                                unitPrice: number;
-                            }[];
-                            subtotal: number;
-                            currency: string;
-                            merchantDomain: string;
-                            /** Format: uri */
-                            checkoutUrl: string;
-                        } | null;
-                        lastFailure: {
-                            jobId: string | null;
-                            /** @enum {string} */
-                            errorCode: "BLOCKED_BOT_DETECTED" | "SIZE_UNAVAILABLE" | "POPUP_OVERLAY_UNRESOLVED" | "LOGIN_REQUIRED" | "UNKNOWN_DOM" | "TIMEOUT" | "DOMAIN_NOT_ALLOWED" | "SAFETY_VIOLATION" | "INTERNAL_ERROR";
-                            message: string | null;
-                            evidence?: {
-                                finalUrl: string | null;
-                                screenshotRef: string | null;
-                                reason: string;
-                            } | null;
-                            /** Format: date-time */
-                            at: string;
-                        } | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PurchaseRequest"];
                 };
             };
             /** @description Unauthorized */
@@ -9371,15 +5248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -9388,15 +5257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -9405,15 +5266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -9422,15 +5275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -9439,15 +5284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9473,30 +5310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            jobId: string;
-                            householdId: string;
-                            memberId: string;
-                            personImageRef: string;
-                            garmentImageRef: string;
-                            /** @enum {string} */
-                            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
-                            resultImageRef: string | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            /** @enum {string} */
-                            backend: "simulated" | "inline" | "http";
-                            attempts: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["TryOnJobPage"];
                 };
             };
             /** @description Bad Request */
@@ -9505,15 +5319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -9522,15 +5328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -9539,15 +5337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -9556,15 +5346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -9573,15 +5355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9598,9 +5372,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description gs://bucket/households/{id}/..., local://households/{id}/... (this service storage) or an https URL */
                     personImageRef?: string;
-                    /** @description gs://bucket/households/{id}/..., local://households/{id}/... (this service storage) or an https URL */
                     garmentImageRef?: string;
                     memberId?: string;
                 } | null;
@@ -9613,27 +5385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        jobId: string;
-                        householdId: string;
-                        memberId: string;
-                        personImageRef: string;
-                        garmentImageRef: string;
-                        /** @enum {string} */
-                        status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
-                        resultImageRef: string | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        } | null;
-                        /** @enum {string} */
-                        backend: "simulated" | "inline" | "http";
-                        attempts: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["TryOnJob"];
                 };
             };
             /** @description Bad Request */
@@ -9642,15 +5394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -9659,15 +5403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -9676,15 +5412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -9693,15 +5421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -9710,15 +5430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Gateway Timeout */
@@ -9727,15 +5439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9758,27 +5462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        jobId: string;
-                        householdId: string;
-                        memberId: string;
-                        personImageRef: string;
-                        garmentImageRef: string;
-                        /** @enum {string} */
-                        status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
-                        resultImageRef: string | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        } | null;
-                        /** @enum {string} */
-                        backend: "simulated" | "inline" | "http";
-                        attempts: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["TryOnJob"];
                 };
             };
             /** @description Bad Request */
@@ -9787,15 +5471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -9804,15 +5480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -9821,15 +5489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -9838,20 +5498,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    getJobResult: {
+    getTryOnResult: {
         parameters: {
             query?: never;
             header?: never;
@@ -9863,7 +5515,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description PNG bytes (Content-Type: image/png) */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9878,15 +5530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -9895,15 +5539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -9912,15 +5548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -9929,15 +5557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -9971,63 +5591,14 @@ export interface operations {
                             id: string;
                             /** Format: date-time */
                             at: string;
-                            item: {
-                                /** @description item_<id> */
-                                itemId: string;
-                                householdId: string;
-                                ownerMemberId: string;
-                                /** @enum {string} */
-                                category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                                brand: string;
-                                colors: string[];
-                                season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                                occasion: string[];
-                                tags: string[];
-                                images: {
-                                    /** @description img_<id> */
-                                    imageId: string;
-                                    /** @enum {string} */
-                                    status: "pending" | "confirmed";
-                                    /** @enum {string} */
-                                    contentType: "image/png" | "image/jpeg" | "image/webp";
-                                    fileName: string | null;
-                                    /** @description bytes, known once confirmed */
-                                    size: number | null;
-                                    /** @description hex SHA-256 of the bytes, when the storage backend knows it */
-                                    sha256: string | null;
-                                    /** @description storage reference: local://<key> or gs://<bucket>/<key> */
-                                    ref: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    confirmedAt: string | null;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
+                            item: components["schemas"]["WardrobeItem"];
                         } | {
                             /** @enum {string} */
                             type: "OUTFIT";
                             id: string;
                             /** Format: date-time */
                             at: string;
-                            outfit: {
-                                /** @description out_<id> */
-                                outfitId: string;
-                                householdId: string;
-                                name: string;
-                                itemIds: string[];
-                                offerIds: string[];
-                                /** @enum {string} */
-                                source: "MANUAL" | "CURATED";
-                                why: string[];
-                                createdBy: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
+                            outfit: components["schemas"]["Outfit"];
                         } | {
                             /** @enum {string} */
                             type: "OFFER";
@@ -10052,7 +5623,6 @@ export interface operations {
                             /** Format: date-time */
                             at: string;
                             collection: {
-                                /** @description col_<id> */
                                 collectionId: string;
                                 householdId: string;
                                 name: string;
@@ -10088,15 +5658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -10105,15 +5667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -10122,15 +5676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -10139,15 +5685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10171,7 +5709,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            /** @description col_<id> */
                             collectionId: string;
                             householdId: string;
                             name: string;
@@ -10198,15 +5735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -10215,15 +5744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -10232,15 +5753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -10249,15 +5762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10286,7 +5791,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description col_<id> */
                         collectionId: string;
                         householdId: string;
                         name: string;
@@ -10312,15 +5816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -10329,15 +5825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -10346,15 +5834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -10363,15 +5843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10395,7 +5867,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description col_<id> */
                         collectionId: string;
                         householdId: string;
                         name: string;
@@ -10421,15 +5892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -10438,15 +5901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -10455,15 +5910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -10472,15 +5919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10512,7 +5951,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description col_<id> */
                         collectionId: string;
                         householdId: string;
                         name: string;
@@ -10538,15 +5976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -10555,15 +5985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -10572,15 +5994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -10589,15 +6003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10608,7 +6014,6 @@ export interface operations {
                 category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
                 season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                 ownerMemberId?: string;
-                /** @description only items changed at or after this instant, plus deletedItemIds */
                 updatedSince?: string;
                 limit?: number;
                 cursor?: string;
@@ -10628,48 +6033,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** @description item_<id> */
-                            itemId: string;
-                            householdId: string;
-                            ownerMemberId: string;
-                            /** @enum {string} */
-                            category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                            brand: string;
-                            colors: string[];
-                            season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                            occasion: string[];
-                            tags: string[];
-                            images: {
-                                /** @description img_<id> */
-                                imageId: string;
-                                /** @enum {string} */
-                                status: "pending" | "confirmed";
-                                /** @enum {string} */
-                                contentType: "image/png" | "image/jpeg" | "image/webp";
-                                fileName: string | null;
-                                /** @description bytes, known once confirmed */
-                                size: number | null;
-                                /** @description hex SHA-256 of the bytes, when the storage backend knows it */
-                                sha256: string | null;
-                                /** @description storage reference: local://<key> or gs://<bucket>/<key> */
-                                ref: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                confirmedAt: string | null;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        items: components["schemas"]["WardrobeItem"][];
                         nextCursor: string | null;
-                        /** @description items deleted at or after updatedSince (empty without it) */
                         deletedItemIds: string[];
-                        /**
-                         * Format: date-time
-                         * @description pass as updatedSince on the next sync
-                         */
+                        /** Format: date-time */
                         syncedAt: string;
                     };
                 };
@@ -10687,15 +6054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -10704,15 +6063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -10721,15 +6072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -10738,15 +6081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Precondition Failed */
@@ -10755,15 +6090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -10772,15 +6099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10799,7 +6118,6 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                    /** @description defaults to the caller */
                     ownerMemberId?: string;
                     /** @default  */
                     brand?: string;
@@ -10821,41 +6139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description item_<id> */
-                        itemId: string;
-                        householdId: string;
-                        ownerMemberId: string;
-                        /** @enum {string} */
-                        category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                        brand: string;
-                        colors: string[];
-                        season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                        occasion: string[];
-                        tags: string[];
-                        images: {
-                            /** @description img_<id> */
-                            imageId: string;
-                            /** @enum {string} */
-                            status: "pending" | "confirmed";
-                            /** @enum {string} */
-                            contentType: "image/png" | "image/jpeg" | "image/webp";
-                            fileName: string | null;
-                            /** @description bytes, known once confirmed */
-                            size: number | null;
-                            /** @description hex SHA-256 of the bytes, when the storage backend knows it */
-                            sha256: string | null;
-                            /** @description storage reference: local://<key> or gs://<bucket>/<key> */
-                            ref: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            confirmedAt: string | null;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WardrobeItem"];
                 };
             };
             /** @description Bad Request */
@@ -10864,15 +6148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -10881,15 +6157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -10898,15 +6166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -10915,15 +6175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Precondition Failed */
@@ -10932,15 +6184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -10949,15 +6193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10980,41 +6216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description item_<id> */
-                        itemId: string;
-                        householdId: string;
-                        ownerMemberId: string;
-                        /** @enum {string} */
-                        category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                        brand: string;
-                        colors: string[];
-                        season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                        occasion: string[];
-                        tags: string[];
-                        images: {
-                            /** @description img_<id> */
-                            imageId: string;
-                            /** @enum {string} */
-                            status: "pending" | "confirmed";
-                            /** @enum {string} */
-                            contentType: "image/png" | "image/jpeg" | "image/webp";
-                            fileName: string | null;
-                            /** @description bytes, known once confirmed */
-                            size: number | null;
-                            /** @description hex SHA-256 of the bytes, when the storage backend knows it */
-                            sha256: string | null;
-                            /** @description storage reference: local://<key> or gs://<bucket>/<key> */
-                            ref: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            confirmedAt: string | null;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WardrobeItem"];
                 };
             };
             /** @description Not Modified */
@@ -11030,15 +6232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -11047,15 +6241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -11064,15 +6250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -11081,15 +6259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Precondition Failed */
@@ -11098,15 +6268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -11115,15 +6277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11153,15 +6307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -11170,15 +6316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -11187,15 +6325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -11204,15 +6334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Precondition Failed */
@@ -11221,15 +6343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -11238,15 +6352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11282,41 +6388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description item_<id> */
-                        itemId: string;
-                        householdId: string;
-                        ownerMemberId: string;
-                        /** @enum {string} */
-                        category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                        brand: string;
-                        colors: string[];
-                        season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                        occasion: string[];
-                        tags: string[];
-                        images: {
-                            /** @description img_<id> */
-                            imageId: string;
-                            /** @enum {string} */
-                            status: "pending" | "confirmed";
-                            /** @enum {string} */
-                            contentType: "image/png" | "image/jpeg" | "image/webp";
-                            fileName: string | null;
-                            /** @description bytes, known once confirmed */
-                            size: number | null;
-                            /** @description hex SHA-256 of the bytes, when the storage backend knows it */
-                            sha256: string | null;
-                            /** @description storage reference: local://<key> or gs://<bucket>/<key> */
-                            ref: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            confirmedAt: string | null;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WardrobeItem"];
                 };
             };
             /** @description Bad Request */
@@ -11325,15 +6397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -11342,15 +6406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -11359,15 +6415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -11376,15 +6424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Precondition Failed */
@@ -11393,15 +6433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -11410,20 +6442,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createItemCurate: {
+    curateWardrobeItem: {
         parameters: {
             query?: never;
             header?: never;
@@ -11451,12 +6475,10 @@ export interface operations {
                             pieces: {
                                 /** @enum {string} */
                                 source: "WARDROBE" | "OFFER";
-                                /** @description itemId or offerId */
                                 id: string;
                                 /** @enum {string} */
                                 category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
                                 colors: string[];
-                                /** @description brand or offer title */
                                 label: string;
                             }[];
                             itemIds: string[];
@@ -11464,10 +6486,7 @@ export interface operations {
                             score: number;
                             why: string[];
                         }[];
-                        /**
-                         * @description UNAVAILABLE: commerce could not be asked, looks use the wardrobe only
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         offers: "INCLUDED" | "NONE_NEEDED" | "NONE_FOUND" | "UNAVAILABLE";
                         notes: string[];
                     };
@@ -11479,15 +6498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -11496,15 +6507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -11513,15 +6516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -11530,15 +6525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -11547,15 +6534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Service Unavailable */
@@ -11564,15 +6543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11596,41 +6567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description item_<id> */
-                        itemId: string;
-                        householdId: string;
-                        ownerMemberId: string;
-                        /** @enum {string} */
-                        category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
-                        brand: string;
-                        colors: string[];
-                        season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
-                        occasion: string[];
-                        tags: string[];
-                        images: {
-                            /** @description img_<id> */
-                            imageId: string;
-                            /** @enum {string} */
-                            status: "pending" | "confirmed";
-                            /** @enum {string} */
-                            contentType: "image/png" | "image/jpeg" | "image/webp";
-                            fileName: string | null;
-                            /** @description bytes, known once confirmed */
-                            size: number | null;
-                            /** @description hex SHA-256 of the bytes, when the storage backend knows it */
-                            sha256: string | null;
-                            /** @description storage reference: local://<key> or gs://<bucket>/<key> */
-                            ref: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            confirmedAt: string | null;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WardrobeItem"];
                 };
             };
             /** @description Bad Request */
@@ -11639,15 +6576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -11656,15 +6585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -11673,15 +6594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -11690,15 +6603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -11707,15 +6612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -11724,20 +6621,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    uploadUrlWardrobeItem: {
+    createImageUploadUrl: {
         parameters: {
             query?: never;
             header?: never;
@@ -11782,15 +6671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -11799,15 +6680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -11816,15 +6689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -11833,15 +6698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -11850,15 +6707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -11867,15 +6716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -11898,22 +6739,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** @description out_<id> */
-                            outfitId: string;
-                            householdId: string;
-                            name: string;
-                            itemIds: string[];
-                            offerIds: string[];
-                            /** @enum {string} */
-                            source: "MANUAL" | "CURATED";
-                            why: string[];
-                            createdBy: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        items: components["schemas"]["Outfit"][];
                     };
                 };
             };
@@ -11923,15 +6749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -11940,15 +6758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -11957,15 +6767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -11974,15 +6776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -11991,15 +6785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Service Unavailable */
@@ -12008,15 +6794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -12034,9 +6812,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** @description saves exactly these items */
                     itemIds?: string[];
-                    /** @description without itemIds: the item curation builds around (default: the most recently changed item) */
                     anchorItemId?: string;
                 };
             };
@@ -12048,22 +6824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description out_<id> */
-                        outfitId: string;
-                        householdId: string;
-                        name: string;
-                        itemIds: string[];
-                        offerIds: string[];
-                        /** @enum {string} */
-                        source: "MANUAL" | "CURATED";
-                        why: string[];
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Outfit"];
                 };
             };
             /** @description Bad Request */
@@ -12072,15 +6833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -12089,15 +6842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -12106,15 +6851,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -12123,15 +6860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -12140,15 +6869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Service Unavailable */
@@ -12157,15 +6878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -12188,22 +6901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description out_<id> */
-                        outfitId: string;
-                        householdId: string;
-                        name: string;
-                        itemIds: string[];
-                        offerIds: string[];
-                        /** @enum {string} */
-                        source: "MANUAL" | "CURATED";
-                        why: string[];
-                        createdBy: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Outfit"];
                 };
             };
             /** @description Bad Request */
@@ -12212,15 +6910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -12229,15 +6919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -12246,15 +6928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -12263,15 +6937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -12280,15 +6946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Service Unavailable */
@@ -12297,15 +6955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -12335,15 +6985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -12352,15 +6994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -12369,15 +7003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -12386,15 +7012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Bad Gateway */
@@ -12403,15 +7021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Service Unavailable */
@@ -12420,20 +7030,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    createWardrobePairing: {
+    pairWithWardrobe: {
         parameters: {
             query?: never;
             header?: never;
@@ -12462,14 +7064,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description categories that complete the piece */
                         completes: ("TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER")[];
                         pairs: {
                             itemId: string;
                             /** @enum {string} */
                             category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
                             colors: string[];
-                            /** @description brand, or the category when the item has no brand */
                             label: string;
                             score: number;
                             why: string[];
@@ -12483,15 +7083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -12500,15 +7092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -12517,15 +7101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -12534,15 +7110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -12574,20 +7142,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    putUpload: {
+    uploadImage: {
         parameters: {
             query?: never;
             header?: never;
@@ -12596,7 +7156,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -12617,15 +7183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Forbidden */
@@ -12634,15 +7192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not Found */
@@ -12651,15 +7201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflict */
@@ -12668,15 +7210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Payload Too Large */
@@ -12685,15 +7219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unsupported Media Type */
@@ -12702,15 +7228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        details?: {
-                            loc: (string | number)[];
-                            msg: string;
-                            type: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -1,3 +1,4 @@
+export * from './api-schemas.ts';
 export * from './artifacts.ts';
 export * from './audit.ts';
 export * from './audit-actions.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { Health, Readiness, type ServiceName } from '@hs/contracts';
+import { apiSchemas, Health, Readiness, type ServiceName } from '@hs/contracts';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -12,7 +12,8 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import {
-  jsonSchemaTransform,
+  createJsonSchemaTransform,
+  createJsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -27,6 +28,8 @@ import { deferContinue } from './expect-continue.ts';
 import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
 import { registerMetrics } from './metrics.ts';
 import { markOptionalBodies } from './openapi-bodies.ts';
+import { withUsedSchemas } from './openapi-components.ts';
+import { withOpenApiExtra } from './openapi-extra.ts';
 import {
   type DocumentPaths,
   describedResponses,
@@ -76,6 +79,8 @@ export interface ServiceAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+const namedSchemaTransform = createJsonSchemaTransform({ schemaRegistry: apiSchemas });
+const namedSchemaComponents = createJsonSchemaTransformObject({ schemaRegistry: apiSchemas });
 /**
  * The Fastify instance every service starts from: zod validation and serialization, the error
  * envelope, request ids, one log line per request, CORS, OpenAPI at /openapi.json with a docs
@@ -173,13 +178,15 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     // Each operation also says who may call it (x-public, x-roles, its security), from the
     // route's config, and gets an operationId and a summary if the route gave none.
     transform: (input) => {
-      const out = jsonSchemaTransform(input);
+      const out = namedSchemaTransform(input);
       const config = input.route.config ?? {};
       const method = [input.route.method].flat()[0] as string;
       const schema = (out.schema ?? {}) as {
         operationId?: string;
         summary?: string;
         security?: Array<Record<string, string[]>>;
+        body?: unknown;
+        response?: Record<string, unknown>;
       };
       const operationId =
         (schema.operationId as string | undefined) ?? operationIdFor(method, openapiPath(out.url));
@@ -187,7 +194,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       return {
         ...out,
         schema: {
-          ...schema,
+          ...withOpenApiExtra(schema, config.openapi),
           operationId,
           summary: schema.summary ?? summaryFor(operationId),
           security: schema.security ?? (open ? [] : [{ internalToken: [] }]),
@@ -196,11 +203,13 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       };
     },
     transformObject: (documentObject) => {
-      const document = markOptionalBodies(
-        (documentObject as { openapiObject: Parameters<typeof markOptionalBodies>[0] }).openapiObject,
-      ) as { paths?: DocumentPaths };
+      // The named contracts (apiSchemas) become components the operations refer to.
+      const withComponents = namedSchemaComponents(documentObject);
+      const document = markOptionalBodies(withComponents as Parameters<typeof markOptionalBodies>[0]) as {
+        paths?: DocumentPaths;
+      };
       const paths = describedResponses(uniqueOperationIds(namedWildcards(document.paths ?? {})));
-      return { ...document, servers: [{ url: '/' }], paths };
+      return withUsedSchemas({ ...document, servers: [{ url: '/' }], paths });
     },
   });
   // The docs page loads only its own files and never sends the document to an online validator.

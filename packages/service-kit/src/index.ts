@@ -13,6 +13,8 @@ export * from './json-depth.ts';
 export * from './logger.ts';
 export * from './metrics.ts';
 export * from './open-streams.ts';
+export * from './openapi-components.ts';
+export * from './openapi-extra.ts';
 export * from './operation-ids.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';

@@ -37,12 +37,42 @@ const singular = (word: string) =>
 
 const cap = (word: string) => (word ? word[0]!.toUpperCase() + word.slice(1) : word);
 
+const H = '/api/v1/households/{id}';
+/** Operations whose derived name reads badly: the name an app developer would look for. */
+const NAMED: Record<string, string> = {
+  'POST /api/v1/auth/login': 'login',
+  [`GET ${H}/browser/sessions/{sessionId}/elements`]: 'listBrowserSessionElements',
+  [`POST ${H}/browser/sessions/{sessionId}/terminate`]: 'terminateBrowserSession',
+  [`GET ${H}/cartprep/jobs/{jobId}`]: 'getCartPrepJob',
+  [`POST ${H}/orchestrator/missions/{mId}/chat`]: 'sendMissionMessage',
+  [`POST ${H}/orchestrator/missions/{mId}/events`]: 'postMissionEvent',
+  [`GET ${H}/orchestrator/missions/{mId}/stream`]: 'streamMissionEvents',
+  [`POST ${H}/orchestrator/missions/{mId}/stream-token`]: 'createMissionStreamToken',
+  [`POST ${H}/orchestrator/missions/{mId}/voice-session`]: 'createMissionVoiceSession',
+  [`POST ${H}/requests/{requestId}/purchase-intents`]: 'startPurchaseIntent',
+  [`POST ${H}/requests/{requestId}/confirm-checkout`]: 'confirmCheckout',
+  [`POST ${H}/requests/{requestId}/confirmation-token`]: 'createConfirmationToken',
+  [`POST ${H}/wardrobe/items/{itemId}/curate`]: 'curateWardrobeItem',
+  [`POST ${H}/wardrobe/items/{itemId}/upload-url`]: 'createImageUploadUrl',
+  [`POST ${H}/wardrobe/items/{itemId}/images/{imageId}/confirm`]: 'confirmItemImage',
+  [`POST ${H}/artifacts/mission-plan`]: 'createMissionPlan',
+  [`POST ${H}/artifacts/outcome-summary`]: 'createOutcomeSummary',
+  [`POST ${H}/artifacts/recording`]: 'createBrowserRecording',
+  [`POST ${H}/artifacts/transcript`]: 'createTranscript',
+  [`POST ${H}/missions/{mId}/artifacts/audit-log`]: 'createAuditLogExport',
+  [`GET ${H}/vto/jobs/{jobId}/result`]: 'getTryOnResult',
+  [`POST ${H}/wardrobe/pairings`]: 'pairWithWardrobe',
+  'PUT /api/v1/uploads/{path}': 'uploadImage',
+};
+
 /**
  * `GET /households/{id}/wardrobe/items` → listWardrobeItems, `POST .../requests` →
- * createPurchaseRequest, `POST .../requests/{requestId}/confirm-checkout` →
- * confirmCheckoutPurchaseRequest, `GET .../missions/{mId}` → getMission.
+ * createPurchaseRequest, `POST .../requests/{requestId}/approve` → approvePurchaseRequest,
+ * `GET .../missions/{mId}` → getMission; NAMED overrides the few that read badly.
  */
 export function operationIdFor(method: string, path: string): string {
+  const chosen = NAMED[`${method.toUpperCase()} ${path}`];
+  if (chosen) return chosen;
   const segments = path
     .replace(/^\/api\/v1\/?/, '')
     .split('/')

@@ -73,6 +73,8 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
         tags,
         security,
         summary: 'Read a job',
+        // The household route is the one clients know as getCartPrepJob.
+        operationId: 'getCartPrepJobInternal',
         params: CartprepJobParams,
         response: { 200: CartprepJob, 403: ErrorEnvelope, 404: ErrorEnvelope },
       },

@@ -85,7 +85,18 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
     `${MISSION}/stream`,
     {
       // Authenticated below (bearer or stream token), not by the gateway-wide bearer hook.
-      config: { public: true },
+      config: {
+        public: true,
+        openapi: {
+          responses: {
+            200: {
+              description:
+                'Server-Sent Events: `id: <seq>`, `event: <type>`, `data: <JSON>` per event, `: keep-alive` comments, `retry:` once. The event types and their data are described in the AsyncAPI document at /asyncapi.json.',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+          },
+        },
+      },
       onRequest: authenticateStream,
       schema: {
         tags: ['missions'],

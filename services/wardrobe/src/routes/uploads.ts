@@ -88,7 +88,21 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
     scope.put(
       `${UPLOAD_ROUTE_PREFIX}/*`,
       {
-        config: { public: true },
+        config: {
+          public: true,
+          openapi: {
+            body: {
+              required: true,
+              description: 'The image bytes, with the Content-Type the upload URL was signed for.',
+              content: Object.fromEntries(
+                ImageContentType.options.map((type) => [
+                  type,
+                  { schema: { type: 'string', format: 'binary' } },
+                ]),
+              ),
+            },
+          },
+        },
         schema: {
           tags: ['uploads'],
           description:
