@@ -1482,6 +1482,11 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "message": "something cheaper, in navy"
+         *     }
+         */
         ChatRequest: {
             message: string;
         };
@@ -1493,6 +1498,12 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        /**
+         * @example {
+         *       "mission_type": "STYLE",
+         *       "initial_message": "a rain jacket for my son under 60"
+         *     }
+         */
         CreateMissionRequest: {
             /** @enum {string} */
             mission_type: "STYLE" | "POLL" | "CARTPREP" | "INTERACTIVE";
@@ -1524,6 +1535,17 @@ export interface components {
              */
             status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
         };
+        /**
+         * @example {
+         *       "title": "Navy rain jacket",
+         *       "url": "https://shop.example.com/p/navy-rain-jacket",
+         *       "price": 89.9,
+         *       "currency": "EUR",
+         *       "size": "M",
+         *       "quantity": 1,
+         *       "note": "For the school trip"
+         *     }
+         */
         CreatePurchaseRequest: {
             title: string;
             url: string;
@@ -1554,6 +1576,11 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "idToken": "<the ID token from your identity provider>"
+         *     }
+         */
         LoginRequest: {
             idToken: string;
         };
@@ -3866,6 +3893,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MissionView"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -32,7 +32,34 @@ import { Outfit, WardrobeItem } from './wardrobe.ts';
  * Its own registry, not zod's global one, so a process that loads these contracts twice (two
  * bundled services) never registers an id twice.
  */
-export const apiSchemas = z.registry<{ id: string }>();
+export const apiSchemas = z.registry<{ id: string; examples?: unknown[] }>();
+
+/** What a client typically sends, shown in the documents beside the schema. */
+const EXAMPLES: Record<string, unknown> = {
+  LoginRequest: { idToken: '<the ID token from your identity provider>' },
+  CreatePurchaseRequest: {
+    title: 'Navy rain jacket',
+    url: 'https://shop.example.com/p/navy-rain-jacket',
+    price: 89.9,
+    currency: 'EUR',
+    size: 'M',
+    quantity: 1,
+    note: 'For the school trip',
+  },
+  CreateMissionRequest: { mission_type: 'STYLE', initial_message: 'a rain jacket for my son under 60' },
+  ChatRequest: { message: 'something cheaper, in navy' },
+  CreateOfferRequest: {
+    title: 'Linen summer shirt',
+    brand: 'Acme',
+    url: 'https://shop.example.com/p/linen-shirt',
+    price: 39,
+    currency: 'EUR',
+    category: 'TOP',
+    colors: ['white'],
+    season: ['SUMMER'],
+    sizes: ['S', 'M', 'L'],
+  },
+};
 
 const named: Array<[z.ZodType, string]> = [
   [ErrorEnvelope, 'ErrorEnvelope'],
@@ -64,4 +91,5 @@ const named: Array<[z.ZodType, string]> = [
   [AuditEntry, 'AuditEntry'],
   [AuditPage, 'AuditPage'],
 ];
-for (const [schema, id] of named) schema.register(apiSchemas, { id });
+for (const [schema, id] of named)
+  schema.register(apiSchemas, { id, ...(id in EXAMPLES ? { examples: [EXAMPLES[id]] } : {}) });

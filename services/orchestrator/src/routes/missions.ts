@@ -51,7 +51,7 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
           "The caller's missions in the household and the household's open (RUNNING) POLL missions, newest first; ?mine=true only the caller's own",
         params: HouseholdParams,
         querystring: ListMissionsQuery,
-        response: { 200: z.array(MissionView) },
+        response: { 200: z.array(MissionView), ...errors },
       },
     },
     async (request) => {
