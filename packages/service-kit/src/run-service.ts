@@ -42,7 +42,7 @@ export async function runService<C extends ProcessConfig>(
     throw err;
   }
   const logger = createLogger(options.service, config.logLevel);
-  if (startTracing(options.service)) logger.info('exporting traces over OTLP');
+  if (await startTracing(options.service)) logger.info('exporting traces over OTLP');
   const shutdownHooks: Array<() => Promise<void> | void> = [];
   const lifecycle: ServiceLifecycle = { onShutdown: (fn) => void shutdownHooks.push(fn) };
   let app: FastifyInstance;

@@ -7,9 +7,7 @@ import {
   TraceFlags,
   trace,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { TracerProvider } from '@opentelemetry/sdk-trace';
 
 /**
  * OpenTelemetry export, on only when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only
@@ -22,9 +20,20 @@ import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
  */
 let provider: TracerProvider | undefined;
 
-export function startTracing(service: string, env: NodeJS.ProcessEnv = process.env): boolean {
+/**
+ * Starts export when it is configured. The SDK and exporter are loaded only then: a service
+ * that exports nothing (the default) does not pay their load time and memory at every boot.
+ */
+export async function startTracing(service: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (provider) return true;
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, TracerProvider }] =
+    await Promise.all([
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace'),
+    ]);
+  if (provider) return true;
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
   provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': service }),

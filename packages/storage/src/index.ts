@@ -1,4 +1,4 @@
-export { type CloudStorageConfig, createCloudStorage } from './cloud-storage.ts';
+export type { CloudStorageConfig } from './cloud-storage.ts';
 export { asLocalStorage, type BlobStorageConfig, createBlobStorage } from './create-blob-storage.ts';
 export { InvalidKeyError, isValidKey } from './keys.ts';
 export {

@@ -5,7 +5,6 @@ import type { Logger } from 'pino';
 import { createArtifactWriter } from './adapters/artifact-writer.ts';
 import { createEventLog } from './adapters/event-log.ts';
 import { createMissionRepository } from './adapters/mission-repository.ts';
-import { createGeminiModel } from './adapters/models/gemini-model.ts';
 import { meteredModel } from './adapters/models/metered-model.ts';
 import { createPeers } from './adapters/peers.ts';
 import { TOOLS } from './adapters/tools/tool-registry.ts';
@@ -31,10 +30,12 @@ export interface OrchestratorDeps {
   background?: boolean;
 }
 
-function modelFor(deps: OrchestratorDeps): AgentModel {
+async function modelFor(deps: OrchestratorDeps): Promise<AgentModel> {
   if (deps.model) return deps.model;
   const agent = deps.config.agent;
   if (agent.backend === 'stub') return createStubModel();
+  // The Gemini SDK loads only when the Gemini agent is configured.
+  const { createGeminiModel } = await import('./adapters/models/gemini-model.ts');
   return createGeminiModel({
     project: agent.project!,
     location: agent.location,
@@ -78,7 +79,7 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
     store,
     missions,
     events: createEventLog(store),
-    model: meteredModel(modelFor(deps)),
+    model: meteredModel(await modelFor(deps)),
     peers,
     audit,
     artifacts: createArtifactWriter({

@@ -1,6 +1,5 @@
 import { runService } from '@hs/service-kit';
 import { createStore, storeConfigFromEnv } from '@hs/store';
-import { resolveGeminiCredentials } from './adapters/models/gemini-credentials.ts';
 import { buildApp } from './app.ts';
 import { loadOrchestratorConfig } from './config.ts';
 
@@ -9,7 +8,11 @@ await runService({
   loadConfig: () => loadOrchestratorConfig(),
   build: async (config, logger, lifecycle) => {
     // Before the store opens: a missing credential is a configuration error, refused in one line.
-    const geminiAuthClient = config.agent.backend === 'gemini' ? await resolveGeminiCredentials() : undefined;
+    // The Google auth library loads only for the Gemini agent (the stub needs none of it).
+    const geminiAuthClient =
+      config.agent.backend === 'gemini'
+        ? await (await import('./adapters/models/gemini-credentials.ts')).resolveGeminiCredentials()
+        : undefined;
     const store = createStore(storeConfigFromEnv({ service: 'orchestrator', ...config.persistence }));
     const app = await buildApp({ config, store, logger, ...(geminiAuthClient ? { geminiAuthClient } : {}) });
     // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
