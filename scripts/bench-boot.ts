@@ -1,11 +1,12 @@
 // Boot time and idle memory: each service alone from its production build and from its
-// TypeScript source, beside a bare Node process printing nothing (the floor), and all eight
-// together until every /health answers. Needs `pnpm build` first for the built figures.
+// TypeScript source, beside a bare Node process printing nothing (the floor), all eight
+// together until every /health answers, and all eight in one process (the all-in-one mode).
+// Needs `pnpm build` first for the built figures.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
-import { freePort, REPO_ROOT } from '@hs/testing';
+import { freePort, freePortRange, REPO_ROOT } from '@hs/testing';
 
 export type BootFigure = { ms: number; rssMb: number };
 
@@ -73,6 +74,34 @@ export async function bootAll(
   }
 }
 
+/** The all-in-one mode (dist/one-process.js): time until all eight answer /health, idle RSS. */
+export async function bootOneProcess(settleMs = 1000): Promise<BootFigure> {
+  const entry = join(REPO_ROOT, 'dist', 'one-process.js');
+  if (!existsSync(entry)) throw new Error('dist/one-process.js is missing: run `pnpm build` first');
+  const base = await freePortRange(ServiceName.options.length);
+  const started = Date.now();
+  const child = spawn(process.execPath, [entry], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      APP_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      PERSISTENCE_BACKEND: 'inmemory',
+      PORT_BASE: String(base),
+    },
+    stdio: 'ignore',
+  });
+  try {
+    await Promise.all(ServiceName.options.map((_, i) => untilHealthy(base + i, child, started + 30_000)));
+    const ms = Date.now() - started;
+    await new Promise((r) => setTimeout(r, settleMs));
+    return { ms, rssMb: rssMb(child.pid!) };
+  } finally {
+    await stop(child);
+  }
+}
+
 /** The floor: a Node process that starts, then exits. */
 export async function bareNodeMs(): Promise<number> {
   const started = Date.now();
@@ -89,4 +118,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const all = await bootAll(ServiceName.options, true);
   console.log('all eight built', all.ms, 'ms', all.perService);
+  console.log('all eight in one process', await bootOneProcess());
 }

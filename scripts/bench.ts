@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
 import { REPO_ROOT } from '@hs/testing';
 import { runAuditBench } from './bench-audit.ts';
-import { bareNodeMs, bootAll } from './bench-boot.ts';
+import { bareNodeMs, bootAll, bootOneProcess } from './bench-boot.ts';
 import { formatBrowserBench, runBrowserBench } from './bench-browser.ts';
 import { runChatBench } from './bench-chat.ts';
 import { runGatewayBench } from './bench-gateway.ts';
@@ -105,6 +105,20 @@ const TARGETS: Target[] = [
     pass: (v) => v <= 100,
   },
   {
+    name: 'all-in-one healthy (ms)',
+    figure: 'oneProcessBootMs',
+    reference: 'bareNodeMs',
+    limit: '< 3000',
+    pass: (v) => v < 3000,
+  },
+  {
+    name: 'all-in-one idle RSS (MB)',
+    figure: 'oneProcessRssMb',
+    reference: 'maxServiceRssMb',
+    limit: '≤ 400',
+    pass: (v) => v <= 400,
+  },
+  {
     name: 'chat turn p99 vs forwarded read p99',
     figure: 'chatRatioP99',
     reference: 'forwardedReadP99',
@@ -156,6 +170,9 @@ async function round(): Promise<Round> {
   r.bootAllMs = boot.ms;
   for (const [service, figure] of Object.entries(boot.perService)) r[`rssIdleMb.${service}`] = figure.rssMb;
   r.maxServiceRssMb = Math.max(...Object.values(boot.perService).map((f) => f.rssMb));
+  const oneProcess = await bootOneProcess();
+  r.oneProcessBootMs = oneProcess.ms;
+  r.oneProcessRssMb = oneProcess.rssMb;
   const chat = await runChatBench(quick ? { turns: 10, reads: 20 } : { turns: 100, reads: 300 });
   Object.assign(r, {
     chatTurnP99: chat.chatTurn.p99,

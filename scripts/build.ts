@@ -4,9 +4,10 @@
 // (compiled from TypeScript once, here, instead of at every boot). Packages from the registry
 // stay imports of the exact files the workspace's node_modules hold, written relative to dist/:
 // build where the bundle runs (in the image, after `pnpm install`), not elsewhere.
-// Run the result with `node services/<name>/dist/server.js` (what `npm start` and the image do).
+// Run the result with `node services/<name>/dist/server.js` (what `npm start` and the image do),
+// or all eight in one process with `node dist/one-process.js`.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceName } from '@hs/contracts';
 import { build, type Plugin } from 'rolldown';
@@ -25,20 +26,29 @@ const packagesAsFiles: Plugin = {
   },
 };
 
-const started = Date.now();
-for (const service of ServiceName.options) {
-  const dir = join(root, 'services', service, 'dist');
-  rmSync(dir, { recursive: true, force: true });
-  await build({
+/** What to build: each service's process, and the all-in-one process (`npm start -- --one-process`). */
+const ENTRIES = [
+  ...ServiceName.options.map((service) => ({
     input: join(root, 'services', service, 'src', 'server.ts'),
+    dir: join(root, 'services', service, 'dist'),
+    file: 'server.js',
+  })),
+  { input: join(root, 'scripts', 'one-process.ts'), dir: join(root, 'dist'), file: 'one-process.js' },
+];
+
+const started = Date.now();
+for (const entry of ENTRIES) {
+  rmSync(entry.dir, { recursive: true, force: true });
+  await build({
+    input: entry.input,
     platform: 'node',
     plugins: [packagesAsFiles],
     resolve: { conditionNames: ['@hs/source', 'import', 'node', 'default'] },
-    // server.js plus a chunk per part loaded only when configured (the Gemini agent, Cloud
+    // The entry plus a chunk per part loaded only when configured (the Gemini agent, Cloud
     // Storage), so a default boot does not load them.
     output: {
-      dir,
-      entryFileNames: 'server.js',
+      dir: entry.dir,
+      entryFileNames: entry.file,
       chunkFileNames: '[name]-[hash].js',
       format: 'esm',
       sourcemap: true,
@@ -46,9 +56,12 @@ for (const service of ServiceName.options) {
     logLevel: 'warn',
   });
   // Relative to the bundle, so a checkout moved or mounted elsewhere still runs its build.
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
-    const file = join(dir, name);
-    writeFileSync(file, readFileSync(file, 'utf8').replaceAll(`"${root}/`, '"../../../'));
+  const up = `${relative(entry.dir, root)}/`;
+  for (const name of readdirSync(entry.dir).filter((f) => f.endsWith('.js'))) {
+    const file = join(entry.dir, name);
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll(`"${root}/`, `"${up}`));
   }
 }
-console.log(`built ${ServiceName.options.length} services in ${Date.now() - started} ms`);
+console.log(
+  `built ${ServiceName.options.length} services and the all-in-one process in ${Date.now() - started} ms`,
+);

@@ -1,33 +1,30 @@
 // `pnpm start`: the eight services as eight processes on PORT_BASE…PORT_BASE+7 (8080–8087 by
 // default), with the embedded durable store (sqlite under ./.data) and the stub agent. Each runs
 // its production build (services/<name>/dist/server.js, from `pnpm build`) when there is one,
-// else its TypeScript source. Ctrl-C (or SIGTERM to this process) stops all of them.
+// else its TypeScript source. `--one-process` runs all eight in a single Node process instead
+// (dist/one-process.js, see one-process.ts). Ctrl-C (or SIGTERM to this process) stops them all.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ServiceName } from '@hs/contracts';
+import { stackLayout } from './stack-layout.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const portBase = Number(process.env.PORT_BASE ?? 8080);
-if (!Number.isInteger(portBase) || portBase < 1 || portBase > 65_528) {
-  console.error(`PORT_BASE must be a port number (1–65528), got ${process.env.PORT_BASE}`);
+const args = process.argv.slice(2).filter((a) => a !== '--');
+const unknown = args.filter((a) => a !== '--one-process');
+if (unknown.length > 0) {
+  console.error(`unknown option ${unknown.join(' ')} (the only one is --one-process)`);
   process.exit(2);
 }
-// In the order of the default ports (gateway first).
-const SERVICES = ServiceName.options.map((service, i) => [service, portBase + i] as const);
-const peerUrls = Object.fromEntries(
-  SERVICES.map(([s, port]) => [`${s.toUpperCase().replace(/-/g, '_')}_BASE_URL`, `http://127.0.0.1:${port}`]),
-);
-
-const env = {
-  ...peerUrls,
-  PERSISTENCE_BACKEND: 'sqlite',
-  DATA_DIR: join(root, '.data'),
-  ARTIFACT_LOCAL_DIR: join(root, '.data', 'blobs'),
-  LOG_FORMAT: 'json',
-  ...process.env,
-};
+const oneProcess = args.includes('--one-process');
+let layout: ReturnType<typeof stackLayout>;
+try {
+  layout = stackLayout(root);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(2);
+}
+const { services, env } = layout;
 
 const children: ChildProcess[] = [];
 let stopping = false;
@@ -43,16 +40,18 @@ function stopAll(code: number) {
   );
 }
 
-for (const [service, port] of SERVICES) {
-  const built = join(root, 'services', service, 'dist', 'server.js');
-  const child = spawn(
-    process.execPath,
-    existsSync(built)
-      ? [built]
-      : ['--conditions=@hs/source', join(root, 'services', service, 'src', 'server.ts')],
-    { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const prefix = `${service.padEnd(15)} | `;
+/** Runs the built entry point when there is one, else its TypeScript source. */
+function nodeArgs(built: string, source: string): string[] {
+  return existsSync(built) ? [built] : ['--conditions=@hs/source', source];
+}
+
+function launch(name: string, args: string[], childEnv: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = `${name.padEnd(15)} | `;
   const pipe = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) =>
     stream?.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) if (line) out.write(prefix + line + '\n');
@@ -68,11 +67,30 @@ for (const [service, port] of SERVICES) {
   children.push(child);
 }
 
+if (oneProcess) {
+  // Each log line names its service (the `service` field), so the prefix names the process.
+  launch(
+    'all-in-one',
+    nodeArgs(join(root, 'dist', 'one-process.js'), join(root, 'scripts', 'one-process.ts')),
+    env,
+  );
+} else {
+  for (const [service, port] of services)
+    launch(
+      service,
+      nodeArgs(
+        join(root, 'services', service, 'dist', 'server.js'),
+        join(root, 'services', service, 'src', 'server.ts'),
+      ),
+      { ...env, PORT: String(port) },
+    );
+}
+
 async function waitHealthy() {
   const deadline = Date.now() + 30_000;
-  const pending = new Set(SERVICES.map(([s]) => s));
+  const pending = new Set(services.map(([s]) => s));
   while (pending.size && Date.now() < deadline && !stopping) {
-    for (const [service, port] of SERVICES) {
+    for (const [service, port] of services) {
       if (!pending.has(service)) continue;
       const ok = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(500) })
         .then((r) => r.ok)
@@ -87,8 +105,8 @@ async function waitHealthy() {
     stopAll(1);
     return;
   }
-  process.stdout.write('\nAll eight services are up:\n');
-  for (const [service, port] of SERVICES)
+  process.stdout.write(`\nAll eight services are up${oneProcess ? ' (in one process)' : ''}:\n`);
+  for (const [service, port] of services)
     process.stdout.write(
       `  ${service.padEnd(16)} http://127.0.0.1:${port}  (docs: /docs, OpenAPI: /openapi.json)\n`,
     );

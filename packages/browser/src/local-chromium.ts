@@ -4,7 +4,7 @@
 // its pipe closes with the service. Each launch is tagged with the owning process id, so a boot
 // can end the browsers a crashed predecessor left behind.
 import { readdirSync, readFileSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 const OWNER_FLAG = '--hs-browser-owner-pid=';
@@ -32,6 +32,9 @@ export type LocalChromiumOptions = {
 export async function launchLocalChromium(options: LocalChromiumOptions = {}): Promise<Browser> {
   const args = [...CHROMIUM_FLAGS, `${OWNER_FLAG}${process.pid}`, ...(options.extraArgs ?? [])];
   if (options.proxyUrl) args.push(`--proxy-server=${options.proxyUrl}`, '--proxy-bypass-list=<-loopback>');
+  // Loaded on first launch: playwright-core costs a service ~50 MB that the default
+  // (simulated) browser and cart-prep never need.
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: options.executablePath ?? DEFAULT_CHROMIUM_PATH,
     args,

@@ -22,5 +22,7 @@ export { discardRest } from './refused-body.ts';
 export * from './role-guard.ts';
 export * from './route-access.ts';
 export * from './run-service.ts';
+export * from './run-services.ts';
+export * from './service-scope.ts';
 export * from './trace-context.ts';
 export * from './tracing.ts';

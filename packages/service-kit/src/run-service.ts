@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ConfigError } from './config.ts';
 import { createLogger } from './logger.ts';
+import { serviceScope } from './service-scope.ts';
 import { drainGracefully } from './shutdown.ts';
 import { startTracing, stopTracing } from './tracing.ts';
 
@@ -17,86 +18,128 @@ export interface ServiceLifecycle {
   onShutdown(fn: () => Promise<void> | void): void;
 }
 
-export interface RunServiceOptions<C extends ProcessConfig> {
+/** A service as its entry points see it: `server.ts` runs one, the all-in-one mode runs eight. */
+export interface ServiceDefinition<C extends ProcessConfig = ProcessConfig> {
   service: string;
-  loadConfig: () => C;
-  build: (config: C, logger: Logger, lifecycle: ServiceLifecycle) => Promise<FastifyInstance>;
+  /** Parses the service's settings from `env` (its own copy in the all-in-one mode). */
+  loadConfig(env: NodeJS.ProcessEnv): C;
+  build(config: C, logger: Logger, lifecycle: ServiceLifecycle): Promise<FastifyInstance>;
 }
 
+/** Keeps the definition's config type tied to its `build`. */
+export const defineService = <C extends ProcessConfig>(definition: ServiceDefinition<C>) => definition;
+
+/** A service listening: `stop` drains it and resolves false when the grace period ran out. */
+export type RunningService = {
+  service: string;
+  app: FastifyInstance;
+  logger: Logger;
+  port: number;
+  stop: (signal: string) => Promise<boolean>;
+};
+
 /**
- * Owns the process: parses configuration (a bad value stops the boot with one line), builds
- * the app, listens, and on SIGTERM/SIGINT shuts down gracefully within SHUTDOWN_GRACE_SECONDS
- * (see shutdown.ts): exit 0 when everything closed in time, 1 when the grace period ran out.
+ * Parses the configuration, builds the app and listens, inside the service's scope (its name
+ * for process-wide facilities). A bad setting throws ConfigError; see `bootFailureMessage`.
  */
-export async function runService<C extends ProcessConfig>(
-  options: RunServiceOptions<C>,
-): Promise<FastifyInstance> {
-  let config: C;
-  try {
-    config = options.loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${options.service}: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-  const logger = createLogger(options.service, config.logLevel);
-  if (await startTracing(options.service)) logger.info('exporting traces over OTLP');
+export function bootService<C extends ProcessConfig>(
+  definition: ServiceDefinition<C>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningService> {
+  return serviceScope.run(definition.service, () => boot(definition, env));
+}
+
+async function boot<C extends ProcessConfig>(
+  definition: ServiceDefinition<C>,
+  env: NodeJS.ProcessEnv,
+): Promise<RunningService> {
+  const { service } = definition;
+  const config = definition.loadConfig(env);
+  const logger = createLogger(service, config.logLevel);
+  if (await startTracing(service, env)) logger.info('exporting traces over OTLP');
   const shutdownHooks: Array<() => Promise<void> | void> = [];
   const lifecycle: ServiceLifecycle = { onShutdown: (fn) => void shutdownHooks.push(fn) };
-  let app: FastifyInstance;
   let stopping = false;
+  const app = await definition.build(config, logger, lifecycle);
+  // Once stopping, every answer closes its connection, so a client never sends its next
+  // request on a connection that is about to go away; /ready tells load balancers to move on.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!stopping) return;
+    reply.header('connection', 'close');
+    if (request.url === '/ready')
+      return reply.code(503).send({ status: 'not_ready', service, checks: { shuttingDown: false } });
+  });
   try {
-    app = await options.build(config, logger, lifecycle);
-    // Once stopping, every answer closes its connection, so a client never sends its next
-    // request on a connection that is about to go away; /ready tells load balancers to move on.
-    app.addHook('onRequest', async (request, reply) => {
-      if (!stopping) return;
-      reply.header('connection', 'close');
-      if (request.url === '/ready')
-        return reply
-          .code(503)
-          .send({ status: 'not_ready', service: options.service, checks: { shuttingDown: false } });
-    });
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
-    // A bad setting or an unusable database file: one line naming it, no stack.
-    if (err instanceof ConfigError || (err as Error).name === 'StoreUnusableError') {
-      process.stderr.write(`${options.service}: ${(err as Error).message}\n`);
-      process.exit(1);
-    }
-    logger.fatal({ err }, 'boot failed');
-    process.stderr.write(`${options.service}: boot failed: ${(err as Error).message}\n`);
-    process.exit(1);
+    await app.close().catch(() => {});
+    throw err;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port }, `${options.service} listening on http://${config.host}:${port}`);
+  logger.info({ port }, `${service} listening on http://${config.host}:${port}`);
 
-  const stop = (signal: string) => {
-    if (stopping) return;
+  const stop = async (signal: string): Promise<boolean> => {
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => {
-      logger.warn('shutdown grace period over, exiting');
-      process.exit(1);
-    }, config.shutdownGraceMs);
-    timer.unref();
-    drainGracefully(app, { graceMs: config.shutdownGraceMs, hooks: shutdownHooks, logger }).then(
-      async () => {
-        // Last: the spans of the requests and deliveries that just finished.
-        await stopTracing();
-        logger.info('shut down');
-        process.exit(0);
-      },
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), config.shutdownGraceMs);
+      timer.unref();
+    });
+    const drained = drainGracefully(app, {
+      graceMs: config.shutdownGraceMs,
+      hooks: shutdownHooks,
+      logger,
+    }).then(
+      () => true,
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
-        process.exit(1);
+        return false;
       },
     );
+    const clean = await Promise.race([drained, graceOver]);
+    clearTimeout(timer);
+    if (!clean) logger.warn('shutdown grace period over or failed, exiting');
+    // Last: the spans of the requests and deliveries that just finished.
+    await stopTracing(service);
+    if (clean) logger.info('shut down');
+    return clean;
   };
+  let stopped: Promise<boolean> | undefined;
+  return { service, app, logger, port, stop: (signal) => (stopped ??= stop(signal)) };
+}
+
+/**
+ * The one line a failed boot prints: a bad setting or an unusable database file names itself
+ * without a stack; anything else says the boot failed and why.
+ */
+export function bootFailureMessage(service: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof ConfigError || (err as Error)?.name === 'StoreUnusableError')
+    return `${service}: ${message}`;
+  // Unexpected: the stack is what an operator needs to report it.
+  const stack = err instanceof Error && err.stack ? `\n${err.stack}` : '';
+  return `${service}: boot failed: ${message}${stack}`;
+}
+
+/**
+ * Owns the process for one service: boots it (a bad value stops the boot with one line, exit
+ * 1), and on SIGTERM/SIGINT shuts down gracefully within SHUTDOWN_GRACE_SECONDS (see
+ * shutdown.ts): exit 0 when everything closed in time, 1 when the grace period ran out.
+ */
+export async function runService<C extends ProcessConfig>(
+  definition: ServiceDefinition<C>,
+): Promise<FastifyInstance> {
+  let running: RunningService;
+  try {
+    running = await bootService(definition);
+  } catch (err) {
+    process.stderr.write(`${bootFailureMessage(definition.service, err)}\n`);
+    process.exit(1);
+  }
+  const stop = (signal: string) => void running.stop(signal).then((clean) => process.exit(clean ? 0 : 1));
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
-  return app;
+  return running.app;
 }

@@ -8,6 +8,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/sdk-trace';
+import { serviceScope } from './service-scope.ts';
 
 /**
  * OpenTelemetry export, on only when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only
@@ -16,16 +17,24 @@ import type { TracerProvider } from '@opentelemetry/sdk-trace';
  * (`--import`), which does not hold under ESM with type stripping, and its default resource
  * detectors may probe a cloud metadata server. The spans come from our own hooks (one server
  * span per request, one per outbox delivery and job), which already carry the W3C context; the
- * resource is only `service.name`.
+ * resource is only `service.name`. Several services in one process each get their own provider,
+ * picked through the service scope the work runs in.
  */
-let provider: TracerProvider | undefined;
+const providers = new Map<string, TracerProvider>();
+
+function currentProvider(): TracerProvider | undefined {
+  const service = serviceScope.getStore();
+  if (service !== undefined) return providers.get(service);
+  // Work outside any scope (a test building an app by hand): the process's only service.
+  return providers.size === 1 ? providers.values().next().value : undefined;
+}
 
 /**
  * Starts export when it is configured. The SDK and exporter are loaded only then: a service
  * that exports nothing (the default) does not pay their load time and memory at every boot.
  */
 export async function startTracing(service: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
-  if (provider) return true;
+  if (providers.has(service)) return true;
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
   const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, TracerProvider }] =
     await Promise.all([
@@ -33,9 +42,9 @@ export async function startTracing(service: string, env: NodeJS.ProcessEnv = pro
       import('@opentelemetry/resources'),
       import('@opentelemetry/sdk-trace'),
     ]);
-  if (provider) return true;
+  if (providers.has(service)) return true;
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
-  provider = new TracerProvider({
+  const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': service }),
     spanProcessors: [
       new BatchSpanProcessor({
@@ -45,14 +54,20 @@ export async function startTracing(service: string, env: NodeJS.ProcessEnv = pro
       }),
     ],
   });
+  providers.set(service, provider);
   return true;
 }
 
-/** Sends the spans still buffered (at shutdown). */
-export async function stopTracing(): Promise<void> {
-  const current = provider;
-  provider = undefined;
-  await current?.shutdown().catch(() => {});
+/** Sends the spans still buffered (at shutdown): `service`'s, or every service's. */
+export async function stopTracing(service?: string): Promise<void> {
+  const stopping = service === undefined ? [...providers.keys()] : [service];
+  await Promise.all(
+    stopping.map(async (name) => {
+      const provider = providers.get(name);
+      providers.delete(name);
+      await provider?.shutdown().catch(() => {});
+    }),
+  );
 }
 
 export type SpanParent = { traceId: string; spanId: string; sampled: boolean };
@@ -64,6 +79,7 @@ export function startSpan(
   parent: SpanParent | undefined,
   attributes: Attributes = {},
 ): Span | undefined {
+  const provider = currentProvider();
   if (!provider) return undefined;
   const context = parent
     ? trace.setSpanContext(ROOT_CONTEXT, {

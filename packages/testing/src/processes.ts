@@ -24,6 +24,30 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+async function portIsFree(port: number): Promise<boolean> {
+  const server = createServer();
+  const listening = once(server, 'listening').then(() => true);
+  const failed = once(server, 'error').then(() => false);
+  server.listen(port, '127.0.0.1');
+  const free = await Promise.race([listening, failed]);
+  if (free) {
+    server.close();
+    await once(server, 'close');
+  }
+  return free;
+}
+
+/** The first of `count` consecutive free loopback ports (for a PORT_BASE). */
+export async function freePortRange(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    let free = true;
+    for (let port = base; port < base + count && free; port++) free = await portIsFree(port);
+    if (free) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports found`);
+}
+
 export interface RunningStack {
   url(service: ServiceName): string;
   /** The environment every service got (before `perService`); a durable stack's dirs are in it. */

@@ -1,20 +1,5 @@
+// The artifacts-audit service's process (`node dist/server.js`): see service.ts.
 import { runService } from '@hs/service-kit';
-import { createBlobStorageFromSettings } from '@hs/storage';
-import { createStore, storeConfigFromEnv } from '@hs/store';
-import { buildApp } from './app.ts';
-import { loadArtifactsAuditConfig } from './config.ts';
+import { service } from './service.ts';
 
-await runService({
-  service: 'artifacts-audit',
-  loadConfig: () => loadArtifactsAuditConfig(),
-  build: async (config, logger, lifecycle) => {
-    const store = createStore(storeConfigFromEnv({ service: 'artifacts-audit', ...config.persistence }));
-    const storage = createBlobStorageFromSettings(config.storage, {
-      publicBaseUrl: config.publicBaseUrl,
-    });
-    const app = await buildApp({ config, store, storage, logger });
-    // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
-    lifecycle.onShutdown(() => store.close());
-    return app;
-  },
-});
+await runService(service);

@@ -1,21 +1,5 @@
-import { reapOrphanedChromium } from '@hs/browser';
+// The browser-bridge service's process (`node dist/server.js`): see service.ts.
 import { runService } from '@hs/service-kit';
-import { createStore, storeConfigFromEnv } from '@hs/store';
-import { buildApp } from './app.ts';
-import { loadBrowserBridgeConfig } from './config.ts';
+import { service } from './service.ts';
 
-await runService({
-  service: 'browser-bridge',
-  loadConfig: () => loadBrowserBridgeConfig(),
-  build: async (config, logger, lifecycle) => {
-    if (config.browser.provider === 'local') {
-      const reaped = reapOrphanedChromium();
-      if (reaped) logger.warn({ reaped }, 'ended browsers left by a previous process');
-    }
-    const store = createStore(storeConfigFromEnv({ service: 'browser-bridge', ...config.persistence }));
-    const app = await buildApp({ config, store, logger });
-    // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
-    lifecycle.onShutdown(() => store.close());
-    return app;
-  },
-});
+await runService(service);

@@ -1,16 +1,5 @@
+// The commerce service's process (`node dist/server.js`): see service.ts.
 import { runService } from '@hs/service-kit';
-import { createStore, storeConfigFromEnv } from '@hs/store';
-import { buildApp } from './app.ts';
-import { loadCommerceConfig } from './config.ts';
+import { service } from './service.ts';
 
-await runService({
-  service: 'commerce',
-  loadConfig: () => loadCommerceConfig(),
-  build: async (config, logger, lifecycle) => {
-    const store = createStore(storeConfigFromEnv({ service: 'commerce', ...config.persistence }));
-    const app = await buildApp({ config, store, logger });
-    // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
-    lifecycle.onShutdown(() => store.close());
-    return app;
-  },
-});
+await runService(service);

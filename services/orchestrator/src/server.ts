@@ -1,22 +1,5 @@
+// The orchestrator service's process (`node dist/server.js`): see service.ts.
 import { runService } from '@hs/service-kit';
-import { createStore, storeConfigFromEnv } from '@hs/store';
-import { buildApp } from './app.ts';
-import { loadOrchestratorConfig } from './config.ts';
+import { service } from './service.ts';
 
-await runService({
-  service: 'orchestrator',
-  loadConfig: () => loadOrchestratorConfig(),
-  build: async (config, logger, lifecycle) => {
-    // Before the store opens: a missing credential is a configuration error, refused in one line.
-    // The Google auth library loads only for the Gemini agent (the stub needs none of it).
-    const geminiAuthClient =
-      config.agent.backend === 'gemini'
-        ? await (await import('./adapters/models/gemini-credentials.ts')).resolveGeminiCredentials()
-        : undefined;
-    const store = createStore(storeConfigFromEnv({ service: 'orchestrator', ...config.persistence }));
-    const app = await buildApp({ config, store, logger, ...(geminiAuthClient ? { geminiAuthClient } : {}) });
-    // Last, after the app's onClose hooks: workers and outboxes still write while they stop.
-    lifecycle.onShutdown(() => store.close());
-    return app;
-  },
-});
+await runService(service);

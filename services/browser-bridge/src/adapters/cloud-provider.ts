@@ -4,7 +4,7 @@
 // /v1/sessions/{id}/debug` gives the provider's own live view; `POST /v1/sessions/{id}` with
 // `REQUEST_RELEASE` ends it. Key BROWSER_API_KEY (header X-BB-API-Key), project BROWSER_PROJECT_ID.
 import { pageElements } from '@hs/browser';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type BrowserProvider, BrowserProviderError, type ProviderHandle } from './browser-provider.ts';
 import { ACTION_TIMEOUT_MS, runAction } from './page-actions.ts';
 
@@ -54,6 +54,8 @@ export function createCloudProvider(settings: CloudSettings): BrowserProvider {
           'GET',
           `/v1/sessions/${encodeURIComponent(created.id)}/debug`,
         );
+        // Loaded on first use, as for the local browser (see launchLocalChromium).
+        const { chromium } = await import('playwright-core');
         const browser = await chromium.connectOverCDP(created.connectUrl, { timeout: settings.timeoutMs });
         const context = browser.contexts()[0] ?? (await browser.newContext());
         const p = context.pages()[0] ?? (await context.newPage());

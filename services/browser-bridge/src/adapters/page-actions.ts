@@ -2,7 +2,7 @@
 // afterwards and a screenshot for the session's recording.
 import type { BrowserAgentActionRequest } from '@hs/contracts';
 import { nestedTimeoutMs } from '@hs/service-kit';
-import { errors, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ElementNotActionableError } from './browser-provider.ts';
 
 export const ACTION_TIMEOUT_MS = 15_000;
@@ -20,7 +20,9 @@ async function onElement(selector: string, act: (timeout: number) => Promise<unk
   try {
     await act(timeout);
   } catch (err) {
-    if (err instanceof errors.TimeoutError) throw new ElementNotActionableError(selector, timeout, err);
+    // By name: importing playwright-core's error classes would load it at every boot.
+    if (err instanceof Error && err.name === 'TimeoutError')
+      throw new ElementNotActionableError(selector, timeout, err);
     throw err;
   }
 }

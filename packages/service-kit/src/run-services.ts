@@ -1,0 +1,42 @@
+import {
+  bootFailureMessage,
+  bootService,
+  type RunningService,
+  type ServiceDefinition,
+} from './run-service.ts';
+
+/** A service to run in this process, with its own environment (its PORT, say). */
+export type ServiceInProcess = { definition: ServiceDefinition; env: NodeJS.ProcessEnv };
+
+/**
+ * Owns the process for several services (the all-in-one mode): each is its own Fastify app on
+ * its own port, with its own settings, store, logger and trace exporter. They boot together;
+ * if one fails, the ones that started are stopped and the process exits 1 after printing one
+ * line per failure. SIGTERM/SIGINT drain all of them at once: exit 0 when every one closed in
+ * its grace period.
+ */
+export async function runServices(services: ServiceInProcess[]): Promise<RunningService[]> {
+  const results = await Promise.allSettled(
+    services.map(({ definition, env }) => bootService(definition, env)),
+  );
+  const running = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failures = results.flatMap((r, i) =>
+    r.status === 'rejected' ? [bootFailureMessage(services[i]!.definition.service, r.reason)] : [],
+  );
+  if (failures.length > 0) {
+    for (const line of failures) process.stderr.write(`${line}\n`);
+    await Promise.all(running.map((s) => s.stop('boot failed')));
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    void Promise.all(running.map((s) => s.stop(signal))).then((clean) =>
+      process.exit(clean.every(Boolean) ? 0 : 1),
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  return running;
+}

@@ -1,0 +1,36 @@
+// Where the local stack's eight services listen and how they find each other: PORT_BASE (8080
+// by default) for the gateway and the next seven ports for the others, in the order of the
+// default ports, with the embedded durable store under ./.data. Shared by `npm start` (eight
+// processes) and its all-in-one mode (one process).
+import { join } from 'node:path';
+import { ServiceName } from '@hs/contracts';
+
+export type StackLayout = {
+  services: Array<readonly [ServiceName, number]>;
+  /** The environment every service gets (the caller's own variables win), without PORT. */
+  env: NodeJS.ProcessEnv;
+};
+
+export function stackLayout(root: string, portBaseValue = process.env.PORT_BASE): StackLayout {
+  const portBase = Number(portBaseValue ?? 8080);
+  if (!Number.isInteger(portBase) || portBase < 1 || portBase > 65_528)
+    throw new Error(`PORT_BASE must be a port number (1–65528), got ${portBaseValue}`);
+  const services = ServiceName.options.map((service, i) => [service, portBase + i] as const);
+  const peerUrls = Object.fromEntries(
+    services.map(([s, port]) => [
+      `${s.toUpperCase().replace(/-/g, '_')}_BASE_URL`,
+      `http://127.0.0.1:${port}`,
+    ]),
+  );
+  return {
+    services,
+    env: {
+      ...peerUrls,
+      PERSISTENCE_BACKEND: 'sqlite',
+      DATA_DIR: join(root, '.data'),
+      ARTIFACT_LOCAL_DIR: join(root, '.data', 'blobs'),
+      LOG_FORMAT: 'json',
+      ...process.env,
+    },
+  };
+}
