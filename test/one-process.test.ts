@@ -109,6 +109,10 @@ describe('all eight services in one process', () => {
       return found.length >= 2 ? found : undefined;
     });
     expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['gateway', 'wardrobe']));
+    // And counted by each service in its own metrics, not in a registry the process shares.
+    const wardrobeMetrics = await fetch(`${url('wardrobe')}/metrics`).then((r) => r.text());
+    expect(wardrobeMetrics).toMatch(/http_requests_total\{method="POST",route="[^"]*wardrobe\/items"/);
+    expect(wardrobeMetrics).not.toContain('/api/v1/auth/login');
   });
 
   it('drains all eight on SIGTERM and exits 0', async () => {

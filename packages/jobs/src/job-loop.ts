@@ -1,4 +1,4 @@
-import { processMetrics, runInTrace } from '@hs/service-kit';
+import { runInTrace, serviceMetrics } from '@hs/service-kit';
 import type { Logger } from 'pino';
 
 /** The reason a running job's signal is aborted with when its worker stops gracefully. */
@@ -127,7 +127,7 @@ export function createJobLoop<Candidate, Claimed extends ClaimedJob>(
       lastRecover = 0;
       const backlog = options.backlog;
       if (backlog)
-        uncollect = processMetrics.collect(async () => {
+        uncollect = serviceMetrics.collect(async () => {
           const { depth, oldestQueuedAt } = await backlog();
           const age = oldestQueuedAt ? Math.max(0, (Date.now() - Date.parse(oldestQueuedAt)) / 1000) : 0;
           return [

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { outgoingTraceparent, processMetrics, runInTrace } from '@hs/service-kit';
+import { outgoingTraceparent, runInTrace, serviceMetrics } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreConflictError } from '@hs/store';
 import type { Logger } from 'pino';
 
@@ -287,7 +287,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
     pending: () => items.count([['state', '==', 'pending']]),
     start() {
       stopped = false;
-      uncollect ??= processMetrics.collect(async () => [
+      uncollect ??= serviceMetrics.collect(async () => [
         { name: 'outbox_backlog', labels: { outbox: options.name }, value: await this.pending() },
       ]);
       if (!timer) timer = setTimeout(tick, 0);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { forbidden } from './errors.ts';
 import { secretsEqual } from './internal-auth.ts';
 import { openStreamCount } from './open-streams.ts';
+import { serviceScope } from './service-scope.ts';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -82,8 +83,31 @@ export function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** The process's registry: peer calls are counted from the peer client, outside any app. */
-export const processMetrics = createMetrics();
+const registries = new Map<string, Metrics>();
+
+/** The registry of the service the current work belongs to (see serviceScope). */
+function scopeRegistry(): Metrics {
+  const service = serviceScope.getStore() ?? '';
+  let registry = registries.get(service);
+  if (!registry) {
+    registry = createMetrics();
+    registries.set(service, registry);
+  }
+  return registry;
+}
+
+/**
+ * The service's registry, reachable outside its app (peer calls are counted from the peer
+ * client, gauges from outboxes and job loops). One per service, so that in the all-in-one mode
+ * each service's /metrics shows only its own figures; a process running one service has one.
+ */
+export const serviceMetrics: Metrics = {
+  inc: (...args) => scopeRegistry().inc(...args),
+  observe: (...args) => scopeRegistry().observe(...args),
+  collect: (collector) => scopeRegistry().collect(collector),
+  gauges: () => scopeRegistry().gauges(),
+  render: (...args) => scopeRegistry().render(...args),
+};
 
 /**
  * `GET /metrics` (Prometheus): requests by route, method and status with their latency, peer
@@ -95,8 +119,8 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
     const route = request.routeOptions.url ?? 'unmatched';
     if (route === '/metrics') return;
     const labels = { method: request.method, route, status: String(reply.statusCode) };
-    processMetrics.inc('http_requests_total', labels);
-    processMetrics.observe(
+    serviceMetrics.inc('http_requests_total', labels);
+    serviceMetrics.observe(
       'http_request_duration_seconds',
       { method: request.method, route },
       reply.elapsedTime / 1000,
@@ -109,9 +133,9 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
     return reply
       .type('text/plain; version=0.0.4')
       .send(
-        processMetrics.render(
+        serviceMetrics.render(
           { sse_open_streams: openStreamCount(app.server) },
-          await processMetrics.gauges(),
+          await serviceMetrics.gauges(),
         ),
       );
   });

@@ -5,7 +5,7 @@ import { nestedTimeoutMs, REQUEST_TIMEOUT_HEADER } from './deadline.ts';
 import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
 import type { Caller } from './internal-auth.ts';
 import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
-import { processMetrics } from './metrics.ts';
+import { serviceMetrics } from './metrics.ts';
 import { startPeerCall } from './trace-context.ts';
 
 export type PeerCall<S extends z.ZodType | undefined> = {
@@ -110,13 +110,13 @@ export function createPeerClient(options: {
       } catch (err) {
         const outcome = isTimeout(err) ? 'timeout' : 'unreachable';
         span.end(true, { 'error.type': outcome });
-        processMetrics.inc('peer_calls_total', { peer: service, outcome });
+        serviceMetrics.inc('peer_calls_total', { peer: service, outcome });
         if (isTimeout(err)) throw upstreamTimeout(`${service} did not answer within ${limit} ms`, err);
         throw upstreamError(`${service} is unreachable`, err);
       }
       span.end(res.statusCode >= 500, { 'http.response.status_code': res.statusCode });
-      processMetrics.inc('peer_calls_total', { peer: service, outcome: String(res.statusCode) });
-      processMetrics.observe(
+      serviceMetrics.inc('peer_calls_total', { peer: service, outcome: String(res.statusCode) });
+      serviceMetrics.observe(
         'peer_call_duration_seconds',
         { peer: service },
         (performance.now() - started) / 1000,

@@ -7,7 +7,7 @@ import {
   newId,
   notFound,
   nowIso,
-  processMetrics,
+  serviceMetrics,
 } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import { readHouseholdMembers } from '../adapters/household-members.ts';
@@ -98,7 +98,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   });
   ctx.turns.add(turnId, req, done);
   void done.then((outcome) =>
-    processMetrics.observe(
+    serviceMetrics.observe(
       'turn_duration_seconds',
       { outcome: outcome.ok ? 'completed' : 'failed' },
       (performance.now() - started) / 1000,

@@ -1,4 +1,4 @@
-import { processMetrics } from '@hs/service-kit';
+import { serviceMetrics } from '@hs/service-kit';
 import { type AgentModel, ModelError } from '../../domain/agent-model.ts';
 
 /**
@@ -17,8 +17,8 @@ export function meteredModel(model: AgentModel): AgentModel {
         outcome = err instanceof ModelError ? err.code : 'error';
         throw err;
       } finally {
-        processMetrics.inc('model_calls_total', { model: model.name, outcome });
-        processMetrics.observe(
+        serviceMetrics.inc('model_calls_total', { model: model.name, outcome });
+        serviceMetrics.observe(
           'model_call_duration_seconds',
           { model: model.name },
           (performance.now() - started) / 1000,
