@@ -1315,7 +1315,7 @@ export interface components {
                         /** @enum {string} */
                         category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
                         /** @default [] */
-                        colors: string[];
+                        colors?: string[];
                         /** @enum {string} */
                         season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                     };
@@ -1512,7 +1512,7 @@ export interface components {
         CreateOfferRequest: {
             title: string;
             /** @default  */
-            brand: string;
+            brand?: string;
             url: string;
             price: number;
             currency: string;
@@ -1520,20 +1520,20 @@ export interface components {
              * @default OTHER
              * @enum {string}
              */
-            category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
+            category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
             /** @default [] */
-            colors: string[];
+            colors?: string[];
             /** @default [] */
-            season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
+            season?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
             /** @default [] */
-            sizes: string[];
+            sizes?: string[];
             /** @default null */
-            imageUrl: string | null;
+            imageUrl?: string | null;
             /**
              * @default ACTIVE
              * @enum {string}
              */
-            status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
+            status?: "ACTIVE" | "INACTIVE" | "ARCHIVED";
         };
         /**
          * @example {
@@ -1554,7 +1554,7 @@ export interface components {
             offerId?: string | null;
             size?: string | null;
             /** @default 1 */
-            quantity: number;
+            quantity?: number;
             note?: string | null;
         };
         ErrorEnvelope: {
@@ -5595,7 +5595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": string;
+                    "image/png": Blob;
                 };
             };
             /** @description Unauthorized */
@@ -7246,9 +7246,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "image/png": string;
-                "image/jpeg": string;
-                "image/webp": string;
+                "image/png": Blob;
+                "image/jpeg": Blob;
+                "image/webp": Blob;
             };
         };
         responses: {
