@@ -4,10 +4,18 @@
 // a parent watches live, takes over, clicks in and releases; terminating it leaves a
 // BrowserRecording whose signed URL serves its screenshots.
 import { launchLocalChromium } from '@hs/browser';
+import type { components } from '@hs/client';
 import { DEMO_PATHS, type DemoShop, type RunningStack, startDemoShop, startStack } from '@hs/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type JourneyClient, type Json, journeyClient, type User } from './journey-client.ts';
+import {
+  eventually,
+  type JourneyClient,
+  type Json,
+  journeyClient,
+  reply,
+  type User,
+} from './journey-client.ts';
 
 let shop: DemoShop;
 let stack: RunningStack;
@@ -42,23 +50,31 @@ afterAll(async () => {
   await shop?.close();
 });
 
-const h = (path: string) => `/api/v1/households/${householdId}${path}`;
+const as = (user: User) => client.as(user);
+const SESSION = '/api/v1/households/{id}/browser/sessions/{sessionId}';
+/** A browser session's path parameters. */
+const session = (sessionId: string) => ({ params: { path: { id: householdId, sessionId } } });
 
-async function purchase(body: Record<string, unknown>) {
-  const created = await client.api(h('/requests'), { method: 'POST', token: adult.token, body });
+async function purchase(body: components['schemas']['CreatePurchaseRequest']) {
+  const created = reply(
+    await as(adult).POST('/api/v1/households/{id}/requests', { params: { path: { id: householdId } }, body }),
+  );
   expect(created.status).toBe(201);
-  const rid = created.body.requestId as string;
-  expect(
-    (await client.api(h(`/requests/${rid}/approve`), { method: 'POST', token: parent.token, body: {} }))
-      .status,
-  ).toBe(200);
-  const intent = await client.api(h(`/requests/${rid}/purchase-intents`), {
-    method: 'POST',
-    token: adult.token,
+  const request = { params: { path: { id: householdId, requestId: created.body.requestId as string } } };
+  const approved = await as(parent).POST('/api/v1/households/{id}/requests/{requestId}/approve', {
+    ...request,
     body: {},
   });
+  expect(approved.response.status).toBe(200);
+  const intent = reply(
+    await as(adult).POST('/api/v1/households/{id}/requests/{requestId}/purchase-intents', {
+      ...request,
+      body: {},
+    }),
+  );
   expect(intent.status).toBe(201);
-  const read = () => client.api(h(`/requests/${rid}`), { token: adult.token });
+  const read = async () =>
+    reply(await as(adult).GET('/api/v1/households/{id}/requests/{requestId}', request));
   return eventually(read, (r) => r.body.status !== 'CART_PREP', { timeoutMs: 60_000, intervalMs: 200 });
 }
 
@@ -110,11 +126,12 @@ describe('purchase flow with CARTPREP_EXECUTOR=browser', () => {
 
 /** An INTERACTIVE mission whose first message opens layout B: the mission, its id and the opening call. */
 async function openLayoutB() {
-  const mission = await client.api(h('/orchestrator/missions'), {
-    method: 'POST',
-    token: parent.token,
-    body: { mission_type: 'INTERACTIVE', initial_message: `Open ${shop.url}${DEMO_PATHS.layoutB}` },
-  });
+  const mission = reply(
+    await as(parent).POST('/api/v1/households/{id}/orchestrator/missions', {
+      params: { path: { id: householdId } },
+      body: { mission_type: 'INTERACTIVE', initial_message: `Open ${shop.url}${DEMO_PATHS.layoutB}` },
+    }),
+  );
   expect(mission.status).toBe(201);
   const opened = (mission.body.history as Json[])
     .flatMap((m) => (m.tool_calls as Json[] | null) ?? [])
@@ -135,15 +152,22 @@ describe('an INTERACTIVE mission in a local browser', () => {
     const said = (mission.body.history as Json[]).at(-1)?.content as string;
     expect(said).toContain('I see "Linen Shirt"; I could press');
     expect(said).toContain('"Add to bag"');
-    const S = h(`/browser/sessions/${sessionId}`);
+    const S = `/api/v1/households/${householdId}/browser/sessions/${sessionId}`;
+    const elements = async () =>
+      reply(
+        await as(parent).GET(
+          '/api/v1/households/{id}/browser/sessions/{sessionId}/elements',
+          session(sessionId),
+        ),
+      );
 
-    const page = await client.api(`${S}/elements`, { token: parent.token });
+    const page = await elements();
     expect(page.body.url).toBe(`${shop.url}${DEMO_PATHS.layoutB}`);
     const bagLink = (page.body.elements as Json[]).find((e) => e.role === 'link' && e.name === 'Bag') as Json;
     expect(bagLink).toBeDefined();
 
-    const session = await client.api(S, { token: parent.token });
-    const liveViewUrl = session.body.liveViewUrl as string;
+    const watched = reply(await as(parent).GET(SESSION, session(sessionId)));
+    const liveViewUrl = watched.body.liveViewUrl as string;
     expect(liveViewUrl.startsWith(`${stack.url('gateway')}${S}/live?token=`)).toBe(true);
 
     viewer = await launchLocalChromium();
@@ -159,32 +183,48 @@ describe('an INTERACTIVE mission in a local browser', () => {
       screen.x + (box.x + box.width / 2) * scale,
       screen.y + (box.y + box.height / 2) * scale,
     );
-    const moved = await eventually(
-      () => client.api(`${S}/elements`, { token: parent.token }),
-      (r) => r.body.url === `${shop.url}/cart`,
-      { timeoutMs: 15_000, intervalMs: 200 },
-    );
+    const moved = await eventually(elements, (r) => r.body.url === `${shop.url}/cart`, {
+      timeoutMs: 15_000,
+      intervalMs: 200,
+    });
     expect(moved.body.url).toBe(`${shop.url}/cart`);
     await tab.click('#release');
     await tab.locator('#status', { hasText: /^ACTIVE$/ }).waitFor();
 
-    const ended = await client.api(`${S}/terminate`, { method: 'POST', token: parent.token, body: {} });
+    const ended = reply(
+      await as(parent).POST(
+        '/api/v1/households/{id}/browser/sessions/{sessionId}/terminate',
+        session(sessionId),
+      ),
+    );
     expect(ended.body.status).toBe('TERMINATED');
     const recordings = await eventually(
-      () =>
-        client.api(h(`/missions/${mId}/artifacts?artifact_type=BrowserRecording`), { token: parent.token }),
+      async () =>
+        reply(
+          await as(parent).GET('/api/v1/households/{id}/missions/{mId}/artifacts', {
+            params: { path: { id: householdId, mId }, query: { artifact_type: 'BrowserRecording' } },
+          }),
+        ),
       (r) => ((Array.isArray(r.body) ? r.body : (r.body.items as Json[])) ?? []).length > 0,
       { timeoutMs: 15_000, intervalMs: 200 },
     );
     const list = (Array.isArray(recordings.body) ? recordings.body : recordings.body.items) as Json[];
-    const artifact = await client.api(h(`/artifacts/${list[0]!.artifactId}`), { token: parent.token });
+    const artifactId = list[0]!.artifactId as string;
+    const artifact = reply(
+      await as(parent).GET('/api/v1/households/{id}/artifacts/{artifactId}', {
+        params: { path: { id: householdId, artifactId } },
+      }),
+    );
     const data = artifact.body.data as Json;
     expect(data).toMatchObject({ sessionId });
     // An absolute link on the public base URL (the gateway), opened with its signature alone.
     const signedUrl = data.signedUrl as string;
     expect(
-      signedUrl.startsWith(`${stack.url('gateway')}${h(`/artifacts/${list[0]!.artifactId}/content?`)}`),
+      signedUrl.startsWith(
+        `${stack.url('gateway')}/api/v1/households/${householdId}/artifacts/${artifactId}/content?`,
+      ),
     ).toBe(true);
+    // Opened as handed out, like a link: the URL is the API's, whole.
     const content = await fetch(signedUrl);
     expect(content.status).toBe(200);
     const forged = await fetch(signedUrl.replace(/signature=[^&]+/, 'signature=forged'));
@@ -202,11 +242,12 @@ describe('the agent acting in its browser on request', () => {
   it('reads a product page, clicks a size and "Add to bag", types a size, yields to the user and never pays', async () => {
     const { mId, sessionId } = await openLayoutB();
     const say = async (message: string) => {
-      const turn = await client.api(h(`/orchestrator/missions/${mId}/chat`), {
-        method: 'POST',
-        token: parent.token,
-        body: { message },
-      });
+      const turn = reply(
+        await as(parent).POST('/api/v1/households/{id}/orchestrator/missions/{mId}/chat', {
+          params: { path: { id: householdId, mId } },
+          body: { message },
+        }),
+      );
       expect(turn.status).toBe(200);
       const last = (turn.body.history as Json[]).at(-1)!;
       return { text: last.content as string };
@@ -230,15 +271,19 @@ describe('the agent acting in its browser on request', () => {
     expect((await say('type M in size')).text).toContain('Done: typed "M" into "Size".');
 
     // While the parent holds the session, the agent does nothing and says so.
-    const S = h(`/browser/sessions/${sessionId}`);
-    const taken = await client.api(`${S}/takeover`, { method: 'POST', token: parent.token, body: {} });
+    const taken = reply(
+      await as(parent).POST(
+        '/api/v1/households/{id}/browser/sessions/{sessionId}/takeover',
+        session(sessionId),
+      ),
+    );
     expect(taken.body.status).toBe('USER_TAKEOVER');
     const before = shop.requests.length;
     expect((await say('click add to cart')).text).toBe(
       "You have control of the browser; release it and I'll continue.",
     );
     expect(shop.requests.length).toBe(before);
-    await client.api(`${S}/release`, { method: 'POST', token: parent.token, body: {} });
+    await as(parent).POST('/api/v1/households/{id}/browser/sessions/{sessionId}/release', session(sessionId));
 
     // Checkout is the user's: neither its button nor its page is the agent's to open.
     expect((await say('click accept all')).text).toContain('Done: clicked "Accept all".');
@@ -252,6 +297,9 @@ describe('the agent acting in its browser on request', () => {
     );
     expect(shop.requests.length).toBe(onCart);
 
-    await client.api(`${S}/terminate`, { method: 'POST', token: parent.token, body: {} });
+    await as(parent).POST(
+      '/api/v1/households/{id}/browser/sessions/{sessionId}/terminate',
+      session(sessionId),
+    );
   }, 120_000);
 });

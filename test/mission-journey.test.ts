@@ -3,6 +3,7 @@
 // reconnect, sends client events, holds a voice turn, ends the mission, and finds its artifacts
 // and audit trail. Real service processes on loopback, the embedded sqlite store.
 import { createHmac } from 'node:crypto';
+import type { components, operations } from '@hs/client';
 import type { ReceivedStreamEvent as StreamEvent } from '@hs/contracts';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,8 @@ import {
   type JourneyClient,
   type Json,
   journeyClient,
-  openMissionStream,
+  reply,
+  type StreamOptions,
   type User,
   voiceTurn,
 } from './journey-client.ts';
@@ -30,7 +32,10 @@ const items: Record<string, string> = {};
 const BRIDGE_TOKEN = 'dev-internal-token-browser-bridge';
 const SIGNING_SECRET = `whsec_${Buffer.from('journey-extension-signing-key-32b').toString('base64')}`;
 
-/** What the browser extension sends: a Standard Webhooks signed event, straight to the bridge. */
+/**
+ * What the browser extension sends: a Standard Webhooks signed event, straight to the bridge (not
+ * an operation of the gateway's public API, so not through @hs/client).
+ */
 const extensionEvent = (body: Record<string, unknown>, signed = true) => {
   const raw = JSON.stringify(body);
   const id = `msg_${Math.random().toString(36).slice(2)}`;
@@ -80,29 +85,34 @@ beforeAll(async () => {
   outsiderHouseholdId = await client.household(outsider, 'Neighbours');
 
   // The wardrobe and offers the stylist's tools will find.
-  for (const [key, item] of Object.entries({
+  const household = { params: { path: { id: householdId } } };
+  const wardrobe: Record<
+    string,
+    operations['createWardrobeItem']['requestBody']['content']['application/json']
+  > = {
     linenTop: { category: 'TOP', brand: 'Linen & Co', colors: ['blue'], season: ['SUMMER'] },
     chinos: { category: 'BOTTOM', brand: 'Chino Lab', colors: ['beige'], season: ['SUMMER'] },
     coat: { category: 'OUTERWEAR', brand: 'Wool Works', colors: ['black'], season: ['WINTER'] },
-  })) {
-    const res = await client.api(`/api/v1/households/${householdId}/wardrobe/items`, {
-      method: 'POST',
-      token: parent.token,
-      body: item,
-    });
+  };
+  for (const [key, item] of Object.entries(wardrobe)) {
+    const res = reply(
+      await as(parent).POST('/api/v1/households/{id}/wardrobe/items', { ...household, body: item }),
+    );
     expect(res.status).toBe(201);
     items[key] = res.body.itemId;
   }
-  for (const [key, offer] of Object.entries({
+  const shop: Record<string, Omit<components['schemas']['CreateOfferRequest'], 'url' | 'currency'>> = {
     shirt: { title: 'Blue linen shirt', price: 45, category: 'TOP', season: ['SUMMER'], colors: ['blue'] },
     blouse: { title: 'Silk blouse', price: 95, category: 'TOP', season: ['SUMMER'], colors: ['white'] },
     parka: { title: 'Wool parka', price: 180, category: 'OUTERWEAR', season: ['WINTER'], colors: ['black'] },
-  })) {
-    const res = await client.api(`/api/v1/households/${householdId}/offers`, {
-      method: 'POST',
-      token: parent.token,
-      body: { ...offer, url: `https://shop.zalando.de/${key}`, currency: 'EUR', sizes: ['S', 'M', 'L'] },
-    });
+  };
+  for (const [key, offer] of Object.entries(shop)) {
+    const res = reply(
+      await as(parent).POST('/api/v1/households/{id}/offers', {
+        ...household,
+        body: { ...offer, url: `https://shop.zalando.de/${key}`, currency: 'EUR', sizes: ['S', 'M', 'L'] },
+      }),
+    );
     expect(res.status).toBe(201);
     offers[key] = res.body.offerId;
   }
@@ -112,24 +122,51 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const missionsPath = (h = householdId) => `/api/v1/households/${h}/orchestrator/missions`;
-const createMission = (user: User, mission_type: string, initial_message: string) =>
-  client.api(missionsPath(), { method: 'POST', token: user.token, body: { mission_type, initial_message } });
-const chat = (user: User, mId: string, message: string) =>
-  client.api(`${missionsPath()}/${mId}/chat`, { method: 'POST', token: user.token, body: { message } });
-const clientEvent = (user: User, mId: string, body: Record<string, unknown>) =>
-  client.api(`${missionsPath()}/${mId}/events`, { method: 'POST', token: user.token, body });
-const getMission = (user: User, mId: string) => client.api(`${missionsPath()}/${mId}`, { token: user.token });
+const as = (user: User) => client.as(user);
+type MissionType = components['schemas']['CreateMissionRequest']['mission_type'];
+type ClientEvent = operations['postMissionEvent']['requestBody']['content']['application/json'];
+const MISSIONS = '/api/v1/households/{id}/orchestrator/missions';
+const MISSION = '/api/v1/households/{id}/orchestrator/missions/{mId}';
+const CHAT = '/api/v1/households/{id}/orchestrator/missions/{mId}/chat';
+const VOICE = '/api/v1/households/{id}/orchestrator/missions/{mId}/voice-session';
+const STREAM = '/api/v1/households/{id}/orchestrator/missions/{mId}/stream';
+const ARTIFACTS = '/api/v1/households/{id}/missions/{mId}/artifacts';
+const AUDIT = '/api/v1/households/{id}/missions/{mId}/audit';
+const ARTIFACT = '/api/v1/households/{id}/artifacts/{artifactId}';
+
+/** A mission's path parameters, in our household unless another is named. */
+const at = (mId: string, id = householdId) => ({ params: { path: { id, mId } } });
+const createMission = async (user: User, mission_type: MissionType, initial_message: string) =>
+  reply(
+    await as(user).POST(MISSIONS, {
+      params: { path: { id: householdId } },
+      body: { mission_type, initial_message },
+    }),
+  );
+const chat = async (user: User, mId: string, message: string) =>
+  reply(await as(user).POST(CHAT, { ...at(mId), body: { message } }));
+const clientEvent = async (user: User, mId: string, body: ClientEvent, id = householdId) =>
+  reply(
+    await as(user).POST('/api/v1/households/{id}/orchestrator/missions/{mId}/events', {
+      ...at(mId, id),
+      body,
+    }),
+  );
+const getMission = async (user: User, mId: string, id = householdId) =>
+  reply(await as(user).GET(MISSION, at(mId, id)));
+const complete = async (user: User, mId: string) =>
+  reply(await as(user).POST('/api/v1/households/{id}/orchestrator/missions/{mId}/complete', at(mId)));
+const voiceSession = async (user: User, mId: string, id = householdId) =>
+  reply(await as(user).POST(VOICE, at(mId, id)));
 const lastModel = (view: Json) => view.history.filter((m: Json) => m.role === 'model').at(-1);
-const streamUrl = (mId: string, after?: number) =>
-  `${client.baseUrl}${missionsPath()}/${mId}/stream${after === undefined ? '' : `?after=${after}`}`;
+const streamOf = (user: User, mId: string, options?: StreamOptions) =>
+  client.stream(user, { id: householdId, mId }, options);
 
 /** The artifacts of an ended mission, once the orchestrator's outbox delivered all three. */
 const missionArtifacts = async (mId: string) =>
   (
     await eventually(
-      () =>
-        client.api(`/api/v1/households/${householdId}/missions/${mId}/artifacts`, { token: parent.token }),
+      async () => reply(await as(parent).GET(ARTIFACTS, at(mId))),
       (r) => r.status === 200 && r.body.length >= 3,
     )
   ).body;
@@ -177,13 +214,13 @@ describe('a STYLE mission, end to end', () => {
   });
 
   it('streams a turn live through the gateway, and after a reconnect exactly the events missed', async () => {
-    const live = openMissionStream(streamUrl(mId), parent.token);
+    const live = streamOf(parent, mId);
     // The first turn is replayed from the store.
     await live.waitFor((es) => es.some((e) => e.type === 'turn.completed'));
     const replayed = live.events.length;
 
-    const reply = await chat(parent, mId, 'Anything in blue, size M?');
-    expect(reply.status).toBe(200);
+    const answered = await chat(parent, mId, 'Anything in blue, size M?');
+    expect(answered.status).toBe(200);
     const events = await live.waitFor((es) => es.filter((e) => e.type === 'turn.completed').length === 2);
     const second = events.slice(replayed);
     expect(turnTypes(second)[0]).toBe('turn.started');
@@ -198,62 +235,62 @@ describe('a STYLE mission, end to end', () => {
     // The app was away during another turn; it comes back with the last id it saw.
     const seen = events.at(-1)!.seq;
     await chat(parent, mId, 'And something white?');
-    const resumed = openMissionStream(streamUrl(mId), parent.token, { lastEventId: seen });
+    const resumed = streamOf(parent, mId, { lastEventId: seen });
     const missed = await resumed.waitFor((es) => es.some((e) => e.type === 'turn.completed'));
     resumed.close();
-    expect(resumed.connects[0]).toMatchObject({ 'Last-Event-ID': String(seen) });
+    expect(resumed.connects[0]).toMatchObject({ 'last-event-id': String(seen) });
     expect(missed[0]!.seq).toBe(seen + 1);
     expect(turnTypes(missed)[0]).toBe('turn.started');
     expect(seqs(missed)).toEqual(missed.map((_, i) => seen + 1 + i));
 
-    const garbled = await fetch(streamUrl(mId), {
-      headers: { authorization: `Bearer ${parent.token}`, 'last-event-id': 'yesterday' },
-    });
+    const garbled = reply(
+      await as(parent).GET(STREAM, {
+        params: { path: { id: householdId, mId }, header: { 'last-event-id': 'yesterday' } },
+        parseAs: 'stream',
+      }),
+    );
     expect(garbled.status).toBe(400);
-    expect(await garbled.json()).toEqual({
+    expect(garbled.body).toEqual({
       error: 'BAD_REQUEST',
       message: 'Last-Event-ID must be a sequence number',
     });
 
     // `?after=` is the same resume point for clients that cannot set headers.
-    const viaQuery = openMissionStream(streamUrl(mId, seen), parent.token);
+    const viaQuery = streamOf(parent, mId, { after: seen });
     const again = await viaQuery.waitFor((es) => es.some((e) => e.type === 'turn.completed'));
     viaQuery.close();
     expect(seqs(again).slice(0, missed.length)).toEqual(seqs(missed));
   });
 
   it('reconnects by itself with Last-Event-ID when the gateway restarts under an open stream', async () => {
-    const stream = openMissionStream(streamUrl(mId), parent.token);
+    const stream = streamOf(parent, mId);
     await stream.waitFor((es) => es.filter((e) => e.type === 'turn.completed').length === 3);
     const before = stream.events.length;
     const lastSeen = stream.events.at(-1)!.seq;
 
     await stack.kill('gateway');
     await stack.start('gateway');
-    const reply = await chat(parent, mId, 'Summer trousers maybe?');
-    expect(reply.status).toBe(200);
+    const answered = await chat(parent, mId, 'Summer trousers maybe?');
+    expect(answered.status).toBe(200);
     const events = await stream.waitFor((es) => es.filter((e) => e.type === 'turn.completed').length === 4);
     stream.close();
 
     expect(stream.connects.length).toBeGreaterThanOrEqual(2);
-    expect(stream.connects.at(-1)).toMatchObject({ 'Last-Event-ID': String(lastSeen) });
+    expect(stream.connects.at(-1)).toMatchObject({ 'last-event-id': String(lastSeen) });
     expect(seqs(events)).toEqual(events.map((_, i) => i + 1)); // nothing lost, nothing twice
     expect(turnTypes(events.slice(before))[0]).toBe('turn.started');
   });
 
   it('streams its own turn when the chat asks for text/event-stream, ending with the MissionView', async () => {
-    const res = await fetch(`${client.baseUrl}${missionsPath()}/${mId}/chat`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${parent.token}`,
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-      },
-      body: JSON.stringify({ message: 'Maybe a tee under 30 EUR?' }),
+    const res = await as(parent).POST(CHAT, {
+      ...at(mId),
+      body: { message: 'Maybe a tee under 30 EUR?' },
+      headers: { accept: 'text/event-stream' },
+      parseAs: 'text',
     });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/event-stream');
-    const frames = (await res.text())
+    expect(res.response.status).toBe(200);
+    expect(res.response.headers.get('content-type')).toBe('text/event-stream');
+    const frames = (res.data ?? '')
       .split('\n\n')
       .map((block) =>
         Object.fromEntries(
@@ -292,7 +329,7 @@ describe('a STYLE mission, end to end', () => {
         { loc: ['body', 'reason'], msg: 'is required for USER_DISLIKED_ITEM', type: expect.any(String) },
       ],
     });
-    const unknown = await clientEvent(parent, mId, { eventType: 'USER_SHRUGGED' });
+    const unknown = await clientEvent(parent, mId, { eventType: 'USER_SHRUGGED' } as never); // deliberately unknown
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toBe('VALIDATION_ERROR');
 
@@ -304,7 +341,7 @@ describe('a STYLE mission, end to end', () => {
     });
 
     // Every viewer sees the vote on the stream.
-    const stream = openMissionStream(streamUrl(mId), adult.token);
+    const stream = streamOf(adult, mId);
     const events = await stream.waitFor((es) => es.some((e) => e.type === 'client.event'));
     stream.close();
     expect(events.find((e) => e.type === 'client.event')?.data).toMatchObject({
@@ -315,16 +352,10 @@ describe('a STYLE mission, end to end', () => {
   });
 
   it('holds a voice turn over the WebSocket, recorded in history as spoken', async () => {
-    const foreign = await client.api(`${missionsPath()}/${mId}/voice-session`, {
-      method: 'POST',
-      token: adult.token,
-    });
+    const foreign = await voiceSession(adult, mId);
     expect(foreign.status).toBe(403);
 
-    const session = await client.api(`${missionsPath()}/${mId}/voice-session`, {
-      method: 'POST',
-      token: parent.token,
-    });
+    const session = await voiceSession(parent, mId);
     expect(session.status).toBe(200);
     expect(session.body).toMatchObject({
       sessionToken: expect.any(String),
@@ -357,10 +388,7 @@ describe('a STYLE mission, end to end', () => {
       error: 'FORBIDDEN',
       message: 'Only the owner of the mission can chat with it',
     });
-    const notOwnerEnds = await client.api(`${missionsPath()}/${mId}/complete`, {
-      method: 'POST',
-      token: adult.token,
-    });
+    const notOwnerEnds = await complete(adult, mId);
     expect(notOwnerEnds.body).toEqual({
       error: 'FORBIDDEN',
       message: 'Only the owner of the mission can end it',
@@ -372,51 +400,40 @@ describe('a STYLE mission, end to end', () => {
     const foreignHousehold = await getMission(outsider, mId);
     expect(foreignHousehold.status).toBe(403);
     expect(foreignHousehold.body).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
-    const viaOwnHousehold = await client.api(`${missionsPath(outsiderHouseholdId)}/${mId}`, {
-      token: outsider.token,
-    });
+    const viaOwnHousehold = await getMission(outsider, mId, outsiderHouseholdId);
     expect(viaOwnHousehold.status).toBe(404);
     expect(viaOwnHousehold.body.error).toBe('NOT_FOUND');
-    const theirStream = await fetch(`${client.baseUrl}${missionsPath(outsiderHouseholdId)}/${mId}/stream`, {
-      headers: { authorization: `Bearer ${outsider.token}`, accept: 'text/event-stream' },
+    const theirStream = await as(outsider).GET(STREAM, {
+      ...at(mId, outsiderHouseholdId),
+      headers: { accept: 'text/event-stream' },
+      parseAs: 'stream',
     });
-    expect(theirStream.status).toBe(404);
-    const theirVote = await client.api(`${missionsPath(outsiderHouseholdId)}/${mId}/events`, {
-      method: 'POST',
-      token: outsider.token,
-      body: { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt },
-    });
+    expect(theirStream.response.status).toBe(404);
+    const theirVote = await clientEvent(
+      outsider,
+      mId,
+      { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt },
+      outsiderHouseholdId,
+    );
     expect(theirVote.status).toBe(404);
-    const theirVoice = await client.api(`${missionsPath(outsiderHouseholdId)}/${mId}/voice-session`, {
-      method: 'POST',
-      token: outsider.token,
-    });
+    const theirVoice = await voiceSession(outsider, mId, outsiderHouseholdId);
     expect(theirVoice.status).toBe(404);
 
     // Each member lists their own missions.
-    const mine = await client.api(missionsPath(), { token: parent.token });
+    const listOf = async (user: User) =>
+      reply(await as(user).GET(MISSIONS, { params: { path: { id: householdId } } }));
+    const mine = await listOf(parent);
     expect(mine.body.map((m: Json) => m.mission_id)).toEqual([mId]);
-    expect((await client.api(missionsPath(), { token: adult.token })).body).toEqual([]);
-    const theirArtifacts = await client.api(
-      `/api/v1/households/${outsiderHouseholdId}/missions/${mId}/artifacts`,
-      {
-        token: outsider.token,
-      },
-    );
+    expect((await listOf(adult)).body).toEqual([]);
+    const theirArtifacts = reply(await as(outsider).GET(ARTIFACTS, at(mId, outsiderHouseholdId)));
     // Another household's mission is 404 there, like every other foreign resource.
     expect(theirArtifacts.status).toBe(404);
     expect(theirArtifacts.body).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
   });
 
   it('ends; then chat, events and voice are refused, and the artifacts and audit trail are there', async () => {
-    const voice = await client.api(`${missionsPath()}/${mId}/voice-session`, {
-      method: 'POST',
-      token: parent.token,
-    });
-    const done = await client.api(`${missionsPath()}/${mId}/complete`, {
-      method: 'POST',
-      token: parent.token,
-    });
+    const voice = await voiceSession(parent, mId);
+    const done = await complete(parent, mId);
     expect(done.status).toBe(200);
     expect(done.body.state).toBe('DONE');
 
@@ -432,10 +449,7 @@ describe('a STYLE mission, end to end', () => {
       error: 'INVALID_STATE',
       message: 'Mission is DONE; it accepts no more events',
     });
-    const lateVoice = await client.api(`${missionsPath()}/${mId}/voice-session`, {
-      method: 'POST',
-      token: parent.token,
-    });
+    const lateVoice = await voiceSession(parent, mId);
     const lateSocket = await voiceTurn(atGateway(voice.body.websocketUrl, client.baseUrl), 'still there?');
     expect(lateSocket.closed).toEqual({ code: 4409, reason: 'Mission is DONE' });
     expect(lateVoice.status).toBe(409);
@@ -461,14 +475,16 @@ describe('a STYLE mission, end to end', () => {
       artifacts.map((a: Json) => [a.type, a.artifactId]).sort(),
     );
     const transcriptId = artifactOf(artifacts, 'Transcript').artifactId;
-    const one = await client.api(`/api/v1/households/${householdId}/artifacts/${transcriptId}`, {
-      token: adult.token,
-    });
+    const one = reply(
+      await as(adult).GET(ARTIFACT, { params: { path: { id: householdId, artifactId: transcriptId } } }),
+    );
     expect(one.status).toBe(200);
     expect(one.body.data.entries.filter((e: Json) => e.source === 'voice')).toHaveLength(2);
-    const foreign = await client.api(`/api/v1/households/${outsiderHouseholdId}/artifacts/${transcriptId}`, {
-      token: outsider.token,
-    });
+    const foreign = reply(
+      await as(outsider).GET(ARTIFACT, {
+        params: { path: { id: outsiderHouseholdId, artifactId: transcriptId } },
+      }),
+    );
     expect(foreign.status).toBe(404);
     expect(artifactOf(artifacts, 'MissionPlan').data).toMatchObject({
       goal: 'Find me a summer top under 80 EUR',
@@ -488,17 +504,18 @@ describe('a STYLE mission, end to end', () => {
     expect(artifactOf(artifacts, 'OutcomeSummary').data.toolCallsMade).toBe(
       view.history.reduce((n: number, m: Json) => n + (m.tool_calls?.length ?? 0), 0),
     );
-    const typed = await client.api(
-      `/api/v1/households/${householdId}/missions/${mId}/artifacts?artifact_type=Transcript`,
-      { token: parent.token },
+    const typed = reply(
+      await as(parent).GET(ARTIFACTS, {
+        params: { path: { id: householdId, mId }, query: { artifact_type: 'Transcript' } },
+      }),
     );
     expect(typed.body.map((a: Json) => a.type)).toEqual(['Transcript']);
 
     const audit = await eventually(
-      () =>
-        client.api(`/api/v1/households/${householdId}/missions/${mId}/audit?limit=500`, {
-          token: parent.token,
-        }),
+      async () =>
+        reply(
+          await as(parent).GET(AUDIT, { params: { path: { id: householdId, mId }, query: { limit: 500 } } }),
+        ),
       (r) =>
         r.status === 200 &&
         r.body.items.some(
@@ -518,11 +535,10 @@ describe('a STYLE mission, end to end', () => {
       ok: true,
     });
     expect(audit.body.total).toBe(audit.body.items.length);
-    const page = await client.api(
-      `/api/v1/households/${householdId}/missions/${mId}/audit?limit=2&offset=1`,
-      {
-        token: parent.token,
-      },
+    const page = reply(
+      await as(parent).GET(AUDIT, {
+        params: { path: { id: householdId, mId }, query: { limit: 2, offset: 1 } },
+      }),
     );
     // The read above is itself in the trail now (DATA_ACCESS), one entry after those it returned.
     expect(page.body).toMatchObject({ total: audit.body.total + 1, limit: 2, offset: 1 });
@@ -589,22 +605,23 @@ describe('a POLL mission, end to end', () => {
 
 describe('a CARTPREP mission, end to end', () => {
   it('waits for a parent’s approval, dispatches cart preparation, and leaves checkout to the owner', async () => {
-    const requests = `/api/v1/households/${householdId}/requests`;
-    const created = await client.api(requests, {
-      method: 'POST',
-      token: adult.token,
-      body: {
-        title: 'Blue linen shirt',
-        url: 'https://shop.zalando.de/shirt',
-        price: 45,
-        currency: 'EUR',
-        size: 'M',
-        offerId: offers.shirt,
-      },
-    });
+    const created = reply(
+      await as(adult).POST('/api/v1/households/{id}/requests', {
+        params: { path: { id: householdId } },
+        body: {
+          title: 'Blue linen shirt',
+          url: 'https://shop.zalando.de/shirt',
+          price: 45,
+          currency: 'EUR',
+          size: 'M',
+          offerId: offers.shirt,
+        },
+      }),
+    );
     expect(created.status).toBe(201);
     const rid = created.body.requestId;
     expect(created.body.status).toBe('PENDING_APPROVAL');
+    const request = { params: { path: { id: householdId, requestId: rid } } };
 
     const mission = await createMission(adult, 'CARTPREP', `Please prepare the cart for ${rid}`);
     expect(mission.status).toBe(201);
@@ -625,21 +642,14 @@ describe('a CARTPREP mission, end to end', () => {
       `Request "Blue linen shirt" (${rid}) is waiting for approval: approval by a parent is needed before I can prepare the cart.`,
     );
 
-    const byAdult = await client.api(`${requests}/${rid}/approve`, {
-      method: 'POST',
-      token: adult.token,
-      body: {},
-    });
+    const APPROVE = '/api/v1/households/{id}/requests/{requestId}/approve';
+    const byAdult = reply(await as(adult).POST(APPROVE, { ...request, body: {} }));
     expect(byAdult.status).toBe(403);
     expect(byAdult.body).toEqual({
       error: 'FORBIDDEN',
       message: 'Only a PARENT_GUARDIAN can approve purchase requests',
     });
-    const approved = await client.api(`${requests}/${rid}/approve`, {
-      method: 'POST',
-      token: parent.token,
-      body: {},
-    });
+    const approved = reply(await as(parent).POST(APPROVE, { ...request, body: {} }));
     expect(approved.status).toBe(200);
     expect(approved.body.status).toBe('APPROVED');
     const approvedEvent = await clientEvent(parent, mId, {
@@ -668,7 +678,7 @@ describe('a CARTPREP mission, end to end', () => {
     expect(JSON.stringify(dispatched.body)).not.toMatch(/confirmationToken/i);
 
     const ready = await eventually(
-      () => client.api(`${requests}/${rid}`, { token: adult.token }),
+      async () => reply(await as(adult).GET('/api/v1/households/{id}/requests/{requestId}', request)),
       (r) => r.body.status === 'CART_READY',
     );
     expect(ready.body).toMatchObject({
@@ -676,32 +686,30 @@ describe('a CARTPREP mission, end to end', () => {
       cartprepJobId: jobId,
       cart: expect.any(Object),
     });
-    const job = await client.api(`/api/v1/households/${householdId}/cartprep/jobs/${jobId}`, {
-      token: adult.token,
-    });
+    const job = reply(
+      await as(adult).GET('/api/v1/households/{id}/cartprep/jobs/{jobId}', {
+        params: { path: { id: householdId, jobId } },
+      }),
+    );
     expect(job.status).toBe(200);
     expect(job.body).toMatchObject({ jobId, requestId: rid, status: 'SUCCEEDED' });
 
-    const notTheActor = await client.api(`${requests}/${rid}/confirmation-token`, {
-      method: 'POST',
-      token: parent.token,
-    });
+    const TOKEN = '/api/v1/households/{id}/requests/{requestId}/confirmation-token';
+    const notTheActor = reply(await as(parent).POST(TOKEN, request));
     expect(notTheActor.status).toBe(403);
     expect(notTheActor.body).toEqual({
       error: 'FORBIDDEN',
       message: 'Only the member who started the purchase can confirm it',
     });
-    const issued = await client.api(`${requests}/${rid}/confirmation-token`, {
-      method: 'POST',
-      token: adult.token,
-    });
+    const issued = reply(await as(adult).POST(TOKEN, request));
     expect(issued.status).toBe(201);
-    const confirm = () =>
-      client.api(`${requests}/${rid}/confirm-checkout`, {
-        method: 'POST',
-        token: adult.token,
-        body: { confirmationToken: issued.body.confirmationToken },
-      });
+    const confirm = async () =>
+      reply(
+        await as(adult).POST('/api/v1/households/{id}/requests/{requestId}/confirm-checkout', {
+          ...request,
+          body: { confirmationToken: issued.body.confirmationToken },
+        }),
+      );
     const completed = await confirm();
     expect(completed.status).toBe(200);
     expect(completed.body.status).toBe('COMPLETED');
@@ -714,10 +722,7 @@ describe('a CARTPREP mission, end to end', () => {
     });
     expect(confirmedEvent.status).toBe(200);
 
-    const ended = await client.api(`${missionsPath()}/${mId}/complete`, {
-      method: 'POST',
-      token: adult.token,
-    });
+    const ended = await complete(adult, mId);
     expect(ended.body.state).toBe('DONE');
     const summary = artifactOf(await missionArtifacts(mId), 'OutcomeSummary').data;
     expect(summary.resultItems).toContainEqual(
@@ -767,15 +772,17 @@ describe('an INTERACTIVE mission, end to end', () => {
       `Browser session ${sid} is open. Take over to drive it yourself, or say done to finish.`,
     );
 
-    const sessions = `/api/v1/households/${householdId}/browser/sessions/${sid}`;
-    const session = await client.api(sessions, { token: parent.token });
+    const SESSION = '/api/v1/households/{id}/browser/sessions/{sessionId}';
+    const ours = { params: { path: { id: householdId, sessionId: sid } } };
+    const session = reply(await as(parent).GET(SESSION, ours));
     expect(session.status).toBe(200);
     expect(session.body).toMatchObject({ sessionId: sid, missionId: mId, status: 'ACTIVE' });
 
-    const stream = openMissionStream(streamUrl(mId), parent.token);
+    const stream = streamOf(parent, mId);
     await stream.waitFor((es) => es.some((e) => e.type === 'turn.completed'));
 
-    // What the agent does to drive the page (the bridge's internal route, as the orchestrator calls it).
+    // What the agent does to drive the page (the bridge's internal route, as the orchestrator calls
+    // it: not part of the public API, so not through @hs/client).
     const agentAction = (body: Record<string, unknown>) =>
       fetch(`${stack.url('browser-bridge')}/api/v1/sessions/${sid}/agent-action`, {
         method: 'POST',
@@ -784,7 +791,8 @@ describe('an INTERACTIVE mission, end to end', () => {
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
     expect((await agentAction({ type: 'NAVIGATE', url: 'https://www.zalando.de/shoes' })).status).toBe(200);
 
-    const taken = await client.api(`${sessions}/takeover`, { method: 'POST', token: parent.token, body: {} });
+    const TAKEOVER = '/api/v1/households/{id}/browser/sessions/{sessionId}/takeover';
+    const taken = reply(await as(parent).POST(TAKEOVER, ours));
     expect(taken.status).toBe(200);
     expect(taken.body.status).toBe('USER_TAKEOVER');
     const refused = await agentAction({ type: 'CLICK', selector: '#buy' });
@@ -796,11 +804,9 @@ describe('an INTERACTIVE mission, end to end', () => {
     const fallback = await clientEvent(parent, mId, { eventType: 'USER_TAKEOVER_START', sessionId: sid });
     expect(fallback.status).toBe(200);
 
-    const released = await client.api(`${sessions}/release`, {
-      method: 'POST',
-      token: parent.token,
-      body: {},
-    });
+    const released = reply(
+      await as(parent).POST('/api/v1/households/{id}/browser/sessions/{sessionId}/release', ours),
+    );
     expect(released.status).toBe(200);
     expect(released.body.status).toBe('ACTIVE');
     const releasedEvent = await clientEvent(parent, mId, { eventType: 'USER_TAKEOVER_END', sessionId: sid });
@@ -847,26 +853,23 @@ describe('an INTERACTIVE mission, end to end', () => {
       ]),
     );
 
-    const elements = await client.api(`${sessions}/elements`, { token: parent.token });
+    const elements = reply(
+      await as(parent).GET('/api/v1/households/{id}/browser/sessions/{sessionId}/elements', ours),
+    );
     expect(elements.status).toBe(200);
     expect(elements.body.sessionId).toBe(sid);
-    const foreign = await client.api(`/api/v1/households/${outsiderHouseholdId}/browser/sessions/${sid}`, {
-      token: outsider.token,
-    });
+    const foreign = reply(
+      await as(outsider).GET(SESSION, { params: { path: { id: outsiderHouseholdId, sessionId: sid } } }),
+    );
     expect(foreign.status).toBe(404);
 
-    const ended = await client.api(`${missionsPath()}/${mId}/complete`, {
-      method: 'POST',
-      token: parent.token,
-    });
+    const ended = await complete(parent, mId);
     expect(ended.body.state).toBe('DONE');
-    const terminated = await client.api(`${sessions}/terminate`, {
-      method: 'POST',
-      token: parent.token,
-      body: {},
-    });
+    const terminated = reply(
+      await as(parent).POST('/api/v1/households/{id}/browser/sessions/{sessionId}/terminate', ours),
+    );
     expect(terminated.body.status).toBe('TERMINATED');
-    const late = await client.api(`${sessions}/takeover`, { method: 'POST', token: parent.token, body: {} });
+    const late = reply(await as(parent).POST(TAKEOVER, ours));
     expect(late.status).toBe(409);
     expect(late.body).toEqual({
       error: 'INVALID_STATE',

@@ -1,16 +1,15 @@
 // The whole stack as eight real processes on loopback, with the embedded durable store.
 import { ServiceName } from '@hs/contracts';
-import { type RunningStack, startStack } from '@hs/testing';
+import { type GatewayClient, gatewayClient, type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JourneyClient, journeyClient } from './journey-client.ts';
 
 const SERVICES = ServiceName.options;
 let stack: RunningStack;
-let client: JourneyClient;
+let client: GatewayClient;
 
 beforeAll(async () => {
   stack = await startStack({ services: SERVICES, durable: true });
-  client = journeyClient(stack.url('gateway'));
+  client = gatewayClient(stack.url('gateway'));
 }, 90_000);
 afterAll(async () => {
   await stack?.close();

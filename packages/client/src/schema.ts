@@ -1315,7 +1315,7 @@ export interface components {
                         /** @enum {string} */
                         category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
                         /** @default [] */
-                        colors: string[];
+                        colors?: string[];
                         /** @enum {string} */
                         season?: "SPRING" | "SUMMER" | "FALL" | "WINTER";
                     };
@@ -1512,7 +1512,7 @@ export interface components {
         CreateOfferRequest: {
             title: string;
             /** @default  */
-            brand: string;
+            brand?: string;
             url: string;
             price: number;
             currency: string;
@@ -1520,20 +1520,20 @@ export interface components {
              * @default OTHER
              * @enum {string}
              */
-            category: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
+            category?: "TOP" | "BOTTOM" | "DRESS" | "OUTERWEAR" | "SHOES" | "ACCESSORY" | "BAG" | "OTHER";
             /** @default [] */
-            colors: string[];
+            colors?: string[];
             /** @default [] */
-            season: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
+            season?: ("SPRING" | "SUMMER" | "FALL" | "WINTER")[];
             /** @default [] */
-            sizes: string[];
+            sizes?: string[];
             /** @default null */
-            imageUrl: string | null;
+            imageUrl?: string | null;
             /**
              * @default ACTIVE
              * @enum {string}
              */
-            status: "ACTIVE" | "INACTIVE" | "ARCHIVED";
+            status?: "ACTIVE" | "INACTIVE" | "ARCHIVED";
         };
         /**
          * @example {
@@ -1554,7 +1554,7 @@ export interface components {
             offerId?: string | null;
             size?: string | null;
             /** @default 1 */
-            quantity: number;
+            quantity?: number;
             note?: string | null;
         };
         ErrorEnvelope: {
@@ -4486,7 +4486,9 @@ export interface operations {
                 after?: number;
                 streamToken?: string;
             };
-            header?: never;
+            header?: {
+                "last-event-id"?: string;
+            };
             path: {
                 id: string;
                 mId: string;
@@ -5587,13 +5589,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The preview picture */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "image/png": Blob;
                 };
             };
             /** @description Unauthorized */
@@ -5640,7 +5642,9 @@ export interface operations {
                 source?: "ALL" | "WARDROBE" | "OUTFITS" | "OFFERS" | "COLLECTIONS";
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                "if-none-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6090,7 +6094,9 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                "if-none-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6273,7 +6279,9 @@ export interface operations {
     getWardrobeItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "if-none-match"?: string;
+            };
             path: {
                 id: string;
                 itemId: string;
@@ -6357,7 +6365,9 @@ export interface operations {
     deleteWardrobeItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 itemId: string;
@@ -6432,7 +6442,9 @@ export interface operations {
     updateWardrobeItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 itemId: string;
@@ -7221,7 +7233,11 @@ export interface operations {
     };
     uploadImage: {
         parameters: {
-            query?: never;
+            query?: {
+                expires?: string;
+                max?: string;
+                sig?: string;
+            };
             header?: never;
             path: {
                 path: string;
@@ -7230,9 +7246,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "image/png": string;
-                "image/jpeg": string;
-                "image/webp": string;
+                "image/png": Blob;
+                "image/jpeg": Blob;
+                "image/webp": Blob;
             };
         };
         responses: {

@@ -7,6 +7,8 @@ export type VoiceConnection = {
   close(): void;
   /** Resolves once the socket is open. */
   opened: Promise<void>;
+  /** Resolves once the socket has closed, with the close frame's code and reason (4409: the mission is over). */
+  closed: Promise<{ code: number; reason: string }>;
 };
 
 /** Opens the `websocketUrl` a voice session returned; `onMessage` gets each server message. */
@@ -22,9 +24,13 @@ export function openVoice(
       once: true,
     });
   });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    socket.addEventListener('close', (e) => resolve({ code: e.code, reason: e.reason }), { once: true });
+  });
   return {
     say: (text) => socket.send(JSON.stringify({ type: 'user_text', text })),
     close: () => socket.close(),
     opened,
+    closed,
   };
 }

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { buildGateway, type GatewayApp } from '../../../services/gateway/test/gateway-harness.ts';
 import { generateSchema, SCHEMA_FILE } from '../scripts/generate.ts';
-import { createApiClient, type MissionEvent, streamMission } from '../src/index.ts';
+import { createApiClient, type MissionEvent, openVoice, streamMission } from '../src/index.ts';
 
 describe('@hs/client', () => {
   it("has types generated from the gateway's current public document", async () => {
@@ -88,6 +89,38 @@ describe('@hs/client', () => {
       ]);
       expect(requests.map((h) => h['last-event-id'])).toEqual([undefined, undefined, '2']);
       expect(requests[0]!.authorization).toBe('Bearer tok');
+    });
+  });
+
+  describe('openVoice', () => {
+    it('says the text once open, hands over each message and resolves `closed` with the code and reason', async () => {
+      // A voice socket that answers one turn and then ends, as the gateway does for a mission that is over.
+      const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+      await new Promise((resolve) => server.once('listening', resolve));
+      server.on('connection', (socket) => {
+        socket.send(JSON.stringify({ type: 'ready', missionId: 'msn_1' }));
+        socket.on('message', (data) => {
+          socket.send(
+            JSON.stringify({ type: 'event', event: 'turn.completed', heard: JSON.parse(String(data)) }),
+          );
+          socket.close(4409, 'Mission is DONE');
+        });
+      });
+      try {
+        const messages: Array<Record<string, unknown>> = [];
+        const voice = openVoice(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, (message) => {
+          messages.push(message);
+          if (message.type === 'ready') voice.say('hello');
+        });
+        await voice.opened;
+        expect(await voice.closed).toEqual({ code: 4409, reason: 'Mission is DONE' });
+        expect(messages).toEqual([
+          { type: 'ready', missionId: 'msn_1' },
+          { type: 'event', event: 'turn.completed', heard: { type: 'user_text', text: 'hello' } },
+        ]);
+      } finally {
+        server.close();
+      }
     });
   });
 });

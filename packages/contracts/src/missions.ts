@@ -293,6 +293,11 @@ export const StreamTokenResponse = z.object({
 });
 export type StreamTokenResponse = z.infer<typeof StreamTokenResponse>;
 
+/** Where a reconnecting client resumes; wins over `?after=`. Not a sequence number: 400. */
+export const StreamHeaders = z.looseObject({
+  'last-event-id': z.string().optional().describe('the seq of the last event the client received'),
+});
+
 export const GatewayStreamQuery = StreamQuery.extend({ streamToken: z.string().min(1).max(4096).optional() });
 
 // ---- Agent tools: arguments the model may pass and what the tools answer ----

@@ -93,6 +93,19 @@ export const ListItemsQuery = z.object({
 });
 export type ListItemsQuery = z.infer<typeof ListItemsQuery>;
 
+/** A conditional read: the ETag the client holds; the same version again is 304 without a body. */
+export const IfNoneMatchHeaders = z.looseObject({
+  'if-none-match': z.string().optional().describe('ETag(s) of the copy the client holds: 304 when current'),
+});
+
+/** A conditional write: the ETag of the copy the client edited; another version is 412. */
+export const IfMatchHeaders = z.looseObject({
+  'if-match': z
+    .string()
+    .optional()
+    .describe('ETag of the copy the client changes: 412 PRECONDITION_FAILED when it is stale'),
+});
+
 /** Ordered by updatedAt ascending, so a sync client can page through changes. */
 export const ItemPage = z.object({
   items: z.array(WardrobeItem),
@@ -116,6 +129,13 @@ export const UploadUrlResponse = z.object({
   expiresAt: Timestamp,
 });
 export type UploadUrlResponse = z.infer<typeof UploadUrlResponse>;
+
+/** The signature of a local upload URL, as the upload-url reply hands it out (the whole URL is opaque). */
+export const UploadSignatureQuery = z.looseObject({
+  expires: z.string().optional().describe('expiry, Unix seconds'),
+  max: z.string().optional().describe('the largest upload the URL allows, bytes'),
+  sig: z.string().optional().describe('HMAC over the method, key, content type, limit and expiry'),
+});
 
 /** What the local upload route answers after storing the bytes. */
 export const UploadReceipt = z.object({

@@ -1,4 +1,10 @@
-import { ErrorEnvelope, GatewayStreamQuery, MissionParams, StreamTokenResponse } from '@hs/contracts';
+import {
+  ErrorEnvelope,
+  GatewayStreamQuery,
+  MissionParams,
+  StreamHeaders,
+  StreamTokenResponse,
+} from '@hs/contracts';
 import { type Caller, forbidden, type ServiceApp, unauthorized } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { forward } from '../adapters/forward.ts';
@@ -106,6 +112,7 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
           'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
         params: MissionParams,
         querystring: GatewayStreamQuery,
+        headers: StreamHeaders,
         response: { ...errors(400, 401, 403, 404, 502, 504) },
       },
     },

@@ -1,4 +1,4 @@
-import { ErrorEnvelope, MissionParams, StreamQuery } from '@hs/contracts';
+import { ErrorEnvelope, MissionParams, StreamHeaders, StreamQuery } from '@hs/contracts';
 import { badRequest, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
 import { openSse, resumePoint } from './sse.ts';
@@ -14,6 +14,7 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
           "Frames: `id:<seq>`, `event:<type>`, `data:<JSON>`; the data holds the type's fields plus `missionId`, `turnId` (on a turn's events) and `at`. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live; `retry:` once, `: keep-alive` at least every 15 s. Types and their fields: turn.started `{source}`; reasoning `{step, text}` (the next piece of the text the model writes in that step, as it is written; pieces concatenate in seq order); plan.updated `{steps: [{index, step, status}]}` (only the changed steps); tool.call `{callId, tool, args}`; tool.result `{callId, tool, ok, result or error}` (paired by `callId`; fields without a value left out); brief.updated `{brief}`; message `{message}` (the reply, without its tool calls); state.changed `{from, to}` (`from` null when the mission starts); client.event, browser.event (the recorded event); turn.completed `{messages, replyId, tool_calls: [{callId, tool, ok}], state, version, turns, brief}` (the user's message, the reply's id and where the mission stands; GET the mission for its history); turn.failed `{code, message}`. Any orchestrator process serves any mission.",
         params: MissionParams,
         querystring: StreamQuery,
+        headers: StreamHeaders,
         response: { 400: ErrorEnvelope, 404: ErrorEnvelope },
       },
     },

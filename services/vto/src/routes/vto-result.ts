@@ -9,6 +9,16 @@ export function registerVtoResultRoutes(app: ServiceApp, ctx: VtoContext): void 
   app.get(
     '/api/v1/households/:id/vto/jobs/:jobId/result',
     {
+      config: {
+        openapi: {
+          responses: {
+            200: {
+              description: 'The preview picture',
+              content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+            },
+          },
+        },
+      },
       schema: {
         tags: ['vto'],
         security: [{ internalToken: [] }],

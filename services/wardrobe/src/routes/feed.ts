@@ -1,4 +1,11 @@
-import { Feed, type FeedEntry, FeedQuery, type FeedSource, HouseholdParams } from '@hs/contracts';
+import {
+  Feed,
+  type FeedEntry,
+  FeedQuery,
+  type FeedSource,
+  HouseholdParams,
+  IfNoneMatchHeaders,
+} from '@hs/contracts';
 import { errorResponses, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
@@ -55,6 +62,7 @@ export function registerFeedRoutes(app: ServiceApp, ctx: WardrobeContext): void 
           'Items, outfits, active offers and collections of the household, newest first. An unsupported source is 400 VALIDATION_ERROR. A source that cannot be read (commerce down) is listed in unavailableSources. Strong ETag; If-None-Match gives 304.',
         params: HouseholdParams,
         querystring: FeedQuery,
+        headers: IfNoneMatchHeaders,
         response: { 200: Feed, 304: z.null(), ...errors },
       },
     },

@@ -1,6 +1,8 @@
 import {
   CreateItemRequest,
   HouseholdParams,
+  IfMatchHeaders,
+  IfNoneMatchHeaders,
   ItemPage,
   ItemParams,
   ListItemsQuery,
@@ -74,6 +76,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
           'Items by updatedAt ascending. With updatedSince: only changes at or after it, plus deletedItemIds. Strong ETag; If-None-Match gives 304.',
         params: HouseholdParams,
         querystring: ListItemsQuery,
+        headers: IfNoneMatchHeaders,
         response: { 200: ItemPage, 304: z.null(), ...errors },
       },
     },
@@ -114,7 +117,14 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
 
   app.get(
     `${H}/items/:itemId`,
-    { schema: { tags, params: ItemParams, response: { 200: WardrobeItem, 304: z.null(), ...errors } } },
+    {
+      schema: {
+        tags,
+        params: ItemParams,
+        headers: IfNoneMatchHeaders,
+        response: { 200: WardrobeItem, 304: z.null(), ...errors },
+      },
+    },
     async (request, reply) => {
       const item = await ctx.items.get(request.params.id, request.params.itemId);
       if (!item) throw notFound('Item not found');
@@ -129,6 +139,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
         tags,
         description: 'Partial update. If-Match with a stale ETag gives 412 PRECONDITION_FAILED.',
         params: ItemParams,
+        headers: IfMatchHeaders,
         body: UpdateItemRequest,
         response: { 200: WardrobeItem, ...errors },
       },
@@ -157,6 +168,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
         description:
           'Deletes the item and its images; leaves a tombstone for updatedSince syncs; outfits drop it (an outfit left empty is deleted) and collections stop listing it. If-Match as for PATCH.',
         params: ItemParams,
+        headers: IfMatchHeaders,
         response: { 204: z.null(), ...errors },
       },
     },

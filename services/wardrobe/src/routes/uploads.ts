@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ErrorEnvelope, ImageContentType, UploadReceipt } from '@hs/contracts';
+import { ErrorEnvelope, ImageContentType, UploadReceipt, UploadSignatureQuery } from '@hs/contracts';
 import {
   AppError,
   badRequest,
@@ -107,6 +107,7 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
           tags: ['uploads'],
           description:
             'Target of a signed upload URL (local storage). Authorised by its signature, not a token.',
+          querystring: UploadSignatureQuery,
           response: {
             200: UploadReceipt,
             400: ErrorEnvelope,
