@@ -47,6 +47,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     ARTIFACT_LOCAL_DIR=/blobs \
     CHROMIUM_PATH=/usr/bin/chromium
+# The services' Node options: SERVICE_NODE_OPTIONS in packages/service-kit/src/node-options.ts.
+ENV NODE_OPTIONS=--max-semi-space-size=2
 WORKDIR /app
 COPY --from=deps --chown=root:root /app /app
 RUN mkdir -p /data /blobs && chown node:node /data /blobs

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
+import { SERVICE_NODE_OPTIONS } from '@hs/service-kit';
 import { freePort, freePortRange, REPO_ROOT } from '@hs/testing';
 
 export type BootFigure = { ms: number; rssMb: number };
@@ -48,7 +49,13 @@ export async function bootAll(
 ): Promise<{ ms: number; perService: Record<string, BootFigure> }> {
   const ports = await Promise.all(services.map(() => freePort()));
   const started = Date.now();
-  const env = { ...process.env, APP_ENV: 'test', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' };
+  const env = {
+    ...process.env,
+    APP_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    NODE_OPTIONS: SERVICE_NODE_OPTIONS,
+  };
   const children = services.map((service, i) =>
     spawn(process.execPath, entryArgs(service, built), {
       cwd: REPO_ROOT,
@@ -89,6 +96,7 @@ export async function bootOneProcess(settleMs = 1000): Promise<BootFigure> {
       LOG_FORMAT: 'json',
       PERSISTENCE_BACKEND: 'inmemory',
       PORT_BASE: String(base),
+      NODE_OPTIONS: SERVICE_NODE_OPTIONS,
     },
     stdio: 'ignore',
   });

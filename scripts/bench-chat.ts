@@ -4,6 +4,7 @@
 // Run alone: node --conditions=@hs/source scripts/bench-chat.ts [gatewayUrl]
 // Without a gateway URL it starts its own stack on loopback (startStack).
 import { pathToFileURL } from 'node:url';
+import { SERVICE_NODE_OPTIONS } from '@hs/service-kit';
 import { type RunningStack, startStack } from '@hs/testing';
 
 const TURNS = 200;
@@ -72,7 +73,7 @@ export async function runChatBench(
           'browser-bridge',
         ],
         // The bench is one user sending far more turns than the per-user chat limit allows.
-        env: { LOG_LEVEL: 'warn', RATE_LIMIT_CHAT_PER_MINUTE: '0' },
+        env: { LOG_LEVEL: 'warn', RATE_LIMIT_CHAT_PER_MINUTE: '0', NODE_OPTIONS: SERVICE_NODE_OPTIONS },
         built: true,
       });
   const gw = options.gatewayUrl ?? stack!.url('gateway');

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
+import { SERVICE_NODE_OPTIONS } from '@hs/service-kit';
 import { freePort, REPO_ROOT, startStack } from '@hs/testing';
 import autocannon from 'autocannon';
 
@@ -43,7 +44,7 @@ export async function runGatewayBench(options: { seconds?: number } = {}): Promi
   const seconds = options.seconds ?? 5;
   const stack = await startStack({
     services: ['gateway', 'wardrobe'],
-    env: { LOG_LEVEL: 'warn' },
+    env: { LOG_LEVEL: 'warn', NODE_OPTIONS: SERVICE_NODE_OPTIONS },
     built: true,
   });
   try {

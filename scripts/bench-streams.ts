@@ -3,6 +3,7 @@
 // a stub chat turn's latency with the streams open beside the same turn without them.
 
 import { request } from 'node:http';
+import { SERVICE_NODE_OPTIONS } from '@hs/service-kit';
 import { startStack } from '@hs/testing';
 import { rssMb } from './bench-boot.ts';
 
@@ -65,7 +66,7 @@ export async function runStreamBench(
   const stack = await startStack({
     services: ['gateway', 'orchestrator', 'wardrobe', 'commerce', 'artifacts-audit'],
     // The bench is one user sending far more turns than the per-user chat limit allows.
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_CHAT_PER_MINUTE: '0' },
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_CHAT_PER_MINUTE: '0', NODE_OPTIONS: SERVICE_NODE_OPTIONS },
     built: true,
   });
   const closers: (() => void)[] = [];

@@ -4,6 +4,7 @@
 // processes) and its all-in-one mode (one process).
 import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
+import { SERVICE_NODE_OPTIONS } from '@hs/service-kit';
 
 export type StackLayout = {
   services: Array<readonly [ServiceName, number]>;
@@ -30,6 +31,7 @@ export function stackLayout(root: string, portBaseValue = process.env.PORT_BASE)
       DATA_DIR: join(root, '.data'),
       ARTIFACT_LOCAL_DIR: join(root, '.data', 'blobs'),
       LOG_FORMAT: 'json',
+      NODE_OPTIONS: SERVICE_NODE_OPTIONS,
       ...process.env,
     },
   };

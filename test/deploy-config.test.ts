@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
-import { declaredConfigVariables } from '@hs/service-kit';
+import { declaredConfigVariables, SERVICE_NODE_OPTIONS } from '@hs/service-kit';
 import { REPO_ROOT } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -24,6 +24,7 @@ const PROCESS_VARIABLES = new Set([
   'NODE_ENV', // libraries
   'LOG_FORMAT', // the logger (json or pretty)
   'FIRESTORE_EMULATOR_HOST', // the Firestore client library
+  'NODE_OPTIONS', // Node itself (the image sets SERVICE_NODE_OPTIONS)
 ]);
 const BACKGROUND_LOOPS = ['gateway', 'orchestrator', 'cartprep', 'vto'];
 
@@ -47,6 +48,13 @@ const isSecret = (name: string) => /TOKEN$|SECRET$|API_KEY$/.test(name) && !name
 type Env = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } };
 // biome-ignore lint/suspicious/noExplicitAny: rendered manifests are checked field by field
 type Obj = any;
+
+describe('the image', () => {
+  it('runs the services with the Node options npm start and the benchmarks use', () => {
+    const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toContain(`ENV NODE_OPTIONS=${SERVICE_NODE_OPTIONS}\n`);
+  });
+});
 
 describe('configuration schemas', () => {
   it('are known for every service (the checks below rely on them)', () => {

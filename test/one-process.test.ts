@@ -102,11 +102,16 @@ describe('all eight services in one process', () => {
       .map((line) => (JSON.parse(line) as { service: string }).service);
     expect(new Set(logged)).toEqual(new Set(['gateway', 'wardrobe']));
     // And traced the same way: each service's spans carry its own service.name, in one trace.
-    const spans = await waitUntil('the spans of the item request', async () => {
-      const found = receiver.spans.filter(
+    const itemSpans = () =>
+      receiver.spans.filter(
         (s) => s.attributes['url.path'] === `/api/v1/households/${id}/wardrobe/items` && s.kind === 2,
       );
-      return found.length >= 2 ? found : undefined;
+    // Exports arrive in batches per service: wait for both, then check nothing else claimed them.
+    const spans = await waitUntil('server spans of the item requests from gateway and wardrobe', async () => {
+      const found = itemSpans();
+      return found.some((s) => s.service === 'gateway') && found.some((s) => s.service === 'wardrobe')
+        ? found
+        : undefined;
     });
     expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['gateway', 'wardrobe']));
     // And counted by each service in its own metrics, not in a registry the process shares.

@@ -72,9 +72,10 @@ export interface ServiceAppOptions {
   readiness?: Record<string, ReadinessCheck>;
   /**
    * The document /openapi.json and /docs serve instead of the one generated from this app's
-   * routes (the gateway's public document, which adds the routes it forwards).
+   * routes (the gateway's public document, which adds the routes it forwards); read on the
+   * first request for it, not at boot.
    */
-  publicDocument?: Record<string, unknown>;
+  publicDocument?: () => Record<string, unknown>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -224,13 +225,13 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
         .replace(/\s*upgrade-insecure-requests;?/, '')
         .replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
     validatorUrl: false,
-    ...(options.publicDocument ? { transformSpecification: () => options.publicDocument! } : {}),
+    ...(options.publicDocument ? { transformSpecification: options.publicDocument } : {}),
   });
 
   app.get(
     '/openapi.json',
     { schema: { hide: true }, config: { public: true } },
-    async () => options.publicDocument ?? app.swagger(),
+    async () => options.publicDocument?.() ?? app.swagger(),
   );
 
   app.get(

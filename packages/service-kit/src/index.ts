@@ -12,6 +12,7 @@ export * from './internal-auth.ts';
 export * from './json-depth.ts';
 export * from './logger.ts';
 export * from './metrics.ts';
+export * from './node-options.ts';
 export * from './open-streams.ts';
 export * from './openapi-components.ts';
 export * from './openapi-extra.ts';

@@ -18,7 +18,7 @@ import {
   createOidcIdentityProvider,
   type IdentityProvider,
 } from './adapters/identity-provider.ts';
-import { readPublicDocument, registerAsyncApiDocument } from './adapters/public-documents.ts';
+import { publicDocument, registerAsyncApiDocument } from './adapters/public-documents.ts';
 import { purgeEndedWindows } from './adapters/rate-limit-store.ts';
 import { createUserDirectory } from './adapters/user-directory.ts';
 import type { GatewayConfig } from './config.ts';
@@ -56,7 +56,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     logger: deps.logger ?? false,
     config,
     metricsToken: config.internalToken,
-    publicDocument: readPublicDocument('openapi.public.json'),
+    publicDocument: publicDocument('openapi.public.json'),
     // The app cannot work without these (missions, wardrobe, offers); the rest degrade per route.
     readiness: { store: () => store.ping(), ...peerChecks(config.peers, REQUIRED_PEERS) },
     trustProxy: config.trustProxy,
