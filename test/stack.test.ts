@@ -1,15 +1,18 @@
-// The whole stack as eight real processes on loopback, with the embedded durable store.
+// The whole stack as eight real processes on loopback, with the embedded durable store, driven
+// through the typed client like the journeys.
+import type { operations } from '@hs/client';
 import { ServiceName } from '@hs/contracts';
-import { type GatewayClient, gatewayClient, type RunningStack, startStack } from '@hs/testing';
+import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type JourneyClient, journeyClient, reply } from './journey-client.ts';
 
 const SERVICES = ServiceName.options;
 let stack: RunningStack;
-let client: GatewayClient;
+let client: JourneyClient;
 
 beforeAll(async () => {
   stack = await startStack({ services: SERVICES, durable: true });
-  client = gatewayClient(stack.url('gateway'));
+  client = journeyClient(stack.url('gateway'));
 }, 90_000);
 afterAll(async () => {
   await stack?.close();
@@ -38,17 +41,23 @@ describe('the stack', () => {
       [adult, 'ADULT'],
       [child, 'CHILD'],
     ]);
-    await client.api(`/api/v1/households/${id}/members/${child.userId}`, {
-      method: 'PATCH',
-      token: parent.token,
+    const changed = await client.as(parent).PATCH('/api/v1/households/{id}/members/{memberId}', {
+      params: { path: { id, memberId: child.userId } },
       body: { displayName: 'Kiddo' },
     });
-    await client.api(`/api/v1/households/${id}/members/${adult.userId}`, {
-      method: 'DELETE',
-      token: parent.token,
+    expect(changed.response.status).toBe(200);
+    const removed = await client.as(parent).DELETE('/api/v1/households/{id}/members/{memberId}', {
+      params: { path: { id, memberId: adult.userId } },
     });
+    expect(removed.response.status).toBe(204);
 
-    const log = await client.api(`/api/v1/households/${id}/audit-logs`, { token: parent.token });
+    type AuditQuery = NonNullable<operations['listAuditLogs']['parameters']['query']>;
+    const auditLog = (user: typeof parent, query: AuditQuery = {}) =>
+      client
+        .as(user)
+        .GET('/api/v1/households/{id}/audit-logs', { params: { path: { id }, query } })
+        .then(reply);
+    const log = await auditLog(parent);
     expect(log.status).toBe(200);
     expect(log.body.map((e: { action: string }) => e.action)).toEqual([
       'MEMBER_REMOVED',
@@ -62,24 +71,20 @@ describe('the stack', () => {
       actorId: parent.userId,
       createdAt: expect.any(String),
     });
-    const filtered = await client.api(`/api/v1/households/${id}/audit-logs?action=MEMBER_ADDED&limit=1`, {
-      token: parent.token,
-    });
+    const filtered = await auditLog(parent, { action: 'MEMBER_ADDED', limit: 1 });
     expect(filtered.body).toHaveLength(1);
     expect(filtered.headers.get('x-total-count')).toBe('2');
 
     const outsider = await client.login('stack-outsider@other.test');
-    const refused = await client.api(`/api/v1/households/${id}/audit-logs`, { token: outsider.token });
+    const refused = await auditLog(outsider);
     expect(refused.body).toEqual({ error: 'FORBIDDEN', message: 'User is not a household member' });
-    const byChild = await client.api(`/api/v1/households/${id}/audit-logs`, { token: child.token });
+    const byChild = await auditLog(child);
     expect(byChild.status).toBe(403);
     expect(byChild.body).toEqual({
       error: 'FORBIDDEN',
       message: 'Only a PARENT_GUARDIAN may read the audit log',
     });
-    const reads = await client.api(`/api/v1/households/${id}/audit-logs?category=DATA_ACCESS`, {
-      token: parent.token,
-    });
+    const reads = await auditLog(parent, { category: 'DATA_ACCESS' });
     expect(reads.body.map((e: { action: string; actorId: string }) => [e.action, e.actorId])).toEqual([
       ['AUDIT_LOG_READ', parent.userId],
       ['AUDIT_LOG_READ', parent.userId],
@@ -94,16 +99,14 @@ describe('the stack', () => {
 
   it('keeps data written through the sqlite backend across a restart of the gateway', async () => {
     const parent = await client.login('restart@family.test');
-    const created = (
-      await client.api('/api/v1/households', {
-        method: 'POST',
-        token: parent.token,
-        body: { name: 'Durable' },
-      })
-    ).body as { householdId: string };
+    const created = await client.as(parent).POST('/api/v1/households', { body: { name: 'Durable' } });
+    expect(created.response.status).toBe(201);
     await stack.kill('gateway');
     await stack.start('gateway');
-    const again = await client.api(`/api/v1/households/${created.householdId}`, { token: parent.token });
+    const again = await client
+      .as(parent)
+      .GET('/api/v1/households/{id}', { params: { path: { id: created.data!.householdId } } })
+      .then(reply);
     expect(again.status).toBe(200);
     expect(again.body.name).toBe('Durable');
   });
@@ -111,18 +114,17 @@ describe('the stack', () => {
   it('delivers audit entries written while the ledger was down once it is back', async () => {
     const parent = await client.login('ledger-down@family.test');
     await stack.stop('artifacts-audit');
-    const created = await client.api('/api/v1/households', {
-      method: 'POST',
-      token: parent.token,
-      body: { name: 'Patient' },
-    });
-    expect(created.status).toBe(201);
+    const created = await client.as(parent).POST('/api/v1/households', { body: { name: 'Patient' } });
+    expect(created.response.status).toBe(201);
     await stack.start('artifacts-audit');
-    const id = created.body.householdId as string;
+    const id = created.data!.householdId;
     let actions: string[] = [];
     for (let i = 0; i < 100 && actions.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      const log = await client.api(`/api/v1/households/${id}/audit-logs`, { token: parent.token });
+      const log = await client
+        .as(parent)
+        .GET('/api/v1/households/{id}/audit-logs', { params: { path: { id } } })
+        .then(reply);
       // Each read is itself recorded (DATA_ACCESS); only the household's own actions matter here.
       actions =
         log.status === 200
