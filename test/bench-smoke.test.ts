@@ -32,6 +32,8 @@ describe('pnpm bench --quick', () => {
       'audit appends/s (sqlite, chain)',
       'all eight healthy (ms, built)',
       'single service idle RSS (MB, max)',
+      'all-in-one healthy (ms)',
+      'all-in-one idle RSS (MB)',
       'chat turn p99 vs forwarded read p99',
     ]);
     for (const target of report.targets) {
