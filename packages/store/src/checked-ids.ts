@@ -32,9 +32,9 @@ export function withCheckedIds<T extends Doc>(inner: Collection<T>): Collection<
       assertId(id);
       return inner.create(id, doc);
     },
-    createMany: async (entries) => {
-      for (const [id] of entries) assertId(id);
-      return inner.createMany(entries);
+    createMany: async (entries, also) => {
+      for (const [id] of [...entries, ...(also?.put ?? [])]) assertId(id);
+      return inner.createMany(entries, also);
     },
     put: async (id, doc) => {
       assertId(id);

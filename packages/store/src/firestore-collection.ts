@@ -62,8 +62,8 @@ export function firestoreCollection<T extends Doc>(
         throw err;
       }
     },
-    async createMany(entries) {
-      if (entries.length === 0) return;
+    async createMany(entries, also) {
+      if (entries.length === 0 && !also?.put?.length) return;
       const seen = new Set<string>();
       for (const [id] of entries) {
         if (seen.has(id)) throw new StoreConflictError(name, id);
@@ -73,6 +73,7 @@ export function firestoreCollection<T extends Doc>(
       // A batch commits atomically: every create lands or none does.
       const batch = db.batch();
       for (const [id, doc] of entries) batch.create(ref.doc(id), doc);
+      for (const [id, doc] of also?.put ?? []) batch.set(ref.doc(id), doc);
       try {
         await batch.commit();
       } catch (err) {

@@ -97,14 +97,14 @@ function memoryCollection<T extends Doc>(name: string, table: Table): Collection
       if (docs.has(id)) throw new StoreConflictError(name, id);
       set(id, copy(doc));
     },
-    async createMany(entries) {
+    async createMany(entries, also) {
       const seen = new Set<string>();
       for (const [id] of entries) {
         if (docs.has(id) || seen.has(id)) throw new StoreConflictError(name, id);
         seen.add(id);
       }
       // Copy everything first so a clone failure cannot leave a partial batch behind.
-      const copies = entries.map(([id, doc]) => [id, copy(doc)] as const);
+      const copies = [...entries, ...(also?.put ?? [])].map(([id, doc]) => [id, copy(doc)] as const);
       for (const [id, doc] of copies) set(id, doc);
     },
     async put(id, doc) {

@@ -76,10 +76,11 @@ export function sqliteCollection<T extends Doc>(
     async create(id, doc) {
       atomic(() => insertNew(id, doc));
     },
-    async createMany(entries) {
-      if (entries.length === 0) return;
+    async createMany(entries, also) {
+      if (entries.length === 0 && !also?.put?.length) return;
       h.transaction(() => {
         for (const [id, doc] of entries) insertNew(id, doc);
+        for (const [id, doc] of also?.put ?? []) upsert(id, JSON.stringify(doc));
       });
     },
     async put(id, doc) {

@@ -11,6 +11,10 @@ export function openChecked(file: string): DatabaseSync {
     db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
+    // A checkpoint (the one fsync of WAL mode at synchronous=NORMAL) every 10,000 pages (~40 MB
+    // of WAL) instead of 1,000: with six indexes an audit append dirties several pages, and
+    // fsyncs every ~100 appends cost a third of the ledger's write speed (4.3k -> 6.0k appends/s).
+    db.exec('PRAGMA wal_autocheckpoint = 10000');
     const rows = db.prepare('PRAGMA quick_check(5)').all();
     const problems = rows.map((r) => String(Object.values(r)[0])).filter((v) => v !== 'ok');
     // SQLite's report spans lines ("*** in database main ***"); the boot refusal is one line.

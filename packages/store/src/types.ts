@@ -55,8 +55,14 @@ export interface Collection<T extends Doc> {
   getMany(ids: readonly string[]): Promise<Map<string, T>>;
   /** Fails with StoreConflictError when the id exists. */
   create(id: string, doc: T): Promise<void>;
-  /** Creates all or none (StoreConflictError when any id exists). */
-  createMany(entries: ReadonlyArray<readonly [string, T]>): Promise<void>;
+  /**
+   * Creates all or none (StoreConflictError when any id exists), and in the same atomic write
+   * puts (creates or replaces) `also.put`: a ledger's new entries and its moved head, say.
+   */
+  createMany(
+    entries: ReadonlyArray<readonly [string, T]>,
+    also?: { put?: ReadonlyArray<readonly [string, T]> },
+  ): Promise<void>;
   put(id: string, doc: T): Promise<void>;
   /** True when something was deleted. */
   delete(id: string): Promise<boolean>;

@@ -87,6 +87,20 @@ export function describeStoreContract(
       expect(await c.get('a')).toEqual({ name: 'A', n: 1 });
     });
 
+    it('createMany puts its companions in the same write, and neither on a conflict', async () => {
+      const c = items();
+      await c.createMany([['a', { name: 'A', n: 1 }]], { put: [['head', { name: 'at a', n: 1 }]] });
+      expect(await c.get('head')).toEqual({ name: 'at a', n: 1 });
+      await c.createMany([['b', { name: 'B', n: 2 }]], { put: [['head', { name: 'at b', n: 2 }]] });
+      expect(await c.get('head')).toEqual({ name: 'at b', n: 2 });
+      const conflict = c.createMany([['a', { name: 'A again', n: 9 }]], {
+        put: [['head', { name: 'at a again', n: 9 }]],
+      });
+      await expect(conflict).rejects.toMatchObject({ name: 'StoreConflictError', id: 'a' });
+      expect(await c.get('head')).toEqual({ name: 'at b', n: 2 });
+      expect(await c.get('a')).toEqual({ name: 'A', n: 1 });
+    });
+
     it('update creates when missing, modifies, aborts and deletes', async () => {
       const c = items();
       const created = await c.update('a', (cur) => (cur === null ? { name: 'new', n: 1 } : ABORT));

@@ -33,9 +33,9 @@ describe('audit ledger with concurrent writers', () => {
     const entries = store.collection('audit_entries');
     let writes = 0;
     const createMany = entries.createMany.bind(entries);
-    entries.createMany = async (docs) => {
+    entries.createMany = async (docs, also) => {
       writes++;
-      return createMany(docs);
+      return createMany(docs, also);
     };
     const ledger = createAuditLedger({
       ...store,

@@ -1,6 +1,6 @@
 import { createStore, type Store } from '@hs/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_ENTRIES, AUDIT_HEADS, entryId } from '../src/adapters/audit-ledger.ts';
+import { AUDIT_ENTRIES, AUDIT_HEADS, entryId, headId } from '../src/adapters/audit-ledger.ts';
 import { buildTestApp, internal, type TestApp } from './harness.ts';
 
 let app: TestApp;
@@ -142,9 +142,19 @@ describe('crash between writing an entry and advancing the chain head', () => {
     const one = (await append('h_1', event({ eventId: 'aud_before_crash' }))).json();
     await append('h_1', event({ eventId: 'aud_written_then_crashed' }));
     // The writer of entry 2 died before moving the head: the head still names entry 1.
-    await store.collection(AUDIT_HEADS).put('h_1', { lastSeq: 1, lastHash: one.hash });
+    await store.collection(AUDIT_ENTRIES).put(headId('h_1'), { lastSeq: 1, lastHash: one.hash });
     const next = await append('h_1', event({ eventId: 'aud_after_crash' }));
     expect(next.json().seq).toBe(3);
+    expect((await get(`${H}/h_1/audit/verify`)).json()).toMatchObject({ valid: true, entriesChecked: 3 });
+  });
+
+  it('continues a chain whose head is still where heads used to be kept (before they moved beside the entries)', async () => {
+    await append('h_1', event({ eventId: 'aud_legacy_one' }));
+    const two = (await append('h_1', event({ eventId: 'aud_legacy_two' }))).json();
+    await store.collection(AUDIT_ENTRIES).delete(headId('h_1'));
+    await store.collection(AUDIT_HEADS).put('h_1', { lastSeq: 2, lastHash: two.hash });
+    const next = await append('h_1', event({ eventId: 'aud_legacy_three' }));
+    expect(next.json()).toMatchObject({ seq: 3, prevHash: two.hash });
     expect((await get(`${H}/h_1/audit/verify`)).json()).toMatchObject({ valid: true, entriesChecked: 3 });
   });
 });

@@ -30,12 +30,13 @@ import { createChainChecker } from '../domain/audit-chain.ts';
 import { GENESIS_HASH, sealEntry } from '../domain/audit-hash.ts';
 
 export const AUDIT_ENTRIES = 'audit_entries';
+/** Where chain heads lived before they moved beside the entries; still read when no head is there. */
 export const AUDIT_HEADS = 'audit_heads';
 
 type ChainHead = { lastSeq: number; lastHash: string };
 /** Stored beside the entries (no householdId field, so entry queries never match it). */
 type EventMarker = { entryId: string };
-type LedgerDoc = (AuditEntry | EventMarker) & Doc;
+type LedgerDoc = (AuditEntry | EventMarker | ChainHead) & Doc;
 
 const FILTERS = ['action', 'targetType', 'category'] as const;
 const MAX_APPEND_ATTEMPTS = 1000;
@@ -70,19 +71,33 @@ export const AUDIT_LEDGER_COLLECTIONS = {
 export const entryId = (householdId: string, seq: number) =>
   `${householdId}:seq:${String(seq).padStart(12, '0')}`;
 const markerId = (householdId: string, eventId: string) => `${householdId}:event:${eventId}`;
+/** The household's chain head, beside its entries: written in the same atomic write as they are. */
+export const headId = (householdId: string) => `${householdId}:head`;
 
 export type AppendResult = { entry: AuditEntry; created: boolean };
 
 export function createAuditLedger(store: Store) {
   const entries = store.collection<LedgerDoc>(AUDIT_ENTRIES, AUDIT_LEDGER_COLLECTIONS[AUDIT_ENTRIES]);
-  const heads = store.collection<ChainHead & Doc>(AUDIT_HEADS);
+  const legacyHeads = store.collection<ChainHead & Doc>(AUDIT_HEADS);
 
   const getEntry = async (id: string) => (await entries.get(id)) as AuditEntry | null;
 
-  const advanceHead = (householdId: string, entry: AuditEntry) =>
-    heads.update(householdId, (current) =>
-      current && current.lastSeq >= entry.seq ? ABORT : { lastSeq: entry.seq, lastHash: entry.hash },
-    );
+  const readHead = async (householdId: string): Promise<ChainHead | null> =>
+    ((await entries.get(headId(householdId))) as ChainHead | null) ?? (await legacyHeads.get(householdId));
+
+  const headAt = (entry: AuditEntry): readonly [string, LedgerDoc] => [
+    headId(entry.householdId),
+    { lastSeq: entry.seq, lastHash: entry.hash },
+  ];
+
+  /** Moves the head over an entry another writer left behind it (never backwards). */
+  const advanceHead = async (householdId: string, entry: AuditEntry) => {
+    const legacy = await legacyHeads.get(householdId);
+    await entries.update(headId(householdId), (current) => {
+      const lastSeq = Math.max((current as ChainHead | null)?.lastSeq ?? 0, legacy?.lastSeq ?? 0);
+      return lastSeq >= entry.seq ? ABORT : headAt(entry)[1];
+    });
+  };
 
   // Appends to one household from this process go one batch after another: concurrent ones
   // would all read the same head and all but one lose the race and retry. The appends that
@@ -146,7 +161,7 @@ export function createAuditLedger(store: Store) {
 
   /** The whole batch after the current head, all or nothing (StoreConflictError: nothing written). */
   async function appendTogether(householdId: string, batch: Pending[]): Promise<AuditEntry[]> {
-    let head = (await heads.get(householdId)) ?? { lastSeq: 0, lastHash: GENESIS_HASH };
+    let head = (await readHead(householdId)) ?? { lastSeq: 0, lastHash: GENESIS_HASH };
     const created: AuditEntry[] = [];
     const docs: Array<readonly [string, LedgerDoc]> = [];
     for (const p of batch) {
@@ -156,8 +171,8 @@ export function createAuditLedger(store: Store) {
       created.push(entry);
       head = { lastSeq: entry.seq, lastHash: entry.hash };
     }
-    await entries.createMany(docs);
-    await advanceHead(householdId, created.at(-1)!);
+    // One atomic write: the entries, their markers and the head that now names the last of them.
+    await entries.createMany(docs, { put: [headAt(created.at(-1)!)] });
     return created;
   }
 
@@ -186,15 +201,18 @@ export function createAuditLedger(store: Store) {
     event: AppendAuditEventRequest,
   ): Promise<AppendResult> {
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
-      const head = (await heads.get(householdId)) ?? { lastSeq: 0, lastHash: GENESIS_HASH };
+      const head = (await readHead(householdId)) ?? { lastSeq: 0, lastHash: GENESIS_HASH };
       const entry = seal(householdId, eventId, event, head);
       const seq = entry.seq;
       const id = entryId(householdId, seq);
       try {
-        await entries.createMany([
-          [id, entry],
-          [markerId(householdId, eventId), { entryId: id }],
-        ]);
+        await entries.createMany(
+          [
+            [id, entry],
+            [markerId(householdId, eventId), { entryId: id }],
+          ],
+          { put: [headAt(entry)] },
+        );
       } catch (err) {
         if (!(err instanceof StoreConflictError)) throw err;
         const marker = (await entries.get(markerId(householdId, eventId))) as EventMarker | null;
@@ -206,7 +224,6 @@ export function createAuditLedger(store: Store) {
         if (winner) await advanceHead(householdId, winner);
         continue;
       }
-      await advanceHead(householdId, entry);
       return { entry, created: true };
     }
     throw new Error(
@@ -289,7 +306,7 @@ export function createAuditLedger(store: Store) {
     async verify(householdId: string): Promise<AuditChainVerification> {
       // Head first: an entry is always written before the head moves past it, so every seq the
       // head names must be found by the walk that follows, even while appends continue.
-      const head = await heads.get(householdId);
+      const head = await readHead(householdId);
       const checker = createChainChecker(householdId);
       let cursor: string | null = null;
       walk: do {
