@@ -1,7 +1,7 @@
 import { compareStrings, compareValues } from './compare.ts';
 import { getPath } from './names.ts';
 import type { NormalizedQuery } from './normalize-query.ts';
-import type { Doc, IndexSpec } from './types.ts';
+import type { Doc, IndexSpec, Where } from './types.ts';
 
 /**
  * The in-memory backend's version of a declared index: for every combination of the prefix
@@ -14,12 +14,23 @@ export type MemoryIndex = {
   readonly prefix: readonly string[];
   readonly last: string;
   add(id: string, doc: Doc): void;
+  /** Adds documents not in the index yet, many at once (one sort and merge per list, not a splice each). */
+  addNew(docs: ReadonlyArray<readonly [string, Doc]>): void;
   remove(id: string, doc: Doc): void;
-  /** The entries in the query's order, for a query this index serves; null when it does not serve it. */
-  candidates(q: NormalizedQuery): Iterable<Entry> | null;
+  /**
+   * The entries in the query's order for a query this index serves, and how many the lists
+   * hold (to pick the smallest walk); null when it does not serve the query.
+   */
+  candidates(q: NormalizedQuery): IndexWalk | null;
 };
 
 export type Entry = { value: unknown; id: string };
+
+/**
+ * The entries to walk, how many the lists hold (to pick the smallest walk), and the filters every
+ * entry satisfies by construction (the walk need not check them again).
+ */
+export type IndexWalk = { entries: Iterable<Entry>; size: number; covered: ReadonlySet<Where> };
 
 /** A key for an equality value; null for values equality on them is not indexed for (lists, maps). */
 function scalarKey(value: unknown): string | null {
@@ -86,6 +97,24 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
         list.splice(position(list, entry), 0, entry);
       }
     },
+    addNew(docs) {
+      const added = new Map<string, Entry[]>();
+      for (const [id, doc] of docs) {
+        const value = getPath(doc, last);
+        if (value === undefined) continue;
+        const entry = { value, id };
+        for (const key of keysOf(doc)) {
+          const list = added.get(key);
+          if (list) list.push(entry);
+          else added.set(key, [entry]);
+        }
+      }
+      for (const [key, entries] of added) {
+        entries.sort(compareEntries);
+        const list = lists.get(key);
+        lists.set(key, list ? mergeSorted(list, entries) : entries);
+      }
+    },
     remove(id, doc) {
       const value = getPath(doc, last);
       if (value === undefined) return;
@@ -100,23 +129,93 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
     },
     candidates(q) {
       if (q.order.length !== 1 || q.order[0]!.field !== last) return null;
-      let key = '';
+      // One list per combination of the values the query asks for (array-contains-any on an
+      // array field asks for several).
+      let keys = [''];
+      const covered = new Set<Where>();
       for (const field of prefix) {
-        const op = arrayFields.has(field) ? 'array-contains' : '==';
-        const clause = q.where.find(([f, o]) => f === field && o === op);
-        const part = clause ? scalarKey(clause[2]) : null;
-        if (part === null) return null;
-        key += `\u0000${part}`;
+        const wanted = wantedKeys(q, field, arrayFields.has(field));
+        if (!wanted) return null;
+        covered.add(wanted.clause);
+        keys = keys.flatMap((k) => wanted.keys.map((p) => `${k}\u0000${p}`));
       }
-      const list = lists.get(key) ?? [];
-      if (q.order[0]!.direction === 'desc') return descending(list);
-      // Ascending: start right after the cursor instead of walking up to it.
-      const after = q.after;
-      if (!after) return list;
-      const from = position(list, { value: after.values[0], id: after.id });
-      return list[from]?.id === after.id ? list.slice(from + 1) : list.slice(from);
+      const found = keys
+        .map((k) => lists.get(k))
+        .filter((l): l is Entry[] => l !== undefined && l.length > 0);
+      const size = found.reduce((n, l) => n + l.length, 0);
+      const desc = q.order[0]!.direction === 'desc';
+      if (found.length === 0) return { entries: [], size, covered };
+      if (desc)
+        return {
+          entries: found.length === 1 ? descending(found[0]!) : descending(mergeLists(found)),
+          size,
+          covered,
+        };
+      // Ascending: start at the query's lower bound on the ordered field, or right after the
+      // cursor, instead of walking up to it.
+      const start = startEntry(q, last);
+      const from = (list: Entry[]) => {
+        if (!start) return list;
+        const at = position(list, start.entry);
+        return list.slice(start.after && list[at]?.id === start.entry.id ? at + 1 : at);
+      };
+      return { entries: found.length === 1 ? from(found[0]!) : from(mergeLists(found)), size, covered };
     },
   };
+}
+
+/** The index keys a query's filter on `field` selects (and that filter), or null when it has none usable. */
+function wantedKeys(
+  q: NormalizedQuery,
+  field: string,
+  isArray: boolean,
+): { keys: string[]; clause: Where } | null {
+  const clause = isArray
+    ? (q.where.find(([f, o]) => f === field && o === 'array-contains') ??
+      q.where.find(([f, o]) => f === field && o === 'array-contains-any'))
+    : q.where.find(([f, o]) => f === field && o === '==');
+  if (!clause) return null;
+  const values = clause[1] === 'array-contains-any' ? (clause[2] as unknown[]) : [clause[2]];
+  const keys = values.map(scalarKey);
+  if (keys.some((k) => k === null)) return null;
+  return { keys: [...new Set(keys as string[])], clause };
+}
+
+/**
+ * Where an ascending walk may start: after the cursor, or at the lower bound of a range filter
+ * on the ordered field (entries below it cannot match), whichever is further.
+ */
+function startEntry(q: NormalizedQuery, field: string): { entry: Entry; after: boolean } | null {
+  let start: { entry: Entry; after: boolean } | null = q.after
+    ? { entry: { value: q.after.values[0], id: q.after.id }, after: true }
+    : null;
+  for (const [f, op, value] of q.where) {
+    if (f !== field || (op !== '>=' && op !== '>')) continue;
+    // The smallest id sorts first, so the walk starts at the first entry with this value.
+    const bound = { entry: { value, id: '' }, after: false };
+    if (!start || compareEntries(bound.entry, start.entry) > 0) start = bound;
+  }
+  return start;
+}
+
+/** Two sorted lists as one sorted list. */
+function mergeSorted(a: readonly Entry[], b: readonly Entry[]): Entry[] {
+  const out: Entry[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = compareEntries(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
+
+/** Several sorted lists as one, each document once (it may sit in several of them). */
+function mergeLists(lists: readonly Entry[][]): Entry[] {
+  const merged = lists.flat().sort(compareEntries);
+  return merged.filter(
+    (e, i) => i === 0 || e.id !== merged[i - 1]!.id || compareEntries(e, merged[i - 1]!) !== 0,
+  );
 }
 
 /** Value descending, ties by id ascending (the store's order): equal values walked forwards. */

@@ -83,7 +83,10 @@ export function runOrderedQuery(
   candidates: Iterable<{ value: unknown; id: string }>,
   lookup: (id: string) => Doc | undefined,
   q: NormalizedQuery,
+  /** Filters every candidate satisfies already (the index's keys). */
+  covered: ReadonlySet<Where> = new Set(),
 ): { docs: Doc[]; nextCursor: string | null } {
+  const checks = q.where.filter((w) => !covered.has(w));
   const desc = q.order[0]?.direction === 'desc';
   const after = q.after;
   const pastCursor = (value: unknown, id: string) => {
@@ -93,11 +96,14 @@ export function runOrderedQuery(
     return compareStrings(id, after.id) > 0;
   };
   const wanted = q.limit === undefined ? Number.POSITIVE_INFINITY : q.offset + q.limit + 1;
+  const beyond = pastRangeEnd(q);
   const rows: Row[] = [];
   for (const { value, id } of candidates) {
+    // The walk is in order: past the range's far end no later entry can match either.
+    if (beyond(value)) break;
     if (!pastCursor(value, id)) continue;
     const doc = lookup(id);
-    if (!doc || !matchesAll(doc, q.where)) continue;
+    if (!doc || !matchesAll(doc, checks)) continue;
     rows.push({ id, doc, key: [value] });
     if (rows.length >= wanted) break;
   }
@@ -109,4 +115,22 @@ export function runOrderedQuery(
     docs: page.map((r) => r.doc),
     nextCursor: more && last ? encodeCursor({ values: last.key, id: last.id }) : null,
   };
+}
+
+/**
+ * Whether an ordered walk has passed the far end of the query's range filter on the ordered
+ * field (`<=`/`<` walking up, `>=`/`>` walking down).
+ */
+function pastRangeEnd(q: NormalizedQuery): (value: unknown) => boolean {
+  const field = q.order[0]?.field;
+  const desc = q.order[0]?.direction === 'desc';
+  const ends = q.where.filter(
+    ([f, op]) => f === field && (desc ? op === '>=' || op === '>' : op === '<=' || op === '<'),
+  );
+  if (ends.length === 0) return () => false;
+  return (value) =>
+    ends.some(([, op, bound]) => {
+      const c = compareValues(value, bound);
+      return desc ? (op === '>=' ? c < 0 : c <= 0) : op === '<=' ? c > 0 : c >= 0;
+    });
 }

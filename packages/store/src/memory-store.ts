@@ -1,4 +1,4 @@
-import { createMemoryIndex, type MemoryIndex } from './memory-index.ts';
+import { createMemoryIndex, type IndexWalk, type MemoryIndex } from './memory-index.ts';
 import { matchesAll, runMemoryQuery, runOrderedQuery } from './memory-query.ts';
 import { assertCollectionName } from './names.ts';
 import { type NormalizedQuery, normalizeQuery, normalizeWhere } from './normalize-query.ts';
@@ -67,16 +67,10 @@ function memoryCollection<T extends Doc>(name: string, table: Table): Collection
   };
   /** The declared index that serves the query with the fewest rows to walk, if any does. */
   const walk = (q: NormalizedQuery) => {
-    let best: Iterable<{ value: unknown; id: string }> | null = null;
-    let bestSize = Number.POSITIVE_INFINITY;
+    let best: IndexWalk | null = null;
     for (const index of indexes.values()) {
       const found = index.candidates(q);
-      if (!found) continue;
-      const size = Array.isArray(found) ? found.length : Number.POSITIVE_INFINITY - 1;
-      if (size < bestSize) {
-        best = found;
-        bestSize = size;
-      }
+      if (found && (!best || found.size < best.size)) best = found;
     }
     return best;
   };
@@ -104,8 +98,11 @@ function memoryCollection<T extends Doc>(name: string, table: Table): Collection
         seen.add(id);
       }
       // Copy everything first so a clone failure cannot leave a partial batch behind.
-      const copies = [...entries, ...(also?.put ?? [])].map(([id, doc]) => [id, copy(doc)] as const);
-      for (const [id, doc] of copies) set(id, doc);
+      const created = entries.map(([id, doc]) => [id, copy(doc)] as const);
+      const puts = (also?.put ?? []).map(([id, doc]) => [id, copy(doc)] as const);
+      for (const [id, doc] of created) docs.set(id, doc);
+      for (const index of indexes.values()) index.addNew(created);
+      for (const [id, doc] of puts) set(id, doc);
     },
     async put(id, doc) {
       set(id, copy(doc));
@@ -125,7 +122,7 @@ function memoryCollection<T extends Doc>(name: string, table: Table): Collection
       const q = normalizeQuery(query);
       const ordered = walk(q);
       const { docs: found, nextCursor } = ordered
-        ? runOrderedQuery(ordered, (id) => docs.get(id), q)
+        ? runOrderedQuery(ordered.entries, (id) => docs.get(id), q, ordered.covered)
         : runMemoryQuery(docs.entries(), q);
       return { items: found.map(copy), nextCursor };
     },

@@ -23,6 +23,12 @@ export function assertNamespace(namespace: string): void {
 
 /** Reads a dotted path (`address.city`); undefined when any step is missing. */
 export function getPath(doc: unknown, path: string): unknown {
+  // Most fields are top-level: no split on a path read for every row of a walk.
+  if (!path.includes('.')) {
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || !Object.hasOwn(doc, path))
+      return undefined;
+    return (doc as Record<string, unknown>)[path];
+  }
   let current: unknown = doc;
   for (const key of path.split('.')) {
     if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;

@@ -41,7 +41,7 @@ export function ensureCollectionSchema(
   const declaredArrays = options.arrayFields ?? [];
   const wanted = new Set<string>();
   for (const spec of options.indexes ?? []) {
-    if (spec.firestoreOnly) continue;
+    if (spec.firestoreOnly || spec.memoryOnly) continue;
     // Array fields are served by the side table; scalar fields go into one expression index,
     // in declared order, with id last so `ORDER BY <last field>, id` comes straight off it.
     const scalar = spec.fields.filter((f) => !declaredArrays.includes(f));

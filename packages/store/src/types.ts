@@ -39,6 +39,11 @@ export interface IndexSpec {
    * index costs every write.
    */
   firestoreOnly?: boolean;
+  /**
+   * Only the in-memory store builds it: an index over several array fields, which Firestore
+   * cannot declare (one array-contains per query) and sqlite serves through its side table.
+   */
+  memoryOnly?: boolean;
 }
 
 export interface CollectionOptions {

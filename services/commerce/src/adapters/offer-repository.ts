@@ -15,10 +15,14 @@ function searchIndexes() {
     ['householdId', 'status'],
     ['householdId', 'status', 'category'],
   ];
-  const out: { fields: string[] }[] = [];
+  const out: { fields: string[]; memoryOnly?: boolean }[] = [];
   for (const head of heads) {
     out.push({ fields: [...head, 'price'] });
     for (const array of ARRAY_FIELDS) out.push({ fields: [...head, array, 'price'] });
+    // The stylist's usual ask (a kind in a colour for a season): in memory, one list holds just
+    // those offers in price order. Firestore cannot declare it (one array filter per query) and
+    // sqlite intersects its side table instead.
+    out.push({ fields: [...head, 'colorKeys', 'searchSeasons', 'price'], memoryOnly: true });
   }
   return out;
 }
