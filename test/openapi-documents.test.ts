@@ -79,6 +79,11 @@ describe('public API documents', () => {
     expect(
       Object.keys(operation(`${H}/orchestrator/missions/{mId}/stream`, 'get')?.responses['200'].content),
     ).toEqual(['text/event-stream']);
+    // A chat turn answers the MissionView, or the turn's events when the client asks for them.
+    expect(operation(`${H}/orchestrator/missions/{mId}/chat`, 'post')?.responses['200'].content).toEqual({
+      'application/json': { schema: { $ref: '#/components/schemas/MissionView' } },
+      'text/event-stream': { schema: expect.objectContaining({ type: 'string' }) },
+    });
     expect(operation(`${H}/vto/jobs`, 'post')?.operationId).toBe('createTryOnJob');
     expect(operation('/api/v1/auth/login', 'post')?.security).toEqual([]);
     expect(operation('/api/v1/uploads/{path}', 'put')?.security).toEqual([]);

@@ -4264,6 +4264,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MissionView"];
+                    "text/event-stream": string;
                 };
             };
             /** @description Forbidden */

@@ -29,7 +29,7 @@ import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
 import { registerMetrics } from './metrics.ts';
 import { markOptionalBodies } from './openapi-bodies.ts';
 import { withUsedSchemas } from './openapi-components.ts';
-import { withOpenApiExtra } from './openapi-extra.ts';
+import { withAlsoContent, withOpenApiExtra } from './openapi-extra.ts';
 import {
   type DocumentPaths,
   describedResponses,
@@ -209,7 +209,9 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       const document = markOptionalBodies(withComponents as Parameters<typeof markOptionalBodies>[0]) as {
         paths?: DocumentPaths;
       };
-      const paths = describedResponses(uniqueOperationIds(namedWildcards(document.paths ?? {})));
+      const paths = describedResponses(
+        withAlsoContent(uniqueOperationIds(namedWildcards(document.paths ?? {}))),
+      );
       return withUsedSchemas({ ...document, servers: [{ url: '/' }], paths });
     },
   });

@@ -13,7 +13,14 @@ export type OpenApiExtra = {
   body?: Record<string, unknown>;
   /** By status: `{ description, content: { '<media type>': { schema } } }` */
   responses?: Record<number, Record<string, unknown>>;
+  /**
+   * More media types for a response whose JSON schema comes from the zod contract, by status:
+   * `{ 200: { 'text/event-stream': { schema } } }` for a reply that is JSON or a stream.
+   */
+  alsoContent?: Record<number, Record<string, unknown>>;
 };
+
+const ALSO_CONTENT = 'x-also-content';
 
 /** The route schema fastify-swagger documents, with the route's OpenAPI extras merged in. */
 export function withOpenApiExtra<S extends { body?: unknown; response?: Record<string, unknown> }>(
@@ -25,5 +32,35 @@ export function withOpenApiExtra<S extends { body?: unknown; response?: Record<s
     ...schema,
     ...(extra.body ? { body: extra.body } : {}),
     ...(extra.responses ? { response: { ...schema.response, ...extra.responses } } : {}),
+    // Carried to the document as an extension, merged into the converted responses afterwards.
+    ...(extra.alsoContent ? { [ALSO_CONTENT]: extra.alsoContent } : {}),
   };
+}
+
+type Operation = { responses?: Record<string, { content?: Record<string, unknown> }> } & Record<
+  string,
+  unknown
+>;
+
+/** Merges each operation's extra media types into its responses (see `alsoContent`). */
+export function withAlsoContent<P extends Record<string, Record<string, unknown>>>(paths: P): P {
+  const merge = (operation: Operation): Operation => {
+    const also = operation[ALSO_CONTENT] as Record<string, Record<string, unknown>> | undefined;
+    if (!also) return operation;
+    const { [ALSO_CONTENT]: _, ...rest } = operation;
+    const responses = { ...rest.responses };
+    for (const [status, content] of Object.entries(also)) {
+      const response = responses[status] ?? {};
+      responses[status] = { ...response, content: { ...response.content, ...content } };
+    }
+    return { ...rest, responses };
+  };
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([m, o]) => [m, typeof o === 'object' && o ? merge(o as Operation) : o]),
+      ),
+    ]),
+  ) as P;
 }

@@ -10,6 +10,21 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
   app.post(
     '/api/v1/households/:id/orchestrator/missions/:mId/chat',
     {
+      config: {
+        openapi: {
+          alsoContent: {
+            200: {
+              'text/event-stream': {
+                schema: {
+                  type: 'string',
+                  description:
+                    "The turn's events as Server-Sent Events (see /asyncapi.json), ending with turn.completed or turn.failed.",
+                },
+              },
+            },
+          },
+        },
+      },
       schema: {
         tags: ['missions'],
         summary: 'Send a message; the agent runs one turn',
