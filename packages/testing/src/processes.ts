@@ -24,23 +24,21 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-async function portIsFree(port: number): Promise<boolean> {
-  const server = createServer();
-  const listening = once(server, 'listening').then(() => true);
-  const failed = once(server, 'error').then(() => false);
-  server.listen(port, '127.0.0.1');
-  const free = await Promise.race([listening, failed]);
-  if (free) {
-    server.close();
-    await once(server, 'close');
-  }
-  return free;
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
-/** The first of `count` consecutive free loopback ports (for a PORT_BASE). */
+/**
+ * The first of `count` consecutive free loopback ports (for a PORT_BASE). Taken below Linux's
+ * ephemeral range (32768 on), so the ports other tests get from `listen(0)` never land in it.
+ */
 export async function freePortRange(count: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const base = 20_000 + Math.floor(Math.random() * (32_000 - 20_000));
     let free = true;
     for (let port = base; port < base + count && free; port++) free = await portIsFree(port);
     if (free) return base;
