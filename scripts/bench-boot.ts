@@ -9,6 +9,14 @@ import { ServiceName } from '@hs/contracts';
 import { SERVICE_NODE_OPTIONS } from '@hs/service-kit';
 import { freePort, freePortRange, REPO_ROOT } from '@hs/testing';
 
+/** How the services boot here: quiet, and with the Node options they run with in production. */
+const BOOT_ENV = {
+  APP_ENV: 'test',
+  LOG_LEVEL: 'warn',
+  LOG_FORMAT: 'json',
+  NODE_OPTIONS: SERVICE_NODE_OPTIONS,
+};
+
 export type BootFigure = { ms: number; rssMb: number };
 
 export const rssMb = (pid: number) => {
@@ -49,13 +57,7 @@ export async function bootAll(
 ): Promise<{ ms: number; perService: Record<string, BootFigure> }> {
   const ports = await Promise.all(services.map(() => freePort()));
   const started = Date.now();
-  const env = {
-    ...process.env,
-    APP_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    LOG_FORMAT: 'json',
-    NODE_OPTIONS: SERVICE_NODE_OPTIONS,
-  };
+  const env = { ...process.env, ...BOOT_ENV };
   const children = services.map((service, i) =>
     spawn(process.execPath, entryArgs(service, built), {
       cwd: REPO_ROOT,
@@ -89,15 +91,7 @@ export async function bootOneProcess(settleMs = 1000): Promise<BootFigure> {
   const started = Date.now();
   const child = spawn(process.execPath, [entry], {
     cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      APP_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      PERSISTENCE_BACKEND: 'inmemory',
-      PORT_BASE: String(base),
-      NODE_OPTIONS: SERVICE_NODE_OPTIONS,
-    },
+    env: { ...process.env, ...BOOT_ENV, PERSISTENCE_BACKEND: 'inmemory', PORT_BASE: String(base) },
     stdio: 'ignore',
   });
   try {

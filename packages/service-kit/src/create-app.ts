@@ -33,6 +33,7 @@ import { withAlsoContent, withOpenApiExtra } from './openapi-extra.ts';
 import {
   type DocumentPaths,
   describedResponses,
+  mapOperations,
   namedWildcards,
   openapiPath,
   operationIdFor,
@@ -209,8 +210,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       const document = markOptionalBodies(withComponents as Parameters<typeof markOptionalBodies>[0]) as {
         paths?: DocumentPaths;
       };
-      const paths = describedResponses(
-        withAlsoContent(uniqueOperationIds(namedWildcards(document.paths ?? {}))),
+      const paths = mapOperations(uniqueOperationIds(namedWildcards(document.paths ?? {})), (operation) =>
+        describedResponses(withAlsoContent(operation)),
       );
       return withUsedSchemas({ ...document, servers: [{ url: '/' }], paths });
     },

@@ -85,8 +85,11 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 const registries = new Map<string, Metrics>();
 
-/** The registry of the service the current work belongs to (see serviceScope). */
-function scopeRegistry(): Metrics {
+/**
+ * The registry of the service the current work belongs to (see serviceScope). What is built at
+ * boot (an app's hooks, a peer client) looks it up once, not on every request.
+ */
+export function scopeRegistry(): Metrics {
   const service = serviceScope.getStore() ?? '';
   let registry = registries.get(service);
   if (!registry) {
@@ -115,12 +118,13 @@ export const serviceMetrics: Metrics = {
  * `X-Internal-Token`, so the public entry never shows its metrics to anyone else.
  */
 export function registerMetrics(app: FastifyInstance, options: { token?: string | undefined } = {}): void {
+  const metrics = scopeRegistry();
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     if (route === '/metrics') return;
     const labels = { method: request.method, route, status: String(reply.statusCode) };
-    serviceMetrics.inc('http_requests_total', labels);
-    serviceMetrics.observe(
+    metrics.inc('http_requests_total', labels);
+    metrics.observe(
       'http_request_duration_seconds',
       { method: request.method, route },
       reply.elapsedTime / 1000,
@@ -132,11 +136,6 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
       throw forbidden('Missing or invalid internal token');
     return reply
       .type('text/plain; version=0.0.4')
-      .send(
-        serviceMetrics.render(
-          { sse_open_streams: openStreamCount(app.server) },
-          await serviceMetrics.gauges(),
-        ),
-      );
+      .send(metrics.render({ sse_open_streams: openStreamCount(app.server) }, await metrics.gauges()));
   });
 }

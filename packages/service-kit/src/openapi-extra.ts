@@ -1,3 +1,5 @@
+import type { DocumentOperation } from './operation-ids.ts';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
@@ -37,30 +39,17 @@ export function withOpenApiExtra<S extends { body?: unknown; response?: Record<s
   };
 }
 
-type Operation = { responses?: Record<string, { content?: Record<string, unknown> }> } & Record<
-  string,
-  unknown
->;
+type Responses = Record<string, { content?: Record<string, unknown> }>;
 
-/** Merges each operation's extra media types into its responses (see `alsoContent`). */
-export function withAlsoContent<P extends Record<string, Record<string, unknown>>>(paths: P): P {
-  const merge = (operation: Operation): Operation => {
-    const also = operation[ALSO_CONTENT] as Record<string, Record<string, unknown>> | undefined;
-    if (!also) return operation;
-    const { [ALSO_CONTENT]: _, ...rest } = operation;
-    const responses = { ...rest.responses };
-    for (const [status, content] of Object.entries(also)) {
-      const response = responses[status] ?? {};
-      responses[status] = { ...response, content: { ...response.content, ...content } };
-    }
-    return { ...rest, responses };
-  };
-  return Object.fromEntries(
-    Object.entries(paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item).map(([m, o]) => [m, typeof o === 'object' && o ? merge(o as Operation) : o]),
-      ),
-    ]),
-  ) as P;
+/** Merges an operation's extra media types into its converted responses (see `alsoContent`). */
+export function withAlsoContent(operation: DocumentOperation): DocumentOperation {
+  const also = operation[ALSO_CONTENT] as Record<string, Record<string, unknown>> | undefined;
+  if (!also) return operation;
+  const { [ALSO_CONTENT]: _, ...rest } = operation;
+  const responses: Responses = { ...(rest.responses as Responses | undefined) };
+  for (const [status, content] of Object.entries(also)) {
+    const response = responses[status] ?? {};
+    responses[status] = { ...response, content: { ...response.content, ...content } };
+  }
+  return { ...rest, responses };
 }

@@ -177,27 +177,32 @@ export function uniqueOperationIds(paths: DocumentPaths): DocumentPaths {
   );
 }
 
-/** fastify-swagger describes every response as "Default Response": say what its status means. */
-export function describedResponses(paths: DocumentPaths): DocumentPaths {
-  const describe = (operation: DocumentOperation): DocumentOperation => {
-    const responses = operation.responses as Record<string, { description?: string }> | undefined;
-    if (!responses) return operation;
-    const described = Object.fromEntries(
-      Object.entries(responses).map(([status, response]) => [
-        status,
-        response.description === 'Default Response'
-          ? { ...response, description: STATUS_CODES[Number(status)] ?? 'Response' }
-          : response,
-      ]),
-    );
-    return { ...operation, responses: described };
-  };
+/** `paths` with `change` applied to every operation. */
+export function mapOperations(
+  paths: DocumentPaths,
+  change: (operation: DocumentOperation) => DocumentOperation,
+): DocumentPaths {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,
       Object.fromEntries(
-        Object.entries(item).map(([m, o]) => [m, typeof o === 'object' && o ? describe(o) : o]),
+        Object.entries(item).map(([m, o]) => [m, typeof o === 'object' && o ? change(o) : o]),
       ),
     ]),
   );
+}
+
+/** fastify-swagger describes every response as "Default Response": say what its status means. */
+export function describedResponses(operation: DocumentOperation): DocumentOperation {
+  const responses = operation.responses as Record<string, { description?: string }> | undefined;
+  if (!responses) return operation;
+  const described = Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      response.description === 'Default Response'
+        ? { ...response, description: STATUS_CODES[Number(status)] ?? 'Response' }
+        : response,
+    ]),
+  );
+  return { ...operation, responses: described };
 }

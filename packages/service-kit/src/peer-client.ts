@@ -5,7 +5,7 @@ import { nestedTimeoutMs, REQUEST_TIMEOUT_HEADER } from './deadline.ts';
 import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
 import type { Caller } from './internal-auth.ts';
 import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
-import { serviceMetrics } from './metrics.ts';
+import { scopeRegistry } from './metrics.ts';
 import { startPeerCall } from './trace-context.ts';
 
 export type PeerCall<S extends z.ZodType | undefined> = {
@@ -65,6 +65,7 @@ export function createPeerClient(options: {
   dispatcher?: Dispatcher;
 }): PeerClient {
   const { service, baseUrl, token, timeoutMs } = options;
+  const metrics = scopeRegistry();
   return {
     service,
     baseUrl,
@@ -110,17 +111,13 @@ export function createPeerClient(options: {
       } catch (err) {
         const outcome = isTimeout(err) ? 'timeout' : 'unreachable';
         span.end(true, { 'error.type': outcome });
-        serviceMetrics.inc('peer_calls_total', { peer: service, outcome });
+        metrics.inc('peer_calls_total', { peer: service, outcome });
         if (isTimeout(err)) throw upstreamTimeout(`${service} did not answer within ${limit} ms`, err);
         throw upstreamError(`${service} is unreachable`, err);
       }
       span.end(res.statusCode >= 500, { 'http.response.status_code': res.statusCode });
-      serviceMetrics.inc('peer_calls_total', { peer: service, outcome: String(res.statusCode) });
-      serviceMetrics.observe(
-        'peer_call_duration_seconds',
-        { peer: service },
-        (performance.now() - started) / 1000,
-      );
+      metrics.inc('peer_calls_total', { peer: service, outcome: String(res.statusCode) });
+      metrics.observe('peer_call_duration_seconds', { peer: service }, (performance.now() - started) / 1000);
       let json: unknown = null;
       if (text) {
         try {

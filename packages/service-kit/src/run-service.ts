@@ -122,24 +122,3 @@ export function bootFailureMessage(service: string, err: unknown): string {
   const stack = err instanceof Error && err.stack ? `\n${err.stack}` : '';
   return `${service}: boot failed: ${message}${stack}`;
 }
-
-/**
- * Owns the process for one service: boots it (a bad value stops the boot with one line, exit
- * 1), and on SIGTERM/SIGINT shuts down gracefully within SHUTDOWN_GRACE_SECONDS (see
- * shutdown.ts): exit 0 when everything closed in time, 1 when the grace period ran out.
- */
-export async function runService<C extends ProcessConfig>(
-  definition: ServiceDefinition<C>,
-): Promise<FastifyInstance> {
-  let running: RunningService;
-  try {
-    running = await bootService(definition);
-  } catch (err) {
-    process.stderr.write(`${bootFailureMessage(definition.service, err)}\n`);
-    process.exit(1);
-  }
-  const stop = (signal: string) => void running.stop(signal).then((clean) => process.exit(clean ? 0 : 1));
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  return running.app;
-}

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import {
   bootFailureMessage,
   bootService,
@@ -7,6 +8,16 @@ import {
 
 /** A service to run in this process, with its own environment (its PORT, say). */
 export type ServiceInProcess = { definition: ServiceDefinition; env: NodeJS.ProcessEnv };
+
+/**
+ * Owns the process for one service (its `server.ts`): boots it (a bad value stops the boot with
+ * one line, exit 1), and on SIGTERM/SIGINT shuts down gracefully within SHUTDOWN_GRACE_SECONDS
+ * (see shutdown.ts): exit 0 when everything closed in time, 1 when the grace period ran out.
+ */
+export async function runService(definition: ServiceDefinition): Promise<FastifyInstance> {
+  const [running] = await runServices([{ definition, env: process.env }]);
+  return running!.app;
+}
 
 /**
  * Owns the process for several services (the all-in-one mode): each is its own Fastify app on

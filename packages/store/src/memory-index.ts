@@ -27,10 +27,10 @@ export type MemoryIndex = {
 export type Entry = { value: unknown; id: string };
 
 /**
- * The entries to walk, how many the lists hold (to pick the smallest walk), and the filters every
- * entry satisfies by construction (the walk need not check them again).
+ * How many entries the lists hold (to pick the smallest walk), the filters every entry satisfies
+ * by construction (the walk need not check them again), and the walk itself, in the query's order.
  */
-export type IndexWalk = { entries: Iterable<Entry>; size: number; covered: ReadonlySet<Where> };
+export type IndexWalk = { size: number; covered: ReadonlySet<Where>; walk(): Iterable<Entry> };
 
 /** A key for an equality value; null for values equality on them is not indexed for (lists, maps). */
 function scalarKey(value: unknown): string | null {
@@ -143,23 +143,18 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
         .map((k) => lists.get(k))
         .filter((l): l is Entry[] => l !== undefined && l.length > 0);
       const size = found.reduce((n, l) => n + l.length, 0);
-      const desc = q.order[0]!.direction === 'desc';
-      if (found.length === 0) return { entries: [], size, covered };
-      if (desc)
-        return {
-          entries: found.length === 1 ? descending(found[0]!) : descending(mergeLists(found)),
-          size,
-          covered,
-        };
-      // Ascending: start at the query's lower bound on the ordered field, or right after the
-      // cursor, instead of walking up to it.
-      const start = startEntry(q, last);
-      const from = (list: Entry[]) => {
+      // Lists are merged only for the index the store picks, when it walks.
+      const walk = (): Iterable<Entry> => {
+        const list = found.length === 1 ? found[0]! : mergeLists(found);
+        if (q.order[0]!.direction === 'desc') return descending(list);
+        // Ascending: start at the query's lower bound on the ordered field, or right after the
+        // cursor, instead of walking up to it.
+        const start = startEntry(q, last);
         if (!start) return list;
         const at = position(list, start.entry);
-        return list.slice(start.after && list[at]?.id === start.entry.id ? at + 1 : at);
+        return from(list, start.after && list[at]?.id === start.entry.id ? at + 1 : at);
       };
-      return { entries: found.length === 1 ? from(found[0]!) : from(mergeLists(found)), size, covered };
+      return { size, covered, walk };
     },
   };
 }
@@ -210,12 +205,16 @@ function mergeSorted(a: readonly Entry[], b: readonly Entry[]): Entry[] {
   return out;
 }
 
+/** The list from position `at` on, without copying it. */
+function* from(list: readonly Entry[], at: number): Generator<Entry> {
+  for (let i = at; i < list.length; i++) yield list[i]!;
+}
+
 /** Several sorted lists as one, each document once (it may sit in several of them). */
 function mergeLists(lists: readonly Entry[][]): Entry[] {
   const merged = lists.flat().sort(compareEntries);
-  return merged.filter(
-    (e, i) => i === 0 || e.id !== merged[i - 1]!.id || compareEntries(e, merged[i - 1]!) !== 0,
-  );
+  // A document has one value, so its copies sort next to each other.
+  return merged.filter((e, i) => i === 0 || e.id !== merged[i - 1]!.id);
 }
 
 /** Value descending, ties by id ascending (the store's order): equal values walked forwards. */

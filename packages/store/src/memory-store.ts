@@ -122,7 +122,7 @@ function memoryCollection<T extends Doc>(name: string, table: Table): Collection
       const q = normalizeQuery(query);
       const ordered = walk(q);
       const { docs: found, nextCursor } = ordered
-        ? runOrderedQuery(ordered.entries, (id) => docs.get(id), q, ordered.covered)
+        ? runOrderedQuery(ordered.walk(), (id) => docs.get(id), q, ordered.covered)
         : runMemoryQuery(docs.entries(), q);
       return { items: found.map(copy), nextCursor };
     },
