@@ -62,6 +62,9 @@ function compareMaps(a: Record<string, unknown>, b: Record<string, unknown>): nu
 }
 
 export function valuesEqual(a: unknown, b: unknown): boolean {
+  // Two strings are equal exactly when their code units are: no byte-order comparison needed
+  // (an array-contains on words tests every word of every candidate).
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
   return compareValues(a, b) === 0;
 }
 

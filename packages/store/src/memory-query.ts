@@ -6,7 +6,11 @@ import type { Doc, Where } from './types.ts';
 
 /** Filter semantics follow Firestore: a missing field never matches, `!=` and `in` skip nulls. */
 export function matchesWhere(doc: Doc, [field, op, expected]: Where): boolean {
-  const value = getPath(doc, field);
+  return matchesValue(getPath(doc, field), op, expected);
+}
+
+/** Whether a field's value (undefined when the document lacks it) passes one filter. */
+function matchesValue(value: unknown, op: Where[1], expected: unknown): boolean {
   if (value === undefined) return false;
   switch (op) {
     case '==':
@@ -80,13 +84,16 @@ export function runMemoryQuery(
  * stops as soon as the page and the one row telling whether there is more are found.
  */
 export function runOrderedQuery(
-  candidates: Iterable<{ value: unknown; id: string }>,
-  lookup: (id: string) => Doc | undefined,
+  candidates: Iterable<{ value: unknown; id: string; doc: Doc }>,
   q: NormalizedQuery,
   /** Filters every candidate satisfies already (the index's keys). */
   covered: ReadonlySet<Where> = new Set(),
 ): { docs: Doc[]; nextCursor: string | null } {
-  const checks = q.where.filter((w) => !covered.has(w));
+  const ordered = q.order[0]?.field;
+  const remaining = q.where.filter((w) => !covered.has(w));
+  // Filters on the ordered field test the entry's value: the document is not read for them.
+  const onValue = remaining.filter(([field]) => field === ordered);
+  const checks = remaining.filter(([field]) => field !== ordered);
   const desc = q.order[0]?.direction === 'desc';
   const after = q.after;
   const pastCursor = (value: unknown, id: string) => {
@@ -98,12 +105,12 @@ export function runOrderedQuery(
   const wanted = q.limit === undefined ? Number.POSITIVE_INFINITY : q.offset + q.limit + 1;
   const beyond = pastRangeEnd(q);
   const rows: Row[] = [];
-  for (const { value, id } of candidates) {
+  for (const { value, id, doc } of candidates) {
     // The walk is in order: past the range's far end no later entry can match either.
     if (beyond(value)) break;
     if (!pastCursor(value, id)) continue;
-    const doc = lookup(id);
-    if (!doc || !matchesAll(doc, checks)) continue;
+    if (!onValue.every(([, op, expected]) => matchesValue(value, op, expected))) continue;
+    if (!matchesAll(doc, checks)) continue;
     rows.push({ id, doc, key: [value] });
     if (rows.length >= wanted) break;
   }
