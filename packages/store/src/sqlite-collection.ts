@@ -3,7 +3,8 @@ import { encodeCursor } from './cursor.ts';
 import { getPath } from './names.ts';
 import { normalizeQuery, normalizeWhere } from './normalize-query.ts';
 import { arrayTable, elementKey, quoteIdent } from './sqlite-expr.ts';
-import { buildCount, buildSelect } from './sqlite-sql.ts';
+import { buildCount, buildSelect, buildWalkSelect } from './sqlite-sql.ts';
+import { pickWalk, syncWalkRows, type WalkIndex } from './sqlite-walk.ts';
 import { ABORT, type Collection, type Doc, StoreConflictError } from './types.ts';
 
 /** What a collection needs from its database: cached statements and write transactions. */
@@ -21,6 +22,7 @@ export function sqliteCollection<T extends Doc>(
   h: SqliteHandle,
   name: string,
   arrayFields: ReadonlySet<string>,
+  walks: readonly WalkIndex[],
 ): Collection<T> {
   const table = quoteIdent(name);
   const arr = quoteIdent(arrayTable(name));
@@ -29,8 +31,9 @@ export function sqliteCollection<T extends Doc>(
     const row = h.statement(`SELECT doc FROM ${table} WHERE id = ?`).get(id);
     return row ? String(row.doc) : null;
   };
-  // Side-table rows are rewritten with the document, in the same transaction.
+  // Side-table and walk-table rows are rewritten with the document, in the same transaction.
   const syncArrays = (id: string, doc: Doc | null): void => {
+    syncWalkRows(h.statement, walks, id, doc, arrayFields);
     if (arrayFields.size === 0) return;
     h.statement(`DELETE FROM ${arr} WHERE id = ?`).run(id);
     if (!doc) return;
@@ -60,7 +63,7 @@ export function sqliteCollection<T extends Doc>(
     return changes > 0;
   };
   // Single statements are atomic already; the transaction is only needed with side-table rows.
-  const atomic = <R>(fn: () => R): R => (arrayFields.size > 0 ? h.transaction(fn) : fn());
+  const atomic = <R>(fn: () => R): R => (arrayFields.size > 0 || walks.length > 0 ? h.transaction(fn) : fn());
 
   return {
     async get(id) {
@@ -102,7 +105,10 @@ export function sqliteCollection<T extends Doc>(
     },
     async query(query) {
       const q = normalizeQuery(query);
-      const { sql, params } = buildSelect(name, arrayFields, q);
+      const walk = pickWalk(walks, arrayFields, q);
+      const { sql, params } = walk
+        ? buildWalkSelect(name, arrayFields, q, walk)
+        : buildSelect(name, arrayFields, q);
       const rows = h.statement(sql).all(...params);
       const more = q.limit !== undefined && rows.length > q.limit;
       const items = (more ? rows.slice(0, q.limit) : rows).map((r) => parse(r.doc));

@@ -77,8 +77,10 @@ function inList(field: string, values: readonly unknown[]): Sql {
  * `exists`: probe the side table's primary key per candidate row; right when another filter
  * already narrows the rows through an expression index. `in`: let the side table drive the
  * lookup; right when array filters are all there is (otherwise SQLite would scan the table).
+ * `walk`: probe by the walk table's id (sqlite-walk.ts), so a walked row that fails is dropped
+ * before its document is looked up.
  */
-export type ArrayJoin = 'exists' | 'in';
+export type ArrayJoin = 'exists' | 'in' | 'walk';
 
 function arrayContains(
   table: string,
@@ -88,9 +90,10 @@ function arrayContains(
 ): Sql {
   const list = values.map(() => '?').join(',');
   const side = quoteIdent(arrayTable(table));
-  if (join === 'exists') {
+  if (join === 'exists' || join === 'walk') {
+    const id = join === 'walk' ? 'w.id' : 't.id';
     return {
-      sql: `EXISTS (SELECT 1 FROM ${side} AS a WHERE a.field = ? AND a.value IN (${list}) AND a.id = t.id)`,
+      sql: `EXISTS (SELECT 1 FROM ${side} AS a WHERE a.field = ? AND a.value IN (${list}) AND a.id = ${id})`,
       params: [field, ...values.map(elementKey)],
     };
   }
@@ -115,9 +118,11 @@ export function wherePredicates(
   table: string,
   arrayFields: ReadonlySet<string>,
   where: readonly Where[],
+  /** How array filters join; by default decided from the other filters. */
+  forced?: ArrayJoin,
 ): Sql[] {
   const narrowed = where.some(([field, op]) => NARROWING_OPS.has(op) && !arrayFields.has(field));
-  const join: ArrayJoin = narrowed ? 'exists' : 'in';
+  const join: ArrayJoin = forced ?? (narrowed ? 'exists' : 'in');
   return where.map((w) => predicate(table, w, arrayFields.has(w[0]) ? join : null));
 }
 

@@ -15,6 +15,10 @@ export function openChecked(file: string): DatabaseSync {
     // of WAL) instead of 1,000: with six indexes an audit append dirties several pages, and
     // fsyncs every ~100 appends cost a third of the ledger's write speed (4.3k -> 6.0k appends/s).
     db.exec('PRAGMA wal_autocheckpoint = 10000');
+    // A 32 MB page cache instead of SQLite's 2 MB: a search over a catalogue of 100k offers walks
+    // pages of the walk table, the side table and the documents that a 2 MB cache evicts between
+    // queries (p50 1.2 -> 0.6 ms). It fills only as pages are read; an idle service stays small.
+    db.exec('PRAGMA cache_size = -32768');
     const rows = db.prepare('PRAGMA quick_check(5)').all();
     const problems = rows.map((r) => String(Object.values(r)[0])).filter((v) => v !== 'ok');
     // SQLite's report spans lines ("*** in database main ***"); the boot refusal is one line.

@@ -1,6 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { assertCollectionOptions } from './names.ts';
 import { arrayTable, elementKey, quoteIdent, valueExpr } from './sqlite-expr.ts';
+import { ensureWalkTables, type WalkIndex } from './sqlite-walk.ts';
 import type { CollectionOptions } from './types.ts';
 
 /** Registry of array fields each collection maintains, shared by every process on the file. */
@@ -15,13 +16,14 @@ export function sqliteIndexName(collection: string, fields: readonly string[]): 
  * Creates (idempotently) the collection table, its declared expression indexes and the array
  * side table. Must run inside a write transaction: backfilling a newly declared array field and
  * registering it have to be atomic with respect to concurrent writers.
- * Returns every array field maintained for the collection (this and earlier declarations).
+ * Returns every array field and walk table maintained for the collection (this and earlier
+ * declarations).
  */
 export function ensureCollectionSchema(
   db: DatabaseSync,
   name: string,
   options: CollectionOptions,
-): Set<string> {
+): { arrayFields: Set<string>; walks: WalkIndex[] } {
   assertCollectionOptions(options);
   const table = quoteIdent(name);
   const arr = quoteIdent(arrayTable(name));
@@ -41,7 +43,8 @@ export function ensureCollectionSchema(
   const declaredArrays = options.arrayFields ?? [];
   const wanted = new Set<string>();
   for (const spec of options.indexes ?? []) {
-    if (spec.firestoreOnly || spec.memoryOnly) continue;
+    // Several array fields in one index: a walk table (sqlite-walk.ts), not an expression index.
+    if (spec.firestoreOnly || spec.embeddedOnly) continue;
     // Array fields are served by the side table; scalar fields go into one expression index,
     // in declared order, with id last so `ORDER BY <last field>, id` comes straight off it.
     const scalar = spec.fields.filter((f) => !declaredArrays.includes(f));
@@ -65,7 +68,8 @@ export function ensureCollectionSchema(
     if (register.run(name, field).changes > 0) backfillArrayField(db, name, field);
   }
   const rows = db.prepare(`SELECT field FROM ${ARRAY_FIELDS_TABLE} WHERE coll = ?`).all(name);
-  return new Set(rows.map((r) => String(r.field)));
+  const arrayFields = new Set(rows.map((r) => String(r.field)));
+  return { arrayFields, walks: ensureWalkTables(db, name, options.indexes, arrayFields) };
 }
 
 /** A field declared after documents exist: index the elements already stored. */

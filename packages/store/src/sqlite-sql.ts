@@ -1,18 +1,27 @@
 import type { NormalizedQuery } from './normalize-query.ts';
 import { quoteIdent, type Sql, toSqlValue, typeExpr, valueExpr } from './sqlite-expr.ts';
 import { wherePredicates } from './sqlite-filters.ts';
+import { type WalkPlan, walkFilters } from './sqlite-walk.ts';
 import type { Where } from './types.ts';
 
 /** Page and count statements for a normalized query (see sqlite-filters.ts for the filters). */
 
+/** Where the cursor's columns are read: the document, or a walk table's (value, id). */
+interface CursorColumns {
+  value(field: string): string;
+  id: string;
+}
+const DOC_COLUMNS: CursorColumns = { value: valueExpr, id: 't.id' };
+const WALK_COLUMNS: CursorColumns = { value: () => 'w.v', id: 'w.id' };
+
 /** Rows strictly after the cursor in (order..., id asc) order; NULL sorts first in SQLite. */
-function afterCursor(q: NormalizedQuery): Sql | null {
+function afterCursor(q: NormalizedQuery, columns: CursorColumns = DOC_COLUMNS): Sql | null {
   const after = q.after;
   if (!after) return null;
   const build = (i: number): Sql => {
     const term = q.order[i];
-    if (!term) return { sql: 't.id > ?', params: [after.id] };
-    const expr = valueExpr(term.field);
+    if (!term) return { sql: `${columns.id} > ?`, params: [after.id] };
+    const expr = columns.value(term.field);
     const v = toSqlValue(after.values[i]);
     const rest = build(i + 1);
     const asc = term.direction === 'asc';
@@ -32,7 +41,7 @@ function afterCursor(q: NormalizedQuery): Sql | null {
   const v0 = toSqlValue(after.values[0]);
   // Redundant lower bound on the leading order column so SQLite can seek instead of scan.
   if (first && first.direction === 'asc' && v0 !== null) {
-    return { sql: `${valueExpr(first.field)} >= ? AND ${keyset.sql}`, params: [v0, ...keyset.params] };
+    return { sql: `${columns.value(first.field)} >= ? AND ${keyset.sql}`, params: [v0, ...keyset.params] };
   }
   return keyset;
 }
@@ -54,6 +63,34 @@ export function buildSelect(table: string, arrayFields: ReadonlySet<string>, q: 
   return {
     sql: `SELECT t.id AS id, t.doc AS doc FROM ${quoteIdent(table)} AS t${where.sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`,
     params: [...where.params, q.limit === undefined ? -1 : q.limit + 1, q.offset],
+  };
+}
+
+/**
+ * The page query walking a walk table (sqlite-walk.ts): its keys and range select the rows in
+ * order, the other filters are checked on each walked document, and the walk stops at the page.
+ */
+export function buildWalkSelect(
+  table: string,
+  arrayFields: ReadonlySet<string>,
+  q: NormalizedQuery,
+  plan: WalkPlan,
+): Sql {
+  const own = walkFilters(plan, q);
+  const rest = q.where.filter((w) => !own.covered.has(w));
+  // The walk drives: array filters left over are probed per walked row, before its document is read.
+  const parts = [...own.sql, ...wherePredicates(table, arrayFields, rest, 'walk')];
+  const keyset = afterCursor(q, WALK_COLUMNS);
+  if (keyset) parts.push(keyset);
+  const direction = q.order[0]!.direction.toUpperCase();
+  // One document sits under several keys when array-contains-any asks for several of its elements.
+  const distinct = plan.keys.length > 1 ? 'DISTINCT ' : '';
+  return {
+    sql:
+      `SELECT ${distinct}t.id AS id, t.doc AS doc, w.v AS v FROM ${quoteIdent(plan.walk.table)} AS w` +
+      ` JOIN ${quoteIdent(table)} AS t ON t.id = w.id WHERE ${parts.map((p) => p.sql).join(' AND ')}` +
+      ` ORDER BY w.v ${direction}, w.id ASC LIMIT ? OFFSET ?`,
+    params: [...parts.flatMap((p) => p.params), q.limit === undefined ? -1 : q.limit + 1, q.offset],
   };
 }
 

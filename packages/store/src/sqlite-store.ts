@@ -6,18 +6,21 @@ import { type SqliteHandle, sqliteCollection } from './sqlite-collection.ts';
 import { guarded, openChecked } from './sqlite-open.ts';
 import { createWriteProbe } from './sqlite-probe.ts';
 import { ensureCollectionSchema } from './sqlite-schema.ts';
+import type { WalkIndex } from './sqlite-walk.ts';
 import type { Collection, CollectionOptions, Doc, Store } from './types.ts';
 
 const MAX_CACHED_STATEMENTS = 500;
 
 /**
- * Per-process view of a collection's schema. Array fields are re-read from the file whenever a
+ * Per-process view of a collection's schema. Array fields and walk tables are re-read from the file whenever a
  * new declaration arrives; a process that never declares a field another process added would not
  * maintain it, so every process of a service should declare its collections the same way.
  */
 interface CollectionState {
   /** Shared by every handle on the collection so later declarations reach earlier handles. */
   arrayFields: Set<string>;
+  /** Walk tables kept for the collection (sqlite-walk.ts), shared the same way. */
+  walks: WalkIndex[];
   declared: Set<string>;
 }
 
@@ -68,16 +71,17 @@ export function createSqliteStore(file: string, options: { maxSizeBytes?: number
       assertCollectionName(name);
       let state = states.get(name);
       if (!state) {
-        state = { arrayFields: new Set(), declared: new Set() };
+        state = { arrayFields: new Set(), walks: [], declared: new Set() };
         states.set(name, state);
       }
       const key = JSON.stringify(options);
       if (!state.declared.has(key)) {
-        const fields = handle.transaction(() => ensureCollectionSchema(db, name, options));
-        for (const field of fields) state.arrayFields.add(field);
+        const schema = handle.transaction(() => ensureCollectionSchema(db, name, options));
+        for (const field of schema.arrayFields) state.arrayFields.add(field);
+        state.walks.splice(0, state.walks.length, ...schema.walks);
         state.declared.add(key);
       }
-      return guarded(sqliteCollection<T>(handle, name, state.arrayFields), health);
+      return guarded(sqliteCollection<T>(handle, name, state.arrayFields, state.walks), health);
     },
     ping: () => health.check(),
     async close() {

@@ -40,10 +40,13 @@ export interface IndexSpec {
    */
   firestoreOnly?: boolean;
   /**
-   * Only the in-memory store builds it: an index over several array fields, which Firestore
-   * cannot declare (one array-contains per query) and sqlite serves through its side table.
+   * Only the embedded stores build it: an index over several array fields, which Firestore
+   * cannot declare (one array-contains per query). The in-memory store keeps a sorted list per
+   * combination of values; sqlite keeps a walk table, a row per combination with the ordered
+   * value (see sqlite-walk.ts), which every write of the collection maintains: declare it for
+   * the query shapes that must stay fast as a collection grows.
    */
-  memoryOnly?: boolean;
+  embeddedOnly?: boolean;
 }
 
 export interface CollectionOptions {

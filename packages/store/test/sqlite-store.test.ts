@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type CollectionOptions, createStore, type Query } from '../src/index.ts';
 import { normalizeQuery } from '../src/normalize-query.ts';
 import { sqliteIndexName } from '../src/sqlite-schema.ts';
-import { buildSelect } from '../src/sqlite-sql.ts';
+import { buildSelect, buildWalkSelect } from '../src/sqlite-sql.ts';
+import { pickWalk } from '../src/sqlite-walk.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -146,6 +147,95 @@ describe('sqlite backend', () => {
     expect([...page.items, ...second.items]).toEqual(expected.slice(0, 20).map(([, d]) => d));
     expect(elapsed).toBeLessThan(100); // a full scan of 100k JSON rows takes far longer
     await store.close();
+  });
+
+  it('walks a walk table for an index over several array fields, and drops it once undeclared', async () => {
+    const file = join(dir, 'walk.sqlite');
+    const options: CollectionOptions = {
+      indexes: [
+        { fields: ['householdId', 'price'] },
+        { fields: ['householdId', 'colors', 'season', 'price'], embeddedOnly: true },
+      ],
+      arrayFields: ['colors', 'season'],
+    };
+    const walkTable = 'items__walk_householdId_colors_season_price';
+    const store = openStore(file);
+    const items = store.collection('items', options);
+    const colors = ['navy', 'red', 'green', 'white'];
+    const rows = Array.from({ length: 20_000 }, (_, i) => {
+      const doc = {
+        householdId: `hh${i % 3}`,
+        colors: [colors[i % 4]!, colors[(i * 3) % 4]!],
+        season: [SEASONS[Math.floor(i / 4) % 4]!],
+        price: (i * 37) % 500,
+      };
+      return [`it${i}`, doc] as const;
+    });
+    await items.createMany(rows);
+    const query: Query = {
+      where: [
+        ['householdId', '==', 'hh1'],
+        ['colors', 'array-contains-any', ['navy', 'green']],
+        ['season', 'array-contains', 'WINTER'],
+        ['price', '<=', 120],
+      ],
+      orderBy: [{ field: 'price' }],
+      limit: 15,
+    };
+    const expected = rows
+      .filter(
+        ([, d]) =>
+          d.householdId === 'hh1' &&
+          d.colors.some((c) => c === 'navy' || c === 'green') &&
+          d.season.includes('WINTER') &&
+          d.price <= 120,
+      )
+      .sort(([ia, a], [ib, b]) => a.price - b.price || (ia < ib ? -1 : 1))
+      .map(([, d]) => d);
+    const pages = [];
+    let cursor: string | null = null;
+    do {
+      const page = await items.query({ ...query, cursor });
+      pages.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(expected.length).toBeGreaterThan(30);
+    expect(pages).toEqual(expected);
+    await store.close();
+
+    // The walk table drives: no scan, and the remaining filters are probed per walked row.
+    const q = normalizeQuery(query);
+    const arrays = new Set(options.arrayFields);
+    const walk = pickWalk(
+      [{ table: walkTable, prefix: ['householdId', 'colors', 'season'], last: 'price' }],
+      arrays,
+      q,
+    );
+    const select = buildWalkSelect('items', arrays, q, walk!);
+    const planDb = new DatabaseSync(file, { readOnly: true });
+    const steps = planDb
+      .prepare(`EXPLAIN QUERY PLAN ${select.sql}`)
+      .all(...select.params)
+      .map((row) => String(row.detail));
+    planDb.close();
+    expect(steps.join('\n')).toContain(`USING COVERING INDEX ${walkTable}_walk`);
+    expect(steps.some((step) => /^SCAN /.test(step))).toBe(false);
+
+    const db = new DatabaseSync(file, { readOnly: true });
+    // One row per combination of a document's colours and seasons.
+    const walkRows = Number(db.prepare(`SELECT count(*) AS n FROM "${walkTable}"`).get()?.n);
+    db.close();
+    expect(walkRows).toBe(rows.reduce((n, [, d]) => n + new Set(d.colors).size * d.season.length, 0));
+
+    const later = openStore(file);
+    later.collection('items', { ...options, indexes: options.indexes!.slice(0, 1) });
+    await later.close();
+    const after = new DatabaseSync(file, { readOnly: true });
+    const tables = after
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%walk%'")
+      .all();
+    after.close();
+    expect(tables.map((t) => t.name)).toEqual(['_store_walk_indexes']);
   });
 
   it('spends each token exactly once across two processes on one file', async () => {

@@ -1,0 +1,203 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { getPath } from './names.ts';
+import type { NormalizedQuery } from './normalize-query.ts';
+import { quoteIdent, type Sql, toSqlValue } from './sqlite-expr.ts';
+import type { Doc, IndexSpec, Where } from './types.ts';
+
+/*
+ * Walk tables: sqlite's version of an index over several array fields (an `embeddedOnly` index
+ * spec). The side table answers "does this row hold that element" one probe per candidate row,
+ * so a search whose filters are each loose but together narrow (a kind, in a colour, for a
+ * season, under a price) probes thousands of rows for a page. A walk table holds one row per
+ * combination of the prefix fields' values (one per element of an array field) with the
+ * ordered field's value, indexed (key, value, id): the query walks just the documents matching
+ * every prefix filter, already in order, and stops at its page, as the in-memory index does.
+ */
+
+/** Walk tables each collection maintains, shared by every process on the file. */
+const REGISTRY = '_store_walk_indexes';
+/** More key combinations than this (array-contains-any on two fields) is left to the plain query. */
+const MAX_KEYS = 100;
+
+export interface WalkIndex {
+  table: string;
+  prefix: readonly string[];
+  last: string;
+}
+
+export const walkTableName = (collection: string, fields: readonly string[]): string =>
+  `${collection}__walk_${fields.map((f) => f.replaceAll('.', '_')).join('_')}`;
+
+/** A value's JSON type, kept beside it so range filters stay type-exact (Firestore semantics). */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** A prefix value as it is written into a key; null for values equality is not indexed for. */
+function keyPart(value: unknown): string | null {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : null;
+  return null;
+}
+
+/** Every key a document is listed under: one per combination of its array fields' elements. */
+function keysOf(doc: Doc, prefix: readonly string[], arrayFields: ReadonlySet<string>): string[] {
+  let keys: string[][] = [[]];
+  for (const field of prefix) {
+    const value = getPath(doc, field);
+    if (value === undefined) return [];
+    const values = arrayFields.has(field) ? (Array.isArray(value) ? value : []) : [value];
+    const parts = [...new Set(values.map(keyPart).filter((k): k is string => k !== null))];
+    keys = keys.flatMap((k) => parts.map((p) => [...k, p]));
+    if (keys.length === 0) return [];
+  }
+  return keys.map((k) => `[${k.join(',')}]`);
+}
+
+/**
+ * Creates (idempotently) the walk tables the declared indexes ask for, fills a new one from the
+ * documents already stored, and drops those no longer declared. Runs inside the schema's write
+ * transaction. Returns every walk table the collection keeps.
+ */
+export function ensureWalkTables(
+  db: DatabaseSync,
+  collection: string,
+  specs: readonly IndexSpec[] | undefined,
+  arrayFields: ReadonlySet<string>,
+): WalkIndex[] {
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${REGISTRY} (coll TEXT NOT NULL, name TEXT NOT NULL, fields TEXT NOT NULL,` +
+      ' PRIMARY KEY (coll, name)) WITHOUT ROWID',
+  );
+  const declared = (specs ?? []).filter((s) => s.embeddedOnly && s.fields.some((f) => arrayFields.has(f)));
+  const register = db.prepare(`INSERT OR IGNORE INTO ${REGISTRY} (coll, name, fields) VALUES (?, ?, ?)`);
+  for (const spec of declared) {
+    const walk = toWalk(collection, spec.fields);
+    const table = quoteIdent(walk.table);
+    // A rowid table: JSON null is a value the walk orders (first), and a key column cannot be NULL
+    // in a WITHOUT ROWID table.
+    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (k TEXT NOT NULL, v, t TEXT NOT NULL, id TEXT NOT NULL)`);
+    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${walk.table}_walk`)} ON ${table} (k, v, id, t)`);
+    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${walk.table}_id`)} ON ${table} (id)`);
+    if (register.run(collection, walk.table, JSON.stringify(spec.fields)).changes > 0) {
+      db.exec(`DELETE FROM ${table}`);
+      const rows = db.prepare(`SELECT id, doc FROM ${quoteIdent(collection)}`).all();
+      for (const row of rows)
+        writeWalkRows(db, walk, String(row.id), JSON.parse(String(row.doc)), arrayFields);
+    }
+  }
+  const registered = db.prepare(`SELECT name, fields FROM ${REGISTRY} WHERE coll = ?`).all(collection);
+  const walks: WalkIndex[] = [];
+  for (const row of registered) {
+    const walk = toWalk(collection, JSON.parse(String(row.fields)) as string[]);
+    // A walk table a previous version declared and this one no longer does only slows every write.
+    if (specs && !declared.some((s) => walkTableName(collection, s.fields) === walk.table)) {
+      db.exec(`DROP TABLE IF EXISTS ${quoteIdent(walk.table)}`);
+      db.prepare(`DELETE FROM ${REGISTRY} WHERE coll = ? AND name = ?`).run(collection, walk.table);
+      continue;
+    }
+    walks.push(walk);
+  }
+  return walks;
+}
+
+function toWalk(collection: string, fields: readonly string[]): WalkIndex {
+  return { table: walkTableName(collection, fields), prefix: fields.slice(0, -1), last: fields.at(-1)! };
+}
+
+/** The rows a document contributes to a walk table. */
+function writeWalkRows(
+  db: { prepare(sql: string): { run(...params: (string | number | null)[]): unknown } },
+  walk: WalkIndex,
+  id: string,
+  doc: Doc,
+  arrayFields: ReadonlySet<string>,
+): void {
+  const value = getPath(doc, walk.last);
+  // Ordering by a field leaves out documents without it, as the plain query does.
+  if (value === undefined) return;
+  const insert = db.prepare(`INSERT INTO ${quoteIdent(walk.table)} (k, v, t, id) VALUES (?, ?, ?, ?)`);
+  const v = toSqlValue(value) as string | number | null;
+  for (const key of keysOf(doc, walk.prefix, arrayFields)) insert.run(key, v, jsonType(value), id);
+}
+
+/** Rewrites a document's rows in every walk table (null: the document is gone). */
+export function syncWalkRows(
+  statement: (sql: string) => { run(...params: (string | number | null)[]): unknown },
+  walks: readonly WalkIndex[],
+  id: string,
+  doc: Doc | null,
+  arrayFields: ReadonlySet<string>,
+): void {
+  for (const walk of walks) {
+    statement(`DELETE FROM ${quoteIdent(walk.table)} WHERE id = ?`).run(id);
+    if (doc) writeWalkRows({ prepare: statement }, walk, id, doc, arrayFields);
+  }
+}
+
+/** What a walk table answers of a query: its keys and the filters those keys guarantee. */
+export interface WalkPlan {
+  walk: WalkIndex;
+  keys: string[];
+  covered: ReadonlySet<Where>;
+}
+
+/**
+ * The walk table serving a query, if one does: ordered by its last field alone, with an equality
+ * (scalar field) or array-contains / array-contains-any (array field) filter on each prefix field.
+ * The longest prefix wins: it narrows the most.
+ */
+export function pickWalk(
+  walks: readonly WalkIndex[],
+  arrayFields: ReadonlySet<string>,
+  q: NormalizedQuery,
+): WalkPlan | null {
+  if (q.order.length !== 1) return null;
+  let best: WalkPlan | null = null;
+  for (const walk of walks) {
+    if (walk.last !== q.order[0]!.field) continue;
+    let keys: string[][] = [[]];
+    const covered = new Set<Where>();
+    for (const field of walk.prefix) {
+      const isArray = arrayFields.has(field);
+      const clause = isArray
+        ? (q.where.find(([f, o]) => f === field && o === 'array-contains') ??
+          q.where.find(([f, o]) => f === field && o === 'array-contains-any'))
+        : q.where.find(([f, o]) => f === field && o === '==');
+      if (!clause) {
+        keys = [];
+        break;
+      }
+      const values = clause[1] === 'array-contains-any' ? (clause[2] as unknown[]) : [clause[2]];
+      const parts = values.map(keyPart);
+      if (parts.some((p) => p === null)) {
+        keys = [];
+        break;
+      }
+      covered.add(clause);
+      keys = keys.flatMap((k) => [...new Set(parts as string[])].map((p) => [...k, p]));
+    }
+    if (keys.length === 0 || keys.length > MAX_KEYS) continue;
+    if (!best || walk.prefix.length > best.walk.prefix.length)
+      best = { walk, keys: keys.map((k) => `[${k.join(',')}]`), covered };
+  }
+  return best;
+}
+
+/**
+ * The walk's own filters: its keys, and the range filters on the ordered field (type-exact, as
+ * the plain query's are) so SQLite seeks to the range instead of filtering the walk.
+ */
+export function walkFilters(plan: WalkPlan, q: NormalizedQuery): { sql: Sql[]; covered: Set<Where> } {
+  const covered = new Set(plan.covered);
+  const sql: Sql[] = [{ sql: `w.k IN (${plan.keys.map(() => '?').join(',')})`, params: plan.keys }];
+  for (const clause of q.where) {
+    const [field, op, bound] = clause;
+    if (field !== plan.walk.last || !['<', '<=', '>', '>='].includes(op)) continue;
+    covered.add(clause);
+    sql.push({ sql: `(w.v ${op} ? AND w.t = ?)`, params: [toSqlValue(bound), jsonType(bound)] });
+  }
+  return { sql, covered };
+}
