@@ -1,7 +1,7 @@
 import type { NormalizedQuery } from './normalize-query.ts';
 import { quoteIdent, type Sql, toSqlValue, typeExpr, valueExpr } from './sqlite-expr.ts';
 import { wherePredicates } from './sqlite-filters.ts';
-import { type WalkPlan, walkFilters } from './sqlite-walk.ts';
+import { WALK_NULL, type WalkPlan, walkFilters } from './sqlite-walk.ts';
 import type { Where } from './types.ts';
 
 /** Page and count statements for a normalized query (see sqlite-filters.ts for the filters). */
@@ -10,9 +10,16 @@ import type { Where } from './types.ts';
 interface CursorColumns {
   value(field: string): string;
   id: string;
+  /** What JSON null is stored as, where it cannot be SQL NULL. */
+  nullAs?: number;
 }
 const DOC_COLUMNS: CursorColumns = { value: valueExpr, id: 't.id' };
-const WALK_COLUMNS: CursorColumns = { value: () => 'w.v', id: 'w.id' };
+const WALK_COLUMNS: CursorColumns = { value: () => 'w.v', id: 'w.id', nullAs: WALK_NULL };
+
+function sqlCursorValue(value: unknown, columns: CursorColumns) {
+  const v = toSqlValue(value);
+  return v === null && columns.nullAs !== undefined ? columns.nullAs : v;
+}
 
 /** Rows strictly after the cursor in (order..., id asc) order; NULL sorts first in SQLite. */
 function afterCursor(q: NormalizedQuery, columns: CursorColumns = DOC_COLUMNS): Sql | null {
@@ -22,7 +29,7 @@ function afterCursor(q: NormalizedQuery, columns: CursorColumns = DOC_COLUMNS): 
     const term = q.order[i];
     if (!term) return { sql: `${columns.id} > ?`, params: [after.id] };
     const expr = columns.value(term.field);
-    const v = toSqlValue(after.values[i]);
+    const v = sqlCursorValue(after.values[i], columns);
     const rest = build(i + 1);
     const asc = term.direction === 'asc';
     const beyond: Sql =
@@ -38,7 +45,7 @@ function afterCursor(q: NormalizedQuery, columns: CursorColumns = DOC_COLUMNS): 
   };
   const keyset = build(0);
   const first = q.order[0];
-  const v0 = toSqlValue(after.values[0]);
+  const v0 = sqlCursorValue(after.values[0], columns);
   // Redundant lower bound on the leading order column so SQLite can seek instead of scan.
   if (first && first.direction === 'asc' && v0 !== null) {
     return { sql: `${columns.value(first.field)} >= ? AND ${keyset.sql}`, params: [v0, ...keyset.params] };
@@ -76,7 +83,7 @@ export function buildWalkSelect(
   q: NormalizedQuery,
   plan: WalkPlan,
 ): Sql {
-  const own = walkFilters(plan, q);
+  const own = walkFilters(plan, q, arrayFields);
   const rest = q.where.filter((w) => !own.covered.has(w));
   // The walk drives: array filters left over are probed per walked row, before its document is read.
   const parts = [...own.sql, ...wherePredicates(table, arrayFields, rest, 'walk')];

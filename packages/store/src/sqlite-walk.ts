@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { getPath } from './names.ts';
 import type { NormalizedQuery } from './normalize-query.ts';
-import { quoteIdent, type Sql, toSqlValue } from './sqlite-expr.ts';
+import { elementKey, quoteIdent, type Sql, toSqlValue } from './sqlite-expr.ts';
 import type { Doc, IndexSpec, Where } from './types.ts';
 
 /*
@@ -27,6 +27,16 @@ export interface WalkIndex {
 
 export const walkTableName = (collection: string, fields: readonly string[]): string =>
   `${collection}__walk_${fields.map((f) => f.replaceAll('.', '_')).join('_')}`;
+
+/**
+ * A key column cannot be NULL, so JSON null is kept as -Infinity (no JSON number is): it sorts
+ * before every number as SQL NULL does, and its type column keeps it apart from numbers.
+ */
+export const WALK_NULL = Number.NEGATIVE_INFINITY;
+const walkValue = (value: unknown): string | number => {
+  const v = toSqlValue(value);
+  return v === null ? WALK_NULL : (v as string | number);
+};
 
 /** A value's JSON type, kept beside it so range filters stay type-exact (Firestore semantics). */
 function jsonType(value: unknown): string {
@@ -76,10 +86,13 @@ export function ensureWalkTables(
   for (const spec of declared) {
     const walk = toWalk(collection, spec.fields);
     const table = quoteIdent(walk.table);
-    // A rowid table: JSON null is a value the walk orders (first), and a key column cannot be NULL
-    // in a WITHOUT ROWID table.
-    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (k TEXT NOT NULL, v, t TEXT NOT NULL, id TEXT NOT NULL)`);
-    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${walk.table}_walk`)} ON ${table} (k, v, id, t)`);
+    // The table is its own (key, value, id) index, and carries each row's value type and the other
+    // arrays' elements beside it: the walk reads them in order from the same pages, and looks up
+    // only the documents it keeps.
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${table} (k TEXT NOT NULL, v NOT NULL, id TEXT NOT NULL, t TEXT NOT NULL,` +
+        ' a TEXT NOT NULL, PRIMARY KEY (k, v, id)) WITHOUT ROWID',
+    );
     db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${walk.table}_id`)} ON ${table} (id)`);
     if (register.run(collection, walk.table, JSON.stringify(spec.fields)).changes > 0) {
       db.exec(`DELETE FROM ${table}`);
@@ -107,6 +120,29 @@ function toWalk(collection: string, fields: readonly string[]): WalkIndex {
   return { table: walkTableName(collection, fields), prefix: fields.slice(0, -1), last: fields.at(-1)! };
 }
 
+/*
+ * Each walk row also carries the document's elements of the array fields outside the prefix
+ * (`a`: "\x1f<field>\x1e<element JSON>\x1f..."), so an array-contains on one of them (a search's
+ * word) is checked on the walked row itself: the walk reads consecutive index entries instead of
+ * probing the side table once per row, a random page each at 100k documents. JSON text escapes
+ * control characters, so an element can never contain a separator.
+ */
+const ELEMENT = '\x1f';
+const FIELD = '\x1e';
+const elementNeedle = (field: string, element: unknown) =>
+  `${ELEMENT}${field}${FIELD}${elementKey(element)}${ELEMENT}`;
+
+function elementsOf(doc: Doc, walk: WalkIndex, arrayFields: ReadonlySet<string>): string {
+  let out = ELEMENT;
+  for (const field of arrayFields) {
+    if (walk.prefix.includes(field)) continue;
+    const value = getPath(doc, field);
+    if (!Array.isArray(value)) continue;
+    for (const element of new Set(value.map(elementKey))) out += `${field}${FIELD}${element}${ELEMENT}`;
+  }
+  return out;
+}
+
 /** The rows a document contributes to a walk table. */
 function writeWalkRows(
   db: { prepare(sql: string): { run(...params: (string | number | null)[]): unknown } },
@@ -118,9 +154,10 @@ function writeWalkRows(
   const value = getPath(doc, walk.last);
   // Ordering by a field leaves out documents without it, as the plain query does.
   if (value === undefined) return;
-  const insert = db.prepare(`INSERT INTO ${quoteIdent(walk.table)} (k, v, t, id) VALUES (?, ?, ?, ?)`);
-  const v = toSqlValue(value) as string | number | null;
-  for (const key of keysOf(doc, walk.prefix, arrayFields)) insert.run(key, v, jsonType(value), id);
+  const insert = db.prepare(`INSERT INTO ${quoteIdent(walk.table)} (k, v, t, id, a) VALUES (?, ?, ?, ?, ?)`);
+  const v = walkValue(value);
+  const others = elementsOf(doc, walk, arrayFields);
+  for (const key of keysOf(doc, walk.prefix, arrayFields)) insert.run(key, v, jsonType(value), id, others);
 }
 
 /** Rewrites a document's rows in every walk table (null: the document is gone). */
@@ -190,14 +227,32 @@ export function pickWalk(
  * The walk's own filters: its keys, and the range filters on the ordered field (type-exact, as
  * the plain query's are) so SQLite seeks to the range instead of filtering the walk.
  */
-export function walkFilters(plan: WalkPlan, q: NormalizedQuery): { sql: Sql[]; covered: Set<Where> } {
+export function walkFilters(
+  plan: WalkPlan,
+  q: NormalizedQuery,
+  arrayFields: ReadonlySet<string>,
+): { sql: Sql[]; covered: Set<Where> } {
   const covered = new Set(plan.covered);
   const sql: Sql[] = [{ sql: `w.k IN (${plan.keys.map(() => '?').join(',')})`, params: plan.keys }];
   for (const clause of q.where) {
     const [field, op, bound] = clause;
+    const onElements =
+      (op === 'array-contains' || op === 'array-contains-any') &&
+      arrayFields.has(field) &&
+      !plan.walk.prefix.includes(field) &&
+      !covered.has(clause);
+    if (onElements) {
+      covered.add(clause);
+      const wanted = op === 'array-contains' ? [bound] : (bound as unknown[]);
+      sql.push({
+        sql: `(${wanted.map(() => 'instr(w.a, ?) > 0').join(' OR ')})`,
+        params: wanted.map((element) => elementNeedle(field, element)),
+      });
+      continue;
+    }
     if (field !== plan.walk.last || !['<', '<=', '>', '>='].includes(op)) continue;
     covered.add(clause);
-    sql.push({ sql: `(w.v ${op} ? AND w.t = ?)`, params: [toSqlValue(bound), jsonType(bound)] });
+    sql.push({ sql: `(w.v ${op} ? AND w.t = ?)`, params: [walkValue(bound), jsonType(bound)] });
   }
   return { sql, covered };
 }

@@ -12,6 +12,14 @@ const OPTIONS: CollectionOptions = {
   ],
   arrayFields: ['tags', 'labels'],
 };
+/** A walk over one array field: a filter on the other is checked on the walked rows (sqlite: its elements column). */
+const LABEL_WALK: CollectionOptions = {
+  indexes: [
+    { fields: ['h', 'status', 'price'] },
+    { fields: ['h', 'status', 'labels', 'price'], embeddedOnly: true },
+  ],
+  arrayFields: ['tags', 'labels'],
+};
 
 function rng(seed: number) {
   let a = seed;
@@ -39,7 +47,12 @@ async function allPages(
 const indexedStore = (backend: 'inmemory' | 'sqlite') =>
   backend === 'sqlite' ? createStore({ backend, file: ':memory:' }) : createStore({ backend });
 
-describe.each(['inmemory', 'sqlite'] as const)('declared indexes (%s)', (backend) => {
+describe.each([
+  ['inmemory', 'two arrays', OPTIONS],
+  ['sqlite', 'two arrays', OPTIONS],
+  ['inmemory', 'one array', LABEL_WALK],
+  ['sqlite', 'one array', LABEL_WALK],
+] as const)('declared indexes (%s, %s)', (backend, _shape, options) => {
   it('answer exactly as the plain scan does: filters, both directions, ties, cursors, writes in between', async () => {
     const r = rng(1);
     const store = indexedStore(backend);
@@ -62,7 +75,7 @@ describe.each(['inmemory', 'sqlite'] as const)('declared indexes (%s)', (backend
     // Loaded in bulk (sorted and merged into the lists) and one by one (inserted in place).
     const first = Array.from({ length: 400 }, (_, n) => [`id${n}`, doc(n)] as const);
     await early.createMany(first.slice(0, 150));
-    const indexed = store.collection('items', OPTIONS);
+    const indexed = store.collection('items', options);
     await indexed.createMany(first.slice(150, 300));
     for (const [id, d] of first.slice(300)) await indexed.put(id, d);
     for (const [id, d] of first) await plain.put(id, d);
