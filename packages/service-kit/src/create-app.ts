@@ -41,6 +41,7 @@ import {
   uniqueOperationIds,
 } from './operation-ids.ts';
 import { drainRefusedBodies } from './refused-body.ts';
+import { requestLoggerFactory } from './request-logger.ts';
 import { accessExtensions } from './route-access.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { registerTraceContext } from './trace-context.ts';
@@ -98,6 +99,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     // One line per request comes from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit,
     requestTimeout,
     // Node checks request timeouts on this interval (30 s by default), so a body trickling in
