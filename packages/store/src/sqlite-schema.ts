@@ -43,8 +43,9 @@ export function ensureCollectionSchema(
   const declaredArrays = options.arrayFields ?? [];
   const wanted = new Set<string>();
   for (const spec of options.indexes ?? []) {
-    // Several array fields in one index: a walk table (sqlite-walk.ts), not an expression index.
-    if (spec.firestoreOnly || spec.embeddedOnly) continue;
+    if (spec.firestoreOnly) continue;
+    // Array fields in an index Firestore cannot have: a walk table (sqlite-walk.ts) instead.
+    if (spec.embeddedOnly && spec.fields.some((f) => declaredArrays.includes(f))) continue;
     // Array fields are served by the side table; scalar fields go into one expression index,
     // in declared order, with id last so `ORDER BY <last field>, id` comes straight off it.
     const scalar = spec.fields.filter((f) => !declaredArrays.includes(f));
