@@ -83,7 +83,7 @@ export function buildWalkSelect(
   q: NormalizedQuery,
   plan: WalkPlan,
 ): Sql {
-  const own = walkFilters(plan, q, arrayFields);
+  const own = walkFilters(plan, q);
   const rest = q.where.filter((w) => !own.covered.has(w));
   // The walk drives: array filters left over are probed per walked row, before its document is read.
   const parts = [...own.sql, ...wherePredicates(table, arrayFields, rest, 'walk')];

@@ -23,6 +23,8 @@ export interface WalkIndex {
   table: string;
   prefix: readonly string[];
   last: string;
+  /** The array fields whose elements each row carries (`a`): every array field outside the prefix. */
+  elements: readonly string[];
 }
 
 export const walkTableName = (collection: string, fields: readonly string[]): string =>
@@ -79,12 +81,17 @@ export function ensureWalkTables(
 ): WalkIndex[] {
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${REGISTRY} (coll TEXT NOT NULL, name TEXT NOT NULL, fields TEXT NOT NULL,` +
-      ' PRIMARY KEY (coll, name)) WITHOUT ROWID',
+      ' elements TEXT NOT NULL, PRIMARY KEY (coll, name)) WITHOUT ROWID',
   );
   const declared = (specs ?? []).filter((s) => s.embeddedOnly && s.fields.some((f) => arrayFields.has(f)));
-  const register = db.prepare(`INSERT OR IGNORE INTO ${REGISTRY} (coll, name, fields) VALUES (?, ?, ?)`);
+  const registered = new Map(
+    db
+      .prepare(`SELECT name, fields, elements FROM ${REGISTRY} WHERE coll = ?`)
+      .all(collection)
+      .map((row) => [String(row.name), { fields: String(row.fields), elements: String(row.elements) }]),
+  );
   for (const spec of declared) {
-    const walk = toWalk(collection, spec.fields);
+    const walk = toWalk(collection, spec.fields, arrayFields);
     const table = quoteIdent(walk.table);
     // The table is its own (key, value, id) index, and carries each row's value type and the other
     // arrays' elements beside it: the walk reads them in order from the same pages, and looks up
@@ -94,30 +101,42 @@ export function ensureWalkTables(
         ' a TEXT NOT NULL, PRIMARY KEY (k, v, id)) WITHOUT ROWID',
     );
     db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${walk.table}_id`)} ON ${table} (id)`);
-    if (register.run(collection, walk.table, JSON.stringify(spec.fields)).changes > 0) {
+    const elements = JSON.stringify(walk.elements);
+    // New, or an array field declared since its rows were written (their `a` lacks its elements).
+    if (registered.get(walk.table)?.elements !== elements) {
       db.exec(`DELETE FROM ${table}`);
       const rows = db.prepare(`SELECT id, doc FROM ${quoteIdent(collection)}`).all();
       for (const row of rows)
         writeWalkRows(db, walk, String(row.id), JSON.parse(String(row.doc)), arrayFields);
+      db.prepare(`INSERT OR REPLACE INTO ${REGISTRY} (coll, name, fields, elements) VALUES (?, ?, ?, ?)`).run(
+        collection,
+        walk.table,
+        JSON.stringify(spec.fields),
+        elements,
+      );
+      registered.set(walk.table, { fields: JSON.stringify(spec.fields), elements });
     }
   }
-  const registered = db.prepare(`SELECT name, fields FROM ${REGISTRY} WHERE coll = ?`).all(collection);
   const walks: WalkIndex[] = [];
-  for (const row of registered) {
-    const walk = toWalk(collection, JSON.parse(String(row.fields)) as string[]);
+  for (const [name, row] of registered) {
     // A walk table a previous version declared and this one no longer does only slows every write.
-    if (specs && !declared.some((s) => walkTableName(collection, s.fields) === walk.table)) {
-      db.exec(`DROP TABLE IF EXISTS ${quoteIdent(walk.table)}`);
-      db.prepare(`DELETE FROM ${REGISTRY} WHERE coll = ? AND name = ?`).run(collection, walk.table);
+    if (specs && !declared.some((s) => walkTableName(collection, s.fields) === name)) {
+      db.exec(`DROP TABLE IF EXISTS ${quoteIdent(name)}`);
+      db.prepare(`DELETE FROM ${REGISTRY} WHERE coll = ? AND name = ?`).run(collection, name);
       continue;
     }
-    walks.push(walk);
+    walks.push({
+      ...toWalk(collection, JSON.parse(row.fields) as string[], arrayFields),
+      elements: JSON.parse(row.elements),
+    });
   }
   return walks;
 }
 
-function toWalk(collection: string, fields: readonly string[]): WalkIndex {
-  return { table: walkTableName(collection, fields), prefix: fields.slice(0, -1), last: fields.at(-1)! };
+function toWalk(collection: string, fields: readonly string[], arrayFields: ReadonlySet<string>): WalkIndex {
+  const prefix = fields.slice(0, -1);
+  const elements = [...arrayFields].filter((f) => !prefix.includes(f)).sort();
+  return { table: walkTableName(collection, fields), prefix, last: fields.at(-1)!, elements };
 }
 
 /*
@@ -132,10 +151,9 @@ const FIELD = '\x1e';
 const elementNeedle = (field: string, element: unknown) =>
   `${ELEMENT}${field}${FIELD}${elementKey(element)}${ELEMENT}`;
 
-function elementsOf(doc: Doc, walk: WalkIndex, arrayFields: ReadonlySet<string>): string {
+function elementsOf(doc: Doc, walk: WalkIndex): string {
   let out = ELEMENT;
-  for (const field of arrayFields) {
-    if (walk.prefix.includes(field)) continue;
+  for (const field of walk.elements) {
     const value = getPath(doc, field);
     if (!Array.isArray(value)) continue;
     for (const element of new Set(value.map(elementKey))) out += `${field}${FIELD}${element}${ELEMENT}`;
@@ -156,7 +174,7 @@ function writeWalkRows(
   if (value === undefined) return;
   const insert = db.prepare(`INSERT INTO ${quoteIdent(walk.table)} (k, v, t, id, a) VALUES (?, ?, ?, ?, ?)`);
   const v = walkValue(value);
-  const others = elementsOf(doc, walk, arrayFields);
+  const others = elementsOf(doc, walk);
   for (const key of keysOf(doc, walk.prefix, arrayFields)) insert.run(key, v, jsonType(value), id, others);
 }
 
@@ -227,19 +245,14 @@ export function pickWalk(
  * The walk's own filters: its keys, and the range filters on the ordered field (type-exact, as
  * the plain query's are) so SQLite seeks to the range instead of filtering the walk.
  */
-export function walkFilters(
-  plan: WalkPlan,
-  q: NormalizedQuery,
-  arrayFields: ReadonlySet<string>,
-): { sql: Sql[]; covered: Set<Where> } {
+export function walkFilters(plan: WalkPlan, q: NormalizedQuery): { sql: Sql[]; covered: Set<Where> } {
   const covered = new Set(plan.covered);
   const sql: Sql[] = [{ sql: `w.k IN (${plan.keys.map(() => '?').join(',')})`, params: plan.keys }];
   for (const clause of q.where) {
     const [field, op, bound] = clause;
     const onElements =
       (op === 'array-contains' || op === 'array-contains-any') &&
-      arrayFields.has(field) &&
-      !plan.walk.prefix.includes(field) &&
+      plan.walk.elements.includes(field) &&
       !covered.has(clause);
     if (onElements) {
       covered.add(clause);

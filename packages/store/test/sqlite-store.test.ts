@@ -168,6 +168,7 @@ describe('sqlite backend', () => {
         colors: [colors[i % 4]!, colors[(i * 3) % 4]!],
         season: [SEASONS[Math.floor(i / 4) % 4]!],
         price: (i * 37) % 500,
+        tags: i % 5 === 0 ? ['sale'] : [],
       };
       return [`it${i}`, doc] as const;
     });
@@ -207,7 +208,7 @@ describe('sqlite backend', () => {
     const q = normalizeQuery(query);
     const arrays = new Set(options.arrayFields);
     const walk = pickWalk(
-      [{ table: walkTable, prefix: ['householdId', 'colors', 'season'], last: 'price' }],
+      [{ table: walkTable, prefix: ['householdId', 'colors', 'season'], last: 'price', elements: [] }],
       arrays,
       q,
     );
@@ -226,6 +227,28 @@ describe('sqlite backend', () => {
     const walkRows = Number(db.prepare(`SELECT count(*) AS n FROM "${walkTable}"`).get()?.n);
     db.close();
     expect(walkRows).toBe(rows.reduce((n, [, d]) => n + new Set(d.colors).size * d.season.length, 0));
+
+    // An array field declared later: the walk rows are rewritten to carry its elements, and a
+    // filter on it is checked on the walked rows.
+    const wider = openStore(file);
+    const tagged = wider.collection('items', { ...options, arrayFields: ['colors', 'season', 'tags'] });
+    const onSale = await tagged.query({
+      where: [...query.where!, ['tags', 'array-contains', 'sale']],
+      orderBy: query.orderBy!,
+    });
+    expect(onSale.items).toEqual(expected.filter((d) => d.tags.includes('sale')));
+    expect(onSale.items.length).toBeGreaterThan(0);
+    await wider.close();
+    const rewritten = new DatabaseSync(file, { readOnly: true });
+    const carrying = rewritten
+      .prepare(`SELECT count(*) AS n FROM "${walkTable}" WHERE instr(a, 'tags') > 0`)
+      .get();
+    rewritten.close();
+    const taggedRows = rows
+      .filter(([, d]) => d.tags.length > 0)
+      .reduce((n, [, d]) => n + new Set(d.colors).size * d.season.length, 0);
+    expect(taggedRows).toBeGreaterThan(0);
+    expect(Number(carrying?.n)).toBe(taggedRows);
 
     const later = openStore(file);
     later.collection('items', { ...options, indexes: options.indexes!.slice(0, 1) });
