@@ -22,7 +22,8 @@ export function sqliteCollection<T extends Doc>(
   h: SqliteHandle,
   name: string,
   arrayFields: ReadonlySet<string>,
-  walks: readonly WalkIndex[],
+  /** The collection's walk tables now (another connection may have added or dropped one). */
+  walks: () => readonly WalkIndex[],
 ): Collection<T> {
   const table = quoteIdent(name);
   const arr = quoteIdent(arrayTable(name));
@@ -32,8 +33,8 @@ export function sqliteCollection<T extends Doc>(
     return row ? String(row.doc) : null;
   };
   // Side-table and walk-table rows are rewritten with the document, in the same transaction.
-  const syncArrays = (id: string, doc: Doc | null): void => {
-    syncWalkRows(h.statement, walks, id, doc, arrayFields);
+  const syncArrays = (id: string, doc: Doc | null, current: readonly WalkIndex[]): void => {
+    syncWalkRows(h.statement, current, id, doc);
     if (arrayFields.size === 0) return;
     h.statement(`DELETE FROM ${arr} WHERE id = ?`).run(id);
     if (!doc) return;
@@ -43,27 +44,29 @@ export function sqliteCollection<T extends Doc>(
       if (Array.isArray(value)) for (const element of value) insert.run(field, elementKey(element), id);
     }
   };
-  const upsert = (id: string, json: string): void => {
+  const upsert = (id: string, json: string, current: readonly WalkIndex[]): void => {
     h.statement(
       `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`,
     ).run(id, json);
-    syncArrays(id, JSON.parse(json) as Doc);
+    syncArrays(id, JSON.parse(json) as Doc, current);
   };
-  const insertNew = (id: string, doc: T): void => {
+  const insertNew = (id: string, doc: T, current: readonly WalkIndex[]): void => {
     const json = JSON.stringify(doc);
     const { changes } = h
       .statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT DO NOTHING`)
       .run(id, json);
     if (changes === 0) throw new StoreConflictError(name, id);
-    syncArrays(id, JSON.parse(json) as Doc);
+    syncArrays(id, JSON.parse(json) as Doc, current);
   };
-  const remove = (id: string): boolean => {
+  const remove = (id: string, current: readonly WalkIndex[]): boolean => {
     const { changes } = h.statement(`DELETE FROM ${table} WHERE id = ?`).run(id);
-    syncArrays(id, null);
+    syncArrays(id, null, current);
     return changes > 0;
   };
-  // Single statements are atomic already; the transaction is only needed with side-table rows.
-  const atomic = <R>(fn: () => R): R => (arrayFields.size > 0 || walks.length > 0 ? h.transaction(fn) : fn());
+  // Single statements are atomic already; the transaction is only needed with side-table rows. The
+  // walk tables are read once per write, inside it (not once per document of a batch).
+  const atomic = <R>(fn: (current: readonly WalkIndex[]) => R, always = false): R =>
+    always || arrayFields.size > 0 || walks().length > 0 ? h.transaction(() => fn(walks())) : fn([]);
 
   return {
     async get(id) {
@@ -77,35 +80,35 @@ export function sqliteCollection<T extends Doc>(
       return new Map(rows.map((r) => [String(r.id), parse(r.doc)]));
     },
     async create(id, doc) {
-      atomic(() => insertNew(id, doc));
+      atomic((current) => insertNew(id, doc, current));
     },
     async createMany(entries, also) {
       if (entries.length === 0 && !also?.put?.length) return;
-      h.transaction(() => {
-        for (const [id, doc] of entries) insertNew(id, doc);
-        for (const [id, doc] of also?.put ?? []) upsert(id, JSON.stringify(doc));
-      });
+      atomic((current) => {
+        for (const [id, doc] of entries) insertNew(id, doc, current);
+        for (const [id, doc] of also?.put ?? []) upsert(id, JSON.stringify(doc), current);
+      }, true);
     },
     async put(id, doc) {
-      atomic(() => upsert(id, JSON.stringify(doc)));
+      atomic((current) => upsert(id, JSON.stringify(doc), current));
     },
     async delete(id) {
-      return atomic(() => remove(id));
+      return atomic((current) => remove(id, current));
     },
     async update(id, mutate) {
-      return h.transaction(() => {
+      return atomic((current) => {
         const json = read(id);
         const result = mutate(json === null ? null : parse(json));
         if (result === ABORT) return { doc: json === null ? null : parse(json), changed: false };
-        if (result === null) return { doc: null, changed: json !== null && remove(id) };
+        if (result === null) return { doc: null, changed: json !== null && remove(id, current) };
         const next = JSON.stringify(result);
-        upsert(id, next);
+        upsert(id, next, current);
         return { doc: parse(next), changed: true };
-      });
+      }, true);
     },
     async query(query) {
       const q = normalizeQuery(query);
-      const walk = pickWalk(walks, arrayFields, q);
+      const walk = pickWalk(walks(), q);
       const { sql, params } = walk
         ? buildWalkSelect(name, arrayFields, q, walk)
         : buildSelect(name, arrayFields, q);

@@ -6,7 +6,7 @@ import { type SqliteHandle, sqliteCollection } from './sqlite-collection.ts';
 import { guarded, openChecked } from './sqlite-open.ts';
 import { createWriteProbe } from './sqlite-probe.ts';
 import { ensureCollectionSchema } from './sqlite-schema.ts';
-import type { WalkIndex } from './sqlite-walk.ts';
+import { loadWalks, type WalkIndex } from './sqlite-walk.ts';
 import type { Collection, CollectionOptions, Doc, Store } from './types.ts';
 
 const MAX_CACHED_STATEMENTS = 500;
@@ -19,8 +19,10 @@ const MAX_CACHED_STATEMENTS = 500;
 interface CollectionState {
   /** Shared by every handle on the collection so later declarations reach earlier handles. */
   arrayFields: Set<string>;
-  /** Walk tables kept for the collection (sqlite-walk.ts), shared the same way. */
+  /** Walk tables kept for the collection (sqlite-walk.ts), as of `walksSchema`. */
   walks: WalkIndex[];
+  /** The file's schema_version when `walks` was read: a walk table created or dropped by another connection changes it. */
+  walksSchema: number;
   declared: Set<string>;
 }
 
@@ -64,6 +66,7 @@ export function createSqliteStore(file: string, options: { maxSizeBytes?: number
     },
   };
 
+  const schemaVersion = (): number => Number(handle.statement('PRAGMA schema_version').get()?.schema_version);
   const states = new Map<string, CollectionState>();
   return {
     backend: 'sqlite',
@@ -71,17 +74,29 @@ export function createSqliteStore(file: string, options: { maxSizeBytes?: number
       assertCollectionName(name);
       let state = states.get(name);
       if (!state) {
-        state = { arrayFields: new Set(), walks: [], declared: new Set() };
+        state = { arrayFields: new Set(), walks: [], walksSchema: -1, declared: new Set() };
         states.set(name, state);
       }
       const key = JSON.stringify(options);
       if (!state.declared.has(key)) {
         const schema = handle.transaction(() => ensureCollectionSchema(db, name, options));
         for (const field of schema.arrayFields) state.arrayFields.add(field);
-        state.walks.splice(0, state.walks.length, ...schema.walks);
+        state.walks = schema.walks;
+        state.walksSchema = schemaVersion();
         state.declared.add(key);
       }
-      return guarded(sqliteCollection<T>(handle, name, state.arrayFields, state.walks), health);
+      const own = state;
+      // One cheap header read per operation keeps every connection on the file writing and
+      // reading the walk tables that exist now, not those it saw when it opened the collection.
+      const walks = () => {
+        const version = schemaVersion();
+        if (version !== own.walksSchema) {
+          own.walks = loadWalks(db, name);
+          own.walksSchema = version;
+        }
+        return own.walks;
+      };
+      return guarded(sqliteCollection<T>(handle, name, state.arrayFields, walks), health);
     },
     ping: () => health.check(),
     async close() {

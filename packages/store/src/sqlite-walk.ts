@@ -23,7 +23,14 @@ export interface WalkIndex {
   table: string;
   prefix: readonly string[];
   last: string;
-  /** The array fields whose elements each row carries (`a`): every array field outside the prefix. */
+  /**
+   * The collection's array fields when the rows were written: a prefix field among them has a row
+   * per element, and the others' elements are carried in `a`. Every writer writes with these,
+   * whatever its own view, so the rows never mix layouts; a declaration that changes the array
+   * fields rewrites the rows.
+   */
+  arrays: ReadonlySet<string>;
+  /** The array fields whose elements each row carries (`a`): the arrays outside the prefix. */
   elements: readonly string[];
 }
 
@@ -55,12 +62,12 @@ function keyPart(value: unknown): string | null {
 }
 
 /** Every key a document is listed under: one per combination of its array fields' elements. */
-function keysOf(doc: Doc, prefix: readonly string[], arrayFields: ReadonlySet<string>): string[] {
+function keysOf(doc: Doc, prefix: readonly string[], arrays: ReadonlySet<string>): string[] {
   let keys: string[][] = [[]];
   for (const field of prefix) {
     const value = getPath(doc, field);
     if (value === undefined) return [];
-    const values = arrayFields.has(field) ? (Array.isArray(value) ? value : []) : [value];
+    const values = arrays.has(field) ? (Array.isArray(value) ? value : []) : [value];
     const parts = [...new Set(values.map(keyPart).filter((k): k is string => k !== null))];
     keys = keys.flatMap((k) => parts.map((p) => [...k, p]));
     if (keys.length === 0) return [];
@@ -81,15 +88,11 @@ export function ensureWalkTables(
 ): WalkIndex[] {
   db.exec(
     `CREATE TABLE IF NOT EXISTS ${REGISTRY} (coll TEXT NOT NULL, name TEXT NOT NULL, fields TEXT NOT NULL,` +
-      ' elements TEXT NOT NULL, PRIMARY KEY (coll, name)) WITHOUT ROWID',
+      ' arrays TEXT NOT NULL, PRIMARY KEY (coll, name)) WITHOUT ROWID',
   );
   const declared = (specs ?? []).filter((s) => s.embeddedOnly && s.fields.some((f) => arrayFields.has(f)));
-  const registered = new Map(
-    db
-      .prepare(`SELECT name, fields, elements FROM ${REGISTRY} WHERE coll = ?`)
-      .all(collection)
-      .map((row) => [String(row.name), { fields: String(row.fields), elements: String(row.elements) }]),
-  );
+  const registered = new Map(loadWalks(db, collection).map((w) => [w.table, w]));
+  const arrays = JSON.stringify([...arrayFields].sort());
   for (const spec of declared) {
     const walk = toWalk(collection, spec.fields, arrayFields);
     const table = quoteIdent(walk.table);
@@ -101,42 +104,53 @@ export function ensureWalkTables(
         ' a TEXT NOT NULL, PRIMARY KEY (k, v, id)) WITHOUT ROWID',
     );
     db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${walk.table}_id`)} ON ${table} (id)`);
-    const elements = JSON.stringify(walk.elements);
-    // New, or an array field declared since its rows were written (their `a` lacks its elements).
-    if (registered.get(walk.table)?.elements !== elements) {
+    const known = registered.get(walk.table);
+    // New, or the array fields changed since its rows were written.
+    if (!known || JSON.stringify([...known.arrays].sort()) !== arrays) {
       db.exec(`DELETE FROM ${table}`);
       const rows = db.prepare(`SELECT id, doc FROM ${quoteIdent(collection)}`).all();
-      for (const row of rows)
-        writeWalkRows(db, walk, String(row.id), JSON.parse(String(row.doc)), arrayFields);
-      db.prepare(`INSERT OR REPLACE INTO ${REGISTRY} (coll, name, fields, elements) VALUES (?, ?, ?, ?)`).run(
+      for (const row of rows) writeWalkRows(db, walk, String(row.id), JSON.parse(String(row.doc)));
+      db.prepare(`INSERT OR REPLACE INTO ${REGISTRY} (coll, name, fields, arrays) VALUES (?, ?, ?, ?)`).run(
         collection,
         walk.table,
         JSON.stringify(spec.fields),
-        elements,
+        arrays,
       );
-      registered.set(walk.table, { fields: JSON.stringify(spec.fields), elements });
+      registered.set(walk.table, walk);
     }
   }
-  const walks: WalkIndex[] = [];
-  for (const [name, row] of registered) {
+  for (const name of registered.keys()) {
     // A walk table a previous version declared and this one no longer does only slows every write.
+    // Other connections notice the schema change and stop using it (see sqlite-store.ts).
     if (specs && !declared.some((s) => walkTableName(collection, s.fields) === name)) {
       db.exec(`DROP TABLE IF EXISTS ${quoteIdent(name)}`);
       db.prepare(`DELETE FROM ${REGISTRY} WHERE coll = ? AND name = ?`).run(collection, name);
-      continue;
+      registered.delete(name);
     }
-    walks.push({
-      ...toWalk(collection, JSON.parse(row.fields) as string[], arrayFields),
-      elements: JSON.parse(row.elements),
-    });
   }
-  return walks;
+  return [...registered.values()];
 }
 
-function toWalk(collection: string, fields: readonly string[], arrayFields: ReadonlySet<string>): WalkIndex {
+/** The walk tables registered for a collection, as their rows were written. */
+export function loadWalks(db: DatabaseSync, collection: string): WalkIndex[] {
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(REGISTRY);
+  if (!exists) return [];
+  return db
+    .prepare(`SELECT fields, arrays FROM ${REGISTRY} WHERE coll = ?`)
+    .all(collection)
+    .map((row) =>
+      toWalk(
+        collection,
+        JSON.parse(String(row.fields)) as string[],
+        new Set(JSON.parse(String(row.arrays)) as string[]),
+      ),
+    );
+}
+
+function toWalk(collection: string, fields: readonly string[], arrays: ReadonlySet<string>): WalkIndex {
   const prefix = fields.slice(0, -1);
-  const elements = [...arrayFields].filter((f) => !prefix.includes(f)).sort();
-  return { table: walkTableName(collection, fields), prefix, last: fields.at(-1)!, elements };
+  const elements = [...arrays].filter((f) => !prefix.includes(f)).sort();
+  return { table: walkTableName(collection, fields), prefix, last: fields.at(-1)!, arrays, elements };
 }
 
 /*
@@ -167,7 +181,6 @@ function writeWalkRows(
   walk: WalkIndex,
   id: string,
   doc: Doc,
-  arrayFields: ReadonlySet<string>,
 ): void {
   const value = getPath(doc, walk.last);
   // Ordering by a field leaves out documents without it, as the plain query does.
@@ -175,7 +188,7 @@ function writeWalkRows(
   const insert = db.prepare(`INSERT INTO ${quoteIdent(walk.table)} (k, v, t, id, a) VALUES (?, ?, ?, ?, ?)`);
   const v = walkValue(value);
   const others = elementsOf(doc, walk);
-  for (const key of keysOf(doc, walk.prefix, arrayFields)) insert.run(key, v, jsonType(value), id, others);
+  for (const key of keysOf(doc, walk.prefix, walk.arrays)) insert.run(key, v, jsonType(value), id, others);
 }
 
 /** Rewrites a document's rows in every walk table (null: the document is gone). */
@@ -184,11 +197,10 @@ export function syncWalkRows(
   walks: readonly WalkIndex[],
   id: string,
   doc: Doc | null,
-  arrayFields: ReadonlySet<string>,
 ): void {
   for (const walk of walks) {
     statement(`DELETE FROM ${quoteIdent(walk.table)} WHERE id = ?`).run(id);
-    if (doc) writeWalkRows({ prepare: statement }, walk, id, doc, arrayFields);
+    if (doc) writeWalkRows({ prepare: statement }, walk, id, doc);
   }
 }
 
@@ -204,11 +216,7 @@ export interface WalkPlan {
  * (scalar field) or array-contains / array-contains-any (array field) filter on each prefix field.
  * The longest prefix wins: it narrows the most.
  */
-export function pickWalk(
-  walks: readonly WalkIndex[],
-  arrayFields: ReadonlySet<string>,
-  q: NormalizedQuery,
-): WalkPlan | null {
+export function pickWalk(walks: readonly WalkIndex[], q: NormalizedQuery): WalkPlan | null {
   if (q.order.length !== 1) return null;
   let best: WalkPlan | null = null;
   for (const walk of walks) {
@@ -216,7 +224,7 @@ export function pickWalk(
     let keys: string[][] = [[]];
     const covered = new Set<Where>();
     for (const field of walk.prefix) {
-      const isArray = arrayFields.has(field);
+      const isArray = walk.arrays.has(field);
       const clause = isArray
         ? (q.where.find(([f, o]) => f === field && o === 'array-contains') ??
           q.where.find(([f, o]) => f === field && o === 'array-contains-any'))

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CollectionOptions, createStore, type Query } from '../src/index.ts';
+import { type CollectionOptions, createStore, type Doc, type Query } from '../src/index.ts';
 import { normalizeQuery } from '../src/normalize-query.ts';
 import { sqliteIndexName } from '../src/sqlite-schema.ts';
 import { buildSelect, buildWalkSelect } from '../src/sqlite-sql.ts';
@@ -208,8 +208,15 @@ describe('sqlite backend', () => {
     const q = normalizeQuery(query);
     const arrays = new Set(options.arrayFields);
     const walk = pickWalk(
-      [{ table: walkTable, prefix: ['householdId', 'colors', 'season'], last: 'price', elements: [] }],
-      arrays,
+      [
+        {
+          table: walkTable,
+          prefix: ['householdId', 'colors', 'season'],
+          last: 'price',
+          arrays,
+          elements: [],
+        },
+      ],
       q,
     );
     const select = buildWalkSelect('items', arrays, q, walk!);
@@ -259,6 +266,45 @@ describe('sqlite backend', () => {
       .all();
     after.close();
     expect(tables.map((t) => t.name)).toEqual(['_store_walk_indexes']);
+  });
+
+  it('keeps every connection on a file in step with walk tables another one adds, rewrites or drops', async () => {
+    const file = join(dir, 'walk-peers.sqlite');
+    const walkIndex = { fields: ['h', 'colors', 'season', 'price'], embeddedOnly: true };
+    const query: Query = {
+      where: [
+        ['h', '==', 'x'],
+        ['colors', 'array-contains', 'red'],
+        ['season', 'array-contains', 'WINTER'],
+      ],
+      orderBy: [{ field: 'price' }],
+    };
+    const prices = async (c: { query(q: Query): Promise<{ items: Doc[] }> }) =>
+      (await c.query(query)).items.map((d) => d.price);
+    const doc = (price: number) => ({ h: 'x', colors: ['red'], season: ['WINTER'], price });
+
+    // `season` is declared an array field only later: rows written before are rewritten.
+    const first = openStore(file);
+    const early = first.collection('items', { indexes: [walkIndex], arrayFields: ['colors'] });
+    await early.put('d1', doc(1));
+    const both = first.collection('items', { indexes: [walkIndex], arrayFields: ['colors', 'season'] });
+    await both.put('d2', doc(2));
+    expect(await prices(both)).toEqual([1, 2]);
+
+    // A second connection that never declared the walk maintains it once it exists.
+    const second = openStore(file);
+    const plain = second.collection('items');
+    await plain.put('d3', doc(3));
+    expect(await prices(both)).toEqual([1, 2, 3]);
+
+    // A third connection drops it: the others go on writing and reading without it.
+    const third = openStore(file);
+    third.collection('items', { indexes: [], arrayFields: ['colors', 'season'] });
+    await both.put('d4', doc(4));
+    await plain.put('d5', doc(5));
+    expect(await prices(both)).toEqual([1, 2, 3, 4, 5]);
+    expect(await prices(plain)).toEqual([1, 2, 3, 4, 5]);
+    for (const store of [first, second, third]) await store.close();
   });
 
   it('spends each token exactly once across two processes on one file', async () => {
