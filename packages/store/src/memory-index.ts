@@ -1,4 +1,5 @@
 import { compareStrings, compareValues } from './compare.ts';
+import { documentKeys, queryKeys } from './index-keys.ts';
 import { getPath } from './names.ts';
 import type { NormalizedQuery } from './normalize-query.ts';
 import type { Doc, IndexSpec, Where } from './types.ts';
@@ -34,21 +35,6 @@ export type Entry = { value: unknown; id: string; doc: Doc };
  */
 export type IndexWalk = { size: number; covered: ReadonlySet<Where>; walk(): Iterable<Entry> };
 
-/** A key for an equality value; null for values equality on them is not indexed for (lists, maps). */
-function scalarKey(value: unknown): string | null {
-  if (value === null) return 'n';
-  switch (typeof value) {
-    case 'boolean':
-      return `b${value}`;
-    case 'number':
-      return Number.isNaN(value) ? null : `d${value === 0 ? 0 : value}`;
-    case 'string':
-      return `s${value}`;
-    default:
-      return null;
-  }
-}
-
 /** Where an entry sorts: by value, then id. */
 type Position = { value: unknown; id: string };
 
@@ -72,19 +58,7 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
   const last = spec.fields.at(-1)!;
   const lists = new Map<string, Entry[]>();
 
-  /** Every prefix key a document is listed under (one per element of an array field). */
-  function keysOf(doc: Doc): string[] {
-    let keys = [''];
-    for (const field of prefix) {
-      const value = getPath(doc, field);
-      if (value === undefined) return [];
-      const values = arrayFields.has(field) ? (Array.isArray(value) ? value : []) : [value];
-      const parts = [...new Set(values.map(scalarKey).filter((k): k is string => k !== null))];
-      keys = keys.flatMap((k) => parts.map((p) => `${k}\u0000${p}`));
-      if (keys.length === 0) return [];
-    }
-    return keys;
-  }
+  const keysOf = (doc: Doc) => documentKeys(doc, prefix, arrayFields);
 
   return {
     prefix,
@@ -137,14 +111,9 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
       if (q.order.length !== 1 || q.order[0]!.field !== last) return null;
       // One list per combination of the values the query asks for (array-contains-any on an
       // array field asks for several).
-      let keys = [''];
-      const covered = new Set<Where>();
-      for (const field of prefix) {
-        const wanted = wantedKeys(q, field, arrayFields.has(field));
-        if (!wanted) return null;
-        covered.add(wanted.clause);
-        keys = keys.flatMap((k) => wanted.keys.map((p) => `${k}\u0000${p}`));
-      }
+      const wanted = queryKeys(q, prefix, arrayFields);
+      if (!wanted) return null;
+      const { keys, covered } = wanted;
       const found = keys
         .map((k) => lists.get(k))
         .filter((l): l is Entry[] => l !== undefined && l.length > 0);
@@ -163,23 +132,6 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
       return { size, covered, walk };
     },
   };
-}
-
-/** The index keys a query's filter on `field` selects (and that filter), or null when it has none usable. */
-function wantedKeys(
-  q: NormalizedQuery,
-  field: string,
-  isArray: boolean,
-): { keys: string[]; clause: Where } | null {
-  const clause = isArray
-    ? (q.where.find(([f, o]) => f === field && o === 'array-contains') ??
-      q.where.find(([f, o]) => f === field && o === 'array-contains-any'))
-    : q.where.find(([f, o]) => f === field && o === '==');
-  if (!clause) return null;
-  const values = clause[1] === 'array-contains-any' ? (clause[2] as unknown[]) : [clause[2]];
-  const keys = values.map(scalarKey);
-  if (keys.some((k) => k === null)) return null;
-  return { keys: [...new Set(keys as string[])], clause };
 }
 
 /**

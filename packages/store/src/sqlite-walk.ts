@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { documentKeys, queryKeys } from './index-keys.ts';
 import { getPath } from './names.ts';
 import type { NormalizedQuery } from './normalize-query.ts';
 import { elementKey, quoteIdent, type Sql, toSqlValue } from './sqlite-expr.ts';
@@ -54,27 +55,6 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
-/** A prefix value as it is written into a key; null for values equality is not indexed for. */
-function keyPart(value: unknown): string | null {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : null;
-  return null;
-}
-
-/** Every key a document is listed under: one per combination of its array fields' elements. */
-function keysOf(doc: Doc, prefix: readonly string[], arrays: ReadonlySet<string>): string[] {
-  let keys: string[][] = [[]];
-  for (const field of prefix) {
-    const value = getPath(doc, field);
-    if (value === undefined) return [];
-    const values = arrays.has(field) ? (Array.isArray(value) ? value : []) : [value];
-    const parts = [...new Set(values.map(keyPart).filter((k): k is string => k !== null))];
-    keys = keys.flatMap((k) => parts.map((p) => [...k, p]));
-    if (keys.length === 0) return [];
-  }
-  return keys.map((k) => `[${k.join(',')}]`);
-}
-
 /**
  * Creates (idempotently) the walk tables the declared indexes ask for, fills a new one from the
  * documents already stored, and drops those no longer declared. Runs inside the schema's write
@@ -86,11 +66,13 @@ export function ensureWalkTables(
   specs: readonly IndexSpec[] | undefined,
   arrayFields: ReadonlySet<string>,
 ): WalkIndex[] {
-  db.exec(
-    `CREATE TABLE IF NOT EXISTS ${REGISTRY} (coll TEXT NOT NULL, name TEXT NOT NULL, fields TEXT NOT NULL,` +
-      ' arrays TEXT NOT NULL, PRIMARY KEY (coll, name)) WITHOUT ROWID',
-  );
   const declared = (specs ?? []).filter((s) => s.embeddedOnly && s.fields.some((f) => arrayFields.has(f)));
+  // A file whose collections never declare one carries no registry (nothing to create at boot).
+  if (declared.length > 0)
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${REGISTRY} (coll TEXT NOT NULL, name TEXT NOT NULL, fields TEXT NOT NULL,` +
+        ' arrays TEXT NOT NULL, PRIMARY KEY (coll, name)) WITHOUT ROWID',
+    );
   const registered = new Map(loadWalks(db, collection).map((w) => [w.table, w]));
   const arrays = JSON.stringify([...arrayFields].sort());
   for (const spec of declared) {
@@ -188,7 +170,8 @@ function writeWalkRows(
   const insert = db.prepare(`INSERT INTO ${quoteIdent(walk.table)} (k, v, t, id, a) VALUES (?, ?, ?, ?, ?)`);
   const v = walkValue(value);
   const others = elementsOf(doc, walk);
-  for (const key of keysOf(doc, walk.prefix, walk.arrays)) insert.run(key, v, jsonType(value), id, others);
+  for (const key of documentKeys(doc, walk.prefix, walk.arrays))
+    insert.run(key, v, jsonType(value), id, others);
 }
 
 /** Rewrites a document's rows in every walk table (null: the document is gone). */
@@ -221,30 +204,9 @@ export function pickWalk(walks: readonly WalkIndex[], q: NormalizedQuery): WalkP
   let best: WalkPlan | null = null;
   for (const walk of walks) {
     if (walk.last !== q.order[0]!.field) continue;
-    let keys: string[][] = [[]];
-    const covered = new Set<Where>();
-    for (const field of walk.prefix) {
-      const isArray = walk.arrays.has(field);
-      const clause = isArray
-        ? (q.where.find(([f, o]) => f === field && o === 'array-contains') ??
-          q.where.find(([f, o]) => f === field && o === 'array-contains-any'))
-        : q.where.find(([f, o]) => f === field && o === '==');
-      if (!clause) {
-        keys = [];
-        break;
-      }
-      const values = clause[1] === 'array-contains-any' ? (clause[2] as unknown[]) : [clause[2]];
-      const parts = values.map(keyPart);
-      if (parts.some((p) => p === null)) {
-        keys = [];
-        break;
-      }
-      covered.add(clause);
-      keys = keys.flatMap((k) => [...new Set(parts as string[])].map((p) => [...k, p]));
-    }
-    if (keys.length === 0 || keys.length > MAX_KEYS) continue;
-    if (!best || walk.prefix.length > best.walk.prefix.length)
-      best = { walk, keys: keys.map((k) => `[${k.join(',')}]`), covered };
+    const wanted = queryKeys(q, walk.prefix, walk.arrays);
+    if (!wanted || wanted.keys.length > MAX_KEYS) continue;
+    if (!best || walk.prefix.length > best.walk.prefix.length) best = { walk, ...wanted };
   }
   return best;
 }
