@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { documentKeys, queryKeys } from './index-keys.ts';
 import { getPath } from './names.ts';
-import type { NormalizedQuery } from './normalize-query.ts';
+import { type NormalizedQuery, RANGE_OPS } from './normalize-query.ts';
 import { elementKey, quoteIdent, type Sql, toSqlValue } from './sqlite-expr.ts';
 import type { Doc, IndexSpec, Where } from './types.ts';
 
@@ -233,7 +233,7 @@ export function walkFilters(plan: WalkPlan, q: NormalizedQuery): { sql: Sql[]; c
       });
       continue;
     }
-    if (field !== plan.walk.last || !['<', '<=', '>', '>='].includes(op)) continue;
+    if (field !== plan.walk.last || !RANGE_OPS.has(op)) continue;
     covered.add(clause);
     sql.push({ sql: `(w.v ${op} ? AND w.t = ?)`, params: [walkValue(bound), jsonType(bound)] });
   }
