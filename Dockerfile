@@ -12,6 +12,7 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 RUN npm install -g pnpm@10.34.9
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
+COPY patches ./patches
 COPY packages ./packages
 COPY services ./services
 COPY scripts ./scripts
@@ -23,6 +24,7 @@ RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=<name>" && exit 
 WORKDIR /app
 RUN npm install -g pnpm@10.34.9
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
+COPY patches ./patches
 COPY packages ./packages
 COPY services ./services
 COPY scripts/serve.mjs ./scripts/serve.mjs

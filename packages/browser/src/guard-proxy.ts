@@ -3,9 +3,12 @@
 // name itself, asks the address guard, and connects to the very address it checked: no
 // navigation, redirect, subresource, WebSocket or service worker reaches a private address, and
 // a name cannot resolve differently between the check and the connection.
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
+import { nodeHttp } from '@hs/service-kit';
 import type { AddressGuard } from './address-guard.ts';
+
+const { createServer, request: httpRequest } = nodeHttp;
 
 /** Header on the proxy's refusal, so a page's response says it was the guard, not the site. */
 export const BLOCKED_HEADER = 'x-hs-blocked';

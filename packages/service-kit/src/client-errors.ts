@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ErrorEnvelope } from '@hs/contracts';
 import type { FastifyInstance } from 'fastify';
+import { nodeHttp } from './node-http.ts';
+
+const { STATUS_CODES } = nodeHttp;
 
 /** Node's own refusals, raised before a request object exists, answered with the envelope too. */
 function refusal(code: string | undefined): { status: number; body: ErrorEnvelope } {

@@ -1,4 +1,6 @@
-import { STATUS_CODES } from 'node:http';
+import { nodeHttp } from './node-http.ts';
+
+const { STATUS_CODES } = nodeHttp;
 
 // operationIds and fallback summaries for the OpenAPI documents, derived from each operation's method and path so that a
 // generated client gets names like listWardrobeItems or createPurchaseRequest.

@@ -1,8 +1,9 @@
 import { CALLER_HEADERS, ErrorEnvelope, type ServiceName } from '@hs/contracts';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { nestedTimeoutMs, REQUEST_TIMEOUT_HEADER } from './deadline.ts';
 import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
+import { request } from './http-request.ts';
 import type { Caller } from './internal-auth.ts';
 import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
 import { scopeRegistry } from './metrics.ts';

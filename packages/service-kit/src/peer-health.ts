@@ -1,6 +1,6 @@
-import { request } from 'undici';
 import type { Peer } from './config.ts';
 import type { ReadinessCheck } from './create-app.ts';
+import { request } from './http-request.ts';
 
 /**
  * A readiness check on a peer this service cannot serve without: true while the peer's /health

@@ -11,11 +11,12 @@ import {
   type Peer,
   REQUEST_TIMEOUT_HEADER,
   trackOpenStream,
+  httpRequest as undiciRequest,
   upstreamError,
   upstreamTimeout,
 } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Dispatcher, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
 
 const HOP_BY_HOP = new Set([
   'connection',

@@ -1,9 +1,9 @@
 // Idempotency-Key on forwarded writes (every create and chat turn the gateway passes on): the
 // first success is kept and a retry with the same key and body gets it again without reaching
 // the owning service twice (rules in domain/idempotency.ts, store in idempotency-store.ts).
-import { AppError, conflict, validationError } from '@hs/service-kit';
+import { AppError, conflict, httpRequest as undiciRequest, validationError } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Dispatcher, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
 import { IDEMPOTENCY_KEY } from '../domain/idempotency.ts';
 import { idempotencyScope } from '../plugins/idempotency-key.ts';
 import { type ForwardIdentity, forward, forwardTarget, upstreamHeaders } from './forward.ts';

@@ -2,9 +2,9 @@
 // string itself; OIDC mode verifies the token against the issuer's JWKS with jose
 // (createRemoteJWKSet caches keys), using OIDC discovery when no JWKS URL is configured.
 import { createHash } from 'node:crypto';
-import { unauthorized, upstreamError } from '@hs/service-kit';
+import { httpRequest as request, unauthorized, upstreamError } from '@hs/service-kit';
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
-import { request } from 'undici';
+
 import type { Identity } from './access-tokens.ts';
 
 export interface IdentityProvider {

@@ -7,10 +7,11 @@ import {
   type Caller,
   INTERNAL_TOKEN_HEADER,
   type Peer,
+  httpRequest as request,
   upstreamError,
   upstreamTimeout,
 } from '@hs/service-kit';
-import { request } from 'undici';
+
 import { createSseParser, type SseEvent } from '../domain/voice-sse-parser.ts';
 
 export const MESSAGE_SOURCE_HEADER = 'x-message-source';

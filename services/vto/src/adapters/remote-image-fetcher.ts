@@ -7,7 +7,8 @@
 // bounded in time.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, type Dispatcher, request } from 'undici';
+import { Agent, buildConnector, httpRequest as request } from '@hs/service-kit';
+import type { Dispatcher } from 'undici';
 import { isForbiddenAddress, isLoopbackAddress } from '../domain/forbidden-address.ts';
 import { TryOnFailure } from '../domain/try-on-failure.ts';
 import { BodyTooLargeError, readCapped } from './read-capped.ts';

@@ -4,7 +4,8 @@
 // parameters:{sampleCount:1}}` → `{predictions:[{mimeType, bytesBase64Encoded}]}`.
 // The endpoint is operator configuration (VTO_HTTP_ENDPOINT), not user input, so it is called
 // directly rather than through the SSRF-safe fetcher.
-import { request } from 'undici';
+
+import { httpRequest as request } from '@hs/service-kit';
 import { sniffImage } from '../../domain/image-format.ts';
 import { TryOnFailure } from '../../domain/try-on-failure.ts';
 import { BodyTooLargeError, readCapped } from '../read-capped.ts';
