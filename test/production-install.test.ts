@@ -28,6 +28,7 @@ describe.skipIf(!hasPnpm)('a production install of one service', () => {
         'package.json',
         'pnpm-lock.yaml',
         'pnpm-workspace.yaml',
+        'patches',
         'packages',
         'services',
         'scripts/serve.mjs',
