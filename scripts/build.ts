@@ -1,8 +1,8 @@
 // `pnpm build`: the production build. Each service becomes an ES module,
 // services/<name>/dist/server.js (with chunks beside it for what loads only when configured),
-// holding its own code and the workspace packages it uses
-// (compiled from TypeScript once, here, instead of at every boot). Packages from the registry
-// stay imports of the exact files the workspace's node_modules hold, written relative to dist/:
+// holding its own code, the workspace packages it uses and the registry packages every boot loads
+// (BUNDLED below; compiled from TypeScript once, here, instead of at every boot). Other registry
+// packages stay imports of the exact files the workspace's node_modules hold, relative to dist/:
 // build where the bundle runs (in the image, after `pnpm install`), not elsewhere.
 // Run the result with `node services/<name>/dist/server.js` (what `npm start` and the image do),
 // or all eight in one process with `node dist/one-process.js`.
@@ -16,11 +16,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const local = (id: string) => id.startsWith('.') || id.startsWith('/') || id.startsWith('@hs/');
 
 /**
- * Registry packages compiled into the bundle: Fastify and what it loads at every boot. Resolving
- * and reading their ~100 CommonJS files one by one cost each process about 150 ms of CPU. Left
- * out: pino and its transport machinery (its workers are files found next to its code), the
- * docs page's packages (swagger reads its package.json, swagger-ui serves files from its folder),
- * and Ajv with fast-json-stringify, which a boot never loads (the zod compilers replace them).
+ * Registry packages compiled into the bundle: Fastify, zod and what they load at every boot.
+ * Resolving, reading and linking their ~200 files one by one cost each process about 250 ms of
+ * CPU, a third of its boot. Left out: pino and its transport machinery (its workers are files
+ * found next to its code), the docs page's packages (swagger reads its package.json, swagger-ui
+ * serves files from its folder), undici (its files are picked one by one: http-request.ts), and
+ * Ajv with fast-json-stringify, which a boot never loads (the zod compilers replace them). zod
+ * and its Fastify type provider go in together: one copy of zod checks the schemas.
  */
 const BUNDLED = new Set([
   'fastify',
@@ -48,6 +50,9 @@ const BUNDLED = new Set([
   'semver',
   'set-cookie-parser',
   'toad-cache',
+  'zod',
+  'fastify-type-provider-zod',
+  '@opentelemetry/api',
 ]);
 const packageName = (source: string) =>
   source
