@@ -3,8 +3,9 @@
 # The image holds that service, the shared packages it imports and their production
 # dependencies only, and runs its production build (`pnpm build`: one compiled ES module,
 # services/<name>/dist/server.js, made in the build stage with the dev tools, which the image
-# does not keep). The bundle imports registry packages by their path under node_modules/.pnpm,
-# which a production install of the same lockfile lays out the same way. Runs as the unprivileged `node` user with a read-only root
+# does not keep). The bundle holds the registry packages every boot loads and imports the others
+# by their path under node_modules/.pnpm, which a production install of the same lockfile (with
+# the patches under patches/) lays out the same way. Runs as the unprivileged `node` user with a read-only root
 # filesystem: the only writable paths are the /data and /blobs volumes and /tmp (tmpfs).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
