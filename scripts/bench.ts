@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
 import { REPO_ROOT } from '@hs/testing';
 import { runAuditBench } from './bench-audit.ts';
-import { bareNodeMs, bootAll, bootOneProcess } from './bench-boot.ts';
+import { bareNodeMs, bootAll, bootOneProcess, untilQuiet } from './bench-boot.ts';
 import { formatBrowserBench, runBrowserBench } from './bench-browser.ts';
 import { runChatBench } from './bench-chat.ts';
 import { runGatewayBench } from './bench-gateway.ts';
@@ -165,11 +165,17 @@ async function round(): Promise<Round> {
   const audit = await runAuditBench({ appends: quick ? 300 : 5000 });
   if (!audit.chainValid) throw new Error('audit chain did not verify after the append benchmark');
   Object.assign(r, { auditPerSec: audit.appendsPerSec, rawInsertsPerSec: audit.rawInsertsPerSec });
+  // The boot targets are for an idle machine: wait for the benches above to settle (not in the
+  // quick smoke run, which the test suite runs beside other tests).
+  const quietMs = quick ? 0 : 15_000;
+  r.bootQuietWaitMs = await untilQuiet(quietMs);
   r.bareNodeMs = await bareNodeMs();
+  await untilQuiet(quietMs);
   const boot = await bootAll(ServiceName.options, true);
   r.bootAllMs = boot.ms;
   for (const [service, figure] of Object.entries(boot.perService)) r[`rssIdleMb.${service}`] = figure.rssMb;
   r.maxServiceRssMb = Math.max(...Object.values(boot.perService).map((f) => f.rssMb));
+  await untilQuiet(quietMs);
   const oneProcess = await bootOneProcess();
   r.oneProcessBootMs = oneProcess.ms;
   r.oneProcessRssMb = oneProcess.rssMb;

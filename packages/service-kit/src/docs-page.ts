@@ -9,7 +9,8 @@ const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection'
  * /docs, the swagger-ui page, built on its first visit: swagger-ui and the static-file server
  * under it cost every process about 80 ms of CPU at boot, for a page few visits reach. The page
  * lives in a small Fastify instance of its own (swagger-ui over this app's finished document),
- * and /docs and /docs/* hand each request to it.
+ * and /docs and /docs/* hand each request to it (its files are read whole: the page is for a
+ * developer's browser, not for traffic).
  */
 export function registerDocsPage(
   app: FastifyInstance,
@@ -36,15 +37,19 @@ export function registerDocsPage(
       throw err;
     });
     const inner = await page;
-    const res = await inner.inject({
-      method: request.method as 'GET' | 'HEAD',
-      url: request.url,
-      headers: request.headers,
-    });
+    // HEAD asks for GET's headers: Fastify's own HEAD handling then sends them without the body.
+    const res = await inner.inject({ method: 'GET', url: request.url, headers: request.headers });
+    // A path the page does not have is this app's 404 (the error envelope), and a failure in
+    // the page goes to this app's error handler and log.
+    if (res.statusCode === 404) return reply.callNotFound();
+    if (res.statusCode >= 500)
+      throw new Error(`the docs page failed: ${res.statusCode} ${res.body.slice(0, 200)}`);
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
     }
-    return reply.code(res.statusCode).send(res.rawPayload);
+    reply.code(res.statusCode);
+    // A 304 or a redirect has no body (and so no content length or type of its own).
+    return res.rawPayload.length > 0 ? reply.send(res.rawPayload) : reply.send();
   };
   const route = { schema: { hide: true }, config: { public: true } };
   app.get('/docs', route, serve);

@@ -12,19 +12,34 @@ import globalDispatcher from 'undici/lib/global.js';
 
 export { Agent, buildConnector };
 
-/** undici's `request`: one request through `options.dispatcher` or the global Agent. */
+/** undici's `request` (its index's wrapper, line for line): one request through
+ * `options.dispatcher` or the global Agent. */
 export const request = ((url: string | URL, options?: Undici.Dispatcher.RequestOptions) => {
-  if (!url || (typeof url !== 'string' && !(url instanceof URL))) {
+  if (!url || (typeof url !== 'string' && typeof url !== 'object')) {
     throw new errors.InvalidArgumentError('invalid url');
   }
-  const target = util.parseURL(url);
-  const { dispatcher = globalDispatcher.getGlobalDispatcher(), ...rest } = (options ?? {}) as {
+  if (options != null && typeof options !== 'object') throw new errors.InvalidArgumentError('invalid opts');
+  type Options = Partial<Undici.Dispatcher.RequestOptions> & {
     dispatcher?: Undici.Dispatcher;
-  } & Partial<Undici.Dispatcher.RequestOptions>;
+    agent?: unknown;
+  };
+  let opts = options as Options | undefined;
+  let target: URL;
+  if (opts?.path != null) {
+    if (typeof opts.path !== 'string') throw new errors.InvalidArgumentError('invalid opts.path');
+    const path = opts.path.startsWith('/') ? opts.path : `/${opts.path}`;
+    target = new URL(util.parseOrigin(url).origin + path);
+  } else {
+    opts ??= (typeof url === 'object' ? url : {}) as Options;
+    target = util.parseURL(url);
+  }
+  const { agent, dispatcher = globalDispatcher.getGlobalDispatcher(), ...rest } = opts;
+  if (agent) throw new errors.InvalidArgumentError('unsupported opts.agent. Did you mean opts.client?');
   return apiRequest.call(dispatcher, {
     ...rest,
     origin: target.origin,
     path: target.search ? `${target.pathname}${target.search}` : target.pathname,
-    method: rest.method ?? (rest.body ? 'PUT' : 'GET'),
-  });
+    // `||` as undici has it: an empty method is the default too.
+    method: opts.method || (opts.body ? 'PUT' : 'GET'),
+  } as Undici.Dispatcher.RequestOptions);
 }) as typeof Undici.request;

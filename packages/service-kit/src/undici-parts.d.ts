@@ -20,7 +20,7 @@ declare module 'undici/lib/core/errors.js' {
   export default all;
 }
 declare module 'undici/lib/core/util.js' {
-  const util: { parseURL(url: string | URL): URL };
+  const util: { parseURL(url: string | URL | object): URL; parseOrigin(url: string | URL | object): URL };
   export default util;
 }
 declare module 'undici/lib/global.js' {
