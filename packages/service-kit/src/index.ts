@@ -7,7 +7,7 @@ export * from './error-responses.ts';
 export * from './errors.ts';
 export * from './flow.ts';
 export * from './household-members.ts';
-export { Agent, buildConnector, request as httpRequest } from './http-request.ts';
+export { loadAgentParts, request as httpRequest } from './http-request.ts';
 export * from './ids.ts';
 export * from './internal-auth.ts';
 export * from './json-depth.ts';

@@ -37,12 +37,12 @@ describe('httpRequest', () => {
     await agent.close();
   });
 
-  it('refuses what undici refuses', () => {
-    expect(() => request('' as string)).toThrow(/invalid url/);
-    expect(() => request(base, { agent: {} } as never)).toThrow(/opts.agent/);
-    expect(() => request(base, { path: 5 } as never)).toThrow(/invalid opts.path/);
+  it('refuses what undici refuses', async () => {
+    await expect(request('' as string)).rejects.toThrow(/invalid url/);
+    await expect(request(base, { agent: {} } as never)).rejects.toThrow(/opts.agent/);
+    await expect(request(base, { path: 5 } as never)).rejects.toThrow(/invalid opts.path/);
     // opts.path goes with an origin alone, as undici has it.
-    expect(() => request(`${base}/a`, { path: '/b' } as never)).toThrow(/invalid url/);
+    await expect(request(`${base}/a`, { path: '/b' } as never)).rejects.toThrow(/invalid url/);
   });
 
   it('fails a request to a closed port with a connection error, not a hang', async () => {

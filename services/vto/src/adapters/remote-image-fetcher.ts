@@ -7,7 +7,7 @@
 // bounded in time.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, httpRequest as request } from '@hs/service-kit';
+import { loadAgentParts, httpRequest as request } from '@hs/service-kit';
 import type { Dispatcher } from 'undici';
 import { isForbiddenAddress, isLoopbackAddress } from '../domain/forbidden-address.ts';
 import { TryOnFailure } from '../domain/try-on-failure.ts';
@@ -56,24 +56,29 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
     return answers[0]!.address;
   }
 
-  const connector = buildConnector({ timeout: options.timeoutMs });
-  const agent = new Agent({
-    connect: (connectOptions, callback) => {
-      resolveSafe(connectOptions.hostname).then(
-        (address) => {
-          const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
-          // Connect to the checked address; TLS still verifies the certificate for the name.
-          const servername = connectOptions.servername ?? (isIP(host) ? undefined : host);
-          connector(
-            { ...connectOptions, hostname: address, ...(servername ? { servername } : {}) },
-            callback,
-          );
-        },
-        (err: Error) => callback(err, null),
-      );
-    },
-    connections: 8,
-  });
+  /** The Agent that connects only to checked addresses (undici's files load on the first fetch). */
+  const createAgent = async (): Promise<Dispatcher> => {
+    const { Agent, buildConnector } = await loadAgentParts();
+    const connector = buildConnector({ timeout: options.timeoutMs });
+    return new Agent({
+      connect: (connectOptions, callback) => {
+        resolveSafe(connectOptions.hostname).then(
+          (address) => {
+            const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
+            // Connect to the checked address; TLS still verifies the certificate for the name.
+            const servername = connectOptions.servername ?? (isIP(host) ? undefined : host);
+            connector(
+              { ...connectOptions, hostname: address, ...(servername ? { servername } : {}) },
+              callback,
+            );
+          },
+          (err: Error) => callback(err, null),
+        );
+      },
+      connections: 8,
+    });
+  };
+  let agent: Promise<Dispatcher> | undefined;
 
   return {
     async fetch(url, signal) {
@@ -83,10 +88,11 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
       const combined = AbortSignal.any([signal, timeout]);
       const shown = `${url.protocol}//${url.host}${url.pathname}`;
       let res: Dispatcher.ResponseData;
+      agent ??= createAgent();
       try {
         res = await request(url, {
           method: 'GET',
-          dispatcher: agent,
+          dispatcher: await agent,
           signal: combined,
           headers: { accept: 'image/png, image/jpeg;q=0.9' },
         });
@@ -118,7 +124,12 @@ export function createRemoteImageFetcher(options: RemoteImageFetcherOptions): Re
         throw toFailure(err, shown, signal, timeout, options.maxBytes);
       }
     },
-    close: () => agent.close(),
+    close: async () => {
+      await agent?.then(
+        (a) => a.close(),
+        () => undefined,
+      );
+    },
   };
 }
 
