@@ -22,7 +22,9 @@ const local = (id: string) => id.startsWith('.') || id.startsWith('/') || id.sta
  * found next to its code), the docs page's packages (swagger reads its package.json, swagger-ui
  * serves files from its folder), undici (its files are picked one by one: http-request.ts), and
  * Ajv with fast-json-stringify, which a boot never loads (the zod compilers replace them). zod
- * and its Fastify type provider go in together: one copy of zod checks the schemas.
+ * and its Fastify type provider go in together: one copy of zod checks the schemas. Resolution
+ * takes the `import` condition first, also for a `require`: a package listed here is compiled from
+ * its ES side, so its CommonJS callers must use only names that side exports (not so for `ws`).
  */
 const BUNDLED = new Set([
   'fastify',
