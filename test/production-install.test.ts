@@ -4,7 +4,7 @@
 // unprivileged user whose only writable directory is its data dir.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, REPO_ROOT } from '@hs/testing';
@@ -56,6 +56,12 @@ describe.skipIf(!hasPnpm)('a production install of one service', () => {
       installed.filter((p) => /^(vitest|typescript|@biomejs|autocannon|oidc-provider)@/.test(p)),
     ).toEqual([]);
     expect(installed.some((p) => p.startsWith('fastify@'))).toBe(true);
+    // What keeps a boot small (README, "What a boot costs"): the bundle never imports node:http as
+    // an ES module (its facade loads Node's bundled undici) nor undici's index, and holds Fastify.
+    const bundle = readFileSync(join(dir, 'services/commerce/dist/server.js'), 'utf8');
+    expect(bundle).not.toMatch(/from "node:http"/);
+    expect(bundle).not.toMatch(/undici\/index\.js/);
+    expect(bundle).not.toMatch(/node_modules\/\.pnpm\/fastify@/);
 
     const data = join(dir, 'data');
     mkdirSync(data);
