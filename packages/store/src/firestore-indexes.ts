@@ -40,7 +40,7 @@ export function firestoreIndexDefinitions(
     assertCollectionName(name);
     const arrays = new Set(options.arrayFields ?? []);
     for (const spec of options.indexes ?? []) {
-      if (spec.embeddedOnly) continue;
+      if (spec.embeddedOnly || spec.memoryOnly) continue;
       for (const field of spec.fields) assertFieldPath(field);
       const fields = spec.fields.map(
         (fieldPath): FirestoreIndexField =>

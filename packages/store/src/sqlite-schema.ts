@@ -43,7 +43,7 @@ export function ensureCollectionSchema(
   const declaredArrays = options.arrayFields ?? [];
   const wanted = new Set<string>();
   for (const spec of options.indexes ?? []) {
-    if (spec.firestoreOnly) continue;
+    if (spec.firestoreOnly || spec.memoryOnly) continue;
     // Array fields in an index Firestore cannot have: a walk table (sqlite-walk.ts) instead.
     if (spec.embeddedOnly && spec.fields.some((f) => declaredArrays.includes(f))) continue;
     // Array fields are served by the side table; scalar fields go into one expression index,

@@ -66,7 +66,9 @@ export function ensureWalkTables(
   specs: readonly IndexSpec[] | undefined,
   arrayFields: ReadonlySet<string>,
 ): WalkIndex[] {
-  const declared = (specs ?? []).filter((s) => s.embeddedOnly && s.fields.some((f) => arrayFields.has(f)));
+  const declared = (specs ?? []).filter(
+    (s) => s.embeddedOnly && !s.memoryOnly && s.fields.some((f) => arrayFields.has(f)),
+  );
   // A file whose collections never declare one carries no registry (nothing to create at boot).
   if (declared.length > 0)
     db.exec(
@@ -174,15 +176,17 @@ function writeWalkRows(
     insert.run(key, v, jsonType(value), id, others);
 }
 
-/** Rewrites a document's rows in every walk table (null: the document is gone). */
+/** Writes a document's rows in every walk table, replacing its old ones (null: the document is gone). */
 export function syncWalkRows(
   statement: (sql: string) => { run(...params: (string | number | null)[]): unknown },
   walks: readonly WalkIndex[],
   id: string,
   doc: Doc | null,
+  /** A document just created: it has no rows yet, so none are deleted first. */
+  fresh = false,
 ): void {
   for (const walk of walks) {
-    statement(`DELETE FROM ${quoteIdent(walk.table)} WHERE id = ?`).run(id);
+    if (!fresh) statement(`DELETE FROM ${quoteIdent(walk.table)} WHERE id = ?`).run(id);
     if (doc) writeWalkRows({ prepare: statement }, walk, id, doc);
   }
 }

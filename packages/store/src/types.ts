@@ -47,6 +47,14 @@ export interface IndexSpec {
    * the query shapes that must stay fast as a collection grows.
    */
   embeddedOnly?: boolean;
+  /**
+   * Only the in-memory store builds it: a sorted list per combination of values costs a pointer
+   * per entry there, while sqlite would write a walk-table row per combination on every write of
+   * the collection. For a query shape whose filters sqlite already checks cheaply on the rows it
+   * walks (a walk row carries the other arrays' elements) but the memory store checks on each
+   * document (a cache miss per candidate at 100k documents).
+   */
+  memoryOnly?: boolean;
 }
 
 export interface CollectionOptions {

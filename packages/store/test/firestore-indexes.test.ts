@@ -62,6 +62,19 @@ describe('firestoreIndexDefinitions', () => {
     });
   });
 
+  it('leaves out the indexes only the embedded stores build', () => {
+    const file = firestoreIndexDefinitions({
+      items: {
+        indexes: [
+          { fields: ['h', 'colors', 'season', 'price'], embeddedOnly: true },
+          { fields: ['h', 'colors', 'season', 'tags', 'price'], embeddedOnly: true, memoryOnly: true },
+        ],
+        arrayFields: ['colors', 'season', 'tags'],
+      },
+    });
+    expect(file.indexes).toEqual([]);
+  });
+
   it('prefixes collection groups with the namespace', () => {
     const file = firestoreIndexDefinitions({ items: { indexes: [{ fields: ['a', 'b'] }] } }, 'wardrobe_');
     expect(file.indexes.map((i) => i.collectionGroup)).toEqual(['wardrobe_items', 'wardrobe_items']);

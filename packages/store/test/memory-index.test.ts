@@ -21,6 +21,16 @@ const LABEL_WALK: CollectionOptions = {
   arrayFields: ['tags', 'labels'],
 };
 
+/** An index only the memory store builds: sqlite answers the same queries from the others. */
+const MEMORY_ONLY: CollectionOptions = {
+  indexes: [
+    { fields: ['h', 'status', 'price'] },
+    { fields: ['h', 'status', 'labels', 'price'], embeddedOnly: true },
+    { fields: ['h', 'status', 'labels', 'tags', 'price'], embeddedOnly: true, memoryOnly: true },
+  ],
+  arrayFields: ['tags', 'labels'],
+};
+
 function rng(seed: number) {
   let a = seed;
   return () => {
@@ -52,6 +62,8 @@ describe.each([
   ['sqlite', 'two arrays', OPTIONS],
   ['inmemory', 'one array', LABEL_WALK],
   ['sqlite', 'one array', LABEL_WALK],
+  ['inmemory', 'memory only', MEMORY_ONLY],
+  ['sqlite', 'memory only', MEMORY_ONLY],
 ] as const)('declared indexes (%s, %s)', (backend, _shape, options) => {
   it('answer exactly as the plain scan does: filters, both directions, ties, cursors, writes in between', async () => {
     const r = rng(1);

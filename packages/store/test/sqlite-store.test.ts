@@ -268,6 +268,40 @@ describe('sqlite backend', () => {
     expect(tables.map((t) => t.name)).toEqual(['_store_walk_indexes']);
   });
 
+  it('builds neither a walk table nor an index for a memory-only index, and still answers its queries', async () => {
+    const file = join(dir, 'memory-only.sqlite');
+    const store = openStore(file);
+    const items = store.collection('items', {
+      indexes: [
+        { fields: ['h', 'colors', 'price'] },
+        { fields: ['h', 'colors', 'season', 'price'], embeddedOnly: true, memoryOnly: true },
+      ],
+      arrayFields: ['colors', 'season'],
+    });
+    await items.createMany([
+      ['a', { h: 'x', colors: ['red'], season: ['WINTER'], price: 2 }],
+      ['b', { h: 'x', colors: ['red'], season: ['SUMMER'], price: 1 }],
+      ['c', { h: 'x', colors: ['red', 'navy'], season: ['WINTER'], price: 3 }],
+    ]);
+    const page = await items.query({
+      where: [
+        ['h', '==', 'x'],
+        ['colors', 'array-contains', 'red'],
+        ['season', 'array-contains', 'WINTER'],
+      ],
+      orderBy: [{ field: 'price' }],
+    });
+    expect(page.items.map((d) => d.price)).toEqual([2, 3]);
+    await store.close();
+    const db = new DatabaseSync(file, { readOnly: true });
+    const names = db
+      .prepare("SELECT name FROM sqlite_master WHERE name LIKE 'items__walk%' OR name LIKE 'items__by_%'")
+      .all()
+      .map((r) => String(r.name));
+    db.close();
+    expect(names).toEqual([sqliteIndexName('items', ['h', 'price'])]);
+  });
+
   it('keeps every connection on a file in step with walk tables another one adds, rewrites or drops', async () => {
     const file = join(dir, 'walk-peers.sqlite');
     const walkIndex = { fields: ['h', 'colors', 'season', 'price'], embeddedOnly: true };

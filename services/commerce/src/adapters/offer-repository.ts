@@ -1,5 +1,5 @@
 import type { OfferStatus } from '@hs/contracts';
-import { ABORT, type CollectionOptions, cursorAt, type Page, type Store } from '@hs/store';
+import { ABORT, type CollectionOptions, cursorAt, type IndexSpec, type Page, type Store } from '@hs/store';
 import type { OfferSearchPlan } from '../domain/offer-search-plan.ts';
 import type { StoredOffer } from '../domain/offers.ts';
 
@@ -15,7 +15,7 @@ function searchIndexes() {
     ['householdId', 'status'],
     ['householdId', 'status', 'category'],
   ];
-  const out: { fields: string[]; embeddedOnly?: boolean }[] = [];
+  const out: IndexSpec[] = [];
   for (const head of heads) {
     out.push({ fields: [...head, 'price'] });
     for (const array of ARRAY_FIELDS) out.push({ fields: [...head, array, 'price'] });
@@ -24,6 +24,16 @@ function searchIndexes() {
     // walks about a hundred of them for a page. Firestore cannot declare it (one array filter
     // per query).
     out.push({ fields: [...head, 'colorKeys', 'searchSeasons', 'price'], embeddedOnly: true });
+    // With the item word too, in memory only: there a walk of the list above tests the word on
+    // each document it passes (about 110 for a page at 100k offers, a cache miss each), while
+    // this list holds just the matching offers. sqlite tests the word on the walk row itself and
+    // would pay a row per (colour, season, word) on every write (bulk inserts 1.7-1.9x slower
+    // for no measurable gain), so it does not build it.
+    out.push({
+      fields: [...head, 'colorKeys', 'searchSeasons', 'searchTokens', 'price'],
+      embeddedOnly: true,
+      memoryOnly: true,
+    });
   }
   return out;
 }
