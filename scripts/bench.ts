@@ -128,6 +128,7 @@ const TARGETS: Target[] = [
 ];
 
 let browserReport: Awaited<ReturnType<typeof runBrowserBench>> | undefined;
+let browserMissing: string | undefined;
 
 async function round(): Promise<Round> {
   const r: Round = {};
@@ -185,7 +186,13 @@ async function round(): Promise<Round> {
     forwardedReadP99: chat.me.p99,
     chatRatioP99: chat.ratioP99,
   });
-  const browser = await runBrowserBench();
+  // The browser figures have no target: a machine without Chromium still gets every target's
+  // figure, and the report says why the browser ones are missing.
+  const browser = await runBrowserBench().catch((err: Error) => {
+    browserMissing = err.message.split('\n')[0]!;
+    return null;
+  });
+  if (!browser) return r;
   browserReport = browser;
   const warm = browser.times.slice(1).sort((a, b) => a - b);
   Object.assign(r, {
@@ -233,7 +240,8 @@ const out =
 mkdirSync(join(out, '..'), { recursive: true });
 writeFileSync(
   out,
-  `${JSON.stringify({ quick, rounds: results, targets: rows.map(({ pass: _, ...row }) => row) }, null, 2)}\n`,
+  `${JSON.stringify({ quick, rounds: results, targets: rows.map(({ pass: _, ...row }) => row), ...(browserMissing ? { browserMissing } : {}) }, null, 2)}\n`,
 );
 if (browserReport) console.log(`\nreal browsers (last round):\n${formatBrowserBench(browserReport)}`);
+else if (browserMissing) console.log(`\nreal browsers: not measured (${browserMissing})`);
 console.log(`\nfigures written to ${out}`);
