@@ -5,8 +5,9 @@
 // Real-browser figures (a cart-prep job in Chromium, memory per browser session) are printed
 // beside the targets; they have no target of their own.
 // Services run from their production build: run `pnpm build` first (`pnpm bench` does).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_CHROMIUM_PATH } from '@hs/browser';
 import { ServiceName } from '@hs/contracts';
 import { REPO_ROOT } from '@hs/testing';
 import { runAuditBench } from './bench-audit.ts';
@@ -187,12 +188,13 @@ async function round(): Promise<Round> {
     chatRatioP99: chat.ratioP99,
   });
   // The browser figures have no target: a machine without Chromium still gets every target's
-  // figure, and the report says why the browser ones are missing.
-  const browser = await runBrowserBench().catch((err: Error) => {
-    browserMissing = err.message.split('\n')[0]!;
-    return null;
-  });
-  if (!browser) return r;
+  // figure, and the report says why the browser ones are missing. A browser that is there and
+  // fails is a failure.
+  if (!existsSync(DEFAULT_CHROMIUM_PATH)) {
+    browserMissing = `no Chromium at ${DEFAULT_CHROMIUM_PATH}; install Debian's chromium package`;
+    return r;
+  }
+  const browser = await runBrowserBench();
   browserReport = browser;
   const warm = browser.times.slice(1).sort((a, b) => a - b);
   Object.assign(r, {

@@ -33,12 +33,10 @@ export function sqliteCollection<T extends Doc>(
     return row ? String(row.doc) : null;
   };
   // Side-table and walk-table rows are rewritten with the document, in the same transaction.
-  // `fresh`: the document was just created, so it has no rows to delete (a delete by id is an
-  // index seek per table, about a third of a bulk insert's time with several walk tables).
-  const syncArrays = (id: string, doc: Doc | null, current: readonly WalkIndex[], fresh = false): void => {
-    syncWalkRows(h.statement, current, id, doc, fresh);
+  const syncArrays = (id: string, doc: Doc | null, current: readonly WalkIndex[]): void => {
+    syncWalkRows(h.statement, current, id, doc);
     if (arrayFields.size === 0) return;
-    if (!fresh) h.statement(`DELETE FROM ${arr} WHERE id = ?`).run(id);
+    h.statement(`DELETE FROM ${arr} WHERE id = ?`).run(id);
     if (!doc) return;
     const insert = h.statement(`INSERT OR IGNORE INTO ${arr} (field, value, id) VALUES (?, ?, ?)`);
     for (const field of arrayFields) {
@@ -58,7 +56,7 @@ export function sqliteCollection<T extends Doc>(
       .statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT DO NOTHING`)
       .run(id, json);
     if (changes === 0) throw new StoreConflictError(name, id);
-    syncArrays(id, JSON.parse(json) as Doc, current, true);
+    syncArrays(id, JSON.parse(json) as Doc, current);
   };
   const remove = (id: string, current: readonly WalkIndex[]): boolean => {
     const { changes } = h.statement(`DELETE FROM ${table} WHERE id = ?`).run(id);

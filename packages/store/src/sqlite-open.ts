@@ -19,11 +19,6 @@ export function openChecked(file: string): DatabaseSync {
     // pages of the walk table, the side table and the documents that a 2 MB cache evicts between
     // queries (p50 1.2 -> 0.6 ms). It fills only as pages are read; an idle service stays small.
     db.exec('PRAGMA cache_size = -32768');
-    // Reads through a memory map of the file (up to 1 GiB of address space, not memory): a page
-    // the 32 MB cache has evicted is then a read of the OS's page cache, not a read() system call
-    // each. A search at 100k offers (a file of several hundred MB) reads a few dozen such pages:
-    // p50 0.49 -> 0.27 ms here. Writes still go through the WAL as before.
-    db.exec('PRAGMA mmap_size = 1073741824');
     const rows = db.prepare('PRAGMA quick_check(5)').all();
     const problems = rows.map((r) => String(Object.values(r)[0])).filter((v) => v !== 'ok');
     // SQLite's report spans lines ("*** in database main ***"); the boot refusal is one line.

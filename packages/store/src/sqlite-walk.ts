@@ -176,17 +176,15 @@ function writeWalkRows(
     insert.run(key, v, jsonType(value), id, others);
 }
 
-/** Writes a document's rows in every walk table, replacing its old ones (null: the document is gone). */
+/** Rewrites a document's rows in every walk table (null: the document is gone). */
 export function syncWalkRows(
   statement: (sql: string) => { run(...params: (string | number | null)[]): unknown },
   walks: readonly WalkIndex[],
   id: string,
   doc: Doc | null,
-  /** A document just created: it has no rows yet, so none are deleted first. */
-  fresh = false,
 ): void {
   for (const walk of walks) {
-    if (!fresh) statement(`DELETE FROM ${quoteIdent(walk.table)} WHERE id = ?`).run(id);
+    statement(`DELETE FROM ${quoteIdent(walk.table)} WHERE id = ?`).run(id);
     if (doc) writeWalkRows({ prepare: statement }, walk, id, doc);
   }
 }

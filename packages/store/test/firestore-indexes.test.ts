@@ -68,6 +68,7 @@ describe('firestoreIndexDefinitions', () => {
         indexes: [
           { fields: ['h', 'colors', 'season', 'price'], embeddedOnly: true },
           { fields: ['h', 'colors', 'season', 'tags', 'price'], embeddedOnly: true, memoryOnly: true },
+          { fields: ['h', 'q', 'price'], memoryOnly: true },
         ],
         arrayFields: ['colors', 'season', 'tags'],
       },

@@ -275,6 +275,7 @@ describe('sqlite backend', () => {
       indexes: [
         { fields: ['h', 'colors', 'price'] },
         { fields: ['h', 'colors', 'season', 'price'], embeddedOnly: true, memoryOnly: true },
+        { fields: ['h', 'q', 'price'], memoryOnly: true },
       ],
       arrayFields: ['colors', 'season'],
     });

@@ -24,16 +24,18 @@ function searchIndexes() {
     // walks about a hundred of them for a page. Firestore cannot declare it (one array filter
     // per query).
     out.push({ fields: [...head, 'colorKeys', 'searchSeasons', 'price'], embeddedOnly: true });
-    // With the item word too, in memory only: there a walk of the list above tests the word on
-    // each document it passes (about 110 for a page at 100k offers, a cache miss each), while
-    // this list holds just the matching offers. sqlite tests the word on the walk row itself and
-    // would pay a row per (colour, season, word) on every write (bulk inserts 1.7-1.9x slower
-    // for no measurable gain), so it does not build it.
-    out.push({
-      fields: [...head, 'colorKeys', 'searchSeasons', 'searchTokens', 'price'],
-      embeddedOnly: true,
-      memoryOnly: true,
-    });
+    // A kind in a colour for a season with an item word, in memory only: there a walk of the
+    // list above tests the word on each offer it passes (about 110 for a page at 100k offers, a
+    // cache miss each), while this list holds just the matches. An offer is listed once per
+    // (colour, season, word): about 10 entries for a usual one, a few hundred for a long title
+    // in many colours. sqlite tests the word on the walk row itself and would write a row per
+    // combination (bulk inserts 1.7-1.9x slower for no measurable gain), so it does not build it.
+    if (head.includes('category'))
+      out.push({
+        fields: [...head, 'colorKeys', 'searchSeasons', 'searchTokens', 'price'],
+        embeddedOnly: true,
+        memoryOnly: true,
+      });
   }
   return out;
 }
