@@ -1,3 +1,4 @@
+import { builtOn } from './index-scope.ts';
 import { assertCollectionName, assertFieldPath, assertNamespace } from './names.ts';
 import type { CollectionOptions } from './types.ts';
 
@@ -40,7 +41,7 @@ export function firestoreIndexDefinitions(
     assertCollectionName(name);
     const arrays = new Set(options.arrayFields ?? []);
     for (const spec of options.indexes ?? []) {
-      if (spec.embeddedOnly || spec.memoryOnly) continue;
+      if (!builtOn(spec, 'firestore')) continue;
       for (const field of spec.fields) assertFieldPath(field);
       const fields = spec.fields.map(
         (fieldPath): FirestoreIndexField =>

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { builtOn } from './index-scope.ts';
 import { assertCollectionOptions } from './names.ts';
 import { arrayTable, elementKey, quoteIdent, valueExpr } from './sqlite-expr.ts';
 import { ensureWalkTables, type WalkIndex } from './sqlite-walk.ts';
@@ -43,7 +44,7 @@ export function ensureCollectionSchema(
   const declaredArrays = options.arrayFields ?? [];
   const wanted = new Set<string>();
   for (const spec of options.indexes ?? []) {
-    if (spec.firestoreOnly || spec.memoryOnly) continue;
+    if (!builtOn(spec, 'sqlite')) continue;
     // Array fields in an index Firestore cannot have: a walk table (sqlite-walk.ts) instead.
     if (spec.embeddedOnly && spec.fields.some((f) => declaredArrays.includes(f))) continue;
     // Array fields are served by the side table; scalar fields go into one expression index,

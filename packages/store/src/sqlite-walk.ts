@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { documentKeys, queryKeys } from './index-keys.ts';
+import { builtOn } from './index-scope.ts';
 import { getPath } from './names.ts';
 import { type NormalizedQuery, RANGE_OPS } from './normalize-query.ts';
 import { elementKey, quoteIdent, type Sql, toSqlValue } from './sqlite-expr.ts';
@@ -67,7 +68,7 @@ export function ensureWalkTables(
   arrayFields: ReadonlySet<string>,
 ): WalkIndex[] {
   const declared = (specs ?? []).filter(
-    (s) => s.embeddedOnly && !s.memoryOnly && s.fields.some((f) => arrayFields.has(f)),
+    (s) => builtOn(s, 'sqlite') && s.embeddedOnly && s.fields.some((f) => arrayFields.has(f)),
   );
   // A file whose collections never declare one carries no registry (nothing to create at boot).
   if (declared.length > 0)

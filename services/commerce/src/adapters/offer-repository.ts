@@ -33,7 +33,6 @@ function searchIndexes() {
     if (head.includes('category'))
       out.push({
         fields: [...head, 'colorKeys', 'searchSeasons', 'searchTokens', 'price'],
-        embeddedOnly: true,
         memoryOnly: true,
       });
   }
