@@ -28,30 +28,40 @@ async function json(url: string, init: RequestInit = {}) {
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
-/** Opens one SSE connection; calls `onEvent` with each event's type and time (`at`). */
-function openStream(
-  url: string,
-  headers: Record<string, string>,
-  onEvent: (type: string, at: string) => void,
-) {
-  return new Promise<() => void>((resolve, reject) => {
+type ArrivedFrame = { type: string; at: string; arrived: number };
+
+/** The SSE frames in `chunks` (bytes, each with its arrival time), each timed by the chunk that completed it. */
+function framesOf(chunks: { bytes: Buffer; arrived: number }[]): ArrivedFrame[] {
+  const all = Buffer.concat(chunks.map((c) => c.bytes));
+  const frames: ArrivedFrame[] = [];
+  let chunk = 0;
+  let chunkEnd = chunks[0]?.bytes.length ?? 0;
+  let from = 0;
+  for (let end = all.indexOf('\n\n'); end !== -1; end = all.indexOf('\n\n', from)) {
+    while (chunkEnd < end + 2) chunkEnd += chunks[++chunk]!.bytes.length;
+    const frame = all.toString('utf8', from, end);
+    from = end + 2;
+    const type = /^event: (.*)$/m.exec(frame)?.[1];
+    const data = /^data: (.*)$/m.exec(frame)?.[1];
+    if (type && data)
+      frames.push({ type, at: (JSON.parse(data) as { at: string }).at, arrived: chunks[chunk]!.arrived });
+  }
+  return frames;
+}
+
+/**
+ * Opens one SSE connection. Its reader only notes each chunk and when it arrived; the frames are
+ * parsed when asked for. A thousand streams share this one process: parsing on arrival made the
+ * last stream of a delivery wait for the parsing of the 999 before it, a delay of the bench's
+ * own, not the server's.
+ */
+function openStream(url: string, headers: Record<string, string>) {
+  return new Promise<{ close: () => void; frames: () => ArrivedFrame[] }>((resolve, reject) => {
     const req = request(url, { headers: { ...headers, accept: 'text/event-stream' } }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end = buffer.indexOf('\n\n');
-        while (end !== -1) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const type = /^event: (.*)$/m.exec(frame)?.[1];
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (type && data) onEvent(type, (JSON.parse(data) as { at: string }).at);
-          end = buffer.indexOf('\n\n');
-        }
-      });
-      resolve(() => req.destroy());
+      const chunks: { bytes: Buffer; arrived: number }[] = [];
+      res.on('data', (bytes: Buffer) => chunks.push({ bytes, arrived: Date.now() }));
+      resolve({ close: () => req.destroy(), frames: () => framesOf(chunks) });
     });
     req.on('error', reject);
     req.end();
@@ -107,39 +117,41 @@ export async function runStreamBench(
       'x-member-role': 'PARENT_GUARDIAN',
     };
     // Where the mission's stream is now: the streams below follow from there (no replay).
-    let lastSeq = 0;
-    const probe = await openStream(stream, caller, () => lastSeq++);
+    const probe = await openStream(stream, caller);
     await new Promise((r) => setTimeout(r, 300));
-    probe();
-    const direct = `${stream}?after=${lastSeq}`;
-    const delays: number[] = [];
-    let armedAt = Number.POSITIVE_INFINITY;
-    // Replayed events from the turns above don't count: only those of the turns below, every type.
-    // The first event of each turn (what the issue measures), and every event of the turns.
-    const allDelays: number[] = [];
-    let started = 0;
-    const record = (type: string, at: string) => {
-      if (Date.parse(at) < armedAt) return;
-      const delay = Date.now() - Date.parse(at);
-      allDelays.push(delay);
-      if (type !== 'turn.started') return;
-      started++;
-      delays.push(delay);
-    };
+    probe.close();
+    const direct = `${stream}?after=${probe.frames().length}`;
+    const opened: Awaited<ReturnType<typeof openStream>>[] = [];
     for (let i = 0; i < streams; i += 50)
-      closers.push(
+      opened.push(
         ...(await Promise.all(
-          Array.from({ length: Math.min(50, streams - i) }, () => openStream(direct, caller, record)),
+          Array.from({ length: Math.min(50, streams - i) }, () => openStream(direct, caller)),
         )),
       );
+    closers.push(...opened.map((o) => o.close));
     await new Promise((r) => setTimeout(r, 500));
     const after = rssMb(pid);
+    // One turn unmeasured first, as every other bench warms its path: the first delivery to a
+    // thousand new streams runs cold code (measured 52-63 ms p99 where warm turns read 24-44).
+    await turn();
+    await new Promise((r) => setTimeout(r, 200));
     const busyTurns: number[] = [];
-    armedAt = Date.now();
+    const armedAt = Date.now();
     for (let i = 0; i < turns; i++) {
       busyTurns.push(await turn());
       await new Promise((r) => setTimeout(r, 200));
     }
+    // Events of the warm-up and before don't count: only those of the turns above, every type;
+    // the first event of each turn (what the issue measures) apart.
+    const delays: number[] = [];
+    const allDelays: number[] = [];
+    for (const frame of opened.flatMap((o) => o.frames())) {
+      const at = Date.parse(frame.at);
+      if (at < armedAt) continue;
+      allDelays.push(frame.arrived - at);
+      if (frame.type === 'turn.started') delays.push(frame.arrived - at);
+    }
+    const started = delays.length;
     if (started < streams * turns) throw new Error(`only ${started} of ${streams} streams saw the turn`);
     return {
       streams,

@@ -131,6 +131,41 @@ describe('GET .../stream', () => {
     expect(fromQuery.events[0]!.event).not.toHaveProperty('seq');
   });
 
+  it('delivers live events to every open stream intact, multi-byte text and keep-alives between them included', async () => {
+    const m = await create();
+    const read = async (url: string) => {
+      const res = await fetch(url, { headers: as(OWNER), signal: AbortSignal.timeout(1500) });
+      const bytes: Uint8Array[] = [];
+      try {
+        for await (const chunk of res.body!) bytes.push(chunk as Uint8Array);
+      } catch {
+        // the timeout ends the read
+      }
+      return parseSse(Buffer.concat(bytes).toString('utf8'));
+    };
+    // Three followers from the end of the first turn: the chat below reaches them live.
+    const streams = [1, 2, 3].map(() => read(`${base}${M}/${m.mission_id}/stream?after=13`));
+    await new Promise((r) => setTimeout(r, 300));
+    const message = 'une écharpe 👗 pour les soirées au café';
+    const chat = await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/chat`,
+      headers: as(OWNER),
+      payload: { message },
+    });
+    expect(chat.statusCode).toBe(200);
+    const bodies = await Promise.all(streams);
+    const seqs = bodies[0]!.events.map((e) => e.seq);
+    expect(seqs[0]).toBe(14);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => 14 + i));
+    for (const body of bodies) {
+      expect(body.events).toEqual(bodies[0]!.events);
+      expect(body.comments.length).toBeGreaterThanOrEqual(2);
+      const completed = body.events.find((e) => e.type === 'turn.completed')!;
+      expect(completed.event.messages).toContainEqual(expect.objectContaining({ content: message }));
+    }
+  });
+
   it('answers 404 for an unknown mission and 400 for a malformed Last-Event-ID', async () => {
     const missing = await app.inject({ method: 'GET', url: `${M}/msn_nope/stream`, headers: as(OWNER) });
     expect(missing.statusCode).toBe(404);

@@ -29,6 +29,22 @@ function frameOf(event: StreamEvent): string {
   return frame;
 }
 
+const CRLF = Buffer.from('\r\n');
+// A batch the hub hands to every stream of a mission is one array: its bytes are encoded once.
+const chunks = new WeakMap<readonly StreamEvent[], Buffer>();
+/** A batch of frames as one HTTP/1.1 chunk (RFC 9112 section 7.1): size in hex, CRLF, data, CRLF. */
+function chunkOf(events: readonly StreamEvent[]): Buffer {
+  let chunk = chunks.get(events);
+  if (chunk === undefined) {
+    let text = '';
+    for (const event of events) text += frameOf(event);
+    const data = Buffer.from(text);
+    chunk = Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, CRLF]);
+    chunks.set(events, chunk);
+  }
+  return chunk;
+}
+
 export const wantsEventStream = (request: FastifyRequest) =>
   (request.headers.accept ?? '').includes('text/event-stream');
 
@@ -95,6 +111,15 @@ export function openSse(
     },
     sendMany: (events) => {
       if (!open() || fallenBehind(0)) return;
+      // The hub's batches go straight to the socket as a chunk encoded once for every stream:
+      // through the response, each of a thousand streams paid for its own chunk framing, a cork
+      // and a deferred uncork, twice the CPU of the write itself. Only while the response owns
+      // its socket (not a pipelined reply still queued), has sent its head and frames in chunks.
+      const socket = raw.socket;
+      if (!pending && socket && raw.headersSent && raw.chunkedEncoding) {
+        socket.write(chunkOf(events));
+        return;
+      }
       let frames = pending;
       pending = '';
       for (const event of events) frames += frameOf(event);
