@@ -17,10 +17,24 @@ export function createMetrics() {
   const counters = new Map<string, Map<string, number>>();
   const histograms = new Map<string, Map<string, Histogram>>();
   const collectors = new Set<GaugeCollector>();
-  const labelsOf = (labels: Record<string, string>) =>
+  const formatLabels = (labels: Record<string, string>) =>
     Object.entries(labels)
       .map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
       .join(',');
+  // Every request counts itself under a label set seen many times before (method, route,
+  // status): its exposition text is built once, not escaped again per request.
+  const formatted = new Map<string, string>();
+  const labelsOf = (labels: Record<string, string>) => {
+    let id = '';
+    for (const key in labels) id += `${key}\u0000${labels[key]}\u0000`;
+    let text = formatted.get(id);
+    if (text === undefined) {
+      text = formatLabels(labels);
+      // Label values come from routes and status codes, a bounded set; the bound guards a bug.
+      if (formatted.size < 10_000) formatted.set(id, text);
+    }
+    return text;
+  };
   return {
     inc(name: string, labels: Record<string, string>, by = 1) {
       const series = counters.get(name) ?? new Map<string, number>();
@@ -35,7 +49,7 @@ export function createMetrics() {
       const h = series.get(key) ?? { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
       series.set(key, h);
       // Cumulative buckets, as Prometheus reads them.
-      for (const [i, b] of BUCKETS.entries()) if (seconds <= b) h.counts[i]! += 1;
+      for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) h.counts[i]! += 1;
       h.sum += seconds;
       h.count += 1;
     },

@@ -28,7 +28,7 @@ export function beginTrace(
   traceparent: string | string[] | null | undefined,
   name: string,
   kind: 'server' | 'consumer' | 'internal',
-  attributes: Attributes = {},
+  attributes: Attributes | (() => Attributes) = {},
 ): { trace: TraceContext; span: Span | undefined } {
   const parent = parseTraceparent(traceparent);
   const span = startSpan(name, kind, parent, attributes);
@@ -112,10 +112,10 @@ const spans = new WeakMap<FastifyRequest, Span>();
  */
 export function registerTraceContext(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
-    const { trace, span } = beginTrace(request.headers.traceparent, `${request.method}`, 'server', {
+    const { trace, span } = beginTrace(request.headers.traceparent, request.method, 'server', () => ({
       'http.request.method': request.method,
       'url.path': request.url.split('?')[0] ?? '/',
-    });
+    }));
     if (span) spans.set(request, span);
     request.log = request.log.child(traceLogFields(trace));
     storage.run(trace, done);

@@ -72,12 +72,15 @@ export async function stopTracing(service?: string): Promise<void> {
 
 export type SpanParent = { traceId: string; spanId: string; sampled: boolean };
 
-/** A span continuing `parent` (a remote span), or undefined when export is off. */
+/**
+ * A span continuing `parent` (a remote span), or undefined when export is off. `attributes` may
+ * be a function, called only when there is a span to give them to (a request's hot path).
+ */
 export function startSpan(
   name: string,
   kind: 'server' | 'client' | 'consumer' | 'internal',
   parent: SpanParent | undefined,
-  attributes: Attributes = {},
+  attributes: Attributes | (() => Attributes) = {},
 ): Span | undefined {
   const provider = currentProvider();
   if (!provider) return undefined;
@@ -95,7 +98,13 @@ export function startSpan(
     consumer: SpanKind.CONSUMER,
     internal: SpanKind.INTERNAL,
   }[kind];
-  return provider.getTracer('@hs/service-kit').startSpan(name, { kind: spanKind, attributes }, context);
+  return provider
+    .getTracer('@hs/service-kit')
+    .startSpan(
+      name,
+      { kind: spanKind, attributes: typeof attributes === 'function' ? attributes() : attributes },
+      context,
+    );
 }
 
 export function endSpan(span: Span | undefined, failed = false, attributes: Attributes = {}): void {

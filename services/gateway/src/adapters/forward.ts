@@ -44,8 +44,11 @@ const NOT_FORWARDED_UP = new Set([
 ]);
 
 /** Headers a `Connection:` header names are hop-by-hop too (RFC 9110 section 7.6.1). */
-function connectionTokens(value: string | string[] | undefined): Set<string> {
-  const list = Array.isArray(value) ? value.join(',') : (value ?? '');
+const NO_TOKENS: ReadonlySet<string> = new Set();
+function connectionTokens(value: string | string[] | undefined): ReadonlySet<string> {
+  // Almost every request and reply says nothing or only keep-alive (hop-by-hop already).
+  if (value === undefined || value === 'keep-alive' || value === 'close') return NO_TOKENS;
+  const list = Array.isArray(value) ? value.join(',') : value;
   return new Set(
     list
       .split(',')
@@ -147,18 +150,20 @@ export async function forward(
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) hangUp();
   });
-  request.raw.once('close', () => {
-    if (!request.raw.complete) hangUp();
-  });
+  const hasBody =
+    request.method !== 'GET' &&
+    request.method !== 'HEAD' &&
+    (target.body !== undefined || request.body !== undefined);
+  // A request without a body to stream up is complete already.
+  if (hasBody)
+    request.raw.once('close', () => {
+      if (!request.raw.complete) hangUp();
+    });
   const headerTimer = setTimeout(
     () => abort.abort(new DOMException('timeout', 'TimeoutError')),
     target.timeoutMs,
   );
 
-  const hasBody =
-    request.method !== 'GET' &&
-    request.method !== 'HEAD' &&
-    (target.body !== undefined || request.body !== undefined);
   let upstream: Dispatcher.ResponseData;
   try {
     upstream = await undiciRequest(url, {
