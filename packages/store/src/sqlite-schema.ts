@@ -54,7 +54,12 @@ export function ensureCollectionSchema(
     const columns = [...scalar.map(valueExpr), 'id'].join(', ');
     const index = sqliteIndexName(name, scalar);
     wanted.add(index);
-    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${table} (${columns})`);
+    const partial = spec.sparse ? ` WHERE ${valueExpr(scalar[0]!)} IS NOT NULL` : '';
+    // An index declared sparse since it was built (or no longer) is built again the new way.
+    const built = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(index);
+    if (built && String(built.sql).includes(' WHERE ') !== Boolean(spec.sparse))
+      db.exec(`DROP INDEX ${quoteIdent(index)}`);
+    db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${table} (${columns})${partial}`);
   }
   // An index a previous version declared and this one no longer does only slows every write.
   if (options.indexes) {

@@ -55,6 +55,14 @@ export interface IndexSpec {
    * document (a cache miss per candidate at 100k documents).
    */
   memoryOnly?: boolean;
+  /**
+   * Leaves out documents whose first field is missing or null (sqlite: a partial index). For a
+   * collection that mixes kinds of documents, such as a ledger's entries with their markers and
+   * head: the others cost that index nothing on every write. Only queries that filter on the
+   * first field can use it; sqlite proves that itself, so a query that can't is slower, never
+   * wrong. The other backends build it as usual.
+   */
+  sparse?: boolean;
 }
 
 export interface CollectionOptions {

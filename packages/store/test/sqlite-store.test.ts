@@ -86,6 +86,66 @@ describe('sqlite backend', () => {
     expect(indexNames()).toEqual([sqliteIndexName('log', ['householdId', 'seq'])]);
   });
 
+  it('keeps documents without the first field out of a sparse index, and still serves its queries from it', async () => {
+    const file = join(dir, 'sparse.sqlite');
+    const indexRows = (db: DatabaseSync, fields: string[]) =>
+      Number(
+        db
+          .prepare(
+            `SELECT count(*) AS n FROM "log" INDEXED BY "${sqliteIndexName('log', fields)}" WHERE json_extract(doc, '$.${fields[0]}') IS NOT NULL`,
+          )
+          .get()?.n,
+      );
+    // Built dense first, as an earlier version did: declaring it sparse rebuilds it.
+    const dense = openStore(file);
+    await dense
+      .collection('log', { indexes: [{ fields: ['householdId', 'seq'] }] })
+      .put('m0', { entryId: 'e0' });
+    await dense.close();
+    const store = openStore(file);
+    const log = store.collection('log', {
+      indexes: [{ fields: ['householdId', 'seq'], sparse: true }],
+    });
+    await log.createMany([
+      ['e1', { householdId: 'h', seq: 1 }],
+      ['m1', { entryId: 'e1' }],
+      ['e2', { householdId: 'h', seq: 2 }],
+      ['m2', { entryId: 'e2' }],
+      ['x1', { householdId: 'other', seq: 1 }],
+    ]);
+    const page = await log.query({
+      where: [['householdId', '==', 'h']],
+      orderBy: [{ field: 'seq', direction: 'desc' }],
+    });
+    expect(page.items.map((d) => d.seq)).toEqual([2, 1]);
+    // Documents without the field are still found by queries that don't need the index.
+    expect(await log.get('m1')).toEqual({ entryId: 'e1' });
+    expect(await log.count([['entryId', '==', 'e2']])).toBe(1);
+    await store.close();
+
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const sql = db
+        .prepare('SELECT sql FROM sqlite_master WHERE name = ?')
+        .get(sqliteIndexName('log', ['householdId', 'seq']))?.sql;
+      expect(String(sql)).toContain(`WHERE json_extract(doc, '$.householdId') IS NOT NULL`);
+      // Three entries in the index; the two markers and the old one are not.
+      expect(indexRows(db, ['householdId', 'seq'])).toBe(3);
+      const { sql: select, params } = buildSelect(
+        'log',
+        new Set(),
+        normalizeQuery({ where: [['householdId', '==', 'h']], orderBy: [{ field: 'seq' }], limit: 10 }),
+      );
+      const steps = db
+        .prepare(`EXPLAIN QUERY PLAN ${select}`)
+        .all(...params)
+        .map((row) => String(row.detail));
+      expect(steps.join('\n')).toContain(`USING INDEX ${sqliteIndexName('log', ['householdId', 'seq'])}`);
+    } finally {
+      db.close();
+    }
+  });
+
   it('keeps data, indexes and array membership across close and reopen', async () => {
     const file = join(dir, 'reopen.sqlite');
     const first = openStore(file);
