@@ -56,7 +56,7 @@ export interface IndexSpec {
    */
   memoryOnly?: boolean;
   /**
-   * Leaves out documents whose first field is missing or null (sqlite: a partial index). For a
+   * Leaves out documents whose first scalar field is missing or null (sqlite: a partial index). For a
    * collection that mixes kinds of documents, such as a ledger's entries with their markers and
    * head: the others cost that index nothing on every write. Only queries that filter on the
    * first field can use it; sqlite proves that itself, so a query that can't is slower, never

@@ -110,13 +110,14 @@ export function openSse(
       pending += frameOf(event);
     },
     sendMany: (events) => {
-      if (!open() || fallenBehind(0)) return;
+      // An empty chunk would read as the end of the response.
+      if (events.length === 0 || !open() || fallenBehind(0)) return;
       // The hub's batches go straight to the socket as a chunk encoded once for every stream:
       // through the response, each of a thousand streams paid for its own chunk framing, a cork
       // and a deferred uncork, twice the CPU of the write itself. Only while the response owns
       // its socket (not a pipelined reply still queued), has sent its head and frames in chunks.
       const socket = raw.socket;
-      if (!pending && socket && raw.headersSent && raw.chunkedEncoding) {
+      if (!pending && socket?.writable && raw.headersSent && raw.chunkedEncoding) {
         socket.write(chunkOf(events));
         return;
       }
