@@ -5,6 +5,7 @@ import { firestoreEmulatorHost } from '@hs/testing';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { createEventLog } from '../src/adapters/event-log.ts';
+import { createMissionHubs } from '../src/adapters/mission-hubs.ts';
 import { sseFrame } from '../src/domain/stream-frame.ts';
 import { openSse } from '../src/routes/sse.ts';
 
@@ -217,5 +218,63 @@ describe('a slow stream client', () => {
     expect(s.closed()).toBe(': too far behind, reconnect with Last-Event-ID\nretry: 1500\n\n');
     expect(sse.signal.aborted).toBe(true);
     expect(s.written.some((w) => w.startsWith('id: 2'))).toBe(false);
+  });
+});
+
+describe('the write budget of mission hubs', () => {
+  it('lets the event loop turn once a budget of writes is spent, counted over every mission together', async () => {
+    const stored = new Map<string, StreamEvent[]>([
+      ['m_a', []],
+      ['m_b', []],
+    ]);
+    const readAfter = async (missionId: string, seq: number) =>
+      (stored.get(missionId) ?? []).filter((e) => e.seq > seq);
+    const hubs = createMissionHubs(readAfter, undefined, { writesPerTurn: 3 });
+    // Writes between two turns of the loop: a check-phase callback that re-arms itself resets it.
+    let sinceTurn = 0;
+    let most = 0;
+    let ticking = true;
+    const tick = () => {
+      sinceTurn = 0;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const got = new Map<string, number[][]>();
+    const leave: (() => void)[] = [];
+    for (const missionId of ['m_a', 'm_b']) {
+      const lists = Array.from({ length: 5 }, () => [] as number[]);
+      got.set(missionId, lists);
+      for (const list of lists)
+        leave.push(
+          hubs.subscribe(missionId, 0, {
+            pollMs: 60_000,
+            deliver: (events) => {
+              list.push(...events.map((e) => e.seq));
+              most = Math.max(most, ++sinceTurn);
+            },
+            fail: (err) => {
+              throw err;
+            },
+          }),
+        );
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    const event = (missionId: string, seq: number): StreamEvent => ({
+      event_id: `evt_${missionId}_${seq}`,
+      mission_id: missionId,
+      seq,
+      type: 'reasoning',
+      created_at: '2026-01-01T00:00:00.000Z',
+      data: { text: 'x' },
+    });
+    stored.get('m_a')!.push(event('m_a', 1));
+    stored.get('m_b')!.push(event('m_b', 1));
+    hubs.wake('m_a');
+    hubs.wake('m_b');
+    await vi.waitFor(() => expect([...got.values()].flat().every((seqs) => seqs.join() === '1')).toBe(true));
+    ticking = false;
+    // Ten streams, three writes a turn: never more than three in a row, though two missions deliver.
+    expect(most).toBe(3);
+    for (const unsubscribe of leave) unsubscribe();
   });
 });

@@ -20,14 +20,14 @@ const PAGE = 200;
  */
 const BATCH_MS = 50;
 /**
- * Subscribers written to before the event loop gets a turn. 1,000 rather than 64: a write costs
- * 15-30 us here, and yielding between slices of 64 let the turn's own work in between, so the
- * last of 1,000 streams got the turn's first event after 33-61 ms and the turn took longer too
- * (the same work, more loop rounds). In one go, the stream bench measured (4 runs against 2):
+ * Stream writes before the event loop gets a turn, counted over every mission's hub in the
+ * process, so several crowded missions delivering at once can't add up their writes. 1,000 rather
+ * than 64: a write costs 15-30 us here, and yielding every 64 let the turn's own work in between,
+ * so the last of 1,000 streams got the turn's first event after 33-61 ms and the turn took longer
+ * too (the same work, more loop rounds). In one go, the stream bench measured (4 runs against 2):
  * first event p99 41-55 ms against 67-81, a turn with 1,000 streams 68-79 ms against 133-138.
- * The loop still gets a turn between thousands, so a crowd of streams can't hold it for long.
  */
-const SLICE = 1000;
+const WRITES_PER_TURN = 1000;
 
 export type ReadAfter = (missionId: string, seq: number, limit: number) => Promise<StreamEvent[]>;
 /**
@@ -82,8 +82,25 @@ function deliverable(hub: Hub, page: StreamEvent[]): StreamEvent[] {
   return out;
 }
 
-export function createMissionHubs(readAfter: ReadAfter, watchMission?: WatchMission) {
+export function createMissionHubs(
+  readAfter: ReadAfter,
+  watchMission?: WatchMission,
+  options: { writesPerTurn?: number } = {},
+) {
   const hubs = new Map<string, Hub>();
+  const writesPerTurn = options.writesPerTurn ?? WRITES_PER_TURN;
+  // Writes in this turn of the event loop, by every hub: the first schedules the count's reset
+  // for the next turn, so a hub that waits for that turn finds it at zero.
+  let written = 0;
+  const countWrite = () => {
+    if (written++ === 0)
+      setImmediate(() => {
+        written = 0;
+      });
+  };
+  const budgetLeft = async () => {
+    while (written >= writesPerTurn) await new Promise((resolve) => setImmediate(resolve));
+  };
 
   async function pump(hub: Hub): Promise<void> {
     if (hub.reading) {
@@ -99,16 +116,15 @@ export function createMissionHubs(readAfter: ReadAfter, watchMission?: WatchMiss
         if (batch.length > 0) {
           const last = batch.at(-1)!.seq;
           hub.cursor = last;
-          // A thousand sockets at a time, letting the loop in between: other requests here go on
-          // while a crowd larger than that is written to.
-          const subscribers = [...hub.subscribers];
-          for (let i = 0; i < subscribers.length; i++) {
-            if (i > 0 && i % SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
-            const sub = subscribers[i]!;
+          // A thousand sockets a loop turn at most, for all missions together: other requests
+          // here go on while a larger crowd is written to.
+          for (const sub of [...hub.subscribers]) {
+            if (written >= writesPerTurn) await budgetLeft();
             if (sub.catchingUp || sub.cursor >= last || !hub.subscribers.has(sub)) continue;
             const unseen = sub.cursor < batch[0]!.seq ? batch : batch.filter((e) => e.seq > sub.cursor);
             sub.cursor = last;
             sub.deliver(unseen);
+            countWrite();
           }
           hub.lastDelivery = performance.now();
         }
