@@ -42,6 +42,13 @@ export function ensureCollectionSchema(
   );
 
   const declaredArrays = options.arrayFields ?? [];
+  // The collection's expression indexes as built: their SQL tells a partial (sparse) one apart.
+  const built = new Map(
+    db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE ?")
+      .all(name, `${name}__by_%`)
+      .map((row) => [String(row.name), String(row.sql)]),
+  );
   const wanted = new Set<string>();
   for (const spec of options.indexes ?? []) {
     if (!builtOn(spec, 'sqlite')) continue;
@@ -56,19 +63,15 @@ export function ensureCollectionSchema(
     wanted.add(index);
     const partial = spec.sparse ? ` WHERE ${valueExpr(scalar[0]!)} IS NOT NULL` : '';
     // An index declared sparse since it was built (or no longer) is built again the new way.
-    const built = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(index);
-    if (built && String(built.sql).includes(' WHERE ') !== Boolean(spec.sparse))
+    const sql = built.get(index);
+    if (sql !== undefined && sql.includes(' WHERE ') !== Boolean(spec.sparse))
       db.exec(`DROP INDEX ${quoteIdent(index)}`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${table} (${columns})${partial}`);
   }
   // An index a previous version declared and this one no longer does only slows every write.
-  if (options.indexes) {
-    const existing = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE ?")
-      .all(name, `${name}__by_%`);
-    for (const row of existing)
-      if (!wanted.has(String(row.name))) db.exec(`DROP INDEX IF EXISTS ${quoteIdent(String(row.name))}`);
-  }
+  if (options.indexes)
+    for (const index of built.keys())
+      if (!wanted.has(index)) db.exec(`DROP INDEX IF EXISTS ${quoteIdent(index)}`);
 
   const register = db.prepare(`INSERT OR IGNORE INTO ${ARRAY_FIELDS_TABLE} (coll, field) VALUES (?, ?)`);
   for (const field of declaredArrays) {

@@ -30,15 +30,15 @@ function frameOf(event: StreamEvent): string {
 }
 
 const CRLF = Buffer.from('\r\n');
+const framesOf = (events: readonly StreamEvent[]) => events.map(frameOf).join('');
+
 // A batch the hub hands to every stream of a mission is one array: its bytes are encoded once.
 const chunks = new WeakMap<readonly StreamEvent[], Buffer>();
 /** A batch of frames as one HTTP/1.1 chunk (RFC 9112 section 7.1): size in hex, CRLF, data, CRLF. */
 function chunkOf(events: readonly StreamEvent[]): Buffer {
   let chunk = chunks.get(events);
   if (chunk === undefined) {
-    let text = '';
-    for (const event of events) text += frameOf(event);
-    const data = Buffer.from(text);
+    const data = Buffer.from(framesOf(events));
     chunk = Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, CRLF]);
     chunks.set(events, chunk);
   }
@@ -121,9 +121,8 @@ export function openSse(
         socket.write(chunkOf(events));
         return;
       }
-      let frames = pending;
+      const frames = pending + framesOf(events);
       pending = '';
-      for (const event of events) frames += frameOf(event);
       write(frames);
     },
     end: () => {
