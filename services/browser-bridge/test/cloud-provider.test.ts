@@ -33,9 +33,8 @@ beforeAll(async () => {
   chromium = spawn(
     DEFAULT_CHROMIUM_PATH,
     [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
+    // Its own process group, so the afterAll can stop the zygote and renderers with it.
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   cdpUrl = await new Promise<string>((resolve, reject) => {
     let err = '';
@@ -79,10 +78,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await provider?.close();
-  chromium?.kill('SIGKILL');
+  await stopChromium();
   await shop?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  // Chromium's helpers may still be flushing into the profile for a moment after the group dies.
+  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
+
+async function stopChromium(): Promise<void> {
+  if (!chromium?.pid || chromium.exitCode !== null || chromium.signalCode !== null) return;
+  const exited = new Promise((resolve) => chromium.once('exit', resolve));
+  try {
+    process.kill(-chromium.pid, 'SIGKILL');
+  } catch {
+    chromium.kill('SIGKILL');
+  }
+  await exited;
+}
 
 const post = (url: string, payload?: object) =>
   app.inject({ method: 'POST', url, headers: internal, ...(payload ? { payload } : {}) });
