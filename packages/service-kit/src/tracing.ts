@@ -74,7 +74,7 @@ export type SpanParent = { traceId: string; spanId: string; sampled: boolean };
 
 /**
  * A span continuing `parent` (a remote span), or undefined when export is off. `attributes` may
- * be a function, called only when there is a span to give them to (a request's hot path).
+ * be a function, called only when the span is sampled (a request's hot path).
  */
 export function startSpan(
   name: string,
@@ -98,13 +98,11 @@ export function startSpan(
     consumer: SpanKind.CONSUMER,
     internal: SpanKind.INTERNAL,
   }[kind];
-  return provider
-    .getTracer('@hs/service-kit')
-    .startSpan(
-      name,
-      { kind: spanKind, attributes: typeof attributes === 'function' ? attributes() : attributes },
-      context,
-    );
+  const span = provider.getTracer('@hs/service-kit').startSpan(name, { kind: spanKind }, context);
+  // Set after the sampling decision (the samplers configurable through OTEL_TRACES_SAMPLER don't
+  // read attributes): a span that is not sampled gets none built.
+  if (span.isRecording()) span.setAttributes(typeof attributes === 'function' ? attributes() : attributes);
+  return span;
 }
 
 export function endSpan(span: Span | undefined, failed = false, attributes: Attributes = {}): void {
