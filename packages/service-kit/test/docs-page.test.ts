@@ -45,6 +45,29 @@ describe('the docs page', () => {
     expect(cached.headers['content-type']).toBeUndefined();
   });
 
+  it('answers repeated GETs of a file from one kept copy, and still revalidates conditional ones', async () => {
+    const url = '/docs/static/swagger-ui-bundle.js';
+    const [first, second] = await Promise.all([
+      app.inject({ method: 'GET', url }),
+      app.inject({ method: 'GET', url }),
+    ]);
+    const third = await app.inject({ method: 'GET', url });
+    expect(third.statusCode).toBe(200);
+    expect(third.headers['content-type']).toMatch(/javascript/);
+    expect(third.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(second.rawPayload.length).toBe(first.rawPayload.length);
+    expect(third.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    const revalidated = await app.inject({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': String(third.headers.etag) },
+    });
+    expect(revalidated.statusCode).toBe(304);
+    const other = await app.inject({ method: 'GET', url: `${url}?v=2` });
+    expect(other.statusCode).toBe(200);
+    expect(other.rawPayload.length).toBe(first.rawPayload.length);
+  });
+
   it('answers a path the page does not have with the error envelope', async () => {
     const res = await app.inject({ method: 'GET', url: '/docs/static/nope.js' });
     expect(res.statusCode).toBe(404);
