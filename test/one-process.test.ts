@@ -57,9 +57,13 @@ describe('all eight services in one process', () => {
       );
   }, 40_000);
   afterAll(async () => {
-    if (app?.child.exitCode === null) app.child.kill('SIGKILL');
+    if (app && app.child.exitCode === null && app.child.signalCode === null) {
+      const exited = new Promise((resolve) => app.child.once('exit', resolve));
+      app.child.kill('SIGKILL');
+      await exited;
+    }
     await receiver?.close();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it('answers on eight ports, each as its own service with its own store', async () => {

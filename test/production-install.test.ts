@@ -17,7 +17,8 @@ const NOBODY = 65534;
 
 const dir = mkdtempSync(join(tmpdir(), 'hs-prod-'));
 chmodSync(dir, 0o755); // readable by the unprivileged user, writable only by its owner
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Retried: after a timed-out test the service may still be writing its data dir for a moment.
+afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 describe.skipIf(!hasPnpm)('a production install of one service', () => {
   it('holds no dev dependencies, runs as a non-root user on a read-only tree and shuts down with 0', async () => {
@@ -115,7 +116,10 @@ describe.skipIf(!hasPnpm)('a production install of one service', () => {
       const [code] = await exited;
       expect(code, logs).toBe(0);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
     }
   }, 120_000);
 });

@@ -50,14 +50,15 @@ describe.each(backends)('outbox on %s', (_name, open) => {
   it('keeps an item while the peer is down, retries with backoff, then delivers it', async () => {
     const peer = fakePeer();
     peer.up = false;
-    const outbox = make(open(), peer.deliver, { maxBackoffMs: 200 });
+    // The first retry waits 250-500 ms: room for a loaded machine's pause before the drain below.
+    const outbox = make(open(), peer.deliver, { maxBackoffMs: 1000 });
     expect(await outbox.send('b1', { n: 1 })).toEqual({ delivered: false });
     expect(await outbox.pending()).toBe(1);
     // Not due yet: the backoff holds it back even though the peer is up again.
     peer.up = true;
     expect(await outbox.drain()).toBe(0);
     expect(peer.calls).toBe(1);
-    await sleep(220);
+    await sleep(520);
     expect(await outbox.drain()).toBe(1);
     expect(peer.accepted).toEqual(['b1:1']);
     expect(await outbox.pending()).toBe(0);
@@ -121,11 +122,12 @@ describe.each(backends)('outbox on %s', (_name, open) => {
           throw signal.reason;
         }
       },
-      { leaseMs: 200, maxBackoffMs: 50 },
+      { leaseMs: 1000, maxBackoffMs: 50 },
     );
     const t0 = Date.now();
     expect(await outbox.send('f1', { n: 1 })).toEqual({ delivered: false });
-    expect(Date.now() - t0).toBeLessThan(180);
+    // Cut at 500 ms, well inside the lease.
+    expect(Date.now() - t0).toBeLessThan(900);
     expect(seen).toEqual([true]);
     hang = false;
     await sleep(60);
@@ -257,13 +259,14 @@ describe('outbox on one sqlite file shared by two instances (two processes)', ()
   it('a short lease expires by itself', async () => {
     const store = createStore({ backend: 'sqlite', file: sqliteFile() });
     const raw = store.collection<Record<string, unknown>>('outbox_test');
-    // What a crashed instance leaves behind: claimed 80 ms ago with a 100 ms lease.
+    // What a crashed instance leaves behind: a claim whose lease ends in half a second.
+    const leaseEnds = Date.now() + 500;
     await raw.create('l1', {
       id: 'l1',
       state: 'pending',
       payload: { n: 1 },
       attempts: 0,
-      nextAttemptAt: Date.now() + 20,
+      nextAttemptAt: leaseEnds,
       claim: 'dead-instance',
       lastError: null,
       createdAt: new Date().toISOString(),
@@ -271,7 +274,7 @@ describe('outbox on one sqlite file shared by two instances (two processes)', ()
     const peer = fakePeer();
     const outbox = make(store, peer.deliver);
     expect(await outbox.drain()).toBe(0);
-    await sleep(30);
+    await sleep(leaseEnds - Date.now() + 20);
     expect(await outbox.drain()).toBe(1);
     expect(peer.accepted).toEqual(['l1:1']);
     await store.close();

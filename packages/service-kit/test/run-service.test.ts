@@ -16,31 +16,52 @@ function start(env: Record<string, string>) {
   child = proc;
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  let slowStarted = () => {};
+  const started = new Promise<void>((resolve) => {
+    slowStarted = resolve;
+  });
   const port = new Promise<number>((resolve, reject) => {
     proc.stdout.on('data', (chunk) => {
       for (const line of String(chunk).split('\n').filter(Boolean)) {
         output.push(line);
-        const parsed = JSON.parse(line) as { port?: number };
+        const parsed = JSON.parse(line) as { port?: number; msg?: string };
         if (parsed.port) resolve(parsed.port);
+        if (parsed.msg === 'slow started') slowStarted();
       }
     });
     proc.on('exit', () => reject(new Error(`exited before listening: ${output.join('\n')}`)));
   });
-  return { proc, port, exited, output };
+  return { proc, port, exited, output, started };
+}
+
+/** Until the service stops accepting connections (a loaded machine may take a moment). */
+async function untilRefused(port: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const refused = await fetch(`http://127.0.0.1:${port}/health`).then(
+      () => false,
+      () => true,
+    );
+    if (refused) return;
+    if (Date.now() > deadline) throw new Error('still accepting requests 5 s after SIGTERM');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 describe('runService', () => {
   it('lets an in-flight request finish after SIGTERM, refuses new ones, closes resources and exits 0', async () => {
-    const service = start({ SLOW_MS: '800', SHUTDOWN_GRACE_SECONDS: '5' });
+    const service = start({ SLOW_MS: '3000', SHUTDOWN_GRACE_SECONDS: '8' });
     const port = await service.port;
-    const inflight = fetch(`http://127.0.0.1:${port}/slow`).then(async (r) => ({
-      status: r.status,
-      body: await r.json(),
-    }));
-    await new Promise((r) => setTimeout(r, 200));
+    let answered = false;
+    const inflight = fetch(`http://127.0.0.1:${port}/slow`).then(async (r) => {
+      answered = true;
+      return { status: r.status, body: await r.json() };
+    });
+    await service.started;
     service.proc.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 100));
-    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    await untilRefused(port);
+    // Refused while the slow request was still being worked on.
+    expect(answered).toBe(false);
     expect(await inflight).toEqual({ status: 200, body: { finished: true } });
     expect(await service.exited).toBe(0);
     expect(service.output.some((l) => l.includes('resources closed'))).toBe(true);
@@ -50,11 +71,12 @@ describe('runService', () => {
     const service = start({ SLOW_MS: '5000', SHUTDOWN_GRACE_SECONDS: '0.3' });
     const port = await service.port;
     const inflight = fetch(`http://127.0.0.1:${port}/slow`).catch(() => 'cut');
-    await new Promise((r) => setTimeout(r, 150));
+    await service.started;
     const t0 = Date.now();
     service.proc.kill('SIGTERM');
     expect(await service.exited).toBe(1);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // Well before the request's 5 s: the grace period ended it.
+    expect(Date.now() - t0).toBeLessThan(4000);
     expect(await inflight).toBe('cut');
   });
 });

@@ -26,7 +26,9 @@ beforeAll(async () => {
   const config = loadBrowserBridgeConfig({
     APP_ENV: 'test',
     BROWSER_PROVIDER: 'local',
-    BROWSER_IDLE_TIMEOUT_SECONDS: '1',
+    // 2 s, not 1: between the session's creation and the watcher's first frame request the idle
+    // clock runs (the page load included), and a loaded machine can take a second there.
+    BROWSER_IDLE_TIMEOUT_SECONDS: '2',
     BROWSER_BRIDGE_INTERNAL_TOKEN: TOKEN,
     ORCHESTRATOR_INTERNAL_TOKEN: ORCH_TOKEN,
     ARTIFACTS_AUDIT_BASE_URL: artifacts.url,
@@ -92,8 +94,8 @@ it('keeps a session open while a parent watches its live view, and lets it idle 
     }
   })().catch(() => {});
   await expect.poll(() => seen.join('').includes('event: frame'), { timeout: 10_000 }).toBe(true);
-  // Three idle timeouts of watching a still page: the session is still open.
-  await new Promise((r) => setTimeout(r, 3000));
+  // Two and a half idle timeouts of watching a still page: the session is still open.
+  await new Promise((r) => setTimeout(r, 5000));
   expect(await status()).toBe('ACTIVE');
 
   watching.abort();

@@ -48,11 +48,13 @@ const chat = (
 
 describe('a turn that outlives its lease', () => {
   it('keeps a slow but healthy turn its lease: a chat meanwhile is 409, not a takeover', async () => {
-    const a = await build({ ORCHESTRATOR_TURN_LEASE_SECONDS: '0.3' });
+    // A 1 s lease renewed every third of it: a loaded machine's pause of a few hundred ms must
+    // not be what this test sees.
+    const a = await build({ ORCHESTRATOR_TURN_LEASE_SECONDS: '1' });
     const m = await create(a);
-    peers.behaviour.set('/wardrobe', 900); // one tool call lasts three leases
+    peers.behaviour.set('/wardrobe', 3000); // one tool call lasts three leases
     const slow = chat(a, m.mission_id, 'black shirts');
-    await sleep(600);
+    await sleep(1500);
     const meanwhile = await chat(a, m.mission_id, 'blue jeans');
     expect(meanwhile.statusCode).toBe(409);
     expect(meanwhile.json()).toEqual({
@@ -120,7 +122,8 @@ describe('hostile input', () => {
       `from ${'1'.repeat(32_000)} to 5 eur`,
     ])
       parseConstraints(text);
-    expect(performance.now() - started).toBeLessThan(300);
+    // The quadratic reading took about 5 s; a slow machine's linear one stays far below 2 s.
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it.each([

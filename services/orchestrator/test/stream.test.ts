@@ -133,13 +133,19 @@ describe('GET .../stream', () => {
 
   it('delivers live events to every open stream intact, multi-byte text and keep-alives between them included', async () => {
     const m = await create();
+    // Each stream is read until the turn's end and two keep-alives have come (10 s at most).
     const read = async (url: string) => {
-      const res = await fetch(url, { headers: as(OWNER), signal: AbortSignal.timeout(1500) });
+      const res = await fetch(url, { headers: as(OWNER), signal: AbortSignal.timeout(10_000) });
       const bytes: Uint8Array[] = [];
       try {
-        for await (const chunk of res.body!) bytes.push(chunk as Uint8Array);
+        for await (const chunk of res.body!) {
+          bytes.push(chunk as Uint8Array);
+          const text = Buffer.concat(bytes).toString('utf8');
+          const sofar = parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)); // whole frames only
+          if (sofar.comments.length >= 2 && sofar.events.some((e) => e.type === 'turn.completed')) break;
+        }
       } catch {
-        // the timeout ends the read
+        // the safety timeout ends the read; the expectations below tell what was missing
       }
       return parseSse(Buffer.concat(bytes).toString('utf8'));
     };
