@@ -277,4 +277,51 @@ describe('the write budget of mission hubs', () => {
     expect(most).toBe(3);
     for (const unsubscribe of leave) unsubscribe();
   });
+
+  it('also lets the loop turn once writing has taken its time, however few writes that was', async () => {
+    const stored: StreamEvent[] = [];
+    const hubs = createMissionHubs(async (_m, seq) => stored.filter((e) => e.seq > seq), undefined, {
+      writesPerTurn: 1000,
+      writeMsPerTurn: 5,
+    });
+    let sinceTurn = 0;
+    let most = 0;
+    let ticking = true;
+    const tick = () => {
+      sinceTurn = 0;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const got: number[] = [];
+    const leave = Array.from({ length: 200 }, () =>
+      hubs.subscribe('m_slow', 0, {
+        pollMs: 60_000,
+        // A slow socket write: 0.2 ms each, so 64 of them outlast the 5 ms.
+        deliver: (events) => {
+          const until = performance.now() + 0.2;
+          while (performance.now() < until);
+          got.push(events.length);
+          most = Math.max(most, ++sinceTurn);
+        },
+        fail: (err) => {
+          throw err;
+        },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    stored.push({
+      event_id: 'evt_slow_1',
+      mission_id: 'm_slow',
+      seq: 1,
+      type: 'reasoning',
+      created_at: '2026-01-01T00:00:00.000Z',
+      data: { text: 'x' },
+    });
+    hubs.wake('m_slow');
+    await vi.waitFor(() => expect(got).toHaveLength(200));
+    ticking = false;
+    // The clock is read every 64 writes: the first look past 5 ms ends the loop turn's writing.
+    expect(most).toBe(64);
+    for (const unsubscribe of leave) unsubscribe();
+  });
 });

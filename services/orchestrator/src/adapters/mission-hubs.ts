@@ -28,6 +28,16 @@ const BATCH_MS = 50;
  * first event p99 41-55 ms against 67-81, a turn with 1,000 streams 68-79 ms against 133-138.
  */
 const WRITES_PER_TURN = 1000;
+/**
+ * And at most this long of writing before the loop gets a turn, looked at every CLOCK_EVERY
+ * writes: a guard for machines much slower than this one, where 1,000 writes would hold every
+ * other request of the process (a turn's own tool calls included) for 100 ms or more. Here 1,000
+ * writes take 11-30 ms, so the clock does not cut a delivery here: cutting at 20 ms measured no better
+ * for the turn (stream bench, 3 runs each: 79-93 ms against 87-94) and the last streams waited
+ * longer (first-event p99 70-80 ms against 58-78, on a slow hour of this machine).
+ */
+const WRITE_MS_PER_TURN = 50;
+const CLOCK_EVERY = 64;
 
 export type ReadAfter = (missionId: string, seq: number, limit: number) => Promise<StreamEvent[]>;
 /**
@@ -85,18 +95,24 @@ function deliverable(hub: Hub, page: StreamEvent[]): StreamEvent[] {
 export function createMissionHubs(
   readAfter: ReadAfter,
   watchMission?: WatchMission,
-  options: { writesPerTurn?: number } = {},
+  options: { writesPerTurn?: number; writeMsPerTurn?: number } = {},
 ) {
   const hubs = new Map<string, Hub>();
   const writesPerTurn = options.writesPerTurn ?? WRITES_PER_TURN;
+  const writeMsPerTurn = options.writeMsPerTurn ?? WRITE_MS_PER_TURN;
   // Writes in this turn of the event loop, by every hub: the first schedules the count's reset
-  // for the next turn, so a hub that waits for that turn finds it at zero.
+  // for the next turn, so a hub that waits for that turn finds it at zero. Past the time limit
+  // the count is set to the budget, which spends it.
   let written = 0;
+  let turnStarted = 0;
   const countWrite = () => {
-    if (written++ === 0)
+    if (written++ === 0) {
+      turnStarted = performance.now();
       setImmediate(() => {
         written = 0;
       });
+    } else if (written % CLOCK_EVERY === 0 && performance.now() - turnStarted >= writeMsPerTurn)
+      written = Math.max(written, writesPerTurn);
   };
   const budgetLeft = async () => {
     while (written >= writesPerTurn) await new Promise((resolve) => setImmediate(resolve));
@@ -116,8 +132,8 @@ export function createMissionHubs(
         if (batch.length > 0) {
           const last = batch.at(-1)!.seq;
           hub.cursor = last;
-          // A thousand sockets a loop turn at most, for all missions together: other requests
-          // here go on while a larger crowd is written to.
+          // A thousand sockets (or 50 ms of writing) a loop turn at most, for all missions
+          // together: other requests here go on while a larger crowd is written to.
           for (const sub of [...hub.subscribers]) {
             if (written >= writesPerTurn) await budgetLeft();
             if (sub.catchingUp || sub.cursor >= last || !hub.subscribers.has(sub)) continue;
