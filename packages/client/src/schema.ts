@@ -661,7 +661,7 @@ export interface paths {
         };
         /**
          * The mission's events as Server-Sent Events
-         * @description Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.
+         * @description Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.
          */
         get: operations["streamMissionEvents"];
         put?: never;
@@ -4536,6 +4536,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,17 +5,20 @@ import {
   StreamHeaders,
   StreamTokenResponse,
 } from '@hs/contracts';
-import { type Caller, forbidden, type ServiceApp, unauthorized } from '@hs/service-kit';
+import { AppError, type Caller, forbidden, type ServiceApp, unauthorized } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { forward } from '../adapters/forward.ts';
 import { createMissionLookup } from '../adapters/mission-lookup.ts';
 import { createMissionTokens } from '../adapters/mission-tokens.ts';
 import type { GatewayContext } from '../context.ts';
+import { createStreamQuota } from '../domain/stream-quota.ts';
 import { bearerIdentity } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
 const MISSION = '/api/v1/households/:id/orchestrator/missions/:mId';
 export const STREAM_AUDIENCE = 'stream';
+/** A slot frees when another of the user's streams closes; nothing says when, so a short wait. */
+const STREAM_RETRY_AFTER_SECONDS = 5;
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorEnvelope]));
 
 /** The forwarded URL without the token: the orchestrator (and its logs) never see it. */
@@ -34,6 +37,8 @@ export function withoutStreamToken(rawUrl: string): string {
  * Registered before the proxy so these routes win over `/orchestrator/*`.
  */
 export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext): void {
+  const limit = ctx.config.rateLimits.streamsPerUser;
+  const quota = createStreamQuota(limit);
   const { auth, streamTokenTtlSeconds } = ctx.config;
   const tokens = createMissionTokens({
     jwtSecret: auth.jwtSecret,
@@ -109,15 +114,25 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
         security: [{ bearer: [] }, {}],
         summary: "The mission's events as Server-Sent Events",
         description:
-          'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
+          'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
         params: MissionParams,
         querystring: GatewayStreamQuery,
         headers: StreamHeaders,
-        response: { ...errors(400, 401, 403, 404, 502, 504) },
+        response: { ...errors(400, 401, 403, 404, 429, 502, 504) },
       },
     },
     async (request, reply) => {
       const access = await accessHousehold(ctx.households, request, request.params.id);
+      const release = quota.take(access.userId);
+      if (!release)
+        throw new AppError(
+          'RATE_LIMITED',
+          429,
+          `Too many open streams: at most ${limit} per user at once; close one and retry`,
+          { headers: { 'retry-after': String(STREAM_RETRY_AFTER_SECONDS) } },
+        );
+      // The slot is held until the stream's response is over, however it ends.
+      reply.raw.once('close', release);
       return forward(
         request,
         reply,

@@ -1,0 +1,114 @@
+// A user holds at most MAX_STREAMS_PER_USER mission streams open on one gateway; one more is
+// 429 RATE_LIMITED with Retry-After, a slot comes back when a stream closes, however it ends.
+import { createStore } from '@hs/store';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadGatewayConfig } from '../src/config.ts';
+import { bearer, type GatewayApp, login } from './gateway-harness.ts';
+
+let orchestrator: FastifyInstance;
+let gateway: GatewayApp;
+let base: string;
+
+beforeAll(async () => {
+  orchestrator = Fastify();
+  // A stream that stays open (one event, then nothing), or 404 for msn_missing.
+  orchestrator.get('/api/v1/households/:id/orchestrator/missions/:mId/stream', async (req, reply) => {
+    if ((req.params as { mId: string }).mId === 'msn_missing')
+      return reply.code(404).send({ error: 'NOT_FOUND', message: 'Mission not found' });
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+    reply.raw.write('id: 1\nevent: turn.started\ndata: {}\n\n');
+  });
+  await orchestrator.listen({ port: 0, host: '127.0.0.1' });
+  const config = loadGatewayConfig({
+    APP_ENV: 'test',
+    MAX_STREAMS_PER_USER: '2',
+    ARTIFACTS_AUDIT_BASE_URL: 'http://127.0.0.1:9',
+    ORCHESTRATOR_BASE_URL: `http://127.0.0.1:${(orchestrator.server.address() as { port: number }).port}`,
+  });
+  gateway = await buildApp({ config, store: createStore({ backend: 'inmemory' }), background: false });
+  base = await gateway.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await gateway.close();
+  await orchestrator.close();
+});
+
+async function household(email: string) {
+  const user = await login(gateway, email);
+  const h = await gateway.inject({
+    method: 'POST',
+    url: '/api/v1/households',
+    headers: bearer(user.token),
+    payload: { name: 'H' },
+  });
+  return { ...user, id: h.json().householdId as string };
+}
+
+/** Opens the stream and reads its first frame; `close` ends it from the client side. */
+async function open(token: string, householdId: string, missionId = 'msn_1') {
+  const done = new AbortController();
+  const res = await fetch(`${base}/api/v1/households/${householdId}/orchestrator/missions/${missionId}/stream`, {
+    headers: bearer(token),
+    signal: done.signal,
+  });
+  if (res.status === 200) {
+    const reader = res.body!.getReader();
+    await reader.read();
+  }
+  return { res, close: () => done.abort() };
+}
+
+describe('open streams per user', () => {
+  it('refuses one more than the limit with 429 and Retry-After, and frees a slot when a stream closes', async () => {
+    const mum = await household('quota-mum@x.test');
+    const first = await open(mum.token, mum.id);
+    const second = await open(mum.token, mum.id, 'msn_2');
+    expect([first.res.status, second.res.status]).toEqual([200, 200]);
+
+    const third = await open(mum.token, mum.id);
+    expect(third.res.status).toBe(429);
+    expect(third.res.headers.get('retry-after')).toBe('5');
+    expect(await third.res.json()).toEqual({
+      error: 'RATE_LIMITED',
+      message: 'Too many open streams: at most 2 per user at once; close one and retry',
+    });
+
+    // Another user is not held back by hers.
+    const dad = await household('quota-dad@x.test');
+    const his = await open(dad.token, dad.id);
+    expect(his.res.status).toBe(200);
+
+    first.close();
+    await vi.waitFor(async () => {
+      const again = await open(mum.token, mum.id);
+      again.close();
+      expect(again.res.status).toBe(200);
+    });
+    second.close();
+    his.close();
+  });
+
+  it('gives the slot back when the stream ends with an error', async () => {
+    const kid = await household('quota-kid@x.test');
+    for (let i = 0; i < 4; i++) {
+      const res = await open(kid.token, kid.id, 'msn_missing');
+      expect(res.res.status).toBe(404);
+      await res.res.arrayBuffer();
+    }
+    const held = await Promise.all([open(kid.token, kid.id), open(kid.token, kid.id)]);
+    expect(held.map((s) => s.res.status)).toEqual([200, 200]);
+    for (const s of held) s.close();
+  });
+
+  it('checks membership before the quota: a stranger is 403, not 429', async () => {
+    const owner = await household('quota-owner@x.test');
+    const stranger = await household('quota-stranger@x.test');
+    const held = [await open(stranger.token, stranger.id), await open(stranger.token, stranger.id)];
+    const res = await open(stranger.token, owner.id);
+    expect(res.res.status).toBe(403);
+    for (const s of held) s.close();
+  });
+});
