@@ -34,3 +34,15 @@ export async function login(app: GatewayApp, idToken: string): Promise<{ token: 
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A signed-in user with a household of their own (they are its PARENT_GUARDIAN). */
+export async function withHousehold(app: GatewayApp, idToken: string) {
+  const user = await login(app, idToken);
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/households',
+    headers: bearer(user.token),
+    payload: { name: 'Home' },
+  });
+  return { ...user, householdId: created.json().householdId as string };
+}

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { bearer, type GatewayApp, login } from './gateway-harness.ts';
+import { bearer, type GatewayApp, withHousehold } from './gateway-harness.ts';
 
 let orchestrator: FastifyInstance;
 let gateway: GatewayApp;
@@ -37,23 +37,20 @@ afterAll(async () => {
 });
 
 async function household(email: string) {
-  const user = await login(gateway, email);
-  const h = await gateway.inject({
-    method: 'POST',
-    url: '/api/v1/households',
-    headers: bearer(user.token),
-    payload: { name: 'H' },
-  });
-  return { ...user, id: h.json().householdId as string };
+  const { householdId, ...user } = await withHousehold(gateway, email);
+  return { ...user, id: householdId };
 }
 
 /** Opens the stream and reads its first frame; `close` ends it from the client side. */
 async function open(token: string, householdId: string, missionId = 'msn_1') {
   const done = new AbortController();
-  const res = await fetch(`${base}/api/v1/households/${householdId}/orchestrator/missions/${missionId}/stream`, {
-    headers: bearer(token),
-    signal: done.signal,
-  });
+  const res = await fetch(
+    `${base}/api/v1/households/${householdId}/orchestrator/missions/${missionId}/stream`,
+    {
+      headers: bearer(token),
+      signal: done.signal,
+    },
+  );
   if (res.status === 200) {
     const reader = res.body!.getReader();
     await reader.read();

@@ -4,7 +4,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEV_JWT_SECRET } from '../src/config.ts';
-import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+import { bearer, buildGateway, type GatewayApp, login, withHousehold } from './gateway-harness.ts';
 
 const ORCH_TOKEN = 'voice-test-orchestrator-token';
 
@@ -107,6 +107,18 @@ const issue = (target: GatewayApp, missionId: string, token = owner.token, hid =
     headers: bearer(token),
   });
 
+/** A user of `app` with a household of their own and a RUNNING mission in it at the orchestrator. */
+async function ownMission(app: GatewayApp, email: string, missionId: string) {
+  const { householdId: hid, ...user } = await withHousehold(app, email);
+  missions.set(missionId, {
+    mission_id: missionId,
+    household_id: hid,
+    owner_id: user.userId,
+    state: 'RUNNING',
+  });
+  return { user, hid };
+}
+
 type Received = {
   messages: Array<Record<string, unknown>>;
   closed: Promise<{ code: number; reason: string }>;
@@ -193,21 +205,7 @@ describe('voice session token', () => {
       VOICE_RATE_LIMIT_PER_MINUTE: '2',
     });
     try {
-      const user = await login(limited, 'voice-owner@x.test');
-      const hh = (
-        await limited.inject({
-          method: 'POST',
-          url: '/api/v1/households',
-          headers: bearer(user.token),
-          payload: { name: 'L' },
-        })
-      ).json().householdId as string;
-      missions.set('msn_limited', {
-        mission_id: 'msn_limited',
-        household_id: hh,
-        owner_id: user.userId,
-        state: 'RUNNING',
-      });
+      const { user, hid: hh } = await ownMission(limited, 'voice-owner@x.test', 'msn_limited');
       expect((await issue(limited, 'msn_limited', user.token, hh)).statusCode).toBe(200);
       expect((await issue(limited, 'msn_limited', user.token, hh)).statusCode).toBe(200);
       const third = await issue(limited, 'msn_limited', user.token, hh);
@@ -368,6 +366,53 @@ describe('voice WebSocket', () => {
       expect((await second.closed).code).toBe(VOICE_CLOSE_CODES.rateLimited);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('voice connections per user', () => {
+  it('closes one more than MAX_STREAMS_PER_USER open at once with 4429, and takes one again once one closes', async () => {
+    const capped = await buildGateway({
+      ORCHESTRATOR_BASE_URL: orchestratorUrl,
+      ORCHESTRATOR_INTERNAL_TOKEN: ORCH_TOKEN,
+      VOICE_RATE_LIMIT_PER_MINUTE: '1000',
+      MAX_STREAMS_PER_USER: '2',
+    });
+    const cappedHost = await listen(capped);
+    try {
+      const { user, hid } = await ownMission(capped, 'voice-capped@x.test', 'msn_capped');
+      const open = async () => {
+        const token = (await issue(capped, 'msn_capped', user.token, hid)).json().sessionToken as string;
+        return connect(`ws://${cappedHost}/api/v1/voice/ws?token=${encodeURIComponent(token)}`);
+      };
+      const ready = (c: Received) => c.messages.some((m) => m.type === 'ready');
+      const held = [await open(), await open()];
+      await until(() => held.every(ready));
+
+      const third = await open();
+      expect(await third.closed).toEqual({
+        code: VOICE_CLOSE_CODES.rateLimited,
+        reason: 'Too many open voice connections: at most 2 per user at once',
+      });
+      expect(ready(third)).toBe(false);
+
+      held[0]!.ws.close();
+      await held[0]!.closed;
+      // The gateway hears the close a moment after the client: until then a try may still be 4429.
+      let again = await open();
+      const end = Date.now() + 3000;
+      while (!ready(again)) {
+        const outcome = await Promise.race([again.closed, until(() => ready(again)).then(() => null)]);
+        if (outcome === null) break;
+        if (Date.now() > end) throw new Error(`no slot came back: ${outcome.code}`);
+        again = await open();
+      }
+      expect(ready(again)).toBe(true);
+      held[1]!.ws.close();
+      again.ws.close();
+    } finally {
+      missions.delete('msn_capped');
+      await capped.close();
     }
   });
 });

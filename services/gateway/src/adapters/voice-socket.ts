@@ -1,6 +1,7 @@
 // The voice WebSocket (decisions "Voice (Model B)"): authenticates the connection by its voice
 // token, then turns each `user_text` into a chat turn and relays the turn's events. Close codes:
-// 4401 bad token or access lost, 4409 mission ended, 4429 too many connects.
+// 4401 bad token or access lost, 4409 mission ended, 4429 too many connects (per minute from one
+// address, or open at once for one user).
 import {
   VOICE_CLOSE_CODES,
   VoiceClientMessage,
@@ -10,6 +11,7 @@ import {
 import { type Caller, isAppError } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
+import type { StreamQuota } from '../domain/stream-quota.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
 import type { SseEvent } from '../domain/voice-sse-parser.ts';
 import type { HouseholdRepository } from './household-repository.ts';
@@ -28,6 +30,9 @@ export type VoiceSocketDeps = {
     requestId: string,
   ) => Promise<VoiceMissionSnapshot>;
   chat: VoiceChat;
+  /** Voice connections a user holds open at once (MAX_STREAMS_PER_USER). */
+  quota: StreamQuota;
+  quotaLimit: number;
 };
 
 const relayData = (data: string): unknown => {
@@ -131,6 +136,13 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
       return close(VOICE_CLOSE_CODES.invalidState, `Mission is ${mission.state}`);
     if (refusal) return close(VOICE_CLOSE_CODES.unauthorized, 'Not the mission owner');
     if (gone.signal.aborted) return;
+    const release = deps.quota.take(claims.userId);
+    if (!release)
+      return close(
+        VOICE_CLOSE_CODES.rateLimited,
+        `Too many open voice connections: at most ${deps.quotaLimit} per user at once`,
+      );
+    socket.once('close', release);
     session = { claims, caller };
     send({ type: 'ready', missionId: claims.missionId });
     // Sequentially, so the queued texts run as turns one after another.

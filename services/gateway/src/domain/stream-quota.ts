@@ -1,8 +1,9 @@
 /**
- * Mission streams a user holds open on this gateway instance. Each open stream keeps a socket
- * here and one at the orchestrator for as long as the client likes: without a ceiling one
- * account could hold enough of them to run the gateway out of file descriptors for every
- * household. A family's phones, tablets and tabs stay far below the default of 20.
+ * Long-lived connections of one kind (mission streams, voice sockets) a user holds open on this
+ * gateway instance. Each keeps a socket here (a stream one more at the orchestrator) for as long
+ * as the client likes: without a ceiling one account could hold enough of them to run the
+ * gateway out of file descriptors for every household. A family's phones, tablets and tabs stay
+ * far below the default of 20.
  */
 export type StreamQuota = {
   /** A slot for one more stream, as the function that gives it back; null when `userId` is at the limit. */

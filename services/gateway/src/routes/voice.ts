@@ -7,6 +7,7 @@ import { createVoiceChat } from '../adapters/voice-chat.ts';
 import { handleVoiceSocket } from '../adapters/voice-socket.ts';
 import { createVoiceTokens } from '../adapters/voice-tokens.ts';
 import type { GatewayContext } from '../context.ts';
+import { createStreamQuota } from '../domain/stream-quota.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
@@ -30,6 +31,10 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
   const connectLimiter = createSharedLimiter(ctx.store, { name: 'voice-connect', ...perMinute });
 
   const loadMission = createMissionLookup(ctx.peers.orchestrator);
+  // Each open socket holds a descriptor here for as long as the client likes: a ceiling per user,
+  // counted apart from the user's mission streams.
+  const quotaLimit = ctx.config.rateLimits.streamsPerUser;
+  const quota = createStreamQuota(quotaLimit);
 
   app.post(
     '/api/v1/households/:id/orchestrator/missions/:mId/voice-session',
@@ -99,6 +104,8 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
           households: ctx.households,
           loadMission,
           chat,
+          quota,
+          quotaLimit,
         }),
     );
   });
