@@ -10,12 +10,14 @@ const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection'
  * under it cost every process about 80 ms of CPU at boot, for a page few visits reach. The page
  * lives in a small Fastify instance of its own (swagger-ui over this app's finished document),
  * and /docs and /docs/* hand each request to it. Its files are read whole, once: the page's
- * answers to plain GETs are kept and shared, so a crowd of slow clients asking for the 1.6 MB
- * bundle holds one copy of it, not one each (conditional and range requests still go through).
+ * answers to plain GETs of a file's plain name are kept and shared, so a crowd of slow clients
+ * asking for the 1.6 MB bundle holds one copy of it, not one each (conditional and range
+ * requests, and any other spelling of a name, still go through).
  */
 type Answer = { statusCode: number; headers: Record<string, string | string[]>; payload: Buffer };
 /** The page has about a dozen files; anything past this many kept answers is read each time. */
 const KEPT_ANSWERS = 32;
+const CANONICAL = /^\/docs(?:\/[A-Za-z0-9._-]+)*\/?$/;
 const CONDITIONAL = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'range'];
 
 export function registerDocsPage(
@@ -39,9 +41,10 @@ export function registerDocsPage(
     return inner;
   };
   const answer = async (request: FastifyRequest): Promise<Answer> => {
-    // A query string would let anyone keep copies of one file under as many names.
+    // Only a file's one plain name is kept: a query string or a percent-escape would let anyone
+    // keep copies of the bundle under as many names.
     const plain =
-      !request.url.includes('?') && !CONDITIONAL.some((name) => request.headers[name] !== undefined);
+      CANONICAL.test(request.url) && !CONDITIONAL.some((name) => request.headers[name] !== undefined);
     const known = plain ? kept.get(request.url) : undefined;
     if (known) return known;
     page ??= build().catch((err: unknown) => {

@@ -1,6 +1,9 @@
 // /docs is built on its first visit (docs-page.ts): it must answer as the plugin did when it was
 // registered at boot, with this app's 404 envelope for paths the page does not have.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServiceApp, type ServiceApp } from '../src/create-app.ts';
 
 let app: ServiceApp;
@@ -66,6 +69,37 @@ describe('the docs page', () => {
     const other = await app.inject({ method: 'GET', url: `${url}?v=2` });
     expect(other.statusCode).toBe(200);
     expect(other.rawPayload.length).toBe(first.rawPayload.length);
+  });
+
+  it('holds one copy of a file for a crowd of clients that are slow to read it', async () => {
+    const served = await createServiceApp({ service: 'wardrobe', description: 'docs crowd' });
+    const url = '/docs/static/swagger-ui-bundle.js';
+    let sent = 0;
+    served.addHook('onSend', async (request, _reply, payload) => {
+      if (request.url === url) sent++;
+      return payload;
+    });
+    await served.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = served.server.address() as AddressInfo;
+    const size = (await (await fetch(`http://127.0.0.1:${port}${url}`)).arrayBuffer()).byteLength;
+    const before = process.memoryUsage().rss;
+    const sockets = Array.from({ length: 100 }, () => {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write(`GET ${url} HTTP/1.1\r\nhost: docs\r\n\r\n`);
+      socket.pause();
+      return socket;
+    });
+    try {
+      // Every reply is on its way, each to a client that reads nothing.
+      await vi.waitFor(() => expect(sent).toBe(101), { timeout: 20_000 });
+      // A copy per reply: the process grew 52-124 MB (the kernel's socket buffers took the rest);
+      // one shared copy: 3-9 MB.
+      expect(process.memoryUsage().rss - before).toBeLessThan(20 * size);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await served.close();
+    }
   });
 
   it('answers a path the page does not have with the error envelope', async () => {

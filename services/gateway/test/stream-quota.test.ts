@@ -1,6 +1,7 @@
 // A user holds at most MAX_STREAMS_PER_USER mission streams open on one gateway; one more is
 // 429 RATE_LIMITED with Retry-After, a slot comes back when a stream closes, however it ends.
-import { createStore } from '@hs/store';
+import { createStore, type Store } from '@hs/store';
+import { wrapCollection } from '@hs/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -10,13 +11,29 @@ import { bearer, type GatewayApp, withHousehold } from './gateway-harness.ts';
 let orchestrator: FastifyInstance;
 let gateway: GatewayApp;
 let base: string;
+/** While set, every read of a household waits this long (a slow store under the membership check). */
+let householdReadDelayMs = 0;
+
+/** The in-memory store, with household reads slowed on demand. */
+const slowableStore = (): Store =>
+  wrapCollection(createStore({ backend: 'inmemory' }), 'households', (method, get) =>
+    method === 'get'
+      ? async (...args) => {
+          if (householdReadDelayMs > 0) await new Promise((done) => setTimeout(done, householdReadDelayMs));
+          return get(...args);
+        }
+      : undefined,
+  );
 
 beforeAll(async () => {
   orchestrator = Fastify();
   // A stream that stays open (one event, then nothing), or 404 for msn_missing.
   orchestrator.get('/api/v1/households/:id/orchestrator/missions/:mId/stream', async (req, reply) => {
-    if ((req.params as { mId: string }).mId === 'msn_missing')
+    const { mId } = req.params as { mId: string };
+    if (mId === 'msn_missing')
       return reply.code(404).send({ error: 'NOT_FOUND', message: 'Mission not found' });
+    // A peer that drops the connection: the gateway answers 502 itself.
+    if (mId === 'msn_broken') return req.socket.destroy();
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
     reply.raw.write('id: 1\nevent: turn.started\ndata: {}\n\n');
@@ -28,7 +45,7 @@ beforeAll(async () => {
     ARTIFACTS_AUDIT_BASE_URL: 'http://127.0.0.1:9',
     ORCHESTRATOR_BASE_URL: `http://127.0.0.1:${(orchestrator.server.address() as { port: number }).port}`,
   });
-  gateway = await buildApp({ config, store: createStore({ backend: 'inmemory' }), background: false });
+  gateway = await buildApp({ config, store: slowableStore(), background: false });
   base = await gateway.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -88,14 +105,40 @@ describe('open streams per user', () => {
     his.close();
   });
 
-  it('gives the slot back when the stream ends with an error', async () => {
+  it('gives the slot back when the stream ends with an error, from the peer or from the gateway', async () => {
     const kid = await household('quota-kid@x.test');
-    for (let i = 0; i < 4; i++) {
-      const res = await open(kid.token, kid.id, 'msn_missing');
-      expect(res.res.status).toBe(404);
+    for (const [missionId, status] of [
+      ['msn_missing', 404],
+      ['msn_missing', 404],
+      ['msn_broken', 502],
+      ['msn_broken', 502],
+    ] as const) {
+      const res = await open(kid.token, kid.id, missionId);
+      expect(res.res.status).toBe(status);
       await res.res.arrayBuffer();
     }
     const held = await Promise.all([open(kid.token, kid.id), open(kid.token, kid.id)]);
+    expect(held.map((s) => s.res.status)).toEqual([200, 200]);
+    for (const s of held) s.close();
+  });
+
+  it('takes no slot for a client that left while its membership was being checked', async () => {
+    const teen = await household('quota-teen@x.test');
+    householdReadDelayMs = 300;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const gone = fetch(`${base}/api/v1/households/${teen.id}/orchestrator/missions/msn_1/stream`, {
+          headers: bearer(teen.token),
+          signal: AbortSignal.timeout(50),
+        });
+        await expect(gone).rejects.toThrow();
+      }
+      // The three checks finish after their clients left.
+      await new Promise((done) => setTimeout(done, 500));
+    } finally {
+      householdReadDelayMs = 0;
+    }
+    const held = [await open(teen.token, teen.id), await open(teen.token, teen.id)];
     expect(held.map((s) => s.res.status)).toEqual([200, 200]);
     for (const s of held) s.close();
   });

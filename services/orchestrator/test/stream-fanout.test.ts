@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StreamEvent } from '@hs/contracts';
 import { createStore, type Store } from '@hs/store';
-import { firestoreEmulatorHost } from '@hs/testing';
+import { firestoreEmulatorHost, wrapCollection } from '@hs/testing';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { createEventLog } from '../src/adapters/event-log.ts';
@@ -11,28 +11,16 @@ import { openSse } from '../src/routes/sse.ts';
 
 /** An in-memory store that counts the queries made on the mission event log. */
 function countingStore(): { store: Store; reads: () => number } {
-  const store = createStore({ backend: 'inmemory' });
   let reads = 0;
-  const wrapped = new Proxy(store, {
-    get(target, prop, receiver) {
-      if (prop !== 'collection') return Reflect.get(target, prop, receiver);
-      return (name: string, options?: unknown) => {
-        const collection = (target.collection as (n: string, o?: unknown) => object)(name, options);
-        if (name !== 'mission_events') return collection;
-        return new Proxy(collection, {
-          get(c, key, r) {
-            const value = Reflect.get(c, key, r);
-            if (key !== 'query' || typeof value !== 'function') return value;
-            return (...args: unknown[]) => {
-              reads++;
-              return value.apply(c, args);
-            };
-          },
-        });
-      };
-    },
-  });
-  return { store: wrapped, reads: () => reads };
+  const store = wrapCollection(createStore({ backend: 'inmemory' }), 'mission_events', (method, query) =>
+    method === 'query'
+      ? (...args) => {
+          reads++;
+          return query(...args);
+        }
+      : undefined,
+  );
+  return { store, reads: () => reads };
 }
 
 describe('mission streams in one process', () => {

@@ -123,6 +123,9 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
     },
     async (request, reply) => {
       const access = await accessHousehold(ctx.households, request, request.params.id);
+      // A client gone during the checks above: its 'close' has fired already and would never give
+      // a slot back, and nobody is left to stream to.
+      if (reply.raw.destroyed) return reply.hijack();
       const release = quota.take(access.userId);
       if (!release)
         throw new AppError(

@@ -29,8 +29,8 @@ const BATCH_MS = 50;
  */
 const WRITES_PER_TURN = 1000;
 /**
- * And at most this long of writing before the loop gets a turn, looked at every CLOCK_EVERY
- * writes: a guard for machines much slower than this one, where 1,000 writes would hold every
+ * And at most this long after the loop turn's first write before the loop gets a turn (wall
+ * time, the turn's other work included), looked at every CLOCK_EVERY writes: a guard for machines much slower than this one, where 1,000 writes would hold every
  * other request of the process (a turn's own tool calls included) for 100 ms or more. Here 1,000
  * writes take 11-30 ms, so the clock does not cut a delivery here: cutting at 20 ms measured no better
  * for the turn (stream bench, 3 runs each: 79-93 ms against 87-94) and the last streams waited
@@ -132,7 +132,7 @@ export function createMissionHubs(
         if (batch.length > 0) {
           const last = batch.at(-1)!.seq;
           hub.cursor = last;
-          // A thousand sockets (or 50 ms of writing) a loop turn at most, for all missions
+          // A thousand sockets (or 50 ms after the first) a loop turn at most, for all missions
           // together: other requests here go on while a larger crowd is written to.
           for (const sub of [...hub.subscribers]) {
             if (written >= writesPerTurn) await budgetLeft();
