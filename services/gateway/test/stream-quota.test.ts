@@ -49,7 +49,11 @@ beforeAll(async () => {
   base = await gateway.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
+  // Pooled connections that never carried a request (undici opens one after a stream it was
+  // reading is aborted) would hold each server's close until its 60 s headers timeout.
+  gateway.server.closeAllConnections();
   await gateway.close();
+  orchestrator.server.closeAllConnections();
   await orchestrator.close();
 });
 
