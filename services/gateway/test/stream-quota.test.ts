@@ -49,8 +49,9 @@ beforeAll(async () => {
   base = await gateway.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
-  // Pooled connections that never carried a request (undici opens one after a stream it was
-  // reading is aborted) would hold each server's close until its 60 s headers timeout.
+  // This process's own fetch pool keeps connections that never carried a request (Node's
+  // bundled undici opens one after a stream it was reading is aborted): they would hold the
+  // server's close until its 60 s headers timeout.
   gateway.server.closeAllConnections();
   await gateway.close();
   orchestrator.server.closeAllConnections();
@@ -61,6 +62,11 @@ async function household(email: string) {
   const { householdId, ...user } = await withHousehold(gateway, email);
   return { ...user, id: householdId };
 }
+
+const connections = (app: FastifyInstance) =>
+  new Promise<number>((resolve, reject) =>
+    app.server.getConnections((err, count) => (err ? reject(err) : resolve(count))),
+  );
 
 /** Opens the stream and reads its first frame; `close` ends it from the client side. */
 async function open(token: string, householdId: string, missionId = 'msn_1') {
@@ -107,6 +113,8 @@ describe('open streams per user', () => {
     });
     second.close();
     his.close();
+    // Every stream is gone, and so is every connection the gateway had made to the orchestrator.
+    await vi.waitFor(() => expect(connections(orchestrator)).resolves.toBe(0), { timeout: 5000 });
   });
 
   it('gives the slot back when the stream ends with an error, from the peer or from the gateway', async () => {
