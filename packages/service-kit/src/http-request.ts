@@ -6,26 +6,31 @@
 import type * as Undici from 'undici';
 
 const loadRequestParts = async () => {
-  const [apiRequest, errors, globalDispatcher, util] = await Promise.all([
+  const [apiRequest, errors, agent, util] = await Promise.all([
     import('undici/lib/api/api-request.js'),
     import('undici/lib/core/errors.js'),
-    import('undici/lib/global.js'),
+    import('undici/lib/dispatcher/agent.js'),
     import('undici/lib/core/util.js'),
   ]);
   return {
     apiRequest: apiRequest.default,
     errors: errors.default,
-    globalDispatcher: globalDispatcher.default,
+    // An Agent of the process's own, not the global dispatcher: that may be Node's bundled undici
+    // (whichever of `fetch` or undici set it first), which after a stream whose client left
+    // opened a fresh connection to the peer and never used it (4 closed streams through the
+    // gateway left 4 idle connections at the orchestrator until its 60 s headers timeout; with
+    // this Agent, none).
+    dispatcher: new agent.default(),
     util: util.default,
   };
 };
 let requestParts: ReturnType<typeof loadRequestParts> | undefined;
 
 /** undici's `request` (its index's wrapper, line for line): one request through
- * `options.dispatcher` or the global Agent. */
+ * `options.dispatcher` or this module's own Agent. */
 export const request = (async (url: string | URL, options?: Undici.Dispatcher.RequestOptions) => {
   requestParts ??= loadRequestParts();
-  const { apiRequest, errors, globalDispatcher, util } = await requestParts;
+  const { apiRequest, errors, dispatcher: ownAgent, util } = await requestParts;
   if (!url || (typeof url !== 'string' && typeof url !== 'object')) {
     throw new errors.InvalidArgumentError('invalid url');
   }
@@ -44,7 +49,7 @@ export const request = (async (url: string | URL, options?: Undici.Dispatcher.Re
     opts ??= (typeof url === 'object' ? url : {}) as Options;
     target = util.parseURL(url);
   }
-  const { agent, dispatcher = globalDispatcher.getGlobalDispatcher(), ...rest } = opts;
+  const { agent, dispatcher = ownAgent, ...rest } = opts;
   if (agent) throw new errors.InvalidArgumentError('unsupported opts.agent. Did you mean opts.client?');
   return apiRequest.call(dispatcher, {
     ...rest,

@@ -23,9 +23,3 @@ declare module 'undici/lib/core/util.js' {
   const util: { parseURL(url: string | URL | object): URL; parseOrigin(url: string | URL | object): URL };
   export default util;
 }
-declare module 'undici/lib/global.js' {
-  import type { Dispatcher } from 'undici';
-
-  const global: { getGlobalDispatcher(): Dispatcher };
-  export default global;
-}

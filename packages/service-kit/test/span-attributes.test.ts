@@ -7,15 +7,20 @@ beforeAll(async () => {
 });
 afterAll(() => stopTracing('span-test'));
 
-const parent = (sampled: boolean) => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), sampled });
+/** A server span under a remote parent that was or wasn't sampled, and how often its attributes were built. */
+function spanUnder(sampled: boolean) {
+  let built = 0;
+  const parent = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), sampled };
+  const span = startSpan('GET /x', 'server', parent, () => {
+    built++;
+    return { 'url.path': '/x' };
+  });
+  return { span, built };
+}
 
 describe('span attributes', () => {
   it('are built and set when the span is sampled', () => {
-    let built = 0;
-    const span = startSpan('GET /x', 'server', parent(true), () => {
-      built++;
-      return { 'url.path': '/x' };
-    });
+    const { span, built } = spanUnder(true);
     expect(span?.isRecording()).toBe(true);
     expect(built).toBe(1);
     expect((span as unknown as { attributes: Record<string, unknown> }).attributes).toMatchObject({
@@ -25,11 +30,7 @@ describe('span attributes', () => {
   });
 
   it('are never built for a span the caller asked not to sample', () => {
-    let built = 0;
-    const span = startSpan('GET /x', 'server', parent(false), () => {
-      built++;
-      return { 'url.path': '/x' };
-    });
+    const { span, built } = spanUnder(false);
     expect(span?.isRecording()).toBe(false);
     expect(built).toBe(0);
     span?.end();

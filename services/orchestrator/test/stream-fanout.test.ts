@@ -185,9 +185,9 @@ function fakeStream() {
   return { raw, reply, request, written, closed: () => closedWith };
 }
 
-const event = (seq: number): StreamEvent => ({
-  event_id: `evt_${seq}`,
-  mission_id: 'm_1',
+const event = (seq: number, missionId = 'm_1'): StreamEvent => ({
+  event_id: `evt_${missionId}_${seq}`,
+  mission_id: missionId,
   seq,
   type: 'reasoning',
   created_at: '2026-01-01T00:00:00.000Z',
@@ -209,6 +209,27 @@ describe('a slow stream client', () => {
   });
 });
 
+/** The most deliveries between two turns of the event loop (a check-phase callback that re-arms itself marks each turn). */
+function loopTurnProbe() {
+  let sinceTurn = 0;
+  let most = 0;
+  let ticking = true;
+  const tick = () => {
+    sinceTurn = 0;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    wrote: () => {
+      most = Math.max(most, ++sinceTurn);
+    },
+    most: () => most,
+    stop: () => {
+      ticking = false;
+    },
+  };
+}
+
 describe('the write budget of mission hubs', () => {
   it('lets the event loop turn once a budget of writes is spent, counted over every mission together', async () => {
     const stored = new Map<string, StreamEvent[]>([
@@ -218,15 +239,7 @@ describe('the write budget of mission hubs', () => {
     const readAfter = async (missionId: string, seq: number) =>
       (stored.get(missionId) ?? []).filter((e) => e.seq > seq);
     const hubs = createMissionHubs(readAfter, undefined, { writesPerTurn: 3 });
-    // Writes between two turns of the loop: a check-phase callback that re-arms itself resets it.
-    let sinceTurn = 0;
-    let most = 0;
-    let ticking = true;
-    const tick = () => {
-      sinceTurn = 0;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = loopTurnProbe();
     const got = new Map<string, number[][]>();
     const leave: (() => void)[] = [];
     for (const missionId of ['m_a', 'm_b']) {
@@ -238,7 +251,7 @@ describe('the write budget of mission hubs', () => {
             pollMs: 60_000,
             deliver: (events) => {
               list.push(...events.map((e) => e.seq));
-              most = Math.max(most, ++sinceTurn);
+              turns.wrote();
             },
             fail: (err) => {
               throw err;
@@ -247,22 +260,14 @@ describe('the write budget of mission hubs', () => {
         );
     }
     await new Promise((r) => setTimeout(r, 20));
-    const event = (missionId: string, seq: number): StreamEvent => ({
-      event_id: `evt_${missionId}_${seq}`,
-      mission_id: missionId,
-      seq,
-      type: 'reasoning',
-      created_at: '2026-01-01T00:00:00.000Z',
-      data: { text: 'x' },
-    });
-    stored.get('m_a')!.push(event('m_a', 1));
-    stored.get('m_b')!.push(event('m_b', 1));
+    stored.get('m_a')!.push(event(1, 'm_a'));
+    stored.get('m_b')!.push(event(1, 'm_b'));
     hubs.wake('m_a');
     hubs.wake('m_b');
     await vi.waitFor(() => expect([...got.values()].flat().every((seqs) => seqs.join() === '1')).toBe(true));
-    ticking = false;
+    turns.stop();
     // Ten streams, three writes a turn: never more than three in a row, though two missions deliver.
-    expect(most).toBe(3);
+    expect(turns.most()).toBe(3);
     for (const unsubscribe of leave) unsubscribe();
   });
 
@@ -272,14 +277,7 @@ describe('the write budget of mission hubs', () => {
       writesPerTurn: 1000,
       writeMsPerTurn: 5,
     });
-    let sinceTurn = 0;
-    let most = 0;
-    let ticking = true;
-    const tick = () => {
-      sinceTurn = 0;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = loopTurnProbe();
     const got: number[] = [];
     const leave = Array.from({ length: 200 }, () =>
       hubs.subscribe('m_slow', 0, {
@@ -289,7 +287,7 @@ describe('the write budget of mission hubs', () => {
           const until = performance.now() + 0.2;
           while (performance.now() < until);
           got.push(events.length);
-          most = Math.max(most, ++sinceTurn);
+          turns.wrote();
         },
         fail: (err) => {
           throw err;
@@ -297,19 +295,12 @@ describe('the write budget of mission hubs', () => {
       }),
     );
     await new Promise((r) => setTimeout(r, 20));
-    stored.push({
-      event_id: 'evt_slow_1',
-      mission_id: 'm_slow',
-      seq: 1,
-      type: 'reasoning',
-      created_at: '2026-01-01T00:00:00.000Z',
-      data: { text: 'x' },
-    });
+    stored.push(event(1, 'm_slow'));
     hubs.wake('m_slow');
     await vi.waitFor(() => expect(got).toHaveLength(200));
-    ticking = false;
+    turns.stop();
     // The clock is read every 64 writes: the first look past 5 ms ends the loop turn's writing.
-    expect(most).toBe(64);
+    expect(turns.most()).toBe(64);
     for (const unsubscribe of leave) unsubscribe();
   });
 });

@@ -7,7 +7,6 @@ import { CALLER_HEADERS } from '@hs/contracts';
 import {
   badRequest,
   INTERNAL_TOKEN_HEADER,
-  loadAgentParts,
   outgoingTraceparent,
   type Peer,
   REQUEST_TIMEOUT_HEADER,
@@ -101,16 +100,6 @@ export function forwardTarget(baseUrl: string, rawUrl: string): string {
 
 const SMALL_REPLY_BYTES = 64 * 1024;
 
-/**
- * Forwarded exchanges go through an Agent of their own rather than the process's global
- * dispatcher, which may be Node's bundled undici (whichever of `fetch` or undici set it first).
- * That one, after a stream whose client left, opened a fresh connection to the peer and never
- * used it: 4 closed streams left 4 idle connections at the orchestrator, until its 60 s headers
- * timeout; with this Agent, none.
- */
-let forwardAgent: Promise<Dispatcher> | undefined;
-const dispatcher = () => (forwardAgent ??= loadAgentParts().then(({ Agent }) => new Agent()));
-
 export type ForwardIdentity = { userId: string; email: string; role: string } | null;
 
 /** The client's headers as the peer gets them: hop-by-hop and credentials dropped, ours added. */
@@ -186,7 +175,6 @@ export async function forward(
       // An upload gets a connection of its own: a peer that refused it early closes that
       // connection, and a kept-alive one would fail the next upload (EPIPE, no retry for streams).
       reset: hasBody,
-      dispatcher: await dispatcher(),
       signal: abort.signal,
       headersTimeout: target.timeoutMs + 1000,
       bodyTimeout: 0,

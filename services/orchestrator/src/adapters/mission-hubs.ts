@@ -29,12 +29,13 @@ const BATCH_MS = 50;
  */
 const WRITES_PER_TURN = 1000;
 /**
- * And at most this long after the loop turn's first write before the loop gets a turn (wall
- * time, the turn's other work included), looked at every CLOCK_EVERY writes: a guard for machines much slower than this one, where 1,000 writes would hold every
- * other request of the process (a turn's own tool calls included) for 100 ms or more. Here 1,000
- * writes take 11-30 ms, so the clock does not cut a delivery here: cutting at 20 ms measured no better
- * for the turn (stream bench, 3 runs each: 79-93 ms against 87-94) and the last streams waited
- * longer (first-event p99 70-80 ms against 58-78, on a slow hour of this machine).
+ * And at most this long after the loop turn's first write (wall time, the turn's other work
+ * included), looked at every CLOCK_EVERY writes: a guard for machines much slower than this one,
+ * where 1,000 writes would hold every other request of the process (a turn's own tool calls
+ * included) for 100 ms or more. Here 1,000 writes take 11-30 ms, so the clock does not cut a
+ * delivery: cutting at 20 ms measured no better for the turn (stream bench, 3 runs each: 79-93 ms
+ * against 87-94) and the last streams waited longer (first-event p99 70-80 ms against 58-78, on
+ * a slow hour of this machine).
  */
 const WRITE_MS_PER_TURN = 50;
 const CLOCK_EVERY = 64;
