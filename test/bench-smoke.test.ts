@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '@hs/testing';
+import { REPO_ROOT, withRepoBuild } from '@hs/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
@@ -11,12 +11,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // A smoke test of `pnpm bench -- --quick`: every target gets a figure, a same-run reference and
 // a verdict. No figure is judged here: timings on a shared CI machine prove nothing.
 describe('pnpm bench --quick', () => {
-  it('produces every figure and writes them to the JSON file', { timeout: 300_000 }, () => {
+  it('produces every figure and writes them to the JSON file', { timeout: 300_000 }, async () => {
     const node = (args: string[]) =>
       execFileSync(process.execPath, ['--conditions=@hs/source', ...args], { cwd: REPO_ROOT, stdio: 'pipe' });
-    node(['scripts/build.ts']);
     const out = join(dir, 'bench.json');
-    const printed = node(['scripts/bench.ts', '--quick', '--out', out]).toString();
+    // The bench runs the services' builds: nothing may rebuild them meanwhile.
+    const printed = await withRepoBuild(() => {
+      node(['scripts/build.ts']);
+      return node(['scripts/bench.ts', '--quick', '--out', out]).toString();
+    });
     const report = JSON.parse(readFileSync(out, 'utf8'));
     expect(report.quick).toBe(true);
     expect(report.targets.map((t: { name: string }) => t.name)).toEqual([

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, REPO_ROOT } from '@hs/testing';
+import { freePort, REPO_ROOT, withRepoBuild } from '@hs/testing';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const hasPnpm = spawnSync('pnpm', ['--version']).status === 0;
@@ -21,6 +21,7 @@ chmodSync(dir, 0o755); // readable by the unprivileged user, writable only by it
 afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 describe.skipIf(!hasPnpm)('a production install of one service', () => {
+  // Long: it may wait for the bench test, which runs the same builds (withRepoBuild).
   it('holds no dev dependencies, runs as a non-root user on a read-only tree and shuts down with 0', async () => {
     const files = spawnSync(
       'git',
@@ -46,12 +47,17 @@ describe.skipIf(!hasPnpm)('a production install of one service', () => {
     );
     expect(install.status, install.stderr).toBe(0);
     // The build stage: the compiled service, beside a production install of the same lockfile.
-    const build = spawnSync('pnpm', ['build'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const { build, copy } = await withRepoBuild(() => {
+      const build = spawnSync('pnpm', ['build'], { cwd: REPO_ROOT, encoding: 'utf8' });
+      const copy = spawnSync('cp', [
+        '-r',
+        join(REPO_ROOT, 'services/commerce/dist'),
+        join(dir, 'services/commerce/dist'),
+      ]);
+      return { build, copy };
+    });
     expect(build.status, build.stderr).toBe(0);
-    expect(
-      spawnSync('cp', ['-r', join(REPO_ROOT, 'services/commerce/dist'), join(dir, 'services/commerce/dist')])
-        .status,
-    ).toBe(0);
+    expect(copy.status).toBe(0);
     const installed = readdirSync(join(dir, 'node_modules', '.pnpm'));
     expect(
       installed.filter((p) => /^(vitest|typescript|@biomejs|autocannon|oidc-provider)@/.test(p)),
@@ -121,5 +127,5 @@ describe.skipIf(!hasPnpm)('a production install of one service', () => {
         await exited;
       }
     }
-  }, 120_000);
+  }, 300_000);
 });

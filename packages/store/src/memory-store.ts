@@ -24,11 +24,20 @@ type Table = {
   intern(value: string): string;
 };
 
+/**
+ * Strings the intern table keeps before it starts over. It never learns which strings the
+ * documents still hold, so a long-lived process whose documents keep changing (new titles, new
+ * words) would keep every string ever seen. Starting over costs only sharing: documents stored
+ * before keep their copies, later ones share new ones.
+ */
+const MAX_INTERNED = 100_000;
+
 function internTable(): (value: string) => string {
   const seen = new Map<string, string>();
   return (value) => {
     const known = seen.get(value);
     if (known !== undefined) return known;
+    if (seen.size >= MAX_INTERNED) seen.clear();
     seen.set(value, value);
     return value;
   };

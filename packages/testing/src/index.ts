@@ -1,3 +1,4 @@
+export * from './build-lock.ts';
 export * from './demo-shop/server.ts';
 export * from './fake-peers.ts';
 export * from './firestore-emulator.ts';

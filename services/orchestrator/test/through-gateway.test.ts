@@ -15,6 +15,8 @@ const ORCH_ENV = {
   ORCHESTRATOR_SSE_RETRY_MS: '200',
 };
 
+const GATEWAY_TIMEOUT_S = 3;
+
 const api = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${gw}${path}`, {
     method,
@@ -38,8 +40,13 @@ beforeAll(async () => {
       'cartprep',
     ],
     durable: true,
-    // A short peer timeout at the gateway: an idle stream must outlive it.
-    perService: { orchestrator: ORCH_ENV, gateway: { INTERNAL_API_TIMEOUT_SECONDS: '1' } },
+    // A short peer timeout at the gateway: an idle stream must outlive it. Not shorter: it is
+    // also the budget of every turn these tests run through the gateway (its tool calls get what
+    // is left of it), and with 1 s a loaded machine timed out the offer search of the first turn.
+    perService: {
+      orchestrator: ORCH_ENV,
+      gateway: { INTERNAL_API_TIMEOUT_SECONDS: String(GATEWAY_TIMEOUT_S) },
+    },
   });
   gw = stack.url('gateway');
   const login = (await (
@@ -124,13 +131,13 @@ describe('missions through the gateway', () => {
     const m = (await api('POST', missions(), { mission_type: 'STYLE', initial_message: 'hello' })).body;
     const res = await fetch(`${gw}${missions()}/${m.mission_id}/stream`, {
       headers: { authorization: auth.authorization! },
-      signal: AbortSignal.timeout(8000),
+      signal: AbortSignal.timeout(GATEWAY_TIMEOUT_S * 1000 + 8000),
     });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let body = '';
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, GATEWAY_TIMEOUT_S * 1000 + 500));
     await api('POST', `${missions()}/${m.mission_id}/chat`, { message: 'still there?' });
     // The first turn.completed is the creation turn's (replayed); the second arrives after the idle wait.
     while (body.split('event: turn.completed').length < 3) {
