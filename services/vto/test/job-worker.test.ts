@@ -1,6 +1,6 @@
 import { createStore, type Store } from '@hs/store';
 import { createMemoryBlobStorage } from '@hs/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TryOnBackend } from '../src/adapters/backends/index.ts';
 import { createJobRepository } from '../src/adapters/job-repository.ts';
 import type { Image } from '../src/domain/image-format.ts';
@@ -135,17 +135,20 @@ describe('the try-on worker', () => {
       });
       expect((await t.get(live)).json()).toMatchObject({ status: 'RUNNING', attempts: 1 });
       // The household learns why the try-on never came: one SYSTEM entry, none for the live job.
-      expect(t.auditEntries()).toEqual([
-        expect.objectContaining({
-          category: 'SYSTEM',
-          severity: 'WARNING',
-          action: 'JOB_DEAD_LETTERED',
-          sourceService: 'vto',
-          targetType: 'VTO_JOB',
-          targetId: crashing,
-          detail: expect.objectContaining({ jobType: 'VTO_JOB', attempts: 3 }),
-        }),
-      ]);
+      // The entry goes out through the audit outbox, after the job is stored as FAILED.
+      await vi.waitFor(() =>
+        expect(t.auditEntries()).toEqual([
+          expect.objectContaining({
+            category: 'SYSTEM',
+            severity: 'WARNING',
+            action: 'JOB_DEAD_LETTERED',
+            sourceService: 'vto',
+            targetType: 'VTO_JOB',
+            targetId: crashing,
+            detail: expect.objectContaining({ jobType: 'VTO_JOB', attempts: 3 }),
+          }),
+        ]),
+      );
     } finally {
       await t.close();
     }
