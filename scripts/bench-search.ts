@@ -106,43 +106,63 @@ export type SearchBenchResult = {
   ratios: Record<SearchBackend, { p50: number; p99: number }>;
 };
 
-async function measure(backend: SearchBackend, n: number): Promise<SearchBenchRow> {
-  const queries = queriesFor(QUERIES + WARMUP);
+/** A store holding `n` of the household's offers beside the neighbour's, and its repository. */
+async function catalogue(backend: SearchBackend, n: number) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-search-'));
   const store =
     backend === 'sqlite'
       ? createStore({ backend: 'sqlite', file: join(dir, 'commerce.sqlite') })
       : createStore({ backend: 'inmemory' });
+  const repo = createOfferRepository(store);
+  const offers = [...offersFor(n), ...offersFor(NEIGHBOUR_OFFERS, 'h_neighbour')];
+  for (let i = 0; i < offers.length; i += 5000) await repo.createMany(offers.slice(i, i + 5000));
+  return {
+    repo,
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Every size of one backend, each query sent to each size in turn (the order alternating): a
+ * ratio of figures taken at the same moments, so the machine's speed drifting over the run (or
+ * the garbage a large catalogue's inserts leave for the collector) lands on both sides of it.
+ */
+async function measure(backend: SearchBackend, sizes: readonly number[]): Promise<SearchBenchRow[]> {
+  const queries = queriesFor(QUERIES + WARMUP);
+  const catalogues = [];
   try {
-    const repo = createOfferRepository(store);
-    const offers = [...offersFor(n), ...offersFor(NEIGHBOUR_OFFERS, 'h_neighbour')];
-    for (let i = 0; i < offers.length; i += 5000) await repo.createMany(offers.slice(i, i + 5000));
-    const times: number[] = [];
-    let results = 0;
+    for (const n of sizes) catalogues.push(await catalogue(backend, n));
+    const times = sizes.map(() => [] as number[]);
+    const results = sizes.map(() => 0);
     for (const [i, q] of queries.entries()) {
-      const start = process.hrtime.bigint();
-      const page = await repo.search(
-        planOfferSearch(HOUSEHOLD, 'ACTIVE', q, { manyArrayFilters: repo.manyArrayFilters }),
-        20,
-        null,
-      );
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      if (i >= WARMUP) {
-        times.push(ms);
-        results += page.items.length;
+      const order = i % 2 === 0 ? sizes.keys() : [...sizes.keys()].reverse();
+      for (const k of order) {
+        const start = process.hrtime.bigint();
+        const { repo } = catalogues[k]!;
+        const plan = planOfferSearch(HOUSEHOLD, 'ACTIVE', q, { manyArrayFilters: repo.manyArrayFilters });
+        const page = await repo.search(plan, 20, null);
+        const ms = Number(process.hrtime.bigint() - start) / 1e6;
+        if (i >= WARMUP) {
+          times[k]!.push(ms);
+          results[k]! += page.items.length;
+        }
       }
     }
-    times.sort((a, b) => a - b);
-    return {
-      backend,
-      offers: n,
-      p50: percentile(times, 50),
-      p99: percentile(times, 99),
-      avgResults: results / QUERIES,
-    };
+    return sizes.map((offers, k) => {
+      const sorted = times[k]!.sort((a, b) => a - b);
+      return {
+        backend,
+        offers,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        avgResults: results[k]! / QUERIES,
+      };
+    });
   } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    for (const c of catalogues) await c.close();
   }
 }
 
@@ -150,8 +170,7 @@ export async function runSearchBench(sizes = SIZES): Promise<SearchBenchResult> 
   const rows: SearchBenchRow[] = [];
   const ratios = {} as SearchBenchResult['ratios'];
   for (const backend of BACKENDS) {
-    const mine = [];
-    for (const n of sizes) mine.push(await measure(backend, n));
+    const mine = await measure(backend, sizes);
     rows.push(...mine);
     const first = mine[0]!;
     const last = mine.at(-1)!;
