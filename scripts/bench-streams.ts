@@ -2,7 +2,7 @@
 // to its arrival on every stream (p99; also over every event of the turns), the orchestrator's memory before and after opening them, and
 // a stub chat turn's latency with the streams open beside the same turn without them.
 
-import { request } from 'node:http';
+import { connect } from 'node:net';
 import { SERVICE_NODE_OPTIONS } from '@hs/service-kit';
 import { startStack } from '@hs/testing';
 import { rssMb } from './bench-boot.ts';
@@ -29,42 +29,81 @@ async function json(url: string, init: RequestInit = {}) {
 }
 
 type ArrivedFrame = { type: string; at: string; arrived: number };
+type Arrival = { bytes: Buffer; arrived: number };
 
-/** The SSE frames in `chunks` (bytes, each with its arrival time), each timed by the chunk that completed it. */
-function framesOf(chunks: { bytes: Buffer; arrived: number }[]): ArrivedFrame[] {
-  const all = Buffer.concat(chunks.map((c) => c.bytes));
+/**
+ * The SSE frames of one raw HTTP/1.1 response (`chunks`: the socket's reads with their arrival
+ * times), each timed by the read that completed it: the head is skipped and the chunked framing
+ * taken off, keeping where each byte of the body arrived on the wire.
+ */
+function framesOf(chunks: Arrival[]): ArrivedFrame[] {
+  const raw = Buffer.concat(chunks.map((c) => c.bytes));
+  const readEnds: number[] = [];
+  for (const c of chunks) readEnds.push((readEnds.at(-1) ?? 0) + c.bytes.length);
+  const arrivedBy = (rawOffset: number) => chunks[readEnds.findIndex((end) => end > rawOffset)]!.arrived;
+  // The body's pieces (the chunks' data) and where each starts on the wire.
+  const pieces: { data: Buffer; rawStart: number }[] = [];
+  let pos = raw.indexOf('\r\n\r\n') + 4;
+  for (;;) {
+    const lineEnd = raw.indexOf('\r\n', pos);
+    if (lineEnd === -1) break;
+    const size = Number.parseInt(raw.toString('latin1', pos, lineEnd), 16);
+    if (!(size > 0) || lineEnd + 2 + size > raw.length) break;
+    pieces.push({ data: raw.subarray(lineEnd + 2, lineEnd + 2 + size), rawStart: lineEnd + 2 });
+    pos = lineEnd + 2 + size + 2;
+  }
+  const body = Buffer.concat(pieces.map((p) => p.data));
+  const rawOffsetOf = (bodyOffset: number) => {
+    let before = 0;
+    for (const piece of pieces) {
+      if (bodyOffset < before + piece.data.length) return piece.rawStart + (bodyOffset - before);
+      before += piece.data.length;
+    }
+    return raw.length - 1;
+  };
   const frames: ArrivedFrame[] = [];
-  let chunk = 0;
-  let chunkEnd = chunks[0]?.bytes.length ?? 0;
   let from = 0;
-  for (let end = all.indexOf('\n\n'); end !== -1; end = all.indexOf('\n\n', from)) {
-    while (chunkEnd < end + 2) chunkEnd += chunks[++chunk]!.bytes.length;
-    const frame = all.toString('utf8', from, end);
+  for (let end = body.indexOf('\n\n'); end !== -1; end = body.indexOf('\n\n', from)) {
+    const frame = body.toString('utf8', from, end);
+    const arrived = arrivedBy(rawOffsetOf(end + 1));
     from = end + 2;
     const type = /^event: (.*)$/m.exec(frame)?.[1];
     const data = /^data: (.*)$/m.exec(frame)?.[1];
-    if (type && data)
-      frames.push({ type, at: (JSON.parse(data) as { at: string }).at, arrived: chunks[chunk]!.arrived });
+    if (type && data) frames.push({ type, at: (JSON.parse(data) as { at: string }).at, arrived });
   }
   return frames;
 }
 
 /**
- * Opens one SSE connection. Its reader only notes each chunk and when it arrived; the frames are
- * parsed when asked for. A thousand streams share this one process: parsing on arrival made the
- * last stream of a delivery wait for the parsing of the 999 before it, a delay of the bench's
- * own, not the server's.
+ * Opens one SSE connection on a bare socket. Its reader only notes each read and when it
+ * arrived; the response is parsed when asked for. A thousand streams share this one process:
+ * every step on arrival delays the streams behind it, a delay of the bench's own, not the
+ * server's (parsing on arrival did so by tens of milliseconds, and Node's HTTP client, which
+ * parses each read and passes it through a stream, by about as long as the server's writes).
  */
 function openStream(url: string, headers: Record<string, string>) {
+  const target = new URL(url);
   return new Promise<{ close: () => void; frames: () => ArrivedFrame[] }>((resolve, reject) => {
-    const req = request(url, { headers: { ...headers, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-      const chunks: { bytes: Buffer; arrived: number }[] = [];
-      res.on('data', (bytes: Buffer) => chunks.push({ bytes, arrived: Date.now() }));
-      resolve({ close: () => req.destroy(), frames: () => framesOf(chunks) });
+    const socket = connect(Number(target.port), target.hostname);
+    const chunks: Arrival[] = [];
+    let opened = false;
+    socket.on('data', (bytes: Buffer) => {
+      chunks.push({ bytes, arrived: Date.now() });
+      if (opened) return;
+      const sofar = Buffer.concat(chunks.map((c) => c.bytes)).toString('latin1');
+      if (!sofar.includes('\r\n\r\n')) return;
+      opened = true;
+      if (!sofar.startsWith('HTTP/1.1 200 ') || !/\r\ntransfer-encoding: chunked\r\n/i.test(sofar)) {
+        socket.destroy();
+        return reject(new Error(`stream answered ${sofar.split('\r\n')[0]}`));
+      }
+      resolve({ close: () => socket.destroy(), frames: () => framesOf(chunks) });
     });
-    req.on('error', reject);
-    req.end();
+    socket.on('error', reject);
+    const lines = Object.entries({ ...headers, accept: 'text/event-stream', host: target.host }).map(
+      ([name, value]) => `${name}: ${value}\r\n`,
+    );
+    socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\n${lines.join('')}\r\n`);
   });
 }
 
