@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { createLogger } from './logger.ts';
 import {
   bootFailureMessage,
   bootService,
@@ -49,5 +51,22 @@ export async function runServices(services: ServiceInProcess[]): Promise<Running
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  exitOnCrash(running.length === 1 ? running[0]!.logger : createLogger('all-in-one', 'info'));
   return running;
+}
+
+/**
+ * An error nothing caught, or a rejected promise nobody handled, ends the process as Node would
+ * (exit 1: its state is unknown), but as one structured log line with the stack, not a bare
+ * trace on stderr that log collectors split into a line each.
+ */
+function exitOnCrash(logger: Logger): void {
+  const crash = (what: string) => (err: unknown) => {
+    logger.fatal({ err }, `${what}, exiting`);
+    // Whatever the logger still holds goes out first; a stuck destination does not keep us.
+    setTimeout(() => process.exit(1), 500).unref();
+    logger.flush(() => process.exit(1));
+  };
+  process.on('uncaughtException', crash('uncaught exception'));
+  process.on('unhandledRejection', crash('unhandled rejection'));
 }

@@ -79,4 +79,32 @@ describe('runService', () => {
     expect(Date.now() - t0).toBeLessThan(4000);
     expect(await inflight).toBe('cut');
   });
+
+  it('ends on a rejected promise nobody handled with exit 1 and one structured log line', async () => {
+    const service = start({});
+    const port = await service.port;
+    expect((await fetch(`http://127.0.0.1:${port}/lost-promise`)).status).toBe(200);
+    expect(await service.exited).toBe(1);
+    const crash = service.output
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            level?: number;
+            service?: string;
+            msg?: string;
+            err?: { message?: string; stack?: string };
+          },
+      )
+      .filter((entry) => entry.level === 60);
+    expect(crash).toEqual([
+      expect.objectContaining({
+        service: 'commerce',
+        msg: 'unhandled rejection, exiting',
+        err: expect.objectContaining({
+          message: 'nobody awaited this',
+          stack: expect.stringContaining('slow-service.ts'),
+        }),
+      }),
+    ]);
+  });
 });
