@@ -17,6 +17,8 @@ export interface FirestoreContext {
 }
 
 const PING_TIMEOUT_MS = 3000;
+/** How long `close` waits for the reads and writes under way before it ends the client. */
+const CLOSE_WAIT_MS = 5000;
 
 /**
  * Firestore (`docstore`) backend. The SDK is loaded on first use: it takes a noticeable share of
@@ -42,11 +44,21 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
     return context;
   };
 
+  // Calls under way: the client ended under a running query retries it on the ended client, and
+  // that rejects a promise of the SDK's own which nobody can handle (the process exits on it).
+  const underWay = new Set<Promise<unknown>>();
+  const track = <R>(call: Promise<R>): Promise<R> => {
+    underWay.add(call);
+    const settled = () => underWay.delete(call);
+    call.then(settled, settled);
+    return call;
+  };
+
   return {
     backend: 'docstore',
     collection<T extends Doc>(name: string): Collection<T> {
       assertCollectionName(name);
-      return firestoreCollection<T>(connect, name, `${namespace}${name}`);
+      return tracked(firestoreCollection<T>(connect, name, `${namespace}${name}`), track);
     },
     async ping() {
       let timer: NodeJS.Timeout | undefined;
@@ -55,7 +67,9 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
       });
       try {
         // A point read of a document that need not exist: the cheapest round trip there is.
-        const read = connect().then(({ db }) => db.collection(`${namespace}storeping`).doc('ping').get());
+        const read = track(
+          connect().then(({ db }) => db.collection(`${namespace}storeping`).doc('ping').get()),
+        );
         await Promise.race([read, timeout]);
         return true;
       } catch {
@@ -67,7 +81,29 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
     async close() {
       if (!context) return;
       const { db } = await context;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...underWay]),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, CLOSE_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
       await db.terminate();
     },
   };
+}
+
+/** The collection with every call that returns a promise counted by `track` until it settles. */
+function tracked<T extends Doc>(
+  collection: Collection<T>,
+  track: <R>(call: Promise<R>) => Promise<R>,
+): Collection<T> {
+  const out = { ...collection } as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(collection)) {
+    // `watch` answers with its stop function, not a promise.
+    if (typeof fn !== 'function' || name === 'watch') continue;
+    out[name] = (...args: unknown[]) => track((fn as (...a: unknown[]) => Promise<unknown>)(...args));
+  }
+  return out as unknown as Collection<T>;
 }

@@ -48,3 +48,18 @@ describe.skipIf(!host)('docstore watch (Firestore emulator)', () => {
     }
   });
 });
+
+describe.skipIf(!host)('docstore close (Firestore emulator)', () => {
+  it('lets the reads and writes under way finish before it ends the client', async () => {
+    const namespace = `t${randomUUID().slice(0, 8)}_`;
+    const store = createStore({ backend: 'docstore', projectId: 'demo-store-test', namespace });
+    const items = store.collection<{ n: number }>('items');
+    await items.put('a', { n: 1 });
+    // Not awaited: the service is shutting down while a stream's read and a write are on the wire.
+    const read = items.query({ where: [['n', '==', 1]], limit: 5 });
+    const write = items.put('b', { n: 2 });
+    await store.close();
+    await expect(read).resolves.toMatchObject({ items: [{ n: 1 }] });
+    await expect(write).resolves.toBeUndefined();
+  });
+});
