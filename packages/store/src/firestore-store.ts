@@ -1,4 +1,5 @@
 import type { Firestore } from '@google-cloud/firestore';
+import { aroundCalls } from './around-calls.ts';
 import { firestoreCollection } from './firestore-collection.ts';
 import { assertCollectionName, assertNamespace } from './names.ts';
 import type { Collection, Doc, Store } from './types.ts';
@@ -58,7 +59,9 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
     backend: 'docstore',
     collection<T extends Doc>(name: string): Collection<T> {
       assertCollectionName(name);
-      return tracked(firestoreCollection<T>(connect, name, `${namespace}${name}`), track);
+      return aroundCalls(firestoreCollection<T>(connect, name, `${namespace}${name}`), (_name, call) =>
+        track(call()),
+      );
     },
     async ping() {
       let timer: NodeJS.Timeout | undefined;
@@ -92,18 +95,4 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
       await db.terminate();
     },
   };
-}
-
-/** The collection with every call that returns a promise counted by `track` until it settles. */
-function tracked<T extends Doc>(
-  collection: Collection<T>,
-  track: <R>(call: Promise<R>) => Promise<R>,
-): Collection<T> {
-  const out = { ...collection } as Record<string, unknown>;
-  for (const [name, fn] of Object.entries(collection)) {
-    // `watch` answers with its stop function, not a promise.
-    if (typeof fn !== 'function' || name === 'watch') continue;
-    out[name] = (...args: unknown[]) => track((fn as (...a: unknown[]) => Promise<unknown>)(...args));
-  }
-  return out as unknown as Collection<T>;
 }

@@ -1,4 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
+import { aroundCalls } from './around-calls.ts';
 import { fromSqliteError, StoreUnavailableError, StoreUnusableError } from './store-errors.ts';
 import type { Collection, Doc } from './types.ts';
 
@@ -54,22 +55,15 @@ const WRITES = new Set(['create', 'createMany', 'put', 'delete', 'update']);
  * and tells `health` how writes go, so /ready turns 503 as soon as one fails.
  */
 export function guarded<T extends Doc>(collection: Collection<T>, health: StorageHealth): Collection<T> {
-  const out = {} as Record<string, unknown>;
-  for (const [name, fn] of Object.entries(collection) as [
-    string,
-    (...args: unknown[]) => Promise<unknown>,
-  ][]) {
-    out[name] = async (...args: unknown[]) => {
-      try {
-        const result = await fn(...args);
-        if (WRITES.has(name)) health.succeeded();
-        return result;
-      } catch (err) {
-        const mapped = fromSqliteError(err);
-        if (mapped instanceof StoreUnavailableError) health.failed(mapped);
-        throw mapped;
-      }
-    };
-  }
-  return out as unknown as Collection<T>;
+  return aroundCalls(collection, async (name, call) => {
+    try {
+      const result = await call();
+      if (WRITES.has(name)) health.succeeded();
+      return result;
+    } catch (err) {
+      const mapped = fromSqliteError(err);
+      if (mapped instanceof StoreUnavailableError) health.failed(mapped);
+      throw mapped;
+    }
+  });
 }

@@ -8,7 +8,6 @@
 export type StreamQuota = {
   /** A slot for one more stream, as the function that gives it back; null when `userId` is at the limit. */
   take(userId: string): (() => void) | null;
-  held(userId: string): number;
 };
 
 /** `limit` 0 counts but never refuses. */
@@ -28,6 +27,5 @@ export function createStreamQuota(limit: number): StreamQuota {
         else open.delete(userId);
       };
     },
-    held: (userId) => open.get(userId) ?? 0,
   };
 }
