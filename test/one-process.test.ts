@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient } from '@hs/client';
 import { ServiceName } from '@hs/contracts';
-import { freePortRange, type OtlpReceiver, REPO_ROOT, startOtlpReceiver, waitUntil } from '@hs/testing';
+import {
+  freePortRange,
+  type OtlpReceiver,
+  REPO_ROOT,
+  signalAndWait,
+  startOtlpReceiver,
+  waitUntil,
+} from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ENTRY = join(REPO_ROOT, 'scripts', 'one-process.ts');
@@ -57,11 +64,7 @@ describe('all eight services in one process', () => {
       );
   }, 40_000);
   afterAll(async () => {
-    if (app && app.child.exitCode === null && app.child.signalCode === null) {
-      const exited = new Promise((resolve) => app.child.once('exit', resolve));
-      app.child.kill('SIGKILL');
-      await exited;
-    }
+    if (app) await signalAndWait(app.child, 'SIGKILL');
     await receiver?.close();
     rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });

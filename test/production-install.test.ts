@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, REPO_ROOT, withRepoBuild } from '@hs/testing';
+import { freePort, REPO_ROOT, signalAndWait, withRepoBuild } from '@hs/testing';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const hasPnpm = spawnSync('pnpm', ['--version']).status === 0;
@@ -122,10 +122,7 @@ describe.skipIf(!hasPnpm)('a production install of one service', () => {
       const [code] = await exited;
       expect(code, logs).toBe(0);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await exited;
-      }
+      await signalAndWait(child, 'SIGKILL');
     }
   }, 300_000);
 });

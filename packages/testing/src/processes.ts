@@ -10,6 +10,18 @@ import { ServiceName } from '@hs/contracts';
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 const ALL: readonly ServiceName[] = ServiceName.options;
+
+/**
+ * Sends `sig` to `child` unless it has ended, and waits until it has (so its files can be
+ * removed); resolves to its exit code (null: ended by a signal).
+ */
+export async function signalAndWait(child: ChildProcess, sig: NodeJS.Signals): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = once(child, 'exit');
+  child.kill(sig);
+  const [code] = (await exited) as [number | null];
+  return code;
+}
 const prefix = (s: ServiceName) => s.toUpperCase().replace(/-/g, '_');
 
 /** A free loopback port (bound to 0, read, released). */
@@ -148,11 +160,7 @@ export async function startStack(options: {
 
   const signal = async (service: ServiceName, sig: NodeJS.Signals): Promise<number | null> => {
     const child = children.get(service);
-    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
-    const exited = once(child, 'exit');
-    child.kill(sig);
-    const [code] = (await exited) as [number | null];
-    return code;
+    return child ? signalAndWait(child, sig) : null;
   };
 
   try {
