@@ -11,99 +11,59 @@ export type Target = {
 /** One round's figures by name. */
 export type Round = Record<string, number>;
 
+type Op = '≥' | '≤' | '<';
+const HOLDS: Record<Op, (v: number, bound: number) => boolean> = {
+  '≥': (v, bound) => v >= bound,
+  '≤': (v, bound) => v <= bound,
+  '<': (v, bound) => v < bound,
+};
+
+/** A target whose printed limit and verdict both come from one comparison. */
+const target = (
+  name: string,
+  figure: string,
+  reference: string,
+  op: Op,
+  bound: number,
+  unit = '',
+): Target => ({
+  name,
+  figure,
+  reference,
+  limit: `${op} ${bound}${unit}`,
+  pass: (v) => HOLDS[op](v, bound),
+});
+
 export const TARGETS: Target[] = [
-  {
-    name: 'gateway throughput vs direct',
-    figure: 'gatewayRatio',
-    // What a bare Fastify + undici proxy reaches in the same run: the floor of any proxy hop here.
-    reference: 'bareProxyRatio',
-    limit: '≥ 0.6×',
-    pass: (v) => v >= 0.6,
-  },
-  {
-    name: 'gateway p99 vs direct',
-    figure: 'gatewayP99Ratio',
-    reference: 'bareProxyP99Ratio',
-    limit: '≤ 2×',
-    pass: (v) => v <= 2,
-  },
-  {
-    name: 'stream first-event delay p99 (ms)',
-    figure: 'streamDelayP99',
-    reference: 'streams',
-    limit: '< 50',
-    pass: (v) => v < 50,
-  },
-  {
-    name: 'memory added by streams (MB)',
-    figure: 'streamAddedMb',
-    reference: 'streams',
-    limit: '< 200',
-    pass: (v) => v < 200,
-  },
-  {
-    name: 'chat turn with streams vs without',
-    figure: 'turnRatioWithStreams',
-    reference: 'turnMsIdle',
-    limit: '≤ 2×',
-    pass: (v) => v <= 2,
-  },
-  ...(['sqlite', 'inmemory'] as const).flatMap((backend): Target[] => [
-    {
-      name: `search p50 largest/1k (${backend})`,
-      figure: `searchRatioP50.${backend}`,
-      reference: `searchP50Small.${backend}`,
-      limit: '≤ 3×',
-      pass: (v) => v <= 3,
-    },
-    {
-      name: `search p99 largest/1k (${backend})`,
-      figure: `searchRatioP99.${backend}`,
-      reference: `searchP99Small.${backend}`,
-      limit: '≤ 10×',
-      pass: (v) => v <= 10,
-    },
+  // The gateway's references are what a bare Fastify + undici proxy reaches in the same run: the
+  // floor of any proxy hop here.
+  target('gateway throughput vs direct', 'gatewayRatio', 'bareProxyRatio', '≥', 0.6, '×'),
+  target('gateway p99 vs direct', 'gatewayP99Ratio', 'bareProxyP99Ratio', '≤', 2, '×'),
+  target('stream first-event delay p99 (ms)', 'streamDelayP99', 'streams', '<', 50),
+  target('memory added by streams (MB)', 'streamAddedMb', 'streams', '<', 200),
+  target('chat turn with streams vs without', 'turnRatioWithStreams', 'turnMsIdle', '≤', 2, '×'),
+  ...(['sqlite', 'inmemory'] as const).flatMap((backend) => [
+    target(
+      `search p50 largest/1k (${backend})`,
+      `searchRatioP50.${backend}`,
+      `searchP50Small.${backend}`,
+      '≤',
+      3,
+      '×',
+    ),
+    target(
+      `search p99 largest/1k (${backend})`,
+      `searchRatioP99.${backend}`,
+      `searchP99Small.${backend}`,
+      '≤',
+      10,
+      '×',
+    ),
   ]),
-  {
-    name: 'audit appends/s (sqlite, chain)',
-    figure: 'auditPerSec',
-    reference: 'rawInsertsPerSec',
-    limit: '≥ 5000',
-    pass: (v) => v >= 5000,
-  },
-  {
-    name: 'all eight healthy (ms, built)',
-    figure: 'bootAllMs',
-    reference: 'bareNodeMs',
-    limit: '< 3000',
-    pass: (v) => v < 3000,
-  },
-  {
-    name: 'single service idle RSS (MB, max)',
-    figure: 'maxServiceRssMb',
-    reference: 'bareNodeMs',
-    limit: '≤ 100',
-    pass: (v) => v <= 100,
-  },
-  {
-    name: 'all-in-one healthy (ms)',
-    figure: 'oneProcessBootMs',
-    reference: 'bareNodeMs',
-    limit: '< 3000',
-    pass: (v) => v < 3000,
-  },
-  {
-    name: 'all-in-one idle RSS (MB)',
-    figure: 'oneProcessRssMb',
-    reference: 'maxServiceRssMb',
-    limit: '≤ 400',
-    pass: (v) => v <= 400,
-  },
-  {
-    name: 'chat turn p99 vs forwarded read p99',
-    figure: 'chatRatioP99',
-    reference: 'forwardedReadP99',
-    limit: '≤ 10×',
-    pass: (v) => v <= 10,
-  },
+  target('audit appends/s (sqlite, chain)', 'auditPerSec', 'rawInsertsPerSec', '≥', 5000),
+  target('all eight healthy (ms, built)', 'bootAllMs', 'bareNodeMs', '<', 3000),
+  target('single service idle RSS (MB, max)', 'maxServiceRssMb', 'bareNodeMs', '≤', 100),
+  target('all-in-one healthy (ms)', 'oneProcessBootMs', 'bareNodeMs', '<', 3000),
+  target('all-in-one idle RSS (MB)', 'oneProcessRssMb', 'maxServiceRssMb', '≤', 400),
+  target('chat turn p99 vs forwarded read p99', 'chatRatioP99', 'forwardedReadP99', '≤', 10, '×'),
 ];
