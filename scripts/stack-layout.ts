@@ -1,6 +1,7 @@
 // Where the local stack's eight services listen and how they find each other: PORT_BASE (8080
 // by default) for the gateway and the next seven ports for the others, in the order of the
-// default ports, with the embedded durable store under ./.data. Shared by `npm start` (eight
+// default ports, with the embedded durable store under ./.data. The links the services hand out
+// (upload URLs, artifact links, live views, the voice socket) point at that gateway port. Shared by `npm start` (eight
 // processes) and its all-in-one mode (one process).
 import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
@@ -27,6 +28,7 @@ export function stackLayout(root: string, portBaseValue = process.env.PORT_BASE)
     services,
     env: {
       ...peerUrls,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${portBase}`,
       PERSISTENCE_BACKEND: 'sqlite',
       DATA_DIR: join(root, '.data'),
       ARTIFACT_LOCAL_DIR: join(root, '.data', 'blobs'),

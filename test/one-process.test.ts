@@ -94,6 +94,12 @@ describe('all eight services in one process', () => {
       headers: { 'x-request-id': 'req-one-process-item' },
     });
     expect(item.response.status).toBe(201);
+    // Links handed out point at this stack's gateway (PORT_BASE), not at the default port 8080.
+    const upload = await client.POST('/api/v1/households/{id}/wardrobe/items/{itemId}/upload-url', {
+      params: { path: { id, itemId: item.data!.itemId } },
+      body: { contentType: 'image/png' },
+    });
+    expect(upload.data?.uploadUrl.startsWith(`${url('gateway')}/api/v1/uploads/`)).toBe(true);
     const items = await client.GET('/api/v1/households/{id}/wardrobe/items', { params: { path: { id } } });
     expect(items.data?.items.map((i) => i.itemId)).toEqual([item.data!.itemId]);
     // The gateway's audit entry reached the audit service's own store.

@@ -31,7 +31,6 @@ export function loadBrowserBridgeConfig(env: NodeJS.ProcessEnv = process.env) {
       BROWSER_CHROMIUM_PATH: z.string().min(1).default(DEFAULT_CHROMIUM_PATH),
       BROWSER_LIVE_VIEW_SECRET: z.string().min(1).default(DEV_LIVE_VIEW_SECRET),
       ALLOW_PRIVATE_MERCHANT_HOSTS: envList(),
-      PUBLIC_BASE_URL: z.url().optional(),
       ...storageEnvShape(),
     }),
     env,
@@ -69,7 +68,6 @@ export function loadBrowserBridgeConfig(env: NodeJS.ProcessEnv = process.env) {
       liveViewSecret: raw.BROWSER_LIVE_VIEW_SECRET,
       allowPrivateHosts: privateMerchantHosts(raw.ALLOW_PRIVATE_MERCHANT_HOSTS, base.appEnv),
     },
-    publicBaseUrl: (raw.PUBLIC_BASE_URL ?? base.peers.gateway.baseUrl).replace(/\/$/, ''),
     /** Where recordings are written (shared with artifacts-audit, which serves them); real browsers only. */
     storage: real
       ? storageSettingsFrom(raw, base.appEnv)

@@ -27,7 +27,6 @@ export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
       BUYFLOW_INTERNAL_TOKEN: z.string().min(1).default('dev-buyflow-internal-token'),
       ALLOW_PRIVATE_MERCHANT_HOSTS: envList(),
       BROWSER_CHROMIUM_PATH: z.string().min(1).default(DEFAULT_CHROMIUM_PATH),
-      PUBLIC_BASE_URL: z.url().optional(),
       ...storageEnvShape(),
     }),
     env,
@@ -64,7 +63,6 @@ export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     /** Where evidence screenshots of failed browser jobs are kept (ARTIFACT_* settings). */
     storage: storageSettingsFrom(raw, base.appEnv),
-    publicBaseUrl: raw.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8080',
   };
 }
 
