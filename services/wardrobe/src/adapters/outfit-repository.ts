@@ -16,9 +16,15 @@ export function createOutfitRepository(store: Store) {
         orderBy: [{ field: 'updatedAt', direction: 'desc' }],
         limit,
       }),
-    async delete(householdId: string, outfitId: string): Promise<boolean> {
+    /** False when the household has no such outfit; `check` may throw to refuse (nothing deleted). */
+    async delete(
+      householdId: string,
+      outfitId: string,
+      check: (o: Outfit) => void = () => {},
+    ): Promise<boolean> {
       const o = await outfits.get(outfitId);
       if (!o || o.householdId !== householdId) return false;
+      check(o);
       return outfits.delete(outfitId);
     },
     /** Ids of the household's outfits that contain the item. */

@@ -1,5 +1,4 @@
 import type { CreateItemRequest, ItemImage, UpdateItemRequest, WardrobeItem } from '@hs/contracts';
-import { type Caller, forbidden } from '@hs/service-kit';
 import type { z } from 'zod';
 
 export type StoredImage = ItemImage & { key: string };
@@ -8,13 +7,6 @@ export type Tombstone = { itemId: string; householdId: string; deletedAt: string
 
 /** Pending images count too, so abandoned upload URLs can't grow an item without bound. */
 export const MAX_IMAGES_PER_ITEM = 10;
-
-export const CHILD_OWN_ITEMS_ONLY = 'A CHILD may change only their own wardrobe items';
-
-/** The roles table: members change any item of the household, except a CHILD, only their own. */
-export function assertMayChange(caller: Caller | null, item: { ownerMemberId: string }): void {
-  if (caller?.role === 'CHILD' && item.ownerMemberId !== caller.userId) throw forbidden(CHILD_OWN_ITEMS_ONLY);
-}
 
 const dedupe = <T>(list: readonly T[]): T[] => [...new Set(list)];
 

@@ -19,13 +19,13 @@ import type { SignedUpload } from '@hs/storage';
 import type { Change } from '../adapters/item-repository.ts';
 import type { WardrobeContext } from '../context.ts';
 import {
-  assertMayChange,
   imageKey,
   itemView,
   MAX_IMAGES_PER_ITEM,
   type StoredImage,
   type StoredItem,
 } from '../domain/items.ts';
+import { assertMayChange } from '../domain/ownership.ts';
 
 type ItemRef = { householdId: string; itemId: string };
 
@@ -64,7 +64,7 @@ export async function startImageUpload(
         run: async () => {
           const item = await ctx.items.get(householdId, itemId);
           if (!item) throw notFound('Item not found');
-          assertMayChange(caller, item);
+          assertMayChange(caller, 'item', item.ownerMemberId);
           roomFor(item);
         },
       },
@@ -99,6 +99,7 @@ export async function startImageUpload(
           };
           changed(
             await ctx.items.change(householdId, itemId, (current) => {
+              assertMayChange(caller, 'item', current.ownerMemberId);
               roomFor(current);
               return { ...current, images: [...current.images, image], updatedAt: image.createdAt };
             }),
@@ -134,7 +135,7 @@ export async function confirmImage(
   const item = await ctx.items.get(householdId, itemId);
   const image = item?.images.find((i) => i.imageId === imageId);
   if (!item) throw notFound('Item not found');
-  assertMayChange(caller, item);
+  assertMayChange(caller, 'item', item.ownerMemberId);
   if (!image) throw notFound('Image not found');
   if (image.status === 'confirmed') throw conflict('Image is already confirmed');
 
@@ -149,6 +150,7 @@ export async function confirmImage(
   const now = nowIso();
   const doc = changed(
     await ctx.items.change(householdId, itemId, (current) => {
+      assertMayChange(caller, 'item', current.ownerMemberId);
       const at = current.images.findIndex((i) => i.imageId === imageId);
       if (at < 0) throw notFound('Image not found');
       if (current.images[at]!.status === 'confirmed') throw conflict('Image is already confirmed');

@@ -8,6 +8,7 @@ import {
 } from '@hs/contracts';
 import { errorResponses, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import type { WardrobeContext } from '../context.ts';
+import { assertMayChange } from '../domain/ownership.ts';
 
 const errors = errorResponses(400, 403, 404, 422);
 const H = '/api/v1/households/:id/wardrobe/feed';
@@ -74,7 +75,10 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
     async (request) => {
       const { id, collectionId } = request.params;
       const { type, id: refId } = request.body;
-      if (!(await ctx.collections.get(id, collectionId))) throw notFound('Collection not found');
+      const collection = await ctx.collections.get(id, collectionId);
+      if (!collection) throw notFound('Collection not found');
+      // Its creator never changes, so this check holds for the atomic change below.
+      assertMayChange(request.caller, 'collection', collection.createdBy);
       const exists = type === 'ITEM' ? await ctx.items.get(id, refId) : await ctx.outfits.get(id, refId);
       if (!exists) throw notFound(`${type === 'ITEM' ? 'Item' : 'Outfit'} not found`);
       const now = nowIso();

@@ -19,6 +19,7 @@ import {
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import { hasConfirmedImage } from '../domain/items.ts';
+import { assertMayChange } from '../domain/ownership.ts';
 import { curateItem } from '../flows/curate-item.ts';
 import { forgetOutfit } from '../flows/forget-references.ts';
 
@@ -136,8 +137,10 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
       },
     },
     async (request, reply) => {
-      if (!(await ctx.outfits.delete(request.params.id, request.params.outfitId)))
-        throw notFound('Outfit not found');
+      const deleted = await ctx.outfits.delete(request.params.id, request.params.outfitId, (outfit) =>
+        assertMayChange(request.caller, 'outfit', outfit.createdBy),
+      );
+      if (!deleted) throw notFound('Outfit not found');
       await forgetOutfit(ctx, request.params.id, request.params.outfitId);
       return reply.code(204).send(null);
     },

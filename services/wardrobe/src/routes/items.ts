@@ -24,7 +24,8 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import { etagOf } from '../domain/etag.ts';
-import { assertMayChange, itemView, newItem, patchItem, type StoredItem } from '../domain/items.ts';
+import { itemView, newItem, patchItem, type StoredItem } from '../domain/items.ts';
+import { assertMayChange } from '../domain/ownership.ts';
 import { forgetItem } from '../flows/forget-references.ts';
 import { checkIfMatch, withEtag } from './http-cache.ts';
 
@@ -54,6 +55,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       const caller = requireCaller(request);
       const householdId = request.params.id;
       const ownerMemberId = request.body.ownerMemberId ?? caller.userId;
+      assertMayChange(caller, 'item', ownerMemberId);
       await assertMember(request, householdId, ownerMemberId);
       const item = newItem(request.body, {
         itemId: newId('item'),
@@ -146,10 +148,15 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
     },
     async (request, reply) => {
       const { id, itemId } = request.params;
-      if (request.body.ownerMemberId) await assertMember(request, id, request.body.ownerMemberId);
+      const { ownerMemberId } = request.body;
+      if (ownerMemberId) {
+        // Handing the item over is a change to the new owner's item too (before asking the gateway).
+        assertMayChange(request.caller, 'item', ownerMemberId);
+        await assertMember(request, id, ownerMemberId);
+      }
       const now = nowIso();
       const result = await ctx.items.change(id, itemId, (item: StoredItem) => {
-        assertMayChange(request.caller, item);
+        assertMayChange(request.caller, 'item', item.ownerMemberId);
         checkIfMatch(request, itemView(item));
         return patchItem(item, request.body, now);
       });
@@ -178,7 +185,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
         id,
         itemId,
         (item) => {
-          assertMayChange(request.caller, item);
+          assertMayChange(request.caller, 'item', item.ownerMemberId);
           checkIfMatch(request, itemView(item));
         },
         nowIso(),
