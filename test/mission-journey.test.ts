@@ -313,8 +313,14 @@ describe('a STYLE mission, end to end', () => {
     expect(tooLong.body.error).toBe('VALIDATION_ERROR');
   });
 
-  it('takes client events from any member and refuses the wrong ones (400, 409)', async () => {
-    const liked = await clientEvent(adult, mId, { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt });
+  it("takes client events from the mission's owner and refuses the wrong ones (400, 403, 409)", async () => {
+    const notTheirs = await clientEvent(adult, mId, { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt });
+    expect(notTheirs.status).toBe(403);
+    expect(notTheirs.body).toEqual({
+      error: 'FORBIDDEN',
+      message: "Only the mission's owner can follow this mission (any member, for a POLL mission)",
+    });
+    const liked = await clientEvent(parent, mId, { eventType: 'USER_LIKED_ITEM', offerId: offers.shirt });
     expect(liked.status).toBe(200);
     expect(liked.body).toEqual({ accepted: true, missionId: mId, eventType: 'USER_LIKED_ITEM' });
 
@@ -340,15 +346,17 @@ describe('a STYLE mission, end to end', () => {
       message: 'USER_TAKEOVER_START needs an INTERACTIVE mission; this one is STYLE',
     });
 
-    // Every viewer sees the vote on the stream.
-    const stream = streamOf(adult, mId);
+    // The vote is on the stream, once: the refused one left nothing.
+    const stream = streamOf(parent, mId);
     const events = await stream.waitFor((es) => es.some((e) => e.type === 'client.event'));
     stream.close();
-    expect(events.find((e) => e.type === 'client.event')?.data).toMatchObject({
-      eventType: 'USER_LIKED_ITEM',
-      offerId: offers.shirt,
-      member_id: adult.userId,
-    });
+    expect(events.filter((e) => e.type === 'client.event').map((e) => e.data)).toEqual([
+      expect.objectContaining({
+        eventType: 'USER_LIKED_ITEM',
+        offerId: offers.shirt,
+        member_id: parent.userId,
+      }),
+    ]);
   });
 
   it('holds a voice turn over the WebSocket, recorded in history as spoken', async () => {
@@ -394,8 +402,9 @@ describe('a STYLE mission, end to end', () => {
       message: 'Only the owner of the mission can end it',
     });
 
+    // Another member's STYLE mission is theirs alone to read (a POLL is every member's).
     const readByMember = await getMission(adult, mId);
-    expect(readByMember.status).toBe(200);
+    expect(readByMember.status).toBe(403);
 
     const foreignHousehold = await getMission(outsider, mId);
     expect(foreignHousehold.status).toBe(403);

@@ -96,7 +96,7 @@ describe('STYLE missions', () => {
       },
     });
     const again = (
-      await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as('usr_other') })
+      await app.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
     ).json();
     expect(again.artifacts).toEqual([
       { artifact_id: 'art_1', type: 'MissionPlan', created_at: expect.any(String) },

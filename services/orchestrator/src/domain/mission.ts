@@ -96,6 +96,15 @@ export function toView(doc: MissionDoc): MissionView {
   };
 }
 
+/**
+ * Who may read a mission, follow its stream and send it events (decisions, roles: "missions they
+ * may join"): its owner, and for a POLL every member of the household, who votes in it.
+ */
+export const mayFollow = (mission: Pick<MissionView, 'owner_id' | 'mission_type'>, userId: string): boolean =>
+  mission.owner_id === userId || mission.mission_type === 'POLL';
+export const NOT_A_FOLLOWER =
+  "Only the mission's owner can follow this mission (any member, for a POLL mission)";
+
 export const isTerminal = (state: MissionState) => state === 'DONE' || state === 'FAILED';
 
 /** Why a turn cannot start; null when it can. A lease past its expiry is a crashed turn and no longer blocks. */

@@ -1,9 +1,9 @@
 import type { BrowserEventRequest, ClientEventAck, ClientEventRequest } from '@hs/contracts';
 import { TAKEOVER_EVENTS } from '@hs/contracts';
-import { AppError, type Caller, invalidState, notFound, nowIso } from '@hs/service-kit';
+import { AppError, type Caller, forbidden, invalidState, notFound, nowIso } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
-import { isTerminal } from '../domain/mission.ts';
+import { isTerminal, type MissionDoc, mayFollow, NOT_A_FOLLOWER } from '../domain/mission.ts';
 import { recordVote } from '../domain/poll-tally.ts';
 import { applyTakeoverEvent } from './browser-takeover.ts';
 
@@ -27,6 +27,8 @@ export async function recordClientEvent(
   const { event, missionId } = input;
   const mission = await ctx.missions.get(input.householdId, missionId);
   if (!mission) throw notFound('Mission not found');
+  const refusal = eventRefusal(mission, input.caller, event.eventType);
+  if (refusal) throw forbidden(refusal);
   if (isTerminal(mission.state)) throw invalidState(`Mission is ${mission.state}; it accepts no more events`);
   if (TAKEOVER_EVENTS.includes(event.eventType) && mission.mission_type !== 'INTERACTIVE')
     throw invalidMissionType(
@@ -71,6 +73,26 @@ export async function recordClientEvent(
     input.requestId,
   );
   return { accepted: true, missionId, eventType: event.eventType };
+}
+
+/**
+ * Who may send an event. The purchase signals follow their authoritative actions (spec part 6),
+ * taken by a role and not by the mission's owner alone: a guardian approves a member's request and
+ * then signals it on that member's mission; confirming checkout is an adult's or a guardian's.
+ * Votes and takeovers are for those who follow the mission.
+ */
+function eventRefusal(
+  mission: MissionDoc,
+  caller: Caller,
+  eventType: ClientEventRequest['eventType'],
+): string | null {
+  if (eventType === 'USER_APPROVED_REQUEST')
+    return caller.role === 'PARENT_GUARDIAN' ? null : 'Only a parent or guardian approves purchase requests';
+  if (eventType === 'USER_CONFIRMED_FINAL_CHECKOUT')
+    return caller.role === 'ADULT' || caller.role === 'PARENT_GUARDIAN'
+      ? null
+      : 'A child member cannot confirm a checkout';
+  return mayFollow(mission, caller.userId) ? null : NOT_A_FOLLOWER;
 }
 
 /** An extension event the bridge forwards: INTERACTIVE missions only, appended to the stream. */

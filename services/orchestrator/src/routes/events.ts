@@ -20,7 +20,9 @@ export function registerEventRoutes(app: ServiceApp, ctx: OrchestratorContext): 
       config: { validationStatus: 400 },
       schema: {
         tags: ['missions'],
-        summary: 'A client event on a mission (any household member)',
+        summary: 'A client event on a mission',
+        description:
+          "Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403.",
         params: MissionParams,
         body: ClientEventRequest,
         response: { 200: ClientEventAck, ...errors },

@@ -6,10 +6,10 @@ import {
   MissionView,
   NoBody,
 } from '@hs/contracts';
-import { errorResponses, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, forbidden, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { OrchestratorContext } from '../context.ts';
-import { toView, visibleMissions } from '../domain/mission.ts';
+import { mayFollow, NOT_A_FOLLOWER, toView, visibleMissions } from '../domain/mission.ts';
 import { createMission, endMission } from '../flows/mission-lifecycle.ts';
 import { messageSource } from './message-source.ts';
 
@@ -69,15 +69,16 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
     {
       schema: {
         tags,
-        summary: 'One mission (any household member)',
+        summary: 'One mission (its owner; any member, for a POLL mission)',
         params: MissionParams,
         response: { 200: MissionView, ...errors },
       },
     },
     async (request) => {
-      requireCaller(request);
+      const caller = requireCaller(request);
       const mission = await ctx.missions.get(request.params.id, request.params.mId);
       if (!mission) throw notFound('Mission not found');
+      if (!mayFollow(mission, caller.userId)) throw forbidden(NOT_A_FOLLOWER);
       return toView(mission);
     },
   );

@@ -1,6 +1,7 @@
 import { ErrorEnvelope, MissionParams, StreamHeaders, StreamQuery } from '@hs/contracts';
-import { badRequest, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { badRequest, forbidden, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
+import { mayFollow, NOT_A_FOLLOWER } from '../domain/mission.ts';
 import { openSse, resumePoint } from './sse.ts';
 
 export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
@@ -9,21 +10,22 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
     {
       schema: {
         tags: ['missions'],
-        summary: "The mission's events as Server-Sent Events",
+        summary: "The mission's events as Server-Sent Events (its owner; any member, for a POLL)",
         description:
           "Frames: `id:<seq>`, `event:<type>`, `data:<JSON>`; the data holds the type's fields plus `missionId`, `turnId` (on a turn's events) and `at`. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live; `retry:` once, `: keep-alive` at least every 15 s. Types and their fields: turn.started `{source}`; reasoning `{step, text}` (the next piece of the text the model writes in that step, as it is written; pieces concatenate in seq order); plan.updated `{steps: [{index, step, status}]}` (only the changed steps); tool.call `{callId, tool, args}`; tool.result `{callId, tool, ok, result or error}` (paired by `callId`; fields without a value left out); brief.updated `{brief}`; message `{message}` (the reply, without its tool calls); state.changed `{from, to}` (`from` null when the mission starts); client.event, browser.event (the recorded event); turn.completed `{messages, replyId, tool_calls: [{callId, tool, ok}], state, version, turns, brief}` (the user's message, the reply's id and where the mission stands; GET the mission for its history); turn.failed `{code, message}`. Any orchestrator process serves any mission.",
         params: MissionParams,
         querystring: StreamQuery,
         headers: StreamHeaders,
-        response: { 400: ErrorEnvelope, 404: ErrorEnvelope },
+        response: { 400: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope },
       },
     },
     async (request, reply) => {
-      requireCaller(request);
+      const caller = requireCaller(request);
       const after = resumePoint(request, request.query.after);
       if (after === null) throw badRequest('Last-Event-ID must be a sequence number');
       const mission = await ctx.missions.get(request.params.id, request.params.mId);
       if (!mission) throw notFound('Mission not found');
+      if (!mayFollow(mission, caller.userId)) throw forbidden(NOT_A_FOLLOWER);
       const sse = openSse(request, reply, ctx.config.stream);
       // Until the client goes, the service shuts down, or the store fails; the events come in
       // batches from the mission's hub in this process.
