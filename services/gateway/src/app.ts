@@ -11,6 +11,7 @@ import {
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createAccessTokens } from './adapters/access-tokens.ts';
+import { createAccessWatch } from './adapters/access-watch.ts';
 import { createBuyflow } from './adapters/buyflow.ts';
 import { createHouseholdRepository } from './adapters/household-repository.ts';
 import {
@@ -78,12 +79,14 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
           timeoutMs: config.internalTimeoutMs,
         })
       : createDevIdentityProvider());
+  const households = createHouseholdRepository(store);
   const ctx: GatewayContext = {
     config,
     store,
     tokens,
     identity,
-    households: createHouseholdRepository(store),
+    households,
+    access: createAccessWatch(households),
     users: createUserDirectory(store),
     audit: createAuditWriter({
       store,
@@ -103,6 +106,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       return (await accessHousehold(ctx.households, request, id)).member.role;
     },
   });
+  app.addHook('onClose', async () => ctx.access.close());
   await registerRateLimits(app, ctx);
   registerAsyncApiDocument(app);
   for (const register of ROUTE_GROUPS) await register(app, ctx);

@@ -4,6 +4,7 @@ import type { PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import type { AccessTokens } from './adapters/access-tokens.ts';
+import type { AccessWatch } from './adapters/access-watch.ts';
 import type { Buyflow } from './adapters/buyflow.ts';
 import type { HouseholdRepository } from './adapters/household-repository.ts';
 import type { IdentityProvider } from './adapters/identity-provider.ts';
@@ -17,6 +18,8 @@ export interface GatewayContext {
   tokens: AccessTokens;
   identity: IdentityProvider;
   households: HouseholdRepository;
+  /** Ends streams and voice sockets of users who leave a household. */
+  access: AccessWatch;
   /** Users who have signed in at least once. */
   users: UserDirectory;
   audit: AuditWriter;

@@ -103,7 +103,7 @@ describe('rate limits', () => {
     expect((await signIn(b, '10.0.3.1')).statusCode).toBe(429);
   });
 
-  it('limits chat turns per user, and nothing else under /orchestrator', async () => {
+  it('limits chat turns per user (a new mission runs one), and nothing else under /orchestrator', async () => {
     const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '2' });
     const user = await login(app, 'chatty@x.test');
     const other = await login(app, 'quiet@x.test');
@@ -120,7 +120,10 @@ describe('rate limits', () => {
     const over = await post(user.token, h1, 'missions/m1/chat');
     expect(over.statusCode).toBe(429);
     expect(over.json().error).toBe('RATE_LIMITED');
-    expect((await post(user.token, h1, 'missions')).statusCode).toBe(201);
+    // Creating a mission runs its first turn: it counts too.
+    expect((await post(user.token, h1, 'missions')).statusCode).toBe(429);
+    expect((await post(user.token, h1, 'missions/m1/events')).statusCode).toBe(201);
+    expect((await post(other.token, h2, 'missions')).statusCode).toBe(201);
     expect((await post(other.token, h2, 'missions/m3/chat')).statusCode).toBe(201);
     // Authentication comes first: no token is 401, not 429.
     const anonymous = await app.inject({

@@ -11,6 +11,8 @@ import { bearer, type GatewayApp, withHousehold } from './gateway-harness.ts';
 let orchestrator: FastifyInstance;
 let gateway: GatewayApp;
 let base: string;
+let store: Store;
+let config: ReturnType<typeof loadGatewayConfig>;
 /** While set, every read of a household waits this long (a slow store under the membership check). */
 let householdReadDelayMs = 0;
 
@@ -39,13 +41,14 @@ beforeAll(async () => {
     reply.raw.write('id: 1\nevent: turn.started\ndata: {}\n\n');
   });
   await orchestrator.listen({ port: 0, host: '127.0.0.1' });
-  const config = loadGatewayConfig({
+  config = loadGatewayConfig({
     APP_ENV: 'test',
     MAX_STREAMS_PER_USER: '2',
     ARTIFACTS_AUDIT_BASE_URL: 'http://127.0.0.1:9',
     ORCHESTRATOR_BASE_URL: `http://127.0.0.1:${(orchestrator.server.address() as { port: number }).port}`,
   });
-  gateway = await buildApp({ config, store: slowableStore(), background: false });
+  store = slowableStore();
+  gateway = await buildApp({ config, store, background: false });
   base = await gateway.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -162,5 +165,66 @@ describe('open streams per user', () => {
     const res = await open(stranger.token, owner.id);
     expect(res.res.status).toBe(403);
     for (const s of held) s.close();
+  });
+});
+
+describe('streams of a member who leaves', () => {
+  /** Opens the stream and reads its first frame; `ended` says how the next read finished. */
+  async function follow(token: string, householdId: string) {
+    const res = await fetch(`${base}/api/v1/households/${householdId}/orchestrator/missions/msn_1/stream`, {
+      headers: bearer(token),
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read();
+    const ended = reader.read().then(
+      (r) => (r.done ? 'done' : 'more'),
+      () => 'ended',
+    );
+    return { ended };
+  }
+  const addMember = async (owner: { token: string; id: string }, userId: string) =>
+    gateway.inject({
+      method: 'POST',
+      url: `/api/v1/households/${owner.id}/members`,
+      headers: bearer(owner.token),
+      payload: { memberId: userId, role: 'ADULT' },
+    });
+
+  it('ends the stream as soon as the member is removed through this gateway', async () => {
+    const owner = await household('leave-owner@x.test');
+    const guest = await household('leave-guest@x.test');
+    await addMember(owner, guest.userId);
+    const { ended } = await follow(guest.token, owner.id);
+    const removedAt = Date.now();
+    const removed = await gateway.inject({
+      method: 'DELETE',
+      url: `/api/v1/households/${owner.id}/members/${guest.userId}`,
+      headers: bearer(owner.token),
+    });
+    expect(removed.statusCode).toBe(204);
+    expect(await ended).not.toBe('more');
+    expect(Date.now() - removedAt).toBeLessThan(1000);
+    // Its reconnect is refused.
+    expect((await open(guest.token, owner.id)).res.status).toBe(403);
+  });
+
+  it('ends it within the membership staleness when another gateway made the change', async () => {
+    const replica = await buildApp({ config, store, background: false });
+    try {
+      const owner = await household('replica-owner@x.test');
+      const guest = await household('replica-guest@x.test');
+      await addMember(owner, guest.userId);
+      const { ended } = await follow(guest.token, owner.id);
+      const removed = await replica.inject({
+        method: 'DELETE',
+        url: `/api/v1/households/${owner.id}/members/${guest.userId}`,
+        headers: bearer(owner.token),
+      });
+      expect(removed.statusCode).toBe(204);
+      expect(await ended).not.toBe('more');
+    } finally {
+      await replica.close();
+    }
   });
 });

@@ -213,6 +213,16 @@ describe('voice session token', () => {
       expect(third.json().error).toBe('RATE_LIMITED');
       expect(Number(third.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(third.headers['retry-after'])).toBeLessThanOrEqual(60);
+      // Over the limit, who may not have a session at all still hears so first (order of checks).
+      const stranger = await login(limited, 'voice-stranger@x.test');
+      await limited.inject({
+        method: 'POST',
+        url: `/api/v1/households/${hh}/members`,
+        headers: bearer(user.token),
+        payload: { memberId: stranger.userId, role: 'ADULT' },
+      });
+      expect((await issue(limited, 'msn_limited', stranger.token, hh)).statusCode).toBe(403);
+      expect((await issue(limited, 'msn_nope', user.token, hh)).statusCode).toBe(404);
     } finally {
       await limited.close();
     }
@@ -326,6 +336,76 @@ describe('voice WebSocket', () => {
     });
     const conn = connect(wsUrl(sessionToken));
     expect((await conn.closed).code).toBe(VOICE_CLOSE_CODES.unauthorized);
+  });
+
+  it('closes an open conversation with 4401 as soon as its user is removed, and runs no more turns', async () => {
+    const leaver = await login(gateway, 'voice-removed@x.test');
+    await gateway.inject({
+      method: 'POST',
+      url: `/api/v1/households/${householdId}/members`,
+      headers: bearer(owner.token),
+      payload: { memberId: leaver.userId, role: 'ADULT' },
+    });
+    missions.set('msn_removed', {
+      mission_id: 'msn_removed',
+      household_id: householdId,
+      owner_id: leaver.userId,
+      state: 'RUNNING',
+    });
+    const { sessionToken } = (await issue(gateway, 'msn_removed', leaver.token)).json();
+    const live = connect(wsUrl(sessionToken));
+    await until(() => live.messages.length === 1);
+    const removed = await gateway.inject({
+      method: 'DELETE',
+      url: `/api/v1/households/${householdId}/members/${leaver.userId}`,
+      headers: bearer(owner.token),
+    });
+    expect(removed.statusCode).toBe(204);
+    const closed = await live.closed;
+    expect(closed).toEqual({
+      code: VOICE_CLOSE_CODES.unauthorized,
+      reason: 'No longer a member of the household',
+    });
+    expect(chats.filter((c) => c.url.includes('msn_removed'))).toEqual([]);
+  });
+
+  it('counts each spoken turn against the per-user chat limit (RATE_LIMIT_CHAT_PER_MINUTE)', async () => {
+    const limited = await buildGateway({
+      ORCHESTRATOR_BASE_URL: orchestratorUrl,
+      ORCHESTRATOR_INTERNAL_TOKEN: ORCH_TOKEN,
+      VOICE_RATE_LIMIT_PER_MINUTE: '1000',
+      RATE_LIMIT_CHAT_PER_MINUTE: '2',
+    });
+    try {
+      const limitedHost = await listen(limited);
+      const { user, hid } = await ownMission(limited, 'voice-chatty@x.test', 'msn_chatty');
+      const { sessionToken } = (await issue(limited, 'msn_chatty', user.token, hid)).json();
+      const live = connect(`ws://${limitedHost}/api/v1/voice/ws?token=${encodeURIComponent(sessionToken)}`);
+      await until(() => live.messages.length === 1);
+      const turnsEnded = () =>
+        live.messages.filter((m) => m.type === 'error' || m.event === 'turn.completed').length;
+      for (let turn = 1; turn <= 3; turn++) {
+        live.ws.send(JSON.stringify({ type: 'user_text', text: `turn ${turn}` }));
+        await until(() => turnsEnded() === turn);
+      }
+      expect(chats.filter((c) => c.url.includes('msn_chatty'))).toHaveLength(2);
+      expect(live.messages.at(-1)).toEqual({
+        type: 'error',
+        error: 'RATE_LIMITED',
+        message: expect.stringMatching(/^Too many turns; retry in \d+ s$/),
+      });
+      // The same budget as HTTP chat: that is spent too.
+      const chat = await limited.inject({
+        method: 'POST',
+        url: `/api/v1/households/${hid}/orchestrator/missions/msn_chatty/chat`,
+        headers: bearer(user.token),
+        payload: { message: 'typed instead' },
+      });
+      expect(chat.statusCode).toBe(429);
+      live.ws.close();
+    } finally {
+      await limited.close();
+    }
   });
 
   it('closes with 4409 when the mission is DONE, at connect or during the conversation', async () => {

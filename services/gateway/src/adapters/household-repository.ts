@@ -20,7 +20,12 @@ export function createHouseholdRepository(store: Store) {
   const households = store.collection<StoredHousehold>('households', HOUSEHOLD_COLLECTIONS.households);
   const recent = createRecentCache<StoredHousehold>(MEMBERSHIP_CACHE_ENTRIES);
   const remember = (h: StoredHousehold) => recent.set(h.householdId, h, Date.now() + MEMBERSHIP_CACHE_MS);
+  const listeners: Array<(id: string, household: StoredHousehold | null) => void> = [];
   return {
+    /** Called after every change made through this gateway, with the household as it now is. */
+    onChange(listener: (id: string, household: StoredHousehold | null) => void): void {
+      listeners.push(listener);
+    },
     get: (id: string) => households.get(id),
     /** For access checks: may be up to MEMBERSHIP_CACHE_MS old unless changed through this gateway. */
     async getRecent(id: string): Promise<StoredHousehold | null> {
@@ -60,6 +65,7 @@ export function createHouseholdRepository(store: Store) {
       recent.delete(id);
       if (failure) throw failure;
       if (result.doc) remember(result.doc);
+      if (result.changed) for (const listener of listeners) listener(id, result.doc);
       return result.doc;
     },
   };

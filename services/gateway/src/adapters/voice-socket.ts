@@ -1,6 +1,7 @@
 // The voice WebSocket (decisions "Voice (Model B)"): authenticates the connection by its voice
 // token, then turns each `user_text` into a chat turn and relays the turn's events. Close codes:
-// 4401 bad token or access lost, 4409 mission ended, 4429 too many connects (per minute from one
+// 4401 bad token or access lost (the user left the household: at once when removed through this
+// gateway, within 2 s otherwise), 4409 mission ended, 4429 too many connects (per minute from one
 // address, or open at once for one user).
 import {
   VOICE_CLOSE_CODES,
@@ -14,6 +15,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { StreamQuota } from '../domain/stream-quota.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
 import type { SseEvent } from '../domain/voice-sse-parser.ts';
+import type { AccessWatch } from './access-watch.ts';
 import type { HouseholdRepository } from './household-repository.ts';
 import type { SharedLimiter } from './rate-limit-store.ts';
 import type { VoiceChat } from './voice-chat.ts';
@@ -30,6 +32,10 @@ export type VoiceSocketDeps = {
     requestId: string,
   ) => Promise<VoiceMissionSnapshot>;
   chat: VoiceChat;
+  /** The chat turns' per-user limit (RATE_LIMIT_CHAT_PER_MINUTE), shared with HTTP chat; null when off. */
+  turnLimiter: SharedLimiter | null;
+  /** Ends the socket when its user leaves the household. */
+  access: AccessWatch;
   /** Voice connections a user holds open at once (MAX_STREAMS_PER_USER). */
   quota: StreamQuota;
   quotaLimit: number;
@@ -89,8 +95,20 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
     }
     if (busy) return error('CONFLICT', 'A turn is already running; wait for turn.completed');
     busy = true;
-    const { claims, caller } = session;
+    const { claims } = session;
     try {
+      // Each turn runs with the membership and role of now, not of when the socket opened.
+      const household = await deps.households.getRecent(claims.householdId);
+      const member = household?.members.find((m) => m.memberId === claims.userId);
+      if (!member) {
+        error('FORBIDDEN', 'User is not a household member');
+        return close(VOICE_CLOSE_CODES.unauthorized, 'No longer a member of the household');
+      }
+      const caller: Caller = { ...session.caller, role: member.role };
+      // A spoken turn is a chat turn: it counts against the same per-user limit.
+      const limit = await deps.turnLimiter?.hit(claims.userId);
+      if (limit && !limit.allowed)
+        return error('RATE_LIMITED', `Too many turns; retry in ${limit.retryAfterSeconds} s`);
       await deps.chat.run({
         householdId: claims.householdId,
         missionId: claims.missionId,
@@ -143,6 +161,10 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
         `Too many open voice connections: at most ${deps.quotaLimit} per user at once`,
       );
     socket.once('close', release);
+    const unwatch = deps.access.watch(claims.householdId, claims.userId, () =>
+      close(VOICE_CLOSE_CODES.unauthorized, 'No longer a member of the household'),
+    );
+    socket.once('close', unwatch);
     session = { claims, caller };
     send({ type: 'ready', missionId: claims.missionId });
     // Sequentially, so the queued texts run as turns one after another.

@@ -27,6 +27,12 @@ type Rule = {
 type HouseholdParams = { id: string; requestId?: string; '*'?: string };
 
 const byUser = (request: FastifyRequest) => request.user?.userId ?? `ip:${request.ip}`;
+/**
+ * The chat turns' limit: HTTP chat and mission creation (which runs the first turn) count here, and
+ * the voice socket counts each spoken turn under the same name and key (createSharedLimiter), so a
+ * user has one budget of turns whichever way they come.
+ */
+export const CHAT_TURNS = 'chat';
 
 /**
  * Rate limits (decisions "Public URLs, browsers and proxies"): sign-in per client address (as
@@ -42,6 +48,8 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
   const loadMission = createMissionLookup(ctx.peers.orchestrator);
   const missionExists = async (request: FastifyRequest) => {
     const { id, '*': rest = '' } = request.params as HouseholdParams;
+    // A new mission names none (the household's existence was checked with membership).
+    if (rest === 'missions') return;
     const missionId = decodeURIComponent(rest.split('/')[1] ?? '');
     const access = await accessHousehold(ctx.households, request, id);
     const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
@@ -62,12 +70,13 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
         key: (request: FastifyRequest) => request.ip,
       },
       {
-        name: 'chat',
+        name: CHAT_TURNS,
         perMinute: limits.chatPerMinute,
         method: 'POST',
         url: '/api/v1/households/:id/orchestrator/*',
+        // A chat, or a new mission (its first turn runs at creation).
         applies: (request: FastifyRequest) =>
-          /^missions\/[^/]+\/chat$/.test((request.params as HouseholdParams)['*'] ?? ''),
+          /^missions(?:\/[^/]+\/chat)?$/.test((request.params as HouseholdParams)['*'] ?? ''),
         key: byUser,
         exists: missionExists,
       },

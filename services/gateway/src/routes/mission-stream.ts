@@ -114,7 +114,7 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
         security: [{ bearer: [] }, {}],
         summary: "The mission's events as Server-Sent Events",
         description:
-          'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
+          'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
         params: MissionParams,
         querystring: GatewayStreamQuery,
         headers: StreamHeaders,
@@ -136,6 +136,9 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
         );
       // The slot is held until the stream's response is over, however it ends.
       reply.raw.once('close', release);
+      // A member removed while following: the stream ends (its reconnect is refused 403).
+      const unwatch = ctx.access.watch(request.params.id, access.userId, () => reply.raw.destroy());
+      reply.raw.once('close', unwatch);
       return forward(
         request,
         reply,

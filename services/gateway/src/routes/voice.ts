@@ -10,6 +10,7 @@ import type { GatewayContext } from '../context.ts';
 import { createStreamQuota } from '../domain/stream-quota.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
+import { CHAT_TURNS } from '../plugins/rate-limits.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -30,6 +31,11 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
   const issueLimiter = createSharedLimiter(ctx.store, { name: 'voice-session', ...perMinute });
   const connectLimiter = createSharedLimiter(ctx.store, { name: 'voice-connect', ...perMinute });
 
+  const chatPerMinute = ctx.config.rateLimits.chatPerMinute;
+  const turnLimiter =
+    chatPerMinute > 0
+      ? createSharedLimiter(ctx.store, { name: CHAT_TURNS, limit: chatPerMinute, windowMs: MINUTE_MS })
+      : null;
   const loadMission = createMissionLookup(ctx.peers.orchestrator);
   // Each open socket holds a descriptor here for as long as the client likes: a ceiling per user,
   // counted apart from the user's mission streams.
@@ -57,21 +63,22 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
       },
     },
     async (request) => {
+      const { id, mId } = request.params;
+      const access = await accessHousehold(ctx.households, request, id);
+      const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
+      const mission = await loadMission(id, mId, caller, request.id);
+      const refusal = voiceRefusal(mission, access.userId);
+      // Order of checks: not the owner (403) and a missing mission (404) before the limit (429),
+      // the mission's state (409) after it.
+      if (refusal && refusal.status === 403) throw refusal;
       const limit = await issueLimiter.hit(request.ip);
       if (!limit.allowed)
         throw new AppError(
           'RATE_LIMITED',
           429,
           `Too many voice session requests; retry in ${limit.retryAfterSeconds} s`,
-          {
-            headers: { 'retry-after': String(limit.retryAfterSeconds) },
-          },
+          { headers: { 'retry-after': String(limit.retryAfterSeconds) } },
         );
-      const { id, mId } = request.params;
-      const access = await accessHousehold(ctx.households, request, id);
-      const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
-      const mission = await loadMission(id, mId, caller, request.id);
-      const refusal = voiceRefusal(mission, access.userId);
       if (refusal) throw refusal;
       const sessionToken = await tokens.issue({
         userId: access.userId,
@@ -104,6 +111,8 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
           households: ctx.households,
           loadMission,
           chat,
+          turnLimiter,
+          access: ctx.access,
           quota,
           quotaLimit,
         }),
