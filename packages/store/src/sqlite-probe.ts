@@ -1,19 +1,58 @@
+import { statfs } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { StorageHealth } from './sqlite-open.ts';
 import { fromSqliteError, StoreUnavailableError } from './store-errors.ts';
 
 /** Readiness polls often: the write probe runs at most this often. */
 const PROBE_EVERY_MS = 2000;
+/** Less free space than this (a few writes' worth of WAL frames) on the file's filesystem: not ready. */
+export const MIN_FREE_BYTES = 64 * 1024;
+/** Once full (a write failed with SQLITE_FULL, or the check above), ready again only with this much free. */
+export const RESUME_FREE_BYTES = 1024 * 1024;
+
+const FULL_MESSAGE = 'Storage is full: the change was not saved';
+
+export interface WriteProbeOptions {
+  /** Bytes an unprivileged process may still use on the filesystem holding `dir` (tests replace it). */
+  freeBytes?: (dir: string) => Promise<number>;
+}
+
+/** `bavail`: root with CAP_SYS_RESOURCE may also use ext4's reserve, so for it /ready turns 503 a bit early. */
+async function statfsFreeBytes(dir: string): Promise<number> {
+  const s = await statfs(dir);
+  return s.bavail * s.bsize;
+}
 
 /**
  * Whether the store can take writes, for /ready. A read alone says nothing about a full disk or
- * a read-only file, so the probe writes: one committed row (the WAL must grow: a full disk or a
- * read-only file fails it) and one page-sized insert that is rolled back (a database at its size
- * limit fails it). A write that fails in a collection marks the store unwritable at once; the
- * next probe or successful write clears it.
+ * a read-only file, so the probe writes: one committed row (a read-only file fails it) and one
+ * page-sized insert that is rolled back (a database at its size limit, `max_page_count`, fails
+ * it). Neither sees a full disk: the rolled-back pages never leave the page cache, and the
+ * committed row is one WAL frame that lands in the WAL space a failed transaction already wrote
+ * past its last commit (SQLite reuses it), so it kept succeeding on a full disk for as many
+ * probes as that space held frames (a failed createMany leaves megabytes).
+ *
+ * So the disk is read from the filesystem: `statfs` on the directory of the file and its WAL is
+ * one cheap call, takes no lock, sees what every process sharing the file sees and shows space
+ * freed at once. A committed page-sized blob (the same WAL space absorbs it, however large, and
+ * it grows the WAL on every probe) or a checkpoint (copies up to 40 MB of WAL and fsyncs) could
+ * not tell as cheaply. Below MIN_FREE_BYTES the store is not ready; once full (that, or a write
+ * that failed with SQLITE_FULL) it stays not ready until RESUME_FREE_BYTES are free and the write
+ * probe passes, or a write succeeds: no flapping while a few frames come and go, and a service
+ * that gets no traffic while not ready still comes back by itself. Other failing writes mark the
+ * store unwritable at once; the next probe or successful write clears them.
  */
-export function createWriteProbe(db: DatabaseSync): StorageHealth & { check(): Promise<boolean> } {
+export function createWriteProbe(
+  db: DatabaseSync,
+  options: WriteProbeOptions = {},
+): StorageHealth & { check(): Promise<boolean> } {
+  const freeBytes = options.freeBytes ?? statfsFreeBytes;
+  // The absolute path SQLite opened ('' for :memory: and temporary databases: no disk to watch).
+  const file = String(db.prepare('PRAGMA database_list').all()[0]?.file ?? '');
+  const dir = file === '' ? null : dirname(file);
   let lastFailure: StoreUnavailableError | null = null;
+  let failures = 0;
   let checkedAt = 0;
   let created = false;
 
@@ -36,15 +75,33 @@ export function createWriteProbe(db: DatabaseSync): StorageHealth & { check(): P
   return {
     failed(err) {
       lastFailure = err;
+      failures++;
       checkedAt = 0; // the next /ready probes again instead of trusting a cached success
     },
     succeeded() {
+      if (lastFailure === null) return;
       lastFailure = null;
+      checkedAt = 0; // a small write may fit where the probe's did: the next /ready looks at the disk again
     },
     async check() {
       if (!db.isOpen) return false;
       if (Date.now() - checkedAt < PROBE_EVERY_MS) return lastFailure === null;
       checkedAt = Date.now();
+      const full = lastFailure?.code === 'SQLITE_FULL';
+      if (dir !== null) {
+        const seen = failures;
+        // A filesystem that cannot say (statfs unsupported) leaves the answer to the write probe.
+        const free = await freeBytes(dir).catch(() => Number.POSITIVE_INFINITY);
+        // A write failed meanwhile: its verdict stands until the next probe.
+        if (failures !== seen || !db.isOpen) return false;
+        if (free < (full ? RESUME_FREE_BYTES : MIN_FREE_BYTES)) {
+          if (!full)
+            lastFailure = new StoreUnavailableError('SQLITE_FULL', FULL_MESSAGE, {
+              cause: new Error(`${free} bytes free on the filesystem of ${file}`),
+            });
+          return false;
+        }
+      }
       try {
         probe();
         lastFailure = null;

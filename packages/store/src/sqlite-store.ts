@@ -101,9 +101,14 @@ export function createSqliteStore(file: string, options: { maxSizeBytes?: number
     ping: () => health.check(),
     async close() {
       if (!db.isOpen) return;
-      // Lets the planner keep statistics for the expression indexes fresh across restarts.
-      db.exec('PRAGMA optimize');
-      db.close();
+      try {
+        // Lets the planner keep statistics for the expression indexes fresh across restarts.
+        db.exec('PRAGMA optimize');
+      } catch {
+        // A full disk or read-only file: the statistics wait for the next close; the file still closes.
+      } finally {
+        db.close();
+      }
     },
   };
 }
