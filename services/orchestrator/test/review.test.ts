@@ -1,3 +1,4 @@
+import { waitUntil } from '@hs/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkToolCall, TOOL_NAMES } from '../src/adapters/tools/tool-registry.ts';
 import { MAX_CALLS_PER_STEP, runAgentTurn } from '../src/domain/agent-loop.ts';
@@ -99,13 +100,23 @@ describe('a turn that outlives its lease', () => {
       'model',
     ]);
     expect(mission.history.at(-1).content).toContain('blue');
-    // Followers of the slow turn's own stream are told it ended (its chat stream stops there).
+    // The newer turn reported the slow one ended (its chat stream stops there), once; from then on
+    // the slow turn added nothing to the stream: no tool results, no second turn.failed.
     const events = await a.ctx.events.after(m.mission_id, 0, 500);
-    const slowTurn = events.find((e) => e.type === 'turn.failed' && e.data.code === 'TURN_INTERRUPTED')!.data
-      .turn_id;
-    const end = events.filter((e) => e.type === 'turn.failed' && e.data.turn_id === slowTurn).at(-1);
-    expect(end?.data).toMatchObject({ code: 'TURN_SUPERSEDED' });
-    expect(events.filter((e) => e.type === 'message' && e.data.turn_id === slowTurn)).toEqual([]);
+    const interrupted = events.find((e) => e.type === 'turn.failed' && e.data.code === 'TURN_INTERRUPTED')!;
+    const slowTurn = interrupted.data.turn_id;
+    expect(events.filter((e) => e.data.turn_id === slowTurn && e.seq > interrupted.seq)).toEqual([]);
+    expect(events.filter((e) => e.type === 'turn.failed' && e.data.turn_id === slowTurn)).toHaveLength(1);
+    // Nor did it run another tool once it knew.
+    const audited = await waitUntil('the slow turn in the audit log', async () => {
+      const entries = peers.calls
+        .filter((c) => c.url.endsWith('/audit/events'))
+        .map((c) => c.body as { action: string; detail: { turnId?: string; tool?: string; code?: string } })
+        .filter((e) => e.detail.turnId === slowTurn);
+      return entries.some((e) => e.action === 'MISSION_TURN_FAILED') ? entries : undefined;
+    });
+    // The tool in flight when its lease ran out, then its end: no tool after.
+    expect(audited.map((e) => e.detail.tool ?? e.detail.code)).toEqual(['list_wardrobe', 'TURN_SUPERSEDED']);
     // And the mission takes the next message.
     expect((await chat(a, m.mission_id, 'thanks')).statusCode).toBe(200);
   });

@@ -114,14 +114,32 @@ async function runTurn(
   turnId: string,
 ): Promise<TurnOutcome> {
   const { missionId, householdId } = req;
+  // A turn whose process stalled past its lease has been closed by another orchestrator, which
+  // may run a newer turn already: from the moment this one knows, it neither runs another tool
+  // nor adds to the mission's stream.
+  let lost = false;
+  const holdsLease = (mission: MissionDoc | null) => {
+    if (mission?.turn_lease?.turn_id !== turnId) lost = true;
+    return !lost && !ctx.turns.isClosed(turnId);
+  };
   const emit = async (type: StreamEventType, data: Record<string, unknown>) => {
     await ctx.events.append(missionId, type, data);
+  };
+  // What the agent emits while it runs, as long as the turn holds its lease.
+  const emitWhileHeld = async (type: StreamEventType, data: Record<string, unknown>) => {
+    if (lost || ctx.turns.isClosed(turnId)) return;
+    // Reasoning comes in many small pieces: those go on the renewal's word; the rest are checked.
+    if (type !== 'reasoning' && !holdsLease(await ctx.missions.getById(missionId))) return;
+    await emit(type, data);
   };
   const toolCtx = { householdId, missionId, caller: req.caller, requestId: req.requestId, peers: ctx.peers };
   // A model call or a tool may take longer than the lease: renewal cannot wait for the next step.
   const renewal = setInterval(() => {
-    renewLease(ctx, missionId, turnId).catch((err: unknown) =>
-      ctx.logger?.warn({ err, missionId, turnId }, 'could not renew the turn lease'),
+    renewLease(ctx, missionId, turnId).then(
+      (held) => {
+        if (!held) lost = true;
+      },
+      (err: unknown) => ctx.logger?.warn({ err, missionId, turnId }, 'could not renew the turn lease'),
     );
   }, ctx.config.turnLeaseMs / 3);
   renewal.unref();
@@ -154,6 +172,7 @@ async function runTurn(
           // The owner may complete or cancel the mission while its turn runs: nothing more is
           // dispatched on its behalf after that (the model hears why and can say so).
           const current = await ctx.missions.getById(missionId);
+          if (current && !holdsLease(current)) throw new TurnLost();
           if (current?.state !== 'RUNNING')
             return {
               ok: false as const,
@@ -188,8 +207,11 @@ async function runTurn(
           );
           return outcome;
         },
-        emit,
-        renewLease: () => renewLease(ctx, missionId, turnId),
+        emit: emitWhileHeld,
+        renewLease: async () => {
+          if (!(await renewLease(ctx, missionId, turnId))) lost = true;
+          if (lost) throw new TurnLost();
+        },
       },
     );
     if (ctx.turns.isClosed(turnId)) return closedAtShutdown(doc);
@@ -222,7 +244,7 @@ async function runTurn(
         updated_at: reply.created_at,
       };
     });
-    if (superseded) return failTurn(ctx, req, turnId, null, TURN_SUPERSEDED);
+    if (superseded) return supersededTurn(ctx, req, turnId);
     const mission = saved.doc!;
     await emit('message', { turn_id: turnId, message: streamedReply(reply) });
     if (endedNow) {
@@ -233,6 +255,7 @@ async function runTurn(
     return { ok: true, mission };
   } catch (err) {
     if (ctx.turns.isClosed(turnId)) return closedAtShutdown(doc);
+    if (err instanceof TurnLost) return supersededTurn(ctx, req, turnId);
     return failTurn(ctx, req, turnId, err);
   } finally {
     clearInterval(renewal);
@@ -265,6 +288,19 @@ export async function closeRunningTurns(ctx: OrchestratorContext, waitMs: number
   );
 }
 
+/**
+ * A turn that outlived its lease: the orchestrator that took the mission over has reported it
+ * (`turn.failed` TURN_INTERRUPTED) and may run a newer turn, so nothing more goes on the stream.
+ * Its own caller still hears why, and the audit log records it.
+ */
+async function supersededTurn(
+  ctx: OrchestratorContext,
+  req: TurnRequest,
+  turnId: string,
+): Promise<TurnOutcome> {
+  return failTurn(ctx, req, turnId, null, TURN_SUPERSEDED, { onStream: false });
+}
+
 /** A failed turn frees the mission at once and says why; the user's message stays in history to retry. */
 async function failTurn(
   ctx: OrchestratorContext,
@@ -272,6 +308,7 @@ async function failTurn(
   turnId: string,
   err: unknown,
   known?: { code: string; message: string },
+  { onStream = true } = {},
 ): Promise<TurnOutcome> {
   const error =
     known ??
@@ -285,7 +322,7 @@ async function failTurn(
   const mission = released.doc!;
   try {
     // `turn.failed`, not `error`: a browser's EventSource reserves `error` for connection errors.
-    await ctx.events.append(req.missionId, 'turn.failed', { turn_id: turnId, ...error });
+    if (onStream) await ctx.events.append(req.missionId, 'turn.failed', { turn_id: turnId, ...error });
   } catch (appendErr) {
     ctx.logger?.error({ err: appendErr, missionId: req.missionId }, 'could not store the failed turn events');
   }
@@ -312,12 +349,20 @@ async function failTurn(
  * Extends a lease this turn still holds. An expired lease is not revived: another orchestrator
  * may already have closed the turn as dead, and the turn then ends superseded.
  */
-async function renewLease(ctx: OrchestratorContext, missionId: string, turnId: string): Promise<void> {
+async function renewLease(ctx: OrchestratorContext, missionId: string, turnId: string): Promise<boolean> {
   const now = Date.now();
   const until = now + ctx.config.turnLeaseMs;
-  await ctx.missions.update(missionId, (m) =>
+  const { changed } = await ctx.missions.update(missionId, (m) =>
     m.turn_lease?.turn_id === turnId && m.turn_lease.expires_at > now
       ? { ...m, turn_lease: { turn_id: turnId, expires_at: until } }
       : ABORT,
   );
+  return changed;
+}
+
+/** Thrown inside a turn that no longer holds its lease: it stops before its next step or tool. */
+class TurnLost extends Error {
+  constructor() {
+    super('The turn lost its lease');
+  }
 }
