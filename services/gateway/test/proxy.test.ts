@@ -28,6 +28,9 @@ beforeAll(async () => {
     }
     if (req.url.includes('/missing'))
       return reply.code(404).send({ error: 'NOT_FOUND', message: 'Item not found' });
+    // A half-started peer or a proxy on the way answering with its own page.
+    if (req.url.includes('/oops')) return reply.code(500).type('text/html').send('<h1>oops!</h1>');
+    if (req.url.includes('/gone-page')) return reply.code(404).type('text/plain').send('no such thing');
     if (req.url.includes('/stream')) {
       reply.hijack();
       reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -110,6 +113,22 @@ describe('gateway forwarding', () => {
     });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'NOT_FOUND', message: 'Item not found' });
+    // An error that is not the envelope is a broken peer: 502 in the envelope, not its page.
+    for (const [path, status] of [
+      ['oops', 500],
+      ['gone-page', 404],
+    ] as const) {
+      const broken = await gateway.inject({
+        method: 'GET',
+        url: `/api/v1/households/${id}/wardrobe/${path}`,
+        headers: bearer(owner.token),
+      });
+      expect(broken.statusCode).toBe(502);
+      expect(broken.json()).toEqual({
+        error: 'UPSTREAM_ERROR',
+        message: `wardrobe answered ${status} without a JSON error`,
+      });
+    }
   });
 
   it('cuts a non-stream reply that stalls mid-body instead of hanging the client', async () => {

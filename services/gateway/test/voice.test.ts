@@ -314,6 +314,23 @@ describe('voice WebSocket', () => {
     }
   });
 
+  it('takes the next text as soon as the client hears turn.completed', async () => {
+    const { sessionToken } = (await issue(gateway, 'msn_running')).json();
+    const live = connect(wsUrl(sessionToken));
+    await until(() => live.messages.length === 1);
+    let sent = 0;
+    const say = () => live.ws.send(JSON.stringify({ type: 'user_text', text: `turn ${++sent}` }));
+    // Speak again the moment the end of a turn arrives, as a voice client does.
+    live.ws.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      if (message.event === 'turn.completed' && sent < 3) say();
+    });
+    say();
+    await until(() => live.messages.filter((m) => m.event === 'turn.completed').length === 3);
+    expect(live.messages.filter((m) => m.type === 'error')).toEqual([]);
+    live.ws.close();
+  });
+
   it('closes with 4401 when the token holder has left the household', async () => {
     const leaver = await login(gateway, 'voice-leaver@x.test');
     await gateway.inject({

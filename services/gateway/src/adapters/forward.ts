@@ -192,6 +192,12 @@ export async function forward(
   } finally {
     clearTimeout(headerTimer);
   }
+  // Every service answers an error in the JSON envelope: an error page instead (a proxy on the
+  // way, a peer half-started) is a broken peer, not an answer to pass on to the client.
+  if (upstream.statusCode >= 400 && !isJson(upstream)) {
+    upstream.body.dump().catch(() => {});
+    throw upstreamError(`${target.service} answered ${upstream.statusCode} without a JSON error`);
+  }
   // A small reply is read whole and sent as one buffer: piping it as a stream costs more than
   // the read, and a peer failing mid-body still gets a clean error envelope (nothing sent yet).
   let small: Buffer | null = null;
@@ -244,6 +250,11 @@ export async function forward(
     upstream.body.once('close', () => clearTimeout(idle));
   }
   return reply.send(upstream.body);
+}
+
+function isJson(res: Dispatcher.ResponseData): boolean {
+  const type = res.headers['content-type'];
+  return typeof type === 'string' && /^application\/(?:[\w.-]+\+)?json\b/i.test(type);
 }
 
 function isStream(res: Dispatcher.ResponseData): boolean {

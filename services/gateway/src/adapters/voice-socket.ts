@@ -53,7 +53,8 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
   const early: RawData[] = [];
   const gone = new AbortController();
   let session: { claims: VoiceClaims; caller: Caller } | null = null;
-  let busy = false;
+  /** The turn this socket runs (its number), or null: one at a time. */
+  let running: number | null = null;
   let turns = 0;
 
   const send = (message: VoiceServerMessage) => {
@@ -93,8 +94,13 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
     } catch {
       return error('BAD_REQUEST', 'Message is not valid JSON');
     }
-    if (busy) return error('CONFLICT', 'A turn is already running; wait for turn.completed');
-    busy = true;
+    if (running !== null) return error('CONFLICT', 'A turn is already running; wait for turn.completed');
+    const turn = ++turns;
+    running = turn;
+    // The client may speak again once it hears the turn's end, before the relay has wound down.
+    const ended = () => {
+      if (running === turn) running = null;
+    };
     const { claims } = session;
     try {
       // Each turn runs with the membership and role of now, not of when the socket opened.
@@ -114,9 +120,12 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
         missionId: claims.missionId,
         caller,
         text: parsed.text,
-        requestId: `${request.id}-${++turns}`,
+        requestId: `${request.id}-${turn}`,
         signal: gone.signal,
-        onEvent: (e: SseEvent) => send({ type: 'event', event: e.event, id: e.id, data: relayData(e.data) }),
+        onEvent: (e: SseEvent) => {
+          if (e.event === 'turn.completed' || e.event === 'turn.failed') ended();
+          send({ type: 'event', event: e.event, id: e.id, data: relayData(e.data) });
+        },
       });
     } catch (err) {
       const code = isAppError(err) ? String(err.code) : 'INTERNAL_ERROR';
@@ -125,7 +134,7 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
       if (code === 'FORBIDDEN' || code === 'NOT_FOUND')
         close(VOICE_CLOSE_CODES.unauthorized, 'Access to the mission lost');
     } finally {
-      busy = false;
+      ended();
     }
   }
 
