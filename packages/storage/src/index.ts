@@ -17,5 +17,6 @@ export {
   storageEnvShape,
   storageSettingsFrom,
 } from './storage-config.ts';
+export { fromFsError, StorageUnavailableError } from './storage-errors.ts';
 export * from './types.ts';
 export { EmptyUploadError, UploadExistsError, UploadTooLargeError } from './upload-errors.ts';

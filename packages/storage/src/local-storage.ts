@@ -1,15 +1,19 @@
 // The `local` backend: objects are files under one directory, metadata (content type,
 // checksum) in a JSON file beside them under `.meta/`. Uploads come through URLs signed by
 // this module and served by the owning service's upload route (see `receiveUpload`).
+// A file system failure (disk full, read-only, not writable) is a StorageUnavailableError (503),
+// and a failed write leaves nothing behind: no temporary file, no object without metadata.
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertKey } from './keys.ts';
+import { ensureDir } from './local-dir.ts';
 import { signedLocalUrl } from './local-signature.ts';
 import { objectInfoOf } from './object-info.ts';
+import { fromFsError } from './storage-errors.ts';
 import type { BlobStorage, ObjectInfo, SignedUpload, SignUploadOptions } from './types.ts';
 import { EmptyUploadError, UploadExistsError, UploadTooLargeError } from './upload-errors.ts';
 
@@ -26,7 +30,9 @@ export interface LocalBlobStorage extends BlobStorage {
   /**
    * Stores a streamed upload: counts bytes as they arrive and aborts past `maxBytes`, writes to
    * a temporary file and links it into place only when complete, so a refused upload leaves
-   * nothing behind. A key that already holds bytes is refused (UploadExistsError).
+   * nothing behind. A key that already holds bytes is refused (UploadExistsError). Whatever
+   * fails, the promise settles and `body` is destroyed if it was not read to its end; a file
+   * system failure is a StorageUnavailableError.
    */
   receiveUpload(
     key: string,
@@ -42,14 +48,20 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
   const dataPath = (key: string) => join(root, assertKey(key));
   const metaPath = (key: string) => join(root, '.meta', `${assertKey(key)}.json`);
   const tmpPath = () => join(root, '.tmp', randomBytes(12).toString('hex'));
+  /** Cleanup after a failure must not hide the failure (it may fail the same way). */
+  const discard = (path: string) => rm(path, { force: true }).catch(() => undefined);
 
   async function commit(key: string, tmp: string, info: ObjectInfo): Promise<ObjectInfo> {
-    await mkdir(dirname(dataPath(key)), { recursive: true });
-    await mkdir(dirname(metaPath(key)), { recursive: true });
+    await ensureDir(dirname(dataPath(key)));
+    await ensureDir(dirname(metaPath(key)));
     // Metadata first: a reader that finds the bytes always finds their description.
     const metaTmp = `${tmp}.meta`;
-    await writeFile(metaTmp, JSON.stringify(info));
-    await rename(metaTmp, metaPath(key));
+    try {
+      await writeFile(metaTmp, JSON.stringify(info));
+      await rename(metaTmp, metaPath(key));
+    } finally {
+      await discard(metaTmp);
+    }
     await rename(tmp, dataPath(key));
     return info;
   }
@@ -61,7 +73,7 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
       return info;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
+      throw fromFsError(err, 'read');
     }
   }
 
@@ -70,9 +82,15 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
     async put(key, bytes, contentType) {
       assertKey(key);
       const tmp = tmpPath();
-      await mkdir(dirname(tmp), { recursive: true });
-      await writeFile(tmp, bytes);
-      return commit(key, tmp, objectInfoOf(key, bytes, contentType));
+      try {
+        await ensureDir(dirname(tmp));
+        await writeFile(tmp, bytes, { flag: 'wx' });
+        return await commit(key, tmp, objectInfoOf(key, bytes, contentType));
+      } catch (err) {
+        throw fromFsError(err, 'write');
+      } finally {
+        await discard(tmp);
+      }
     },
     async get(key) {
       const info = await stat(key);
@@ -81,13 +99,17 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
         return { bytes: new Uint8Array(await readFile(dataPath(key))), info };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw err;
+        throw fromFsError(err, 'read');
       }
     },
     stat,
     async delete(key) {
-      await rm(dataPath(key), { force: true });
-      await rm(metaPath(key), { force: true });
+      try {
+        await rm(dataPath(key), { force: true });
+        await rm(metaPath(key), { force: true });
+      } catch (err) {
+        throw fromFsError(err, 'delete');
+      }
     },
     async signUpload(key: string, options: SignUploadOptions): Promise<SignedUpload> {
       assertKey(key);
@@ -122,9 +144,10 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
     async receiveUpload(key, body, { contentType, maxBytes }) {
       assertKey(key);
       const tmp = tmpPath();
-      await mkdir(dirname(tmp), { recursive: true });
+      const metaTmp = `${tmp}.meta`;
       const hash = createHash('sha256');
       let size = 0;
+      let linked = false;
       const counter = new Transform({
         transform(chunk: Buffer, _enc, done) {
           size += chunk.length;
@@ -134,35 +157,46 @@ export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage
         },
       });
       try {
-        await pipeline(body, counter, createWriteStream(tmp));
+        await ensureDir(dirname(tmp));
+        // Settles on an error of any of the three streams (an open or write failure of the
+        // file, the byte limit, the client going away), destroying the other two.
+        await pipeline(body, counter, createWriteStream(tmp, { flags: 'wx' }));
         if (size === 0) throw new EmptyUploadError();
+        const info = {
+          key,
+          size,
+          contentType,
+          sha256: hash.digest('hex'),
+          updatedAt: new Date().toISOString(),
+        };
+        await ensureDir(dirname(dataPath(key)));
+        await ensureDir(dirname(metaPath(key)));
+        // The description is written before the bytes are placed, so that after the link only a
+        // rename is left to fail, and then the link is undone: bytes left without a description
+        // would refuse every retry of the upload as already received (UploadExistsError).
+        await writeFile(metaTmp, JSON.stringify(info), { flag: 'wx' });
+        // A signed URL takes one upload: the bytes are linked into place only if nothing is
+        // there yet (atomic, so of two racing uploads exactly one wins), then described.
+        try {
+          await link(tmp, dataPath(key));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new UploadExistsError();
+          throw err;
+        }
+        linked = true;
+        await rename(metaTmp, metaPath(key));
+        return info;
       } catch (err) {
-        await rm(tmp, { force: true });
-        throw err;
-      }
-      const info = {
-        key,
-        size,
-        contentType,
-        sha256: hash.digest('hex'),
-        updatedAt: new Date().toISOString(),
-      };
-      // A signed URL takes one upload: the bytes are linked into place only if nothing is there
-      // yet (atomic, so of two racing uploads exactly one wins), then described.
-      await mkdir(dirname(dataPath(key)), { recursive: true });
-      await mkdir(dirname(metaPath(key)), { recursive: true });
-      try {
-        await link(tmp, dataPath(key));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new UploadExistsError();
-        throw err;
+        // Failed before the body was read to its end (no directory, say): let it go. Left piped
+        // into an unread stream, it would stall whoever drains the request to answer it.
+        if (!body.readableEnded) body.destroy();
+        // Ours (the link succeeded), so ours to take back: the upload may be tried again.
+        if (linked) await discard(dataPath(key));
+        throw fromFsError(err, 'write');
       } finally {
-        await rm(tmp, { force: true });
+        await discard(tmp);
+        await discard(metaTmp);
       }
-      const metaTmp = `${tmp}.meta`;
-      await writeFile(metaTmp, JSON.stringify(info));
-      await rename(metaTmp, metaPath(key));
-      return info;
     },
   };
 }

@@ -4,6 +4,7 @@
 import { type AppEnv, ConfigError, isProductionLike } from '@hs/service-kit';
 import { z } from 'zod';
 import { createBlobStorage } from './create-blob-storage.ts';
+import { localDirProblem } from './local-dir.ts';
 import type { BlobStorage } from './types.ts';
 
 /** The development placeholder for ARTIFACT_SIGNING_SECRET; refused in staging and production. */
@@ -60,18 +61,29 @@ export function storageSettingsFrom(raw: StorageEnv, appEnv: AppEnv): StorageSet
   return { ...common, backend: 'cloudstore', bucket: raw.ARTIFACT_BUCKET };
 }
 
-/** The storage the settings describe; `publicBaseUrl` is where clients reach the local upload route. */
+/**
+ * The storage the settings describe; `publicBaseUrl` is where clients reach the local upload route.
+ * Local: ARTIFACT_LOCAL_DIR must exist or be creatable and be writable, else ConfigError (the
+ * boot stops with one line). A full disk is not refused: it may free up; until then writes
+ * answer 503.
+ */
 export function createBlobStorageFromSettings(
   settings: StorageSettings,
   options: { publicBaseUrl: string },
 ): BlobStorage {
-  if (settings.backend === 'local')
+  if (settings.backend === 'local') {
+    const problem = localDirProblem(settings.localDir);
+    if (problem)
+      throw new ConfigError(
+        `Configuration error: ARTIFACT_LOCAL_DIR ${problem} (value: ${JSON.stringify(settings.localDir)})`,
+      );
     return createBlobStorage({
       backend: 'local',
       dir: settings.localDir,
       signingSecret: settings.signingSecret,
       publicBaseUrl: options.publicBaseUrl,
     });
+  }
   return createBlobStorage({
     backend: 'cloudstore',
     bucket: settings.bucket,

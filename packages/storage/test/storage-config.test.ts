@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AppEnv, ConfigError } from '@hs/service-kit';
@@ -97,6 +97,47 @@ describe('storage from settings', () => {
       });
     expect(check(strong)).toEqual({ ok: true, maxBytes: 10 });
     expect(check('dev-artifact-signing-secret-placeholder')).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  const local = (dir: string) =>
+    createBlobStorageFromSettings(settingsFor({ ARTIFACT_LOCAL_DIR: dir }), {
+      publicBaseUrl: 'http://127.0.0.1:8080',
+    });
+  const refused = (problem: string, dir: string) =>
+    new ConfigError(`Configuration error: ARTIFACT_LOCAL_DIR ${problem} (value: ${JSON.stringify(dir)})`);
+
+  it('local: creates a missing ARTIFACT_LOCAL_DIR at boot and leaves nothing else in it', () => {
+    const fresh = join(dir, 'not', 'yet');
+    expect(local(fresh).backend).toBe('local');
+    expect(existsSync(fresh)).toBe(true);
+    expect(readdirSync(fresh)).toEqual([]);
+  });
+
+  it('local: refuses the boot, promptly, when ARTIFACT_LOCAL_DIR cannot be created', () => {
+    expect(() => local('/proc/nope')).toThrow(
+      refused('does not exist and cannot be created (ENOENT)', '/proc/nope'),
+    );
+    const dangling = join(dir, 'dangling');
+    symlinkSync('/proc/nope', dangling);
+    expect(() => local(dangling)).toThrow(refused('does not exist and cannot be created (ENOENT)', dangling));
+  });
+
+  it('local: refuses the boot when ARTIFACT_LOCAL_DIR is a file or not writable', () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    expect(() => local(file)).toThrow(refused('is not a directory', file));
+    expect(() => local('/proc/self')).toThrow(/^Configuration error: ARTIFACT_LOCAL_DIR is not writable \(E/);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('local: refuses a read-only ARTIFACT_LOCAL_DIR (chmod 0555)', () => {
+    const readonly = join(dir, 'readonly');
+    local(readonly);
+    chmodSync(readonly, 0o555);
+    try {
+      expect(() => local(readonly)).toThrow(refused('is not writable (EACCES)', readonly));
+    } finally {
+      chmodSync(readonly, 0o755);
+    }
   });
 
   it('cloudstore: refers to objects in the configured bucket', () => {
