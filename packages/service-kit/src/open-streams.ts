@@ -2,6 +2,8 @@ import type { FastifyReply } from 'fastify';
 
 /** Open long-lived responses (event streams) per HTTP server, so shutdown can end them at once. */
 const streams = new WeakMap<object, Set<() => void>>();
+/** Servers whose shutdown has begun: a stream opened now (a reconnect in the linger) ends at once. */
+const closing = new WeakSet<object>();
 
 /**
  * Registers a response that stays open until the client leaves (SSE). On shutdown `end` is
@@ -10,6 +12,11 @@ const streams = new WeakMap<object, Set<() => void>>();
  */
 export function trackOpenStream(reply: FastifyReply, end: () => void): () => void {
   const key = reply.server.server;
+  if (closing.has(key)) {
+    // After the caller has set the stream up: the client hears it end and reconnects elsewhere.
+    setImmediate(end);
+    return () => {};
+  }
   let set = streams.get(key);
   if (!set) {
     set = new Set();
@@ -24,8 +31,9 @@ export function trackOpenStream(reply: FastifyReply, end: () => void): () => voi
   return forget;
 }
 
-/** Ends every stream open on this server; returns how many there were. */
+/** Ends every stream open on this server, and any opened later; returns how many were open. */
 export function endOpenStreams(server: object): number {
+  closing.add(server);
   const set = streams.get(server);
   if (!set) return 0;
   const ends = [...set];

@@ -1,0 +1,61 @@
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { endOpenStreams, trackOpenStream } from '../src/open-streams.ts';
+
+const apps: Array<ReturnType<typeof Fastify>> = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) {
+    app.server.closeAllConnections();
+    await app.close();
+  }
+});
+
+/** A server with one event stream that stays open until shutdown ends it. */
+async function streamingServer() {
+  const app = Fastify();
+  apps.push(app);
+  app.get('/stream', (_request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+    reply.raw.write('retry: 1000\n\n');
+    trackOpenStream(reply, () => reply.raw.end());
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url };
+}
+
+/** Reads the stream to its end; 'open' when it is still going after `ms`. */
+async function readToEnd(url: string, ms = 2000): Promise<string> {
+  const res = await fetch(`${url}/stream`);
+  const reader = res.body!.getReader();
+  const deadline = AbortSignal.timeout(ms);
+  let text = '';
+  const decoder = new TextDecoder();
+  while (!deadline.aborted) {
+    const next = await Promise.race([
+      reader.read(),
+      new Promise<'open'>((resolve) => deadline.addEventListener('abort', () => resolve('open'))),
+    ]);
+    if (next === 'open') break;
+    if (next.done) return text;
+    text += decoder.decode(next.value);
+  }
+  await reader.cancel();
+  return 'open';
+}
+
+describe('open event streams at shutdown', () => {
+  it('ends the streams open when shutdown begins', async () => {
+    const { app, url } = await streamingServer();
+    const reading = readToEnd(url);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(endOpenStreams(app.server)).toBe(1);
+    expect(await reading).toBe('retry: 1000\n\n');
+  });
+
+  it('ends at once a stream opened after shutdown began (a reconnect in the linger)', async () => {
+    const { app, url } = await streamingServer();
+    endOpenStreams(app.server);
+    expect(await readToEnd(url)).toBe('retry: 1000\n\n');
+  });
+});
