@@ -82,4 +82,46 @@ describe('SIGTERM during a streamed turn', () => {
       await wardrobe.close();
     }
   }, 60_000);
+
+  it('answers a JSON chat at once when its turn is closed, not when the hung tool call times out', async () => {
+    const wardrobe = await startSlowWardrobe();
+    const stack = await startStack({
+      services: ['gateway', 'orchestrator'],
+      durable: true,
+      env: { SHUTDOWN_GRACE_SECONDS: '3', ORCHESTRATOR_TURN_LEASE_SECONDS: '60' },
+      // Peer calls time out long after the grace: only closing the turn can answer the chat in time.
+      perService: { orchestrator: { WARDROBE_BASE_URL: wardrobe.url, INTERNAL_API_TIMEOUT_SECONDS: '30' } },
+    });
+    const client = gatewayClient(stack.url('gateway'));
+    try {
+      const owner = await client.login('restart-json');
+      const householdId = await client.household(owner, 'Home');
+      const missions = `/api/v1/households/${householdId}/orchestrator/missions`;
+      const created = await client.api(missions, {
+        method: 'POST',
+        token: owner.token,
+        body: { mission_type: 'STYLE', initial_message: 'summer tops' },
+      });
+      expect(created.status).toBe(201);
+      wardrobe.hang();
+      const seen = wardrobe.seen();
+      const chat = client.api(`${missions}/${created.body.mission_id}/chat`, {
+        method: 'POST',
+        token: owner.token,
+        body: { message: 'jackets?' },
+      });
+      await vi.waitFor(() => expect(wardrobe.seen()).toBeGreaterThan(seen), { timeout: 10_000 });
+
+      const stopping = Date.now();
+      // Exit 0: drained within the grace, not cut off when it ran out.
+      expect(await stack.stop('orchestrator')).toBe(0);
+      expect(Date.now() - stopping).toBeLessThan(3000);
+      const answer = await chat;
+      expect(answer.status).toBeGreaterThanOrEqual(500);
+      expect(answer.body.message).toMatch(/restarted before the turn finished|send the message again/);
+    } finally {
+      await stack.close();
+      await wardrobe.close();
+    }
+  }, 60_000);
 });

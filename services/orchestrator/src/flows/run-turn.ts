@@ -87,7 +87,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   // The user's message itself comes back in turn.completed (and in GET): not repeated here.
   await emit('turn.started', { turn_id: turnId, source: req.source });
   const started = performance.now();
-  const done = runTurn(ctx, req, doc, turnId).catch((err: unknown): TurnOutcome => {
+  const finished = runTurn(ctx, req, doc, turnId).catch((err: unknown): TurnOutcome => {
     // Only the store failing while recording the failure gets here; the lease then expires by itself.
     ctx.logger?.error({ err, missionId: req.missionId, turnId }, 'turn could not be finished');
     return {
@@ -96,6 +96,9 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       error: { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' },
     };
   });
+  // Closed at shutdown, the turn is over for its caller at once: a tool call still waiting on a
+  // peer must not hold the chat request (and so the shutdown) until the peer's timeout.
+  const done = Promise.race([finished, ctx.turns.whenClosed(turnId).then(() => closedAtShutdown(doc))]);
   ctx.turns.add(turnId, req, done);
   void done.then((outcome) =>
     serviceMetrics.observe(
