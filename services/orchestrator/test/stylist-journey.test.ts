@@ -147,6 +147,18 @@ describe('the brief', () => {
       body: { seasons: ['MONSOON'] },
     });
     expect(invalid.status).toBe(422);
+    // A floor above the ceiling the brief keeps ("under 70") contradicts it: refused, nothing changed.
+    const upsideDown = await client.api(path, {
+      method: 'PATCH',
+      token: parent.token,
+      body: { minPrice: 100 },
+    });
+    expect(upsideDown.status).toBe(422);
+    expect(upsideDown.body.details).toEqual([
+      { loc: ['body', 'minPrice'], msg: 'minPrice 100 is above maxPrice 70', type: 'value_error' },
+    ]);
+    const unchanged = await client.api(`${missions}/${view.mission_id}`, { token: parent.token });
+    expect(unchanged.body.brief).toEqual(view.brief);
     const corrected = await client.api(path, {
       method: 'PATCH',
       token: parent.token,

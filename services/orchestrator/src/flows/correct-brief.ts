@@ -33,15 +33,30 @@ export async function correctBrief(
       ]);
   }
   const now = Date.now();
+  // The brief as corrected, when its prices contradict each other (given now or kept from before).
+  let contradicts: { minPrice: number; maxPrice: number } | null = null;
   const { doc, changed } = await ctx.missions.update(input.missionId, (m) => {
-    if (m.household_id !== input.householdId || m.owner_id !== input.caller.userId || turnBlocker(m, now))
-      return ABORT;
-    return { ...m, brief: patchBrief(m.brief ?? {}, input.patch), updated_at: nowIso() };
+    if (m.household_id !== input.householdId || m.owner_id !== input.caller.userId) return ABORT;
+    const brief = patchBrief(m.brief ?? {}, input.patch);
+    const { minPrice, maxPrice } = brief;
+    contradicts =
+      minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice ? { minPrice, maxPrice } : null;
+    if (contradicts || turnBlocker(m, now)) return ABORT;
+    return { ...m, brief, updated_at: nowIso() };
   });
   if (!changed || !doc) {
     if (!doc || doc.household_id !== input.householdId) throw notFound('Mission not found');
     if (doc.owner_id !== input.caller.userId)
       throw forbidden('Only the owner of the mission can correct its brief');
+    const prices = contradicts as { minPrice: number; maxPrice: number } | null;
+    if (prices)
+      throw validationError([
+        {
+          loc: ['body', 'minPrice' in input.patch ? 'minPrice' : 'maxPrice'],
+          msg: `minPrice ${prices.minPrice} is above maxPrice ${prices.maxPrice}`,
+          type: 'value_error',
+        },
+      ]);
     if (turnBlocker(doc, now) === 'terminal')
       throw invalidState(`Mission is ${doc.state}; its brief is final`);
     throw conflict('A turn is running for this mission; correct the brief when it has finished');
