@@ -554,7 +554,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One mission (any household member) */
+        /** One mission (its owner; any member, for a POLL mission) */
         get: operations["getMission"];
         put?: never;
         post?: never;
@@ -644,7 +644,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A client event on a mission (any household member) */
+        /**
+         * A client event on a mission
+         * @description Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403.
+         */
         post: operations["postMissionEvent"];
         delete?: never;
         options?: never;
@@ -661,7 +664,7 @@ export interface paths {
         };
         /**
          * The mission's events as Server-Sent Events
-         * @description Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.
+         * @description Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.
          */
         get: operations["streamMissionEvents"];
         put?: never;

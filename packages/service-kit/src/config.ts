@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
 import { z } from 'zod';
+import { writableDirProblem } from './writable-dir.ts';
 
 export const APP_ENVS = ['dev', 'test', 'staging', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -24,8 +26,8 @@ export const envPrefix = (service: ServiceName) => service.toUpperCase().replace
 
 /** Thrown when the environment is wrong; the process prints its one-line message and exits. */
 export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'ConfigError';
   }
 }
@@ -44,6 +46,12 @@ export const envList = () =>
         .filter(Boolean),
     );
 
+/**
+ * A URL services make HTTP requests to: http or https only (`fetch` and undici refuse other
+ * schemes only when the request is made, as a 502 at run time).
+ */
+export const httpUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
+
 /** A secret: development default allowed only outside staging/production, 32+ bytes there. */
 function secret(appEnv: AppEnv, devDefault: string) {
   if (!isProductionLike(appEnv)) return z.string().min(1).default(devDefault);
@@ -58,7 +66,7 @@ export type Peer = { baseUrl: string; token: string };
 function baseShape(service: ServiceName, appEnv: AppEnv) {
   const peers: Record<string, z.ZodType> = {};
   for (const s of SERVICES) {
-    peers[`${envPrefix(s)}_BASE_URL`] = z.url().default(`http://127.0.0.1:${DEFAULT_PORTS[s]}`);
+    peers[`${envPrefix(s)}_BASE_URL`] = httpUrl().default(`http://127.0.0.1:${DEFAULT_PORTS[s]}`);
     peers[`${envPrefix(s)}_INTERNAL_TOKEN`] = secret(appEnv, `dev-internal-token-${s}`);
   }
   return {
@@ -71,7 +79,7 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
     REQUEST_TIMEOUT_SECONDS: envNumber(30),
     SHUTDOWN_GRACE_SECONDS: envNumber(10),
     INTERNAL_API_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
-    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    PUBLIC_BASE_URL: httpUrl().optional(),
     PERSISTENCE_BACKEND: z.enum(['inmemory', 'sqlite', 'docstore']).default('inmemory'),
     DATA_DIR: z.string().min(1).default('./.data'),
     // A cap on the sqlite file (MB; unset: none): the service answers 503 and /ready turns 503
@@ -179,7 +187,13 @@ export function loadConfig<E extends z.ZodRawShape>(
     throw new ConfigError(
       'Configuration error: FIRESTORE_PROJECT_ID is required when PERSISTENCE_BACKEND=docstore',
     );
-  if (raw.PERSISTENCE_BACKEND === 'sqlite') mkdirSync(raw.DATA_DIR, { recursive: true });
+  if (raw.PERSISTENCE_BACKEND === 'sqlite') {
+    const problem = dataDirProblem(raw.DATA_DIR, service);
+    if (problem)
+      throw new ConfigError(
+        `Configuration error: DATA_DIR ${problem} (value: ${JSON.stringify(raw.DATA_DIR)})`,
+      );
+  }
   return {
     service,
     appEnv,
@@ -207,6 +221,31 @@ export function loadConfig<E extends z.ZodRawShape>(
     peers,
     raw,
   };
+}
+
+const codeOf = (err: unknown) =>
+  (err as NodeJS.ErrnoException | null)?.code ?? (err as Error | null)?.message ?? String(err);
+
+/**
+ * Why DATA_DIR cannot hold the service's SQLite file, or null when it can: it is created when
+ * missing, must be a directory that takes a file, and the service's database file (with its
+ * WAL and shared-memory files), when present, must be readable and writable. The file name
+ * is the store's (`<DATA_DIR>/<service>.sqlite`, see storeConfigFromEnv in @hs/store).
+ */
+function dataDirProblem(dataDir: string, service: ServiceName): string | null {
+  const problem = writableDirProblem(dataDir);
+  if (problem) return problem;
+  const file = join(dataDir, `${service}.sqlite`);
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (!existsSync(path)) continue;
+    try {
+      // access(), not open(): closing a descriptor of an open SQLite file drops its locks.
+      accessSync(path, constants.R_OK | constants.W_OK);
+    } catch (err) {
+      return `holds the database file ${path}, which the service cannot write (${codeOf(err)})`;
+    }
+  }
+  return null;
 }
 
 /** Fails the boot in staging/production when a development-only switch is on. */

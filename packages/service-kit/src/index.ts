@@ -29,3 +29,4 @@ export * from './run-services.ts';
 export * from './service-scope.ts';
 export * from './trace-context.ts';
 export * from './tracing.ts';
+export { ensureDir, ensureDirSync, writableDirProblem } from './writable-dir.ts';

@@ -73,7 +73,7 @@ async function boot<C extends ProcessConfig>(
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     await app.close().catch(() => {});
-    throw err;
+    throw listenFailure(err, config);
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -108,6 +108,22 @@ async function boot<C extends ProcessConfig>(
   };
   let stopped: Promise<boolean> | undefined;
   return { service, app, logger, port, stop: (signal) => (stopped ??= stop(signal)) };
+}
+
+/** Where a listen fails: the address (HOST) does not resolve or is not ours, or PORT is taken or refused. */
+const LISTEN_SYSCALLS = new Set(['listen', 'bind', 'getaddrinfo']);
+
+/**
+ * A socket that cannot be bound is the environment's fault, not the code's: a ConfigError
+ * naming HOST and PORT (one line, no stack). Anything else `listen` throws (a plugin failing
+ * in `ready`) is passed on as it is.
+ */
+function listenFailure(err: unknown, config: ProcessConfig): unknown {
+  const syscall = (err as NodeJS.ErrnoException | null)?.syscall;
+  if (!(err instanceof Error) || !LISTEN_SYSCALLS.has(syscall ?? '')) return err;
+  return new ConfigError(`cannot listen on HOST=${config.host} PORT=${config.port}: ${err.message}`, {
+    cause: err,
+  });
 }
 
 /**

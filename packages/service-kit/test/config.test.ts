@@ -1,17 +1,46 @@
 import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { REPO_ROOT } from '@hs/testing';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, envPrefix, loadConfig, SERVICES } from '../src/config.ts';
 
-function boot(service: string, env: Record<string, string>) {
+function boot(service: string, env: Record<string, string>, options: { uid?: number; gid?: number } = {}) {
   const result = spawnSync(
     process.execPath,
     ['--conditions=@hs/source', join(REPO_ROOT, 'services', service, 'src', 'server.ts')],
-    { env: { PATH: process.env.PATH ?? '', PORT: '0', ...env }, encoding: 'utf8', timeout: 15_000 },
+    {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
+      encoding: 'utf8',
+      // A service that boots when it should not is killed outright (its graceful stop would wait).
+      timeout: 15_000,
+      killSignal: 'SIGKILL',
+      ...options,
+    },
   );
   return { status: result.status, stderr: result.stderr.trim() };
 }
+
+/** Permissions bind root only through a read-only mount: as root, the child runs as `nobody`. */
+const unprivileged = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+const tmpDirs: string[] = [];
+/** A directory every user may enter (the child may run as `nobody`). */
+function tmp(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hs-config-'));
+  chmodSync(dir, 0o755);
+  tmpDirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of tmpDirs.splice(0)) {
+    chmodSync(dir, 0o755);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 describe('configuration', () => {
   it('builds handed-out URLs on PUBLIC_BASE_URL, by default the gateway on loopback, never a peer address', () => {
@@ -50,6 +79,46 @@ describe('configuration', () => {
     expect(() =>
       loadConfig('commerce', () => ({}), { APP_ENV: 'production', COMMERCE_INTERNAL_TOKEN: 'short' }),
     ).toThrow(/INTERNAL_TOKEN .*\(value: (set|unset)\)/);
+  });
+
+  it('accepts only http and https peer URLs, naming the variable', () => {
+    for (const service of SERVICES) {
+      const name = `${envPrefix(service)}_BASE_URL`;
+      for (const value of ['ftp://x', 'gopher://x', 'file:///etc/passwd', 'ws://x:1'])
+        expect(() => loadConfig('gateway', () => ({}), { [name]: value })).toThrow(
+          `Configuration error: ${name} must be an http or https URL (value: ${JSON.stringify(value)})`,
+        );
+      for (const value of ['http://peer.internal:8080/', 'https://peer.example.test'])
+        expect(loadConfig('wardrobe', () => ({}), { [name]: value }).peers[service].baseUrl).toBe(
+          value.replace(/\/$/, ''),
+        );
+    }
+    expect(() => loadConfig('vto', () => ({}), { PUBLIC_BASE_URL: 'ftp://x.test' })).toThrow(
+      'Configuration error: PUBLIC_BASE_URL must be an http or https URL (value: "ftp://x.test")',
+    );
+  });
+
+  it('creates a missing DATA_DIR tree and refuses one that cannot be created, naming DATA_DIR', () => {
+    const root = tmp();
+    const deep = join(root, 'a', 'b', 'c');
+    loadConfig('commerce', () => ({}), { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: deep });
+    expect(existsSync(deep)).toBe(true);
+    writeFileSync(join(root, 'file'), '');
+    expect(() =>
+      loadConfig('commerce', () => ({}), {
+        PERSISTENCE_BACKEND: 'sqlite',
+        DATA_DIR: join(root, 'file', 'x'),
+      }),
+    ).toThrow(
+      `Configuration error: DATA_DIR does not exist and cannot be created (ENOTDIR) (value: ${JSON.stringify(join(root, 'file', 'x'))})`,
+    );
+    expect(() =>
+      loadConfig('commerce', () => ({}), { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: join(root, 'file') }),
+    ).toThrow(/^Configuration error: DATA_DIR is not a directory \(value: /);
+    // Not checked unless the sqlite backend uses it.
+    expect(
+      loadConfig('commerce', () => ({}), { DATA_DIR: join(root, 'file', 'x') }).persistence.dataDir,
+    ).toBe(join(root, 'file', 'x'));
   });
 
   it('requires real internal tokens in staging and production', () => {
@@ -124,5 +193,104 @@ describe('boot refusals (real processes)', () => {
     expect(status).toBe(1);
     expect(stderr).toMatch(/^commerce: Configuration error: INTERNAL_API_TIMEOUT_SECONDS/);
     expect(stderr.split('\n')).toHaveLength(1);
+  });
+});
+
+describe('boot refusals for the process environment (real processes)', () => {
+  it('stops the gateway and wardrobe with one line for a peer URL that is not http(s)', () => {
+    const gateway = boot('gateway', { WARDROBE_BASE_URL: 'ftp://x' });
+    expect(gateway.status).toBe(1);
+    expect(gateway.stderr).toBe(
+      'gateway: Configuration error: WARDROBE_BASE_URL must be an http or https URL (value: "ftp://x")',
+    );
+    const wardrobe = boot('wardrobe', { GATEWAY_BASE_URL: 'gopher://x' });
+    expect(wardrobe.status).toBe(1);
+    expect(wardrobe.stderr).toBe(
+      'wardrobe: Configuration error: GATEWAY_BASE_URL must be an http or https URL (value: "gopher://x")',
+    );
+  });
+
+  it('stops browser-bridge with one line for a BROWSER_API_BASE_URL that is not http(s)', () => {
+    const { status, stderr } = boot('browser-bridge', { BROWSER_API_BASE_URL: 'file:///etc/passwd' });
+    expect(status).toBe(1);
+    expect(stderr).toBe(
+      'browser-bridge: Configuration error: BROWSER_API_BASE_URL must be an http or https URL (value: "file:///etc/passwd")',
+    );
+  });
+
+  it('stops with one line when it cannot listen on HOST and PORT', async () => {
+    const unresolvable = boot('commerce', { HOST: '999.1.1.1', PORT: '8083' });
+    expect(unresolvable.status).toBe(1);
+    expect(unresolvable.stderr).toMatch(
+      /^commerce: cannot listen on HOST=999\.1\.1\.1 PORT=8083: getaddrinfo (ENOTFOUND|EAI_AGAIN) 999\.1\.1\.1$/,
+    );
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const inUse = boot('commerce', { PORT: String(port) });
+      expect(inUse.status).toBe(1);
+      expect(inUse.stderr).toBe(
+        `commerce: cannot listen on HOST=127.0.0.1 PORT=${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'stops with one line naming DATA_DIR when it cannot be created (under /proc: no endless mkdir)',
+    () => {
+      const { status, stderr } = boot('commerce', {
+        PERSISTENCE_BACKEND: 'sqlite',
+        DATA_DIR: '/proc/hs-no-such-dir/x/y',
+      });
+      expect(status).toBe(1);
+      expect(stderr).toBe(
+        'commerce: Configuration error: DATA_DIR does not exist and cannot be created (ENOENT) (value: "/proc/hs-no-such-dir/x/y")',
+      );
+    },
+  );
+
+  it('stops with one line naming DATA_DIR when it is read-only, not a corruption report', () => {
+    const dir = join(tmp(), 'data');
+    mkdirSync(dir);
+    chmodSync(dir, 0o555);
+    const { status, stderr } = boot(
+      'commerce',
+      { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dir },
+      unprivileged,
+    );
+    expect(status).toBe(1);
+    expect(stderr).toBe(
+      `commerce: Configuration error: DATA_DIR is not writable (EACCES) (value: ${JSON.stringify(dir)})`,
+    );
+  });
+
+  it('stops with one line naming a read-only database file and the cause', () => {
+    const dir = tmp();
+    const env = { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dir };
+    const file = join(dir, 'commerce.sqlite');
+    const db = new DatabaseSync(file);
+    db.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (x)');
+    db.close();
+    chmodSync(file, 0o444);
+    chmodSync(dir, 0o777);
+    const { status, stderr } = boot('commerce', env, unprivileged);
+    expect(status).toBe(1);
+    expect(stderr).toBe(
+      `commerce: Configuration error: DATA_DIR holds the database file ${file}, which the service cannot write (EACCES) (value: ${JSON.stringify(dir)})`,
+    );
+  });
+
+  it('says a database file that cannot be opened cannot be opened, not that it failed its check', () => {
+    const dir = tmp();
+    // A directory where the file should be: DATA_DIR itself is fine.
+    mkdirSync(join(dir, 'commerce.sqlite'));
+    const { status, stderr } = boot('commerce', { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dir });
+    expect(status).toBe(1);
+    expect(stderr).toBe(
+      `commerce: the database file ${join(dir, 'commerce.sqlite')} cannot be opened or created (SQLITE_CANTOPEN); DATA_DIR must be a writable directory holding a readable and writable file`,
+    );
   });
 });

@@ -3,14 +3,15 @@
 // this module and served by the owning service's upload route (see `receiveUpload`).
 // A file system failure (disk full, read-only, not writable) is a StorageUnavailableError (503),
 // and a failed write leaves nothing behind: no temporary file, no object without metadata.
+
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { access, link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ensureDir } from '@hs/service-kit';
 import { assertKey } from './keys.ts';
-import { ensureDir } from './local-dir.ts';
 import { signedLocalUrl } from './local-signature.ts';
 import { objectInfoOf } from './object-info.ts';
 import { fromFsError } from './storage-errors.ts';

@@ -1,10 +1,9 @@
 // The one reading of the blob storage settings, shared by every service that reads or writes
 // blobs (wardrobe, vto, artifacts-audit). Services sharing ARTIFACT_LOCAL_DIR must also share
 // ARTIFACT_SIGNING_SECRET: a URL one of them signs is checked by whichever serves it.
-import { type AppEnv, ConfigError, isProductionLike } from '@hs/service-kit';
+import { type AppEnv, ConfigError, isProductionLike, writableDirProblem } from '@hs/service-kit';
 import { z } from 'zod';
 import { createBlobStorage } from './create-blob-storage.ts';
-import { localDirProblem } from './local-dir.ts';
 import type { BlobStorage } from './types.ts';
 
 /** The development placeholder for ARTIFACT_SIGNING_SECRET; refused in staging and production. */
@@ -72,7 +71,7 @@ export function createBlobStorageFromSettings(
   options: { publicBaseUrl: string },
 ): BlobStorage {
   if (settings.backend === 'local') {
-    const problem = localDirProblem(settings.localDir);
+    const problem = writableDirProblem(settings.localDir);
     if (problem)
       throw new ConfigError(
         `Configuration error: ARTIFACT_LOCAL_DIR ${problem} (value: ${JSON.stringify(settings.localDir)})`,

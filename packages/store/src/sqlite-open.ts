@@ -35,11 +35,23 @@ export function openChecked(file: string): DatabaseSync {
   } catch (err) {
     if (db?.isOpen) db.close();
     const cause = fromSqliteError(err);
-    const reason = cause instanceof StoreUnavailableError ? cause.code : (err as Error).message;
-    throw new StoreUnusableError(`the database file ${file} failed PRAGMA quick_check: ${reason}`, {
+    const code = cause instanceof StoreUnavailableError ? cause.code : undefined;
+    throw new StoreUnusableError(`the database file ${file} ${openFailure(code, (err as Error).message)}`, {
       cause: err,
     });
   }
+}
+
+/**
+ * What went wrong, after "the database file <path>": one that cannot be opened or written is
+ * not called damaged (a read-only DATA_DIR is not corruption); the rest failed the check.
+ */
+function openFailure(code: string | undefined, message: string): string {
+  if (code === 'SQLITE_CANTOPEN')
+    return 'cannot be opened or created (SQLITE_CANTOPEN); DATA_DIR must be a writable directory holding a readable and writable file';
+  if (code === 'SQLITE_READONLY')
+    return 'is read-only (SQLITE_READONLY); the file and DATA_DIR must be writable by the service';
+  return `failed PRAGMA quick_check: ${code ?? message}`;
 }
 
 /** The health a collection reports its storage failures to (see sqlite-probe.ts). */

@@ -5,6 +5,7 @@ import {
   ConfigError,
   envBool,
   envList,
+  httpUrl,
   isProductionLike,
   loadConfig,
 } from '@hs/service-kit';
@@ -21,7 +22,8 @@ export function loadBrowserBridgeConfig(env: NodeJS.ProcessEnv = process.env) {
     (appEnv) => ({
       BROWSER_PROVIDER: BrowserProviderName.default('simulated'),
       BROWSER_API_KEY: z.string().min(1).optional(),
-      BROWSER_API_BASE_URL: z.url().default('https://api.browserbase.com'),
+      // http(s) in every APP_ENV, like the other external endpoints (VTO_HTTP_ENDPOINT, OIDC_ISSUER).
+      BROWSER_API_BASE_URL: httpUrl().default('https://api.browserbase.com'),
       BROWSER_PROJECT_ID: z.string().min(1).optional(),
       BROWSER_ENFORCE_EVENT_SIGNATURES: envBool(isProductionLike(appEnv)),
       BROWSER_EVENT_SIGNING_SECRET: z.string().min(1).default(DEV_EVENT_SIGNING_SECRET),

@@ -1,4 +1,4 @@
-// Directories of the local backend. Never `mkdir(path, { recursive: true })` here: Node's
+// Directories a service writes to (DATA_DIR, the local blob store). Never `mkdir(path, { recursive: true })` here: Node's
 // recursive mkdir steps back to the parent on ENOENT and forward again when the parent exists,
 // so where a parent exists but cannot hold children (any path under /proc, a dangling symlink
 // to an unmounted volume) it loops forever inside a libuv worker thread. The promise never
@@ -52,11 +52,11 @@ export function ensureDirSync(path: string): void {
 const MAY_FREE_UP = new Set(['ENOSPC', 'EDQUOT']);
 
 /**
- * Why `dir` cannot be the local backend's directory, or null when it can: it must exist or be
- * creatable, be a directory, and take a file (created and removed again). A full disk passes:
+ * Why `dir` cannot be a directory the service writes to, or null when it can: it must exist or
+ * be creatable, be a directory, and take a file (created and removed again). A full disk passes:
  * writes answer 503 until space frees up.
  */
-export function localDirProblem(dir: string): string | null {
+export function writableDirProblem(dir: string): string | null {
   const root = resolve(dir);
   try {
     ensureDirSync(root);
