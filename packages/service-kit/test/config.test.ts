@@ -8,6 +8,8 @@ import { REPO_ROOT } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, envPrefix, loadConfig, SERVICES } from '../src/config.ts';
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 function boot(service: string, env: Record<string, string>, options: { uid?: number; gid?: number } = {}) {
   const result = spawnSync(
     process.execPath,
@@ -21,11 +23,31 @@ function boot(service: string, env: Record<string, string>, options: { uid?: num
       ...options,
     },
   );
-  return { status: result.status, stderr: result.stderr.trim() };
+  // A child that could not start at all says why in `error`, with no stderr.
+  return { status: result.status, stderr: (result.stderr ?? String(result.error)).trim() };
 }
 
-/** Permissions bind root only through a read-only mount: as root, the child runs as `nobody`. */
-const unprivileged = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+const asRoot = process.getuid?.() === 0;
+
+/**
+ * Makes `dir` read-only for the service. File modes bind root only through a read-only mount, so
+ * as root `dir` becomes a tmpfs (filled by `fill` first) remounted read-only: EROFS. Otherwise a
+ * mode: EACCES. Returns why it could not (then the test is skipped, saying so).
+ */
+function readOnly(dir: string, fill: () => void, mode: { path: string; mode: number }[]): string | null {
+  if (!asRoot) {
+    fill();
+    for (const m of mode) chmodSync(m.path, m.mode);
+    return null;
+  }
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir], { encoding: 'utf8' });
+  if (mount.status !== 0) return `needs a read-only tmpfs as root: ${mount.stderr.trim() || mount.error}`;
+  mounts.push(dir);
+  fill();
+  const remount = spawnSync('mount', ['-o', 'remount,ro', dir], { encoding: 'utf8' });
+  return remount.status === 0 ? null : `needs a read-only tmpfs as root: ${remount.stderr.trim()}`;
+}
+const mounts: string[] = [];
 
 const tmpDirs: string[] = [];
 /** A directory every user may enter (the child may run as `nobody`). */
@@ -36,6 +58,7 @@ function tmp(): string {
   return dir;
 }
 afterEach(() => {
+  for (const dir of mounts.splice(0)) spawnSync('umount', [dir]);
   for (const dir of tmpDirs.splice(0)) {
     chmodSync(dir, 0o755);
     rmSync(dir, { recursive: true, force: true });
@@ -252,34 +275,40 @@ describe('boot refusals for the process environment (real processes)', () => {
     },
   );
 
-  it('stops with one line naming DATA_DIR when it is read-only, not a corruption report', () => {
+  it('stops with one line naming DATA_DIR when it is read-only, not a corruption report', (ctx) => {
     const dir = join(tmp(), 'data');
     mkdirSync(dir);
-    chmodSync(dir, 0o555);
-    const { status, stderr } = boot(
-      'commerce',
-      { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dir },
-      unprivileged,
-    );
+    const skip = readOnly(dir, () => {}, [{ path: dir, mode: 0o555 }]);
+    if (skip) ctx.skip(skip);
+    const { status, stderr } = boot('commerce', { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dir });
     expect(status).toBe(1);
-    expect(stderr).toBe(
-      `commerce: Configuration error: DATA_DIR is not writable (EACCES) (value: ${JSON.stringify(dir)})`,
+    expect(stderr).toMatch(
+      new RegExp(
+        `^commerce: Configuration error: DATA_DIR is not writable \\((EACCES|EROFS)\\) \\(value: ${escapeRegExp(JSON.stringify(dir))}\\)$`,
+      ),
     );
   });
 
-  it('stops with one line naming a read-only database file and the cause', () => {
-    const dir = tmp();
+  it('stops with one line naming a read-only database file and the cause', (ctx) => {
+    const dir = join(tmp(), 'data');
+    mkdirSync(dir);
     const env = { PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dir };
     const file = join(dir, 'commerce.sqlite');
-    const db = new DatabaseSync(file);
-    db.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (x)');
-    db.close();
-    chmodSync(file, 0o444);
-    chmodSync(dir, 0o777);
-    const { status, stderr } = boot('commerce', env, unprivileged);
+    const create = () => {
+      const db = new DatabaseSync(file);
+      db.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (x)');
+      db.close();
+    };
+    // Not as root: the file read-only in a directory the service may write (root: the whole mount).
+    const skip = readOnly(dir, create, [{ path: file, mode: 0o444 }]);
+    if (skip) ctx.skip(skip);
+    const { status, stderr } = boot('commerce', env);
     expect(status).toBe(1);
+    // As root the read-only mount refuses the directory first; otherwise the file is named.
     expect(stderr).toBe(
-      `commerce: Configuration error: DATA_DIR holds the database file ${file}, which the service cannot write (EACCES) (value: ${JSON.stringify(dir)})`,
+      asRoot
+        ? `commerce: Configuration error: DATA_DIR is not writable (EROFS) (value: ${JSON.stringify(dir)})`
+        : `commerce: Configuration error: DATA_DIR holds the database file ${file}, which the service cannot write (EACCES) (value: ${JSON.stringify(dir)})`,
     );
   });
 
