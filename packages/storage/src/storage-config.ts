@@ -1,7 +1,7 @@
 // The one reading of the blob storage settings, shared by every service that reads or writes
 // blobs (wardrobe, vto, artifacts-audit). Services sharing ARTIFACT_LOCAL_DIR must also share
 // ARTIFACT_SIGNING_SECRET: a URL one of them signs is checked by whichever serves it.
-import { type AppEnv, ConfigError, isProductionLike, writableDirProblem } from '@hs/service-kit';
+import { type AppEnv, ConfigError, httpUrl, isProductionLike, writableDirProblem } from '@hs/service-kit';
 import { z } from 'zod';
 import { createBlobStorage } from './create-blob-storage.ts';
 import type { BlobStorage } from './types.ts';
@@ -16,7 +16,7 @@ export function storageEnvShape() {
     ARTIFACT_LOCAL_DIR: z.string().min(1).default('./.data/artifacts'),
     ARTIFACT_BUCKET: z.string().min(1).optional(),
     /** Another Cloud Storage JSON API endpoint (tests: a local fake); no auth is sent to it. */
-    ARTIFACT_STORAGE_API_ENDPOINT: z.url().optional(),
+    ARTIFACT_STORAGE_API_ENDPOINT: httpUrl().optional(),
     GOOGLE_CLOUD_PROJECT: z.string().min(1).optional(),
     /** HMAC secret of the local backend's signed URLs (and artifacts-audit's content links). */
     ARTIFACT_SIGNING_SECRET: z.string().min(1).default(DEV_ARTIFACT_SIGNING_SECRET),

@@ -1,4 +1,11 @@
-import { type BaseConfig, ConfigError, envBool, isProductionLike, loadConfig } from '@hs/service-kit';
+import {
+  type BaseConfig,
+  ConfigError,
+  envBool,
+  httpUrl,
+  isProductionLike,
+  loadConfig,
+} from '@hs/service-kit';
 import { z } from 'zod';
 
 /** Settings of the orchestrator service on top of the shared ones (see README, configuration table). */
@@ -10,7 +17,7 @@ export function loadOrchestratorConfig(env: NodeJS.ProcessEnv = process.env) {
       ORCHESTRATOR_LLM_MODEL: z.string().min(1).default('gemini-2.5-flash'),
       ORCHESTRATOR_GCP_PROJECT: z.string().min(1).optional(),
       ORCHESTRATOR_GCP_LOCATION: z.string().min(1).default('us-central1'),
-      ORCHESTRATOR_LLM_BASE_URL: z.url().optional(),
+      ORCHESTRATOR_LLM_BASE_URL: httpUrl().optional(),
       ORCHESTRATOR_LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
       ORCHESTRATOR_LLM_STREAM: envBool(true),
       ORCHESTRATOR_MAX_STEPS: z.coerce.number().int().min(1).max(50).default(6),

@@ -1,4 +1,4 @@
-import { type BaseConfig, ConfigError, loadConfig } from '@hs/service-kit';
+import { type BaseConfig, ConfigError, httpUrl, loadConfig } from '@hs/service-kit';
 import { storageEnvShape, storageSettingsFrom } from '@hs/storage';
 import { z } from 'zod';
 
@@ -10,7 +10,7 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
     'vto',
     () => ({
       VTO_INFERENCE_BACKEND: z.enum(['simulated', 'http', 'inline']).default('simulated'),
-      VTO_HTTP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+      VTO_HTTP_ENDPOINT: httpUrl().optional(),
       VTO_HTTP_AUTH_TOKEN: z.string().min(1).optional(),
       VTO_HTTP_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
       VTO_FETCH_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
