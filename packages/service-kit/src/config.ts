@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
 import { z } from 'zod';
-import { writableDirProblem } from './writable-dir.ts';
+import { errnoOf, writableDirProblem } from './writable-dir.ts';
 
 export const APP_ENVS = ['dev', 'test', 'staging', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -223,9 +223,6 @@ export function loadConfig<E extends z.ZodRawShape>(
   };
 }
 
-const codeOf = (err: unknown) =>
-  (err as NodeJS.ErrnoException | null)?.code ?? (err as Error | null)?.message ?? String(err);
-
 /**
  * Why DATA_DIR cannot hold the service's SQLite file, or null when it can: it is created when
  * missing, must be a directory that takes a file, and the service's database file (with its
@@ -242,7 +239,7 @@ function dataDirProblem(dataDir: string, service: ServiceName): string | null {
       // access(), not open(): closing a descriptor of an open SQLite file drops its locks.
       accessSync(path, constants.R_OK | constants.W_OK);
     } catch (err) {
-      return `holds the database file ${path}, which the service cannot write (${codeOf(err)})`;
+      return `holds the database file ${path}, which the service cannot write (${errnoOf(err)})`;
     }
   }
   return null;

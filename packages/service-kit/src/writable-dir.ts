@@ -9,7 +9,9 @@ import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } fro
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
-const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | null)?.code;
+/** An error's errno code (ENOENT, EACCES, ...), else its message: what a one-line refusal names. */
+export const errnoOf = (err: unknown): string =>
+  (err as NodeJS.ErrnoException | null)?.code ?? (err as Error | null)?.message ?? String(err);
 
 /**
  * `mkdir -p` that always settles: each missing parent is made once, then the child is tried
@@ -20,14 +22,14 @@ export async function ensureDir(path: string): Promise<void> {
     await mkdir(path);
     return;
   } catch (err) {
-    if (codeOf(err) === 'EEXIST') return;
-    if (codeOf(err) !== 'ENOENT' || dirname(path) === path) throw err;
+    if (errnoOf(err) === 'EEXIST') return;
+    if (errnoOf(err) !== 'ENOENT' || dirname(path) === path) throw err;
   }
   await ensureDir(dirname(path));
   try {
     await mkdir(path);
   } catch (err) {
-    if (codeOf(err) !== 'EEXIST') throw err;
+    if (errnoOf(err) !== 'EEXIST') throw err;
   }
 }
 
@@ -37,14 +39,14 @@ export function ensureDirSync(path: string): void {
     mkdirSync(path);
     return;
   } catch (err) {
-    if (codeOf(err) === 'EEXIST') return;
-    if (codeOf(err) !== 'ENOENT' || dirname(path) === path) throw err;
+    if (errnoOf(err) === 'EEXIST') return;
+    if (errnoOf(err) !== 'ENOENT' || dirname(path) === path) throw err;
   }
   ensureDirSync(dirname(path));
   try {
     mkdirSync(path);
   } catch (err) {
-    if (codeOf(err) !== 'EEXIST') throw err;
+    if (errnoOf(err) !== 'EEXIST') throw err;
   }
 }
 
@@ -61,14 +63,14 @@ export function writableDirProblem(dir: string): string | null {
   try {
     ensureDirSync(root);
   } catch (err) {
-    if (MAY_FREE_UP.has(codeOf(err) ?? '')) return null;
-    return `does not exist and cannot be created (${codeOf(err) ?? (err as Error).message})`;
+    if (MAY_FREE_UP.has(errnoOf(err))) return null;
+    return `does not exist and cannot be created (${errnoOf(err)})`;
   }
   try {
     if (!statSync(root).isDirectory()) return 'is not a directory';
   } catch (err) {
     // A dangling symlink: mkdir saw something there, yet nothing can be found through it.
-    return `does not exist and cannot be created (${codeOf(err) ?? (err as Error).message})`;
+    return `does not exist and cannot be created (${errnoOf(err)})`;
   }
   try {
     accessSync(root, constants.W_OK | constants.X_OK);
@@ -77,7 +79,7 @@ export function writableDirProblem(dir: string): string | null {
     rmSync(probe, { force: true });
     return null;
   } catch (err) {
-    if (MAY_FREE_UP.has(codeOf(err) ?? '')) return null;
-    return `is not writable (${codeOf(err) ?? (err as Error).message})`;
+    if (MAY_FREE_UP.has(errnoOf(err))) return null;
+    return `is not writable (${errnoOf(err)})`;
   }
 }

@@ -1,39 +1,60 @@
 // SIGTERM while a chat streamed over SSE is mid-turn: the process exits 0, the turn is closed
 // (turn.failed TURN_INTERRUPTED) and the mission takes the next message right after the restart
 // instead of refusing chats until the dead turn's lease runs out.
-import { gatewayClient, startStack } from '@hs/testing';
+import { gatewayClient, type RunningStack, startStack } from '@hs/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { startSlowWardrobe } from './fixtures/processes.ts';
 import { openEventSource } from './fixtures/sse.ts';
 
+/**
+ * A gateway and an orchestrator whose wardrobe can be made to hang, with a user and a STYLE
+ * mission whose first turn has run. `run` gets them and the stack is closed after it.
+ */
+async function withMission(
+  env: Record<string, string>,
+  orchestratorEnv: Record<string, string>,
+  run: (t: {
+    stack: RunningStack;
+    wardrobe: Awaited<ReturnType<typeof startSlowWardrobe>>;
+    client: ReturnType<typeof gatewayClient>;
+    owner: Awaited<ReturnType<ReturnType<typeof gatewayClient>['login']>>;
+    mission: string;
+  }) => Promise<void>,
+): Promise<void> {
+  const wardrobe = await startSlowWardrobe();
+  const stack = await startStack({
+    services: ['gateway', 'orchestrator'],
+    durable: true,
+    env: { SHUTDOWN_GRACE_SECONDS: '3', ...env },
+    perService: { orchestrator: { WARDROBE_BASE_URL: wardrobe.url, ...orchestratorEnv } },
+  });
+  const client = gatewayClient(stack.url('gateway'));
+  try {
+    const owner = await client.login('restart');
+    const householdId = await client.household(owner, 'Home');
+    const missions = `/api/v1/households/${householdId}/orchestrator/missions`;
+    const created = await client.api(missions, {
+      method: 'POST',
+      token: owner.token,
+      body: { mission_type: 'STYLE', initial_message: 'summer tops' },
+    });
+    expect(created.status).toBe(201);
+    await run({ stack, wardrobe, client, owner, mission: `${missions}/${created.body.mission_id}` });
+  } finally {
+    await stack.close();
+    await wardrobe.close();
+  }
+}
+
 describe('SIGTERM during a streamed turn', () => {
   it('closes the running turn so the mission is usable at once after the restart', async () => {
-    const wardrobe = await startSlowWardrobe();
-    const stack = await startStack({
-      services: ['gateway', 'orchestrator'],
-      durable: true,
-      env: {
-        SHUTDOWN_GRACE_SECONDS: '3',
-        // A long lease: without the shutdown closing the turn, the mission would stay blocked.
-        ORCHESTRATOR_TURN_LEASE_SECONDS: '60',
-        ORCHESTRATOR_STREAM_POLL_MS: '100',
-        ORCHESTRATOR_SSE_RETRY_MS: '200',
-      },
-      perService: { orchestrator: { WARDROBE_BASE_URL: wardrobe.url } },
-    });
-    const client = gatewayClient(stack.url('gateway'));
-    try {
-      const owner = await client.login('restart');
-      const householdId = await client.household(owner, 'Home');
-      const missions = `/api/v1/households/${householdId}/orchestrator/missions`;
-      const created = await client.api(missions, {
-        method: 'POST',
-        token: owner.token,
-        body: { mission_type: 'STYLE', initial_message: 'summer tops' },
-      });
-      expect(created.status).toBe(201);
-      const mission = `${missions}/${created.body.mission_id}`;
-
+    // A long lease: without the shutdown closing the turn, the mission would stay blocked.
+    const env = {
+      ORCHESTRATOR_TURN_LEASE_SECONDS: '60',
+      ORCHESTRATOR_STREAM_POLL_MS: '100',
+      ORCHESTRATOR_SSE_RETRY_MS: '200',
+    };
+    await withMission(env, {}, async ({ stack, wardrobe, client, owner, mission }) => {
       // The next turn hangs in its wardrobe call while the chat streams it.
       wardrobe.hang();
       const seen = wardrobe.seen();
@@ -77,35 +98,17 @@ describe('SIGTERM during a streamed turn', () => {
       } finally {
         replay.es.close();
       }
-    } finally {
-      await stack.close();
-      await wardrobe.close();
-    }
+    });
   }, 60_000);
 
   it('answers a JSON chat at once when its turn is closed, not when the hung tool call times out', async () => {
-    const wardrobe = await startSlowWardrobe();
-    const stack = await startStack({
-      services: ['gateway', 'orchestrator'],
-      durable: true,
-      env: { SHUTDOWN_GRACE_SECONDS: '3', ORCHESTRATOR_TURN_LEASE_SECONDS: '60' },
-      // Peer calls time out long after the grace: only closing the turn can answer the chat in time.
-      perService: { orchestrator: { WARDROBE_BASE_URL: wardrobe.url, INTERNAL_API_TIMEOUT_SECONDS: '30' } },
-    });
-    const client = gatewayClient(stack.url('gateway'));
-    try {
-      const owner = await client.login('restart-json');
-      const householdId = await client.household(owner, 'Home');
-      const missions = `/api/v1/households/${householdId}/orchestrator/missions`;
-      const created = await client.api(missions, {
-        method: 'POST',
-        token: owner.token,
-        body: { mission_type: 'STYLE', initial_message: 'summer tops' },
-      });
-      expect(created.status).toBe(201);
+    // Peer calls time out long after the grace: only closing the turn can answer the chat in time.
+    const orchestratorEnv = { INTERNAL_API_TIMEOUT_SECONDS: '30' };
+    await withMission({ ORCHESTRATOR_TURN_LEASE_SECONDS: '60' }, orchestratorEnv, async (t) => {
+      const { stack, wardrobe, client, owner, mission } = t;
       wardrobe.hang();
       const seen = wardrobe.seen();
-      const chat = client.api(`${missions}/${created.body.mission_id}/chat`, {
+      const chat = client.api(`${mission}/chat`, {
         method: 'POST',
         token: owner.token,
         body: { message: 'jackets?' },
@@ -119,9 +122,6 @@ describe('SIGTERM during a streamed turn', () => {
       const answer = await chat;
       expect(answer.status).toBeGreaterThanOrEqual(500);
       expect(answer.body.message).toMatch(/restarted before the turn finished|send the message again/);
-    } finally {
-      await stack.close();
-      await wardrobe.close();
-    }
+    });
   }, 60_000);
 });

@@ -85,14 +85,18 @@ export async function createItem(
   return res.json();
 }
 
-/** upload-url, PUT the PNG to the signed URL, confirm: an item with a confirmed image. */
-export async function addImage(app: TestWardrobe, itemId: string, household = 'h_1') {
-  const base = `/api/v1/households/${household}/wardrobe/items/${itemId}`;
+/** upload-url, then PUT the PNG to the signed URL: a pending image, as `caller` uploaded it. */
+export async function uploadImage(
+  app: TestWardrobe,
+  itemId: string,
+  household = 'h_1',
+  caller: Record<string, string> = headers,
+): Promise<{ imageId: string; uploadUrl: string }> {
   const signed = (
     await app.inject({
       method: 'POST',
-      url: `${base}/upload-url`,
-      headers,
+      url: `/api/v1/households/${household}/wardrobe/items/${itemId}/upload-url`,
+      headers: caller,
       payload: { contentType: 'image/png' },
     })
   ).json();
@@ -103,9 +107,15 @@ export async function addImage(app: TestWardrobe, itemId: string, household = 'h
     payload: PNG,
   });
   if (put.statusCode !== 200) throw new Error(`upload: ${put.statusCode} ${put.body}`);
+  return signed;
+}
+
+/** upload-url, PUT the PNG to the signed URL, confirm: an item with a confirmed image. */
+export async function addImage(app: TestWardrobe, itemId: string, household = 'h_1') {
+  const signed = await uploadImage(app, itemId, household);
   const confirm = await app.inject({
     method: 'POST',
-    url: `${base}/images/${signed.imageId}/confirm`,
+    url: `/api/v1/households/${household}/wardrobe/items/${itemId}/images/${signed.imageId}/confirm`,
     headers,
   });
   if (confirm.statusCode !== 200) throw new Error(`confirm: ${confirm.statusCode} ${confirm.body}`);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PNG, pathOf, type TestWardrobe, TOKEN, wardrobeApp } from './helpers.ts';
+import { type TestWardrobe, TOKEN, uploadImage, wardrobeApp } from './helpers.ts';
 
 let app: TestWardrobe;
 beforeEach(async () => {
@@ -75,21 +75,7 @@ describe("a CHILD and another member's images", () => {
   it("cannot confirm an image of another member's item (403); the image stays pending", async () => {
     const parentsItem = await itemOf('usr_a', 'PARENT_GUARDIAN');
     const parent = member('usr_a', 'PARENT_GUARDIAN');
-    const signed = (
-      await app.inject({
-        method: 'POST',
-        url: `${H}/items/${parentsItem}/upload-url`,
-        headers: parent,
-        payload: { contentType: 'image/png' },
-      })
-    ).json();
-    const put = await app.inject({
-      method: 'PUT',
-      url: pathOf(signed.uploadUrl),
-      headers: signed.headers,
-      payload: PNG,
-    });
-    expect(put.statusCode).toBe(200);
+    const signed = await uploadImage(app, parentsItem, 'h_1', parent);
     const res = await app.inject({
       method: 'POST',
       url: `${H}/items/${parentsItem}/images/${signed.imageId}/confirm`,

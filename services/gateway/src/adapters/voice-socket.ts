@@ -12,6 +12,7 @@ import {
 import { type Caller, isAppError } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
+import type { StoredHousehold } from '../domain/household-rules.ts';
 import type { StreamQuota } from '../domain/stream-quota.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
 import type { SseEvent } from '../domain/voice-sse-parser.ts';
@@ -40,6 +41,9 @@ export type VoiceSocketDeps = {
   quota: StreamQuota;
   quotaLimit: number;
 };
+
+const memberNow = (household: StoredHousehold | null, userId: string) =>
+  household?.members.find((m) => m.memberId === userId);
 
 const relayData = (data: string): unknown => {
   try {
@@ -104,8 +108,7 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
     const { claims } = session;
     try {
       // Each turn runs with the membership and role of now, not of when the socket opened.
-      const household = await deps.households.getRecent(claims.householdId);
-      const member = household?.members.find((m) => m.memberId === claims.userId);
+      const member = memberNow(await deps.households.getRecent(claims.householdId), claims.userId);
       if (!member) {
         error('FORBIDDEN', 'User is not a household member');
         return close(VOICE_CLOSE_CODES.unauthorized, 'No longer a member of the household');
@@ -146,8 +149,7 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
     const claims = await deps.tokens.verify(typeof token === 'string' ? token : undefined);
     if (!claims) return close(VOICE_CLOSE_CODES.unauthorized, 'Invalid or expired voice token');
     // Still a member now, not only when the token was issued.
-    const household = await deps.households.get(claims.householdId);
-    const member = household?.members.find((m) => m.memberId === claims.userId);
+    const member = memberNow(await deps.households.get(claims.householdId), claims.userId);
     if (!member) return close(VOICE_CLOSE_CODES.unauthorized, 'Not a member of the household');
     const caller: Caller = { userId: claims.userId, role: member.role, email: claims.email || null };
     let mission: VoiceMissionSnapshot;
