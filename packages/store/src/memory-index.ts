@@ -53,12 +53,33 @@ function position(list: readonly Entry[], entry: Position): number {
   return lo;
 }
 
+/**
+ * A document listed under more keys than this is left out of the index: an offer with a long
+ * title in twenty colours for every season would be 8,000 entries of a (colour, season, word)
+ * index, and one bulk write of 500 of them took 670 MB. Queries in its scope (the same values of
+ * the prefix's equality fields, e.g. its household and status) then walk another index, or scan.
+ */
+const MAX_KEYS_PER_DOCUMENT = 256;
+const NO_ARRAYS: ReadonlySet<string> = new Set();
+
 export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<string>): MemoryIndex {
   const prefix = spec.fields.slice(0, -1);
   const last = spec.fields.at(-1)!;
   const lists = new Map<string, Entry[]>();
+  const scalars = prefix.filter((f) => !arrayFields.has(f));
+  /** The ids left out, by scope: the key of their equality fields' values. */
+  const leftOut = new Map<string, Set<string>>();
 
-  const keysOf = (doc: Doc) => documentKeys(doc, prefix, arrayFields);
+  /** A document's keys; none when it is left out (which `leave` records or forgets). */
+  const keysOf = (id: string, doc: Doc, leave: 'record' | 'forget' = 'record'): string[] => {
+    const keys = documentKeys(doc, prefix, arrayFields);
+    if (keys.length <= MAX_KEYS_PER_DOCUMENT) return keys;
+    const scope = documentKeys(doc, scalars, NO_ARRAYS)[0]!;
+    const ids = leftOut.get(scope) ?? new Set<string>();
+    if (leave === 'record') leftOut.set(scope, ids.add(id));
+    else if (ids.delete(id) && ids.size === 0) leftOut.delete(scope);
+    return [];
+  };
 
   return {
     prefix,
@@ -68,7 +89,7 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
       // Ordering by a field leaves out documents without it, as a query would.
       if (value === undefined) return;
       const entry = { value, id, doc };
-      for (const key of keysOf(doc)) {
+      for (const key of keysOf(id, doc)) {
         let list = lists.get(key);
         if (!list) {
           list = [];
@@ -83,7 +104,7 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
         const value = getPath(doc, last);
         if (value === undefined) continue;
         const entry = { value, id, doc };
-        for (const key of keysOf(doc)) {
+        for (const key of keysOf(id, doc)) {
           const list = added.get(key);
           if (list) list.push(entry);
           else added.set(key, [entry]);
@@ -99,7 +120,7 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
       const value = getPath(doc, last);
       if (value === undefined) return;
       const entry = { value, id, doc };
-      for (const key of keysOf(doc)) {
+      for (const key of keysOf(id, doc, 'forget')) {
         const list = lists.get(key);
         if (!list) continue;
         const at = position(list, entry);
@@ -113,6 +134,8 @@ export function createMemoryIndex(spec: IndexSpec, arrayFields: ReadonlySet<stri
       // array field asks for several).
       const wanted = queryKeys(q, prefix, arrayFields);
       if (!wanted) return null;
+      // Documents of this scope are missing from the lists: the walk would skip them.
+      if (leftOut.size > 0 && leftOut.has(queryKeys(q, scalars, NO_ARRAYS)?.keys[0] ?? '')) return null;
       const { keys, covered } = wanted;
       const found = keys
         .map((k) => lists.get(k))

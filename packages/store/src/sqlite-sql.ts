@@ -83,7 +83,7 @@ export function buildWalkSelect(
   q: NormalizedQuery,
   plan: WalkPlan,
 ): Sql {
-  const own = walkFilters(plan, q);
+  const own = walkFilters(plan, q, (clause) => wherePredicates(table, arrayFields, [clause], 'walk')[0]!);
   const rest = q.where.filter((w) => !own.covered.has(w));
   // The walk drives: array filters left over are probed per walked row, before its document is read.
   const parts = [...own.sql, ...wherePredicates(table, arrayFields, rest, 'walk')];

@@ -149,6 +149,16 @@ const ELEMENT = '\x1f';
 const FIELD = '\x1e';
 const elementNeedle = (field: string, element: unknown) =>
   `${ELEMENT}${field}${FIELD}${elementKey(element)}${ELEMENT}`;
+/**
+ * What `a` holds when the elements would not fit: a row stays within one b-tree page (SQLite
+ * moves a WITHOUT ROWID row over about 1,000 bytes to overflow pages, 4 KB each), and a document
+ * with many elements does not multiply its size by its number of rows. An offer with a 200-character
+ * title in twenty colours for every season had 160 rows of 1.5 KB each, stored as 750 KB: one bulk
+ * write of 500 such offers grew the file by 380 MB and blocked the service for 5 s. Such a row's
+ * elements are probed in the side table instead. (No field name is empty, so no needle matches it.)
+ */
+const ELEMENTS_LEFT_OUT = `${ELEMENT}${FIELD}${ELEMENT}`;
+const MAX_ELEMENTS_LENGTH = 768;
 
 function elementsOf(doc: Doc, walk: WalkIndex): string {
   let out = ELEMENT;
@@ -157,7 +167,7 @@ function elementsOf(doc: Doc, walk: WalkIndex): string {
     if (!Array.isArray(value)) continue;
     for (const element of new Set(value.map(elementKey))) out += `${field}${FIELD}${element}${ELEMENT}`;
   }
-  return out;
+  return out.length > MAX_ELEMENTS_LENGTH ? ELEMENTS_LEFT_OUT : out;
 }
 
 /** The rows a document contributes to a walk table. */
@@ -215,10 +225,16 @@ export function pickWalk(walks: readonly WalkIndex[], q: NormalizedQuery): WalkP
 }
 
 /**
- * The walk's own filters: its keys, and the range filters on the ordered field (type-exact, as
- * the plain query's are) so SQLite seeks to the range instead of filtering the walk.
+ * The walk's own filters: its keys, the array filters its rows' elements answer (a row whose
+ * elements were left out asks the side table, through `probe`), and the range filters on the
+ * ordered field (type-exact, as the plain query's are) so SQLite seeks to the range instead of
+ * filtering the walk.
  */
-export function walkFilters(plan: WalkPlan, q: NormalizedQuery): { sql: Sql[]; covered: Set<Where> } {
+export function walkFilters(
+  plan: WalkPlan,
+  q: NormalizedQuery,
+  probe: (clause: Where) => Sql,
+): { sql: Sql[]; covered: Set<Where> } {
   const covered = new Set(plan.covered);
   const sql: Sql[] = [{ sql: `w.k IN (${plan.keys.map(() => '?').join(',')})`, params: plan.keys }];
   for (const clause of q.where) {
@@ -230,9 +246,14 @@ export function walkFilters(plan: WalkPlan, q: NormalizedQuery): { sql: Sql[]; c
     if (onElements) {
       covered.add(clause);
       const wanted = op === 'array-contains' ? [bound] : (bound as unknown[]);
+      const sideTable = probe(clause);
       sql.push({
-        sql: `(${wanted.map(() => 'instr(w.a, ?) > 0').join(' OR ')})`,
-        params: wanted.map((element) => elementNeedle(field, element)),
+        sql: `(${wanted.map(() => 'instr(w.a, ?) > 0').join(' OR ')} OR (w.a = ? AND ${sideTable.sql}))`,
+        params: [
+          ...wanted.map((element) => elementNeedle(field, element)),
+          ELEMENTS_LEFT_OUT,
+          ...sideTable.params,
+        ],
       });
       continue;
     }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CollectionOptions, createStore, type Doc, type Query } from '../src/index.ts';
+import { createMemoryIndex } from '../src/memory-index.ts';
+import { normalizeQuery } from '../src/normalize-query.ts';
 
 // The in-memory backend walks a declared index when one serves the query, and sqlite walks a walk
 // table for an index over several array fields: the answers (pages, order, cursors) must be
@@ -143,5 +145,58 @@ describe.each([
       }
     const offset = { ...queries[0]!, limit: 5, offset: 12 };
     expect((await indexed.query(offset)).items).toEqual((await plain.query(offset)).items);
+  });
+});
+
+describe('a document listed under too many keys (memory store)', () => {
+  const arrays = new Set(['tags', 'labels']);
+  const query = (h: string): Query => ({
+    where: [
+      ['h', '==', h],
+      ['tags', 'array-contains', 't1'],
+      ['labels', 'array-contains', 'l1'],
+    ],
+    orderBy: [{ field: 'price' }],
+  });
+  // 30 tags x 30 labels: 900 keys of a (tags, labels) index.
+  const wordy = (h: string, price: number): Doc => ({
+    h,
+    tags: Array.from({ length: 30 }, (_, i) => `t${i}`),
+    labels: Array.from({ length: 30 }, (_, i) => `l${i}`),
+    price,
+  });
+  const usual = (h: string, price: number): Doc => ({ h, tags: ['t1'], labels: ['l1', 'l2'], price });
+
+  it('is left out of the lists: its scope walks elsewhere until it is gone, other scopes keep the index', () => {
+    const index = createMemoryIndex({ fields: ['h', 'tags', 'labels', 'price'] }, arrays);
+    index.addNew([
+      ['u1', usual('h1', 3)],
+      ['u2', usual('h2', 4)],
+    ]);
+    expect(index.candidates(normalizeQuery(query('h1')))).not.toBeNull();
+    index.add('w1', wordy('h1', 5));
+    index.addNew([['w2', wordy('h1', 6)]]);
+    expect(index.candidates(normalizeQuery(query('h1')))).toBeNull();
+    expect(index.candidates(normalizeQuery(query('h2')))).not.toBeNull();
+    index.remove('w1', wordy('h1', 5));
+    expect(index.candidates(normalizeQuery(query('h1')))).toBeNull();
+    index.remove('w2', wordy('h1', 6));
+    const walk = index.candidates(normalizeQuery(query('h1')));
+    expect([...walk!.walk()].map((e) => e.id)).toEqual(['u1']);
+  });
+
+  it('is still found by every query of its scope', async () => {
+    const indexed = createStore({ backend: 'inmemory' }).collection('items', {
+      indexes: [{ fields: ['h', 'price'] }, { fields: ['h', 'tags', 'labels', 'price'], embeddedOnly: true }],
+      arrayFields: [...arrays],
+    });
+    await indexed.createMany([
+      ['u1', usual('h1', 3)],
+      ['w1', wordy('h1', 5)],
+      ['u2', usual('h1', 7)],
+    ]);
+    await indexed.put('w2', wordy('h1', 1));
+    const page = await indexed.query({ ...query('h1'), limit: 10 });
+    expect(page.items.map((d) => d.price)).toEqual([1, 3, 5, 7]);
   });
 });

@@ -326,6 +326,71 @@ describe('sqlite backend', () => {
     expect(tables.map((t) => t.name)).toEqual(['_store_walk_indexes']);
   });
 
+  it('keeps the walk rows of a document with many elements small, and still finds it by each of them', async () => {
+    const file = join(dir, 'walk-wordy.sqlite');
+    const walkTable = 'items__walk_householdId_colors_season_price';
+    const store = openStore(file);
+    const items = store.collection('items', {
+      indexes: [{ fields: ['householdId', 'colors', 'season', 'price'], embeddedOnly: true }],
+      arrayFields: ['colors', 'season', 'tags'],
+    });
+    // Every tenth document carries 200 tags (about 4 KB of elements on each of its 8 rows).
+    const rows = Array.from({ length: 400 }, (_, i) => {
+      const wordy = i % 10 === 0;
+      const doc = {
+        householdId: 'hh',
+        colors: wordy ? ['navy', 'red'] : ['navy'],
+        season: wordy ? SEASONS : [SEASONS[i % 4]!],
+        price: (i * 37) % 300,
+        tags: wordy ? Array.from({ length: 200 }, (_, t) => `tag-${t}`) : [`tag-${i % 7}`],
+      };
+      return [`it${String(i).padStart(3, '0')}`, doc] as const;
+    });
+    await items.createMany(rows);
+    const search = async (tags: string[]) => {
+      const found = [];
+      let cursor: string | null = null;
+      do {
+        const page = await items.query({
+          where: [
+            ['householdId', '==', 'hh'],
+            ['colors', 'array-contains', 'navy'],
+            ['season', 'array-contains', 'WINTER'],
+            tags.length === 1 ? ['tags', 'array-contains', tags[0]] : ['tags', 'array-contains-any', tags],
+          ],
+          orderBy: [{ field: 'price' }],
+          limit: 7,
+          cursor,
+        });
+        found.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return found;
+    };
+    const expected = (tags: string[]) =>
+      rows
+        .filter(([, d]) => d.season.includes('WINTER') && d.tags.some((t) => tags.includes(t)))
+        .sort(([ia, a], [ib, b]) => a.price - b.price || (ia < ib ? -1 : 1))
+        .map(([, d]) => d);
+    // Only the wordy documents carry tag-150; both kinds carry tag-3.
+    for (const tags of [['tag-150'], ['tag-3'], ['tag-199', 'tag-5']]) {
+      const want = expected(tags);
+      expect(want.length).toBeGreaterThan(3);
+      expect(await search(tags)).toEqual(want);
+    }
+    await store.close();
+
+    const db = new DatabaseSync(file, { readOnly: true });
+    const longest = db
+      .prepare(`SELECT max(length(k) + length(id) + length(a)) AS n FROM "${walkTable}"`)
+      .get();
+    const leftOut = db.prepare(`SELECT count(*) AS n FROM "${walkTable}" WHERE instr(a, 'tag-') = 0`).get();
+    db.close();
+    // Each row fits in its page (SQLite moves a row over about 1,000 bytes to overflow pages).
+    expect(Number(longest?.n)).toBeLessThan(1000);
+    expect(Number(leftOut?.n)).toBe(40 * 2 * 4);
+  });
+
   it('builds neither a walk table nor an index for a memory-only index, and still answers its queries', async () => {
     const file = join(dir, 'memory-only.sqlite');
     const store = openStore(file);

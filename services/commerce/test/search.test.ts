@@ -233,6 +233,57 @@ describe.each(backends)('offer search (%s)', (_name, makeStore) => {
       expect(titles(active.json())).toEqual(['Linen summer shirt']);
     });
 
+    it('finds an offer with a long title in twenty colours for every season by any of its words', async () => {
+      // Its index rows would not fit one page each (sqlite) and its (colour, season, word) entries
+      // number thousands (memory): both stores keep them small and still find it.
+      const wordy = `${Array.from({ length: 24 }, (_, i) => `word${i}`).join(' ')} patterned scarf`;
+      const colors = Array.from({ length: 20 }, (_, i) => `shade${i}`);
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/v1/households/h_wordy/offers/bulk',
+        headers,
+        payload: {
+          offers: [
+            offer({
+              title: wordy,
+              category: 'ACCESSORY',
+              colors,
+              season: [],
+              sizes: ['S', 'M', 'L'],
+              price: 20,
+            }),
+            offer({
+              title: 'Plain scarf',
+              category: 'ACCESSORY',
+              colors: ['shade3'],
+              season: ['FALL'],
+              price: 10,
+            }),
+          ],
+        },
+      });
+      expect(created.statusCode).toBe(201);
+      const find = async (constraints: Record<string, unknown>) => {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/v1/search',
+          headers,
+          payload: { householdId: 'h_wordy', category: 'ACCESSORY', ...constraints },
+        });
+        expect(res.statusCode).toBe(200);
+        return res.json().items.map((o: { title: string }) => o.title);
+      };
+      expect(await find({ query: 'word17', colors: ['shade7'], season: 'WINTER', maxPrice: 50 })).toEqual([
+        wordy,
+      ]);
+      expect(await find({ query: 'scarf', colors: ['shade3'], season: 'FALL' })).toEqual([
+        'Plain scarf',
+        wordy,
+      ]);
+      expect(await find({ query: 'plain', colors: ['shade3'], season: 'FALL' })).toEqual(['Plain scarf']);
+      expect(await find({ query: 'word3', colors: ['shade20'], season: 'FALL' })).toEqual([]);
+    });
+
     it('answers 400 for a bad cursor and 422 for bad constraints', async () => {
       const bad = await app.inject({
         method: 'POST',

@@ -27,8 +27,9 @@ function searchIndexes() {
     // A kind in a colour for a season with an item word, in memory only: there a walk of the
     // list above tests the word on each offer it passes (about 110 for a page at 100k offers, a
     // cache miss each), while this list holds just the matches. An offer is listed once per
-    // (colour, season, word): about 10 entries for a usual one, at most 8,000 (fifty words with
-    // their plurals, twenty colours, every season). sqlite tests the word on the walk row itself
+    // (colour, season, word): about 10 entries for a usual one, and one over 256 (up to 8,000:
+    // fifty words with their plurals, twenty colours, every season) is left out, its household's
+    // searches walking the list above meanwhile (memory-index.ts). sqlite tests the word on the walk row itself
     // and does not build it: a table row per combination made bulk inserts 1.8-2.2x slower to take
     // 0.1 ms off a 0.6 ms search at 100k offers.
     if (head.includes('category'))
