@@ -28,4 +28,21 @@ describe('/ready', () => {
       await stack.close();
     }
   }, 60_000);
+
+  it('counts a peer URL that reaches another service as that peer being down', async () => {
+    // A slip in the settings: COMMERCE_BASE_URL names wardrobe, which answers /health 200 too.
+    const stack = await startStack({ services: ['wardrobe'] });
+    try {
+      await stack.start('orchestrator', { COMMERCE_BASE_URL: stack.url('wardrobe') });
+      const res = await fetch(`${stack.url('orchestrator')}/ready`);
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { checks: unknown }).checks).toEqual({
+        store: true,
+        wardrobe: true,
+        commerce: false,
+      });
+    } finally {
+      await stack.close();
+    }
+  }, 60_000);
 });

@@ -25,4 +25,22 @@ describe('peer readiness check', () => {
     expect(peer.calls).toHaveLength(1);
     await peer.close();
   });
+
+  it('counts a peer as down when /health is 200 but not the expected service: garbage, another service, too long', async () => {
+    const answer: { body: unknown } = { body: { status: 'ok', service: 'wardrobe', version: '1' } };
+    const peer = await startFakePeer(() => ({ status: 200, body: answer.body }));
+    const check = peerHealthCheck({ baseUrl: peer.url }, { service: 'wardrobe', cacheMs: 0 });
+    expect(await check()).toBe(true);
+    for (const body of [
+      '<html>oops</html>',
+      null,
+      { status: 'ok', service: 'commerce' },
+      { status: 'starting', service: 'wardrobe' },
+      { status: 'ok', service: 'wardrobe', padding: 'x'.repeat(10_000) },
+    ]) {
+      answer.body = body;
+      expect(await check(), JSON.stringify(body).slice(0, 60)).toBe(false);
+    }
+    await peer.close();
+  });
 });
