@@ -116,6 +116,8 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
             409: ErrorEnvelope,
             413: ErrorEnvelope,
             415: ErrorEnvelope,
+            // The blob directory is full or not writable: nothing is kept, the image stays pending.
+            503: ErrorEnvelope,
           },
         },
       },
