@@ -1,6 +1,7 @@
 import { CartprepFailureCode } from '@hs/contracts';
 import { PRODUCTION_STORE, productionInternalTokens } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSimulatedExecutor } from '../src/adapters/simulated-executor.ts';
 import { loadCartprepConfig } from '../src/index.ts';
 import { buildCartprep, job } from './cartprep-harness.ts';
 
@@ -161,6 +162,64 @@ describe('cart-prep jobs', () => {
       '/api/v1/households/h_home/requests/pr_one/cart-ready',
       '/api/v1/households/h_home/requests/pr_two/cart-ready',
     ]);
+  });
+});
+
+describe('cart-prep fairness between households', () => {
+  it('refuses a household more jobs queued or running than CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD (429), never another household, a replay or a freed slot', async () => {
+    const prep = await buildCartprep({ CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD: '2' });
+    try {
+      const mine = (n: number) => job({ jobId: `cpj_mine000${n}`, requestId: `pr_mine${n}` });
+      expect((await prep.create(mine(1))).statusCode).toBe(201);
+      expect((await prep.create(mine(2))).statusCode).toBe(201);
+      const third = await prep.create(mine(3));
+      expect(third.statusCode).toBe(429);
+      expect(third.headers['retry-after']).toBe('30');
+      expect(third.json()).toEqual({
+        error: 'RATE_LIMITED',
+        message: 'This household already has 2 carts being prepared; try again when one is ready',
+      });
+      expect((await prep.get('cpj_mine0003')).statusCode).toBe(404);
+      // The same job again is the one already queued (200), and another household has its own room.
+      expect((await prep.create(mine(1))).statusCode).toBe(200);
+      const other = await prep.create(
+        job({ jobId: 'cpj_other0001', householdId: 'h_other', requestId: 'pr_other' }),
+      );
+      expect(other.statusCode).toBe(201);
+      // A finished job frees its slot.
+      expect((await prep.process('cpj_mine0001')).statusCode).toBe(200);
+      expect((await prep.get('cpj_mine0001')).json().status).toBe('SUCCEEDED');
+      expect((await prep.create(mine(3))).statusCode).toBe(201);
+    } finally {
+      await prep.close();
+    }
+  });
+
+  it('ignores simulate= and simulateDelayMs= in staging and production, where they would hold the shared workers', async () => {
+    const url = 'https://shop.example.com/p/scarf?simulate=TIMEOUT&simulateDelayMs=30000';
+    const steered = { ...job({ url }), attempts: 1, hint: {} } as never;
+    const devResult = await createSimulatedExecutor({ honourUrlParams: true }).prepare(
+      steered,
+      AbortSignal.timeout(50),
+    );
+    expect(devResult).toMatchObject({ ok: false, errorCode: 'TIMEOUT' });
+    const started = Date.now();
+    const prodResult = await createSimulatedExecutor({ honourUrlParams: false }).prepare(
+      steered,
+      new AbortController().signal,
+    );
+    expect(prodResult.ok).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const production = loadCartprepConfig({
+      ...productionInternalTokens(),
+      ...PRODUCTION_STORE,
+      APP_ENV: 'production',
+      BUYFLOW_INTERNAL_TOKEN: 'x'.repeat(40),
+      ARTIFACT_SIGNING_SECRET: 'y'.repeat(40),
+      AUTH_JWT_SECRET: 'z'.repeat(40),
+    });
+    expect(production.cartprep.simulationParams).toBe(false);
+    expect(loadCartprepConfig({ APP_ENV: 'test' }).cartprep.simulationParams).toBe(true);
   });
 });
 

@@ -14,7 +14,7 @@ afterEach(async () => {
 
 /** The simulated executor, held until `release()`. */
 function heldExecutor() {
-  const simulated = createSimulatedExecutor();
+  const simulated = createSimulatedExecutor({ honourUrlParams: true });
   let release!: () => void;
   const gate = new Promise<void>((r) => {
     release = r;

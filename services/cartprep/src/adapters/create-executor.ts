@@ -12,7 +12,10 @@ export function createCartExecutor(config: CartprepConfig): {
   close(): Promise<void>;
 } {
   if (config.cartprep.executor === 'simulated')
-    return { executor: createSimulatedExecutor(), close: async () => {} };
+    return {
+      executor: createSimulatedExecutor({ honourUrlParams: config.cartprep.simulationParams }),
+      close: async () => {},
+    };
   const settings = config.cartprep;
   const pool = createBrowserPool({
     guard: createAddressGuard({ allowPrivateHosts: settings.allowPrivateHosts }),

@@ -3,11 +3,15 @@ import type { CollectionOptions, Store } from '@hs/store';
 import { ABORT } from '@hs/store';
 import type { StoredJob } from '../domain/job-machine.ts';
 
-/** `queued`, `leaseExpired` and `callbackPending`: one equality, ordered by the second field. */
+/**
+ * `queued`, `leaseExpired` and `callbackPending`: one equality, ordered by the second field;
+ * `activeFor`: a household's jobs in one status.
+ */
 export const CARTPREP_JOB_COLLECTIONS = {
   cartprep_jobs: {
     indexes: [
       { fields: ['status', 'createdAt'] },
+      { fields: ['householdId', 'status', 'createdAt'] },
       { fields: ['status', 'leaseUntil'] },
       { fields: ['callbackPending', 'updatedAt'] },
     ],
@@ -26,6 +30,18 @@ export function createJobRepository(store: Store) {
     async change(jobId: string, apply: (j: StoredJob) => StoredJob | null): Promise<StoredJob | null> {
       const result = await jobs.update(jobId, (j) => (j ? (apply(j) ?? ABORT) : ABORT));
       return result.changed ? result.doc : null;
+    },
+    /** The household's jobs not finished yet (queued or running). */
+    async activeFor(householdId: string): Promise<number> {
+      const counts = await Promise.all(
+        (['QUEUED', 'RUNNING'] as const).map((status) =>
+          jobs.count([
+            ['householdId', '==', householdId],
+            ['status', '==', status],
+          ]),
+        ),
+      );
+      return counts[0]! + counts[1]!;
     },
     /** How many jobs wait and since when the oldest waits (for `/metrics`). */
     async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {

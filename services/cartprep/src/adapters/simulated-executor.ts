@@ -19,19 +19,22 @@ export const SIMULATED_FAILURE_MESSAGES: Record<CartprepFailureCode, string> = {
 export const MAX_SIMULATED_DELAY_MS = 30_000;
 
 /**
- * A deterministic stand-in for a browser, so the whole flow runs on a laptop. Driven by query
- * parameters of the job's URL (they are ignored by real merchants):
+ * A deterministic stand-in for a browser, so the whole flow runs on a laptop. In dev and test it
+ * is driven by query parameters of the job's URL (they are ignored by real merchants):
  * - `simulate=<CODE>`: the job fails with that errorCode (any of the nine in spec part 7);
  * - `simulateDelayMs=<n>`: the job takes n ms (at most 30000) before finishing.
+ * In staging and production (`honourUrlParams` false) they are ignored: a member could otherwise
+ * hold the shared workers 30 s per job and make every other household's cart wait.
  * Otherwise it succeeds with one line item: the shopper's title, size, quantity and unit price
  * (or values derived from the URL's hash when the job has none), subtotal = unit × quantity,
  * merchantDomain = the URL's host, checkoutUrl = https://<host>/checkout?cart=<hash>.
  */
-export function createSimulatedExecutor(): CartExecutor {
+export function createSimulatedExecutor(options: { honourUrlParams: boolean }): CartExecutor {
   return {
     name: 'simulated',
     async prepare(job, signal) {
       const url = new URL(job.url);
+      if (!options.honourUrlParams) return simulatedCart(job, url);
       const delay = Math.min(
         MAX_SIMULATED_DELAY_MS,
         Math.max(0, Number(url.searchParams.get('simulateDelayMs')) || 0),

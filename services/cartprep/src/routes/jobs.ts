@@ -6,7 +6,7 @@ import {
   ErrorEnvelope,
   HouseholdCartprepJobParams,
 } from '@hs/contracts';
-import { conflict, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { AppError, conflict, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { StoreConflictError } from '@hs/store';
 import type { CartprepContext } from '../context.ts';
 import { checkJobUrl } from '../domain/domain-allowlist.ts';
@@ -16,7 +16,7 @@ const tags = ['cartprep'];
 const security = [{ internalToken: [] }];
 const JOB_NOT_FOUND = 'Cart-prep job not found';
 
-export const SIMULATION_DOC = `With CARTPREP_EXECUTOR=simulated (the default) the outcome is driven by query parameters of the job url: simulate=<CODE> ends the job FAILED with that errorCode (${CartprepFailureCode.options.join(', ')}); simulateDelayMs=<n> makes it take n ms (max 30000). Otherwise it SUCCEEDS with a one-item cart built from title, size, quantity, unitPrice and currency (or values derived from the url), merchantDomain = the url host and checkoutUrl = https://<host>/checkout?cart=<hash>.`;
+export const SIMULATION_DOC = `With CARTPREP_EXECUTOR=simulated (the default), in dev and test, the outcome is driven by query parameters of the job url (ignored in staging and production): simulate=<CODE> ends the job FAILED with that errorCode (${CartprepFailureCode.options.join(', ')}); simulateDelayMs=<n> makes it take n ms (max 30000). Otherwise it SUCCEEDS with a one-item cart built from title, size, quantity, unitPrice and currency (or values derived from the url), merchantDomain = the url host and checkoutUrl = https://<host>/checkout?cart=<hash>.`;
 
 export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
   const { jobs, runner, worker } = ctx;
@@ -28,7 +28,7 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
         tags,
         security,
         summary: 'Queue a cart-preparation job',
-        description: `Idempotent on jobId: the same jobId for the same household and request returns the existing job (200); for another request 409 CONFLICT. New jobs are 201 QUEUED and picked up by the worker (CARTPREP_CONCURRENCY at a time); when finished the service calls the gateway's cart-ready or failed. With CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true a url outside CARTPREP_ALLOWED_DOMAINS (or their subdomains) is 400 POLICY_VIOLATION. ${SIMULATION_DOC}`,
+        description: `Idempotent on jobId: the same jobId for the same household and request returns the existing job (200); for another request 409 CONFLICT. New jobs are 201 QUEUED and picked up by the worker (CARTPREP_CONCURRENCY at a time); a household with CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for a new one, so one household cannot fill the shared queue; when finished the service calls the gateway's cart-ready or failed. With CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true a url outside CARTPREP_ALLOWED_DOMAINS (or their subdomains) is 400 POLICY_VIOLATION. ${SIMULATION_DOC}`,
         body: CreateCartprepJobRequest,
         response: {
           200: CartprepJob,
@@ -37,6 +37,7 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
           403: ErrorEnvelope,
           409: ErrorEnvelope,
           422: ErrorEnvelope,
+          429: ErrorEnvelope,
         },
       },
     },
@@ -52,6 +53,7 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
       };
       const found = await existing();
       if (found) return reply.code(200).send(publicJob(found));
+      await refuseBeyondActiveLimit(ctx, input.householdId);
       const job = newJob(jobId, input, nowIso());
       try {
         await jobs.create(job);
@@ -126,5 +128,24 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
       if (!job || job.householdId !== request.params.id) throw notFound(JOB_NOT_FOUND);
       return publicJob(job);
     },
+  );
+}
+
+/** Seconds a refused household is told to wait: about one simulated or short browser job. */
+const ACTIVE_LIMIT_RETRY_SECONDS = 30;
+
+/**
+ * The worker is shared by every household, first in first out: a household with many jobs
+ * waiting would make every other one wait behind them. Two racing creates may both pass, so the
+ * bound can be passed by the few requests in flight; it still bounds the queue per household.
+ */
+async function refuseBeyondActiveLimit(ctx: CartprepContext, householdId: string): Promise<void> {
+  const max = ctx.config.cartprep.maxActiveJobsPerHousehold;
+  if ((await ctx.jobs.activeFor(householdId)) < max) return;
+  throw new AppError(
+    'RATE_LIMITED',
+    429,
+    `This household already has ${max} carts being prepared; try again when one is ready`,
+    { headers: { 'retry-after': String(ACTIVE_LIMIT_RETRY_SECONDS) } },
   );
 }
