@@ -1,1 +1,2 @@
+export { refuseWhenHouseholdQueueFull } from './household-queue-limit.ts';
 export { createJobLoop, type JobLoop, type JobLoopOptions, WorkerStopping } from './job-loop.ts';

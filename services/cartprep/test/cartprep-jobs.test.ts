@@ -177,7 +177,7 @@ describe('cart-prep fairness between households', () => {
       expect(third.headers['retry-after']).toBe('30');
       expect(third.json()).toEqual({
         error: 'RATE_LIMITED',
-        message: 'This household already has 2 carts being prepared; try again when one is ready',
+        message: 'This household already has 2 carts being prepared; try again when one is done',
       });
       expect((await prep.get('cpj_mine0003')).statusCode).toBe(404);
       // The same job again is the one already queued (200), and another household has its own room.

@@ -21,6 +21,7 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
         .max(50 * MIB)
         .default(10 * MIB),
       VTO_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+      VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD: z.coerce.number().int().min(1).max(1000).default(5),
       VTO_WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
       // The same storage settings as the services that write images, so `local://` refs of
       // wardrobe images resolve when the services share ARTIFACT_LOCAL_DIR.
@@ -46,6 +47,7 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
       fetchTimeoutMs: raw.VTO_FETCH_TIMEOUT_SECONDS * 1000,
       maxImageBytes: raw.VTO_MAX_IMAGE_BYTES,
       concurrency: raw.VTO_WORKER_CONCURRENCY,
+      maxActiveJobsPerHousehold: raw.VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD,
       pollIntervalMs: raw.VTO_WORKER_POLL_MS,
     },
   };

@@ -211,3 +211,34 @@ describe('try-on jobs (simulated backend, the default)', () => {
     expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'Missing or invalid internal token' });
   });
 });
+
+describe('try-on jobs per household', () => {
+  it('refuses a household more jobs queued or running than VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD (429), never another household', async () => {
+    // No worker: the jobs stay queued.
+    const t = await buildTestApp({ VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD: '2' }, { background: false });
+    try {
+      expect((await t.submit(refs)).statusCode).toBe(202);
+      expect((await t.submit(refs)).statusCode).toBe(202);
+      const third = await t.submit(refs);
+      expect(third.statusCode).toBe(429);
+      expect(third.headers['retry-after']).toBe('30');
+      expect(third.json()).toEqual({
+        error: 'RATE_LIMITED',
+        message: 'This household already has 2 try-ons queued or running; try again when one is done',
+      });
+      const listed = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/households/${HH}/vto/jobs`,
+        headers: t.headers(),
+      });
+      expect(listed.json().items).toHaveLength(2);
+      const otherRefs = {
+        personImageRef: `local://${personKey(OTHER_HH)}`,
+        garmentImageRef: `local://${garmentKey(OTHER_HH)}`,
+      };
+      expect((await t.submit(otherRefs, OTHER_HH, MALLORY)).statusCode).toBe(202);
+    } finally {
+      await t.close();
+    }
+  });
+});

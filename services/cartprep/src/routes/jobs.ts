@@ -6,7 +6,8 @@ import {
   ErrorEnvelope,
   HouseholdCartprepJobParams,
 } from '@hs/contracts';
-import { AppError, conflict, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { refuseWhenHouseholdQueueFull } from '@hs/jobs';
+import { conflict, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { StoreConflictError } from '@hs/store';
 import type { CartprepContext } from '../context.ts';
 import { checkJobUrl } from '../domain/domain-allowlist.ts';
@@ -53,7 +54,11 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
       };
       const found = await existing();
       if (found) return reply.code(200).send(publicJob(found));
-      await refuseBeyondActiveLimit(ctx, input.householdId);
+      refuseWhenHouseholdQueueFull(
+        await jobs.activeFor(input.householdId),
+        ctx.config.cartprep.maxActiveJobsPerHousehold,
+        'carts being prepared',
+      );
       const job = newJob(jobId, input, nowIso());
       try {
         await jobs.create(job);
@@ -128,24 +133,5 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
       if (!job || job.householdId !== request.params.id) throw notFound(JOB_NOT_FOUND);
       return publicJob(job);
     },
-  );
-}
-
-/** Seconds a refused household is told to wait: about one simulated or short browser job. */
-const ACTIVE_LIMIT_RETRY_SECONDS = 30;
-
-/**
- * The worker is shared by every household, first in first out: a household with many jobs
- * waiting would make every other one wait behind them. Two racing creates may both pass, so the
- * bound can be passed by the few requests in flight; it still bounds the queue per household.
- */
-async function refuseBeyondActiveLimit(ctx: CartprepContext, householdId: string): Promise<void> {
-  const max = ctx.config.cartprep.maxActiveJobsPerHousehold;
-  if ((await ctx.jobs.activeFor(householdId)) < max) return;
-  throw new AppError(
-    'RATE_LIMITED',
-    429,
-    `This household already has ${max} carts being prepared; try again when one is ready`,
-    { headers: { 'retry-after': String(ACTIVE_LIMIT_RETRY_SECONDS) } },
   );
 }

@@ -46,6 +46,19 @@ export function createJobRepository(store: Store) {
       }
     },
 
+    /** The household's jobs not finished yet (queued or running). */
+    async activeFor(householdId: string): Promise<number> {
+      const counts = await Promise.all(
+        (['QUEUED', 'RUNNING'] as const).map((status) =>
+          jobs.count([
+            ['householdId', '==', householdId],
+            ['status', '==', status],
+          ]),
+        ),
+      );
+      return counts[0]! + counts[1]!;
+    },
+
     /** Applies a pure transition atomically; null from it leaves the job unchanged. */
     async transition(jobId: string, change: (job: StoredVtoJob | null) => StoredVtoJob | null) {
       const result = await jobs.update(jobId, (current) => change(current) ?? ABORT);

@@ -8,6 +8,7 @@ import {
   VtoJobListQuery,
   VtoJobParams,
 } from '@hs/contracts';
+import { refuseWhenHouseholdQueueFull } from '@hs/jobs';
 import {
   badRequest,
   errorResponses,
@@ -54,11 +55,12 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
           'Queues a try-on job (202). 400 BAD_REQUEST when personImageRef or garmentImageRef is missing or not ' +
           'an accepted reference, or memberId (default: the caller) is not a household member. The job then ' +
           'runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With ' +
-          'VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT.',
+          'VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT. A household with ' +
+          'VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for one more.',
         params: HouseholdParams,
         // No body at all means both refs are missing: the spec's 400 BAD_REQUEST, not a schema error.
         body: optionalBody(CreateVtoJobRequest),
-        response: { 202: VtoJob, ...errors, 502: ErrorEnvelope, 504: ErrorEnvelope },
+        response: { 202: VtoJob, ...errors, 429: ErrorEnvelope, 502: ErrorEnvelope, 504: ErrorEnvelope },
       },
     },
     async (request, reply) => {
@@ -69,6 +71,11 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
       const memberId = request.body.memberId?.trim() || caller.userId;
       if (!(await ctx.members.isMember(householdId, memberId, request.id)))
         throw badRequest(MEMBERSHIP_REQUIRED);
+      refuseWhenHouseholdQueueFull(
+        await ctx.jobs.activeFor(householdId),
+        ctx.config.vto.maxActiveJobsPerHousehold,
+        'try-ons queued or running',
+      );
       const job = newJob({
         jobId: newId('vto'),
         householdId,

@@ -1,0 +1,21 @@
+import { AppError } from '@hs/service-kit';
+
+/** Seconds a refused household is told to wait: about one short job. */
+const RETRY_AFTER_SECONDS = 30;
+
+/**
+ * A job queue is shared by every household, first in, first out: a household with many jobs
+ * waiting would make every other one wait behind them. So a household may have at most `max`
+ * jobs queued or running; one more is 429 RATE_LIMITED with Retry-After. Two racing creates may
+ * both pass the count, so the bound can be passed by the requests in flight; it still bounds the
+ * queue per household.
+ */
+export function refuseWhenHouseholdQueueFull(active: number, max: number, jobs: string): void {
+  if (active < max) return;
+  throw new AppError(
+    'RATE_LIMITED',
+    429,
+    `This household already has ${max} ${jobs}; try again when one is done`,
+    { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } },
+  );
+}
