@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { signedLocalUrl } from '@hs/storage';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createItem, headers, PNG, pathOf, type TestWardrobe, wardrobeApp } from './helpers.ts';
 
 let app: TestWardrobe;
@@ -182,6 +182,33 @@ describe('image uploads (local storage)', () => {
       headers,
     });
     expect(confirm.statusCode).toBe(400);
+  });
+
+  it('drops uploads abandoned an hour past their URL (and their bytes) to make room, never a fresh one', async () => {
+    const item = await createItem(app);
+    const first = await uploadUrl(item.itemId);
+    expect((await put(pathOf(first.uploadUrl), PNG)).statusCode).toBe(200);
+    for (let i = 1; i < 10; i++) await uploadUrl(item.itemId);
+    const full = await app.inject({
+      method: 'POST',
+      url: `${ITEMS}/${item.itemId}/upload-url`,
+      headers,
+      payload: { contentType: 'image/png' },
+    });
+    expect(full.statusCode).toBe(409);
+    expect(stored(item.itemId)).toEqual([first.imageId]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // UPLOAD_URL_TTL_SECONDS (default 900) and the hour a late confirm may take have passed.
+      vi.setSystemTime(Date.now() + (900 + 3600 + 60) * 1000);
+      const next = await uploadUrl(item.itemId);
+      expect(next.imageId).toMatch(/^img_/);
+      const after = (await app.inject({ method: 'GET', url: `${ITEMS}/${item.itemId}`, headers })).json();
+      expect(after.images.map((i: { imageId: string }) => i.imageId)).toEqual([next.imageId]);
+      expect(stored(item.itemId)).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("hides another household's item and image as 404", async () => {

@@ -8,6 +8,19 @@ export type Tombstone = { itemId: string; householdId: string; deletedAt: string
 /** Pending images count too, so abandoned upload URLs can't grow an item without bound. */
 export const MAX_IMAGES_PER_ITEM = 10;
 
+/** How long after its upload URL expired a pending image may still be confirmed. */
+const LATE_CONFIRM_MS = 60 * 60 * 1000;
+
+/**
+ * The item's pending images nobody can finish any more: their upload URL expired more than an
+ * hour ago. A new upload replaces them (and deletes what bytes they got), so ten abandoned
+ * uploads don't leave an item with no room for an image, nor their bytes on disk forever.
+ */
+export function abandonedUploads(item: StoredItem, nowMs: number, urlTtlSeconds: number): StoredImage[] {
+  const limit = urlTtlSeconds * 1000 + LATE_CONFIRM_MS;
+  return item.images.filter((i) => i.status === 'pending' && nowMs - Date.parse(i.createdAt) > limit);
+}
+
 const dedupe = <T>(list: readonly T[]): T[] => [...new Set(list)];
 
 export function newItem(

@@ -19,6 +19,7 @@ import type { SignedUpload } from '@hs/storage';
 import type { Change } from '../adapters/item-repository.ts';
 import type { WardrobeContext } from '../context.ts';
 import {
+  abandonedUploads,
   imageKey,
   itemView,
   MAX_IMAGES_PER_ITEM,
@@ -29,9 +30,12 @@ import { assertMayChange } from '../domain/ownership.ts';
 
 type ItemRef = { householdId: string; itemId: string };
 
-const roomFor = (item: StoredItem) => {
-  if (item.images.length >= MAX_IMAGES_PER_ITEM)
-    throw conflict(`An item has at most ${MAX_IMAGES_PER_ITEM} images`);
+/** The item's images but its abandoned uploads, with room for one more (409 past the limit). */
+const keptWithRoom = (ctx: WardrobeContext, item: StoredItem, nowMs: number) => {
+  const abandoned = new Set(abandonedUploads(item, nowMs, ctx.config.uploads.urlTtlSeconds));
+  const kept = item.images.filter((i) => !abandoned.has(i));
+  if (kept.length >= MAX_IMAGES_PER_ITEM) throw conflict(`An item has at most ${MAX_IMAGES_PER_ITEM} images`);
+  return { kept, abandoned: [...abandoned] };
 };
 
 /** The item after an atomic change, or the change's refusal. */
@@ -43,7 +47,8 @@ function changed(result: Change<StoredItem | null>): StoredItem {
 
 /**
  * Starting an image upload is three named steps:
- *  1. check the item exists and has room for one more image (409 past MAX_IMAGES_PER_ITEM);
+ *  1. check the item exists and has room for one more image (409 past MAX_IMAGES_PER_ITEM;
+ *     abandoned uploads don't count: step 3 drops them and their bytes);
  *  2. sign the upload URL (before recording, so a signing failure leaves no pending image;
  *     a signature nobody uses needs no undo, it expires);
  *  3. record the image as pending on the item (atomic; the room is checked again there).
@@ -56,7 +61,8 @@ export async function startImageUpload(
 ): Promise<UploadUrlResponse> {
   const imageId = newId('img');
   const key = imageKey(householdId, itemId, imageId);
-  const state = { signed: undefined as SignedUpload | undefined };
+  const startedAt = Date.now();
+  const state = { signed: undefined as SignedUpload | undefined, dropped: [] as StoredImage[] };
   await runFlow(
     [
       {
@@ -65,7 +71,7 @@ export async function startImageUpload(
           const item = await ctx.items.get(householdId, itemId);
           if (!item) throw notFound('Item not found');
           assertMayChange(caller, 'item', item.ownerMemberId);
-          roomFor(item);
+          keptWithRoom(ctx, item, startedAt);
         },
       },
       {
@@ -84,7 +90,7 @@ export async function startImageUpload(
       },
       {
         name: 'record pending image',
-        run: async () => {
+        run: async (s) => {
           const image: StoredImage = {
             imageId,
             status: 'pending',
@@ -100,8 +106,9 @@ export async function startImageUpload(
           changed(
             await ctx.items.change(householdId, itemId, (current) => {
               assertMayChange(caller, 'item', current.ownerMemberId);
-              roomFor(current);
-              return { ...current, images: [...current.images, image], updatedAt: image.createdAt };
+              const { kept, abandoned } = keptWithRoom(ctx, current, startedAt);
+              s.dropped = abandoned;
+              return { ...current, images: [...kept, image], updatedAt: image.createdAt };
             }),
           );
         },
@@ -109,6 +116,8 @@ export async function startImageUpload(
     ],
     state,
   );
+  // Their URLs expired long ago: nothing can write these keys again.
+  await Promise.all(state.dropped.map((i) => ctx.storage.delete(i.key).catch(() => undefined)));
   const signed = state.signed as SignedUpload;
   return {
     imageId,
