@@ -187,9 +187,14 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
       });
       await ledger.householdPage(H, query as { limit: number; offset: number });
     }
+    await ledger.householdPage(H, { limit: 10, offset: 0, beforeSeq: 40 });
+    await ledger.householdPage(H, { limit: 10, offset: 0, action: 'a', beforeSeq: 40 });
     await ledger.missionTrail(H, 'm_1', { limit: 10, offset: 5 });
+    await ledger.missionTrail(H, 'm_1', { limit: 10, offset: 0, afterSeq: 7 });
     await ledger.missionElsewhere(H, 'm_1');
-    await ledger.missionEntries(H, 'm_1');
+    await ledger.missionEntriesWithin(H, 'm_1', { maxEntries: 10, maxChars: 10_000 });
+    await ledger.missionChangedAfter(H, 'm_1', 3);
+    await artifacts.latest(H, 'm_1', 'AuditLog');
     await ledger.verify(H);
   },
   async 'browser-bridge'(store, sent) {
@@ -202,6 +207,7 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
     await jobs.queued(10);
     await jobs.leaseExpired(Date.now());
     await jobs.callbackPending();
+    await jobs.activeFor(H);
   },
   async commerce(store) {
     const offers = createOfferRepository(store);
@@ -236,6 +242,7 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
     await jobs.list(H, { status: 'SUCCEEDED', limit: 20 });
     await jobs.queued(5);
     await jobs.abandoned(Date.now());
+    await jobs.activeFor(H);
   },
   async wardrobe(store) {
     const items = createItemRepository(store);

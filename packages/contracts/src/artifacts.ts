@@ -50,8 +50,34 @@ const SeasonInput = z.preprocess((v) => {
   return upper === 'AUTUMN' ? 'FALL' : upper;
 }, PlanSeason);
 
-/** Constraints the plan understands; other keys are kept as given and listed in the plan. */
-export const PlanConstraints = z.looseObject({
+/** Keys a client may add to a plan's free-form objects, which are stored and echoed back. */
+export const MAX_PLAN_EXTRA_KEYS = 20;
+/** Characters the added keys of one such object may take as JSON, keys and values together. */
+export const MAX_PLAN_EXTRA_CHARS = 4096;
+
+/**
+ * A loose object whose unknown keys are bounded: they are kept as given and end up in the stored
+ * plan, so without a bound one request could store a body's worth of anything.
+ */
+function boundedExtras<S extends z.ZodRawShape>(shape: S) {
+  return z.looseObject(shape).superRefine((value, ctx) => {
+    const extras = Object.keys(value).filter((key) => !(key in shape));
+    if (extras.length > MAX_PLAN_EXTRA_KEYS)
+      ctx.addIssue({
+        code: 'custom',
+        message: `At most ${MAX_PLAN_EXTRA_KEYS} keys besides the known ones (got ${extras.length})`,
+      });
+    const chars = JSON.stringify(Object.fromEntries(extras.map((key) => [key, value[key]]))).length;
+    if (chars > MAX_PLAN_EXTRA_CHARS)
+      ctx.addIssue({
+        code: 'custom',
+        message: `Keys besides the known ones may take at most ${MAX_PLAN_EXTRA_CHARS} characters as JSON (got ${chars})`,
+      });
+  });
+}
+
+/** Constraints the plan understands; other keys (bounded) are kept as given and listed in the plan. */
+export const PlanConstraints = boundedExtras({
   maxPrice: z.number().positive().max(1_000_000).optional(),
   currency: z
     .string()
@@ -66,7 +92,7 @@ export const PlanConstraints = z.looseObject({
 export type PlanConstraints = z.infer<typeof PlanConstraints>;
 
 /** What the orchestrator knows when it asks for a plan. */
-export const PlanContextData = z.looseObject({
+export const PlanContextData = boundedExtras({
   wardrobeItemCount: z.number().int().nonnegative().optional(),
   householdMemberCount: z.number().int().positive().optional(),
   requestId: z.string().min(1).max(128).optional(),

@@ -65,16 +65,30 @@ export const AuditPage = z.object({
 });
 export type AuditPage = z.infer<typeof AuditPage>;
 
+/**
+ * The deepest page offset: the store walks every entry it skips, so deeper pages go by seq
+ * instead (`afterSeq` on a mission trail, `beforeSeq` on the household log), which costs the same
+ * at any depth.
+ */
+export const MAX_AUDIT_OFFSET = 10_000;
+
+const SeqBound = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
 export const AuditPageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).max(MAX_AUDIT_OFFSET).default(0),
 });
 
-/** Household view behind the gateway's audit-logs: newest first, filterable. */
+/** A mission's trail, oldest first; `afterSeq` starts after that seq (what an export's rest points to). */
+export const MissionAuditQuery = AuditPageQuery.extend({ afterSeq: SeqBound.optional() });
+export type MissionAuditQuery = z.infer<typeof MissionAuditQuery>;
+
+/** Household view behind the gateway's audit-logs: newest first, filterable; `beforeSeq` pages past the offset cap. */
 export const HouseholdAuditQuery = AuditPageQuery.extend({
   action: z.string().max(120).optional(),
   targetType: z.string().max(64).optional(),
   category: AuditCategory.optional(),
+  beforeSeq: SeqBound.optional(),
 });
 export type HouseholdAuditQuery = z.infer<typeof HouseholdAuditQuery>;
 

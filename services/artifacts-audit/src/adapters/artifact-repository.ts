@@ -1,5 +1,6 @@
 // Artifacts: metadata and data in the service's store, the data JSON also in blob storage
-// (ARTIFACT_STORAGE_BACKEND) at the artifact's storagePath.
+// (ARTIFACT_STORAGE_BACKEND) at the artifact's storagePath. A large artifact (an AuditLog
+// export) keeps only a summary in the store: its blob alone holds the data, read by `get`.
 import type { Artifact, ArtifactType } from '@hs/contracts';
 import { AppError, conflict, newId, nowIso, upstreamError } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
@@ -28,13 +29,19 @@ export type NewArtifact = {
    * is still a 409, so a writer learns that what is stored is not its own.
    */
   writerKey?: string;
+  /**
+   * What the store record keeps instead of `data` when the blob alone should hold it whole:
+   * lists show this summary, `get` reads the data from the blob.
+   */
+  summary?: Record<string, unknown>;
 };
 
 export type CreateResult = { artifact: Artifact; created: boolean };
-type StoredArtifact = Artifact & { writerKey?: string | null };
+type StoredArtifact = Artifact & { writerKey?: string | null; dataInBlob?: boolean };
 
-/** The stored record without the writer's key, which is not part of the resource. */
-const publicOf = ({ writerKey: _key, ...artifact }: StoredArtifact): Artifact => artifact as Artifact;
+/** The stored record without the writer's key and the blob marker, which are not part of the resource. */
+const publicOf = ({ writerKey: _key, dataInBlob: _inBlob, ...artifact }: StoredArtifact): Artifact =>
+  artifact as Artifact;
 
 const duplicateMessage = (a: NewArtifact) =>
   a.type === 'BrowserRecording'
@@ -54,6 +61,15 @@ export const ARTIFACT_COLLECTIONS = {
 
 export function createArtifactRepository(store: Store, storage: BlobStorage) {
   const artifacts = store.collection<StoredArtifact & Doc>(ARTIFACTS, ARTIFACT_COLLECTIONS[ARTIFACTS]);
+
+  const content = async (key: string) => {
+    try {
+      return await storage.get(key);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw upstreamError('Artifact storage is unavailable', err);
+    }
+  };
 
   return {
     /**
@@ -91,7 +107,11 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
         throw upstreamError('Artifact storage is unavailable', err);
       }
       try {
-        await artifacts.create(key, { ...artifact, writerKey: input.writerKey ?? null });
+        await artifacts.create(key, {
+          ...artifact,
+          writerKey: input.writerKey ?? null,
+          ...(input.summary ? { data: input.summary, dataInBlob: true } : {}),
+        } as StoredArtifact);
       } catch (err) {
         await storage.delete(storagePath).catch(() => {});
         if (err instanceof StoreConflictError) return replay(await artifacts.get(key));
@@ -100,14 +120,32 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
       return { artifact, created: true };
     },
 
-    /** Null when missing or another household's (callers answer 404 for both). */
+    /** Null when missing or another household's (callers answer 404 for both). The data whole. */
     async get(householdId: string, artifactId: string): Promise<Artifact | null> {
       const page = await artifacts.query({ where: [['artifactId', '==', artifactId]], limit: 1 });
       const found = page.items[0];
-      return found && found.householdId === householdId ? publicOf(found) : null;
+      if (!found || found.householdId !== householdId) return null;
+      if (!found.dataInBlob) return publicOf(found);
+      const blob = await content(found.storagePath);
+      if (!blob) throw upstreamError('Artifact data is missing from storage');
+      return { ...publicOf(found), data: JSON.parse(new TextDecoder().decode(blob.bytes)) } as Artifact;
     },
 
-    /** A mission's artifacts, oldest first. */
+    /** The newest artifact of a type for a mission, with the data as the store keeps it (a summary for some). */
+    async latest(householdId: string, missionId: string, type: ArtifactType): Promise<Artifact | null> {
+      const page = await artifacts.query({
+        where: [
+          ['householdId', '==', householdId],
+          ['missionId', '==', missionId],
+          ['type', '==', type],
+        ],
+        orderBy: [{ field: 'createdAt', direction: 'desc' }],
+        limit: 1,
+      });
+      return page.items[0] ? publicOf(page.items[0]) : null;
+    },
+
+    /** A mission's artifacts, oldest first, each with the data the store keeps (a summary for some). */
     async listForMission(householdId: string, missionId: string, type?: ArtifactType): Promise<Artifact[]> {
       const where: Where[] = [
         ['householdId', '==', householdId],
@@ -118,14 +156,7 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
     },
 
     /** The bytes behind a storage key, or null. */
-    async content(key: string) {
-      try {
-        return await storage.get(key);
-      } catch (err) {
-        if (err instanceof AppError) throw err;
-        throw upstreamError('Artifact storage is unavailable', err);
-      }
-    },
+    content,
   };
 }
 

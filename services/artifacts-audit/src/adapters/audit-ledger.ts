@@ -22,7 +22,6 @@ import {
   type CollectionOptions,
   type Doc,
   type IndexSpec,
-  queryAll,
   type Store,
   StoreConflictError,
   type Where,
@@ -44,6 +43,9 @@ const MAX_APPEND_ATTEMPTS = 1000;
 /** Appends written together at most (one createMany of twice as many documents). */
 const MAX_BATCH = 100;
 const VERIFY_PAGE = 500;
+const EXPORT_PAGE = 500;
+/** DATA_ACCESS entries looked through at most when deciding whether a trail changed. */
+const CHANGE_SCAN = 2000;
 
 /**
  * Every combination of the optional filters, each ending in seq: Firestore needs one composite
@@ -242,22 +244,42 @@ export function createAuditLedger(store: Store) {
     );
   }
 
+  /**
+   * One page and the number of entries the filters match (a seq bound narrows the page, not the
+   * total). Counting reads every matching entry, so it is done only when nothing cheaper tells:
+   * the household's whole log is as long as its head's seq, and a short page that starts at an
+   * offset of its own ends the list.
+   */
   async function page(
     householdId: string,
-    options: { limit: number; offset: number; newestFirst: boolean; where?: Where[] },
+    options: {
+      limit: number;
+      offset: number;
+      newestFirst: boolean;
+      where?: Where[];
+      seqBound?: Where | undefined;
+    },
   ): Promise<AuditPage> {
     const where: Where[] = [['householdId', '==', householdId], ...(options.where ?? [])];
-    const [result, total] = await Promise.all([
-      entries.query({
-        where,
-        orderBy: [{ field: 'seq', direction: options.newestFirst ? 'desc' : 'asc' }],
-        limit: options.limit,
-        offset: options.offset,
-      }),
-      entries.count(where),
-    ]);
-    return { items: result.items as AuditEntry[], total, limit: options.limit, offset: options.offset };
+    const result = await entries.query({
+      where: options.seqBound ? [...where, options.seqBound] : where,
+      orderBy: [{ field: 'seq', direction: options.newestFirst ? 'desc' : 'asc' }],
+      limit: options.limit,
+      offset: options.offset,
+    });
+    const items = result.items as AuditEntry[];
+    const shortPage = items.length < options.limit && (items.length > 0 || options.offset === 0);
+    let total: number;
+    if (where.length === 1) total = (await readHead(householdId))?.lastSeq ?? 0;
+    else if (shortPage && !options.seqBound) total = options.offset + items.length;
+    else total = await entries.count(where);
+    return { items, total, limit: options.limit, offset: options.offset };
   }
+
+  const missionWhere = (householdId: string, missionId: string): Where[] => [
+    ['householdId', '==', householdId],
+    ['missionId', '==', missionId],
+  ];
 
   return {
     append,
@@ -271,6 +293,7 @@ export function createAuditLedger(store: Store) {
         action?: string | undefined;
         targetType?: string | undefined;
         category?: string | undefined;
+        beforeSeq?: number | undefined;
       },
     ): Promise<AuditPage> {
       const where: Where[] = [];
@@ -278,16 +301,28 @@ export function createAuditLedger(store: Store) {
         const value = query[field];
         if (value !== undefined) where.push([field, '==', value]);
       }
-      return page(householdId, { limit: query.limit, offset: query.offset, newestFirst: true, where });
+      return page(householdId, {
+        limit: query.limit,
+        offset: query.offset,
+        newestFirst: true,
+        where,
+        seqBound: query.beforeSeq === undefined ? undefined : ['seq', '<', query.beforeSeq],
+      });
     },
 
     /** One mission's trail, oldest first. */
     missionTrail(
       householdId: string,
       missionId: string,
-      query: { limit: number; offset: number },
+      query: { limit: number; offset: number; afterSeq?: number | undefined },
     ): Promise<AuditPage> {
-      return page(householdId, { ...query, newestFirst: false, where: [['missionId', '==', missionId]] });
+      return page(householdId, {
+        limit: query.limit,
+        offset: query.offset,
+        newestFirst: false,
+        where: [['missionId', '==', missionId]],
+        seqBound: query.afterSeq === undefined ? undefined : ['seq', '>', query.afterSeq],
+      });
     },
 
     /**
@@ -295,22 +330,66 @@ export function createAuditLedger(store: Store) {
      * mission ids being global) sit there and none here.
      */
     async missionElsewhere(householdId: string, missionId: string): Promise<boolean> {
-      const here = await entries.count([
-        ['householdId', '==', householdId],
-        ['missionId', '==', missionId],
-      ]);
-      if (here > 0) return false;
+      const here = await entries.query({ where: missionWhere(householdId, missionId), limit: 1 });
+      if (here.items.length > 0) return false;
       const anywhere = await entries.query({ where: [['missionId', '==', missionId]], limit: 1 });
       return anywhere.items.length > 0;
     },
 
-    /** Every entry of a mission's trail, oldest first (for an AuditLog export). */
-    async missionEntries(householdId: string, missionId: string): Promise<AuditEntry[]> {
-      const where: Where[] = [
-        ['householdId', '==', householdId],
-        ['missionId', '==', missionId],
-      ];
-      return (await queryAll(entries, { where, orderBy: [{ field: 'seq' }] })) as AuditEntry[];
+    /**
+     * The oldest entries of a mission's trail, oldest first, as many as fit the bounds (for an
+     * AuditLog export); `truncated` when more are left. `beforePage` runs before each read and
+     * may throw to give up (the caller's deadline).
+     */
+    async missionEntriesWithin(
+      householdId: string,
+      missionId: string,
+      bounds: { maxEntries: number; maxChars: number; beforePage?: () => void },
+    ): Promise<{ entries: AuditEntry[]; truncated: boolean }> {
+      const out: AuditEntry[] = [];
+      let chars = 0;
+      let cursor: string | null = null;
+      do {
+        bounds.beforePage?.();
+        const result = await entries.query({
+          where: missionWhere(householdId, missionId),
+          orderBy: [{ field: 'seq' }],
+          // One more than still fits, to tell a full export from a truncated one.
+          limit: Math.min(EXPORT_PAGE, bounds.maxEntries - out.length + 1),
+          cursor,
+        });
+        for (const entry of result.items as AuditEntry[]) {
+          const size = JSON.stringify(entry).length;
+          if (out.length >= bounds.maxEntries || chars + size > bounds.maxChars)
+            return { entries: out, truncated: true };
+          out.push(entry);
+          chars += size;
+        }
+        cursor = result.nextCursor;
+      } while (cursor);
+      return { entries: out, truncated: false };
+    },
+
+    /**
+     * Whether the mission's trail has an entry after `seq` other than a DATA_ACCESS record (the
+     * reads and exports of the trail itself). Reads at most CHANGE_SCAN entries: past them it
+     * answers yes.
+     */
+    async missionChangedAfter(householdId: string, missionId: string, seq: number): Promise<boolean> {
+      let cursor: string | null = null;
+      let scanned = 0;
+      do {
+        const result = await entries.query({
+          where: [...missionWhere(householdId, missionId), ['seq', '>', seq]],
+          orderBy: [{ field: 'seq' }],
+          limit: EXPORT_PAGE,
+          cursor,
+        });
+        if ((result.items as AuditEntry[]).some((entry) => entry.category !== 'DATA_ACCESS')) return true;
+        scanned += result.items.length;
+        cursor = result.nextCursor;
+      } while (cursor && scanned < CHANGE_SCAN);
+      return cursor !== null;
     },
 
     /** Walks the whole chain from seq 1, recomputing every hash. */

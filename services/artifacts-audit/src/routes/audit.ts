@@ -5,8 +5,9 @@ import {
   AuditEntry,
   AuditMissionParams,
   AuditPage,
-  AuditPageQuery,
   HouseholdAuditQuery,
+  MAX_AUDIT_OFFSET,
+  MissionAuditQuery,
 } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
 import { errorResponses } from '@hs/service-kit';
@@ -47,7 +48,7 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
       schema: {
         tags,
         security,
-        description: `The household log, newest first (by seq). limit default 50, max 500; offset; equality filters action, targetType, category.${GUARDIAN_READ}`,
+        description: `The household log, newest first (by seq). limit default 50, max 500; offset at most ${MAX_AUDIT_OFFSET} (422 beyond); beforeSeq pages on by seq (entries with a smaller seq; total still counts every entry the filters match); equality filters action, targetType, category.${GUARDIAN_READ}`,
         params: ArtifactsAuditHouseholdParams,
         querystring: HouseholdAuditQuery,
         response: { 200: AuditPage, ...errors },
@@ -72,9 +73,9 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
       schema: {
         tags,
         security,
-        description: `A mission's audit trail, oldest first. limit default 50, max 500; offset. Another household's mission is 404 NOT_FOUND.${GUARDIAN_READ}`,
+        description: `A mission's audit trail, oldest first. limit default 50, max 500; offset at most ${MAX_AUDIT_OFFSET} (422 beyond); afterSeq pages on by seq (entries with a greater seq; total still counts the whole trail). Another household's mission is 404 NOT_FOUND.${GUARDIAN_READ}`,
         params: AuditMissionParams,
-        querystring: AuditPageQuery,
+        querystring: MissionAuditQuery,
         response: { 200: AuditPage, ...errorResponses(403, 404, 422) },
       },
       config: guardianOrService(GUARDIAN_ONLY_AUDIT),
