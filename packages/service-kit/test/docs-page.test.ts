@@ -1,12 +1,50 @@
 // /docs is built on its first visit (docs-page.ts): it must answer as the plugin did when it was
 // registered at boot, with this app's 404 envelope for paths the page does not have.
 
+import fs from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServiceApp, type ServiceApp } from '../src/create-app.ts';
 
 let app: ServiceApp;
+const bundle = '/docs/static/swagger-ui-bundle.js';
+
+type Got = { status: number; headers: IncomingHttpHeaders; body: Buffer };
+/** A GET over real HTTP that sends the path as written (fetch would resolve `.` and `..`). */
+function getRaw(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, headers, method, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** Counts the static-file server's reads of the bundle from disk. */
+function countBundleReads(): { reads: () => number; restore: () => void } {
+  const spy = vi.spyOn(fs, 'createReadStream');
+  return {
+    reads: () => spy.mock.calls.filter(([path]) => String(path).endsWith('swagger-ui-bundle.js')).length,
+    restore: () => spy.mockRestore(),
+  };
+}
+
+async function listening(description: string): Promise<{ served: ServiceApp; port: number }> {
+  const served = await createServiceApp({ service: 'wardrobe', description });
+  await served.listen({ port: 0, host: '127.0.0.1' });
+  return { served, port: (served.server.address() as AddressInfo).port };
+}
 
 beforeAll(async () => {
   app = await createServiceApp({ service: 'wardrobe', description: 'docs page' });
@@ -71,22 +109,24 @@ describe('the docs page', () => {
     expect(other.rawPayload.length).toBe(first.rawPayload.length);
   });
 
-  it('holds one copy of a file for a crowd of clients that are slow to read it', async () => {
+  it('holds one copy of a file for a crowd of slow clients, whatever their query strings and ranges', async () => {
     const served = await createServiceApp({ service: 'wardrobe', description: 'docs crowd' });
-    const url = '/docs/static/swagger-ui-bundle.js';
     let sent = 0;
     served.addHook('onSend', async (request, _reply, payload) => {
-      if (request.url === url) sent++;
+      if (request.url.startsWith(bundle)) sent++;
       return payload;
     });
     await served.listen({ port: 0, host: '127.0.0.1' });
     const { port } = served.server.address() as AddressInfo;
-    const size = (await (await fetch(`http://127.0.0.1:${port}${url}`)).arrayBuffer()).byteLength;
+    const size = (await getRaw(port, bundle)).body.length;
     const before = process.memoryUsage().rss;
-    const sockets = Array.from({ length: 100 }, () => {
+    // The attack seen on a real stack: each socket asks for the bundle under its own query
+    // string (or with an open-ended range) and reads nothing.
+    const sockets = Array.from({ length: 100 }, (_, i) => {
       const socket = connect(port, '127.0.0.1');
       socket.on('error', () => {});
-      socket.write(`GET ${url} HTTP/1.1\r\nhost: docs\r\n\r\n`);
+      const ask = i % 2 === 0 ? `${bundle} HTTP/1.1\r\nrange: bytes=0-` : `${bundle}?x=${i} HTTP/1.1`;
+      socket.write(`GET ${ask}\r\nhost: docs\r\n\r\n`);
       socket.pause();
       return socket;
     });
@@ -98,6 +138,126 @@ describe('the docs page', () => {
       expect(process.memoryUsage().rss - before).toBeLessThan(20 * size);
     } finally {
       for (const socket of sockets) socket.destroy();
+      await served.close();
+    }
+  });
+
+  it('reads a file once for a crowd of first visitors, whatever their query strings, spellings and ranges', async () => {
+    const { served, port } = await listening('docs first visit');
+    const counter = countBundleReads();
+    try {
+      const spellings = [
+        '/docs/static/%73wagger-ui-bundle.js',
+        '/docs/static/./swagger-ui-bundle.js',
+        '/docs/json/../static/swagger-ui-bundle.js',
+        '/docs//static/swagger-ui-bundle.js?v=1',
+      ];
+      const [plain, queried, ranged, spelled] = await Promise.all([
+        Promise.all(Array.from({ length: 20 }, () => getRaw(port, bundle))),
+        Promise.all(Array.from({ length: 20 }, (_, i) => getRaw(port, `${bundle}?x=${i}`))),
+        Promise.all(Array.from({ length: 20 }, (_, i) => getRaw(port, bundle, { range: `bytes=${i}-` }))),
+        Promise.all(spellings.map((path) => getRaw(port, path))),
+      ]);
+      expect(counter.reads()).toBe(1);
+      const file = plain[0]?.body ?? Buffer.alloc(0);
+      expect(file.length).toBeGreaterThan(1_000_000);
+      for (const res of [...plain, ...queried, ...spelled]) {
+        expect(res.status).toBe(200);
+        expect(res.headers['content-type']).toMatch(/javascript/);
+        expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+        expect(res.body.equals(file)).toBe(true);
+      }
+      ranged.forEach((res, i) => {
+        expect(res.status).toBe(206);
+        expect(res.headers['content-range']).toBe(`bytes ${i}-${file.length - 1}/${file.length}`);
+        expect(res.headers['content-type']).toMatch(/javascript/);
+        expect(res.body.equals(file.subarray(i))).toBe(true);
+      });
+    } finally {
+      counter.restore();
+      await served.close();
+    }
+  });
+
+  it('answers conditional and range requests from the kept file without reading it again', async () => {
+    const { served, port } = await listening('docs conditions');
+    const counter = countBundleReads();
+    try {
+      const full = await getRaw(port, bundle);
+      const file = full.body;
+      const etag = String(full.headers.etag);
+      const lastModified = String(full.headers['last-modified']);
+      const statusOf = async (path: string, headers: Record<string, string>, method = 'GET') => {
+        const res = await getRaw(port, path, headers, method);
+        return { status: res.status, length: res.body.length, range: res.headers['content-range'] };
+      };
+      expect(await statusOf(`${bundle}?a`, { 'if-none-match': etag })).toEqual({ status: 304, length: 0 });
+      expect(await statusOf(bundle, { 'if-none-match': `"other", ${etag}` })).toMatchObject({ status: 304 });
+      expect(await statusOf(bundle, { 'if-none-match': '"other"' })).toMatchObject({
+        status: 200,
+        length: file.length,
+      });
+      expect(await statusOf(bundle, { 'if-modified-since': lastModified })).toMatchObject({
+        status: 304,
+        length: 0,
+      });
+      expect(await statusOf(bundle, { 'if-none-match': etag, 'cache-control': 'no-cache' })).toMatchObject({
+        status: 200,
+        length: file.length,
+      });
+      expect(await statusOf(bundle, { 'if-match': '"other"' })).toMatchObject({ status: 412, length: 0 });
+      expect(await statusOf(bundle, { 'if-match': etag.replace(/^W\//, '') })).toMatchObject({ status: 200 });
+      expect(await statusOf(bundle, { range: 'bytes=-100' })).toEqual({
+        status: 206,
+        length: 100,
+        range: `bytes ${file.length - 100}-${file.length - 1}/${file.length}`,
+      });
+      expect(await statusOf(bundle, { range: 'bytes=10-19' }, 'HEAD')).toEqual({
+        status: 206,
+        length: 0,
+        range: `bytes 10-19/${file.length}`,
+      });
+      expect(await statusOf(bundle, { range: 'bytes=999999999-' })).toEqual({
+        status: 416,
+        length: 0,
+        range: `bytes */${file.length}`,
+      });
+      expect(await statusOf(bundle, { range: 'bytes=0-1,5-6' })).toMatchObject({
+        status: 200,
+        length: file.length,
+      });
+      expect(await statusOf(bundle, { range: 'bytes=0-9', 'if-range': '"stale"' })).toMatchObject({
+        status: 200,
+        length: file.length,
+      });
+      expect(await statusOf(bundle, { range: 'bytes=0-9', 'if-range': etag })).toMatchObject({
+        status: 206,
+        length: 10,
+      });
+      const slice = await getRaw(port, `${bundle}?b`, { range: 'bytes=100-199' });
+      expect(slice.body.equals(file.subarray(100, 200))).toBe(true);
+      expect(counter.reads()).toBe(1);
+    } finally {
+      counter.restore();
+      await served.close();
+    }
+  });
+
+  it('answers a name outside the page, however escaped, with the 404 envelope', async () => {
+    const { served, port } = await listening('docs names');
+    try {
+      for (const path of [
+        '/docs/static/%2e%2e/%2e%2e/package.json',
+        '/docs/static/..%2f..%2fpackage.json',
+        '/docs/../../package.json',
+        '/docs/static/swagger-ui.css%00',
+        '/docs/%5c',
+      ]) {
+        const res = await getRaw(port, path);
+        expect(res.status).toBe(404);
+        expect(JSON.parse(res.body.toString())).toMatchObject({ error: 'NOT_FOUND' });
+      }
+    } finally {
       await served.close();
     }
   });
