@@ -3,7 +3,7 @@ import { encodeCursor } from './cursor.ts';
 import { getPath } from './names.ts';
 import { normalizeQuery, normalizeWhere } from './normalize-query.ts';
 import { arrayTable, elementKey, quoteIdent } from './sqlite-expr.ts';
-import { buildCount, buildSelect, buildWalkSelect } from './sqlite-sql.ts';
+import { buildCount, buildNullsAfter, buildSelect, buildWalkSelect } from './sqlite-sql.ts';
 import { pickWalk, syncWalkRows, type WalkIndex } from './sqlite-walk.ts';
 import { ABORT, type Collection, type Doc, StoreConflictError } from './types.ts';
 
@@ -113,6 +113,10 @@ export function sqliteCollection<T extends Doc>(
         ? buildWalkSelect(name, arrayFields, q, walk)
         : buildSelect(name, arrayFields, q);
       const rows = h.statement(sql).all(...params);
+      const missing = q.limit === undefined ? -1 : q.limit + 1 - rows.length;
+      // A descending page after a cursor seeks past it leaving out the nulls, which come last.
+      const nulls = walk || missing === 0 ? null : buildNullsAfter(name, arrayFields, q, missing);
+      if (nulls) rows.push(...h.statement(nulls.sql).all(...nulls.params));
       const more = q.limit !== undefined && rows.length > q.limit;
       const items = (more ? rows.slice(0, q.limit) : rows).map((r) => parse(r.doc));
       const lastRow = more ? rows[q.limit! - 1] : undefined;

@@ -1,3 +1,4 @@
+import type { CursorPosition } from './cursor.ts';
 import type { NormalizedQuery } from './normalize-query.ts';
 import { quoteIdent, type Sql, toSqlValue, typeExpr, valueExpr } from './sqlite-expr.ts';
 import { wherePredicates } from './sqlite-filters.ts';
@@ -21,37 +22,47 @@ function sqlCursorValue(value: unknown, columns: CursorColumns) {
   return v === null && columns.nullAs !== undefined ? columns.nullAs : v;
 }
 
-/** Rows strictly after the cursor in (order..., id asc) order; NULL sorts first in SQLite. */
+/** Rows strictly after the cursor in (order[from]..., id asc) order; NULL sorts first in SQLite. */
+function keysetFrom(q: NormalizedQuery, after: CursorPosition, columns: CursorColumns, from: number): Sql {
+  const term = q.order[from];
+  if (!term) return { sql: `${columns.id} > ?`, params: [after.id] };
+  const expr = columns.value(term.field);
+  const v = sqlCursorValue(after.values[from], columns);
+  const rest = keysetFrom(q, after, columns, from + 1);
+  const asc = term.direction === 'asc';
+  const beyond: Sql =
+    v === null
+      ? { sql: asc ? `${expr} IS NOT NULL` : '0', params: [] }
+      : { sql: asc ? `${expr} > ?` : `(${expr} < ? OR ${expr} IS NULL)`, params: [v] };
+  const same: Sql = v === null ? { sql: `${expr} IS NULL`, params: [] } : { sql: `${expr} = ?`, params: [v] };
+  return {
+    sql: `(${beyond.sql} OR (${same.sql} AND ${rest.sql}))`,
+    params: [...beyond.params, ...same.params, ...rest.params],
+  };
+}
+
+/**
+ * Rows strictly after the cursor, with a redundant bound on the leading order column so SQLite
+ * seeks to the cursor instead of walking every row before it: `>=` ascending, `<=` descending.
+ * The descending bound leaves out the column's NULLs, which come last walking down: the page
+ * takes them from `buildNullsAfter` once the other rows run out (the walk tables have none).
+ */
 function afterCursor(q: NormalizedQuery, columns: CursorColumns = DOC_COLUMNS): Sql | null {
   const after = q.after;
   if (!after) return null;
-  const build = (i: number): Sql => {
-    const term = q.order[i];
-    if (!term) return { sql: `${columns.id} > ?`, params: [after.id] };
-    const expr = columns.value(term.field);
-    const v = sqlCursorValue(after.values[i], columns);
-    const rest = build(i + 1);
-    const asc = term.direction === 'asc';
-    const beyond: Sql =
-      v === null
-        ? { sql: asc ? `${expr} IS NOT NULL` : '0', params: [] }
-        : { sql: asc ? `${expr} > ?` : `(${expr} < ? OR ${expr} IS NULL)`, params: [v] };
-    const same: Sql =
-      v === null ? { sql: `${expr} IS NULL`, params: [] } : { sql: `${expr} = ?`, params: [v] };
-    return {
-      sql: `(${beyond.sql} OR (${same.sql} AND ${rest.sql}))`,
-      params: [...beyond.params, ...same.params, ...rest.params],
-    };
-  };
-  const keyset = build(0);
+  const keyset = keysetFrom(q, after, columns, 0);
   const first = q.order[0];
   const v0 = sqlCursorValue(after.values[0], columns);
-  // Redundant lower bound on the leading order column so SQLite can seek instead of scan.
-  if (first && first.direction === 'asc' && v0 !== null) {
-    return { sql: `${columns.value(first.field)} >= ? AND ${keyset.sql}`, params: [v0, ...keyset.params] };
-  }
-  return keyset;
+  if (!first || v0 === null) return keyset;
+  // With an offset too, the NULL rows' place in the page can't be told from a second query.
+  if (first.direction === 'desc' && q.offset > 0 && columns !== WALK_COLUMNS) return keyset;
+  const op = first.direction === 'asc' ? '>=' : '<=';
+  return { sql: `${columns.value(first.field)} ${op} ? AND ${keyset.sql}`, params: [v0, ...keyset.params] };
 }
+
+/** A descending walk whose cursor sits among the leading column's NULLs: the rest of them is all that is left. */
+const cursorAmongNulls = (q: NormalizedQuery): boolean =>
+  q.order[0]?.direction === 'desc' && q.after !== null && q.after.values[0] === null;
 
 export function whereClause(table: string, arrayFields: ReadonlySet<string>, q: NormalizedQuery): Sql {
   const parts = wherePredicates(table, arrayFields, q.where);
@@ -65,11 +76,52 @@ export function whereClause(table: string, arrayFields: ReadonlySet<string>, q: 
 
 /** The page query; fetches one extra row to learn whether there is a next page. */
 export function buildSelect(table: string, arrayFields: ReadonlySet<string>, q: NormalizedQuery): Sql {
+  if (cursorAmongNulls(q) && q.offset === 0) return nullRows(table, arrayFields, q, pageRows(q));
   const where = whereClause(table, arrayFields, q);
   const order = [...q.order.map((o) => `${valueExpr(o.field)} ${o.direction.toUpperCase()}`), 't.id ASC'];
   return {
     sql: `SELECT t.id AS id, t.doc AS doc FROM ${quoteIdent(table)} AS t${where.sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`,
-    params: [...where.params, q.limit === undefined ? -1 : q.limit + 1, q.offset],
+    params: [...where.params, pageRows(q), q.offset],
+  };
+}
+
+/** The rows a page query asks for: the page and one more (-1: no limit). */
+const pageRows = (q: NormalizedQuery): number => (q.limit === undefined ? -1 : q.limit + 1);
+
+/**
+ * The rows `buildSelect` leaves out of a descending page after a cursor, at most `limit`: those
+ * whose leading order value is JSON null, which come after every other row. Null when there can
+ * be none (no cursor, or a filter on the column that null never passes).
+ */
+export function buildNullsAfter(
+  table: string,
+  arrayFields: ReadonlySet<string>,
+  q: NormalizedQuery,
+  limit: number,
+): Sql | null {
+  const first = q.order[0];
+  if (first?.direction !== 'desc' || !q.after || q.offset > 0 || cursorAmongNulls(q)) return null;
+  const nullable = q.where.every(([f, op, v]) => f !== first.field || (op === '==' && v === null));
+  return nullable ? nullRows(table, arrayFields, { ...q, after: null }, limit) : null;
+}
+
+/**
+ * The rows whose leading order value is null, after the cursor when it sits among them. With the
+ * leading column fixed, ordering by the other terms lets the index deliver the rows in order
+ * instead of sorting every null row of the scope.
+ */
+function nullRows(table: string, arrayFields: ReadonlySet<string>, q: NormalizedQuery, limit: number): Sql {
+  const parts = wherePredicates(table, arrayFields, q.where);
+  for (const o of q.order) parts.push({ sql: `${typeExpr(o.field)} IS NOT NULL`, params: [] });
+  parts.push({ sql: `${valueExpr(q.order[0]!.field)} IS NULL`, params: [] });
+  if (q.after) parts.push(keysetFrom(q, q.after, DOC_COLUMNS, 1));
+  const order = [
+    ...q.order.slice(1).map((o) => `${valueExpr(o.field)} ${o.direction.toUpperCase()}`),
+    't.id ASC',
+  ];
+  return {
+    sql: `SELECT t.id AS id, t.doc AS doc FROM ${quoteIdent(table)} AS t WHERE ${parts.map((p) => p.sql).join(' AND ')} ORDER BY ${order.join(', ')} LIMIT ?`,
+    params: [...parts.flatMap((p) => p.params), limit],
   };
 }
 
@@ -97,7 +149,7 @@ export function buildWalkSelect(
       `SELECT ${distinct}t.id AS id, t.doc AS doc, w.v AS v FROM ${quoteIdent(plan.walk.table)} AS w` +
       ` JOIN ${quoteIdent(table)} AS t ON t.id = w.id WHERE ${parts.map((p) => p.sql).join(' AND ')}` +
       ` ORDER BY w.v ${direction}, w.id ASC LIMIT ? OFFSET ?`,
-    params: [...parts.flatMap((p) => p.params), q.limit === undefined ? -1 : q.limit + 1, q.offset],
+    params: [...parts.flatMap((p) => p.params), pageRows(q), q.offset],
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type CollectionOptions, createStore, type Doc, type Query } from '../src/index.ts';
+import { type CollectionOptions, createStore, cursorAt, type Doc, type Query } from '../src/index.ts';
 import { createMemoryIndex } from '../src/memory-index.ts';
+import { runOrderedQuery } from '../src/memory-query.ts';
 import { normalizeQuery } from '../src/normalize-query.ts';
 
 // The in-memory backend walks a declared index when one serves the query, and sqlite walks a walk
@@ -198,5 +199,122 @@ describe('a document listed under too many keys (memory store)', () => {
     await indexed.put('w2', wordy('h1', 1));
     const page = await indexed.query({ ...query('h1'), limit: 10 });
     expect(page.items.map((d) => d.price)).toEqual([1, 3, 5, 7]);
+  });
+});
+
+describe('descending pages after a cursor', () => {
+  /** Values of every kind the order field holds: many ties, nulls (last walking down), numbers below strings. */
+  const orderValue = (r: () => number): unknown => {
+    const x = r();
+    if (x < 0.15) return null;
+    if (x < 0.3) return Math.floor(r() * 4);
+    return `2024-01-0${Math.floor(r() * 8) + 1}`;
+  };
+  const queries: Query[] = [];
+  const bounds = [
+    [],
+    [['at', '<', '2024-01-05'] as const],
+    [['at', '<=', '2024-01-05'] as const],
+    [['at', '<=', 2] as const],
+    [['at', '>=', '2024-01-03'] as const],
+    [['at', '>', 1] as const, ['at', '<', 3] as const],
+    [['at', '==', null] as const],
+  ];
+  for (const direction of ['desc', 'asc'] as const)
+    for (const bound of bounds)
+      queries.push({ where: [['h', '==', 'h1'], ...bound], orderBy: [{ field: 'at', direction }] });
+
+  it.each(['inmemory', 'sqlite'] as const)(
+    'are exactly the plain scan: ties, nulls, numbers and strings, bounds (%s)',
+    async (backend) => {
+      const r = rng(7);
+      const indexed = indexedStore(backend).collection('items', { indexes: [{ fields: ['h', 'at'] }] });
+      const plain = createStore({ backend: 'inmemory' }).collection('items');
+      const docs = Array.from({ length: 300 }, (_, n) => {
+        const d: Doc = { n, h: r() < 0.8 ? 'h1' : 'h2', at: orderValue(r) };
+        // Now and then no value at all: ordering leaves the document out.
+        if (r() < 0.05) delete d.at;
+        return [`id${String(n).padStart(3, '0')}`, d] as const;
+      });
+      await indexed.createMany(docs);
+      await plain.createMany(docs);
+      for (const query of queries)
+        for (const limit of [1, 4, 25]) {
+          const a = await allPages((cursor) => indexed.query({ ...query, limit, cursor }));
+          const b = await allPages((cursor) => plain.query({ ...query, limit, cursor }));
+          expect(a, JSON.stringify({ query, limit })).toEqual(b);
+          expect(a.flat().length, JSON.stringify(query)).toBeGreaterThan(0);
+        }
+    },
+  );
+
+  it.each(['inmemory', 'sqlite'] as const)(
+    'resume after the cursor when its document has moved since (%s)',
+    async (backend) => {
+      const c = indexedStore(backend).collection('items', { indexes: [{ fields: ['h', 'at'] }] });
+      await c.createMany([
+        ['a', { n: 'a', h: 'h1', at: 1 }],
+        ['b', { n: 'b', h: 'h1', at: 3 }],
+        ['c', { n: 'c', h: 'h1', at: 5 }],
+        ['d', { n: 'd', h: 'h1', at: 7 }],
+      ]);
+      const ids = (page: { items: Doc[] }) => page.items.map((d) => d.n);
+      const up: Query = { where: [['h', '==', 'h1']], orderBy: [{ field: 'at' }], limit: 2 };
+      const first = await c.query(up);
+      expect(ids(first)).toEqual(['a', 'b']);
+      // b moves up from the cursor's position (3, b), still below c: the next page starts with it.
+      await c.put('b', { n: 'b', h: 'h1', at: 4 });
+      expect(ids(await c.query({ ...up, cursor: first.nextCursor }))).toEqual(['b', 'c']);
+      const down: Query = { ...up, orderBy: [{ field: 'at', direction: 'desc' }] };
+      const top = await c.query(down);
+      expect(ids(top)).toEqual(['d', 'c']);
+      // c moves down from the cursor's position (5, c), still above b.
+      await c.put('c', { n: 'c', h: 'h1', at: 4.5 });
+      expect(ids(await c.query({ ...down, cursor: top.nextCursor }))).toEqual(['c', 'b']);
+    },
+  );
+
+  it('walk from the cursor or the upper bound, not from the top of the list (memory index)', () => {
+    const index = createMemoryIndex({ fields: ['h', 'at'] }, new Set());
+    // 30,000 entries, three per value: ties are walked by id.
+    const docs = Array.from({ length: 30_000 }, (_, n) => {
+      const id = `id${String(n).padStart(5, '0')}`;
+      return [id, { h: 'h1', at: Math.floor(n / 3) }] as const;
+    });
+    index.addNew(docs);
+    const ids = new Map(docs.map(([id, d]) => [d as Doc, id]));
+    const page = (query: Query) => {
+      const q = normalizeQuery(query);
+      const found = index.candidates(q)!;
+      let visited = 0;
+      const counted = function* () {
+        for (const entry of found.walk()) {
+          visited++;
+          yield entry;
+        }
+      };
+      const { docs: items, nextCursor } = runOrderedQuery(counted(), q, found.covered);
+      return { at: items.map((d) => d.at), ids: items.map((d) => ids.get(d)), nextCursor, visited };
+    };
+    const desc: Query = {
+      where: [['h', '==', 'h1']],
+      orderBy: [{ field: 'at', direction: 'desc' }],
+      limit: 4,
+    };
+    // The cursor in the middle of a group of ties: the rest of the group, then the values below.
+    const deep = page({ ...desc, cursor: cursorAt(desc, { h: 'h1', at: 5000 }, 'id15001') });
+    expect(deep.ids).toEqual(['id15002', 'id14997', 'id14998', 'id14999']);
+    expect(deep.visited).toBeLessThanOrEqual(5);
+    const below = page({ ...desc, where: [...desc.where!, ['at', '<', 5000]] });
+    expect(below.ids).toEqual(['id14997', 'id14998', 'id14999', 'id14994']);
+    expect(below.visited).toBeLessThanOrEqual(5);
+    // A cursor above the bound: the bound is where the walk starts.
+    const both = page({
+      ...desc,
+      where: [...desc.where!, ['at', '<=', 100]],
+      cursor: cursorAt(desc, { h: 'h1', at: 5000 }, 'id15001'),
+    });
+    expect(both.ids).toEqual(['id00300', 'id00301', 'id00302', 'id00297']);
+    expect(both.visited).toBeLessThanOrEqual(5);
   });
 });

@@ -150,6 +150,23 @@ const PAGED: Array<[string, Query]> = [
   ],
   ['range, implicit order', { where: [['price', '>', 0]] }],
   ['two fields', { orderBy: [{ field: 'hh', direction: 'desc' }, { field: 'price' }] }],
+  // Descending pages resume at the cursor (sqlite: a seek that leaves the nulls, last, to a second read).
+  ['nulls last, descending', { orderBy: [{ field: 'rating', direction: 'desc' }] }],
+  ['every type, descending', { orderBy: [{ field: 'mixed', direction: 'desc' }] }],
+  [
+    'one household by price, descending (a declared index)',
+    { where: [['hh', '==', 'h1']], orderBy: [{ field: 'price', direction: 'desc' }] },
+  ],
+  [
+    'below a bound, descending',
+    {
+      where: [
+        ['hh', '==', 'h1'],
+        ['price', '<', 50],
+      ],
+      orderBy: [{ field: 'price', direction: 'desc' }],
+    },
+  ],
 ];
 
 export function queryContract(getStore: () => Store): void {

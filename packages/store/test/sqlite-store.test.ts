@@ -2,14 +2,21 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CollectionOptions, createStore, type Doc, type Query } from '../src/index.ts';
+import {
+  type CollectionOptions,
+  createStore,
+  cursorAt,
+  type Doc,
+  type Page,
+  type Query,
+} from '../src/index.ts';
 import { normalizeQuery } from '../src/normalize-query.ts';
 import { sqliteIndexName } from '../src/sqlite-schema.ts';
-import { buildSelect, buildWalkSelect } from '../src/sqlite-sql.ts';
-import { pickWalk } from '../src/sqlite-walk.ts';
+import { buildNullsAfter, buildSelect, buildWalkSelect } from '../src/sqlite-sql.ts';
+import { loadWalks, pickWalk } from '../src/sqlite-walk.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -205,6 +212,84 @@ describe('sqlite backend', () => {
     const second = await items.query({ ...query, cursor: page.nextCursor });
     expect([...page.items, ...second.items]).toEqual(expected.slice(0, 20).map(([, d]) => d));
     await store.close();
+  });
+
+  it('seeks to the cursor of a descending page instead of walking the household from its newest row', async () => {
+    const file = join(dir, 'desc.sqlite');
+    const options: CollectionOptions = {
+      indexes: [
+        { fields: ['householdId', 'createdAt'] },
+        { fields: ['householdId', 'tags', 'createdAt'], embeddedOnly: true },
+      ],
+      arrayFields: ['tags'],
+    };
+    const store = openStore(file);
+    const requests = store.collection('requests', options);
+    // Three requests per second (ties by id), now and then one without a time yet (null: last).
+    const rows = Array.from({ length: 3000 }, (_, i) => {
+      const createdAt =
+        i % 40 === 0 ? null : new Date(Date.UTC(2024, 0, 1, 0, 0, Math.floor(i / 3))).toISOString();
+      const rid = `r${String(i).padStart(5, '0')}`;
+      return [rid, { rid, householdId: i % 4 === 0 ? 'other' : 'h', createdAt, tags: ['x'] }] as const;
+    });
+    await requests.createMany(rows);
+    const query: Query = {
+      where: [['householdId', '==', 'h']],
+      orderBy: [{ field: 'createdAt', direction: 'desc' }],
+      limit: 25,
+    };
+    const expected = rows
+      .filter(([, d]) => d.householdId === 'h')
+      .sort(([ia, a], [ib, b]) => {
+        if (a.createdAt !== b.createdAt)
+          return a.createdAt === null ? 1 : b.createdAt === null ? -1 : a.createdAt < b.createdAt ? 1 : -1;
+        return ia < ib ? -1 : 1;
+      })
+      .map(([id]) => id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page<Doc> = await requests.query({ ...query, cursor });
+      seen.push(...page.items.map((d) => String(d.rid)));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    await store.close();
+
+    const db = new DatabaseSync(file, { readOnly: true });
+    const explain = ({ sql, params }: { sql: string; params: SQLInputValue[] }) =>
+      db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...params)
+        .map((row) => String(row.detail))
+        .join('\n');
+    const index = sqliteIndexName('requests', ['householdId', 'createdAt']);
+    const deepCursor = cursorAt(query, { createdAt: rows[1501]![1].createdAt }, 'r01501');
+    const deep = normalizeQuery({ ...query, cursor: deepCursor });
+    const page = explain(buildSelect('requests', new Set(['tags']), deep));
+    // A range on the order column right after the household: the seek; no sort of the household.
+    expect(page).toContain(`SEARCH t USING INDEX ${index} (<expr>=? AND <expr><?)`);
+    expect(page).not.toContain('MULTI-INDEX OR');
+    expect(page).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+    // The nulls, read once the other rows run out, and paging among them: in index order too.
+    const nulls = explain(buildNullsAfter('requests', new Set(['tags']), deep, 26)!);
+    expect(nulls).toContain(`SEARCH t USING INDEX ${index} (<expr>=? AND <expr>=?)`);
+    expect(nulls).not.toContain('TEMP B-TREE');
+    const amongNulls = normalizeQuery({ ...query, cursor: cursorAt(query, { createdAt: null }, 'r00040') });
+    const nullPage = explain(buildSelect('requests', new Set(['tags']), amongNulls));
+    expect(nullPage).toContain(`SEARCH t USING INDEX ${index} (<expr>=? AND <expr>=? AND id>?)`);
+    expect(nullPage).not.toContain('TEMP B-TREE');
+    // A walk table seeks to the cursor's value the same way.
+    const tagged = normalizeQuery({
+      ...query,
+      where: [...query.where!, ['tags', 'array-contains', 'x']],
+      cursor: deepCursor,
+    });
+    const walk = pickWalk(loadWalks(db, 'requests'), tagged)!;
+    expect(explain(buildWalkSelect('requests', new Set(['tags']), tagged, walk))).toMatch(
+      /SEARCH w USING PRIMARY KEY \(k=\? AND v<\?\)/,
+    );
+    db.close();
   });
 
   it('walks a walk table for an index over several array fields, and drops it once undeclared', async () => {
