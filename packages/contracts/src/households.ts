@@ -43,11 +43,18 @@ export const MemberParams = z.object({
   memberId: z.string().min(1).max(128),
 });
 
+/**
+ * How many purchase request ids the household document keeps: the most recent ones, so the
+ * document every access check reads stays small however many requests a household makes.
+ */
+export const MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS = 100;
+
 /** Purchase request ids listed on the household; the full requests live under /requests. */
 export const Household = z.object({
   householdId: z.string(),
   name: z.string(),
   members: z.array(Member),
+  /** The most recent MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS, oldest first. */
   purchaseRequests: z.array(z.string()),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -90,7 +90,32 @@ export const PurchaseRequestParams = z.object({
   requestId: z.string().min(1).max(128),
 });
 
-export const ListPurchaseRequestsQuery = z.object({ status: PurchaseRequestStatus.optional() });
+/** The most purchase requests one page of `GET /requests` returns. */
+export const MAX_PURCHASE_REQUEST_PAGE = 200;
+
+/** Newest first, a page at a time: pass the previous reply's `X-Next-Cursor` back as `cursor`. */
+export const ListPurchaseRequestsQuery = z.object({
+  status: PurchaseRequestStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_PURCHASE_REQUEST_PAGE).default(50),
+  cursor: z.string().min(1).max(2048).optional(),
+});
+export type ListPurchaseRequestsQuery = z.infer<typeof ListPurchaseRequestsQuery>;
+
+/**
+ * The response headers of a page of `GET /requests` that is not the last one, as the OpenAPI
+ * document shows them (JSON Schema per header; the body stays a plain array).
+ */
+export const NEXT_PAGE_HEADERS = {
+  'X-Next-Cursor': {
+    type: 'string',
+    description: 'Only when more requests follow: pass it as `cursor` (same status) for the next page.',
+  },
+  Link: {
+    type: 'string',
+    description:
+      'Only when more requests follow: `<next page URL>; rel="next"`, the same query with the cursor.',
+  },
+} as const;
 
 export const RejectPurchaseRequest = optionalBody(z.object({ reason: z.string().max(500).optional() }));
 export const CancelPurchaseRequest = optionalBody(z.object({ reason: z.string().max(500).optional() }));

@@ -14,7 +14,16 @@ export const CORS_ALLOWED_HEADERS = [
   'Last-Event-ID',
   'X-Request-Id',
 ] as const;
-export const CORS_EXPOSED_HEADERS = ['ETag', 'Retry-After', 'X-Request-Id', 'Location'] as const;
+/** What a browser app may read of a reply: paging (`X-Next-Cursor`, `Link`, `X-Total-Count`) included. */
+export const CORS_EXPOSED_HEADERS = [
+  'ETag',
+  'Retry-After',
+  'X-Request-Id',
+  'Location',
+  'X-Next-Cursor',
+  'Link',
+  'X-Total-Count',
+] as const;
 /** Seconds a browser may reuse a preflight answer (Chromium caps it at 7200). */
 export const CORS_MAX_AGE_SECONDS = 600;
 

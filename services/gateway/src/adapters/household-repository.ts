@@ -1,6 +1,6 @@
 import type { CollectionOptions, Store } from '@hs/store';
-import { ABORT, queryAll } from '@hs/store';
-import type { StoredHousehold } from '../domain/household-rules.ts';
+import { ABORT } from '@hs/store';
+import { MAX_HOUSEHOLDS_PER_USER, type StoredHousehold } from '../domain/household-rules.ts';
 import { createRecentCache } from './recent-cache.ts';
 
 /**
@@ -40,11 +40,18 @@ export function createHouseholdRepository(store: Store) {
       recent.delete(h.householdId);
       return created;
     },
-    listFor: (userId: string): Promise<StoredHousehold[]> =>
-      queryAll(households, {
+    /**
+     * The households the user belongs to, oldest first: at most MAX_HOUSEHOLDS_PER_USER, the
+     * most the household and member routes let a user join, read in one query.
+     */
+    async listFor(userId: string): Promise<StoredHousehold[]> {
+      const page = await households.query({
         where: [['memberIds', 'array-contains', userId]],
         orderBy: [{ field: 'createdAt' }],
-      }),
+        limit: MAX_HOUSEHOLDS_PER_USER,
+      });
+      return page.items;
+    },
     /** Applies a pure change; the change may throw an AppError, which leaves the household as it was. */
     async change(
       id: string,

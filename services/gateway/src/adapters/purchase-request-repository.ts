@@ -1,5 +1,5 @@
 import type { PurchaseRequestStatus } from '@hs/contracts';
-import { type ABORT, type CollectionOptions, queryAll, type Store } from '@hs/store';
+import type { ABORT, CollectionOptions, Page, Store } from '@hs/store';
 import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 import { atomicChange } from './atomic-change.ts';
 
@@ -27,10 +27,20 @@ export function createPurchaseRequestRepository(store: Store) {
       const r = await requests.get(requestId);
       return r && r.householdId === householdId ? r : null;
     },
-    list: (householdId: string, status?: PurchaseRequestStatus): Promise<StoredPurchaseRequest[]> =>
-      queryAll(requests, {
+    /**
+     * One page of the household's requests, newest first: a household may hold any number, so
+     * nobody reads them all at once. A cursor the store can't use fails with StoreQueryError.
+     */
+    list: (
+      householdId: string,
+      status?: PurchaseRequestStatus,
+      page: { limit: number; cursor: string | null } = { limit: 50, cursor: null },
+    ): Promise<Page<StoredPurchaseRequest>> =>
+      requests.query({
         where: [['householdId', '==', householdId], ...(status ? [['status', '==', status] as const] : [])],
         orderBy: [{ field: 'createdAt', direction: 'desc' }],
+        limit: page.limit,
+        cursor: page.cursor,
       }),
     change: (requestId: string, apply: (r: StoredPurchaseRequest) => StoredPurchaseRequest | typeof ABORT) =>
       atomicChange(requests, requestId, apply),

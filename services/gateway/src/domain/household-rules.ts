@@ -1,8 +1,23 @@
-import type { AddMemberRequest, Household, Member, Role, UpdateMemberRequest } from '@hs/contracts';
+import {
+  type AddMemberRequest,
+  type Household,
+  MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS,
+  type Member,
+  type Role,
+  type UpdateMemberRequest,
+} from '@hs/contracts';
 import { conflict, forbidden, MEMBERSHIP_REQUIRED, notFound } from '@hs/service-kit';
 
 /** A household as stored: the contract shape plus the member-id index used by queries. */
 export type StoredHousehold = Household & { memberIds: string[] };
+
+/**
+ * How many households one user may belong to, and how many of them they may have created: what
+ * keeps `GET /households` (and the query behind it) small. Checked before the change, so
+ * concurrent requests can pass it together by the few in flight.
+ */
+export const MAX_HOUSEHOLDS_PER_USER = 50;
+export const MAX_HOUSEHOLDS_CREATED_PER_USER = 20;
 
 export const MANAGE_MEMBERS_MESSAGE = 'Only a PARENT_GUARDIAN can manage household members';
 const LAST_GUARDIAN_MESSAGE = 'A household must keep at least one PARENT_GUARDIAN';
@@ -24,6 +39,23 @@ export function newHousehold(id: string, name: string, creatorId: string, now: s
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/** A household the user made: only its creator adds themselves (see newHousehold). */
+const createdBy = (h: Household, userId: string) =>
+  h.members.some((m) => m.memberId === userId && m.addedBy === userId);
+
+/** `households`: those the user belongs to now (at most MAX_HOUSEHOLDS_PER_USER are read). */
+export function requireRoomToCreate(households: readonly Household[], userId: string): void {
+  if (households.filter((h) => createdBy(h, userId)).length >= MAX_HOUSEHOLDS_CREATED_PER_USER)
+    throw conflict(`A user can create at most ${MAX_HOUSEHOLDS_CREATED_PER_USER} households`);
+  requireRoomToJoin(households, 'You already belong');
+}
+
+/** `households`: those the user to be added belongs to now. */
+export function requireRoomToJoin(households: readonly Household[], who = 'The user already belongs'): void {
+  if (households.length >= MAX_HOUSEHOLDS_PER_USER)
+    throw conflict(`${who} to ${MAX_HOUSEHOLDS_PER_USER} households, the most a user can belong to`);
 }
 
 export function memberOf(household: Household, userId: string): Member {
@@ -104,5 +136,6 @@ export function removeMember(
 
 export function publicHousehold(h: StoredHousehold): Household {
   const { memberIds: _ignored, ...household } = h;
-  return household;
+  // A household stored before the list was bounded shows the bounded list all the same.
+  return { ...household, purchaseRequests: h.purchaseRequests.slice(-MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS) };
 }

@@ -1,4 +1,10 @@
-import type { CreatePurchaseRequest, Member, PurchaseRequest, Role } from '@hs/contracts';
+import {
+  type CreatePurchaseRequest,
+  MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS,
+  type Member,
+  type PurchaseRequest,
+  type Role,
+} from '@hs/contracts';
 import { forbidden } from '@hs/service-kit';
 import { merchantDomainOf } from './merchant-url.ts';
 
@@ -82,13 +88,18 @@ export function publicRequest(r: StoredPurchaseRequest): PurchaseRequest {
   return request;
 }
 
-/** The household with the request listed in `purchaseRequests` (unchanged when already there). */
+/**
+ * The household with the request listed in `purchaseRequests` (unchanged when already there).
+ * The list keeps only the most recent MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS, oldest first: every
+ * access check reads this document, so it must not grow with the household's history (GET
+ * /requests pages through all of it).
+ */
 export function listOnHousehold<H extends { purchaseRequests: string[]; updatedAt: string }>(
   h: H,
   requestId: string,
   now: string,
 ): H {
-  return h.purchaseRequests.includes(requestId)
-    ? h
-    : { ...h, purchaseRequests: [...h.purchaseRequests, requestId], updatedAt: now };
+  if (h.purchaseRequests.includes(requestId)) return h;
+  const purchaseRequests = [...h.purchaseRequests, requestId].slice(-MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS);
+  return { ...h, purchaseRequests, updatedAt: now };
 }

@@ -2,7 +2,13 @@ import { CreateHouseholdRequest, ErrorEnvelope, Household, HouseholdParams } fro
 import { errorResponses, newId, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
-import { newHousehold, publicHousehold } from '../domain/household-rules.ts';
+import {
+  MAX_HOUSEHOLDS_CREATED_PER_USER,
+  MAX_HOUSEHOLDS_PER_USER,
+  newHousehold,
+  publicHousehold,
+  requireRoomToCreate,
+} from '../domain/household-rules.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 import { IdempotencyHeaders, idempotencyScope } from '../plugins/idempotency-key.ts';
@@ -16,6 +22,7 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
       schema: {
         tags: ['households'],
         security: [{ bearer: [] }],
+        description: `The caller becomes its PARENT_GUARDIAN. A user creates at most ${MAX_HOUSEHOLDS_CREATED_PER_USER} households and belongs to at most ${MAX_HOUSEHOLDS_PER_USER}: past either, 409 CONFLICT. Honours Idempotency-Key.`,
         headers: IdempotencyHeaders,
         body: CreateHouseholdRequest,
         response: { 201: Household, 401: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope },
@@ -25,6 +32,7 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
       const user = currentUser(request);
       const { scope, key } = idempotencyScope(request, user.userId);
       const result = await ctx.buyflow.idempotency.run(scope, key, request.body, async () => {
+        requireRoomToCreate(await ctx.households.listFor(user.userId), user.userId);
         const household = newHousehold(newId('h'), request.body.name, user.userId, nowIso());
         await ctx.households.create(household);
         await ctx.audit.record(
@@ -51,6 +59,8 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
       schema: {
         tags: ['households'],
         security: [{ bearer: [] }],
+        summary: "The caller's households, oldest first",
+        description: `At most ${MAX_HOUSEHOLDS_PER_USER}, the most a user can belong to.`,
         response: { 200: z.array(Household), 401: ErrorEnvelope },
       },
     },

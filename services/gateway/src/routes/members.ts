@@ -9,7 +9,14 @@ import {
 import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
-import { addMember, changeMember, MANAGE_MEMBERS_MESSAGE, removeMember } from '../domain/household-rules.ts';
+import {
+  addMember,
+  changeMember,
+  MANAGE_MEMBERS_MESSAGE,
+  MAX_HOUSEHOLDS_PER_USER,
+  removeMember,
+  requireRoomToJoin,
+} from '../domain/household-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
 const errors = errorResponses(401, 403, 404, 409, 422);
@@ -50,8 +57,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
       schema: {
         tags,
         security,
-        description:
-          'PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise. 409 CONFLICT when the user is already a member.',
+        description: `PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise. 409 CONFLICT when the user is already a member, or already belongs to ${MAX_HOUSEHOLDS_PER_USER} households.`,
         params: HouseholdParams,
         body: AddMemberRequest,
         response: { 201: Member, ...errors },
@@ -62,6 +68,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
       const { memberId, email, ...rest } = request.body;
       const user = memberId ? await ctx.users.get(memberId) : await ctx.users.byEmail(email ?? '');
       if (!user) throw notFound(UNKNOWN_USER);
+      requireRoomToJoin(await ctx.households.listFor(user.userId));
       const updated = await ctx.households.change(request.params.id, (h) =>
         addMember(h, { ...rest, memberId: user.userId }, userId, nowIso()),
       );

@@ -3,11 +3,15 @@ import {
   ErrorEnvelope,
   HouseholdParams,
   ListPurchaseRequestsQuery,
+  MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS,
+  MAX_PURCHASE_REQUEST_PAGE,
+  NEXT_PAGE_HEADERS,
   PurchaseRequest,
   PurchaseRequestParams,
   PurchaseRequestView,
 } from '@hs/contracts';
-import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { badRequest, errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { StoreQueryError } from '@hs/store';
 import { z } from 'zod';
 import type { GatewayContext } from '../../context.ts';
 import { publicRequest, ROLE_RULES } from '../../domain/purchase-request-rules.ts';
@@ -18,6 +22,7 @@ import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
 import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
 import { gateAccess } from './gate-access.ts';
+import { sendNextPageHeaders } from './next-page-headers.ts';
 
 const tags = ['purchase-requests'];
 const security = [{ bearer: [] }];
@@ -34,8 +39,7 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
         tags,
         security,
         summary: 'Ask to buy something',
-        description:
-          "ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain (no IP address, localhost or credentials: 400 POLICY_VIOLATION). The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests. Honours Idempotency-Key.",
+        description: `ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain (no IP address, localhost or credentials: 400 POLICY_VIOLATION). The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the ${MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS} most recent ids). Honours Idempotency-Key.`,
         params: HouseholdParams,
         headers: IdempotencyHeaders,
         body: CreatePurchaseRequest,
@@ -73,18 +77,46 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
   app.get(
     '/api/v1/households/:id/requests',
     {
+      // The body is the contract's array; only the document needs the next-page headers added.
+      config: {
+        openapi: {
+          responses: {
+            200: {
+              type: 'array',
+              items: { $ref: '#/components/schemas/PurchaseRequest' },
+              headers: NEXT_PAGE_HEADERS,
+            },
+          },
+        },
+      },
       schema: {
         tags,
         security,
         summary: "List the household's purchase requests, newest first",
+        description: `A page at a time: limit (1-${MAX_PURCHASE_REQUEST_PAGE}, default 50; outside that 422) requests, newest first, optionally only those with one status. When more follow, the reply carries X-Next-Cursor and Link (rel="next"): pass the cursor back, with the same status, for the next page; the last page carries neither. A cursor the gateway did not issue is 400 BAD_REQUEST "Invalid cursor".`,
         params: HouseholdParams,
         querystring: ListPurchaseRequestsQuery,
-        response: { 200: z.array(PurchaseRequest), ...errors, 422: ErrorEnvelope },
+        response: {
+          200: z.array(PurchaseRequest),
+          400: ErrorEnvelope,
+          ...errors,
+          422: ErrorEnvelope,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await accessHousehold(ctx.households, request, request.params.id);
-      return (await requests.list(request.params.id, request.query.status)).map(publicRequest);
+      const { status, limit, cursor } = request.query;
+      let page: Awaited<ReturnType<typeof requests.list>>;
+      try {
+        page = await requests.list(request.params.id, status, { limit, cursor: cursor ?? null });
+      } catch (err) {
+        // The store refuses a cursor it did not issue for this query: the client's mistake.
+        if (cursor && err instanceof StoreQueryError) throw badRequest('Invalid cursor');
+        throw err;
+      }
+      sendNextPageHeaders(request, reply, page.nextCursor);
+      return page.items.map(publicRequest);
     },
   );
 

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+
+type User = { token: string; userId: string };
+let app: GatewayApp;
+beforeAll(async () => {
+  app = await buildGateway();
+});
+afterAll(() => app.close());
+
+const createHousehold = (user: User, name = 'Home') =>
+  app.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(user.token), payload: { name } });
+const addMember = (guardian: User, householdId: string, memberId: string) =>
+  app.inject({
+    method: 'POST',
+    url: `/api/v1/households/${householdId}/members`,
+    headers: bearer(guardian.token),
+    payload: { memberId, role: 'ADULT' },
+  });
+const listHouseholds = async (user: User) =>
+  (await app.inject({ method: 'GET', url: '/api/v1/households', headers: bearer(user.token) })).json();
+
+async function createMany(user: User, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await createHousehold(user, `Home ${i}`);
+    expect(res.statusCode).toBe(201);
+    ids.push(res.json().householdId);
+  }
+  return ids;
+}
+
+describe('households per user', () => {
+  it('lets a user create 20 households and refuses the 21st with 409', async () => {
+    const user = await login(app, 'builder@limits.test');
+    await createMany(user, 20);
+    const res = await createHousehold(user);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: 'CONFLICT', message: 'A user can create at most 20 households' });
+    expect(await listHouseholds(user)).toHaveLength(20);
+  });
+
+  it('refuses to add a user who already belongs to 50 households, and lists all 50 to them', async () => {
+    const joiner = await login(app, 'joiner@limits.test');
+    const [a, b, c, d] = [
+      await login(app, 'a@limits.test'),
+      await login(app, 'b@limits.test'),
+      await login(app, 'c@limits.test'),
+      await login(app, 'd@limits.test'),
+    ];
+    const joins: Array<[User, string]> = [];
+    for (const [guardian, count] of [
+      [a, 20],
+      [b, 20],
+      [c, 10],
+    ] as const)
+      for (const id of await createMany(guardian, count)) joins.push([guardian, id]);
+    for (const [guardian, id] of joins)
+      expect((await addMember(guardian, id, joiner.userId)).statusCode).toBe(201);
+    expect(await listHouseholds(joiner)).toHaveLength(50);
+
+    const another = (await createHousehold(d)).json().householdId as string;
+    const refused = await addMember(d, another, joiner.userId);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'The user already belongs to 50 households, the most a user can belong to',
+    });
+    const own = await createHousehold(joiner);
+    expect(own.statusCode).toBe(409);
+    expect(own.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'You already belong to 50 households, the most a user can belong to',
+    });
+
+    // Leaving one makes room again.
+    const removed = await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/households/${joins[0]?.[1]}/members/${joiner.userId}`,
+      headers: bearer(a.token),
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await addMember(d, another, joiner.userId)).statusCode).toBe(201);
+    expect(await listHouseholds(joiner)).toHaveLength(50);
+  });
+});
