@@ -156,6 +156,28 @@ export const TAKEOVER_EVENTS: readonly ClientEventType[] = ['USER_TAKEOVER_START
 
 const Id = z.string().trim().min(1).max(128);
 
+/**
+ * A client event's `metadata` is kept in the mission's event log, replayed to every stream of the
+ * mission: a few small annotations, not a payload. Larger is this route's 400 VALIDATION_ERROR.
+ */
+export const MAX_EVENT_METADATA_BYTES = 2048;
+export const MAX_EVENT_METADATA_KEYS = 20;
+
+const EventMetadata = z.record(z.string(), z.unknown()).meta({
+  description: `Free-form annotations: at most ${MAX_EVENT_METADATA_KEYS} keys and ${MAX_EVENT_METADATA_BYTES} bytes as JSON (UTF-8); larger is 400 VALIDATION_ERROR.`,
+  maxProperties: MAX_EVENT_METADATA_KEYS,
+});
+
+/** Why `metadata` is over its bounds, or null when it is within them. */
+function metadataProblem(metadata: Record<string, unknown> | undefined): string | null {
+  if (!metadata) return null;
+  if (Object.keys(metadata).length > MAX_EVENT_METADATA_KEYS)
+    return `must have at most ${MAX_EVENT_METADATA_KEYS} keys`;
+  if (new TextEncoder().encode(JSON.stringify(metadata)).length > MAX_EVENT_METADATA_BYTES)
+    return `must be at most ${MAX_EVENT_METADATA_BYTES} bytes as JSON`;
+  return null;
+}
+
 /** Spec part 6: the field each event type requires; a missing one is 400 VALIDATION_ERROR. */
 export const ClientEventRequest = z
   .object({
@@ -164,7 +186,7 @@ export const ClientEventRequest = z
     reason: z.string().trim().max(2000).nullable().optional(),
     sessionId: Id.optional(),
     requestId: Id.optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: EventMetadata.optional(),
   })
   .superRefine((e, ctx) => {
     const need = (field: 'offerId' | 'reason' | 'sessionId') =>
@@ -172,6 +194,8 @@ export const ClientEventRequest = z
     if (e.eventType === 'USER_LIKED_ITEM' && !e.offerId) need('offerId');
     if (e.eventType === 'USER_DISLIKED_ITEM' && !e.reason) need('reason');
     if (TAKEOVER_EVENTS.includes(e.eventType) && !e.sessionId) need('sessionId');
+    const tooLarge = metadataProblem(e.metadata);
+    if (tooLarge) ctx.addIssue({ code: 'custom', path: ['metadata'], message: tooLarge });
   });
 export type ClientEventRequest = z.infer<typeof ClientEventRequest>;
 

@@ -33,6 +33,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
       RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
       RATE_LIMIT_CONFIRM_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
+      RATE_LIMIT_EVENTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
       MAX_STREAMS_PER_USER: z.coerce.number().int().min(0).max(100_000).default(20),
       TRUST_PROXY: z
         .string()
@@ -94,6 +95,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       loginPerMinute: raw.RATE_LIMIT_LOGIN_PER_MINUTE,
       chatPerMinute: raw.RATE_LIMIT_CHAT_PER_MINUTE,
       confirmPerMinute: raw.RATE_LIMIT_CONFIRM_PER_MINUTE,
+      /** Client events (votes, takeover and purchase signals) per user. */
+      eventsPerMinute: raw.RATE_LIMIT_EVENTS_PER_MINUTE,
       /** Mission streams open at once per user on this instance (0: no limit). */
       streamsPerUser: raw.MAX_STREAMS_PER_USER,
     },

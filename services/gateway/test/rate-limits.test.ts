@@ -133,6 +133,41 @@ describe('rate limits', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('limits client events per user (RATE_LIMIT_EVENTS_PER_MINUTE) apart from chat turns', async () => {
+    const app = await gateway({ RATE_LIMIT_EVENTS_PER_MINUTE: '2', RATE_LIMIT_CHAT_PER_MINUTE: '5' });
+    const user = await login(app, 'voter@x.test');
+    const other = await login(app, 'calm@x.test');
+    const [h1, h2] = [await household(app, user.token), await household(app, other.token)];
+    const post = (token: string, h: string, path: string, to = app) =>
+      to.inject({
+        method: 'POST',
+        url: `/api/v1/households/${h}/orchestrator/${path}`,
+        headers: bearer(token),
+        payload: { eventType: 'USER_LIKED_ITEM', offerId: 'off_1' },
+      });
+    expect((await post(user.token, h1, 'missions/m1/events')).statusCode).toBe(201);
+    expect((await post(user.token, h1, 'missions/m2/events')).statusCode).toBe(201);
+    const over = await post(user.token, h1, 'missions/m1/events');
+    expect(over.statusCode).toBe(429);
+    const retryAfter = Number(over.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(over.json()).toEqual({
+      error: 'RATE_LIMITED',
+      message: `Too many requests; retry in ${retryAfter} s`,
+    });
+    // A missing mission is still 404, and chat turns keep their own budget; another user theirs.
+    expect((await post(user.token, h1, 'missions/m_none/events')).statusCode).toBe(404);
+    expect((await post(user.token, h1, 'missions/m1/chat')).statusCode).toBe(201);
+    expect((await post(other.token, h2, 'missions/m3/events')).statusCode).toBe(201);
+
+    const unlimited = await gateway({ RATE_LIMIT_EVENTS_PER_MINUTE: '0' });
+    const voter = await login(unlimited, 'voter@x.test');
+    const h = await household(unlimited, voter.token);
+    for (let i = 0; i < 5; i++)
+      expect((await post(voter.token, h, 'missions/m1/events', unlimited)).statusCode).toBe(201);
+  });
+
   it('limits checkout confirmations per user; 0 switches a limit off', async () => {
     const app = await gateway({ RATE_LIMIT_CONFIRM_PER_MINUTE: '1', RATE_LIMIT_LOGIN_PER_MINUTE: '0' });
     for (let i = 0; i < 5; i++) expect((await signIn(app, '10.0.4.1')).statusCode).toBe(200);

@@ -70,7 +70,9 @@ describe('roles in missions', () => {
       expect(res.json()).toEqual(refused);
     }
     expect((await read(poll.mission_id)).statusCode).toBe(200);
-    expect((await like(poll.mission_id, 'off_1')).statusCode).toBe(200);
+    // Votes go to the offers the poll proposed.
+    const candidate = poll.history[1].tool_calls[0].result.items[0].offerId;
+    expect((await like(poll.mission_id, candidate)).statusCode).toBe(200);
     // The poll's vote is recorded; the refused like on the STYLE mission, sent before it, is not.
     const recorded = await waitUntil('the vote in the audit log', async () => {
       const votes = t.peers.audit.filter((e) => e.action === 'CLIENT_EVENT');

@@ -36,7 +36,7 @@ export const CHAT_TURNS = 'chat';
 
 /**
  * Rate limits (decisions "Public URLs, browsers and proxies"): sign-in per client address (as
- * TRUST_PROXY reveals it), chat turns and checkout confirmations per user, counted in the
+ * TRUST_PROXY reveals it), chat turns, mission client events and checkout confirmations per user, counted in the
  * gateway's store so they hold across replicas. Checked after authentication and before the
  * body is read; over the limit is 429 RATE_LIMITED with Retry-After. The limits are route-level
  * `onRequest` hooks, which Fastify runs after the instance's own (authentication, then membership
@@ -77,6 +77,17 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
         // A chat, or a new mission (its first turn runs at creation).
         applies: (request: FastifyRequest) =>
           /^missions(?:\/[^/]+\/chat)?$/.test((request.params as HouseholdParams)['*'] ?? ''),
+        key: byUser,
+        exists: missionExists,
+      },
+      {
+        // Each event is stored in the mission's log (replayed to every stream) and the audit log.
+        name: 'events',
+        perMinute: limits.eventsPerMinute,
+        method: 'POST',
+        url: '/api/v1/households/:id/orchestrator/*',
+        applies: (request: FastifyRequest) =>
+          /^missions\/[^/]+\/events$/.test((request.params as HouseholdParams)['*'] ?? ''),
         key: byUser,
         exists: missionExists,
       },

@@ -8,13 +8,13 @@
 import type { StreamEvent, StreamEventType } from '@hs/contracts';
 import { newId, nowIso } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
+import { FIRST_PAGE_EVENTS, PAGE_EVENTS, readPage } from './event-pages.ts';
 import { createMissionHubs } from './mission-hubs.ts';
 
 type Counter = { seq: number };
 
 /** A gap older than this is a writer that died between taking a number and storing its event. */
 const GAP_GRACE_MS = 2000;
-const PAGE = 200;
 
 /** `after`: a mission's events past a seq, in seq order. */
 export const EVENT_LOG_COLLECTIONS = {
@@ -80,7 +80,7 @@ export function createEventLog(store: Store) {
 
   // Reads in flight, by mission, position and size: callers asking the same share the answer.
   const inFlight = new Map<string, Promise<StreamEvent[]>>();
-  function after(missionId: string, seq: number, limit = PAGE): Promise<StreamEvent[]> {
+  function after(missionId: string, seq: number, limit = PAGE_EVENTS): Promise<StreamEvent[]> {
     const key = `${missionId}\u0000${seq}\u0000${limit}`;
     let read = inFlight.get(key);
     if (!read) {
@@ -133,13 +133,15 @@ export function createEventLog(store: Store) {
   async function* follow(missionId: string, seq: number, options: { pollMs: number; signal: AbortSignal }) {
     let cursor = seq;
     let gapSince: number | null = null;
+    let limit = FIRST_PAGE_EVENTS;
     const unwatch = watch(missionId, options.pollMs);
     try {
       while (!options.signal.aborted) {
         const seen = appended.get(missionId);
-        const page = await after(missionId, cursor);
-        let full = page.length === PAGE;
-        for (const event of page) {
+        const page = await readPage(after, missionId, cursor, limit);
+        limit = page.nextLimit;
+        let full = page.full;
+        for (const event of page.events) {
           if (event.seq !== cursor + 1) {
             gapSince ??= Date.now();
             if (Date.now() - gapSince < GAP_GRACE_MS) {

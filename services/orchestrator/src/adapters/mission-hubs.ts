@@ -7,10 +7,12 @@
 // by its own audience. Events other processes store are found by one listener (Firestore) or one
 // poll per hub.
 import type { StreamEvent } from '@hs/contracts';
+import { FIRST_PAGE_EVENTS, type ReadAfter, readPage } from './event-pages.ts';
+
+export type { ReadAfter } from './event-pages.ts';
 
 /** A gap older than this is a writer that died between taking a number and storing its event. */
 const GAP_GRACE_MS = 2000;
-const PAGE = 200;
 /**
  * 50 ms rather than 20: with 1,000 streams a delivery costs about 25 ms of this process's CPU,
  * so fewer deliveries per turn leave it more for the turn. Five runs each of the stream bench:
@@ -40,7 +42,6 @@ const WRITES_PER_TURN = 1000;
 const WRITE_MS_PER_TURN = 50;
 const CLOCK_EVERY = 64;
 
-export type ReadAfter = (missionId: string, seq: number, limit: number) => Promise<StreamEvent[]>;
 /**
  * Pushes "this mission's events reach `seq`" (a Firestore listener on its counter); absent: poll.
  * The counter moves just before the event is stored, so a read right then may not find it yet.
@@ -58,7 +59,12 @@ type Subscriber = {
   /** Still reading its own replay: the hub's deliveries are not its business yet. */
   catchingUp: boolean;
   deliver: (events: StreamEvent[]) => void;
+  /** True while its client has not taken what it was sent: it then replays at its own pace. */
+  backedUp?: () => boolean;
+  /** Resolves once what was delivered has left (its replay reads the next page then). */
+  drained?: () => Promise<void>;
   fail: (err: unknown) => void;
+  left: boolean;
 };
 
 type Hub = {
@@ -67,6 +73,8 @@ type Hub = {
   cursor: number;
   /** The highest seq a listener has announced. */
   announced: number;
+  /** Events the next read asks for (fewer while the events are large: event-pages.ts). */
+  limit: number;
   subscribers: Set<Subscriber>;
   reading: boolean;
   again: boolean;
@@ -128,8 +136,9 @@ export function createMissionHubs(
     try {
       for (;;) {
         hub.again = false;
-        const page = await readAfter(hub.missionId, hub.cursor, PAGE);
-        const batch = deliverable(hub, page);
+        const page = await readPage(readAfter, hub.missionId, hub.cursor, hub.limit);
+        hub.limit = page.nextLimit;
+        const batch = deliverable(hub, page.events);
         if (batch.length > 0) {
           const last = batch.at(-1)!.seq;
           hub.cursor = last;
@@ -138,6 +147,13 @@ export function createMissionHubs(
           for (const sub of [...hub.subscribers]) {
             if (written >= writesPerTurn) await budgetLeft();
             if (sub.catchingUp || sub.cursor >= last || !hub.subscribers.has(sub)) continue;
+            // A client still reading an earlier page (a long replay, a slow link) reads the rest
+            // from the store a page at a time, rather than having page after page queued for it.
+            if (sub.backedUp?.()) {
+              sub.catchingUp = true;
+              void catchUp(hub, sub);
+              continue;
+            }
             const unseen = sub.cursor < batch[0]!.seq ? batch : batch.filter((e) => e.seq > sub.cursor);
             sub.cursor = last;
             sub.deliver(unseen);
@@ -145,7 +161,9 @@ export function createMissionHubs(
           }
           hub.lastDelivery = performance.now();
         }
-        if (!(page.length === PAGE && batch.length === page.length) && !hub.again) break;
+        // Nobody to read ahead for: each catching-up stream wakes the hub when it gets here.
+        if (![...hub.subscribers].some((sub) => !sub.catchingUp)) break;
+        if (!(page.full && batch.length === page.events.length) && !hub.again) break;
       }
       if (hub.cursor < hub.announced) {
         const recheck = setTimeout(() => wake(hub.missionId), RECHECK_MS);
@@ -202,24 +220,32 @@ export function createMissionHubs(
   }
 
   /** Replays `sub` from its own position until it reaches the hub's; then the hub delivers to it. */
-  async function catchUp(hub: Hub, sub: Subscriber, gone: () => boolean): Promise<void> {
+  async function catchUp(hub: Hub, sub: Subscriber): Promise<void> {
+    const gone = () => sub.left;
     try {
+      let limit = hub.limit;
       while (!gone() && sub.cursor < hub.cursor) {
+        // One page in memory and on its way at a time, however long the replay.
+        await sub.drained?.();
+        if (gone()) break;
         // Everything up to where the hub was when the read began is stored (the hub read it).
         const target = hub.cursor;
-        const page = await readAfter(hub.missionId, sub.cursor, PAGE);
-        const mine = page.filter((e) => e.seq > sub.cursor && e.seq <= target);
+        const page = await readPage(readAfter, hub.missionId, sub.cursor, limit);
+        limit = page.nextLimit;
+        const mine = page.events.filter((e) => e.seq > sub.cursor && e.seq <= target);
         if (mine.length > 0) {
           sub.cursor = mine.at(-1)!.seq;
           sub.deliver(mine);
         }
         // Below that position, a seq never stored was skipped by the hub too.
-        if (page.length < PAGE) sub.cursor = Math.max(sub.cursor, target);
+        if (!page.full) sub.cursor = Math.max(sub.cursor, target);
       }
     } catch (err) {
       sub.fail(err);
     } finally {
       sub.catchingUp = false;
+      // The hub may have stopped reading while every stream of it was catching up.
+      if (!sub.left) wake(hub.missionId);
     }
   }
 
@@ -230,7 +256,13 @@ export function createMissionHubs(
   function subscribe(
     missionId: string,
     seq: number,
-    handlers: { pollMs: number; deliver: (events: StreamEvent[]) => void; fail: (err: unknown) => void },
+    handlers: {
+      pollMs: number;
+      deliver: (events: StreamEvent[]) => void;
+      backedUp?: () => boolean;
+      drained?: () => Promise<void>;
+      fail: (err: unknown) => void;
+    },
   ): () => void {
     let hub = hubs.get(missionId);
     const created = !hub;
@@ -239,6 +271,7 @@ export function createMissionHubs(
         missionId,
         cursor: seq,
         announced: 0,
+        limit: FIRST_PAGE_EVENTS,
         subscribers: new Set(),
         reading: false,
         again: false,
@@ -255,14 +288,16 @@ export function createMissionHubs(
       catchingUp: !created && seq < hub.cursor,
       deliver: handlers.deliver,
       fail: handlers.fail,
+      left: false,
+      ...(handlers.backedUp ? { backedUp: handlers.backedUp } : {}),
+      ...(handlers.drained ? { drained: handlers.drained } : {}),
     };
     hub.subscribers.add(sub);
-    let left = false;
     const own = hub;
-    if (sub.catchingUp) void catchUp(own, sub, () => left);
+    if (sub.catchingUp) void catchUp(own, sub);
     else void pump(own);
     return () => {
-      left = true;
+      sub.left = true;
       own.subscribers.delete(sub);
       if (own.subscribers.size > 0 || hubs.get(missionId) !== own) return;
       own.stopFinding();

@@ -2,6 +2,28 @@ import type { MissionContext, Vote } from './mission.ts';
 
 export type Standing = { offerId: string; title: string; likes: number; dislikes: number };
 
+/**
+ * Distinct offers a mission without candidates keeps votes for. The votes live in the mission
+ * document, which every vote, turn and read rewrites or loads whole; a household likes a few dozen
+ * offers at most, so 500 is far beyond use and keeps that document small.
+ */
+export const MAX_VOTED_OFFERS = 500;
+
+/**
+ * Why a vote on `offerId` can't be kept, or null. While the mission has candidates (a POLL that
+ * proposed its offers) the vote is on one of them: those are what members see and what the
+ * standing counts. Otherwise a vote on an offer already voted on is always kept (a member may
+ * change their mind), and a new offer only while fewer than MAX_VOTED_OFFERS have votes.
+ */
+export function voteRefusal(ctx: MissionContext, offerId: string): string | null {
+  if (ctx.candidates.length > 0)
+    return ctx.candidates.some((c) => c.offerId === offerId)
+      ? null
+      : `Offer ${offerId} is not among this mission's candidates; vote on the offers it proposed`;
+  if (ctx.votes[offerId] || Object.keys(ctx.votes).length < MAX_VOTED_OFFERS) return null;
+  return `This mission already has votes on ${MAX_VOTED_OFFERS} offers, the most it keeps`;
+}
+
 /** A member's latest vote on an offer replaces their earlier one: one member, one voice. */
 export function recordVote(
   ctx: MissionContext,

@@ -1,10 +1,11 @@
 import type { BrowserEventRequest, ClientEventAck, ClientEventRequest } from '@hs/contracts';
 import { TAKEOVER_EVENTS } from '@hs/contracts';
-import { AppError, type Caller, forbidden, invalidState, notFound, nowIso } from '@hs/service-kit';
+import { AppError, type Caller, conflict, forbidden, invalidState, notFound, nowIso } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
+import { clientEventAuditDetail } from '../domain/client-event-audit.ts';
 import { isTerminal, type MissionDoc, mayFollow, NOT_A_FOLLOWER } from '../domain/mission.ts';
-import { recordVote } from '../domain/poll-tally.ts';
+import { recordVote, voteRefusal } from '../domain/poll-tally.ts';
 import { applyTakeoverEvent } from './browser-takeover.ts';
 
 const invalidMissionType = (message: string) => new AppError('INVALID_MISSION_TYPE', 409, message);
@@ -51,11 +52,18 @@ export async function recordClientEvent(
         : null;
   if (vote && event.offerId) {
     const offerId = event.offerId;
-    await ctx.missions.update(missionId, (m) =>
-      isTerminal(m.state)
-        ? ABORT
-        : { ...m, context: recordVote(m.context, offerId, input.caller.userId, vote), updated_at: nowIso() },
-    );
+    // Checked on the document as stored: a turn may have proposed new candidates meanwhile.
+    let refused = null as AppError | null;
+    await ctx.missions.update(missionId, (m) => {
+      refused = refusedVote(m, offerId);
+      if (refused) return ABORT;
+      return {
+        ...m,
+        context: recordVote(m.context, offerId, input.caller.userId, vote),
+        updated_at: nowIso(),
+      };
+    });
+    if (refused) throw refused;
   }
   await ctx.events.append(missionId, 'client.event', { ...event, member_id: input.caller.userId });
   await ctx.audit.record(
@@ -65,7 +73,7 @@ export async function recordClientEvent(
       category: 'USER_ACTION',
       severity: 'INFO',
       action: 'CLIENT_EVENT',
-      detail: { ...event },
+      detail: clientEventAuditDetail(event),
       actorId: input.caller.userId,
       targetType: 'mission',
       targetId: missionId,
@@ -73,6 +81,14 @@ export async function recordClientEvent(
     input.requestId,
   );
   return { accepted: true, missionId, eventType: event.eventType };
+}
+
+/** 409 for a vote the mission can't take: it has ended, or the offer is not one to vote on. */
+function refusedVote(mission: MissionDoc, offerId: string): AppError | null {
+  if (isTerminal(mission.state))
+    return invalidState(`Mission is ${mission.state}; it accepts no more events`);
+  const why = voteRefusal(mission.context, offerId);
+  return why ? conflict(why) : null;
 }
 
 /**

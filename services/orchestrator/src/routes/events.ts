@@ -16,13 +16,14 @@ export function registerEventRoutes(app: ServiceApp, ctx: OrchestratorContext): 
   app.post(
     '/api/v1/households/:id/orchestrator/missions/:mId/events',
     {
-      // Spec part 7: a missing required field (and an unknown eventType) is 400 here, not 422.
+      // Spec part 7: a missing required field (and an unknown eventType) is 400 here, not 422;
+      // so is any other field out of bounds (metadata over its size included).
       config: { validationStatus: 400 },
       schema: {
         tags: ['missions'],
         summary: 'A client event on a mission',
         description:
-          "Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403.",
+          "Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403. `metadata` over 20 keys or 2048 bytes as JSON: 400 VALIDATION_ERROR (loc body.metadata). A vote (USER_LIKED_ITEM / USER_DISLIKED_ITEM) on a mission with candidates must name one of them, and a mission without candidates keeps votes on at most 500 distinct offers (a changed vote is always taken): else 409 CONFLICT.",
         params: MissionParams,
         body: ClientEventRequest,
         response: { 200: ClientEventAck, ...errors },

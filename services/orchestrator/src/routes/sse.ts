@@ -8,6 +8,10 @@ export type SseChannel = {
   send(event: StreamEvent): void;
   /** Several events in one write (a batch a mission's hub delivers). */
   sendMany(events: readonly StreamEvent[]): void;
+  /** True while the socket holds more than it takes at once (its client is behind). */
+  backedUp(): boolean;
+  /** Resolves when the socket has written out what it held (or the stream closed). */
+  drained(): Promise<void>;
   end(): void;
 };
 
@@ -125,6 +129,19 @@ export function openSse(
       pending = '';
       write(frames);
     },
+    backedUp: () => open() && raw.socket?.writableNeedDrain === true,
+    drained: () =>
+      new Promise<void>((resolve) => {
+        const socket = raw.socket;
+        if (!open() || socket?.writableNeedDrain !== true) return resolve();
+        const done = () => {
+          socket.off('drain', done);
+          socket.off('close', done);
+          resolve();
+        };
+        socket.on('drain', done);
+        socket.on('close', done);
+      }),
     end: () => {
       forget();
       end();

@@ -38,6 +38,8 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
         unsubscribe = ctx.events.subscribe(mission.mission_id, after, {
           pollMs: ctx.config.stream.pollMs,
           deliver: (events) => sse.sendMany(events),
+          backedUp: () => sse.backedUp(),
+          drained: () => sse.drained(),
           fail: (err) => {
             // Headers are gone already: end the stream; the client reconnects with Last-Event-ID.
             request.log.warn({ err }, 'mission stream failed');
