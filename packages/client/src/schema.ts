@@ -28,10 +28,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List households */
+        /**
+         * The caller's households, oldest first
+         * @description At most 50, the most a user can belong to.
+         */
         get: operations["listHouseholds"];
         put?: never;
-        /** Create household */
+        /**
+         * Create household
+         * @description The caller becomes its PARENT_GUARDIAN. A user creates at most 20 households and belongs to at most 50: past either, 409 CONFLICT. Honours Idempotency-Key.
+         */
         post: operations["createHousehold"];
         delete?: never;
         options?: never;
@@ -327,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Create member
-         * @description PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise. 409 CONFLICT when the user is already a member.
+         * @description PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise. 409 CONFLICT when the user is already a member, or already belongs to 50 households.
          */
         post: operations["createMember"];
         delete?: never;
@@ -415,7 +421,7 @@ export interface paths {
         put?: never;
         /**
          * Create audit log export
-         * @description Exports the mission's audit entries (oldest first) as an AuditLog artifact. PARENT_GUARDIAN only (403 for other members); another household's mission is 404 NOT_FOUND. No body.
+         * @description Exports the mission's audit entries (oldest first, at most 10000 entries or 8 MB of JSON) as an AuditLog artifact: data {missionId, entryCount, lastSeq, truncated, entries, rest?}; when truncated, rest names the paged trail read that continues after lastSeq (GET .../missions/{mId}/audit?afterSeq=lastSeq). 201 with a new export; 200 with the last export when the trail has nothing new since (DATA_ACCESS records aside) or the last export was already truncated. PARENT_GUARDIAN only (403 for other members); another household's mission is 404 NOT_FOUND; 503 SERVICE_UNAVAILABLE when the caller's deadline passed first (nothing stored). No body.
          */
         post: operations["createAuditLogExport"];
         delete?: never;
@@ -433,7 +439,7 @@ export interface paths {
         };
         /**
          * Get mission audit
-         * @description A mission's audit trail, oldest first. limit default 50, max 500; offset. Another household's mission is 404 NOT_FOUND. A member forwarded by the gateway must be a PARENT_GUARDIAN (403 otherwise); the read is recorded in the log (DATA_ACCESS).
+         * @description A mission's audit trail, oldest first. limit default 50, max 500; offset at most 10000 (422 beyond); afterSeq pages on by seq (entries with a greater seq; total still counts the whole trail). Another household's mission is 404 NOT_FOUND. A member forwarded by the gateway must be a PARENT_GUARDIAN (403 otherwise); the read is recorded in the log (DATA_ACCESS).
          */
         get: operations["getMissionAudit"];
         put?: never;
@@ -646,7 +652,7 @@ export interface paths {
         put?: never;
         /**
          * A client event on a mission
-         * @description Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403.
+         * @description Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403. `metadata` over 20 keys or 2048 bytes as JSON: 400 VALIDATION_ERROR (loc body.metadata). A vote (USER_LIKED_ITEM / USER_DISLIKED_ITEM) on a mission with candidates must name one of them, and a mission without candidates keeps votes on at most 500 distinct offers (a changed vote is always taken): else 409 CONFLICT.
          */
         post: operations["postMissionEvent"];
         delete?: never;
@@ -722,12 +728,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the household's purchase requests, newest first */
+        /**
+         * List the household's purchase requests, newest first
+         * @description A page at a time: limit (1-200, default 50; outside that 422) requests, newest first, optionally only those with one status. When more follow, the reply carries X-Next-Cursor and Link (rel="next"): pass the cursor back, with the same status, for the next page; the last page carries neither. A cursor the gateway did not issue is 400 BAD_REQUEST "Invalid cursor".
+         */
         get: operations["listPurchaseRequests"];
         put?: never;
         /**
          * Ask to buy something
-         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain (no IP address, localhost or credentials: 400 POLICY_VIOLATION). The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests. Honours Idempotency-Key.
+         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain (no IP address, localhost or credentials: 400 POLICY_VIOLATION). The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the 100 most recent ids). Honours Idempotency-Key.
          */
         post: operations["createPurchaseRequest"];
         delete?: never;
@@ -891,7 +900,7 @@ export interface paths {
         put?: never;
         /**
          * Create try on job
-         * @description Queues a try-on job (202). 400 BAD_REQUEST when personImageRef or garmentImageRef is missing or not an accepted reference, or memberId (default: the caller) is not a household member. The job then runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT.
+         * @description Queues a try-on job (202). 400 BAD_REQUEST when personImageRef or garmentImageRef is missing or not an accepted reference, or memberId (default: the caller) is not a household member. The job then runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT. A household with VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for one more.
          */
         post: operations["createTryOnJob"];
         delete?: never;
@@ -2503,6 +2512,7 @@ export interface operations {
                 action?: string;
                 targetType?: string;
                 category?: "MISSION_LIFECYCLE" | "TOOL_CALL" | "PURCHASE_GATE" | "SAFETY_VIOLATION" | "USER_ACTION" | "SESSION_EVENT" | "DATA_ACCESS" | "SYSTEM";
+                beforeSeq?: number;
             };
             header?: never;
             path: {
@@ -3393,6 +3403,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Artifact"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -3438,6 +3457,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getMissionAudit: {
@@ -3445,6 +3473,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                afterSeq?: number;
             };
             header?: never;
             path: {
@@ -4733,6 +4762,8 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "PENDING_APPROVAL" | "APPROVED" | "CART_PREP" | "CART_READY" | "COMPLETED" | "REJECTED" | "CANCELLED";
+                limit?: number;
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -4745,10 +4776,23 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Only when more requests follow: pass it as `cursor` (same status) for the next page. */
+                    "X-Next-Cursor"?: string;
+                    /** @description Only when more requests follow: `<next page URL>; rel="next"`, the same query with the cursor. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PurchaseRequest"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Unauthorized */
@@ -5504,6 +5548,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
