@@ -856,7 +856,7 @@ export interface paths {
         put?: never;
         /**
          * Start the purchase: create the intent and dispatch cart preparation
-         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable: 502/504 and the request stays APPROVED (lastFailure set). Honours Idempotency-Key (a replay returns the same token).
+         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable: 502/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token).
          */
         post: operations["startPurchaseIntent"];
         delete?: never;
@@ -5319,6 +5319,15 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

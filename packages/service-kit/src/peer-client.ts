@@ -135,9 +135,12 @@ export function createPeerClient(options: {
       }
       if (res.statusCode >= 400) {
         const env = ErrorEnvelope.safeParse(json);
+        // A peer's "wait this long" (429) reaches the client that will have to wait.
+        const retryAfter = res.headers['retry-after'];
         if (env.success)
           throw new AppError(env.data.error, res.statusCode, env.data.message, {
             ...(env.data.details ? { details: env.data.details } : {}),
+            ...(typeof retryAfter === 'string' ? { headers: { 'retry-after': retryAfter } } : {}),
           });
         throw upstreamError(`${service} refused the call (${res.statusCode})`);
       }

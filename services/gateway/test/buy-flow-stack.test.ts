@@ -12,7 +12,11 @@ beforeAll(async () => {
     durable: true,
     perService: {
       gateway: { AUDIT_RETRY_MAX_SECONDS: '1' },
-      cartprep: { CARTPREP_POLL_MS: '50', CARTPREP_CALLBACK_RETRY_MAX_SECONDS: '1' },
+      cartprep: {
+        CARTPREP_POLL_MS: '50',
+        CARTPREP_CALLBACK_RETRY_MAX_SECONDS: '1',
+        CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD: '2',
+      },
     },
   });
 }, 60_000);
@@ -152,5 +156,41 @@ describe('the buy flow across real services', () => {
         })
       ).body.status,
     ).toBe('COMPLETED');
+  }, 60_000);
+
+  // Last: its slow jobs hold cart-prep's two workers until the stack closes.
+  it("answers a household past cart-prep's active-job bound 429 with Retry-After; the request stays APPROVED", async () => {
+    const owner = await login('stack-busy-parent');
+    const home = `/api/v1/households/${
+      (await call('POST', '/api/v1/households', owner.token, { name: 'Busy home' })).body.householdId
+    }`;
+    const approvedRequest = async (n: number) => {
+      const pr = (
+        await call('POST', `${home}/requests`, owner.token, {
+          title: `Scarf ${n}`,
+          // Simulated in test: each job takes 30 s, so both stay active.
+          url: `https://shop.example.com/p/scarf-${n}?simulateDelayMs=30000`,
+          price: 20,
+          currency: 'EUR',
+        })
+      ).body;
+      await call('POST', `${home}/requests/${pr.requestId}/approve`, owner.token, {});
+      return `${home}/requests/${pr.requestId}`;
+    };
+    for (const n of [1, 2])
+      expect(
+        (await call('POST', `${await approvedRequest(n)}/purchase-intents`, owner.token, {})).status,
+      ).toBe(201);
+    const third = await approvedRequest(3);
+    const refused = await call('POST', `${third}/purchase-intents`, owner.token, {});
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect(refused.body).toEqual({
+      error: 'RATE_LIMITED',
+      message: 'This household already has 2 carts being prepared; try again when one is done',
+    });
+    const after = (await call('GET', third, owner.token)).body;
+    expect(after.status).toBe('APPROVED');
+    expect(after.lastFailure.message).toContain('This household already has 2 carts being prepared');
   }, 60_000);
 });

@@ -27,7 +27,7 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
         security: [{ bearer: [] }],
         summary: 'Start the purchase: create the intent and dispatch cart preparation',
         description:
-          'ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable: 502/504 and the request stays APPROVED (lastFailure set). Honours Idempotency-Key (a replay returns the same token).',
+          'ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable: 502/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token).',
         params: PurchaseRequestParams,
         headers: IdempotencyHeaders,
         body: CreatePurchaseIntentRequest,
@@ -38,6 +38,7 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
           404: ErrorEnvelope,
           409: ErrorEnvelope,
           422: ErrorEnvelope,
+          429: ErrorEnvelope,
           502: ErrorEnvelope,
           504: ErrorEnvelope,
         },
