@@ -257,7 +257,7 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
     await createOutfitRepository(store).newest(H, 5);
     await createOutfitRepository(store).idsWithItem(H, 'item_1');
     await createCollectionRepository(store).newest(H, 5);
-    await createCollectionRepository(store).ids(H);
+    await createCollectionRepository(store).idsHolding(H, { type: 'ITEM', id: 'item_1' });
   },
 };
 

@@ -958,7 +958,7 @@ export interface paths {
         };
         /**
          * Get wardrobe feed
-         * @description Items, outfits, active offers and collections of the household, newest first. An unsupported source is 400 VALIDATION_ERROR. A source that cannot be read (commerce down) is listed in unavailableSources. Strong ETag; If-None-Match gives 304.
+         * @description Items, outfits, active offers and collections (each with its newest 20 entries and entryCount) of the household, newest first. An unsupported source is 400 VALIDATION_ERROR. A source that cannot be read (commerce down) is listed in unavailableSources. Strong ETag; If-None-Match gives 304.
          */
         get: operations["getWardrobeFeed"];
         put?: never;
@@ -976,12 +976,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List feed collections */
+        /**
+         * List feed collections
+         * @description Every collection of the household, newest first, each with its newest 20 entries and entryCount.
+         */
         get: operations["listFeedCollections"];
         put?: never;
         /**
          * Create feed collection
-         * @description A named collection of items and outfits; a missing name is 400 VALIDATION_ERROR.
+         * @description A named collection of items and outfits; a missing name is 400 VALIDATION_ERROR. A household has at most 200 collections: one more is 409 CONFLICT.
          */
         post: operations["createFeedCollection"];
         delete?: never;
@@ -1018,7 +1021,7 @@ export interface paths {
         put?: never;
         /**
          * Create collection entry
-         * @description Adds an item or outfit of this household (404 otherwise); adding one twice changes nothing.
+         * @description Adds an item or outfit of this household (404 otherwise); adding one twice changes nothing. A collection holds at most 500 entries: one more is 409 CONFLICT.
          */
         post: operations["createCollectionEntry"];
         delete?: never;
@@ -5785,6 +5788,7 @@ export interface operations {
                                     addedAt: string;
                                     addedBy: string | null;
                                 }[];
+                                entryCount: number;
                                 createdBy: string | null;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -5871,6 +5875,7 @@ export interface operations {
                                 addedAt: string;
                                 addedBy: string | null;
                             }[];
+                            entryCount: number;
                             createdBy: string | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -5900,6 +5905,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5953,6 +5967,7 @@ export interface operations {
                             addedAt: string;
                             addedBy: string | null;
                         }[];
+                        entryCount: number;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -5981,6 +5996,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6029,6 +6053,7 @@ export interface operations {
                             addedAt: string;
                             addedBy: string | null;
                         }[];
+                        entryCount: number;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -6057,6 +6082,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6113,6 +6147,7 @@ export interface operations {
                             addedAt: string;
                             addedBy: string | null;
                         }[];
+                        entryCount: number;
                         createdBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -6141,6 +6176,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -260,7 +260,12 @@ export const FeedCollection = z.object({
   collectionId: z.string().describe('col_<id>'),
   householdId: z.string(),
   name: z.string(),
-  entries: z.array(CollectionEntry),
+  entries: z
+    .array(CollectionEntry)
+    .describe(
+      'oldest first, at most 500 (one more is 409 CONFLICT); the feed and the collection list show only the newest 20',
+    ),
+  entryCount: z.number().int().describe('how many entries the collection holds'),
   createdBy: z.string().nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -276,6 +281,7 @@ export const CollectionParams = z.object({
   id: z.string().min(1).max(128),
   collectionId: z.string().min(1).max(128),
 });
+/** Every collection of the household (at most 200), newest first, each with its newest 20 entries. */
 export const CollectionList = z.object({ items: z.array(FeedCollection) });
 
 /** Offers as the feed shows them (the commerce Offer, kept loose so the feed doesn't break on new fields). */

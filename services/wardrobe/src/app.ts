@@ -58,6 +58,10 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
     members: createHouseholdMembers(peer('gateway')),
     offers: createCommerceOffers(peer('commerce'), Math.min(COMMERCE_TIMEOUT_MS, config.internalTimeoutMs)),
   };
+  // A failure (store down at boot) is retried by the first delete that needs the backfill.
+  ctx.collections
+    .prepare()
+    .catch((err: unknown) => app.log.warn({ err }, 'feed collection backfill failed; retried on first use'));
   registerItemRoutes(app, ctx);
   registerImageRoutes(app, ctx);
   registerCurationRoutes(app, ctx);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStore } from '@hs/store';
+import { createStore, type Store } from '@hs/store';
 import { type FakePeer, startFakeGatewayMembers } from '@hs/testing';
 import { buildApp } from '../src/app.ts';
 import { loadWardrobeConfig } from '../src/config.ts';
@@ -35,7 +35,7 @@ export type TestWardrobe = Awaited<ReturnType<typeof buildApp>> & {
  * commerce address is dead: "commerce down").
  */
 export async function wardrobeApp(
-  options: { env?: Record<string, string>; offers?: Record<string, unknown>[] | null } = {},
+  options: { env?: Record<string, string>; offers?: Record<string, unknown>[] | null; store?: Store } = {},
 ): Promise<TestWardrobe> {
   const dir = mkdtempSync(join(tmpdir(), 'wardrobe-test-'));
   const gateway = await startFakeGatewayMembers({ h_1: ['usr_a', 'usr_b'], h_2: ['usr_c'] });
@@ -49,7 +49,7 @@ export async function wardrobeApp(
     PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
     ...options.env,
   });
-  const app = await buildApp({ config, store: createStore({ backend: 'inmemory' }) });
+  const app = await buildApp({ config, store: options.store ?? createStore({ backend: 'inmemory' }) });
   return Object.assign(app, {
     gateway,
     commerce,

@@ -1,4 +1,4 @@
-import { ABORT, type CollectionOptions, type Page, type Store, type Where } from '@hs/store';
+import { ABORT, type CollectionOptions, type IndexSpec, type Page, type Store, type Where } from '@hs/store';
 import type { StoredItem, Tombstone } from '../domain/items.ts';
 
 function itemIndexes() {
@@ -11,14 +11,36 @@ function itemIndexes() {
   return heads.flatMap((h) => [{ fields: [...h, 'updatedAt'] }, { fields: [...h, 'season', 'updatedAt'] }]);
 }
 
+/**
+ * A household's documents holding one array element, in order, on every backend: sqlite walks a
+ * walk table keyed by (household, element) and the memory store one sorted list, instead of every
+ * document of the household probed for the element (deleting an item or outfit asks this of the
+ * outfits and the collections); Firestore has the composite index.
+ */
+function everywhere(fields: string[]): IndexSpec[] {
+  return [
+    { fields, embeddedOnly: true },
+    { fields, firestoreOnly: true },
+  ];
+}
+
 export const WARDROBE_COLLECTIONS: Record<string, CollectionOptions> = {
   items: { indexes: itemIndexes(), arrayFields: ['season'] },
   item_tombstones: { indexes: [{ fields: ['householdId', 'deletedAt'] }] },
   outfits: {
-    indexes: [{ fields: ['householdId', 'updatedAt'] }, { fields: ['householdId', 'itemIds'] }],
+    indexes: [
+      { fields: ['householdId', 'updatedAt'] },
+      ...everywhere(['householdId', 'itemIds', 'updatedAt']),
+    ],
     arrayFields: ['itemIds'],
   },
-  feed_collections: { indexes: [{ fields: ['householdId', 'updatedAt'] }] },
+  feed_collections: {
+    indexes: [
+      { fields: ['householdId', 'updatedAt'] },
+      ...everywhere(['householdId', 'entryRefs', 'updatedAt']),
+    ],
+    arrayFields: ['entryRefs'],
+  },
 };
 
 /** How many tombstones one sync answer carries; older deletions are older than any sane sync gap. */

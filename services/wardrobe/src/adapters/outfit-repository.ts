@@ -1,6 +1,9 @@
-import type { FeedCollection, Outfit } from '@hs/contracts';
+import type { Outfit } from '@hs/contracts';
 import { ABORT, queryAll, type Store } from '@hs/store';
 import { WARDROBE_COLLECTIONS } from './item-repository.ts';
+
+// Imported from here by test/firestore-index-coverage.test.ts.
+export { type CollectionRepository, createCollectionRepository } from './collection-repository.ts';
 
 export function createOutfitRepository(store: Store) {
   const outfits = store.collection<Outfit>('outfits', WARDROBE_COLLECTIONS.outfits);
@@ -27,13 +30,14 @@ export function createOutfitRepository(store: Store) {
       check(o);
       return outfits.delete(outfitId);
     },
-    /** Ids of the household's outfits that contain the item. */
+    /** Ids of the household's outfits that contain the item (ordered, so an index serves it). */
     async idsWithItem(householdId: string, itemId: string): Promise<string[]> {
       const found = await queryAll(outfits, {
         where: [
           ['householdId', '==', householdId],
           ['itemIds', 'array-contains', itemId],
         ],
+        orderBy: [{ field: 'updatedAt', direction: 'desc' }],
       });
       return found.map((o) => o.outfitId);
     },
@@ -57,44 +61,4 @@ export function createOutfitRepository(store: Store) {
   };
 }
 
-export function createCollectionRepository(store: Store) {
-  const collections = store.collection<FeedCollection>(
-    'feed_collections',
-    WARDROBE_COLLECTIONS.feed_collections,
-  );
-  return {
-    async get(householdId: string, collectionId: string): Promise<FeedCollection | null> {
-      const c = await collections.get(collectionId);
-      return c && c.householdId === householdId ? c : null;
-    },
-    create: (c: FeedCollection) => collections.create(c.collectionId, c),
-    newest: (householdId: string, limit: number) =>
-      collections.query({
-        where: [['householdId', '==', householdId]],
-        orderBy: [{ field: 'updatedAt', direction: 'desc' }],
-        limit,
-      }),
-    /** Ids of all the household's collections (a household keeps a handful). */
-    async ids(householdId: string): Promise<string[]> {
-      const found = await queryAll(collections, {
-        where: [['householdId', '==', householdId]],
-        orderBy: [{ field: 'updatedAt', direction: 'desc' }],
-      });
-      return found.map((c) => c.collectionId);
-    },
-    /** Pure change of a household's collection; null when missing. */
-    async change(
-      householdId: string,
-      collectionId: string,
-      apply: (c: FeedCollection) => FeedCollection | typeof ABORT,
-    ) {
-      const result = await collections.update(collectionId, (current) =>
-        current && current.householdId === householdId ? apply(current) : ABORT,
-      );
-      return result.doc && result.doc.householdId === householdId ? result.doc : null;
-    },
-  };
-}
-
 export type OutfitRepository = ReturnType<typeof createOutfitRepository>;
-export type CollectionRepository = ReturnType<typeof createCollectionRepository>;

@@ -1,17 +1,11 @@
 import { nowIso } from '@hs/service-kit';
-import { ABORT } from '@hs/store';
 import type { WardrobeContext } from '../context.ts';
+import type { EntryRef } from '../domain/collections.ts';
 
-type Ref = { type: 'ITEM' | 'OUTFIT'; id: string };
-
-/** Drops the reference from every collection of the household (one atomic change each). */
-async function removeFromCollections(ctx: WardrobeContext, householdId: string, ref: Ref, now: string) {
-  for (const collectionId of await ctx.collections.ids(householdId)) {
-    await ctx.collections.change(householdId, collectionId, (c) => {
-      const entries = c.entries.filter((e) => !(e.type === ref.type && e.id === ref.id));
-      return entries.length === c.entries.length ? ABORT : { ...c, entries, updatedAt: now };
-    });
-  }
+/** Drops the reference from the household's collections that list it (one atomic change each). */
+async function removeFromCollections(ctx: WardrobeContext, householdId: string, ref: EntryRef, now: string) {
+  for (const collectionId of await ctx.collections.idsHolding(householdId, ref))
+    await ctx.collections.removeEntry(householdId, collectionId, ref, now);
 }
 
 /**

@@ -6,11 +6,18 @@ import {
   FeedCollection,
   HouseholdParams,
 } from '@hs/contracts';
-import { errorResponses, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { conflict, errorResponses, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import type { WardrobeContext } from '../context.ts';
+import {
+  collectionView,
+  MAX_COLLECTIONS_PER_HOUSEHOLD,
+  MAX_ENTRIES_PER_COLLECTION,
+  PREVIEW_ENTRIES,
+  type StoredCollection,
+} from '../domain/collections.ts';
 import { assertMayChange } from '../domain/ownership.ts';
 
-const errors = errorResponses(400, 403, 404, 422);
+const errors = errorResponses(400, 403, 404, 409, 422);
 const H = '/api/v1/households/:id/wardrobe/feed';
 const tags = ['feed'];
 
@@ -22,7 +29,7 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
       config: { validationStatus: 400 },
       schema: {
         tags,
-        description: 'A named collection of items and outfits; a missing name is 400 VALIDATION_ERROR.',
+        description: `A named collection of items and outfits; a missing name is 400 VALIDATION_ERROR. A household has at most ${MAX_COLLECTIONS_PER_HOUSEHOLD} collections: one more is 409 CONFLICT.`,
         params: HouseholdParams,
         body: CreateCollectionRequest,
         response: { 201: FeedCollection, ...errors },
@@ -30,7 +37,7 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
     },
     async (request, reply) => {
       const now = nowIso();
-      const collection: FeedCollection = {
+      const collection: StoredCollection = {
         collectionId: newId('col'),
         householdId: request.params.id,
         name: request.body.name,
@@ -39,15 +46,27 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
         createdAt: now,
         updatedAt: now,
       };
-      await ctx.collections.create(collection);
-      return reply.code(201).send(collection);
+      if (!(await ctx.collections.create(collection)))
+        throw conflict(`A household can have at most ${MAX_COLLECTIONS_PER_HOUSEHOLD} collections`);
+      return reply.code(201).send(collectionView(collection));
     },
   );
 
   app.get(
     `${H}/collections`,
-    { schema: { tags, params: HouseholdParams, response: { 200: CollectionList, ...errors } } },
-    async (request) => ({ items: (await ctx.collections.newest(request.params.id, 200)).items }),
+    {
+      schema: {
+        tags,
+        description: `Every collection of the household, newest first, each with its newest ${PREVIEW_ENTRIES} entries and entryCount.`,
+        params: HouseholdParams,
+        response: { 200: CollectionList, ...errors },
+      },
+    },
+    async (request) => ({
+      items: (await ctx.collections.newest(request.params.id, MAX_COLLECTIONS_PER_HOUSEHOLD)).items.map((c) =>
+        collectionView(c, true),
+      ),
+    }),
   );
 
   app.get(
@@ -56,7 +75,7 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
     async (request) => {
       const c = await ctx.collections.get(request.params.id, request.params.collectionId);
       if (!c) throw notFound('Collection not found');
-      return c;
+      return collectionView(c);
     },
   );
 
@@ -65,8 +84,7 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
     {
       schema: {
         tags,
-        description:
-          'Adds an item or outfit of this household (404 otherwise); adding one twice changes nothing.',
+        description: `Adds an item or outfit of this household (404 otherwise); adding one twice changes nothing. A collection holds at most ${MAX_ENTRIES_PER_COLLECTION} entries: one more is 409 CONFLICT.`,
         params: CollectionParams,
         body: AddCollectionEntryRequest,
         response: { 200: FeedCollection, ...errors },
@@ -83,13 +101,16 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
       if (!exists) throw notFound(`${type === 'ITEM' ? 'Item' : 'Outfit'} not found`);
       const now = nowIso();
       const addedBy = request.caller?.userId ?? null;
-      const updated = await ctx.collections.change(id, collectionId, (c) =>
-        c.entries.some((e) => e.type === type && e.id === refId)
-          ? c
-          : { ...c, entries: [...c.entries, { type, id: refId, addedAt: now, addedBy }], updatedAt: now },
-      );
+      const updated = await ctx.collections.addEntry(id, collectionId, {
+        type,
+        id: refId,
+        addedAt: now,
+        addedBy,
+      });
+      if (updated === 'full')
+        throw conflict(`A collection can hold at most ${MAX_ENTRIES_PER_COLLECTION} entries`);
       if (!updated) throw notFound('Collection not found');
-      return updated;
+      return collectionView(updated);
     },
   );
 }

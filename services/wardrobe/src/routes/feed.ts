@@ -9,6 +9,7 @@ import {
 import { errorResponses, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
+import { collectionView, PREVIEW_ENTRIES } from '../domain/collections.ts';
 import { mergeFeed } from '../domain/feed.ts';
 import { itemView } from '../domain/items.ts';
 import { withEtag } from './http-cache.ts';
@@ -41,7 +42,7 @@ export function registerFeedRoutes(app: ServiceApp, ctx: WardrobeContext): void 
         type: 'COLLECTION',
         id: c.collectionId,
         at: c.updatedAt,
-        collection: c,
+        collection: collectionView(c, true),
       })),
     OFFERS: async (h, limit, requestId) =>
       (await ctx.offers.search({ householdId: h, limit: Math.min(limit, 100) }, requestId)).map((o) => ({
@@ -58,8 +59,7 @@ export function registerFeedRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       config: { validationStatus: 400 },
       schema: {
         tags,
-        description:
-          'Items, outfits, active offers and collections of the household, newest first. An unsupported source is 400 VALIDATION_ERROR. A source that cannot be read (commerce down) is listed in unavailableSources. Strong ETag; If-None-Match gives 304.',
+        description: `Items, outfits, active offers and collections (each with its newest ${PREVIEW_ENTRIES} entries and entryCount) of the household, newest first. An unsupported source is 400 VALIDATION_ERROR. A source that cannot be read (commerce down) is listed in unavailableSources. Strong ETag; If-None-Match gives 304.`,
         params: HouseholdParams,
         querystring: FeedQuery,
         headers: IfNoneMatchHeaders,
