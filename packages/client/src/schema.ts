@@ -730,7 +730,7 @@ export interface paths {
         };
         /**
          * List the household's purchase requests, newest first
-         * @description A page at a time: limit (1-200, default 50; outside that 422) requests, newest first, optionally only those with one status. When more follow, the reply carries X-Next-Cursor and Link (rel="next"): pass the cursor back, with the same status, for the next page; the last page carries neither. A cursor the gateway did not issue is 400 BAD_REQUEST "Invalid cursor".
+         * @description A page at a time: limit (1-200, default 100; outside that 422) requests, newest first, optionally only those with one status. When more follow, the reply carries X-Next-Cursor and Link (rel="next"): pass the cursor back, with the same status, for the next page; the last page carries neither. A cursor the gateway did not issue is 400 BAD_REQUEST "Invalid cursor".
          */
         get: operations["listPurchaseRequests"];
         put?: never;

@@ -61,7 +61,8 @@ export const MAX_PLAN_EXTRA_CHARS = 4096;
  */
 function boundedExtras<S extends z.ZodRawShape>(shape: S) {
   return z.looseObject(shape).superRefine((value, ctx) => {
-    const extras = Object.keys(value).filter((key) => !(key in shape));
+    // Own keys only: `in` would also take `valueOf`, `constructor`... as known (from the prototype).
+    const extras = Object.keys(value).filter((key) => !Object.hasOwn(shape, key));
     if (extras.length > MAX_PLAN_EXTRA_KEYS)
       ctx.addIssue({
         code: 'custom',

@@ -96,7 +96,8 @@ export const MAX_PURCHASE_REQUEST_PAGE = 200;
 /** Newest first, a page at a time: pass the previous reply's `X-Next-Cursor` back as `cursor`. */
 export const ListPurchaseRequestsQuery = z.object({
   status: PurchaseRequestStatus.optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PURCHASE_REQUEST_PAGE).default(50),
+  // 100: most households' whole history, for a client that does not page yet.
+  limit: z.coerce.number().int().min(1).max(MAX_PURCHASE_REQUEST_PAGE).default(100),
   cursor: z.string().min(1).max(2048).optional(),
 });
 export type ListPurchaseRequestsQuery = z.infer<typeof ListPurchaseRequestsQuery>;

@@ -173,6 +173,12 @@ describe('mission plan request bounds', () => {
         'Keys besides the known ones may take at most 4096 characters as JSON (got 900011)',
       ],
       ['constraints', many, 'At most 20 keys besides the known ones (got 21)'],
+      // Names an object inherits are unknown keys like any other.
+      [
+        'contextData',
+        { valueOf: big },
+        'Keys besides the known ones may take at most 4096 characters as JSON (got 900014)',
+      ],
     ] as const) {
       const res = await plan({ [field]: value });
       expect(res.statusCode).toBe(422);

@@ -35,11 +35,11 @@ async function pageThrough(query: Record<string, string>) {
 }
 
 describe('GET /requests: a page at a time', () => {
-  it('answers 50 requests by default, newest first, with the cursor and Link of the next page', async () => {
+  it('answers 100 requests by default, newest first, with the cursor and Link of the next page', async () => {
     const res = await list('');
     expect(res.statusCode).toBe(200);
     const page = res.json() as Array<{ requestId: string; createdAt: string }>;
-    expect(page).toHaveLength(50);
+    expect(page).toHaveLength(100);
     const times = page.map((r) => r.createdAt);
     expect(times).toEqual([...times].sort().reverse());
     const cursor = res.headers['x-next-cursor'] as string;

@@ -1,5 +1,6 @@
 import { createStore } from '@hs/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCollectionRepository } from '../src/adapters/collection-repository.ts';
 import { WARDROBE_COLLECTIONS } from '../src/adapters/item-repository.ts';
 import { createItem, headers, type TestWardrobe, wardrobeApp } from './helpers.ts';
 
@@ -108,5 +109,48 @@ describe('collection limits', () => {
     );
     // Another household is not affected.
     expect((await newCollection('h_2')).statusCode).toBe(201);
+  });
+});
+
+describe('the collection counter', () => {
+  it('gives the slot back when the collection could not be stored', async () => {
+    const store = createStore({ backend: 'inmemory' });
+    let failNext = true;
+    // The store's own collections, but the next collection document write fails (a full disk).
+    const failing = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop !== 'collection') return Reflect.get(target, prop, receiver);
+        return (name: string, options?: never) => {
+          const real = target.collection(name, options);
+          if (name !== 'feed_collections') return real;
+          return new Proxy(real, {
+            get(col, key, r) {
+              if (key !== 'create') return Reflect.get(col, key, r);
+              return async (...args: Parameters<typeof real.create>) => {
+                if (failNext) {
+                  failNext = false;
+                  throw new Error('disk full');
+                }
+                return real.create(...args);
+              };
+            },
+          });
+        };
+      },
+    });
+    const repo = createCollectionRepository(failing);
+    const collection = (id: string) => ({
+      collectionId: id,
+      householdId: 'h_1',
+      name: 'Looks',
+      entries: [],
+      createdAt: AT,
+      updatedAt: AT,
+    });
+    await expect(repo.create(collection('col_1') as never)).rejects.toThrow('disk full');
+    const counts = store.collection<{ collections: number }>('collection_counts');
+    expect((await counts.get('h_1'))?.collections).toBe(0);
+    expect(await repo.create(collection('col_2') as never)).toBe(true);
+    expect((await counts.get('h_1'))?.collections).toBe(1);
   });
 });

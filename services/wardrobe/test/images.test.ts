@@ -184,7 +184,7 @@ describe('image uploads (local storage)', () => {
     expect(confirm.statusCode).toBe(400);
   });
 
-  it('drops uploads abandoned an hour past their URL (and their bytes) to make room, never a fresh one', async () => {
+  it('drops uploads abandoned an hour past their URL (and their bytes) to make room, never a fresh one; too late to confirm them', async () => {
     const item = await createItem(app);
     const first = await uploadUrl(item.itemId);
     expect((await put(pathOf(first.uploadUrl), PNG)).statusCode).toBe(200);
@@ -201,6 +201,16 @@ describe('image uploads (local storage)', () => {
     try {
       // UPLOAD_URL_TTL_SECONDS (default 900) and the hour a late confirm may take have passed.
       vi.setSystemTime(Date.now() + (900 + 3600 + 60) * 1000);
+      // Too late to confirm it, as it is to find it again once dropped.
+      const late = await app.inject({
+        method: 'POST',
+        url: `${ITEMS}/${item.itemId}/images/${first.imageId}/confirm`,
+        headers,
+      });
+      expect(late.statusCode).toBe(409);
+      expect(late.json().message).toBe(
+        'This upload was abandoned (its URL expired over an hour ago); ask for a new upload URL',
+      );
       const next = await uploadUrl(item.itemId);
       expect(next.imageId).toMatch(/^img_/);
       const after = (await app.inject({ method: 'GET', url: `${ITEMS}/${item.itemId}`, headers })).json();

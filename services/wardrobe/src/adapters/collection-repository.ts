@@ -73,7 +73,17 @@ export function createCollectionRepository(store: Store) {
           : { householdId: c.householdId, collections: n + 1 };
       });
       if (!taken.changed) return false;
-      await collections.create(c.collectionId, withEntries(c, c.entries));
+      try {
+        await collections.create(c.collectionId, withEntries(c, c.entries));
+      } catch (err) {
+        // The slot was taken for a collection that does not exist: give it back.
+        await counts
+          .update(c.householdId, (current) =>
+            current ? { ...current, collections: Math.max(0, current.collections - 1) } : ABORT,
+          )
+          .catch(() => undefined);
+        throw err;
+      }
       return true;
     },
     newest: (householdId: string, limit: number) =>

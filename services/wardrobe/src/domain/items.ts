@@ -8,7 +8,7 @@ export type Tombstone = { itemId: string; householdId: string; deletedAt: string
 /** Pending images count too, so abandoned upload URLs can't grow an item without bound. */
 export const MAX_IMAGES_PER_ITEM = 10;
 
-/** How long after its upload URL expired a pending image may still be confirmed. */
+/** How long after its upload URL expired a pending image may still be confirmed (later: 409). */
 const LATE_CONFIRM_MS = 60 * 60 * 1000;
 
 /**

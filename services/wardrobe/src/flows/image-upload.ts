@@ -147,6 +147,9 @@ export async function confirmImage(
   assertMayChange(caller, 'item', item.ownerMemberId);
   if (!image) throw notFound('Image not found');
   if (image.status === 'confirmed') throw conflict('Image is already confirmed');
+  // The same deadline the next upload URL drops it by: confirming is the upload's last step.
+  if (abandonedUploads(item, Date.now(), ctx.config.uploads.urlTtlSeconds).includes(image))
+    throw conflict('This upload was abandoned (its URL expired over an hour ago); ask for a new upload URL');
 
   const stored = await ctx.storage.get(image.key);
   if (!stored || stored.bytes.byteLength === 0) throw badRequest('No image bytes have been uploaded yet');

@@ -93,7 +93,7 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
         tags,
         security,
         summary: "List the household's purchase requests, newest first",
-        description: `A page at a time: limit (1-${MAX_PURCHASE_REQUEST_PAGE}, default 50; outside that 422) requests, newest first, optionally only those with one status. When more follow, the reply carries X-Next-Cursor and Link (rel="next"): pass the cursor back, with the same status, for the next page; the last page carries neither. A cursor the gateway did not issue is 400 BAD_REQUEST "Invalid cursor".`,
+        description: `A page at a time: limit (1-${MAX_PURCHASE_REQUEST_PAGE}, default 100; outside that 422) requests, newest first, optionally only those with one status. When more follow, the reply carries X-Next-Cursor and Link (rel="next"): pass the cursor back, with the same status, for the next page; the last page carries neither. A cursor the gateway did not issue is 400 BAD_REQUEST "Invalid cursor".`,
         params: HouseholdParams,
         querystring: ListPurchaseRequestsQuery,
         response: {
