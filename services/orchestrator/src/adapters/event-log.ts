@@ -70,7 +70,9 @@ export function createEventLog(store: Store) {
 
   // Live streams: one reader per mission, batches pushed to every subscriber (mission-hubs.ts).
   const hubs = createMissionHubs(
-    readAfter,
+    // Shared reads: streams catching up from the same position (a crowd that fell behind the
+    // same batch) read that page once.
+    (missionId, seq, limit) => after(missionId, seq, limit),
     // The counter document changes with every append, whichever process makes it.
     counters.watch
       ? (missionId, onChange, onError) =>
