@@ -29,11 +29,9 @@ import { createUserDirectory } from '../services/gateway/src/adapters/user-direc
 import { createEventLog } from '../services/orchestrator/src/adapters/event-log.ts';
 import { createMissionRepository } from '../services/orchestrator/src/adapters/mission-repository.ts';
 import { createJobRepository as createVtoJobs } from '../services/vto/src/adapters/job-repository.ts';
+import { createCollectionRepository } from '../services/wardrobe/src/adapters/collection-repository.ts';
 import { createItemRepository } from '../services/wardrobe/src/adapters/item-repository.ts';
-import {
-  createCollectionRepository,
-  createOutfitRepository,
-} from '../services/wardrobe/src/adapters/outfit-repository.ts';
+import { createOutfitRepository } from '../services/wardrobe/src/adapters/outfit-repository.ts';
 
 type Direction = 'asc' | 'desc';
 /** One query as the docstore backend sends it: filters in order, then orderBy (ending in __name__). */

@@ -1,5 +1,21 @@
 import { AppError } from '@hs/service-kit';
 
+/** What the count needs of a queue's collection (both queues keep `householdId` and `status`). */
+type CountsJobs = { count(where: [string, '==', string][]): Promise<number> };
+
+/** A household's jobs not finished yet: queued or running. */
+export async function activeJobCount(jobs: CountsJobs, householdId: string): Promise<number> {
+  const counts = await Promise.all(
+    (['QUEUED', 'RUNNING'] as const).map((status) =>
+      jobs.count([
+        ['householdId', '==', householdId],
+        ['status', '==', status],
+      ]),
+    ),
+  );
+  return counts[0]! + counts[1]!;
+}
+
 /** Seconds a refused household is told to wait: about one short job. */
 const RETRY_AFTER_SECONDS = 30;
 

@@ -1,2 +1,2 @@
-export { refuseWhenHouseholdQueueFull } from './household-queue-limit.ts';
+export { activeJobCount, refuseWhenHouseholdQueueFull } from './household-queue-limit.ts';
 export { createJobLoop, type JobLoop, type JobLoopOptions, WorkerStopping } from './job-loop.ts';

@@ -5,6 +5,17 @@ import { createSimulatedExecutor } from '../src/adapters/simulated-executor.ts';
 import { loadCartprepConfig } from '../src/index.ts';
 import { buildCartprep, job } from './cartprep-harness.ts';
 
+/** Settings a production cart-prep boots with (every secret set), plus `extra`. */
+const productionEnv = (extra: Record<string, string> = {}) => ({
+  ...productionInternalTokens(),
+  ...PRODUCTION_STORE,
+  APP_ENV: 'production',
+  BUYFLOW_INTERNAL_TOKEN: 'x'.repeat(40),
+  ARTIFACT_SIGNING_SECRET: 'y'.repeat(40),
+  AUTH_JWT_SECRET: 'z'.repeat(40),
+  ...extra,
+});
+
 let t: Awaited<ReturnType<typeof buildCartprep>> | undefined;
 afterEach(async () => {
   await t?.close();
@@ -210,14 +221,7 @@ describe('cart-prep fairness between households', () => {
     );
     expect(prodResult.ok).toBe(true);
     expect(Date.now() - started).toBeLessThan(1000);
-    const production = loadCartprepConfig({
-      ...productionInternalTokens(),
-      ...PRODUCTION_STORE,
-      APP_ENV: 'production',
-      BUYFLOW_INTERNAL_TOKEN: 'x'.repeat(40),
-      ARTIFACT_SIGNING_SECRET: 'y'.repeat(40),
-      AUTH_JWT_SECRET: 'z'.repeat(40),
-    });
+    const production = loadCartprepConfig(productionEnv());
     expect(production.cartprep.simulationParams).toBe(false);
     expect(loadCartprepConfig({ APP_ENV: 'test' }).cartprep.simulationParams).toBe(true);
   });
@@ -229,15 +233,7 @@ describe('cart-prep configuration', () => {
       loadCartprepConfig({ APP_ENV: 'test', ALLOW_PRIVATE_MERCHANT_HOSTS: '127.0.0.1:9000' }),
     ).not.toThrow();
     expect(() =>
-      loadCartprepConfig({
-        ...productionInternalTokens(),
-        ...PRODUCTION_STORE,
-        APP_ENV: 'production',
-        BUYFLOW_INTERNAL_TOKEN: 'x'.repeat(40),
-        ARTIFACT_SIGNING_SECRET: 'y'.repeat(40),
-        AUTH_JWT_SECRET: 'z'.repeat(40),
-        ALLOW_PRIVATE_MERCHANT_HOSTS: '127.0.0.1:9000',
-      }),
+      loadCartprepConfig(productionEnv({ ALLOW_PRIVATE_MERCHANT_HOSTS: '127.0.0.1:9000' })),
     ).toThrow('Configuration error: ALLOW_PRIVATE_MERCHANT_HOSTS is not allowed when APP_ENV=production');
   });
   it('refuses an enforced allowlist without domains', () => {

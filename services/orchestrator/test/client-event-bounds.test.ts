@@ -3,7 +3,7 @@
 // on offers the mission proposed (or, without candidates, on at most MAX_VOTED_OFFERS offers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VOTED_OFFERS } from '../src/domain/poll-tally.ts';
-import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
+import { as, buildTestApp, createMission, H, OWNER } from './fixtures/build.ts';
 import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
 
 let peers: FakePeers;
@@ -19,16 +19,8 @@ afterAll(async () => {
   await peers.close();
 });
 
-async function create(mission_type: string, initial_message: string) {
-  const res = await app.inject({
-    method: 'POST',
-    url: M,
-    headers: as(OWNER),
-    payload: { mission_type, initial_message },
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().mission_id as string;
-}
+const create = async (mission_type: string, initial_message: string) =>
+  (await createMission(app, mission_type, initial_message)).mission_id as string;
 const send = (mId: string, payload: Record<string, unknown>) =>
   app.inject({ method: 'POST', url: `${M}/${mId}/events`, headers: as(OWNER), payload });
 const stored = async (mId: string) =>

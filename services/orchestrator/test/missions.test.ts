@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
+import { as, buildTestApp, createMission, H, OWNER } from './fixtures/build.ts';
 import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
 
 let peers: FakePeers;
@@ -19,16 +19,8 @@ beforeEach(async () => {
   app = await buildTestApp(peers.url);
 });
 
-async function create(mission_type: string, initial_message: string, user = OWNER) {
-  const res = await app.inject({
-    method: 'POST',
-    url: M,
-    headers: as(user),
-    payload: { mission_type, initial_message },
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json();
-}
+const create = (mission_type: string, initial_message: string, user = OWNER) =>
+  createMission(app, mission_type, initial_message, user);
 const chat = (mId: string, message: string, user = OWNER, headers: Record<string, string> = {}) =>
   app.inject({ method: 'POST', url: `${M}/${mId}/chat`, headers: as(user, headers), payload: { message } });
 

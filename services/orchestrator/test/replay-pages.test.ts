@@ -6,7 +6,7 @@ import type { StreamEvent } from '@hs/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventBytes, PAGE_BYTES } from '../src/adapters/event-pages.ts';
 import { createMissionHubs } from '../src/adapters/mission-hubs.ts';
-import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
+import { as, buildTestApp, createMission, H, OWNER } from './fixtures/build.ts';
 import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
 import { openEventSource } from './fixtures/sse.ts';
 
@@ -69,13 +69,7 @@ describe('a long replay over a real stream', () => {
   });
 
   it('gets every event of 12 MB of stored events on one connection, none cut off or repeated', async () => {
-    const created = await app.inject({
-      method: 'POST',
-      url: M,
-      headers: as(OWNER),
-      payload: { mission_type: 'POLL', initial_message: 'summer looks under 50 EUR' },
-    });
-    const mId = created.json().mission_id as string;
+    const mId = (await createMission(app, 'POLL', 'summer looks under 50 EUR')).mission_id as string;
     // Events as large as were stored before metadata had a bound, then many of the largest allowed.
     for (let i = 0; i < 30; i++)
       await app.ctx.events.append(mId, 'client.event', {

@@ -9,9 +9,10 @@ import {
 import { asLocalStorage, type BlobStorage, createBlobStorageFromSettings } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
+import { createCollectionRepository } from './adapters/collection-repository.ts';
 import { createCommerceOffers } from './adapters/commerce-offers.ts';
 import { createItemRepository } from './adapters/item-repository.ts';
-import { createCollectionRepository, createOutfitRepository } from './adapters/outfit-repository.ts';
+import { createOutfitRepository } from './adapters/outfit-repository.ts';
 import type { WardrobeConfig } from './config.ts';
 import type { WardrobeContext } from './context.ts';
 import { registerCollectionRoutes } from './routes/collections.ts';

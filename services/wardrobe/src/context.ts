@@ -1,8 +1,9 @@
 import type { HouseholdMembers } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
+import type { CollectionRepository } from './adapters/collection-repository.ts';
 import type { CommerceOffers } from './adapters/commerce-offers.ts';
 import type { ItemRepository } from './adapters/item-repository.ts';
-import type { CollectionRepository, OutfitRepository } from './adapters/outfit-repository.ts';
+import type { OutfitRepository } from './adapters/outfit-repository.ts';
 import type { WardrobeConfig } from './config.ts';
 
 export interface WardrobeContext {

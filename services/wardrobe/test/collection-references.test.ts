@@ -5,8 +5,9 @@ import { DatabaseSync } from 'node:sqlite';
 import type { CollectionEntry, Outfit } from '@hs/contracts';
 import { type Collection, createStore, type Doc, type Store } from '@hs/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCollectionRepository } from '../src/adapters/collection-repository.ts';
 import { createItemRepository, WARDROBE_COLLECTIONS } from '../src/adapters/item-repository.ts';
-import { createCollectionRepository, createOutfitRepository } from '../src/adapters/outfit-repository.ts';
+import { createOutfitRepository } from '../src/adapters/outfit-repository.ts';
 import type { WardrobeContext } from '../src/context.ts';
 import { forgetItem } from '../src/flows/forget-references.ts';
 

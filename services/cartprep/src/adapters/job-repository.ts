@@ -1,3 +1,4 @@
+import { activeJobCount } from '@hs/jobs';
 import { outgoingTraceparent } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
 import { ABORT } from '@hs/store';
@@ -32,17 +33,7 @@ export function createJobRepository(store: Store) {
       return result.changed ? result.doc : null;
     },
     /** The household's jobs not finished yet (queued or running). */
-    async activeFor(householdId: string): Promise<number> {
-      const counts = await Promise.all(
-        (['QUEUED', 'RUNNING'] as const).map((status) =>
-          jobs.count([
-            ['householdId', '==', householdId],
-            ['status', '==', status],
-          ]),
-        ),
-      );
-      return counts[0]! + counts[1]!;
-    },
+    activeFor: (householdId: string) => activeJobCount(jobs, householdId),
     /** How many jobs wait and since when the oldest waits (for `/metrics`). */
     async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
       const [depth, oldest] = await Promise.all([

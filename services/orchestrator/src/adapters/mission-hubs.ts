@@ -85,6 +85,12 @@ type Hub = {
   stopFinding: () => void;
 };
 
+/** Whether a stream takes the hub's deliveries (rather than catching up on its own). */
+function hasLiveSubscriber(hub: Hub): boolean {
+  for (const sub of hub.subscribers) if (!sub.catchingUp) return true;
+  return false;
+}
+
 /** The events of `page` that can go out now: contiguous after `cursor`, or past a gap grown old. */
 function deliverable(hub: Hub, page: StreamEvent[]): StreamEvent[] {
   const out: StreamEvent[] = [];
@@ -162,7 +168,7 @@ export function createMissionHubs(
           hub.lastDelivery = performance.now();
         }
         // Nobody to read ahead for: each catching-up stream wakes the hub when it gets here.
-        if (![...hub.subscribers].some((sub) => !sub.catchingUp)) break;
+        if (!hasLiveSubscriber(hub)) break;
         if (!(page.full && batch.length === page.events.length) && !hub.again) break;
       }
       if (hub.cursor < hub.announced) {

@@ -1,4 +1,5 @@
 import type { VtoJobListQuery } from '@hs/contracts';
+import { activeJobCount } from '@hs/jobs';
 import { badRequest, outgoingTraceparent } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreQueryError, type Where } from '@hs/store';
 import type { StoredVtoJob } from '../domain/vto-job-machine.ts';
@@ -47,17 +48,7 @@ export function createJobRepository(store: Store) {
     },
 
     /** The household's jobs not finished yet (queued or running). */
-    async activeFor(householdId: string): Promise<number> {
-      const counts = await Promise.all(
-        (['QUEUED', 'RUNNING'] as const).map((status) =>
-          jobs.count([
-            ['householdId', '==', householdId],
-            ['status', '==', status],
-          ]),
-        ),
-      );
-      return counts[0]! + counts[1]!;
-    },
+    activeFor: (householdId: string) => activeJobCount(jobs, householdId),
 
     /** Applies a pure transition atomically; null from it leaves the job unchanged. */
     async transition(jobId: string, change: (job: StoredVtoJob | null) => StoredVtoJob | null) {

@@ -3,7 +3,6 @@ import { ABORT, queryAll, type Store } from '@hs/store';
 import { WARDROBE_COLLECTIONS } from './item-repository.ts';
 
 // Imported from here by test/firestore-index-coverage.test.ts.
-export { type CollectionRepository, createCollectionRepository } from './collection-repository.ts';
 
 export function createOutfitRepository(store: Store) {
   const outfits = store.collection<Outfit>('outfits', WARDROBE_COLLECTIONS.outfits);
