@@ -1,10 +1,11 @@
-import { createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createArtifactRepository } from './adapters/artifact-repository.ts';
 import { createAuditLedger } from './adapters/audit-ledger.ts';
 import { createContentSigner } from './adapters/content-signer.ts';
+import { createMissionDirectory, type MissionDirectory } from './adapters/mission-directory.ts';
 import type { ArtifactsAuditConfig } from './config.ts';
 import type { ArtifactsAuditContext } from './context.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
@@ -15,6 +16,8 @@ export interface ArtifactsAuditDeps {
   /** Where artifact data (and recordings) live; server.ts builds it from ARTIFACT_STORAGE_BACKEND. */
   storage: BlobStorage;
   logger?: Logger | false;
+  /** Where missions are looked up; the orchestrator (ORCHESTRATOR_BASE_URL) unless given (tests). */
+  missions?: MissionDirectory;
   /** Clock of signed links (tests). */
   now?: () => number;
 }
@@ -41,6 +44,15 @@ export async function buildApp(
       publicBaseUrl: config.publicBaseUrl,
       ...(deps.now ? { now: deps.now } : {}),
     }),
+    missions:
+      deps.missions ??
+      createMissionDirectory(
+        createPeerClient({
+          service: 'orchestrator',
+          ...config.peers.orchestrator,
+          timeoutMs: config.internalTimeoutMs,
+        }),
+      ),
   };
   for (const register of ROUTE_GROUPS) register(app, ctx);
   return Object.assign(app, { ctx });

@@ -1,5 +1,6 @@
 import type { ArtifactType } from '@hs/contracts';
-import { notFound } from '@hs/service-kit';
+import { forbidden, notFound } from '@hs/service-kit';
+import type { FastifyRequest } from 'fastify';
 import type { ArtifactsAuditContext } from '../context.ts';
 
 /**
@@ -30,6 +31,32 @@ export const guardianOrService = (message: string) => ({
   roles: ['PARENT_GUARDIAN'] as const,
   rolesMessage: message,
 });
+
+const NOT_THE_CALLERS_MISSION =
+  "A mission plan may be requested only for a mission the caller may read (its owner's, or a POLL mission)";
+
+/**
+ * What a member writes or reads about a mission (a MissionPlan, an AuditLog export, its artifacts
+ * and audit trail) names a mission of this household: one that is missing or another household's
+ * is 404 NOT_FOUND, asked of the orchestrator, so nothing is stored or recorded for a mission that
+ * does not exist here. With
+ * `mayFollow`, the caller must also be able to read it (its owner, or any member for a POLL
+ * mission: 403 otherwise). A service's own call (no caller) is about a mission it runs: only a
+ * mission of another household is refused.
+ */
+export async function assertMissionOfHousehold(
+  ctx: ArtifactsAuditContext,
+  request: FastifyRequest,
+  householdId: string,
+  missionId: string,
+  options: { mayFollow: boolean },
+): Promise<void> {
+  // The ledger knows missions of other households without a call; the orchestrator knows the rest.
+  await assertMissionNotForeign(ctx, householdId, missionId);
+  if (!request.caller) return;
+  const visibility = await ctx.missions.visibility(householdId, missionId, request.caller, request.id);
+  if (options.mayFollow && visibility === 'hidden') throw forbidden(NOT_THE_CALLERS_MISSION);
+}
 
 /**
  * Mission ids are global, so a mission whose audit trail sits in another household is that

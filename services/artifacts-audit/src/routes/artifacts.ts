@@ -16,7 +16,7 @@ import type { ArtifactsAuditContext } from '../context.ts';
 import { defaultRecordingPath, isHouseholdPath } from '../domain/artifact-keys.ts';
 import { buildMissionPlan } from '../domain/mission-plan.ts';
 import { aggregateTranscript } from '../domain/transcript.ts';
-import { assertMissionNotForeign, writtenByService } from './access.ts';
+import { assertMissionOfHousehold, writtenByService } from './access.ts';
 import { recordDataAccess } from './data-access.ts';
 
 const tags = ['artifacts'];
@@ -52,16 +52,17 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     {
       schema: {
         ...created(
-          'Generates the mission plan deterministically from the request (same request, same data). One per mission.',
+          "Generates the mission plan deterministically from the request (same request, same data). One per mission. A member's request must name a mission of this household that the member may read: 404 NOT_FOUND for a mission that does not exist or is another household's, 403 FORBIDDEN for another member's (non-POLL) mission.",
         ),
         params: ArtifactsAuditHouseholdParams,
         body: MissionPlanRequest,
-        response: { 201: Artifact, ...createErrors },
+        response: { 201: Artifact, ...errorResponses(403, 404, 409, 422, 502) },
       },
     },
     async (request, reply) => {
-      const data = buildMissionPlan(request.body);
       const { missionId } = request.body;
+      await assertMissionOfHousehold(ctx, request, request.params.id, missionId, { mayFollow: true });
+      const data = buildMissionPlan(request.body);
       const { artifact } = await ctx.artifacts.create({
         householdId: request.params.id,
         missionId,
@@ -196,7 +197,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
         tags,
         security,
         description:
-          "A mission's artifacts as an array, oldest first; optional filter artifact_type. An unknown mission gives an empty array; another household's mission is 404 NOT_FOUND. A member's read is recorded in the audit log (DATA_ACCESS).",
+          "A mission's artifacts as an array, oldest first; optional filter artifact_type. A mission that does not exist, or is another household's, is 404 NOT_FOUND. A member's read is recorded in the audit log (DATA_ACCESS).",
         params: ArtifactMissionParams,
         querystring: MissionArtifactsQuery,
         response: { 200: z.array(Artifact), ...readErrors },
@@ -204,7 +205,8 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     },
     async (request) => {
       const { id, mId } = request.params;
-      await assertMissionNotForeign(ctx, id, mId);
+      // A member's read names a mission of this household (404 otherwise, nothing recorded).
+      await assertMissionOfHousehold(ctx, request, id, mId, { mayFollow: false });
       const list = await ctx.artifacts.listForMission(id, mId, request.query.artifact_type);
       await recordDataAccess(ctx, request, id, {
         action: 'MISSION_ARTIFACTS_READ',

@@ -1,7 +1,7 @@
 import { Artifact, ArtifactMissionParams } from '@hs/contracts';
 import { errorResponses, remainingBudgetMs, type ServiceApp, serviceUnavailable } from '@hs/service-kit';
 import type { ArtifactsAuditContext } from '../context.ts';
-import { assertMissionNotForeign, guardianOrService } from './access.ts';
+import { assertMissionOfHousehold, guardianOrService } from './access.ts';
 import { recordDataAccess } from './data-access.ts';
 
 /** Entries one export holds at most, oldest first; the rest are read page by page by seq. */
@@ -39,7 +39,7 @@ export function registerAuditLogExportRoutes(app: ServiceApp, ctx: ArtifactsAudi
       schema: {
         tags: ['artifacts'],
         security: [{ internalToken: [] }],
-        description: `Exports the mission's audit entries (oldest first, at most ${EXPORT_MAX_ENTRIES} entries or ${EXPORT_MAX_CHARS / 1024 / 1024} MB of JSON) as an AuditLog artifact: data {missionId, entryCount, lastSeq, truncated, entries, rest?}; when truncated, rest names the paged trail read that continues after lastSeq (GET .../missions/{mId}/audit?afterSeq=lastSeq). 201 with a new export; 200 with the last export when the trail has nothing new since (DATA_ACCESS records aside) or the last export was already truncated. PARENT_GUARDIAN only (403 for other members); another household's mission is 404 NOT_FOUND; 503 SERVICE_UNAVAILABLE when the caller's deadline passed first (nothing stored). No body.`,
+        description: `Exports the mission's audit entries (oldest first, at most ${EXPORT_MAX_ENTRIES} entries or ${EXPORT_MAX_CHARS / 1024 / 1024} MB of JSON) as an AuditLog artifact: data {missionId, entryCount, lastSeq, truncated, entries, rest?}; when truncated, rest names the paged trail read that continues after lastSeq (GET .../missions/{mId}/audit?afterSeq=lastSeq). 201 with a new export; 200 with the last export when the trail has nothing new since (DATA_ACCESS records aside) or the last export was already truncated. PARENT_GUARDIAN only (403 for other members); a mission that does not exist or is another household's is 404 NOT_FOUND (nothing stored); 503 SERVICE_UNAVAILABLE when the caller's deadline passed first (nothing stored). No body.`,
         params: ArtifactMissionParams,
         response: { 200: Artifact, 201: Artifact, ...errorResponses(403, 404, 422, 502, 503) },
       },
@@ -47,7 +47,7 @@ export function registerAuditLogExportRoutes(app: ServiceApp, ctx: ArtifactsAudi
     },
     async (request, reply) => {
       const { id, mId } = request.params;
-      await assertMissionNotForeign(ctx, id, mId);
+      await assertMissionOfHousehold(ctx, request, id, mId, { mayFollow: false });
       const reused = await unchangedExport(ctx, id, mId);
       const artifact = reused ?? (await newExport(ctx, id, mId));
       await recordDataAccess(ctx, request, id, {

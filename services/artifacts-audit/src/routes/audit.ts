@@ -12,7 +12,7 @@ import {
 import type { ServiceApp } from '@hs/service-kit';
 import { errorResponses } from '@hs/service-kit';
 import type { ArtifactsAuditContext } from '../context.ts';
-import { assertMissionNotForeign, GUARDIAN_ONLY_AUDIT, guardianOrService } from './access.ts';
+import { assertMissionOfHousehold, GUARDIAN_ONLY_AUDIT, guardianOrService } from './access.ts';
 import { recordDataAccess } from './data-access.ts';
 
 const tags = ['audit'];
@@ -73,7 +73,7 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
       schema: {
         tags,
         security,
-        description: `A mission's audit trail, oldest first. limit default 50, max 500; offset at most ${MAX_AUDIT_OFFSET} (422 beyond); afterSeq pages on by seq (entries with a greater seq; total still counts the whole trail). Another household's mission is 404 NOT_FOUND.${GUARDIAN_READ}`,
+        description: `A mission's audit trail, oldest first. limit default 50, max 500; offset at most ${MAX_AUDIT_OFFSET} (422 beyond); afterSeq pages on by seq (entries with a greater seq; total still counts the whole trail). A mission that does not exist, or is another household's, is 404 NOT_FOUND.${GUARDIAN_READ}`,
         params: AuditMissionParams,
         querystring: MissionAuditQuery,
         response: { 200: AuditPage, ...errorResponses(403, 404, 422) },
@@ -82,7 +82,8 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
     },
     async (request) => {
       const { id, mId } = request.params;
-      await assertMissionNotForeign(ctx, id, mId);
+      // A member's read names a mission of this household (404 otherwise, nothing recorded).
+      await assertMissionOfHousehold(ctx, request, id, mId, { mayFollow: false });
       const page = await ctx.ledger.missionTrail(id, mId, request.query);
       await recordDataAccess(ctx, request, id, {
         action: 'MISSION_AUDIT_READ',

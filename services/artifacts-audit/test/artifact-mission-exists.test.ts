@@ -1,0 +1,150 @@
+// What a member writes about a mission (a MissionPlan, an AuditLog export) must name a mission of
+// the household: the orchestrator (here a fake peer) says which missions exist and who may read them.
+import { type FakePeer, startFakePeer } from '@hs/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, internal, type TestApp } from './harness.ts';
+
+const H = '/api/v1/households';
+/** h_1's missions: msn_own (usr_adult's), msn_other (usr_someone's STYLE mission). */
+const MISSIONS: Record<string, { household: string; owner: string }> = {
+  msn_own: { household: 'h_1', owner: 'usr_adult' },
+  msn_other: { household: 'h_1', owner: 'usr_someone' },
+  msn_elsewhere: { household: 'h_2', owner: 'usr_adult' },
+};
+
+let orchestrator: FakePeer;
+beforeAll(async () => {
+  orchestrator = await startFakePeer((call) => {
+    const [, householdId, missionId] =
+      call.url.match(/^\/api\/v1\/households\/([^/]+)\/orchestrator\/missions\/([^/?]+)$/) ?? [];
+    const mission = missionId ? MISSIONS[missionId] : undefined;
+    if (!mission || mission.household !== householdId)
+      return { status: 404, body: { error: 'NOT_FOUND', message: 'Mission not found' } };
+    const userId = orchestrator.headers.at(-1)?.['x-user-id'];
+    if (userId !== mission.owner)
+      return { status: 403, body: { error: 'FORBIDDEN', message: 'Only the mission owner may follow it' } };
+    return {
+      status: 200,
+      body: {
+        mission_id: missionId,
+        household_id: householdId,
+        owner_id: mission.owner,
+        mission_type: 'STYLE',
+        state: 'RUNNING',
+      },
+    };
+  });
+});
+afterAll(() => orchestrator.close());
+
+let app: TestApp;
+beforeEach(async () => {
+  ({ app } = await buildTestApp({ orchestratorUrl: orchestrator.url }));
+});
+afterEach(() => app.close());
+
+const member = (role: string, userId: string) => ({
+  ...internal,
+  'x-user-id': userId,
+  'x-member-role': role,
+});
+const plan = (missionId: string) => ({ missionId, missionType: 'STYLE', goal: 'A coat' });
+const postPlan = (missionId: string, headers: Record<string, string>) =>
+  app.inject({ method: 'POST', url: `${H}/h_1/artifacts/mission-plan`, headers, payload: plan(missionId) });
+const listArtifacts = async (missionId: string) =>
+  (
+    await app.inject({ method: 'GET', url: `${H}/h_1/missions/${missionId}/artifacts`, headers: internal })
+  ).json();
+
+describe("a member's MissionPlan", () => {
+  it('is 404 NOT_FOUND for a mission that does not exist, and nothing is stored', async () => {
+    const res = await postPlan('msn_nope', member('ADULT', 'usr_adult'));
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
+    expect(await listArtifacts('msn_nope')).toEqual([]);
+  });
+
+  it("is 404 NOT_FOUND for another household's mission, even one the caller owns there", async () => {
+    const res = await postPlan('msn_elsewhere', member('PARENT_GUARDIAN', 'usr_adult'));
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
+    expect(await listArtifacts('msn_elsewhere')).toEqual([]);
+  });
+
+  it("is 403 FORBIDDEN for another member's mission the caller may not read", async () => {
+    const res = await postPlan('msn_other', member('CHILD', 'usr_child'));
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      error: 'FORBIDDEN',
+      message:
+        "A mission plan may be requested only for a mission the caller may read (its owner's, or a POLL mission)",
+    });
+    expect(await listArtifacts('msn_other')).toEqual([]);
+  });
+
+  it("is stored for the caller's own mission, asked as the caller", async () => {
+    const res = await postPlan('msn_own', member('ADULT', 'usr_adult'));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ householdId: 'h_1', missionId: 'msn_own', type: 'MissionPlan' });
+    expect(orchestrator.headers.at(-1)).toMatchObject({ 'x-user-id': 'usr_adult', 'x-member-role': 'ADULT' });
+  });
+
+  it("is written without a lookup for the orchestrator's own call (no caller)", async () => {
+    const before = orchestrator.calls.length;
+    expect((await postPlan('msn_new', internal)).statusCode).toBe(201);
+    expect(orchestrator.calls.length).toBe(before);
+  });
+});
+
+describe("a guardian's AuditLog export", () => {
+  const exportLog = (missionId: string) =>
+    app.inject({
+      method: 'POST',
+      url: `${H}/h_1/missions/${missionId}/artifacts/audit-log`,
+      headers: member('PARENT_GUARDIAN', 'usr_guardian'),
+    });
+
+  it('is 404 NOT_FOUND for a mission that does not exist, and nothing is stored', async () => {
+    const res = await exportLog('msn_nope');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
+    expect(await listArtifacts('msn_nope')).toEqual([]);
+  });
+
+  it("covers every mission of the household, another member's included", async () => {
+    const res = await exportLog('msn_other');
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ missionId: 'msn_other', type: 'AuditLog' });
+  });
+});
+
+describe("a member's read of a mission's artifacts or audit trail", () => {
+  const read = (path: string) =>
+    app.inject({
+      method: 'GET',
+      url: `${H}/h_1/missions/${path}`,
+      headers: member('PARENT_GUARDIAN', 'usr_guardian'),
+    });
+  const accessEntries = async () =>
+    (
+      await app.inject({ method: 'GET', url: `${H}/h_1/audit?category=DATA_ACCESS`, headers: internal })
+    ).json().items;
+
+  it.each(['msn_nope/artifacts', 'msn_nope/audit'])(
+    '%s is 404 NOT_FOUND for a mission that does not exist, and records no read',
+    async (path) => {
+      const res = await read(path);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
+      expect(await accessEntries()).toEqual([]);
+    },
+  );
+
+  it.each(['msn_other/artifacts', 'msn_other/audit'])(
+    "%s answers for another member's mission of the household",
+    async (path) => {
+      const res = await read(path);
+      expect(res.statusCode).toBe(200);
+    },
+  );
+});
