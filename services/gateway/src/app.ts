@@ -27,6 +27,7 @@ import type { GatewayContext } from './context.ts';
 import { registerAuthentication } from './plugins/authenticate.ts';
 import { accessHousehold } from './plugins/household-access.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
+import { registerResourceExistence } from './plugins/resource-exists.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 
 const REQUIRED_PEERS = ['orchestrator', 'wardrobe', 'commerce'] as const;
@@ -107,6 +108,8 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     },
   });
   app.addHook('onClose', async () => ctx.access.close());
+  // Before the rate limits: a missing resource is 404 before 429 (decisions, order of checks).
+  registerResourceExistence(app, ctx);
   await registerRateLimits(app, ctx);
   registerAsyncApiDocument(app);
   for (const register of ROUTE_GROUPS) await register(app, ctx);

@@ -17,6 +17,8 @@ describe('Idempotency-Key', () => {
     expect(first.statusCode).toBe(201);
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(first.json());
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.headers['idempotent-replayed']).toBe('true');
     const household = (await t.app.inject({ method: 'GET', url: t.h, headers: t.adult.auth })).json();
     expect(household.purchaseRequests).toHaveLength(1);
     expect((await t.gates()).filter((g) => g.action === 'CREATE_PURCHASE_REQUEST')).toHaveLength(1);
@@ -65,6 +67,7 @@ describe('Idempotency-Key', () => {
     const replay = await t.post(`${r}/purchase-intents`, t.adult, {}, key);
     expect(replay.statusCode).toBe(201);
     expect(replay.json()).toEqual(done.json());
+    expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(t.cartprep.jobs).toHaveLength(1);
     // The stored record does not hold the confirmation token readable.
     const records = await t.store.collection('idempotency_keys').query({});
@@ -98,6 +101,7 @@ describe('Idempotency-Key', () => {
     expect(first.statusCode).toBe(200);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
+    expect(again.headers['idempotent-replayed']).toBe('true');
   });
 
   it('rejects a malformed key (422)', async () => {

@@ -167,6 +167,9 @@ describe('Idempotency-Key on creating a household', () => {
     expect(first.statusCode).toBe(201);
     expect(retry.statusCode).toBe(201);
     expect(retry.json()).toEqual(first.json());
+    // Marked like a forwarded create's replay (README "Safe retries"), the first answer is not.
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.headers['idempotent-replayed']).toBe('true');
     const list = await gateway.inject({
       method: 'GET',
       url: '/api/v1/households',

@@ -24,7 +24,7 @@ export async function createPurchaseRequest(
     body: CreatePurchaseRequest;
     idempotency: { scope: string; key: string | undefined };
   },
-): Promise<{ status: number; body: PurchaseRequest }> {
+): Promise<{ status: number; body: PurchaseRequest; replayed: boolean }> {
   const { householdId, member, body } = input;
   const userId = member.memberId;
   const gate = { householdId, action: 'CREATE_PURCHASE_REQUEST' as const, actorId: userId, targetId: null };

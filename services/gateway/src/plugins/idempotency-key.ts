@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY } from '../domain/idempotency.ts';
 
@@ -28,4 +28,16 @@ export function idempotencyScope(
     a < b ? -1 : 1,
   );
   return { scope: `${userId} ${request.method} ${request.routeOptions.url} ${JSON.stringify(params)}`, key };
+}
+
+/**
+ * Sends what an idempotent run answered; a replay of a stored success is marked
+ * `Idempotent-Replayed: true`, as on forwarded writes, so a client can tell its retry changed nothing.
+ */
+export function sendStored(
+  reply: FastifyReply,
+  result: { status: number; body: unknown; replayed: boolean },
+): FastifyReply {
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(result.status).send(result.body);
 }

@@ -8,13 +8,17 @@ import { accessHousehold } from './household-access.ts';
 
 const MINUTE_MS = 60_000;
 
-type Rule = {
+/** Which requests one per-minute limit counts: a route, and for a wildcard route which of its paths. */
+export type LimitedRoute = {
   name: string;
-  perMinute: number;
   method: string;
   url: string;
-  /** For a wildcard route, which of its paths count. */
-  applies?: (request: FastifyRequest) => boolean;
+  /** For a wildcard route: whether the path after its `*` counts (`missions/m_1/chat`). */
+  covers?: (wildcardPath: string) => boolean;
+};
+
+type Rule = LimitedRoute & {
+  perMinute: number;
   key: (request: FastifyRequest) => string;
   /**
    * Throws 404 when the resource the request names is missing. Asked only once the caller is over
@@ -33,6 +37,30 @@ const byUser = (request: FastifyRequest) => request.user?.userId ?? `ip:${reques
  * user has one budget of turns whichever way they come.
  */
 export const CHAT_TURNS = 'chat';
+
+/** The routes the gateway's per-minute limits count (also what the OpenAPI document marks 429). */
+export const LIMITED_ROUTES = {
+  login: { name: 'login', method: 'POST', url: '/api/v1/auth/login' },
+  // A chat, or a new mission (its first turn runs at creation).
+  chat: {
+    name: CHAT_TURNS,
+    method: 'POST',
+    url: '/api/v1/households/:id/orchestrator/*',
+    covers: (path: string) => /^missions(?:\/[^/]+\/chat)?$/.test(path),
+  },
+  // Each event is stored in the mission's log (replayed to every stream) and the audit log.
+  events: {
+    name: 'events',
+    method: 'POST',
+    url: '/api/v1/households/:id/orchestrator/*',
+    covers: (path: string) => /^missions\/[^/]+\/events$/.test(path),
+  },
+  confirm: {
+    name: 'confirm',
+    method: 'POST',
+    url: '/api/v1/households/:id/requests/:requestId/confirm-checkout',
+  },
+} satisfies Record<string, LimitedRoute>;
 
 /**
  * Rate limits (decisions "Public URLs, browsers and proxies"): sign-in per client address (as
@@ -63,39 +91,15 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
   const rules: Rule[] = (
     [
       {
-        name: 'login',
+        ...LIMITED_ROUTES.login,
         perMinute: limits.loginPerMinute,
-        method: 'POST',
-        url: '/api/v1/auth/login',
         key: (request: FastifyRequest) => request.ip,
       },
+      { ...LIMITED_ROUTES.chat, perMinute: limits.chatPerMinute, key: byUser, exists: missionExists },
+      { ...LIMITED_ROUTES.events, perMinute: limits.eventsPerMinute, key: byUser, exists: missionExists },
       {
-        name: CHAT_TURNS,
-        perMinute: limits.chatPerMinute,
-        method: 'POST',
-        url: '/api/v1/households/:id/orchestrator/*',
-        // A chat, or a new mission (its first turn runs at creation).
-        applies: (request: FastifyRequest) =>
-          /^missions(?:\/[^/]+\/chat)?$/.test((request.params as HouseholdParams)['*'] ?? ''),
-        key: byUser,
-        exists: missionExists,
-      },
-      {
-        // Each event is stored in the mission's log (replayed to every stream) and the audit log.
-        name: 'events',
-        perMinute: limits.eventsPerMinute,
-        method: 'POST',
-        url: '/api/v1/households/:id/orchestrator/*',
-        applies: (request: FastifyRequest) =>
-          /^missions\/[^/]+\/events$/.test((request.params as HouseholdParams)['*'] ?? ''),
-        key: byUser,
-        exists: missionExists,
-      },
-      {
-        name: 'confirm',
+        ...LIMITED_ROUTES.confirm,
         perMinute: limits.confirmPerMinute,
-        method: 'POST',
-        url: '/api/v1/households/:id/requests/:requestId/confirm-checkout',
         key: byUser,
         exists: purchaseRequestExists,
       },
@@ -109,7 +113,7 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       keyGenerator: (request) => `${rule.name}:${rule.key(request)}`,
     });
     const hook = async (request: FastifyRequest) => {
-      if (rule.applies && !rule.applies(request)) return;
+      if (rule.covers && !rule.covers((request.params as HouseholdParams)['*'] ?? '')) return;
       const result = await check(request);
       if (result.isAllowed || !result.isExceeded) return;
       await rule.exists?.(request);

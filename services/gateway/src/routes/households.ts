@@ -11,7 +11,7 @@ import {
 } from '../domain/household-rules.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
-import { IdempotencyHeaders, idempotencyScope } from '../plugins/idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyScope, sendStored } from '../plugins/idempotency-key.ts';
 
 const errors = errorResponses(401, 403, 404);
 
@@ -49,7 +49,7 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
         );
         return { status: 201, body: publicHousehold(household) };
       });
-      return reply.code(201).send(result.body);
+      return sendStored(reply, result);
     },
   );
 

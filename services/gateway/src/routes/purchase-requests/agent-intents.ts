@@ -26,7 +26,7 @@ import { auditGate, guarded } from '../../flows/purchase-gate.ts';
 import { issueConfirmationToken, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyScope, sendStored } from '../../plugins/idempotency-key.ts';
 import { gateAccess } from './gate-access.ts';
 
 const INTERNAL_LIST = '/api/v1/internal/households/:id/requests';
@@ -82,7 +82,7 @@ export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext):
         body: request.body,
         idempotency: idempotencyScope(request, member.memberId),
       });
-      return reply.code(result.status as 201).send(result.body);
+      return sendStored(reply, result);
     },
   );
 

@@ -7,7 +7,7 @@ import { confirmCheckout } from '../../flows/confirm-checkout.ts';
 import { guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyScope, sendStored } from '../../plugins/idempotency-key.ts';
 import { gateAccess } from './gate-access.ts';
 
 export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): void {
@@ -63,7 +63,7 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
           return { status: 200, body: await confirmCheckout(ctx, request, gate, token) };
         });
       });
-      return reply.code(result.status as 200).send(result.body);
+      return sendStored(reply, result);
     },
   );
 }

@@ -20,7 +20,7 @@ import { createPurchaseRequest } from '../../flows/create-purchase-request.ts';
 import { guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyScope, sendStored } from '../../plugins/idempotency-key.ts';
 import { gateAccess } from './gate-access.ts';
 import { sendNextPageHeaders } from './next-page-headers.ts';
 
@@ -70,7 +70,7 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
         body: request.body,
         idempotency: idempotencyScope(request, userId),
       });
-      return reply.code(result.status as 201).send(result.body);
+      return sendStored(reply, result);
     },
   );
 

@@ -11,7 +11,7 @@ import { guarded } from '../../flows/purchase-gate.ts';
 import { recoverDispatches, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
 import { accessHousehold } from '../../plugins/household-access.ts';
-import { IdempotencyHeaders, idempotencyScope } from '../../plugins/idempotency-key.ts';
+import { IdempotencyHeaders, idempotencyScope, sendStored } from '../../plugins/idempotency-key.ts';
 import { gateAccess } from './gate-access.ts';
 
 /** The user's route to start a purchase; the steps live in flows/start-purchase-intent.ts. */
@@ -63,7 +63,7 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
           return { status: 201, body: intent };
         });
       });
-      return reply.code(result.status as 201).send(result.body);
+      return sendStored(reply, result);
     },
   );
 
