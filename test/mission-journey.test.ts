@@ -354,6 +354,7 @@ describe('a STYLE mission, end to end', () => {
       expect.objectContaining({
         eventType: 'USER_LIKED_ITEM',
         offerId: offers.shirt,
+        memberId: parent.userId,
         member_id: parent.userId,
       }),
     ]);
@@ -847,6 +848,7 @@ describe('an INTERACTIVE mission, end to end', () => {
         es.some((e) => e.type === 'browser.event' && e.data.type === 'PAGE_NAVIGATED'),
     );
     expect(seen.find((e) => e.data.type === 'PAGE_NAVIGATED')?.data).toEqual({
+      sessionId: sid,
       session_id: sid,
       type: 'PAGE_NAVIGATED',
       payload: { url: 'https://www.zalando.de/cart' },

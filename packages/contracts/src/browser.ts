@@ -98,14 +98,37 @@ export type BrowserElementsResponse = z.infer<typeof BrowserElementsResponse>;
 export const BrowserEventType = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be UPPER_SNAKE_CASE');
 export type BrowserEventType = z.infer<typeof BrowserEventType>;
 
-const EventPayload = z.record(z.string(), z.unknown());
+/**
+ * An extension event's `payload` goes into the mission's event log, which every stream of the
+ * mission replays: a few small facts about the page (its URL, a title, a selector), not page
+ * content. Bounded like a client event's `metadata`, with room for one long URL.
+ */
+export const MAX_BROWSER_EVENT_PAYLOAD_KEYS = 20;
+export const MAX_BROWSER_EVENT_PAYLOAD_BYTES = 4096;
+
+/** The bounded payload of a browser event, as the extension sends it and the bridge forwards it. */
+export const BrowserEventPayload = z
+  .record(z.string(), z.unknown())
+  .superRefine((payload, ctx) => {
+    if (Object.keys(payload).length > MAX_BROWSER_EVENT_PAYLOAD_KEYS)
+      ctx.addIssue({ code: 'custom', message: `must have at most ${MAX_BROWSER_EVENT_PAYLOAD_KEYS} keys` });
+    else if (new TextEncoder().encode(JSON.stringify(payload)).length > MAX_BROWSER_EVENT_PAYLOAD_BYTES)
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be at most ${MAX_BROWSER_EVENT_PAYLOAD_BYTES} bytes as JSON`,
+      });
+  })
+  .meta({
+    description: `Facts about the page: at most ${MAX_BROWSER_EVENT_PAYLOAD_KEYS} keys and ${MAX_BROWSER_EVENT_PAYLOAD_BYTES} bytes as JSON (UTF-8); larger is 422 VALIDATION_ERROR.`,
+    maxProperties: MAX_BROWSER_EVENT_PAYLOAD_KEYS,
+  });
 
 /** What the browser extension posts to `POST /api/v1/browser/events` (signed, see decisions). */
 export const BrowserExtensionEvent = z.object({
   sessionId: Id,
   missionId: Id,
   type: BrowserEventType,
-  payload: EventPayload.optional(),
+  payload: BrowserEventPayload.optional(),
 });
 export type BrowserExtensionEvent = z.infer<typeof BrowserExtensionEvent>;
 

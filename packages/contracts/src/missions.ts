@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BrowserEventPayload } from './browser.ts';
 import { Cart } from './cartprep.ts';
 import { Timestamp } from './common.ts';
 import { PurchaseFailure } from './purchase-requests.ts';
@@ -211,7 +212,7 @@ export const BrowserEventRequest = z.object({
   missionId: Id,
   sessionId: Id,
   type: z.string().trim().min(1).max(64),
-  payload: z.record(z.string(), z.unknown()).optional(),
+  payload: BrowserEventPayload.optional(),
   householdId: Id.optional(),
 });
 export type BrowserEventRequest = z.infer<typeof BrowserEventRequest>;

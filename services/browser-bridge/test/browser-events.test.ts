@@ -206,3 +206,54 @@ describe('POST /api/v1/browser/events without enforcement', () => {
     }
   });
 });
+
+// An extension event's payload lands in the mission's event log and is replayed to every stream of
+// the mission: a signed extension must not be able to push page-sized blobs into it.
+describe('POST /api/v1/browser/events payload bounds', () => {
+  const sendSigned = (payload: Record<string, unknown>) => {
+    const body = JSON.stringify({
+      sessionId: session.sessionId,
+      missionId: session.missionId,
+      type: 'PAGE_NAVIGATED',
+      payload,
+    });
+    return send(body, signed(body));
+  };
+
+  it('forwards a payload with a long page URL (within 20 keys and 4096 bytes)', async () => {
+    const url = `https://shop.example.com/p?q=${'a'.repeat(2000)}`;
+    const res = await sendSigned({ url, title: 'Blue raincoat', selector: '#add-to-cart' });
+    expect(res.statusCode).toBe(200);
+    expect(orchestrator.events.at(-1)?.body.payload).toEqual({
+      url,
+      title: 'Blue raincoat',
+      selector: '#add-to-cart',
+    });
+  });
+
+  it('refuses a payload over 4096 bytes as JSON with 422 VALIDATION_ERROR and forwards nothing', async () => {
+    const before = orchestrator.events.length;
+    const res = await sendSigned({ html: 'x'.repeat(5000) });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      error: 'VALIDATION_ERROR',
+      message: 'Request validation failed',
+      details: [{ loc: ['body', 'payload'], msg: 'must be at most 4096 bytes as JSON', type: 'custom' }],
+    });
+    expect(orchestrator.events.length).toBe(before);
+  });
+
+  it('counts bytes, not characters (multi-byte text)', async () => {
+    const res = await sendSigned({ note: 'é'.repeat(2100) });
+    expect(res.statusCode).toBe(422);
+  });
+
+  it('refuses a payload with more than 20 keys with 422 VALIDATION_ERROR', async () => {
+    const payload = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i]));
+    const res = await sendSigned(payload);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([
+      { loc: ['body', 'payload'], msg: 'must have at most 20 keys', type: 'custom' },
+    ]);
+  });
+});

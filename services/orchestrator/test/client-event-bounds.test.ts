@@ -3,7 +3,7 @@
 // on offers the mission proposed (or, without candidates, on at most MAX_VOTED_OFFERS offers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VOTED_OFFERS } from '../src/domain/poll-tally.ts';
-import { as, buildTestApp, createMission, H, OWNER } from './fixtures/build.ts';
+import { as, buildTestApp, createMission, H, OWNER, TOKEN } from './fixtures/build.ts';
 import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
 
 let peers: FakePeers;
@@ -119,5 +119,36 @@ describe('votes a mission keeps', () => {
     const mission = await app.ctx.missions.get(H, mId);
     expect(Object.keys(mission!.context.votes)).toHaveLength(MAX_VOTED_OFFERS);
     expect(mission!.context.votes.off_7).toEqual({ usr_other: 'like', [OWNER]: 'dislike' });
+  });
+});
+
+describe('forwarded browser event payload', () => {
+  const forward = (missionId: string, payload: Record<string, unknown>) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/internal/browser/events',
+      headers: { 'x-internal-token': TOKEN },
+      payload: { missionId, sessionId: 'bs_test1', type: 'PAGE_NAVIGATED', payload },
+    });
+  const browserEvents = async (mId: string) =>
+    (await app.ctx.events.after(mId, 0, 10_000)).filter((e) => e.type === 'browser.event');
+
+  it('refuses a payload over 4096 bytes or 20 keys with 422 VALIDATION_ERROR and keeps nothing of it', async () => {
+    const mId = await create('INTERACTIVE', 'open https://shop.example/item');
+    const big = await forward(mId, { html: 'x'.repeat(5000) });
+    expect(big.statusCode).toBe(422);
+    expect(big.json()).toEqual({
+      error: 'VALIDATION_ERROR',
+      message: 'Request validation failed',
+      details: [{ loc: ['body', 'payload'], msg: 'must be at most 4096 bytes as JSON', type: 'custom' }],
+    });
+    const manyKeys = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i]));
+    expect((await forward(mId, manyKeys)).json().details).toEqual([
+      { loc: ['body', 'payload'], msg: 'must have at most 20 keys', type: 'custom' },
+    ]);
+    expect(await browserEvents(mId)).toEqual([]);
+    const url = `https://shop.example/p?q=${'a'.repeat(2000)}`;
+    expect((await forward(mId, { url })).statusCode).toBe(200);
+    expect((await browserEvents(mId)).map((e) => e.data.payload)).toEqual([{ url }]);
   });
 });

@@ -406,6 +406,11 @@ describe('client events', () => {
     expect((await send({ eventType: 'USER_APPROVED_REQUEST', requestId: 'pr_1' })).json().accepted).toBe(
       true,
     );
+    // The stream shows the event as recorded (camelCase), with the sender under both spellings.
+    const shown = (await app.ctx.events.after(m.mission_id, 0)).filter((e) => e.type === 'client.event');
+    expect(shown.map((e) => e.data)).toEqual([
+      { eventType: 'USER_APPROVED_REQUEST', requestId: 'pr_1', memberId: OWNER, member_id: OWNER },
+    ]);
     await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/complete`, headers: as(OWNER) });
     const ended = await send({ eventType: 'USER_LIKED_ITEM', offerId: 'off_a' });
     expect(ended.statusCode).toBe(409);
@@ -558,6 +563,8 @@ describe('INTERACTIVE missions and browser events', () => {
       startUrl: 'https://shop.example/item',
     });
     expect(bridgeCall.headers['x-internal-token']).toBe('dev-internal-token-browser-bridge');
+    // The bridge makes the caller the session's owner: the turn is always the mission owner's.
+    expect(bridgeCall.headers['x-user-id']).toBe(OWNER);
     const again = (await chat(m.mission_id, 'what now?')).json();
     expect(again.history.at(-1).content).toBe(
       'Browser session bs_test1 is open. Take over to drive it yourself, or say done to finish.',
@@ -582,7 +589,7 @@ describe('INTERACTIVE missions and browser events', () => {
     const stored = await app.ctx.events.after(m.mission_id, 0);
     expect(stored.at(-1)).toMatchObject({
       type: 'browser.event',
-      data: { session_id: 'bs_test1', type: 'PAGE_LOADED' },
+      data: { sessionId: 'bs_test1', session_id: 'bs_test1', type: 'PAGE_LOADED' },
     });
 
     const takeover = await app.inject({

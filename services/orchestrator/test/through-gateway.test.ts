@@ -202,6 +202,66 @@ describe('missions through the gateway', () => {
   });
 });
 
+describe("INTERACTIVE: a mission's browser session is its owner's", () => {
+  /** Signs a user in and adds them to the household with a role; answers their headers. */
+  const member = async (idToken: string, role: 'ADULT' | 'CHILD') => {
+    const { accessToken } = (await (
+      await fetch(`${gw}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ idToken }),
+      })
+    ).json()) as { accessToken: string };
+    const headers = { authorization: `Bearer ${accessToken}` };
+    const me = (await (await fetch(`${gw}/api/v1/me`, { headers })).json()) as { userId: string };
+    const added = await api('POST', `/api/v1/households/${householdId}/members`, {
+      memberId: me.userId,
+      role,
+    });
+    expect(added.status).toBe(201);
+    return headers;
+  };
+
+  it('another ADULT or a CHILD gets 403 on every session route, as on the mission; the owner 200', async () => {
+    const adult = await member('bob-session-peer', 'ADULT');
+    const child = await member('kid-session-peer', 'CHILD');
+    const missions = `/api/v1/households/${householdId}/orchestrator/missions`;
+    const live = (
+      await api('POST', missions, {
+        mission_type: 'INTERACTIVE',
+        initial_message: 'open https://shop.zalando.de',
+      })
+    ).body;
+    const { sessionId } = live.history[1].tool_calls[0].result;
+    const base = `/api/v1/households/${householdId}/browser/sessions/${sessionId}`;
+    const routes = [
+      ['GET', base],
+      ['GET', `${base}/elements`],
+      ['POST', `${base}/takeover`],
+      ['POST', `${base}/release`],
+      ['POST', `${base}/terminate`],
+    ] as const;
+    const asOther = async (headers: Record<string, string>, method: string, path: string) => {
+      const res = await fetch(`${gw}${path}`, { method, headers });
+      return { path, status: res.status, body: await res.json() };
+    };
+    // The same person is refused the mission itself.
+    expect((await asOther(adult, 'GET', `${missions}/${live.mission_id}`)).status).toBe(403);
+    for (const [method, path] of routes)
+      expect(await asOther(adult, method, path)).toEqual({
+        path,
+        status: 403,
+        body: { error: 'FORBIDDEN', message: 'Only the owner of the mission can use its browser session' },
+      });
+    for (const [method, path] of routes) expect((await asOther(child, method, path)).status).toBe(403);
+
+    const read = await api('GET', base);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ sessionId, status: 'ACTIVE', actionLog: [] });
+    expect((await api('POST', `${base}/terminate`)).body.status).toBe('TERMINATED');
+  });
+});
+
 describe('CARTPREP: the stylist reports how cart preparation went', () => {
   it('a cart-prep failure reaches the next reply; "retry" dispatches again and that failure is reported too', async () => {
     const h = `/api/v1/households/${householdId}`;

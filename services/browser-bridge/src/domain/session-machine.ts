@@ -8,8 +8,11 @@ import {
 } from '@hs/contracts';
 import { AppError, invalidState } from '@hs/service-kit';
 
-/** The stored session: the public view plus the provider's handle, which never leaves the bridge. */
-export type StoredBrowserSession = BrowserSession & { providerSessionId: string };
+/**
+ * The stored session: the public view plus what never leaves the bridge, the provider's handle
+ * and the owner of its mission (absent on sessions stored before it was recorded).
+ */
+export type StoredBrowserSession = BrowserSession & { providerSessionId: string; ownerId?: string | null };
 
 export type Transition =
   | { ok: true; session: StoredBrowserSession; changed: boolean }
@@ -157,6 +160,6 @@ export function recordUserInput(session: StoredBrowserSession, type: string, at:
 
 /** The public view: everything but the provider handle. */
 export function toView(session: StoredBrowserSession): BrowserSession {
-  const { providerSessionId: _hidden, ...view } = session;
+  const { providerSessionId: _hidden, ownerId: _owner, ...view } = session;
   return view;
 }

@@ -31,6 +31,7 @@ import {
   toView,
   validateAgentAction,
 } from '../domain/session-machine.ts';
+import { ownerRefusal } from '../domain/session-owner.ts';
 
 export type SessionFlowDeps = {
   sessions: SessionRepository;
@@ -116,7 +117,8 @@ export function createSessionFlows(deps: SessionFlowDeps) {
   }
 
   return {
-    async create(input: CreateBrowserSessionRequest): Promise<BrowserSession> {
+    /** `ownerId`: the mission owner the orchestrator acts for (its caller identity), or null. */
+    async create(input: CreateBrowserSessionRequest, ownerId: string | null = null): Promise<BrowserSession> {
       const sessionId = newId('bs');
       const startUrl = input.startUrl ?? deps.defaultStartUrl;
       const refused = checkStartUrl(startUrl, allowPrivateHosts);
@@ -143,23 +145,32 @@ export function createSessionFlows(deps: SessionFlowDeps) {
         createdAt: at,
         updatedAt: at,
         providerSessionId: created.providerSessionId,
+        ownerId,
       };
       await sessions.create(session);
-      return present(session);
+      return present(session, ownerId);
     },
 
     get: async (sessionId: string) => present(await sessions.require(sessionId)),
 
-    /** A session of another household is 404, exactly like a missing one. */
-    async getInHousehold(
+    /**
+     * A member's session, for the member routes: one of another household is 404, exactly like a
+     * missing one; one of another member's mission is 403 (session-owner.ts).
+     */
+    async requireMemberSession(
       householdId: string,
       sessionId: string,
-      userId: string | null = null,
-    ): Promise<BrowserSession> {
+      userId: string,
+    ): Promise<StoredBrowserSession> {
       const session = await sessions.get(sessionId);
       if (!session || session.householdId !== householdId) throw notFound('Browser session not found');
-      return present(session, userId);
+      const refused = ownerRefusal(session, userId);
+      if (refused) throw refused;
+      return session;
     },
+
+    /** The view for a reader, with a live-view link issued to them. */
+    present,
 
     /**
      * A service acting for one mission names it (SCOPE_HEADERS): a session of another household
@@ -224,10 +235,8 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       return { session: present(session), action: last };
     },
 
-    async elements(sessionId: string, householdId?: string): Promise<BrowserElementsResponse> {
+    async elements(sessionId: string): Promise<BrowserElementsResponse> {
       const current = await sessions.require(sessionId);
-      if (householdId !== undefined && current.householdId !== householdId)
-        throw notFound('Browser session not found');
       if (isTerminal(current))
         return { sessionId, url: current.currentUrl, elements: [], polledAt: nowIso() };
       const page = await onProvider(current, 'read the page', () => provider.elements(handle(current)));

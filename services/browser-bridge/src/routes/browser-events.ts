@@ -1,4 +1,10 @@
-import { BrowserEventAccepted, BrowserExtensionEvent, ErrorEnvelope } from '@hs/contracts';
+import {
+  BrowserEventAccepted,
+  BrowserExtensionEvent,
+  ErrorEnvelope,
+  MAX_BROWSER_EVENT_PAYLOAD_BYTES,
+  MAX_BROWSER_EVENT_PAYLOAD_KEYS,
+} from '@hs/contracts';
 import { type AppError, badRequest, exceedsJsonDepth, type ServiceApp, tooDeep } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { ExtensionEvents } from '../flows/extension-events.ts';
@@ -42,8 +48,7 @@ export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEve
         config: { public: true },
         schema: {
           tags: ['events'],
-          description:
-            'Extension events. With BROWSER_ENFORCE_EVENT_SIGNATURES=true they carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature "v1,<base64 HMAC-SHA256 of id.timestamp.body>"): absent 401 UNSIGNED_EVENT; wrong, stale (over 5 min) or replayed 401 INVALID_SIGNATURE. Forwarded to the mission; 409 INVALID_MISSION_TYPE for a mission that is not INTERACTIVE.',
+          description: `Extension events. With BROWSER_ENFORCE_EVENT_SIGNATURES=true they carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature "v1,<base64 HMAC-SHA256 of id.timestamp.body>"): absent 401 UNSIGNED_EVENT; wrong, stale (over 5 min) or replayed 401 INVALID_SIGNATURE. Forwarded to the mission; 409 INVALID_MISSION_TYPE for a mission that is not INTERACTIVE. The payload over ${MAX_BROWSER_EVENT_PAYLOAD_KEYS} keys or ${MAX_BROWSER_EVENT_PAYLOAD_BYTES} bytes as JSON: 422 VALIDATION_ERROR (loc body.payload).`,
           body: BrowserExtensionEvent,
           response: {
             200: BrowserEventAccepted,

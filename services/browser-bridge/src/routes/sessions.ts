@@ -35,12 +35,13 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
         tags,
         security,
         description:
-          'Opens a browser session for a mission (status ACTIVE). 502 UPSTREAM_ERROR when the provider fails.',
+          "Opens a browser session for a mission (status ACTIVE). The caller identity sent with the call (x-user-id: the mission owner the orchestrator acts for) becomes the session's owner: only they may use it through the household's member routes. 502 UPSTREAM_ERROR when the provider fails.",
         body: CreateBrowserSessionRequest,
         response: { 201: BrowserSession, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await flows.create(request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await flows.create(request.body, request.caller?.userId ?? null)),
   );
 
   app.get(

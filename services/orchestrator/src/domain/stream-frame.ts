@@ -8,12 +8,24 @@ import type { StreamEvent, StreamFrameData } from '@hs/contracts';
 export function sseFrame(event: StreamEvent): string {
   const { turn_id: turnId, ...fields } = event.data;
   const data: StreamFrameData = {
+    ...recordedNames(event.type, fields),
     ...fields,
     missionId: event.mission_id,
     ...(typeof turnId === 'string' ? { turnId } : {}),
     at: event.created_at,
   };
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * Events stored before `browser.event` and `client.event` carried the camelCase names they were
+ * recorded with (`sessionId`, `memberId`) have only the snake_case ones: a replay adds the
+ * camelCase ones, so a client reads the same fields whenever the event was stored.
+ */
+function recordedNames(type: StreamEvent['type'], data: Record<string, unknown>): Record<string, unknown> {
+  if (type === 'browser.event' && data.session_id !== undefined) return { sessionId: data.session_id };
+  if (type === 'client.event' && data.member_id !== undefined) return { memberId: data.member_id };
+  return {};
 }
 
 /** The `retry:` line a stream opens with: how long a client waits before it reconnects. */

@@ -65,7 +65,12 @@ export async function recordClientEvent(
     });
     if (refused) throw refused;
   }
-  await ctx.events.append(missionId, 'client.event', { ...event, member_id: input.caller.userId });
+  // `memberId` matches the event's own camelCase; `member_id` stays for clients that read it.
+  await ctx.events.append(missionId, 'client.event', {
+    ...event,
+    memberId: input.caller.userId,
+    member_id: input.caller.userId,
+  });
   await ctx.audit.record(
     input.householdId,
     {
@@ -124,7 +129,9 @@ export async function recordBrowserEvent(
     throw invalidMissionType(
       `Browser events need an INTERACTIVE mission; this one is ${mission.mission_type}`,
     );
+  // `sessionId` as the event was recorded; `session_id` stays for clients that read it.
   await ctx.events.append(mission.mission_id, 'browser.event', {
+    sessionId: event.sessionId,
     session_id: event.sessionId,
     type: event.type,
     payload: event.payload ?? {},

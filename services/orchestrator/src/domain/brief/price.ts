@@ -15,11 +15,14 @@ const CURRENCIES: Array<[RegExp, string]> = [
   [/^(?:us\$|\$|usd|dollars?|bucks?)$/, 'USD'],
   [/^(?:€|eur|euros?)$/, 'EUR'],
   [/^(?:£|gbp|pounds?|quid)$/, 'GBP'],
-  [/^(?:chf|francs?)$/, 'CHF'],
+  [/^(?:chf|(?:swiss )?francs?)$/, 'CHF'],
+  [/^(?:¥|jpy|yen)$/, 'JPY'],
   [/^(?:c\$|cad)$/, 'CAD'],
   [/^(?:a\$|aud)$/, 'AUD'],
+  [/^(?:sek|nok|dkk|pln)$/, ''],
 ];
-const CUR = String.raw`(?:us\$|c\$|a\$|[$€£]|usd|eur|gbp|chf|cad|aud|dollars?|bucks?|euros?|pounds?|quid|francs?)`;
+// The same currencies as the mission's constraint parser (constraint-parser.ts) knows.
+const CUR = String.raw`(?:us\$|c\$|a\$|[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud|sek|nok|dkk|pln|dollars?|bucks?|euros?|pounds?|quid|swiss francs?|francs?|yen)`;
 const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d)`;
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
@@ -33,7 +36,7 @@ const CHEAP =
 
 function currencyOf(token: string | undefined): string | undefined {
   if (!token) return undefined;
-  for (const [re, code] of CURRENCIES) if (re.test(token)) return code;
+  for (const [re, code] of CURRENCIES) if (re.test(token)) return code || token.toUpperCase();
   return undefined;
 }
 

@@ -129,7 +129,17 @@ const THANKS =
 const AGE =
   /\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|pairs?))|\b(\d{1,2})[ -]?(?:years?|yrs?|yo|y\/o)(?:[ -]?old)?\b|\bage(?:d|s)? (\d{1,2})\b|\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b|\bturn(?:ing|ed|s)? (\d{1,2})\b/;
 
-function readSizes(text: string, age: number | undefined): string[] {
+/** "ages 4 and 6", "my 3 and 7 year olds": every age of a list gets a kids size (`forAge` stays the one AGE reads). */
+const AGE_LIST =
+  /\b(?:ages|aged)\s(\d{1,2}(?:\s?(?:,|and|&|or)\s?\d{1,2})+)\b|\b(\d{1,2}(?:\s?(?:,|and|&)\s?\d{1,2})+)[ -]?(?:years?|yrs?|yo|y\/o)\b/;
+
+function agesOf(text: string, age: number | undefined): number[] {
+  const list = text.match(AGE_LIST);
+  const listed = list ? (list[1] ?? list[2])!.match(/\d{1,2}/g)!.map(Number) : [];
+  return [...new Set([...listed, ...(age !== undefined ? [age] : [])])];
+}
+
+function readSizes(text: string, ages: number[]): string[] {
   const sizes: string[] = [];
   const add = (s: string) => sizes.includes(s) || sizes.push(s);
   for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|bucks|pounds?|\$|£))/g))
@@ -143,6 +153,8 @@ function readSizes(text: string, age: number | undefined): string[] {
     add(m[1]!);
   for (const m of text.matchAll(/\b(\d{2})\s?(?:waist|w)\b/g)) add(m[1]!);
   for (const m of text.matchAll(/\b(?:w\s?)?(\d{2})\s?(?:x|by|\/)\s?(?:l\s?)?\d{2}\b/g)) add(m[1]!);
+  // "w32 l34": the waist, as above.
+  for (const m of text.matchAll(/\bw\s?(\d{2})\s+l\s?\d{2}\b/g)) add(m[1]!);
   const letter = (s: string) => s.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL');
   for (const m of text.matchAll(/\b(?:size|sz|in|in an?|an?) (xxs|xs|s|m|l|xl|xxl|xxxl|2xl|3xl)\b(?!')/g))
     add(letter(m[1]!));
@@ -154,7 +166,7 @@ function readSizes(text: string, age: number | undefined): string[] {
     /(?<!\b(?:too|so|bit|very) )\b(small|medium|large)\b(?! (?:bag|backpack|tote|purse|crossbody|amount|budget|family|group|number))/g,
   ))
     add({ small: 'S', medium: 'M', large: 'L' }[m[1] as 'small']);
-  if (sizes.length === 0 && age !== undefined && age <= 14) add(`KIDS ${age}`);
+  if (sizes.length === 0) for (const age of ages) if (age <= 14) add(`KIDS ${age}`);
   return sizes;
 }
 
@@ -213,7 +225,7 @@ export function readMessage(message: string): Reading {
   }
   const ageMatch = text.match(AGE);
   const age = ageMatch ? Number(ageMatch.slice(1).find((g) => g !== undefined)) : undefined;
-  const sizes = readSizes(text, age);
+  const sizes = readSizes(text, agesOf(text, age));
   const reading: Reading = {
     text: text.trim(),
     intent: 'search',

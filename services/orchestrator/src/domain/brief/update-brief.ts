@@ -58,6 +58,10 @@ export function updateBrief(
     b.maxPrice = Math.ceil((b.maxPrice * 1.5) / 5) * 5;
     delete b.minPrice;
     notes.push(`Higher budget: now under ${b.maxPrice}.`);
+  } else if (r.pricier && p.maxPrice === undefined && p.minPrice === undefined && shownPrices.length > 0) {
+    // No ceiling to raise: "more expensive ones" are those above what was shown.
+    b.minPrice = Math.ceil(Math.max(...shownPrices));
+    notes.push(`More expensive: now over ${b.minPrice}.`);
   }
   // "like 60" after a price was given: the new ceiling.
   if (

@@ -176,18 +176,12 @@ export const KINDS: Kind[] = [
   {
     kind: 'swimsuit',
     category: 'OTHER',
-    words: [
-      'bathing suit',
-      'swimming costume',
-      'swim trunks',
-      'swimsuit',
-      'swimwear',
-      'bikini',
-      'swimmers',
-      'cozzie',
-    ],
+    words: ['bathing suit', 'swimming costume', 'swim trunks', 'swimsuit', 'swimwear', 'swimmers', 'cozzie'],
     season: 'SUMMER',
   },
+  // A kind of its own, so "a swimsuit, no bikinis" keeps the exclusion.
+  { kind: 'bikini', category: 'OTHER', words: ['bikinis', 'bikini'], season: 'SUMMER' },
+  { kind: 'costume', category: 'OTHER', words: ['halloween costume', 'costumes', 'costume'] },
   { kind: 'pajamas', category: 'OTHER', words: ['pajamas', 'pyjamas', 'pjs', 'jammies', 'pajama', 'pyjama'] },
   { kind: 'socks', category: 'OTHER', words: ['socks', 'sock'] },
 ];
@@ -283,7 +277,7 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\bbeach\b|\bpool\b|\bseaside\b/, 'beach', 'SUMMER'],
   [/\bhik(?:e|es|ing)\b|\bcamping\b|\btrekking\b/, 'hiking'],
   [
-    /\b(?:gym|workouts?|running|jogging|sports?|soccer|football|basketball|tennis|training|pe class)\b/,
+    /\b(?:gym|workouts?|running|jogging|sports?|soccer|football|basketball|tennis|training|pe class|pe|yoga(?! pants)|pilates|golf|cycling|biking|hockey|rugby|volleyball|cricket|climbing|karate|judo|martial arts)\b/,
     'sport',
   ],
   [/\bcasual\b|\beveryday\b/, 'casual'],
