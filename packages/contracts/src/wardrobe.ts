@@ -281,6 +281,11 @@ export const CollectionParams = z.object({
   id: z.string().min(1).max(128),
   collectionId: z.string().min(1).max(128),
 });
+/** One entry of a collection, as its path names it: `.../entries/{type}/{entryId}`. */
+export const CollectionEntryParams = CollectionParams.extend({
+  type: AddCollectionEntryRequest.shape.type,
+  entryId: z.string().min(1).max(128),
+});
 /** Every collection of the household (at most 200), newest first, each with its newest 20 entries. */
 export const CollectionList = z.object({ items: z.array(FeedCollection) });
 

@@ -2,6 +2,7 @@ import { CartprepFailureCode } from '@hs/contracts';
 import { PRODUCTION_STORE, productionInternalTokens } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulatedExecutor } from '../src/adapters/simulated-executor.ts';
+import { fail, newJob, publicJob } from '../src/domain/job-machine.ts';
 import { loadCartprepConfig } from '../src/index.ts';
 import { buildCartprep, job } from './cartprep-harness.ts';
 
@@ -80,6 +81,39 @@ describe('cart-prep jobs', () => {
     expect(t.gateway.calls[0]).toMatchObject({
       url: '/api/v1/households/h_home/requests/pr_one/failed',
       body: { jobId: 'cpj_testjob0001', errorCode: code },
+    });
+  });
+
+  it('a failed job keeps its evidence, in the job and in the failed callback', async () => {
+    t = await buildCartprep();
+    const url = 'https://shop.example.com/p/x?simulate=LOGIN_REQUIRED';
+    await t.create(job({ url }));
+    const done = (await t.process('cpj_testjob0001')).json();
+    const evidence = {
+      finalUrl: url,
+      screenshotRef: null,
+      reason: 'The site requires signing in (simulated)',
+    };
+    expect(done).toMatchObject({ status: 'FAILED', errorCode: 'LOGIN_REQUIRED', evidence });
+    expect(t.gateway.calls[0]).toMatchObject({ body: { errorCode: 'LOGIN_REQUIRED', evidence } });
+  });
+
+  it('a job failed by the service itself keeps at least the reason as evidence', () => {
+    const queued = newJob(
+      'cpj_testjob0001',
+      { householdId: 'h_home', requestId: 'pr_one', url: 'https://shop.example.com/p/x' },
+      '2026-01-01T00:00:00.000Z',
+    );
+    const failed = fail(
+      { ...queued, status: 'RUNNING' },
+      'INTERNAL_ERROR',
+      'Cart preparation did not finish after 3 attempts',
+      '2026-01-01T00:00:00.000Z',
+    );
+    expect(publicJob(failed).evidence).toEqual({
+      finalUrl: null,
+      screenshotRef: null,
+      reason: 'Cart preparation did not finish after 3 attempts',
     });
   });
 

@@ -13,6 +13,7 @@ import { createCollectionRepository } from './adapters/collection-repository.ts'
 import { createCommerceOffers } from './adapters/commerce-offers.ts';
 import { createItemRepository } from './adapters/item-repository.ts';
 import { createOutfitRepository } from './adapters/outfit-repository.ts';
+import { createUploadUsageRepository } from './adapters/upload-usage-repository.ts';
 import type { WardrobeConfig } from './config.ts';
 import type { WardrobeContext } from './context.ts';
 import { registerCollectionRoutes } from './routes/collections.ts';
@@ -56,6 +57,7 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
     outfits: createOutfitRepository(store),
     collections: createCollectionRepository(store),
     storage,
+    uploadUsage: createUploadUsageRepository(store),
     members: createHouseholdMembers(peer('gateway')),
     offers: createCommerceOffers(peer('commerce'), Math.min(COMMERCE_TIMEOUT_MS, config.internalTimeoutMs)),
   };

@@ -16,6 +16,13 @@ export function loadWardrobeConfig(env: NodeJS.ProcessEnv = process.env) {
         .positive()
         .max(100 * MIB)
         .default(10 * MIB),
+      // Every image byte a household may keep (pending uploads count at their URL's limit).
+      WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD: z.coerce
+        .number()
+        .int()
+        .min(MIB)
+        .max(1024 * 1024 * MIB)
+        .default(2048 * MIB),
       UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(604_800).default(900),
       CURATION_BACKEND: z.enum(['local', 'disabled']).default('local'),
     }),
@@ -27,6 +34,7 @@ export function loadWardrobeConfig(env: NodeJS.ProcessEnv = process.env) {
     storage: storageSettingsFrom(raw, base.appEnv),
     uploads: {
       maxBytes: raw.UPLOAD_MAX_BYTES,
+      maxBytesPerHousehold: raw.WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD,
       urlTtlSeconds: raw.UPLOAD_URL_TTL_SECONDS,
       publicBaseUrl: base.publicBaseUrl,
     },

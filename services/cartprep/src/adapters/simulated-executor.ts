@@ -40,9 +40,9 @@ export function createSimulatedExecutor(options: { honourUrlParams: boolean }): 
         Math.max(0, Number(url.searchParams.get('simulateDelayMs')) || 0),
       );
       if (delay > 0) await sleep(delay, signal);
-      if (signal.aborted) return failure('TIMEOUT', 'Cart preparation timed out');
+      if (signal.aborted) return failure('TIMEOUT', 'Cart preparation timed out', job.url);
       const forced = CartprepFailureCode.safeParse(url.searchParams.get('simulate')?.toUpperCase());
-      if (forced.success) return failure(forced.data, SIMULATED_FAILURE_MESSAGES[forced.data]);
+      if (forced.success) return failure(forced.data, SIMULATED_FAILURE_MESSAGES[forced.data], job.url);
       return simulatedCart(job, url);
     },
   };
@@ -67,10 +67,12 @@ function simulatedCart(job: StoredJob, url: URL): CartResult {
   };
 }
 
-const failure = (errorCode: CartprepFailureCode, message: string): CartFailure => ({
+/** The simulated page is the job's URL itself; there is no screenshot to keep. */
+const failure = (errorCode: CartprepFailureCode, message: string, finalUrl: string): CartFailure => ({
   ok: false,
   errorCode,
   message,
+  evidence: { finalUrl, screenshotRef: null, reason: message },
 });
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

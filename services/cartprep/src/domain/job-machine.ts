@@ -97,7 +97,8 @@ export function fail(
     status: 'FAILED',
     errorCode,
     errorMessage: message,
-    evidence,
+    // Every failed job keeps evidence (decisions): without a page seen, at least why it stopped.
+    evidence: evidence ?? { finalUrl: null, screenshotRef: null, reason: message.slice(0, 500) },
     leaseUntil: 0,
     callbackPending: true,
     finishedAt: now,

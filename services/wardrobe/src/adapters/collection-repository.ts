@@ -25,7 +25,7 @@ export function createCollectionRepository(store: Store) {
     WARDROBE_COLLECTIONS.feed_collections,
   );
   // One document per household: creating a collection takes a slot atomically, so concurrent
-  // creates can't pass the cap together (nothing deletes collections).
+  // creates can't pass the cap together; deleting one gives its slot back.
   const counts = store.collection<CollectionCount>('collection_counts');
   const upgrades = store.collection<Upgrade>('upgrades');
 
@@ -84,6 +84,30 @@ export function createCollectionRepository(store: Store) {
           .catch(() => undefined);
         throw err;
       }
+      return true;
+    },
+    /**
+     * Deletes the collection atomically, after `check` (which may throw to refuse) approved it,
+     * and gives its slot back; false when the household has no such collection.
+     */
+    async remove(householdId: string, collectionId: string, check: (c: StoredCollection) => void) {
+      let refusal: unknown = null;
+      const result = await collections.update(collectionId, (c) => {
+        refusal = null;
+        if (!c || c.householdId !== householdId) return ABORT;
+        try {
+          check(c);
+        } catch (err) {
+          refusal = err;
+          return ABORT;
+        }
+        return null;
+      });
+      if (refusal) throw refusal;
+      if (!result.changed) return false;
+      await counts.update(householdId, (current) =>
+        current ? { ...current, collections: Math.max(0, current.collections - 1) } : ABORT,
+      );
       return true;
     },
     newest: (householdId: string, limit: number) =>

@@ -1,4 +1,12 @@
-import { ABORT, type CollectionOptions, type IndexSpec, type Page, type Store, type Where } from '@hs/store';
+import {
+  ABORT,
+  type CollectionOptions,
+  type IndexSpec,
+  type Page,
+  queryAll,
+  type Store,
+  type Where,
+} from '@hs/store';
 import type { StoredItem, Tombstone } from '../domain/items.ts';
 
 function itemIndexes() {
@@ -89,6 +97,12 @@ export function createItemRepository(store: Store) {
         where: [['householdId', '==', householdId]],
         orderBy: [{ field: 'updatedAt', direction: 'desc' }],
         limit,
+      }),
+    /** Every item of the household (the quota's first count, reclaiming abandoned uploads). */
+    all: (householdId: string) =>
+      queryAll(items, {
+        where: [['householdId', '==', householdId]],
+        orderBy: [{ field: 'updatedAt', direction: 'asc' }],
       }),
     async deletedSince(householdId: string, since: string): Promise<Tombstone[]> {
       const page = await tombstones.query({

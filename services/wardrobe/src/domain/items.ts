@@ -1,7 +1,8 @@
 import type { CreateItemRequest, ItemImage, UpdateItemRequest, WardrobeItem } from '@hs/contracts';
 import type { z } from 'zod';
 
-export type StoredImage = ItemImage & { key: string };
+/** `chargedBytes`: what the image holds of the household's upload quota (see upload-quota.ts). */
+export type StoredImage = ItemImage & { key: string; chargedBytes?: number };
 export type StoredItem = Omit<WardrobeItem, 'images'> & { images: StoredImage[] };
 export type Tombstone = { itemId: string; householdId: string; deletedAt: string };
 
@@ -68,7 +69,7 @@ export function itemView(item: StoredItem): WardrobeItem {
     season: item.season,
     occasion: item.occasion,
     tags: item.tags,
-    images: item.images.map(({ key: _key, ...image }) => image),
+    images: item.images.map(({ key: _key, chargedBytes: _charged, ...image }) => image),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

@@ -27,6 +27,8 @@ import {
   type StoredItem,
 } from '../domain/items.ts';
 import { assertMayChange } from '../domain/ownership.ts';
+import { chargeOf, chargeOfAll } from '../domain/upload-quota.ts';
+import { reserveUploadBytes } from './upload-quota.ts';
 
 type ItemRef = { householdId: string; itemId: string };
 
@@ -46,12 +48,15 @@ function changed(result: Change<StoredItem | null>): StoredItem {
 }
 
 /**
- * Starting an image upload is three named steps:
+ * Starting an image upload is four named steps:
  *  1. check the item exists and has room for one more image (409 past MAX_IMAGES_PER_ITEM;
- *     abandoned uploads don't count: step 3 drops them and their bytes);
- *  2. sign the upload URL (before recording, so a signing failure leaves no pending image;
+ *     abandoned uploads don't count: step 4 drops them and their bytes);
+ *  2. take the URL's bytes from the household's quota (409 when it is used up; undo: give them
+ *     back), so the URL allows at most what is left;
+ *  3. sign the upload URL (before recording, so a signing failure leaves no pending image;
  *     a signature nobody uses needs no undo, it expires);
- *  3. record the image as pending on the item (atomic; the room is checked again there).
+ *  4. record the image as pending on the item (atomic; the room is checked again there) and
+ *     give back the bytes of the abandoned uploads it drops.
  */
 export async function startImageUpload(
   ctx: WardrobeContext,
@@ -62,7 +67,11 @@ export async function startImageUpload(
   const imageId = newId('img');
   const key = imageKey(householdId, itemId, imageId);
   const startedAt = Date.now();
-  const state = { signed: undefined as SignedUpload | undefined, dropped: [] as StoredImage[] };
+  const state = {
+    signed: undefined as SignedUpload | undefined,
+    dropped: [] as StoredImage[],
+    reserved: 0,
+  };
   await runFlow(
     [
       {
@@ -75,12 +84,21 @@ export async function startImageUpload(
         },
       },
       {
+        name: 'take quota',
+        run: async (s) => {
+          s.reserved = await reserveUploadBytes(ctx, householdId);
+        },
+        undo: async (s) => {
+          await ctx.uploadUsage.release(householdId, s.reserved).catch(() => undefined);
+        },
+      },
+      {
         name: 'sign upload URL',
         run: async (s) => {
           try {
             s.signed = await ctx.storage.signUpload(key, {
               contentType: file.contentType,
-              maxBytes: ctx.config.uploads.maxBytes,
+              maxBytes: s.reserved,
               expiresInSeconds: ctx.config.uploads.urlTtlSeconds,
             });
           } catch (err) {
@@ -102,6 +120,7 @@ export async function startImageUpload(
             createdAt: nowIso(),
             confirmedAt: null,
             key,
+            chargedBytes: s.reserved,
           };
           changed(
             await ctx.items.change(householdId, itemId, (current) => {
@@ -117,6 +136,7 @@ export async function startImageUpload(
     state,
   );
   // Their URLs expired long ago: nothing can write these keys again.
+  await ctx.uploadUsage.release(householdId, chargeOfAll(state.dropped)).catch(() => undefined);
   await Promise.all(state.dropped.map((i) => ctx.storage.delete(i.key).catch(() => undefined)));
   const signed = state.signed as SignedUpload;
   return {
@@ -160,16 +180,19 @@ export async function confirmImage(
 
   const info = stored.info;
   const now = nowIso();
+  let pendingCharge = 0;
   const doc = changed(
     await ctx.items.change(householdId, itemId, (current) => {
       assertMayChange(caller, 'item', current.ownerMemberId);
       const at = current.images.findIndex((i) => i.imageId === imageId);
       if (at < 0) throw notFound('Image not found');
       if (current.images[at]!.status === 'confirmed') throw conflict('Image is already confirmed');
+      pendingCharge = chargeOf(current.images[at]!);
       const confirmed: StoredImage = {
         ...current.images[at]!,
         status: 'confirmed',
         size: info.size,
+        chargedBytes: info.size,
         contentType: image.contentType,
         sha256: info.sha256,
         confirmedAt: now,
@@ -178,5 +201,11 @@ export async function confirmImage(
       return { ...current, images, updatedAt: now };
     }),
   );
+  // The URL's bytes were taken from the quota: keep what the image holds, give back the rest.
+  const unused = pendingCharge - info.size;
+  await (unused >= 0
+    ? ctx.uploadUsage.release(householdId, unused)
+    : ctx.uploadUsage.add(householdId, -unused)
+  ).catch(() => undefined);
   return itemView(doc);
 }

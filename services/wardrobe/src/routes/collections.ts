@@ -1,5 +1,6 @@
 import {
   AddCollectionEntryRequest,
+  CollectionEntryParams,
   CollectionList,
   CollectionParams,
   CreateCollectionRequest,
@@ -7,6 +8,7 @@ import {
   HouseholdParams,
 } from '@hs/contracts';
 import { conflict, errorResponses, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import {
   collectionView,
@@ -20,7 +22,6 @@ import { assertMayChange } from '../domain/ownership.ts';
 const errors = errorResponses(400, 403, 404, 409, 422);
 const H = '/api/v1/households/:id/wardrobe/feed';
 const tags = ['feed'];
-
 /** Named collections of items and outfits; they appear in the feed (routes/feed.ts). */
 export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext): void {
   app.post(
@@ -111,6 +112,50 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
         throw conflict(`A collection can hold at most ${MAX_ENTRIES_PER_COLLECTION} entries`);
       if (!updated) throw notFound('Collection not found');
       return collectionView(updated);
+    },
+  );
+
+  app.delete(
+    `${H}/collections/:collectionId`,
+    {
+      schema: {
+        tags,
+        description:
+          "Deletes the collection (not the items and outfits it lists), freeing its place among the household's collections. A CHILD deletes only their own (403).",
+        params: CollectionParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, collectionId } = request.params;
+      const deleted = await ctx.collections.remove(id, collectionId, (c) =>
+        assertMayChange(request.caller, 'collection', c.createdBy),
+      );
+      if (!deleted) throw notFound('Collection not found');
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    `${H}/collections/:collectionId/entries/:type/:entryId`,
+    {
+      schema: {
+        tags,
+        description:
+          'Removes one entry (the item or outfit itself stays); 404 when the collection does not list it. A CHILD changes only their own collections (403).',
+        params: CollectionEntryParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, collectionId, type, entryId } = request.params;
+      const collection = await ctx.collections.get(id, collectionId);
+      if (!collection) throw notFound('Collection not found');
+      // Its creator never changes, so this check holds for the atomic change below.
+      assertMayChange(request.caller, 'collection', collection.createdBy);
+      if (!(await ctx.collections.removeEntry(id, collectionId, { type, id: entryId }, nowIso())))
+        throw notFound('Entry not found');
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,7 +1,9 @@
 import { ImageParams, ItemParams, UploadUrlRequest, UploadUrlResponse, WardrobeItem } from '@hs/contracts';
 import { errorResponses, type ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import { etagOf } from '../domain/etag.ts';
+import { removeImage } from '../flows/image-removal.ts';
 import { confirmImage, startImageUpload } from '../flows/image-upload.ts';
 
 const errors = errorResponses(400, 403, 404, 409, 422, 502);
@@ -15,7 +17,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       schema: {
         tags,
         description:
-          'A signed, expiring URL to PUT one image (png, jpeg or webp, at most UPLOAD_MAX_BYTES) with the returned headers; then confirm it.',
+          "A signed, expiring URL to PUT one image (png, jpeg or webp, at most UPLOAD_MAX_BYTES, or what is left of the household's WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD when less) with the returned headers; then confirm it. A pending upload holds its URL's limit of the quota, a confirmed image its size; deleting the item gives them back. 409 CONFLICT when the quota is used up (uploads abandoned over an hour ago are dropped first) or the item has 10 images.",
         params: ItemParams,
         body: UploadUrlRequest,
         response: { 200: UploadUrlResponse, ...errors },
@@ -45,6 +47,24 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       const { id, itemId, imageId } = request.params;
       const view = await confirmImage(ctx, request.caller, { householdId: id, itemId, imageId });
       return reply.header('etag', etagOf(view)).send(view);
+    },
+  );
+
+  app.delete(
+    `${H}/items/:itemId/images/:imageId`,
+    {
+      schema: {
+        tags,
+        description:
+          "Deletes the image, pending or confirmed, and its bytes; they no longer count against the household's WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD. 404 for an unknown item or image; a CHILD deletes only images of their own items (403).",
+        params: ImageParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, itemId, imageId } = request.params;
+      await removeImage(ctx, request.caller, { householdId: id, itemId, imageId });
+      return reply.code(204).send(null);
     },
   );
 }

@@ -26,6 +26,7 @@ import type { WardrobeContext } from '../context.ts';
 import { etagOf } from '../domain/etag.ts';
 import { itemView, newItem, patchItem, type StoredItem } from '../domain/items.ts';
 import { assertMayChange } from '../domain/ownership.ts';
+import { chargeOfAll } from '../domain/upload-quota.ts';
 import { forgetItem } from '../flows/forget-references.ts';
 import { checkIfMatch, withEtag } from './http-cache.ts';
 
@@ -192,6 +193,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       );
       if (result.kind === 'missing') throw notFound('Item not found');
       if (result.kind === 'refused') throw result.reason as AppError;
+      await ctx.uploadUsage.release(id, chargeOfAll(result.doc.images));
       // Blobs after the record: an orphaned file is harmless, a record without its file is not.
       await Promise.all(result.doc.images.map((img) => ctx.storage.delete(img.key).catch(() => undefined)));
       await forgetItem(ctx, id, itemId);

@@ -1,0 +1,75 @@
+import { conflict, nowIso } from '@hs/service-kit';
+import type { WardrobeContext } from '../context.ts';
+import { abandonedUploads } from '../domain/items.ts';
+import { chargeOfAll } from '../domain/upload-quota.ts';
+
+const quotaUsedUp = (quota: number) =>
+  conflict(
+    `The household's image storage is full (${quota} bytes, WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD); delete items with images to make room`,
+  );
+
+/**
+ * When a full household last looked for abandoned uploads and found none. Looking reads every
+ * item of the household, so a client asking again and again at a full quota looks once a minute.
+ */
+const fruitlessReclaims = new WeakMap<WardrobeContext, Map<string, number>>();
+const RECLAIM_AGAIN_AFTER_MS = 60_000;
+
+function mayReclaim(ctx: WardrobeContext, householdId: string, nowMs: number): boolean {
+  const at = fruitlessReclaims.get(ctx)?.get(householdId);
+  return at === undefined || nowMs - at >= RECLAIM_AGAIN_AFTER_MS;
+}
+
+function noteFruitless(ctx: WardrobeContext, householdId: string, nowMs: number): void {
+  const seen = fruitlessReclaims.get(ctx) ?? new Map<string, number>();
+  fruitlessReclaims.set(ctx, seen);
+  // Bounded: entries older than the wait say nothing any more.
+  if (seen.size >= 10_000)
+    for (const [id, at] of seen) if (nowMs - at >= RECLAIM_AGAIN_AFTER_MS) seen.delete(id);
+  seen.set(householdId, nowMs);
+}
+
+/**
+ * Takes the bytes of one upload URL from the household's quota: UPLOAD_MAX_BYTES, or what is
+ * left when less is. When nothing is left, uploads abandoned anywhere in the household (URL
+ * expired over an hour ago, never confirmed) are dropped first and their bytes given back (at
+ * most once a minute when none are found); still nothing left is 409 CONFLICT.
+ */
+export async function reserveUploadBytes(ctx: WardrobeContext, householdId: string): Promise<number> {
+  const { maxBytes, maxBytesPerHousehold } = ctx.config.uploads;
+  const countExisting = async () =>
+    (await ctx.items.all(householdId)).reduce((sum, item) => sum + chargeOfAll(item.images), 0);
+  const take = () => ctx.uploadUsage.reserve(householdId, maxBytes, maxBytesPerHousehold, countExisting);
+  const granted = await take();
+  if (granted > 0) return granted;
+  const nowMs = Date.now();
+  if (!mayReclaim(ctx, householdId, nowMs)) throw quotaUsedUp(maxBytesPerHousehold);
+  if ((await reclaimAbandonedUploads(ctx, householdId)) === 0) {
+    noteFruitless(ctx, householdId, nowMs);
+    throw quotaUsedUp(maxBytesPerHousehold);
+  }
+  const retried = await take();
+  if (retried > 0) return retried;
+  throw quotaUsedUp(maxBytesPerHousehold);
+}
+
+/** Drops every abandoned upload of the household, deletes what bytes they got; the bytes given back. */
+async function reclaimAbandonedUploads(ctx: WardrobeContext, householdId: string): Promise<number> {
+  const nowMs = Date.now();
+  const ttl = ctx.config.uploads.urlTtlSeconds;
+  let reclaimed = 0;
+  for (const item of await ctx.items.all(householdId)) {
+    if (abandonedUploads(item, nowMs, ttl).length === 0) continue;
+    let dropped: typeof item.images = [];
+    const result = await ctx.items.change(householdId, item.itemId, (current) => {
+      dropped = abandonedUploads(current, nowMs, ttl);
+      if (dropped.length === 0) throw new Error('nothing abandoned any more');
+      return { ...current, images: current.images.filter((i) => !dropped.includes(i)), updatedAt: nowIso() };
+    });
+    if (result.kind !== 'done') continue;
+    await ctx.uploadUsage.release(householdId, chargeOfAll(dropped));
+    reclaimed += chargeOfAll(dropped);
+    await Promise.all(dropped.map((i) => ctx.storage.delete(i.key).catch(() => undefined)));
+  }
+  return reclaimed;
+}
