@@ -106,6 +106,43 @@ describe('public API documents', () => {
           );
   });
 
+  it('declares what the gateway itself answers in front of each operation, with its headers', () => {
+    const paths: Json = generated.publicDocument.paths;
+    const H = '/api/v1/households/{id}';
+    const op = (path: string, method: string): Json => paths[path][method];
+    const statuses = (path: string, method: string) => Object.keys(op(path, method).responses);
+    // Forwarded to commerce: a missing bearer, a peer down or slow, a body that is not JSON.
+    expect(statuses(`${H}/offers`, 'post')).toEqual(
+      expect.arrayContaining(['400', '401', '403', '404', '413', '415', '502', '504']),
+    );
+    // Counted by a per-minute limit: 429, with Retry-After.
+    for (const [path, method] of [
+      ['/api/v1/auth/login', 'post'],
+      [`${H}/orchestrator/missions`, 'post'],
+      [`${H}/orchestrator/missions/{mId}/chat`, 'post'],
+      [`${H}/orchestrator/missions/{mId}/events`, 'post'],
+      [`${H}/requests/{requestId}/confirm-checkout`, 'post'],
+    ] as const)
+      expect(op(path, method).responses['429']?.headers, `${method} ${path}`).toHaveProperty('Retry-After');
+    expect(statuses(`${H}/orchestrator/missions/{mId}/complete`, 'post')).not.toContain('429');
+    // A forwarded create takes an Idempotency-Key and says when its answer is a replay.
+    const create = op(`${H}/wardrobe/items`, 'post');
+    expect(create.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'idempotency-key', in: 'header' })]),
+    );
+    expect(create.responses['201'].headers).toHaveProperty('Idempotent-Replayed');
+    // Every answer of every operation names its request id header.
+    for (const [path, item] of Object.entries(paths))
+      for (const [method, operation] of Object.entries(item as Json))
+        for (const [status, response] of Object.entries((operation as Json).responses as Json)) {
+          expect((response as Json).headers, `${method} ${path} ${status}`).toHaveProperty('X-Request-Id');
+          if (!path.startsWith(`${H}/`) || (operation as Json).security.length === 0) continue;
+          expect(Object.keys((operation as Json).responses), `${method} ${path}`).toEqual(
+            expect.arrayContaining(['401', '403', '404']),
+          );
+        }
+  });
+
   it('names the contracts an app team meets as components, and refers to them', () => {
     const doc: Json = generated.publicDocument;
     for (const name of [

@@ -3,7 +3,9 @@
 // gateway forwards (decisions "Gateway routing"). Nothing here is written by hand but the wiring.
 import type { ServiceName } from '@hs/contracts';
 import { namedWildcards, operationIdFor, summaryFor, withUsedSchemas } from '@hs/service-kit';
+import { LIMITED_ROUTES } from '../../services/gateway/src/plugins/rate-limits.ts';
 import { FORWARD_RULES } from '../../services/gateway/src/routes/proxy.ts';
+import { GATEWAY_HEADERS, type OperationFacts, withGatewayResponses } from './gateway-responses.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the services' documents are arbitrary JSON here
 type Json = Record<string, any>;
@@ -11,13 +13,13 @@ export type ServiceDocument = { service: ServiceName; document: Json };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
-/** A forward rule's Fastify URL as a matcher of document paths (`{param}` placeholders). */
+/** A Fastify URL as a matcher of document paths (`{param}` placeholders), its `*` part captured. */
 const matcher = (url: string) =>
   new RegExp(
     `^${url
       .replace(/[.]/g, '\\.')
       .replace(/:[A-Za-z]+/g, '\\{[^}]+\\}')
-      .replace(/\*$/, '.+')}$`,
+      .replace(/\*$/, '(.+)')}$`,
   );
 
 const FORWARDED = [
@@ -39,15 +41,43 @@ const internalOnly = (path: string, operation: Json) =>
   path.includes('/internal/') ||
   (operation.security ?? []).some((s: Json) => 'internalToken' in s && !('bearer' in s));
 
-/** What a client sends on an operation: the gateway's bearer, unless the operation is public. */
-function publicOperation(operation: Json, id: string): Json {
-  const { security: _security, ...rest } = operation;
+const LIMITED = Object.values(LIMITED_ROUTES).map((route) => ({ ...route, match: matcher(route.url) }));
+
+/** Whether one of the gateway's per-minute limits counts the operation (it may answer 429). */
+const rateLimited = (path: string, method: string) =>
+  LIMITED.some((route) => {
+    const found = route.method.toLowerCase() === method && route.match.exec(path);
+    if (!found) return false;
+    return !('covers' in route) || route.covers(found[1] ?? '');
+  });
+
+/** The facts about one operation that decide what the gateway adds to it. */
+function factsOf(service: ServiceName, path: string, method: string, operation: Json): OperationFacts {
+  const forwarded = service !== 'gateway';
+  const namesKey = (operation.parameters ?? []).some(
+    (p: Json) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key',
+  );
   return {
-    ...rest,
-    summary: operation.summary ?? summaryFor(id),
-    operationId: id,
-    ...(operation['x-public'] ? { security: [] } : { security: [{ bearer: [] }] }),
+    forwarded,
+    bearer: !operation['x-public'],
+    householdScoped: !operation['x-public'] && path.startsWith('/api/v1/households/{id}/'),
+    rateLimited: rateLimited(path, method),
+    idempotent: namesKey || (forwarded && method === 'post' && !operation['x-public']),
   };
+}
+
+/** What a client sends on an operation (the gateway's bearer, unless it is public) and may get back. */
+function publicOperation(operation: Json, id: string, facts: OperationFacts): Json {
+  const { security: _security, ...rest } = operation;
+  return withGatewayResponses(
+    {
+      ...rest,
+      summary: operation.summary ?? summaryFor(id),
+      operationId: id,
+      ...(operation['x-public'] ? { security: [] } : { security: [{ bearer: [] }] }),
+    },
+    facts,
+  );
 }
 
 export function buildPublicDocument(documents: ServiceDocument[]): Json {
@@ -62,7 +92,7 @@ export function buildPublicDocument(documents: ServiceDocument[]): Json {
     if (used.has(id)) id = `${id}${service === 'gateway' ? 'Gateway' : ''}${used.size}`;
     used.add(id);
     paths[path] ??= {};
-    paths[path][method] = publicOperation(operation, id);
+    paths[path][method] = publicOperation(operation, id, factsOf(service, path, method, operation));
   };
   for (const { service, document } of documents) {
     Object.assign(schemas, document.components?.schemas ?? {});
@@ -91,6 +121,7 @@ export function buildPublicDocument(documents: ServiceDocument[]): Json {
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       securitySchemes: { bearer: gateway.components.securitySchemes.bearer },
+      headers: GATEWAY_HEADERS,
       schemas,
     },
     'x-asyncapi': '/asyncapi.json',

@@ -50,7 +50,14 @@ export const envList = () =>
  * A URL services make HTTP requests to: http or https only (`fetch` and undici refuse other
  * schemes only when the request is made, as a 502 at run time).
  */
-export const httpUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
+export const httpUrl = () =>
+  z.url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      /^https?:\/\//i.test(String(issue.input))
+        ? 'is not a valid URL (check the host and that the port is 1-65535)'
+        : 'must be an http or https URL',
+  });
 
 /** A secret: development default allowed only outside staging/production, 32+ bytes there. */
 function secret(appEnv: AppEnv, devDefault: string) {
@@ -76,8 +83,9 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CORS_ORIGINS: envList(),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
-    REQUEST_TIMEOUT_SECONDS: envNumber(30),
-    SHUTDOWN_GRACE_SECONDS: envNumber(10),
+    // A request slower to arrive is cut (408); 0 or less would switch that off without a word.
+    REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
     INTERNAL_API_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
     PUBLIC_BASE_URL: httpUrl().optional(),
     PERSISTENCE_BACKEND: z.enum(['inmemory', 'sqlite', 'docstore']).default('inmemory'),
@@ -123,11 +131,20 @@ export type BaseConfig = {
   env: AppEnv;
 };
 
+/** A setting whose value must never reach a log: a token, a secret or a key (not `*_TOKEN_TTL_SECONDS`). */
+const isSecretName = (name: string) =>
+  /(?:TOKEN|SECRET|KEY|PASSWORD)$/.test(name) && !name.startsWith('REQUIRE_');
+
 function formatIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
   const name = issue.path.join('.') || '(environment)';
   const value = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
-  const shown = value === undefined ? 'unset' : /TOKEN|SECRET|KEY/.test(name) ? 'set' : JSON.stringify(value);
+  const shown = value === undefined ? 'unset' : isSecretName(name) ? 'set' : JSON.stringify(value);
   return `${name} ${issue.message} (value: ${shown})`;
+}
+
+/** Every wrong setting in one message, so an operator fixes them in one restart, not one each. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[], env: NodeJS.ProcessEnv): string {
+  return `Configuration error: ${issues.map((issue) => formatIssue(issue, env)).join('; ')}`;
 }
 
 const configVariables = new Map<ServiceName, string[]>();
@@ -163,8 +180,7 @@ export function loadConfig<E extends z.ZodRawShape>(
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const result = schema.safeParse(cleaned);
   if (!result.success) {
-    const first = result.error.issues[0]!;
-    throw new ConfigError(`Configuration error: ${formatIssue(first, env)}`);
+    throw new ConfigError(formatIssues(result.error.issues, env));
   }
   const raw = result.data as unknown as BaseParsed & z.infer<z.ZodObject<E>>;
   const peers = Object.fromEntries(

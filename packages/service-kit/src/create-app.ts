@@ -122,7 +122,9 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Ids go up to 128 characters (contracts); the router's default of 100 answered a longer,
+    // unknown one with a bare 400 before the route could say 404 or 422 with details.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     // A request that reached us while shutting down is served (its connection then closes): see shutdown.ts.
     return503OnClosing: false,
     frameworkErrors,

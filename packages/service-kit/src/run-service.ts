@@ -1,12 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { ConfigError } from './config.ts';
+import { type BaseConfig, ConfigError } from './config.ts';
 import { createLogger } from './logger.ts';
 import { serviceScope } from './service-scope.ts';
 import { drainGracefully } from './shutdown.ts';
 import { startTracing, stopTracing } from './tracing.ts';
 
-type ProcessConfig = { host: string; port: number; logLevel: string; shutdownGraceMs: number };
+type ProcessConfig = {
+  host: string;
+  port: number;
+  logLevel: string;
+  shutdownGraceMs: number;
+  persistence?: BaseConfig['persistence'];
+};
+
+/** Where the service keeps its data, said once at boot: a wrong or misspelt setting shows here. */
+function storeDescription(persistence: ProcessConfig['persistence']): string | undefined {
+  if (!persistence) return undefined;
+  if (persistence.backend === 'sqlite') return `sqlite in ${persistence.dataDir}`;
+  if (persistence.backend === 'docstore')
+    return `docstore (Firestore project ${persistence.firestoreProjectId}, database ${persistence.firestoreDatabaseId ?? '(default)'})`;
+  return 'inmemory (every write is lost when the process stops)';
+}
 
 /** What a service's process may hook into besides its Fastify app. */
 export interface ServiceLifecycle {
@@ -77,7 +92,11 @@ async function boot<C extends ProcessConfig>(
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port }, `${service} listening on http://${config.host}:${port}`);
+  const store = storeDescription(config.persistence);
+  logger.info(
+    { port, ...(store ? { store } : {}) },
+    `${service} listening on http://${config.host}:${port}${store ? `, store: ${store}` : ''}`,
+  );
 
   const stop = async (signal: string): Promise<boolean> => {
     stopping = true;

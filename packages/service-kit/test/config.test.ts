@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { REPO_ROOT } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, envPrefix, loadConfig, SERVICES } from '../src/config.ts';
+import { z } from 'zod';
+import { ConfigError, envBool, envPrefix, loadConfig, SERVICES } from '../src/config.ts';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -102,6 +103,39 @@ describe('configuration', () => {
     expect(() =>
       loadConfig('commerce', () => ({}), { APP_ENV: 'production', COMMERCE_INTERNAL_TOKEN: 'short' }),
     ).toThrow(/INTERNAL_TOKEN .*\(value: (set|unset)\)/);
+  });
+
+  it('names every wrong value in one message, so one restart fixes them all', () => {
+    expect(() => loadConfig('commerce', () => ({}), { PORT: 'eighty', LOG_LEVEL: 'verbose' })).toThrow(
+      /^Configuration error: PORT .*"eighty".*; LOG_LEVEL .*"verbose"/,
+    );
+  });
+
+  it('shows the values of settings named like secrets that are not (TTLs, REQUIRE_ switches)', () => {
+    const extra = () => ({
+      AUTH_TOKEN_TTL_SECONDS: z.coerce.number().min(60),
+      REQUIRE_INTERNAL_EVENT_TOKEN: envBool(false),
+    });
+    expect(() =>
+      loadConfig('gateway', extra, { AUTH_TOKEN_TTL_SECONDS: '10', REQUIRE_INTERNAL_EVENT_TOKEN: 'maybe' }),
+    ).toThrow(/AUTH_TOKEN_TTL_SECONDS .*\(value: "10"\).*REQUIRE_INTERNAL_EVENT_TOKEN .*\(value: "maybe"\)/);
+  });
+
+  it('refuses a request timeout that would switch the cut off, and a negative shutdown grace', () => {
+    for (const value of ['0', '-5'])
+      expect(() => loadConfig('commerce', () => ({}), { REQUEST_TIMEOUT_SECONDS: value })).toThrow(
+        /^Configuration error: REQUEST_TIMEOUT_SECONDS /,
+      );
+    expect(() => loadConfig('commerce', () => ({}), { SHUTDOWN_GRACE_SECONDS: '-1' })).toThrow(
+      /^Configuration error: SHUTDOWN_GRACE_SECONDS /,
+    );
+    expect(loadConfig('commerce', () => ({}), { SHUTDOWN_GRACE_SECONDS: '0' }).shutdownGraceMs).toBe(0);
+  });
+
+  it('says what is wrong with an http URL that does not parse (a port out of range)', () => {
+    expect(() => loadConfig('wardrobe', () => ({}), { GATEWAY_BASE_URL: 'http://127.0.0.1:99999' })).toThrow(
+      'Configuration error: GATEWAY_BASE_URL is not a valid URL (check the host and that the port is 1-65535) (value: "http://127.0.0.1:99999")',
+    );
   });
 
   it('accepts only http and https peer URLs, naming the variable', () => {

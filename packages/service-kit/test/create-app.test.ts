@@ -209,6 +209,14 @@ describe('validation details', () => {
     ]);
   });
 
+  it('lets an id longer than 100 characters reach the route (its schema answers, not the router)', async () => {
+    const res = await app.inject({ method: 'GET', url: `/api/v1/things/x_${'a'.repeat(150)}?n=1` });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([
+      { loc: ['params', 'thingId'], msg: expect.any(String), type: expect.any(String) },
+    ]);
+  });
+
   it('a missing body reports the body itself', async () => {
     const res = await app.inject({ method: 'POST', url: '/api/v1/things' });
     expect(res.statusCode).toBe(422);

@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -65,6 +67,23 @@ describe('runService', () => {
     expect(await inflight).toEqual({ status: 200, body: { finished: true } });
     expect(await service.exited).toBe(0);
     expect(service.output.some((l) => l.includes('resources closed'))).toBe(true);
+  });
+
+  it('says at boot which store it keeps its data in', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'store-line-'));
+    for (const [env, store] of [
+      [{}, 'inmemory (every write is lost when the process stops)'],
+      [{ PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dataDir }, `sqlite in ${dataDir}`],
+    ] as const) {
+      const service = start(env);
+      await service.port;
+      const listening = service.output
+        .map((line) => JSON.parse(line) as { store?: string; msg?: string })
+        .find((entry) => entry.msg?.includes('listening on'));
+      expect(listening).toMatchObject({ store, msg: expect.stringContaining(`, store: ${store}`) });
+      service.proc.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+    }
   });
 
   it('exits 1 when the grace period runs out before the in-flight request ends', async () => {
