@@ -189,7 +189,7 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
     await ledger.householdPage(H, { limit: 10, offset: 0, action: 'a', beforeSeq: 40 });
     await ledger.missionTrail(H, 'm_1', { limit: 10, offset: 5 });
     await ledger.missionTrail(H, 'm_1', { limit: 10, offset: 0, afterSeq: 7 });
-    await ledger.missionElsewhere(H, 'm_1');
+    await ledger.missionWhereabouts(H, 'm_1');
     await ledger.missionEntriesWithin(H, 'm_1', { maxEntries: 10, maxChars: 10_000 });
     await ledger.missionChangedAfter(H, 'm_1', 3);
     await artifacts.latest(H, 'm_1', 'AuditLog');

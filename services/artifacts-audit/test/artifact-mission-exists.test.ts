@@ -148,3 +148,48 @@ describe("a member's read of a mission's artifacts or audit trail", () => {
     },
   );
 });
+
+describe('with the orchestrator down', () => {
+  let down: TestApp;
+  beforeEach(async () => {
+    // A loopback port nothing listens on: every mission lookup fails to connect.
+    const gone = await startFakePeer(() => ({ status: 200, body: {} }));
+    await gone.close();
+    ({ app: down } = await buildTestApp({ orchestratorUrl: gone.url }));
+  });
+  afterEach(() => down.close());
+  const guardian = member('PARENT_GUARDIAN', 'usr_guardian');
+
+  it('still serves the trail and artifacts of a mission whose trail is here (the ledger knows it)', async () => {
+    const created = await down.inject({
+      method: 'POST',
+      url: `${H}/h_1/audit/events`,
+      headers: internal,
+      payload: {
+        missionId: 'msn_own',
+        category: 'MISSION_LIFECYCLE',
+        action: 'MISSION_CREATED',
+        sourceService: 'orchestrator',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    for (const path of ['audit', 'artifacts']) {
+      const res = await down.inject({
+        method: 'GET',
+        url: `${H}/h_1/missions/msn_own/${path}`,
+        headers: guardian,
+      });
+      expect(res.statusCode, path).toBe(200);
+    }
+  });
+
+  it('answers 502 for a mission it cannot place, rather than an empty answer', async () => {
+    const res = await down.inject({
+      method: 'GET',
+      url: `${H}/h_1/missions/msn_nope/audit`,
+      headers: guardian,
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error).toBe('UPSTREAM_ERROR');
+  });
+});

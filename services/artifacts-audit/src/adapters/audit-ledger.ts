@@ -326,14 +326,17 @@ export function createAuditLedger(store: Store) {
     },
 
     /**
-     * Whether the mission belongs to another household: its entries (written by services only,
-     * mission ids being global) sit there and none here.
+     * Where the mission's trail is (mission ids are global): `here` when this household holds
+     * entries of it, `elsewhere` when only another household does, `unknown` when none does yet.
      */
-    async missionElsewhere(householdId: string, missionId: string): Promise<boolean> {
+    async missionWhereabouts(
+      householdId: string,
+      missionId: string,
+    ): Promise<'here' | 'elsewhere' | 'unknown'> {
       const here = await entries.query({ where: missionWhere(householdId, missionId), limit: 1 });
-      if (here.items.length > 0) return false;
+      if (here.items.length > 0) return 'here';
       const anywhere = await entries.query({ where: [['missionId', '==', missionId]], limit: 1 });
-      return anywhere.items.length > 0;
+      return anywhere.items.length > 0 ? 'elsewhere' : 'unknown';
     },
 
     /**

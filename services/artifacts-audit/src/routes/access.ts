@@ -38,11 +38,12 @@ const NOT_THE_CALLERS_MISSION =
 /**
  * What a member writes or reads about a mission (a MissionPlan, an AuditLog export, its artifacts
  * and audit trail) names a mission of this household: one that is missing or another household's
- * is 404 NOT_FOUND, asked of the orchestrator, so nothing is stored or recorded for a mission that
- * does not exist here. With
- * `mayFollow`, the caller must also be able to read it (its owner, or any member for a POLL
- * mission: 403 otherwise). A service's own call (no caller) is about a mission it runs: only a
- * mission of another household is refused.
+ * is 404 NOT_FOUND, so nothing is stored or recorded for a mission that does not exist here.
+ * The ledger answers for a mission with a trail (every running mission has one), without a call;
+ * the orchestrator, which owns missions, for the rest, and for `mayFollow`: the caller must also
+ * be able to read the mission (its owner, or any member for a POLL mission: 403 otherwise). So
+ * reading a mission's trail does not need the orchestrator up. A service's own call (no caller)
+ * is about a mission it runs: only a mission of another household is refused.
  */
 export async function assertMissionOfHousehold(
   ctx: ArtifactsAuditContext,
@@ -51,23 +52,9 @@ export async function assertMissionOfHousehold(
   missionId: string,
   options: { mayFollow: boolean },
 ): Promise<void> {
-  // The ledger knows missions of other households without a call; the orchestrator knows the rest.
-  await assertMissionNotForeign(ctx, householdId, missionId);
-  if (!request.caller) return;
+  const whereabouts = await ctx.ledger.missionWhereabouts(householdId, missionId);
+  if (whereabouts === 'elsewhere') throw notFound('Mission not found');
+  if (!request.caller || (whereabouts === 'here' && !options.mayFollow)) return;
   const visibility = await ctx.missions.visibility(householdId, missionId, request.caller, request.id);
   if (options.mayFollow && visibility === 'hidden') throw forbidden(NOT_THE_CALLERS_MISSION);
-}
-
-/**
- * Mission ids are global, so a mission whose audit trail sits in another household is that
- * household's: 404, like every other foreign resource, never an empty page. The ledger decides
- * (only services write it); artifacts would not, since members may request a MissionPlan for
- * any mission id.
- */
-export async function assertMissionNotForeign(
-  ctx: ArtifactsAuditContext,
-  householdId: string,
-  missionId: string,
-): Promise<void> {
-  if (await ctx.ledger.missionElsewhere(householdId, missionId)) throw notFound('Mission not found');
 }
