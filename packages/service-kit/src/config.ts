@@ -59,6 +59,13 @@ export const httpUrl = () =>
         : 'must be an http or https URL',
   });
 
+/** A browser origin as a browser sends it: `https://app.example.com`, `http://127.0.0.1:5173`. */
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return /^https?:$/.test(url.protocol) && url.origin === value;
+}
+
 /** A secret: development default allowed only outside staging/production, 32+ bytes there. */
 function secret(appEnv: AppEnv, devDefault: string) {
   if (!isProductionLike(appEnv)) return z.string().min(1).default(devDefault);
@@ -81,7 +88,10 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS[service]),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    CORS_ORIGINS: envList(),
+    CORS_ORIGINS: envList().refine((origins) => origins.every(isOrigin), {
+      error:
+        'must be comma-separated origins such as https://app.example.com (scheme, host, optional port; no path)',
+    }),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
     // A request slower to arrive is cut (408); 0 or less would switch that off without a word.
     REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),

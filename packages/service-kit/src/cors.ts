@@ -14,7 +14,10 @@ export const CORS_ALLOWED_HEADERS = [
   'Last-Event-ID',
   'X-Request-Id',
 ] as const;
-/** What a browser app may read of a reply: paging (`X-Next-Cursor`, `Link`, `X-Total-Count`) included. */
+/**
+ * What a browser app may read of a reply: paging (`X-Next-Cursor`, `Link`, `X-Total-Count`) and
+ * whether a retried create was a replay (`Idempotent-Replayed`) included.
+ */
 export const CORS_EXPOSED_HEADERS = [
   'ETag',
   'Retry-After',
@@ -23,6 +26,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Next-Cursor',
   'Link',
   'X-Total-Count',
+  'Idempotent-Replayed',
 ] as const;
 /** Seconds a browser may reuse a preflight answer (Chromium caps it at 7200). */
 export const CORS_MAX_AGE_SECONDS = 600;

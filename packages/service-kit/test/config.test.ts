@@ -132,6 +132,22 @@ describe('configuration', () => {
     expect(loadConfig('commerce', () => ({}), { SHUTDOWN_GRACE_SECONDS: '0' }).shutdownGraceMs).toBe(0);
   });
 
+  it('takes CORS_ORIGINS as browser origins only, naming the setting otherwise', () => {
+    expect(
+      loadConfig('gateway', () => ({}), { CORS_ORIGINS: 'https://app.example.com, http://127.0.0.1:5173' })
+        .corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://127.0.0.1:5173']);
+    for (const value of [
+      'notanorigin',
+      'https://app.example.com/',
+      'https://app.example.com/path',
+      'ftp://x',
+    ])
+      expect(() => loadConfig('gateway', () => ({}), { CORS_ORIGINS: value }), value).toThrow(
+        /^Configuration error: CORS_ORIGINS must be comma-separated origins/,
+      );
+  });
+
   it('says what is wrong with an http URL that does not parse (a port out of range)', () => {
     expect(() => loadConfig('wardrobe', () => ({}), { GATEWAY_BASE_URL: 'http://127.0.0.1:99999' })).toThrow(
       'Configuration error: GATEWAY_BASE_URL is not a valid URL (check the host and that the port is 1-65535) (value: "http://127.0.0.1:99999")',

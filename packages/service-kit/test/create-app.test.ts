@@ -301,7 +301,7 @@ describe('CORS', () => {
       expect(res.headers['access-control-max-age']).toBe('600');
     }
     expect(ok.headers['access-control-expose-headers']).toBe(
-      'ETag, Retry-After, X-Request-Id, Location, X-Next-Cursor, Link, X-Total-Count',
+      'ETag, Retry-After, X-Request-Id, Location, X-Next-Cursor, Link, X-Total-Count, Idempotent-Replayed',
     );
     const other = await withCors.inject({
       method: 'GET',
