@@ -57,7 +57,12 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
     outfits: createOutfitRepository(store),
     collections: createCollectionRepository(store),
     storage,
-    uploadUsage: createUploadUsageRepository(store),
+    uploadUsage: createUploadUsageRepository(store, (err, householdId, bytes) =>
+      app.log.error(
+        { err, householdId, bytes },
+        'image bytes not given back to the household quota; recounted when it is next full',
+      ),
+    ),
     members: createHouseholdMembers(peer('gateway')),
     offers: createCommerceOffers(peer('commerce'), Math.min(COMMERCE_TIMEOUT_MS, config.internalTimeoutMs)),
   };

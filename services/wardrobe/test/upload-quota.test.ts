@@ -134,6 +134,17 @@ describe.each([
     await deleteItem(itemId);
   });
 
+  it('a count left too high (a give-back that failed) is set right when the household is next full', async () => {
+    const { itemId } = await createItem(app);
+    await store.collection('upload_usage').update('h_1', () => ({ householdId: 'h_1', bytes: QUOTA }));
+    // Later than any earlier fruitless look (they wait a minute).
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 10 * 60_000);
+    const res = await uploadUrl(itemId).finally(() => clock.mockRestore());
+    expect(res.statusCode).toBe(200);
+    expect(allowed(res)).toBe(PER_UPLOAD);
+    await deleteItem(itemId);
+  });
+
   it('a burst of upload URLs never passes the quota', async () => {
     const { itemId } = await createItem(app);
     const other = await createItem(app);
@@ -171,5 +182,66 @@ describe.each([
     expect(allowed(res)).toBe(PER_UPLOAD);
     const item = await app.inject({ method: 'GET', url: `${W}/items/${itemId}`, headers });
     expect(item.json().images).toEqual([]);
+  });
+});
+
+describe('deleting an item when its bytes cannot be given back', () => {
+  it('still answers 204 and finishes the clean-up (collections stop listing it)', async () => {
+    const store = createStore({ backend: 'inmemory' });
+    let failUsage = false;
+    const failing: Store = {
+      ...store,
+      collection: (name, options) => {
+        const collection = store.collection(name, options);
+        if (name !== 'upload_usage') return collection;
+        return {
+          ...collection,
+          update: async (id, mutate) => {
+            if (failUsage) throw new Error('disk full');
+            return collection.update(id, mutate);
+          },
+        };
+      },
+    };
+    const app = await wardrobeApp({ store: failing });
+    try {
+      const { itemId } = await createItem(app);
+      expect(
+        (
+          await app.inject({
+            method: 'POST',
+            url: `${W}/items/${itemId}/upload-url`,
+            headers,
+            payload: { contentType: 'image/png' },
+          })
+        ).statusCode,
+      ).toBe(200);
+      const collection = await app.inject({
+        method: 'POST',
+        url: `${W}/feed/collections`,
+        headers,
+        payload: { name: 'Winter' },
+      });
+      const collectionId = collection.json().collectionId;
+      await app.inject({
+        method: 'POST',
+        url: `${W}/feed/collections/${collectionId}/entries`,
+        headers,
+        payload: { type: 'ITEM', id: itemId },
+      });
+      failUsage = true;
+      expect((await app.inject({ method: 'DELETE', url: `${W}/items/${itemId}`, headers })).statusCode).toBe(
+        204,
+      );
+      const listed = await app.inject({
+        method: 'GET',
+        url: `${W}/feed/collections/${collectionId}`,
+        headers,
+      });
+      expect(listed.json().entries).toEqual([]);
+    } finally {
+      await app.stop();
+      await store.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import type { ServiceApp } from '@hs/service-kit';
  * That folder is two levels above this file in the sources (src/adapters/), one above the
  * service's build (dist/server.js), and services/gateway/ from the all-in-one build
  * (dist/one-process.js at the root), so all three are looked for. A document is parsed on first
- * use (the OpenAPI one is about 400 KB of JSON most gateway processes are never asked for); a
+ * use (the OpenAPI one is about 600 KB of JSON most gateway processes are never asked for); a
  * missing file still stops the boot.
  */
 export function publicDocument(name: 'openapi.public.json' | 'asyncapi.json'): () => Record<string, unknown> {

@@ -1,5 +1,5 @@
 import fastifyRateLimit from '@fastify/rate-limit';
-import { AppError, type Caller, notFound, type ServiceApp } from '@hs/service-kit';
+import { AppError, type Caller, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { createMissionLookup } from '../adapters/mission-lookup.ts';
 import { sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
@@ -69,7 +69,8 @@ export const LIMITED_ROUTES = {
  * body is read; over the limit is 429 RATE_LIMITED with Retry-After. The limits are route-level
  * `onRequest` hooks, which Fastify runs after the instance's own (authentication, then membership
  * and role in the route-access hook), so 401/403 come first; a missing resource is 404 rather than
- * 429 (see `exists`). Must be registered before the routes it limits.
+ * 429 (see `exists`, and plugins/resource-exists.ts for purchase requests). Must be registered
+ * before the routes it limits.
  */
 export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): Promise<void> {
   const limits = ctx.config.rateLimits;
@@ -83,10 +84,6 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
     const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
     await loadMission(id, missionId, caller, request.id);
   };
-  const purchaseRequestExists = async (request: FastifyRequest) => {
-    const { id, requestId = '' } = request.params as HouseholdParams;
-    if (!(await ctx.buyflow.requests.get(id, requestId))) throw notFound('Purchase request not found');
-  };
   await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(ctx.store) as never });
   const rules: Rule[] = (
     [
@@ -97,12 +94,8 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       },
       { ...LIMITED_ROUTES.chat, perMinute: limits.chatPerMinute, key: byUser, exists: missionExists },
       { ...LIMITED_ROUTES.events, perMinute: limits.eventsPerMinute, key: byUser, exists: missionExists },
-      {
-        ...LIMITED_ROUTES.confirm,
-        perMinute: limits.confirmPerMinute,
-        key: byUser,
-        exists: purchaseRequestExists,
-      },
+      // The purchase request's existence is checked before any limit (plugins/resource-exists.ts).
+      { ...LIMITED_ROUTES.confirm, perMinute: limits.confirmPerMinute, key: byUser },
     ] satisfies Rule[]
   ).filter((rule) => rule.perMinute > 0);
 

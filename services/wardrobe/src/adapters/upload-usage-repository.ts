@@ -2,13 +2,15 @@ import { ABORT, type Store } from '@hs/store';
 import { grantFor } from '../domain/upload-quota.ts';
 
 type UploadUsage = { householdId: string; bytes: number };
+/** Told about bytes that could not be given back (the count stays too high until a recount). */
+export type LostRelease = (err: unknown, householdId: string, bytes: number) => void;
 
 /**
  * The image bytes each household holds, one counter document per household: an upload URL takes
  * its bytes atomically, so a burst of upload URLs can't pass the quota together. A household
  * from before the counter is counted once from its items (`countExisting`).
  */
-export function createUploadUsageRepository(store: Store) {
+export function createUploadUsageRepository(store: Store, onLostRelease: LostRelease) {
   const usage = store.collection<UploadUsage>('upload_usage');
   const change = (householdId: string, delta: number) =>
     usage.update(householdId, (current) =>
@@ -36,9 +38,22 @@ export function createUploadUsageRepository(store: Store) {
       });
       return granted;
     },
-    /** Gives bytes back (a dropped or deleted image, an upload URL not handed out). */
+    /**
+     * Gives bytes back (a dropped or deleted image, an upload URL not handed out). Never throws:
+     * the image is gone already, and failing its request would leave the rest of its clean-up
+     * undone; a failure is reported and the next recount sets the count right.
+     */
     async release(householdId: string, bytes: number): Promise<void> {
-      if (bytes > 0) await change(householdId, -bytes);
+      if (bytes <= 0) return;
+      await change(householdId, -bytes).catch((err: unknown) => onLostRelease(err, householdId, bytes));
+    },
+    /**
+     * Sets the household's count to what its images hold, healing a count that lost a give-back.
+     * A reservation taken meanwhile whose image is not recorded yet is not in `bytes`, so the
+     * quota may be passed by that one upload.
+     */
+    async recount(householdId: string, bytes: number): Promise<void> {
+      await usage.update(householdId, () => ({ householdId, bytes }));
     },
     /** Counts bytes that were not reserved first (an image from before the quota, confirmed now). */
     async add(householdId: string, bytes: number): Promise<void> {

@@ -89,7 +89,7 @@ export async function startImageUpload(
           s.reserved = await reserveUploadBytes(ctx, householdId);
         },
         undo: async (s) => {
-          await ctx.uploadUsage.release(householdId, s.reserved).catch(() => undefined);
+          await ctx.uploadUsage.release(householdId, s.reserved);
         },
       },
       {
@@ -136,7 +136,7 @@ export async function startImageUpload(
     state,
   );
   // Their URLs expired long ago: nothing can write these keys again.
-  await ctx.uploadUsage.release(householdId, chargeOfAll(state.dropped)).catch(() => undefined);
+  await ctx.uploadUsage.release(householdId, chargeOfAll(state.dropped));
   await Promise.all(state.dropped.map((i) => ctx.storage.delete(i.key).catch(() => undefined)));
   const signed = state.signed as SignedUpload;
   return {

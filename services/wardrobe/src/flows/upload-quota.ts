@@ -32,8 +32,9 @@ function noteFruitless(ctx: WardrobeContext, householdId: string, nowMs: number)
 /**
  * Takes the bytes of one upload URL from the household's quota: UPLOAD_MAX_BYTES, or what is
  * left when less is. When nothing is left, uploads abandoned anywhere in the household (URL
- * expired over an hour ago, never confirmed) are dropped first and their bytes given back (at
- * most once a minute when none are found); still nothing left is 409 CONFLICT.
+ * expired over an hour ago, never confirmed) are dropped and the household's count is set to what
+ * its images hold (which also heals a count a failed give-back left too high); at most once a
+ * minute while that frees nothing. Still nothing left is 409 CONFLICT.
  */
 export async function reserveUploadBytes(ctx: WardrobeContext, householdId: string): Promise<number> {
   const { maxBytes, maxBytesPerHousehold } = ctx.config.uploads;
@@ -44,32 +45,34 @@ export async function reserveUploadBytes(ctx: WardrobeContext, householdId: stri
   if (granted > 0) return granted;
   const nowMs = Date.now();
   if (!mayReclaim(ctx, householdId, nowMs)) throw quotaUsedUp(maxBytesPerHousehold);
-  if ((await reclaimAbandonedUploads(ctx, householdId)) === 0) {
-    noteFruitless(ctx, householdId, nowMs);
-    throw quotaUsedUp(maxBytesPerHousehold);
-  }
+  await ctx.uploadUsage.recount(householdId, await dropAbandonedAndCount(ctx, householdId, nowMs));
   const retried = await take();
   if (retried > 0) return retried;
+  noteFruitless(ctx, householdId, nowMs);
   throw quotaUsedUp(maxBytesPerHousehold);
 }
 
-/** Drops every abandoned upload of the household, deletes what bytes they got; the bytes given back. */
-async function reclaimAbandonedUploads(ctx: WardrobeContext, householdId: string): Promise<number> {
-  const nowMs = Date.now();
+/** Drops every abandoned upload of the household with its bytes; what its images then hold. */
+async function dropAbandonedAndCount(
+  ctx: WardrobeContext,
+  householdId: string,
+  nowMs: number,
+): Promise<number> {
   const ttl = ctx.config.uploads.urlTtlSeconds;
-  let reclaimed = 0;
+  let held = 0;
   for (const item of await ctx.items.all(householdId)) {
-    if (abandonedUploads(item, nowMs, ttl).length === 0) continue;
+    if (abandonedUploads(item, nowMs, ttl).length === 0) {
+      held += chargeOfAll(item.images);
+      continue;
+    }
     let dropped: typeof item.images = [];
     const result = await ctx.items.change(householdId, item.itemId, (current) => {
       dropped = abandonedUploads(current, nowMs, ttl);
-      if (dropped.length === 0) throw new Error('nothing abandoned any more');
       return { ...current, images: current.images.filter((i) => !dropped.includes(i)), updatedAt: nowIso() };
     });
-    if (result.kind !== 'done') continue;
-    await ctx.uploadUsage.release(householdId, chargeOfAll(dropped));
-    reclaimed += chargeOfAll(dropped);
+    if (result.kind !== 'done' || !result.doc) continue;
+    held += chargeOfAll(result.doc.images);
     await Promise.all(dropped.map((i) => ctx.storage.delete(i.key).catch(() => undefined)));
   }
-  return reclaimed;
+  return held;
 }

@@ -193,10 +193,10 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       );
       if (result.kind === 'missing') throw notFound('Item not found');
       if (result.kind === 'refused') throw result.reason as AppError;
-      await ctx.uploadUsage.release(id, chargeOfAll(result.doc.images));
       // Blobs after the record: an orphaned file is harmless, a record without its file is not.
       await Promise.all(result.doc.images.map((img) => ctx.storage.delete(img.key).catch(() => undefined)));
       await forgetItem(ctx, id, itemId);
+      await ctx.uploadUsage.release(id, chargeOfAll(result.doc.images));
       return reply.code(204).send(null);
     },
   );
