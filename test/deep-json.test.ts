@@ -11,6 +11,8 @@ const dir = mkdtempSync(join(tmpdir(), 'deep-json-'));
 let apps: BuiltApp[];
 let bearer = '';
 let householdId = '';
+let memberId = '';
+let requestId = '';
 
 beforeAll(async () => {
   apps = await buildServiceApps(dir);
@@ -28,6 +30,16 @@ beforeAll(async () => {
     payload: { name: 'Home' },
   });
   householdId = household.json().householdId;
+  // Routes naming a member or a purchase request look it up before reading the body (404 first,
+  // decisions' order of checks): they get real ones.
+  memberId = household.json().members[0].memberId;
+  const request = await gateway.inject({
+    method: 'POST',
+    url: `/api/v1/households/${householdId}/requests`,
+    headers: { authorization: `Bearer ${bearer}` },
+    payload: { title: 'Raincoat', url: 'https://shop.com/raincoat', price: 40, currency: 'EUR' },
+  });
+  requestId = request.json().requestId;
 });
 afterAll(async () => {
   for (const { app } of apps ?? []) await app.close();
@@ -54,7 +66,11 @@ describe('JSON nesting depth on every route with a JSON body', () => {
         'content-type': 'application/json',
       };
       for (const op of operationsOf(app).filter((o) => o.jsonBody)) {
-        const url = op.path.replace('{id}', householdId).replace(/\{[^}]+\}/g, 'x_1');
+        const url = op.path
+          .replace('{id}', householdId)
+          .replace('{memberId}', memberId)
+          .replace('{requestId}', requestId)
+          .replace(/\{[^}]+\}/g, 'x_1');
         for (const payload of [nested(65), listDeep(65), nested(1000)]) {
           let res = await app.inject({ method: op.method as 'POST', url, headers: caller, payload });
           // A route only a service may call (a mission's Transcript, say) refuses a member first;

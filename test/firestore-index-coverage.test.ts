@@ -190,6 +190,7 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
     await ledger.missionTrail(H, 'm_1', { limit: 10, offset: 5 });
     await ledger.missionTrail(H, 'm_1', { limit: 10, offset: 0, afterSeq: 7 });
     await ledger.missionWhereabouts(H, 'm_1');
+    await ledger.missionOpening(H, 'm_1');
     await ledger.missionEntriesWithin(H, 'm_1', { maxEntries: 10, maxChars: 10_000 });
     await ledger.missionChangedAfter(H, 'm_1', 3);
     await artifacts.latest(H, 'm_1', 'AuditLog');

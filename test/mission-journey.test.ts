@@ -486,9 +486,14 @@ describe('a STYLE mission, end to end', () => {
     );
     const transcriptId = artifactOf(artifacts, 'Transcript').artifactId;
     const one = reply(
-      await as(adult).GET(ARTIFACT, { params: { path: { id: householdId, artifactId: transcriptId } } }),
+      await as(parent).GET(ARTIFACT, { params: { path: { id: householdId, artifactId: transcriptId } } }),
     );
     expect(one.status).toBe(200);
+    // The chat of a mission is its owner's: another member of the household can't read its transcript.
+    const notTheirs = reply(
+      await as(adult).GET(ARTIFACT, { params: { path: { id: householdId, artifactId: transcriptId } } }),
+    );
+    expect(notTheirs.status).toBe(403);
     expect(one.body.data.entries.filter((e: Json) => e.source === 'voice')).toHaveLength(2);
     const foreign = reply(
       await as(outsider).GET(ARTIFACT, {

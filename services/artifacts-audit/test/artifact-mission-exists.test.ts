@@ -169,6 +169,8 @@ describe('with the orchestrator down', () => {
         missionId: 'msn_own',
         category: 'MISSION_LIFECYCLE',
         action: 'MISSION_CREATED',
+        detail: { missionType: 'STYLE' },
+        actorId: 'usr_adult',
         sourceService: 'orchestrator',
       },
     });

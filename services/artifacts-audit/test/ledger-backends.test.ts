@@ -67,4 +67,34 @@ describe.each(backends)('audit ledger on %s', (_name, config, parallel) => {
     expect(await ledger.verify('h_1')).toMatchObject({ valid: false, firstBrokenSeq: 2 });
     await store.close();
   });
+
+  it("reads a mission's owner and type from the orchestrator's MISSION_CREATED among its oldest entries", async () => {
+    const store = open();
+    const ledger = createAuditLedger(store);
+    const created = (sourceService: string, actorId: string) => ({
+      missionId: 'msn_1',
+      category: 'MISSION_LIFECYCLE' as const,
+      action: 'MISSION_CREATED' as const,
+      detail: { missionType: 'POLL' },
+      actorId,
+      sourceService,
+    });
+    const read = {
+      missionId: 'msn_1',
+      category: 'DATA_ACCESS' as const,
+      action: 'MISSION_ARTIFACTS_READ' as const,
+      sourceService: 'artifacts-audit',
+    };
+    await ledger.append('h_1', read);
+    expect(await ledger.missionOpening('h_1', 'msn_1')).toBeNull();
+    // Only the orchestrator's entry tells: one another service wrote is no answer.
+    await ledger.append('h_1', created('browser-bridge', 'usr_forged'));
+    await ledger.append('h_1', created('orchestrator', 'usr_owner'));
+    expect(await ledger.missionOpening('h_1', 'msn_1')).toEqual({
+      ownerId: 'usr_owner',
+      missionType: 'POLL',
+    });
+    expect(await ledger.missionOpening('h_2', 'msn_1')).toBeNull();
+    await store.close();
+  });
 });

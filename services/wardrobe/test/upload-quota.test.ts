@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStore, type Store } from '@hs/store';
+import { type Collection, type CollectionOptions, createStore, type Doc, type Store } from '@hs/store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WARDROBE_COLLECTIONS } from '../src/adapters/item-repository.ts';
 import { as, createItem, headers, PNG, pathOf, type TestWardrobe, wardrobeApp } from './helpers.ts';
@@ -191,12 +191,12 @@ describe('deleting an item when its bytes cannot be given back', () => {
     let failUsage = false;
     const failing: Store = {
       ...store,
-      collection: (name, options) => {
-        const collection = store.collection(name, options);
+      collection<T extends Doc>(name: string, options?: CollectionOptions) {
+        const collection = store.collection<T>(name, options);
         if (name !== 'upload_usage') return collection;
         return {
           ...collection,
-          update: async (id, mutate) => {
+          update: async (id: string, mutate: Parameters<Collection<T>['update']>[1]) => {
             if (failUsage) throw new Error('disk full');
             return collection.update(id, mutate);
           },

@@ -15,7 +15,13 @@
 // chained one after another with their markers in one all-or-none `createMany`, one head move.
 // A batch that meets any conflict is redone one append at a time by the steps above.
 // Nothing here updates or deletes an entry.
-import type { AppendAuditEventRequest, AuditChainVerification, AuditEntry, AuditPage } from '@hs/contracts';
+import {
+  type AppendAuditEventRequest,
+  type AuditChainVerification,
+  type AuditEntry,
+  type AuditPage,
+  MissionType,
+} from '@hs/contracts';
 import { newId, nowIso } from '@hs/service-kit';
 import {
   ABORT,
@@ -46,6 +52,30 @@ const VERIFY_PAGE = 500;
 const EXPORT_PAGE = 500;
 /** DATA_ACCESS entries looked through at most when deciding whether a trail changed. */
 const CHANGE_SCAN = 2000;
+/**
+ * Oldest entries of a trail looked through for its MISSION_CREATED: the orchestrator records it
+ * right after creating the mission, but a reader's DATA_ACCESS or a redelivered entry may land first.
+ */
+const OPENING_SCAN = 20;
+
+/** Who started a mission and its type, as the orchestrator recorded them (MISSION_CREATED). */
+export type MissionOpening = { ownerId: string; missionType: MissionType };
+
+/**
+ * The opening facts in a MISSION_CREATED entry, only as the orchestrator writes it (the service
+ * that owns missions; members cannot append to the ledger): anything else is no answer.
+ */
+function openingOf(entry: AuditEntry): MissionOpening | null {
+  if (
+    entry.action !== 'MISSION_CREATED' ||
+    entry.category !== 'MISSION_LIFECYCLE' ||
+    entry.sourceService !== 'orchestrator' ||
+    !entry.actorId
+  )
+    return null;
+  const missionType = MissionType.safeParse(entry.detail?.missionType);
+  return missionType.success ? { ownerId: entry.actorId, missionType: missionType.data } : null;
+}
 
 /**
  * Every combination of the optional filters, each ending in seq: Firestore needs one composite
@@ -337,6 +367,23 @@ export function createAuditLedger(store: Store) {
       if (here.items.length > 0) return 'here';
       const anywhere = await entries.query({ where: [['missionId', '==', missionId]], limit: 1 });
       return anywhere.items.length > 0 ? 'elsewhere' : 'unknown';
+    },
+
+    /**
+     * The mission's owner and type from its MISSION_CREATED entry among the oldest of its trail in
+     * this household (the trail's own index, no call to the orchestrator); null when none is there.
+     */
+    async missionOpening(householdId: string, missionId: string): Promise<MissionOpening | null> {
+      const result = await entries.query({
+        where: missionWhere(householdId, missionId),
+        orderBy: [{ field: 'seq' }],
+        limit: OPENING_SCAN,
+      });
+      for (const entry of result.items as AuditEntry[]) {
+        const opening = openingOf(entry);
+        if (opening) return opening;
+      }
+      return null;
     },
 
     /**

@@ -1,5 +1,5 @@
 import type { ArtifactType } from '@hs/contracts';
-import { forbidden, notFound } from '@hs/service-kit';
+import { type Caller, forbidden, notFound } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { ArtifactsAuditContext } from '../context.ts';
 
@@ -36,14 +36,33 @@ const NOT_THE_CALLERS_MISSION =
   "A mission plan may be requested only for a mission the caller may read (its owner's, or a POLL mission)";
 
 /**
+ * Whether the member may follow the mission (decisions "Missions": its owner, or any member for
+ * a POLL mission), as the orchestrator answers GET .../orchestrator/missions/{mId}. The ledger
+ * answers first, without a call: the orchestrator records the owner and the type in the
+ * mission's MISSION_CREATED entry. The orchestrator is asked only when the trail has none; it
+ * answers 404 NOT_FOUND for a mission that is missing or another household's.
+ */
+export async function callerFollowsMission(
+  ctx: ArtifactsAuditContext,
+  request: FastifyRequest,
+  caller: Caller,
+  householdId: string,
+  missionId: string,
+): Promise<boolean> {
+  const opening = await ctx.ledger.missionOpening(householdId, missionId);
+  if (opening) return opening.ownerId === caller.userId || opening.missionType === 'POLL';
+  return (await ctx.missions.visibility(householdId, missionId, caller, request.id)) === 'readable';
+}
+
+/**
  * What a member writes or reads about a mission (a MissionPlan, an AuditLog export, its artifacts
  * and audit trail) names a mission of this household: one that is missing or another household's
  * is 404 NOT_FOUND, so nothing is stored or recorded for a mission that does not exist here.
  * The ledger answers for a mission with a trail (every running mission has one), without a call;
  * the orchestrator, which owns missions, for the rest, and for `mayFollow`: the caller must also
- * be able to read the mission (its owner, or any member for a POLL mission: 403 otherwise). So
- * reading a mission's trail does not need the orchestrator up. A service's own call (no caller)
- * is about a mission it runs: only a mission of another household is refused.
+ * be able to follow the mission (see followsMissionOfHousehold: 403 otherwise). So reading a
+ * mission's trail does not need the orchestrator up. A service's own call (no caller) is about a
+ * mission it runs: only a mission of another household is refused.
  */
 export async function assertMissionOfHousehold(
   ctx: ArtifactsAuditContext,
@@ -52,9 +71,32 @@ export async function assertMissionOfHousehold(
   missionId: string,
   options: { mayFollow: boolean },
 ): Promise<void> {
+  if (options.mayFollow) {
+    if (!(await followsMissionOfHousehold(ctx, request, householdId, missionId)))
+      throw forbidden(NOT_THE_CALLERS_MISSION);
+    return;
+  }
   const whereabouts = await ctx.ledger.missionWhereabouts(householdId, missionId);
   if (whereabouts === 'elsewhere') throw notFound('Mission not found');
-  if (!request.caller || (whereabouts === 'here' && !options.mayFollow)) return;
-  const visibility = await ctx.missions.visibility(householdId, missionId, request.caller, request.id);
-  if (options.mayFollow && visibility === 'hidden') throw forbidden(NOT_THE_CALLERS_MISSION);
+  if (!request.caller || whereabouts === 'here') return;
+  await ctx.missions.visibility(householdId, missionId, request.caller, request.id);
+}
+
+/**
+ * The 404s of assertMissionOfHousehold, then whether the caller may follow the mission (see
+ * callerFollowsMission). A service's own call (no caller) follows every mission it may name.
+ */
+export async function followsMissionOfHousehold(
+  ctx: ArtifactsAuditContext,
+  request: FastifyRequest,
+  householdId: string,
+  missionId: string,
+): Promise<boolean> {
+  const whereabouts = await ctx.ledger.missionWhereabouts(householdId, missionId);
+  if (whereabouts === 'elsewhere') throw notFound('Mission not found');
+  const caller = request.caller;
+  if (!caller) return true;
+  if (whereabouts === 'here') return callerFollowsMission(ctx, request, caller, householdId, missionId);
+  // Unknown to the ledger: one answer of the orchestrator tells existence (404) and following.
+  return (await ctx.missions.visibility(householdId, missionId, caller, request.id)) === 'readable';
 }

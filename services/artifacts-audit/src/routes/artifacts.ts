@@ -16,7 +16,8 @@ import type { ArtifactsAuditContext } from '../context.ts';
 import { defaultRecordingPath, isHouseholdPath } from '../domain/artifact-keys.ts';
 import { buildMissionPlan } from '../domain/mission-plan.ts';
 import { aggregateTranscript } from '../domain/transcript.ts';
-import { assertMissionOfHousehold, writtenByService } from './access.ts';
+import { assertMissionOfHousehold, followsMissionOfHousehold, writtenByService } from './access.ts';
+import { assertMayReadArtifact, listableTypes, listReadableArtifacts } from './artifact-read-access.ts';
 import { recordDataAccess } from './data-access.ts';
 
 const tags = ['artifacts'];
@@ -30,7 +31,10 @@ const writerKeyOf = (request: FastifyRequest): { writerKey?: string } => {
   const key = Array.isArray(raw) ? raw[0] : raw;
   return key && key.length <= 255 ? { writerKey: key } : {};
 };
-const readErrors = errorResponses(403, 404, 422);
+const readErrors = errorResponses(403, 404, 422, 502);
+/** Who reads what (artifact-read-access.ts); a service's own call (no caller) reads every artifact. */
+const MEMBER_READ =
+  " A member (forwarded by the gateway) reads an AuditLog artifact only as a PARENT_GUARDIAN (403 FORBIDDEN otherwise, like the audit log), and any other artifact of a mission only when they may follow the mission: its owner, or any member for a POLL mission (403 FORBIDDEN otherwise, a PARENT_GUARDIAN included, like the mission itself). Who owns a mission and its type come from the mission's MISSION_CREATED audit entry, else from the orchestrator (502 UPSTREAM_ERROR when it cannot be reached).";
 const created = (summary: string) => ({
   tags,
   security,
@@ -170,8 +174,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
       schema: {
         tags,
         security,
-        description:
-          "One artifact. 404 NOT_FOUND when missing or another household's. A member's read is recorded in the audit log (DATA_ACCESS).",
+        description: `One artifact. 404 NOT_FOUND when missing or another household's.${MEMBER_READ} A member's read is recorded in the audit log (DATA_ACCESS); a refused one is not.`,
         params: ArtifactParams,
         response: { 200: Artifact, ...readErrors },
       },
@@ -179,6 +182,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     async (request) => {
       const artifact = await ctx.artifacts.get(request.params.id, request.params.artifactId);
       if (!artifact) throw notFound('Artifact not found');
+      await assertMayReadArtifact(ctx, request, artifact);
       await recordDataAccess(ctx, request, request.params.id, {
         action: 'ARTIFACT_READ',
         missionId: artifact.missionId,
@@ -196,8 +200,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
       schema: {
         tags,
         security,
-        description:
-          "A mission's artifacts as an array, oldest first; optional filter artifact_type. A mission that does not exist, or is another household's, is 404 NOT_FOUND. A member's read is recorded in the audit log (DATA_ACCESS).",
+        description: `A mission's artifacts as an array, oldest first; optional filter artifact_type. A mission that does not exist, or is another household's, is 404 NOT_FOUND.${MEMBER_READ} Here: a member who may not follow the mission gets 403 FORBIDDEN, except a PARENT_GUARDIAN, who then sees only the mission's AuditLog artifacts (their exports); a member other than a PARENT_GUARDIAN never sees AuditLog artifacts in the list (artifact_type=AuditLog gives them []). A member's read is recorded in the audit log (DATA_ACCESS); a refused one is not.`,
         params: ArtifactMissionParams,
         querystring: MissionArtifactsQuery,
         response: { 200: z.array(Artifact), ...readErrors },
@@ -206,8 +209,9 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     async (request) => {
       const { id, mId } = request.params;
       // A member's read names a mission of this household (404 otherwise, nothing recorded).
-      await assertMissionOfHousehold(ctx, request, id, mId, { mayFollow: false });
-      const list = await ctx.artifacts.listForMission(id, mId, request.query.artifact_type);
+      const follows = await followsMissionOfHousehold(ctx, request, id, mId);
+      const scope = listableTypes(request.caller, follows);
+      const list = await listReadableArtifacts(ctx, scope, id, mId, request.query.artifact_type);
       await recordDataAccess(ctx, request, id, {
         action: 'MISSION_ARTIFACTS_READ',
         missionId: mId,
