@@ -19,7 +19,7 @@ describe('brief reader: vocabulary and phrasing gaps', () => {
     expect(brief('blue denims')).toMatchObject({ itemKinds: ['jeans'] });
   });
 
-  it('knows the currencies the mission constraints know (yen, crowns, zloty, swiss francs)', () => {
+  it('knows the currencies the mission constraints know (yen, Swedish crowns, swiss francs)', () => {
     expect(brief('denim jacket ¥8000 or less')).toMatchObject({ maxPrice: 8000, currency: 'JPY' });
     expect(brief('sneakers under 5000 yen')).toMatchObject({ maxPrice: 5000, currency: 'JPY' });
     expect(brief('a coat under 900 sek')).toMatchObject({ maxPrice: 900, currency: 'SEK' });

@@ -5,6 +5,7 @@
  */
 
 import type { Season, WardrobeCategory } from '@hs/contracts';
+import { CURRENCY, currencyOf } from './currencies.ts';
 
 export type Constraints = {
   maxPrice?: number;
@@ -17,18 +18,7 @@ export type Constraints = {
   sizes?: string[];
 };
 
-const CURRENCY_WORDS: Array<[RegExp, string]> = [
-  [/^(?:us\$|\$|usd|dollars?|bucks)$/, 'USD'],
-  [/^(?:€|eur|euros?)$/, 'EUR'],
-  [/^(?:£|gbp|pounds?|quid)$/, 'GBP'],
-  [/^(?:chf|swiss francs?|francs?)$/, 'CHF'],
-  [/^(?:¥|jpy|yen)$/, 'JPY'],
-  [/^(?:c\$|cad)$/, 'CAD'],
-  [/^(?:a\$|aud)$/, 'AUD'],
-  [/^(?:sek|nok|dkk|pln)$/, ''],
-];
-
-const CUR = String.raw`(?:us\$|c\$|a\$|[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud|sek|nok|dkk|pln|dollars?|bucks|euros?|pounds?|quid|swiss francs?|francs?|yen)`;
+const CUR = CURRENCY;
 /**
  * An amount starts where a number starts and has at most nine integer digits (anything longer is
  * far beyond the price cap and is dropped anyway). Both bounds keep every price pattern linear:
@@ -39,16 +29,10 @@ const NUM = String.raw`(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,9}(?:
 /** An amount with an optional currency before or after it: "$50", "50 EUR", "€ 60", "30 pounds". */
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 
-const MAX_WORDS = String.raw`under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not exceeding|at most|up to|upto|within|max(?:imum)?\.?(?:\s+of)?|budget(?:\s+(?:of|is))?|<=?`;
-const MIN_WORDS = String.raw`over|above|more than|higher than|at least|min(?:imum)?\.?(?:\s+of)?|starting (?:at|from)|from|>=?`;
+const MAX_WORDS = String.raw`nothing (?:over|above|more than)|never (?:over|above|more than)|not above|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not exceeding|at most|up to|upto|within|max(?:imum)?\.?(?:\s+of)?|budget(?:\s+(?:of|is))?|<=?`;
+// "nothing over 40" is a ceiling (MAX_WORDS), never a floor.
+const MIN_WORDS = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?\.?(?:\s+of)?|starting (?:at|from)|from|>=?)`;
 const MAX_AFTER = 'or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most';
-
-function currencyOf(token: string | undefined): string | undefined {
-  if (!token) return undefined;
-  const t = token.toLowerCase();
-  for (const [re, code] of CURRENCY_WORDS) if (re.test(t)) return code || t.toUpperCase();
-  return undefined;
-}
 
 function amountOf(raw: string): number {
   // "1,200" is a thousands separator; "49,99" a decimal comma.

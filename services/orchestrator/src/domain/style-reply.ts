@@ -84,20 +84,37 @@ function pairingFor(o: OfferSummary, steps: ToolOutcome[][]): string {
 const offerName = (o: OfferSummary) =>
   `${o.title ?? o.offerId}${o.price !== undefined ? ` (${money(o.price, o.currency)})` : ''}`;
 
-function searchReport(s: KindSearch, b: Brief, steps: ToolOutcome[][]): string {
+/** A report on searches: one, or several sizes of one kind that found nothing even relaxed alike. */
+type Report = KindSearch & { sizes: string[] };
+
+function reportsOf(searches: KindSearch[]): Report[] {
+  const reports: Report[] = [];
+  for (const s of searches) {
+    const nothing = (r: KindSearch) => r.offers?.length === 0 && !r.error;
+    const same = reports.find((r) => nothing(r) && nothing(s) && r.kind === s.kind && r.level === s.level);
+    if (same && s.size !== undefined) same.sizes.push(s.size);
+    else reports.push({ ...s, sizes: s.size !== undefined ? [s.size] : [] });
+  }
+  return reports;
+}
+
+function searchReport(s: Report, b: Brief, steps: ToolOutcome[][]): string {
   const label = s.kind ?? s.args.category?.toLowerCase() ?? 'pieces';
-  const stated = describeBrief({ ...b, itemKinds: [] });
+  // The sizes these searches were for, not every size of the brief: each size is a search of its own.
+  const sizes = s.sizes.length > 0 ? s.sizes : (b.sizes ?? []);
+  const stated = describeBrief({ ...b, itemKinds: [], sizes });
   const wanted = `${label}${stated ? ` (${stated})` : ''}`;
   if (s.error) return `I couldn't search offers for ${label} right now (${s.error}).`;
   const offers = s.offers ?? [];
   const relaxations = applicable(b, s.kind).slice(0, s.level);
+  const relaxed = relaxations.map((r) => describeRelaxation(r, b, s.kind, sizes)).join(', then ');
   if (offers.length === 0) {
     if (relaxations.length === 0) return `Nothing matches ${wanted}; tell me what I can change.`;
-    return `Nothing matches ${wanted}, even after relaxing ${relaxations.map((r) => describeRelaxation(r, b, s.kind)).join(', then ')}. Tell me what I can change.`;
+    return `Nothing matches ${wanted}, even after relaxing ${relaxed}. Tell me what I can change.`;
   }
   const head =
     relaxations.length > 0
-      ? `Nothing matched ${wanted}, so I relaxed ${relaxations.map((r) => describeRelaxation(r, b, s.kind)).join(', then ')}: here ${offers.length === 1 ? 'is 1 option' : `are ${offers.length} options`}.`
+      ? `Nothing matched ${wanted}, so I relaxed ${relaxed}: here ${offers.length === 1 ? 'is 1 option' : `are ${offers.length} options`}.`
       : `For ${wanted}: ${offers.length === 1 ? '1 option' : `${offers.length} options`}.`;
   const lines = offers.map(
     (o, i) => `${i + 1}) ${offerName(o)}: ${whyItFits(o, b, s)}.${pairingFor(o, steps)}`,
@@ -141,7 +158,10 @@ export function styleReply(input: {
         `You already own ${count} similar item${count === 1 ? '' : 's'}${brands.length ? ` (${brands.join(', ')})` : ''}.`,
       );
   }
-  for (const s of input.searches) parts.push(searchReport(s, brief, steps));
+  for (const s of reportsOf(input.searches)) parts.push(searchReport(s, brief, steps));
+  const unsearched = (brief.sizes ?? []).filter((size) => !input.searches.some((s) => s.size === size));
+  if (input.searches.length > 0 && unsearched.length > 0)
+    parts.push(`I didn't search size ${unsearched.join(' or ')} this time: ask for it on its own.`);
   if (input.searches.length === 0 && owned) parts.push(`I couldn't tell what completes your ${owned.text}.`);
   return parts.join(' ');
 }

@@ -5,6 +5,7 @@ import type {
   SearchCommerceArgs,
   SearchCommerceResult,
 } from '@hs/contracts';
+import { MAX_CALLS_PER_STEP } from './agent-loop.ts';
 import type { ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
 import { memberMentioned } from './brief/for-member.ts';
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
@@ -15,7 +16,7 @@ import { purchaseDecision } from './stylist-purchase.ts';
 
 /**
  * The stub stylist (STYLE missions): reads the message into the mission's brief, searches one
- * offer list per item kind, loosens one constraint at a time when a search comes back empty,
+ * offer list per item kind and size, loosens one constraint at a time when a search comes back empty,
  * pairs what it found with the household's wardrobe, and says why each suggestion fits.
  * Deterministic: every step is recomputed from the message, the brief and the calls so far.
  */
@@ -30,31 +31,29 @@ const canonical = (args: Record<string, unknown>) =>
       .map((k) => [k, args[k]]),
   );
 
-export type KindSearch = {
-  kind: string | undefined;
+/** One search of a turn: an item kind in one of the brief's sizes (a search takes one size). */
+export type SearchUnit = { kind: string | undefined; size: string | undefined };
+
+export type KindSearch = SearchUnit & {
   level: number;
   args: SearchCommerceArgs;
   offers: OfferSummary[] | null;
   error?: string;
 };
 
-/** Each kind's latest search: the relaxation level it reached and what came back. */
-export function kindSearches(
-  brief: Brief,
-  kinds: Array<string | undefined>,
-  steps: ToolOutcome[][],
-): KindSearch[] {
+/** Each unit's latest search: the relaxation level it reached and what came back. */
+export function kindSearches(brief: Brief, units: SearchUnit[], steps: ToolOutcome[][]): KindSearch[] {
   const done = steps.flat().filter((o) => o.tool === 'search_commerce');
-  return kinds.map((kind) => {
-    let latest: KindSearch = { kind, level: 0, args: searchFor(brief, kind, 0), offers: null };
+  return units.map(({ kind, size }) => {
+    let latest: KindSearch = { kind, size, level: 0, args: searchFor(brief, kind, 0, size), offers: null };
     const levels = applicable(brief, kind).length;
     for (let level = 0; level <= levels; level++) {
-      const args = searchFor(brief, kind, level);
+      const args = searchFor(brief, kind, level, size);
       const hit = done.find((o) => canonical(o.args) === canonical(args));
       if (!hit) continue;
       latest = hit.ok
-        ? { kind, level, args, offers: (hit.result as SearchCommerceResult).items }
-        : { kind, level, args, offers: [], error: hit.error.message };
+        ? { kind, size, level, args, offers: (hit.result as SearchCommerceResult).items }
+        : { kind, size, level, args, offers: [], error: hit.error.message };
       if (latest.offers!.length > 0) break;
     }
     return latest;
@@ -84,6 +83,25 @@ function shownPrices(input: ModelInput): number[] {
 const kindsOf = (brief: Brief): Array<string | undefined> =>
   brief.itemKinds?.length ? brief.itemKinds.slice(0, MAX_KINDS) : [undefined];
 
+/**
+ * Every kind in each of the brief's sizes ("ages 4 and 6": KIDS 4 and KIDS 6), as many sizes per
+ * kind as the step budget allows: the last relaxation step sends, per kind, one search per size
+ * plus the two that no longer name a size, and a step holds MAX_CALLS_PER_STEP calls. The reply
+ * names the sizes left out.
+ */
+export function searchUnits(brief: Brief): SearchUnit[] {
+  const kinds = kindsOf(brief);
+  const perKind = Math.max(1, Math.floor((MAX_CALLS_PER_STEP - 2 * kinds.length) / kinds.length));
+  const sizes = brief.sizes?.length ? brief.sizes.slice(0, perKind) : [undefined];
+  return kinds.flatMap((kind) => sizes.map((size) => ({ kind, size })));
+}
+
+/** The calls, each distinct search once: relaxed searches of one kind meet once the size is loosened. */
+const distinct = (calls: ToolCallRequest[]) =>
+  calls.filter(
+    (c, i) => calls.findIndex((d) => d.tool === c.tool && canonical(d.args) === canonical(c.args)) === i,
+  );
+
 export function styleDecision(input: ModelInput): ModelDecision {
   const reading = readMessage(input.userText);
   const previous = input.brief ?? {};
@@ -103,9 +121,9 @@ export function styleDecision(input: ModelInput): ModelDecision {
   // The brief is updated once, at the turn's first step; later steps read it back from the input.
   const updated = step === 0 ? updateBrief(previous, reading, shownPrices(input)).brief : previous;
   const brief = forMemberId ? { ...updated, forMemberId } : updated;
-  const kinds = kindsOf(brief);
-  if (step === 0) return firstStep(reading, brief, kinds);
-  const searches = kindSearches(brief, kinds, input.steps);
+  const units = searchUnits(brief);
+  if (step === 0) return firstStep(reading, brief, units);
+  const searches = kindSearches(brief, units, input.steps);
   const pairing = input.steps.flat().filter((o) => o.tool === 'pair_with_wardrobe');
   const owned = reading.intent === 'pair' ? reading.owned : undefined;
   // "what goes with my white jeans": the first step asked the wardrobe; now search what completes it.
@@ -127,18 +145,23 @@ export function styleDecision(input: ModelInput): ModelDecision {
       const calls = relax.flatMap((s) => {
         const top = applicable(brief, s.kind).length;
         const levels = step >= LAST_SINGLE_RELAX_STEP ? range(s.level + 1, top) : [s.level + 1];
-        return levels.map((level) => ({ tool: 'search_commerce', args: searchFor(brief, s.kind, level) }));
+        return levels.map((level) => ({
+          tool: 'search_commerce',
+          args: searchFor(brief, s.kind, level, s.size),
+        }));
       });
       return tools(
-        calls.slice(0, 8),
+        distinct(calls).slice(0, MAX_CALLS_PER_STEP),
         'Nothing matched everything: loosening one constraint and searching again.',
       );
     }
   }
   if (pairing.length <= (owned ? 1 : 0)) {
     const firsts = searched.flatMap((s) => (s.offers?.[0] ? [s.offers[0]] : [])).slice(0, MAX_KINDS);
-    const calls = firsts.flatMap((o) =>
-      typeof o.category === 'string' ? [{ tool: 'pair_with_wardrobe', args: pairArgs(o) }] : [],
+    const calls = distinct(
+      firsts.flatMap((o) =>
+        typeof o.category === 'string' ? [{ tool: 'pair_with_wardrobe', args: pairArgs(o) }] : [],
+      ),
     );
     if (calls.length > 0) return tools(calls, 'Pairing the suggestions with what the household owns.');
   }
@@ -160,7 +183,8 @@ function relaxedOf(brief: Brief, s: KindSearch): string[] {
   return applicable(brief, s.kind).slice(0, s.level);
 }
 
-function firstStep(reading: Reading, brief: Brief, kinds: Array<string | undefined>): ModelDecision {
+function firstStep(reading: Reading, brief: Brief, units: SearchUnit[]): ModelDecision {
+  const kinds = [...new Set(units.map((u) => u.kind))];
   if (reading.intent === 'pair' && reading.owned) {
     const owned = reading.owned;
     const category = owned.kind ? categoryOf(owned.kind) : undefined;
@@ -181,7 +205,7 @@ function firstStep(reading: Reading, brief: Brief, kinds: Array<string | undefin
   return tools(
     [
       { tool: 'list_wardrobe', args: wardrobe },
-      ...kinds.map((kind) => ({ tool: 'search_commerce', args: searchFor(brief, kind, 0) })),
+      ...units.map(({ kind, size }) => ({ tool: 'search_commerce', args: searchFor(brief, kind, 0, size) })),
     ],
     `Checking the wardrobe and searching offers${kinds[0] ? ` for ${kinds.filter(Boolean).join(' and ')}` : ''}.`,
     brief,
@@ -208,6 +232,7 @@ function pairSearchOutcomes(steps: ToolOutcome[][]): KindSearch[] {
     .filter((o) => o.tool === 'search_commerce')
     .map((o) => ({
       kind: typeof o.args.query === 'string' ? o.args.query : undefined,
+      size: typeof o.args.size === 'string' ? o.args.size : undefined,
       level: 0,
       args: o.args as SearchCommerceArgs,
       offers: o.ok ? (o.result as SearchCommerceResult).items : [],

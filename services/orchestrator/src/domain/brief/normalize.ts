@@ -116,7 +116,6 @@ const KEEP = new Set(
   orders checkout approve approved request requests sale sales deal deals math homework news
   games movie movies music song songs joke jokes story recipe recipes dinner lunch breakfast
   food cook cooking cars phone computer internet
-  denim
   `
     .split(/\s+/)
     .filter(Boolean),

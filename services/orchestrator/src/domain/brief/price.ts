@@ -1,3 +1,5 @@
+import { CURRENCY, currencyOf } from '../currencies.ts';
+
 /**
  * Prices in a normalised message: bounds ("under 80", "no more than 50 bucks"), ranges ("between
  * 30 and 45", "from 15 to 25"), a band around a figure ("around 60", "about a hundred": ±20%),
@@ -11,18 +13,7 @@ export const CHEAP_BOUND = 40;
 /** "around 60" means 48 to 72. */
 const BAND = 0.2;
 
-const CURRENCIES: Array<[RegExp, string]> = [
-  [/^(?:us\$|\$|usd|dollars?|bucks?)$/, 'USD'],
-  [/^(?:€|eur|euros?)$/, 'EUR'],
-  [/^(?:£|gbp|pounds?|quid)$/, 'GBP'],
-  [/^(?:chf|(?:swiss )?francs?)$/, 'CHF'],
-  [/^(?:¥|jpy|yen)$/, 'JPY'],
-  [/^(?:c\$|cad)$/, 'CAD'],
-  [/^(?:a\$|aud)$/, 'AUD'],
-  [/^(?:sek|nok|dkk|pln)$/, ''],
-];
-// The same currencies as the mission's constraint parser (constraint-parser.ts) knows.
-const CUR = String.raw`(?:us\$|c\$|a\$|[$€£¥]|usd|eur|gbp|chf|jpy|cad|aud|sek|nok|dkk|pln|dollars?|bucks?|euros?|pounds?|quid|swiss francs?|francs?|yen)`;
+const CUR = CURRENCY;
 const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d)`;
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
@@ -33,12 +24,6 @@ const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in
 const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most|and under|and below|or lower`;
 const CHEAP =
   /\b(?:cheap|cheapest|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not expensive|not too pricey|thrifty|on a budget|low budget|tight budget)\b/;
-
-function currencyOf(token: string | undefined): string | undefined {
-  if (!token) return undefined;
-  for (const [re, code] of CURRENCIES) if (re.test(token)) return code || token.toUpperCase();
-  return undefined;
-}
 
 const valid = (v: number) => v > 0 && v <= 1_000_000;
 const round = (v: number) => Math.round(v);

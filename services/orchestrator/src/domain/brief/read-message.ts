@@ -1,7 +1,16 @@
 import type { Season, WardrobeCategory } from '@hs/contracts';
+import { readAges } from './ages.ts';
 import { normalize } from './normalize.ts';
 import { CHEAPER, PRICIER, type PriceReading, readPrice } from './price.ts';
-import { BRANDS, COLORS, KINDS, OCCASIONS, SEASON_HINTS } from './vocabulary.ts';
+import {
+  BRANDS,
+  COLORS,
+  KINDS,
+  MODIFIER_WORDS,
+  NOT_GARMENTS,
+  OCCASIONS,
+  SEASON_HINTS,
+} from './vocabulary.ts';
 
 /** What one message says: the constraints it states and what it asks to change or clear. */
 export type Reading = {
@@ -62,6 +71,32 @@ function take<T>(
 
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
 
+const NOT_GARMENT_RES = NOT_GARMENTS.map(phrase);
+/** What may stand between a modifier and its garment ("denim mini skirt"), but never a new item's start. */
+const MODIFIER_GAP =
+  /^ (?:(?!(?:and|or|with|plus|also|then|instead|not|no|for|in|to|a|an|some|size|but)\b)[a-z'-]+ ){0,2}$/;
+
+/**
+ * The item words of a text, longest phrase first: a phrase naming no garment ("costume
+ * jewellery") is not read, and a modifier word ("denim", "dress") before another item
+ * ("denim skirt", "dress shoes") describes that item rather than being one itself.
+ */
+function takeKinds(text: string) {
+  let clean = text;
+  for (const re of NOT_GARMENT_RES) clean = clean.replace(re, (m) => ' '.repeat(m.length));
+  const taken = take(clean, KIND_WORDS);
+  const colourless = take(clean, COLOR_WORDS).rest;
+  const found = taken.found.filter((f, i) => {
+    const next = taken.found[i + 1];
+    if (!MODIFIER_WORDS.has(f.w) || !next) return true;
+    const gap = clean.slice(f.at + f.w.length, next.at);
+    // A colour in between starts another item: "a red dress white shoes".
+    const coloured = colourless.slice(f.at + f.w.length, next.at) !== gap;
+    return coloured || !MODIFIER_GAP.test(gap);
+  });
+  return { found, rest: taken.rest };
+}
+
 const NEGATION =
   /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ )?but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|don'?t like|hate|avoid|no more)\s+/g;
 const SCOPE_END =
@@ -81,7 +116,7 @@ function readNegations(text: string) {
     spans.push([start, Math.min(end, text.length)]);
   }
   const negated = spans.map(([a, b]) => ` ${text.slice(a, b)} `).join(' ; ');
-  const kinds = take(negated, KIND_WORDS).found.map((f) => f.kind);
+  const kinds = takeKinds(negated).found.map((f) => f.kind);
   const colors = take(negated, COLOR_WORDS).found.map((f) => f.c);
   const brands = take(negated, BRAND_WORDS).found.map((f) =>
     f.b.replace(/^the /, '').replace(/^h and m$|^hm$/, 'h&m'),
@@ -126,19 +161,6 @@ const SHOPPING =
 const THANKS =
   /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
 
-const AGE =
-  /\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|pairs?))|\b(\d{1,2})[ -]?(?:years?|yrs?|yo|y\/o)(?:[ -]?old)?\b|\bage(?:d|s)? (\d{1,2})\b|\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b|\bturn(?:ing|ed|s)? (\d{1,2})\b/;
-
-/** "ages 4 and 6", "my 3 and 7 year olds": every age of a list gets a kids size (`forAge` stays the one AGE reads). */
-const AGE_LIST =
-  /\b(?:ages|aged)\s(\d{1,2}(?:\s?(?:,|and|&|or)\s?\d{1,2})+)\b|\b(\d{1,2}(?:\s?(?:,|and|&)\s?\d{1,2})+)[ -]?(?:years?|yrs?|yo|y\/o)\b/;
-
-function agesOf(text: string, age: number | undefined): number[] {
-  const list = text.match(AGE_LIST);
-  const listed = list ? (list[1] ?? list[2])!.match(/\d{1,2}/g)!.map(Number) : [];
-  return [...new Set([...listed, ...(age !== undefined ? [age] : [])])];
-}
-
 function readSizes(text: string, ages: number[]): string[] {
   const sizes: string[] = [];
   const add = (s: string) => sizes.includes(s) || sizes.push(s);
@@ -180,7 +202,7 @@ function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
   if (!m) return { rest: text };
   // The owned piece runs up to its item word: "my white jeans under 60" is "white jeans".
   const window = ` ${m[1]!.trim()} `;
-  const hit = take(window, KIND_WORDS).found[0];
+  const hit = takeKinds(window).found[0];
   if (!hit) return { rest: text };
   const end = window.indexOf(hit.w, hit.at) + hit.w.length;
   const said = window.slice(0, end).trim();
@@ -211,7 +233,7 @@ export function readMessage(message: string): Reading {
       : undefined;
   const neg = readNegations(text);
   const positive = neg.rest;
-  const kindsTaken = take(positive, KIND_WORDS);
+  const kindsTaken = takeKinds(positive);
   const kinds = uniq(kindsTaken.found.map((f) => f.kind));
   const colors = uniq(
     take(kindsTaken.rest.replace(/\bblack tie\b/g, ' '), COLOR_WORDS).found.map((f) => f.c),
@@ -223,9 +245,8 @@ export function readMessage(message: string): Reading {
     const s = kindSeason(k);
     if (s && seasons.length === 0) seasons.push(s);
   }
-  const ageMatch = text.match(AGE);
-  const age = ageMatch ? Number(ageMatch.slice(1).find((g) => g !== undefined)) : undefined;
-  const sizes = readSizes(text, agesOf(text, age));
+  const { age, ages } = readAges(text);
+  const sizes = readSizes(text, ages);
   const reading: Reading = {
     text: text.trim(),
     intent: 'search',

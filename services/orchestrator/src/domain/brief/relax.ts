@@ -24,8 +24,17 @@ export function applicable(brief: Brief, kind: string | undefined): Relaxation[]
   });
 }
 
-/** The search for one item kind with the first `level` applicable relaxations applied. */
-export function searchFor(brief: Brief, kind: string | undefined, level: number): SearchCommerceArgs {
+/**
+ * The search for one item kind in one size (the brief's first unless given: a search takes one
+ * size, so each size of the brief is its own search) with the first `level` applicable
+ * relaxations applied.
+ */
+export function searchFor(
+  brief: Brief,
+  kind: string | undefined,
+  level: number,
+  size: string | undefined = brief.sizes?.[0],
+): SearchCommerceArgs {
   const relaxed = new Set(applicable(brief, kind).slice(0, level));
   const args: SearchCommerceArgs = { limit: SEARCH_LIMIT };
   const category = kind ? categoryOf(kind) : brief.categories?.[0];
@@ -40,7 +49,7 @@ export function searchFor(brief: Brief, kind: string | undefined, level: number)
   }
   if (brief.colors?.length && !relaxed.has('color')) args.colors = brief.colors;
   if (brief.seasons?.[0] && !relaxed.has('season')) args.season = brief.seasons[0];
-  if (brief.sizes?.[0] && !relaxed.has('size')) args.size = brief.sizes[0];
+  if (size && !relaxed.has('size')) args.size = size;
   if (brief.excludedColors?.length) args.excludeColors = brief.excludedColors;
   if (brief.excludedBrands?.length) args.excludeBrands = brief.excludedBrands;
   if (brief.excludedKinds?.length) args.excludeWords = brief.excludedKinds;
@@ -56,8 +65,13 @@ function priceText(b: Brief): string {
   return `from ${money(b.minPrice!, b.currency)}`;
 }
 
-/** "the price (under 25 instead of under 15)": what a relaxation loosened, in words. */
-export function describeRelaxation(r: Relaxation, brief: Brief, kind: string | undefined): string {
+/** "the price (under 25 instead of under 15)": what a relaxation loosened, in words (`sizes`: those searched). */
+export function describeRelaxation(
+  r: Relaxation,
+  brief: Brief,
+  kind: string | undefined,
+  sizes: string[] = brief.sizes ?? [],
+): string {
   switch (r) {
     case 'price':
       return brief.maxPrice !== undefined
@@ -68,7 +82,7 @@ export function describeRelaxation(r: Relaxation, brief: Brief, kind: string | u
     case 'season':
       return `the season (any season instead of ${brief.seasons!.map((s) => s.toLowerCase()).join(' or ')})`;
     case 'size':
-      return `the size (any size instead of ${brief.sizes!.join(' or ')})`;
+      return `the size (any size instead of ${sizes.join(' or ')})`;
     case 'kind':
       return `the item (any ${categoryOf(kind!)!.toLowerCase()} instead of only ${kind})`;
   }

@@ -122,7 +122,8 @@ export const KINDS: Kind[] = [
     words: ['button down', 'button-down', 'button up', 'button-up', 'shirts', 'shirt'],
   },
   { kind: 'top', category: 'TOP', words: ['tops', 'top'], generic: true },
-  { kind: 'jeans', category: 'BOTTOM', words: ['jeans', 'denims', 'jean'] },
+  // "denim" alone is jeans; before another garment ("denim skirt") it is the cloth (CLOTH_WORDS).
+  { kind: 'jeans', category: 'BOTTOM', words: ['jeans', 'denims', 'denim', 'jean'] },
   {
     kind: 'joggers',
     category: 'BOTTOM',
@@ -181,9 +182,38 @@ export const KINDS: Kind[] = [
   },
   // A kind of its own, so "a swimsuit, no bikinis" keeps the exclusion.
   { kind: 'bikini', category: 'OTHER', words: ['bikinis', 'bikini'], season: 'SUMMER' },
-  { kind: 'costume', category: 'OTHER', words: ['halloween costume', 'costumes', 'costume'] },
+  {
+    kind: 'costume',
+    category: 'OTHER',
+    // British "fancy dress" is dressing up; a lone "fancy dress" stays a dress (a fancy one).
+    words: [
+      'fancy dress outfits',
+      'fancy dress outfit',
+      'fancy dress party',
+      'halloween costume',
+      'costumes',
+      'costume',
+    ],
+  },
   { kind: 'pajamas', category: 'OTHER', words: ['pajamas', 'pyjamas', 'pjs', 'jammies', 'pajama', 'pyjama'] },
   { kind: 'socks', category: 'OTHER', words: ['socks', 'sock'] },
+];
+
+/**
+ * Item words that describe another item when one follows: "denim skirt", "jean shorts" and
+ * "dress shoes" are a skirt, shorts and shoes, not jeans or a dress as well.
+ */
+export const MODIFIER_WORDS = new Set(['denim', 'denims', 'jean', 'dress']);
+
+/** Phrases with an item word that name no garment: "costume jewellery", "the dress code". */
+export const NOT_GARMENTS = [
+  'costume jewellery',
+  'costume jewelry',
+  'costume dramas',
+  'costume drama',
+  'costume designer',
+  'dress codes',
+  'dress code',
 ];
 
 /** Colour words and shades, each to the plain colour offers are tagged with. */
@@ -276,8 +306,9 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\bblack tie\b|\bformal\b|\bgala\b/, 'formal'],
   [/\bbeach\b|\bpool\b|\bseaside\b/, 'beach', 'SUMMER'],
   [/\bhik(?:e|es|ing)\b|\bcamping\b|\btrekking\b/, 'hiking'],
+  // A sport's "season" is a time of year and a "climbing frame" a playground; "potty training" no sport.
   [
-    /\b(?:gym|workouts?|running|jogging|sports?|soccer|football|basketball|tennis|training|pe class|pe|yoga(?! pants)|pilates|golf|cycling|biking|hockey|rugby|volleyball|cricket|climbing|karate|judo|martial arts)\b/,
+    /(?<!\b(?:potty|toilet) )\b(?:gym|workouts?|running|jogging|sports?|soccer|football|basketball|tennis|training|pe class|pe|yoga(?! pants)|pilates|golf|cycling|biking|hockey|rugby|volleyball|cricket|climbing|karate|judo|martial arts)\b(?! (?:seasons?|frames?)\b)/,
     'sport',
   ],
   [/\bcasual\b|\beveryday\b/, 'casual'],
