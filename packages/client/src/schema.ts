@@ -71,7 +71,7 @@ export interface paths {
         };
         /**
          * Get artifact
-         * @description One artifact. 404 NOT_FOUND when missing or another household's. A member's read is recorded in the audit log (DATA_ACCESS).
+         * @description One artifact. 404 NOT_FOUND when missing or another household's. A member (forwarded by the gateway) reads an AuditLog artifact only as a PARENT_GUARDIAN (403 FORBIDDEN otherwise, like the audit log), and any other artifact of a mission only when they may follow the mission: its owner, or any member for a POLL mission (403 FORBIDDEN otherwise, a PARENT_GUARDIAN included, like the mission itself). Who owns a mission and its type come from the mission's MISSION_CREATED audit entry, else from the orchestrator (502 UPSTREAM_ERROR when it cannot be reached). A member's read is recorded in the audit log (DATA_ACCESS); a refused one is not.
          */
         get: operations["getArtifact"];
         put?: never;
@@ -399,7 +399,7 @@ export interface paths {
         };
         /**
          * List mission artifacts
-         * @description A mission's artifacts as an array, oldest first; optional filter artifact_type. A mission that does not exist, or is another household's, is 404 NOT_FOUND. A member's read is recorded in the audit log (DATA_ACCESS).
+         * @description A mission's artifacts as an array, oldest first; optional filter artifact_type. A mission that does not exist, or is another household's, is 404 NOT_FOUND. A member (forwarded by the gateway) reads an AuditLog artifact only as a PARENT_GUARDIAN (403 FORBIDDEN otherwise, like the audit log), and any other artifact of a mission only when they may follow the mission: its owner, or any member for a POLL mission (403 FORBIDDEN otherwise, a PARENT_GUARDIAN included, like the mission itself). Who owns a mission and its type come from the mission's MISSION_CREATED audit entry, else from the orchestrator (502 UPSTREAM_ERROR when it cannot be reached). Here: a member who may not follow the mission gets 403 FORBIDDEN, except a PARENT_GUARDIAN, who then sees only the mission's AuditLog artifacts (their exports); a member other than a PARENT_GUARDIAN never sees AuditLog artifacts in the list (artifact_type=AuditLog gives them []). A member's read is recorded in the audit log (DATA_ACCESS); a refused one is not.
          */
         get: operations["listMissionArtifacts"];
         put?: never;
@@ -2260,7 +2260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4129,7 +4129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
+            /** @description Bad Gateway */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
