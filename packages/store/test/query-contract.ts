@@ -65,6 +65,9 @@ const CASES: Array<[string, Query, string[]]> = [
   ['in strings', W(['name', 'in', ['apple', 'kiwi', 'nope']]), ['p01', 'p08', 'p09']],
   ['in numbers', W(['price', 'in', [5, 51]]), ['p01', 'p03', 'p09']],
   ['in is type-exact', W(['mixed', 'in', [3, '3']]), ['p03', 'p04']],
+  ['in strings never match a number or boolean', W(['mixed', 'in', ['10', '1', 'true']]), []],
+  ["== a string never matches an array's or object's JSON text", W(['mixed', '==', '[1]']), []],
+  ["in strings never match an object's JSON text", W(['mixed', 'in', ['{"a":1}', 'abc']]), ['p08']],
   ['in never matches null', W(['rating', 'in', [null, 1]]), ['p06']],
   [
     'array-contains (declared)',
