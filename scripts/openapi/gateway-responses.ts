@@ -1,6 +1,9 @@
 // What the gateway itself may answer on a public operation, in front of the service that owns it:
 // a client generated from the document must know every status it can get, not only the owner's.
-// Only statuses the owner's document leaves out are added; its own descriptions are kept.
+// Statuses the owner's document leaves out are added; its own descriptions are kept unless they
+// are only the status's reason phrase.
+
+import { STATUS_CODES } from 'node:http';
 
 // biome-ignore lint/suspicious/noExplicitAny: generated JSON documents
 type Json = Record<string, any>;
@@ -86,8 +89,12 @@ function withHeader(response: Json, name: string, ref: Json): Json {
 /** The operation with the gateway's own answers, headers and Idempotency-Key parameter added. */
 export function withGatewayResponses(operation: Json, facts: OperationFacts): Json {
   const responses: Json = { ...operation.responses };
-  for (const [status, description] of Object.entries(gatewayErrors(operation, facts)))
-    responses[status] ??= { description, content: ENVELOPE };
+  for (const [status, description] of Object.entries(gatewayErrors(operation, facts))) {
+    const owned = responses[status];
+    // The owner's bare reason phrase ("Bad Gateway") says less than the gateway's own account.
+    if (!owned || owned.description === STATUS_CODES[status])
+      responses[status] = { ...owned, description, content: ENVELOPE };
+  }
   for (const [status, response] of Object.entries<Json>(responses)) {
     let entry = withHeader(response, 'X-Request-Id', headerRef('RequestId'));
     if (status === '429' || status === '503')

@@ -2043,7 +2043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Household"][];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2093,7 +2093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2166,7 +2166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Household"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2230,7 +2230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2240,7 +2240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2260,7 +2260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2436,7 +2436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2446,7 +2446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2496,7 +2496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2590,7 +2590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2650,7 +2650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2745,7 +2745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2805,7 +2805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2901,7 +2901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2961,7 +2961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3011,7 +3011,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntry"][];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3021,7 +3021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3031,7 +3031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3065,7 +3065,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrowserSession"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3075,7 +3075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3085,7 +3085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3105,7 +3105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3166,7 +3166,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3176,7 +3176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3186,7 +3186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3206,7 +3206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3254,7 +3254,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrowserSession"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3264,7 +3264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3274,7 +3274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3294,7 +3294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3342,7 +3342,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrowserSession"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3352,7 +3352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3362,7 +3362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3382,7 +3382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3430,7 +3430,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrowserSession"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3440,7 +3440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3450,7 +3450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3470,7 +3470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3560,7 +3560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3570,7 +3570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3643,7 +3643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3653,7 +3653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3663,7 +3663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3735,7 +3735,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3745,7 +3745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3755,7 +3755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3827,7 +3827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3837,7 +3837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3847,7 +3847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3921,7 +3921,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpendingPolicy"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3931,7 +3931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3941,7 +3941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4003,7 +4003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4013,7 +4013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4023,7 +4023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4099,7 +4099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4109,7 +4109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4129,7 +4129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4198,7 +4198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4208,7 +4208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4228,7 +4228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4297,7 +4297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4307,7 +4307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4405,7 +4405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4415,7 +4415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4486,7 +4486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Offer"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4506,7 +4506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4516,7 +4516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4620,7 +4620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4630,7 +4630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4712,7 +4712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4722,7 +4722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4793,7 +4793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Offer"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4813,7 +4813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4823,7 +4823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4918,7 +4918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4938,7 +4938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4948,7 +4948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5053,7 +5053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5063,7 +5063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5144,7 +5144,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissionView"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5164,7 +5164,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5174,7 +5174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5299,7 +5299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5309,7 +5309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5403,7 +5403,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissionView"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5423,7 +5423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5433,7 +5433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5535,7 +5535,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissionView"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5555,7 +5555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5565,7 +5565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5688,7 +5688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5698,7 +5698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5759,7 +5759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5769,7 +5769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Gateway Timeout */
+            /** @description UPSTREAM_TIMEOUT: the service behind the gateway did not answer in time. */
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5811,7 +5811,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissionView"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5831,7 +5831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5841,7 +5841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5957,7 +5957,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5977,7 +5977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5987,7 +5987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6192,7 +6192,7 @@ export interface operations {
                     "application/json": components["schemas"]["StreamToken"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6202,7 +6202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6212,7 +6212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6266,7 +6266,7 @@ export interface operations {
                     "application/json": components["schemas"]["VoiceSession"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6276,7 +6276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6286,7 +6286,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6378,7 +6378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6388,7 +6388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6398,7 +6398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6448,7 +6448,7 @@ export interface operations {
                     "application/json": components["schemas"]["PurchaseRequest"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6458,7 +6458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6468,7 +6468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6478,7 +6478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6552,7 +6552,7 @@ export interface operations {
                     "application/json": components["schemas"]["PurchaseRequestView"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6562,7 +6562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6572,7 +6572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6620,7 +6620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6630,7 +6630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6640,7 +6640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6730,7 +6730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6740,7 +6740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6750,7 +6750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6843,7 +6843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6853,7 +6853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6863,7 +6863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6948,7 +6948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConfirmationToken"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6958,7 +6958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6968,7 +6968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7037,7 +7037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7047,7 +7047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7057,7 +7057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7178,7 +7178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7188,7 +7188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7198,7 +7198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7285,7 +7285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7295,7 +7295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7305,7 +7305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7380,7 +7380,7 @@ export interface operations {
                     "application/json": components["schemas"]["TryOnJob"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7390,7 +7390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7400,7 +7400,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7410,7 +7410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7451,7 +7451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7461,7 +7461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Gateway Timeout */
+            /** @description UPSTREAM_TIMEOUT: the service behind the gateway did not answer in time. */
             504: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7505,7 +7505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7515,7 +7515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7525,7 +7525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7579,7 +7579,7 @@ export interface operations {
                     "image/png": Blob;
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7589,7 +7589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7599,7 +7599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7756,7 +7756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7766,7 +7766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7869,7 +7869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7879,7 +7879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7980,7 +7980,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8000,7 +8000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8010,7 +8010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8142,7 +8142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8152,7 +8152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8244,7 +8244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8254,7 +8254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8358,7 +8358,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8378,7 +8378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8388,7 +8388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8502,7 +8502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8512,7 +8512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8618,7 +8618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8628,7 +8628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8638,7 +8638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8733,7 +8733,7 @@ export interface operations {
                     "application/json": components["schemas"]["WardrobeItem"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8743,7 +8743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8753,7 +8753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8763,7 +8763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8877,7 +8877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8887,7 +8887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8897,7 +8897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8981,7 +8981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8991,7 +8991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9001,7 +9001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9090,7 +9090,7 @@ export interface operations {
                     "application/json": components["schemas"]["WardrobeItem"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9100,7 +9100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9110,7 +9110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9120,7 +9120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9262,7 +9262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9272,7 +9272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9292,7 +9292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9366,7 +9366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9376,7 +9376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9406,7 +9406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9475,7 +9475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9485,7 +9485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9515,7 +9515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9581,7 +9581,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9601,7 +9601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9611,7 +9611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9661,7 +9661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9726,7 +9726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9736,7 +9736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9756,7 +9756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9822,7 +9822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Outfit"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9842,7 +9842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9852,7 +9852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9892,7 +9892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9967,7 +9967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9977,7 +9977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9997,7 +9997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10070,7 +10070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10080,7 +10080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10100,7 +10100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Bad Gateway */
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10180,7 +10180,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10200,7 +10200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10210,7 +10210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not Found */
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10294,7 +10294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
