@@ -28,10 +28,20 @@ const offer = (title: string, category: string, sizes: string[], price = 20): Of
 
 async function turn(userText: string, catalogue: Offer[]) {
   const searched: SearchCommerceArgs[] = [];
+  /** Tool calls the model asked for, per step. */
+  const perStep: number[] = [];
+  const stub = createStubModel();
   const result = await runAgentTurn(
     { turnId: 'turn_1', missionType: 'STYLE', history: [], userText, context: emptyContext(), plan: [] },
     {
-      model: createStubModel(),
+      model: {
+        name: stub.name,
+        next: async (input, hooks) => {
+          const decision = await stub.next(input, hooks);
+          if (decision.kind === 'tools') perStep.push(decision.calls.length);
+          return decision;
+        },
+      },
       maxSteps: 6,
       tools: TOOL_NAMES,
       checkCall: checkToolCall,
@@ -56,7 +66,7 @@ async function turn(userText: string, catalogue: Offer[]) {
       renewLease: async () => {},
     },
   );
-  return { ...result, searched };
+  return { ...result, searched, perStep };
 }
 
 describe('stub stylist: several sizes', () => {
@@ -93,5 +103,32 @@ describe('stub stylist: several sizes', () => {
     const widest = await turn('a blue coat under 10 for winter, ages 3-8', []);
     expect(widest.stepLimitReached).toBe(false);
     expect(new Set(widest.searched.map((a) => a.size).filter(Boolean)).size).toBe(6);
+  });
+});
+
+describe('stub stylist: the step budget when every constraint has to go', () => {
+  // Offers whose titles name no item kind: only a search that dropped the item word (the last
+  // relaxation) finds them, so every search runs every relaxation.
+  const unnamed = [
+    offer('Plain cotton top', 'TOP', ['XL'], 5),
+    offer('Plain cotton bottoms', 'BOTTOM', ['XL'], 5),
+    offer('Plain canvas pair', 'SHOES', ['XL'], 5),
+    offer('Plain outer layer', 'OUTERWEAR', ['XL'], 5),
+  ];
+  it.each([
+    ['three kinds', 'red hoodies, black jeans and white sneakers under 10 for winter, size M', 3],
+    [
+      'two kinds in three sizes',
+      'red hoodies and black jeans under 10 for winter for my kids aged 4, 6 and 8',
+      2,
+    ],
+    ['one kind in six sizes', 'a red coat under 10 for winter for the kids, ages 3-8', 1],
+  ])('%s: relaxes to the end and replies within the turn’s steps', async (_, text, kinds) => {
+    const t = await turn(text, unnamed);
+    expect(t.stepLimitReached).toBe(false);
+    expect(t.perStep.length).toBeGreaterThan(3);
+    expect(Math.max(...t.perStep)).toBeLessThanOrEqual(8);
+    expect(t.reply.match(/1\) Plain /g)?.length).toBeGreaterThanOrEqual(kinds);
+    expect(t.reply).toContain('the item (any');
   });
 });

@@ -5,7 +5,9 @@
  */
 
 import type { Season, WardrobeCategory } from '@hs/contracts';
-import { CURRENCY, currencyOf } from './currencies.ts';
+import { AROUND } from './brief/price.ts';
+import { DRESS_NOT_A_DRESS } from './brief/vocabulary.ts';
+import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from './currencies.ts';
 
 export type Constraints = {
   maxPrice?: number;
@@ -57,13 +59,7 @@ function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | '
     const [a, b] = [money(range, 1), money(range, 4)];
     found.push(a, b);
     [out.minPrice, out.maxPrice] = [Math.min(a.amount, b.amount), Math.max(a.amount, b.amount)];
-  } else if (
-    dashRange &&
-    (currencyOf(dashRange[1]) ||
-      currencyOf(dashRange[3]) ||
-      currencyOf(dashRange[4]) ||
-      currencyOf(dashRange[6]))
-  ) {
+  } else if (dashRange && (dashRange[1] || dashRange[3] || dashRange[4] || dashRange[6])) {
     const [a, b] = [money(dashRange, 1), money(dashRange, 4)];
     found.push(a, b);
     [out.minPrice, out.maxPrice] = [Math.min(a.amount, b.amount), Math.max(a.amount, b.amount)];
@@ -71,8 +67,15 @@ function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | '
     const max = text.match(new RegExp(String.raw`(?:^|[^a-z])(?:${MAX_WORDS})\s*:?\s*${MONEY}`));
     const maxAfter = text.match(new RegExp(String.raw`${MONEY}\s+(?:${MAX_AFTER})\b`));
     const min = text.match(new RegExp(String.raw`(?:^|[^a-z])(?:${MIN_WORDS})\s*:?\s*${MONEY}`));
+    // Not a size ("size 40 eur"), nor "around 70 pounds" (a band the brief reads; not read here).
+    const bare = text.match(bareMoney(NUM, String.raw`(?<!\b(?:size|${AROUND})\s?)`));
     if (max) found.push(money(max, 1));
     else if (maxAfter && !/size\s*$/.test(text.slice(0, maxAfter.index))) found.push(money(maxAfter, 1));
+    // A bare amount with a currency is the budget, as in the stylist's brief: "hoodie for 80 zł".
+    else if (bare && !min) {
+      const { raw, currency } = bareMoneyOf(bare);
+      found.push({ amount: amountOf(raw), currency });
+    }
     if (found.length > 0) out.maxPrice = found[0]!.amount;
     if (min) {
       const m = money(min, 1);
@@ -195,7 +198,13 @@ export function parseConstraints(message: string): Constraints {
     ...new Set([...text.matchAll(/\b[a-z]+\b/g)].map((m) => COLORS[m[0]]).filter((c): c is string => !!c)),
   ];
   if (colors.length > 0) out.colors = colors;
-  const categories = CATEGORIES.filter(([re]) => re.test(text)).map(([, c]) => c);
+  // "dress shoes", "fancy dress costume": no dress asked for (the brief's rule), never across a
+  // line break ("a dress\nshoes too"), which `text` has made a space.
+  const itemText = message
+    .toLowerCase()
+    .replace(/[^\S\r\n]+/g, ' ')
+    .replace(DRESS_NOT_A_DRESS, ' ');
+  const categories = CATEGORIES.filter(([re]) => re.test(itemText)).map(([, c]) => c);
   if (categories.length > 0) out.categories = categories;
   const occasion = OCCASIONS.find(([re]) => re.test(text));
   if (occasion) out.occasion = occasion[1];

@@ -85,9 +85,10 @@ const kindsOf = (brief: Brief): Array<string | undefined> =>
 
 /**
  * Every kind in each of the brief's sizes ("ages 4 and 6": KIDS 4 and KIDS 6), as many sizes per
- * kind as the step budget allows: the last relaxation step sends, per kind, one search per size
- * plus the two that no longer name a size, and a step holds MAX_CALLS_PER_STEP calls. The reply
- * names the sizes left out.
+ * kind as the step budget allows: at most MAX_CALLS_PER_STEP - 2 searches for one kind (6 sizes),
+ * 2 sizes each for two kinds, 1 for three. The first step sends them all with the wardrobe
+ * lookup; the last relaxation step (finalRelaxation) always fits in one step. The reply names
+ * the sizes left out.
  */
 export function searchUnits(brief: Brief): SearchUnit[] {
   const kinds = kindsOf(brief);
@@ -142,18 +143,11 @@ export function styleDecision(input: ModelInput): ModelDecision {
         s.offers !== null && s.offers.length === 0 && !s.error && s.level < applicable(brief, s.kind).length,
     );
     if (relax.length > 0) {
-      const calls = relax.flatMap((s) => {
-        const top = applicable(brief, s.kind).length;
-        const levels = step >= LAST_SINGLE_RELAX_STEP ? range(s.level + 1, top) : [s.level + 1];
-        return levels.map((level) => ({
-          tool: 'search_commerce',
-          args: searchFor(brief, s.kind, level, s.size),
-        }));
-      });
-      return tools(
-        distinct(calls).slice(0, MAX_CALLS_PER_STEP),
-        'Nothing matched everything: loosening one constraint and searching again.',
-      );
+      const calls =
+        step >= LAST_SINGLE_RELAX_STEP
+          ? finalRelaxation(brief, relax)
+          : distinct(relax.map((s) => searchCall(brief, s, s.level + 1)));
+      return tools(calls, 'Nothing matched everything: loosening one constraint and searching again.');
     }
   }
   if (pairing.length <= (owned ? 1 : 0)) {
@@ -176,7 +170,35 @@ export const pairArgs = (o: OfferSummary) => ({
   colors: (Array.isArray(o.colors) ? (o.colors as string[]) : []).slice(0, 10),
 });
 
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const searchCall = (brief: Brief, s: KindSearch, level: number): ToolCallRequest => ({
+  tool: 'search_commerce',
+  args: searchFor(brief, s.kind, level, s.size),
+});
+
+/**
+ * The last relaxation step: every remaining level of every search still empty, so the next step
+ * can pair and reply within the turn's steps. When they are more than a step holds (3 kinds with
+ * 3 levels left are 9), each search's widest level goes first (it ends that search's
+ * relaxation), then the narrower ones nearest to what was asked, as many as fit; the reply
+ * names what the search that found offers relaxed.
+ */
+function finalRelaxation(brief: Brief, relax: KindSearch[]): ToolCallRequest[] {
+  const pending = relax.map((s) => ({ s, top: applicable(brief, s.kind).length }));
+  const chosen = new Set<string>();
+  const picked: Array<{ unit: number; level: number; call: ToolCallRequest }> = [];
+  const pick = (unit: number, level: number) => {
+    const call = searchCall(brief, pending[unit]!.s, level);
+    const key = canonical(call.args);
+    if (chosen.has(key) || chosen.size >= MAX_CALLS_PER_STEP) return;
+    chosen.add(key);
+    picked.push({ unit, level, call });
+  };
+  for (const [unit, { top }] of pending.entries()) pick(unit, top);
+  const depth = Math.max(...pending.map(({ s, top }) => top - s.level - 1));
+  for (let d = 1; d <= depth; d++)
+    for (const [unit, { s, top }] of pending.entries()) if (s.level + d < top) pick(unit, s.level + d);
+  return picked.sort((a, b) => a.unit - b.unit || a.level - b.level).map((p) => p.call);
+}
 
 function relaxedOf(brief: Brief, s: KindSearch): string[] {
   if (!s.offers?.length || s.level === 0) return [];

@@ -1,3 +1,5 @@
+import { KINDS } from './vocabulary.ts';
+
 /**
  * Children's ages in a normalised message: the one age the brief keeps as `forAge` ("my 6 year
  * old", "my son is 7", "age 5") and every age a kids' size is wanted for ("ages 4 and 6", "ages
@@ -35,22 +37,57 @@ const N = String.raw`\d{1,2}`;
 const RANGE = String.raw`(${N})\s?(?:-|–|to|through|thru)\s?(${N})`;
 /** "4 and 6", "6 , 8 and 10": group list. */
 const LIST = (joins: string) => String.raw`(${N}(?:\s?(?:${joins})\s?${N})+)`;
+/** "4 years and 6 years": each age with its unit (so never a duration's "in 2 years"). */
+const EACH_YEARS = String.raw`(${N}[ -]?(?:years?|yrs?)(?:\s?(?:,|and|&|or)\s?${N}[ -]?(?:years?|yrs?))+)\b(?! (?:warranty|guarantee|ago|later|from now|of)\b)`;
 const AGES_SAID = new RegExp(String.raw`\b(?:ages|aged)\s(?:${RANGE}|${LIST(',|and|&|or')})\b`);
-const AGES_YEARS_OLD = new RegExp(String.raw`\b(?:${RANGE}|${LIST(',|and|&')})[ -]?${YEARS_OLD}`);
-const AGES_BARE = new RegExp(String.raw`${NOT_DURATION}\b(?:${RANGE}|${LIST(',|and|&')})[ -]?${BARE_YEARS}`);
+const AGES_YEARS_OLD = new RegExp(String.raw`\b(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${YEARS_OLD}`);
+const AGES_BARE = new RegExp(
+  String.raw`${NOT_DURATION}\b(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${BARE_YEARS}|\b${EACH_YEARS}`,
+);
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
+/** "2 pairs", "3 of them": a count of things, whatever precedes it. */
+const QUANTITY = String.raw`pairs?|packs?|sets?|pieces?|items?|of (?:them|those|these|each)|more`;
+const ITEM = KINDS.flatMap((k) => k.words)
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRe)
+  .join('|');
+/**
+ * The last number of a list that is how many, not an age: "aged 10, 2 hoodies", "ages 7 and 9,
+ * 2 pairs", "ages 4 and 6 and 2 of them". After "and" an item word still ends the list
+ * ("ages 4, 6 and 8 hoodies" are three ages), after a comma it starts a count.
+ */
+const COUNT_AFTER_COMMA = /\s?,\s?\d{1,2}$/;
+const COUNT_AFTER_AND = /\s?(?:and|&)\s?\d{1,2}$/;
+const COUNTED_ANY = new RegExp(String.raw`^ ?(?:${QUANTITY}|${ITEM})(?![\w-])`);
+const COUNTED_QUANTITY = new RegExp(String.raw`^ ?(?:${QUANTITY})(?![\w-])`);
+
+function withoutCount(list: string, after: string): string {
+  if (COUNT_AFTER_COMMA.test(list) && COUNTED_ANY.test(after)) return list.replace(COUNT_AFTER_COMMA, '');
+  if (COUNT_AFTER_AND.test(list) && COUNTED_QUANTITY.test(after)) return list.replace(COUNT_AFTER_AND, '');
+  return list;
+}
 
 const firstNumber = (m: RegExpMatchArray | null) =>
-  m ? Number(m.slice(1).find((g) => g !== undefined)) : undefined;
+  m ? Number(m.slice(1).find((g) => g !== undefined && g !== '')) : undefined;
 
-/** The ages a list or range names; [] for a range too wide to be sizes ("ages 2-14"). */
-function listedAges(text: string, person: boolean): number[] | undefined {
+/**
+ * The ages a list or range names ([] for a range too wide to be sizes: "ages 2-14") and where
+ * it was said.
+ */
+function listedAges(text: string, person: boolean): { ages: number[]; at: number; end: number } | undefined {
   const m = text.match(AGES_SAID) ?? text.match(AGES_YEARS_OLD) ?? (person ? text.match(AGES_BARE) : null);
   if (!m) return undefined;
-  const [, from, to, list] = m;
-  if (list) return [...new Set(list.match(/\d{1,2}/g)!.map(Number))];
+  const [, from, to, list, each] = m;
+  const at = m.index!;
+  const end = at + m[0].length;
+  if (list || each) {
+    const said = list ? withoutCount(list, text.slice(at + m[0].indexOf(list) + list.length)) : each!;
+    return { ages: [...new Set(said.match(/\d{1,2}/g)!.map(Number))], at, end };
+  }
   const [lo, hi] = [Number(from), Number(to)].sort((a, b) => a - b) as [number, number];
-  if (hi - lo + 1 > MAX_KIDS_SIZES) return [];
-  return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+  if (hi - lo + 1 > MAX_KIDS_SIZES) return { ages: [], at, end };
+  return { ages: Array.from({ length: hi - lo + 1 }, (_, i) => lo + i), at, end };
 }
 
 export function readAges(text: string): { age?: number; ages: number[] } {
@@ -59,9 +96,12 @@ export function readAges(text: string): { age?: number; ages: number[] } {
   const bare = person ? text.match(ONE_AGE_BARE) : null;
   // The first age said, as one pattern would find it.
   const first = said && bare ? (bare.index! < said.index! ? bare : said) : (said ?? bare);
-  const age = firstNumber(first);
   const listed = listedAges(text, person);
-  if (listed?.length === 0) return { ...(age !== undefined ? { age } : {}), ages: [] };
-  const ages = [...new Set([...(listed ?? []), ...(age !== undefined ? [age] : [])])];
+  // An age said inside a range too wide for sizes is no one's age ("kids aged 2 to 14").
+  const tooWide =
+    listed?.ages.length === 0 && first && first.index! >= listed.at && first.index! < listed.end;
+  const age = tooWide ? undefined : firstNumber(first);
+  if (listed?.ages.length === 0) return { ...(age !== undefined ? { age } : {}), ages: [] };
+  const ages = [...new Set([...(listed?.ages ?? []), ...(age !== undefined ? [age] : [])])];
   return { ...(age !== undefined ? { age } : {}), ages: ages.slice(0, MAX_KIDS_SIZES) };
 }

@@ -162,7 +162,11 @@ export function normalize(message: string): string {
   let t = message
     .toLowerCase()
     .replace(/[’‘`]/g, "'")
-    .replace(/[“”"!?;:()[\]{}*_~]/g, ' ')
+    .replace(/[“”":()[\]{}*_~]/g, ' ')
+    // A sentence or clause break ("need a dress! boots too", a new line) stays a break: the
+    // same " . " token a full stop gives. At the end of the message it separates nothing.
+    .replace(/[!?;\r\n][\s!?;]*(?=[^\s!?;])/g, ' . ')
+    .replace(/[!?;]/g, ' ')
     .replace(/(\d),(\d{3})\b/g, '$1$2')
     .replace(/,/g, ' , ')
     .replace(/(?<!\d)\.(?!\d)/g, ' . ')

@@ -1,4 +1,4 @@
-import { CURRENCY, currencyOf } from '../currencies.ts';
+import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from '../currencies.ts';
 
 /**
  * Prices in a normalised message: bounds ("under 80", "no more than 50 bucks"), ranges ("between
@@ -20,7 +20,7 @@ const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
 
 const MAX = String.raw`nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
 const MIN = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?(?:\s+of)?|starting (?:at|from))`;
-const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in the region of|somewhere around`;
+export const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in the region of|somewhere around`;
 const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most|and under|and below|or lower`;
 const CHEAP =
   /\b(?:cheap|cheapest|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not expensive|not too pricey|thrifty|on a budget|low budget|tight budget)\b/;
@@ -63,10 +63,11 @@ export function readPrice(text: string): PriceReading {
     currencies.push(currencyOf(min[1]), currencyOf(min[3]));
   } else {
     // A bare amount with a currency is the budget: "20 bucks each", "$50".
-    const bare = m(String.raw`${NOT_SIZE}(?:(${CUR})\s?(${NUM})|(${NUM})\s?(${CUR})(?![a-z]))`);
+    const bare = text.match(bareMoney(NUM, NOT_SIZE));
     if (bare) {
-      out.maxPrice = Number(bare[2] ?? bare[3]);
-      currencies.push(currencyOf(bare[1]), currencyOf(bare[4]));
+      const { raw, currency } = bareMoneyOf(bare);
+      out.maxPrice = Number(raw);
+      currencies.push(currency);
     } else if (CHEAP.test(text)) {
       out.maxPrice = CHEAP_BOUND;
       out.cheap = true;

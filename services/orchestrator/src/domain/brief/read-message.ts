@@ -5,6 +5,7 @@ import { CHEAPER, PRICIER, type PriceReading, readPrice } from './price.ts';
 import {
   BRANDS,
   COLORS,
+  DRESS_COMPOUNDS,
   KINDS,
   MODIFIER_WORDS,
   NOT_GARMENTS,
@@ -72,29 +73,42 @@ function take<T>(
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
 
 const NOT_GARMENT_RES = NOT_GARMENTS.map(phrase);
+/** Shades named after an item word ("denim blue"): a colour, never the item. */
+const ITEM_SHADES = COLORS.filter(([w]) =>
+  KIND_WORDS.some((k) => new RegExp(phrase(k.w).source).test(w)),
+).map(([w]) => phrase(w));
+const blank = (text: string, res: RegExp[]) =>
+  res.reduce((t, re) => t.replace(re, (m) => ' '.repeat(m.length)), text);
 /** What may stand between a modifier and its garment ("denim mini skirt"), but never a new item's start. */
 const MODIFIER_GAP =
   /^ (?:(?!(?:and|or|with|plus|also|then|instead|not|no|for|in|to|a|an|some|size|but)\b)[a-z'-]+ ){0,2}$/;
 
 /**
  * The item words of a text, longest phrase first: a phrase naming no garment ("costume
- * jewellery") is not read, and a modifier word ("denim", "dress") before another item
- * ("denim skirt", "dress shoes") describes that item rather than being one itself.
+ * jewellery") or a shade ("denim blue") is not read, and a modifier word before another item
+ * ("denim skirt", "dress shoes") describes that item rather than being one itself. A modifier
+ * never reaches across a sentence or clause break (normalised to " . " or " , "): "need a
+ * dress! boots too" asks for both.
  */
 function takeKinds(text: string) {
-  let clean = text;
-  for (const re of NOT_GARMENT_RES) clean = clean.replace(re, (m) => ' '.repeat(m.length));
-  const taken = take(clean, KIND_WORDS);
-  const colourless = take(clean, COLOR_WORDS).rest;
+  const clean = blank(text, NOT_GARMENT_RES);
+  const shadeless = blank(clean, ITEM_SHADES);
+  const taken = take(shadeless, KIND_WORDS);
+  const colourless = take(shadeless, COLOR_WORDS).rest;
   const found = taken.found.filter((f, i) => {
     const next = taken.found[i + 1];
     if (!MODIFIER_WORDS.has(f.w) || !next) return true;
-    const gap = clean.slice(f.at + f.w.length, next.at);
-    // A colour in between starts another item: "a red dress white shoes".
+    const gap = shadeless.slice(f.at + f.w.length, next.at);
+    if (f.w === 'dress') return !(gap === ' ' && DRESS_COMPOUNDS.includes(next.w));
+    // A colour in between starts another item: "black denim white sneakers".
     const coloured = colourless.slice(f.at + f.w.length, next.at) !== gap;
     return coloured || !MODIFIER_GAP.test(gap);
   });
-  return { found, rest: taken.rest };
+  // What is left for colours keeps the shades: "denim blue" is read as blue.
+  let rest = clean;
+  for (const f of taken.found)
+    rest = rest.slice(0, f.at) + ' '.repeat(f.w.length) + rest.slice(f.at + f.w.length);
+  return { found, rest };
 }
 
 const NEGATION =
@@ -166,7 +180,10 @@ function readSizes(text: string, ages: number[]): string[] {
   const add = (s: string) => sizes.includes(s) || sizes.push(s);
   for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|bucks|pounds?|\$|£))/g))
     add(`${m[1]!.toUpperCase()} ${m[2]}`);
-  for (const m of text.matchAll(/\b(?:kids?'?s?|youth|children'?s?|toddler)(?: size)? (\d{1,2})\b/g))
+  // "toddler 2-3 years" is a range of ages (read with the ages below), not size KIDS 2.
+  for (const m of text.matchAll(
+    /\b(?:kids?'?s?|youth|children'?s?|toddler)(?: size)? (\d{1,2})\b(?!\s?(?:-|–|to|through|thru|and|or|&|,)\s?\d{1,2}[ -]?(?:years?|yrs?)\b)/g,
+  ))
     add(`KIDS ${m[1]}`);
   for (const m of text.matchAll(/\b(?:size|sz|waist) (\d{1,2}(?:\.5)?)\b/g)) add(m[1]!);
   for (const m of text.matchAll(

@@ -11,7 +11,16 @@ export const KINDS: Kind[] = [
   {
     kind: 'raincoat',
     category: 'OUTERWEAR',
-    words: ['rain jacket', 'rain coat', 'raincoat', 'rain mac', 'slicker'],
+    words: [
+      'rain jackets',
+      'rain jacket',
+      'rain coats',
+      'rain coat',
+      'raincoats',
+      'raincoat',
+      'rain mac',
+      'slicker',
+    ],
   },
   {
     kind: 'puffer',
@@ -28,8 +37,12 @@ export const KINDS: Kind[] = [
     ],
     season: 'WINTER',
   },
-  { kind: 'parka', category: 'OUTERWEAR', words: ['parka', 'anorak'], season: 'WINTER' },
-  { kind: 'blazer', category: 'OUTERWEAR', words: ['suit jacket', 'sport coat', 'sports coat', 'blazer'] },
+  { kind: 'parka', category: 'OUTERWEAR', words: ['parkas', 'parka', 'anoraks', 'anorak'], season: 'WINTER' },
+  {
+    kind: 'blazer',
+    category: 'OUTERWEAR',
+    words: ['suit jacket', 'sport coat', 'sports coat', 'blazers', 'blazer'],
+  },
   { kind: 'windbreaker', category: 'OUTERWEAR', words: ['windbreaker', 'wind breaker', 'windcheater'] },
   { kind: 'gilet', category: 'OUTERWEAR', words: ['gilet', 'puffer vest', 'body warmer', 'bodywarmer'] },
   {
@@ -49,7 +62,17 @@ export const KINDS: Kind[] = [
   {
     kind: 'coat',
     category: 'OUTERWEAR',
-    words: ['trench coat', 'trench', 'overcoat', 'peacoat', 'pea coat', 'coat'],
+    words: [
+      'trench coats',
+      'trench coat',
+      'trench',
+      'overcoats',
+      'overcoat',
+      'peacoat',
+      'pea coat',
+      'coats',
+      'coat',
+    ],
   },
   {
     kind: 'sneakers',
@@ -187,6 +210,8 @@ export const KINDS: Kind[] = [
     category: 'OTHER',
     // British "fancy dress" is dressing up; a lone "fancy dress" stays a dress (a fancy one).
     words: [
+      'fancy dress costumes',
+      'fancy dress costume',
       'fancy dress outfits',
       'fancy dress outfit',
       'fancy dress party',
@@ -201,9 +226,13 @@ export const KINDS: Kind[] = [
 
 /**
  * Item words that describe another item when one follows: "denim skirt", "jean shorts" and
- * "dress shoes" are a skirt, shorts and shoes, not jeans or a dress as well.
+ * "dress shoes" are a skirt, shorts and shoes, not jeans or a dress as well. The cloth words
+ * may stand a word or two before their item ("denim mini skirt"); "dress" only directly before
+ * one of its compounds, as "a party dress, sparkly shoes" asks for both.
  */
 export const MODIFIER_WORDS = new Set(['denim', 'denims', 'jean', 'dress']);
+/** The items "dress" describes when it comes right before them: "dress shoes", "dress shirt". */
+export const DRESS_COMPOUNDS = ['shoes', 'shoe', 'shirts', 'shirt', 'trousers', 'pants', 'boots', 'socks'];
 
 /** Phrases with an item word that name no garment: "costume jewellery", "the dress code". */
 export const NOT_GARMENTS = [
@@ -216,8 +245,24 @@ export const NOT_GARMENTS = [
   'dress code',
 ];
 
+/**
+ * Where "dress" names no dress ("dress shoes", "fancy dress costume", "the dress code"), for
+ * readers without the brief's item table (a mission's constraints): the same rule as the brief.
+ */
+export const DRESS_NOT_A_DRESS = new RegExp(
+  [
+    String.raw`\bdress(?= (?:${DRESS_COMPOUNDS.join('|')})\b)`,
+    ...[...KINDS.filter((k) => k.category !== 'DRESS').flatMap((k) => k.words), ...NOT_GARMENTS]
+      .filter((w) => /\bdress\b/.test(w))
+      .map((w) => String.raw`\b${w}\b`),
+  ].join('|'),
+  'g',
+);
+
 /** Colour words and shades, each to the plain colour offers are tagged with. */
 export const COLORS: Array<[string, string]> = [
+  // A shade, not the cloth: "a denim blue shirt" is a blue shirt.
+  ['denim blue', 'blue'],
   ['navy blue', 'navy'],
   ['dark blue', 'navy'],
   ['light blue', 'blue'],
