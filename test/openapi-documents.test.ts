@@ -131,6 +131,10 @@ describe('public API documents', () => {
       expect.arrayContaining([expect.objectContaining({ name: 'idempotency-key', in: 'header' })]),
     );
     expect(create.responses['201'].headers).toHaveProperty('Idempotent-Replayed');
+    // A create read back at the path posted to plus its id names it in Location.
+    expect(create.responses['201'].headers).toHaveProperty('Location');
+    expect(op(`${H}/vto/jobs`, 'post').responses['202'].headers).toHaveProperty('Location');
+    expect(op(`${H}/offers/bulk`, 'post').responses['201'].headers).not.toHaveProperty('Location');
     // Every answer of every operation names its request id header.
     for (const [path, item] of Object.entries(paths))
       for (const [method, operation] of Object.entries(item as Json))

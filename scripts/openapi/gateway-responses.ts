@@ -34,6 +34,10 @@ export const GATEWAY_HEADERS: Json = {
     description: 'Seconds to wait before trying again.',
     schema: { type: 'integer', minimum: 1 },
   },
+  Location: {
+    description: "The new resource's path: the path posted to plus its id (GET it there).",
+    schema: { type: 'string' },
+  },
   IdempotentReplayed: {
     description:
       '`true` when this is the stored answer to an earlier request with the same Idempotency-Key and body (nothing ran again).',
@@ -110,4 +114,26 @@ export function withGatewayResponses(operation: Json, facts: OperationFacts): Js
     ...(facts.idempotent && !namesKey ? { parameters: [...parameters, IDEMPOTENCY_KEY_PARAMETER] } : {}),
     responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
   };
+}
+
+/**
+ * `Location` on the 201 (or a queued job's 202) of every create whose resource is read at the
+ * path posted to plus its id: what the services send (`locationOf` in the service kit).
+ */
+export function withCreatedLocations(paths: Json): Json {
+  for (const [path, item] of Object.entries<Json>(paths)) {
+    const created = item.post?.responses?.['201'] ? '201' : item.post?.responses?.['202'] ? '202' : null;
+    if (!created) continue;
+    const readable = Object.keys(paths).some(
+      (other) =>
+        /^\/\{[^}/]+\}$/.test(other.slice(path.length)) && other.startsWith(path) && paths[other].get,
+    );
+    if (readable)
+      item.post.responses[created] = withHeader(
+        item.post.responses[created],
+        'Location',
+        headerRef('Location'),
+      );
+  }
+  return paths;
 }

@@ -5,7 +5,12 @@ import type { ServiceName } from '@hs/contracts';
 import { namedWildcards, operationIdFor, summaryFor, withUsedSchemas } from '@hs/service-kit';
 import { LIMITED_ROUTES } from '../../services/gateway/src/plugins/rate-limits.ts';
 import { FORWARD_RULES } from '../../services/gateway/src/routes/proxy.ts';
-import { GATEWAY_HEADERS, type OperationFacts, withGatewayResponses } from './gateway-responses.ts';
+import {
+  GATEWAY_HEADERS,
+  type OperationFacts,
+  withCreatedLocations,
+  withGatewayResponses,
+} from './gateway-responses.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the services' documents are arbitrary JSON here
 type Json = Record<string, any>;
@@ -118,7 +123,9 @@ export function buildPublicDocument(documents: ServiceDocument[]): Json {
     },
     servers: [{ url: '/', description: 'the gateway' }],
     tags: gateway.tags,
-    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    paths: withCreatedLocations(
+      Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    ),
     components: {
       securitySchemes: { bearer: gateway.components.securitySchemes.bearer },
       headers: GATEWAY_HEADERS,

@@ -1,6 +1,7 @@
 export * from './config.ts';
 export * from './cors.ts';
 export * from './create-app.ts';
+export { locationOf } from './created-location.ts';
 export * from './deadline.ts';
 export * from './error-handler.ts';
 export * from './error-responses.ts';

@@ -25,6 +25,7 @@ describe('try-on jobs (simulated backend, the default)', () => {
     const res = await t.submit({ ...refs, memberId: BOB });
     expect(res.statusCode).toBe(202);
     const job = res.json();
+    expect(res.headers.location).toBe(`/api/v1/households/${HH}/vto/jobs/${job.jobId}`);
     expect(job).toMatchObject({
       householdId: HH,
       memberId: BOB,

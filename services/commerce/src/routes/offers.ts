@@ -11,6 +11,7 @@ import {
 } from '@hs/contracts';
 import {
   errorResponses,
+  locationOf,
   NOT_CHILD,
   newId,
   notFound,
@@ -58,7 +59,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     async (request, reply) => {
       const offer = draft(request.body, request.params.id, '');
       await ctx.offers.create(offer);
-      return reply.code(201).send(offer);
+      return reply.code(201).header('location', locationOf(request, offer.offerId)).send(offer);
     },
   );
 

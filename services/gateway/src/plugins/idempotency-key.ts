@@ -37,7 +37,10 @@ export function idempotencyScope(
 export function sendStored(
   reply: FastifyReply,
   result: { status: number; body: unknown; replayed: boolean },
+  location?: (body: unknown) => string,
 ): FastifyReply {
   if (result.replayed) reply.header('idempotent-replayed', 'true');
+  // A replayed create names the same resource as the first answer did.
+  if (location && result.status === 201) reply.header('location', location(result.body));
   return reply.code(result.status).send(result.body);
 }

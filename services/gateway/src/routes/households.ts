@@ -1,5 +1,5 @@
 import { CreateHouseholdRequest, ErrorEnvelope, Household, HouseholdParams } from '@hs/contracts';
-import { errorResponses, newId, nowIso, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, locationOf, newId, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
 import {
@@ -49,7 +49,9 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
         );
         return { status: 201, body: publicHousehold(household) };
       });
-      return sendStored(reply, result);
+      return sendStored(reply, result, (body) =>
+        locationOf(request, (body as { householdId: string }).householdId),
+      );
     },
   );
 

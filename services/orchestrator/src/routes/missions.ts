@@ -6,7 +6,14 @@ import {
   MissionView,
   NoBody,
 } from '@hs/contracts';
-import { errorResponses, forbidden, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
+import {
+  errorResponses,
+  forbidden,
+  locationOf,
+  notFound,
+  requireCaller,
+  type ServiceApp,
+} from '@hs/service-kit';
 import { z } from 'zod';
 import type { OrchestratorContext } from '../context.ts';
 import { mayFollow, NOT_A_FOLLOWER, toView, visibleMissions } from '../domain/mission.ts';
@@ -38,7 +45,10 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
         source: messageSource(request),
         requestId: request.id,
       });
-      return reply.code(201).send(toView(mission));
+      return reply
+        .code(201)
+        .header('location', locationOf(request, mission.mission_id))
+        .send(toView(mission));
     },
   );
 

@@ -12,6 +12,7 @@ import { refuseWhenHouseholdQueueFull } from '@hs/jobs';
 import {
   badRequest,
   errorResponses,
+  locationOf,
   MEMBERSHIP_REQUIRED,
   newId,
   notFound,
@@ -87,7 +88,7 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
       });
       await ctx.jobs.create(job);
       ctx.worker.wake();
-      return reply.code(202).send(publicJob(job));
+      return reply.code(202).header('location', locationOf(request, job.jobId)).send(publicJob(job));
     },
   );
 

@@ -7,7 +7,15 @@ import {
   FeedCollection,
   HouseholdParams,
 } from '@hs/contracts';
-import { conflict, errorResponses, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import {
+  conflict,
+  errorResponses,
+  locationOf,
+  newId,
+  notFound,
+  nowIso,
+  type ServiceApp,
+} from '@hs/service-kit';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import {
@@ -49,7 +57,10 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
       };
       if (!(await ctx.collections.create(collection)))
         throw conflict(`A household can have at most ${MAX_COLLECTIONS_PER_HOUSEHOLD} collections`);
-      return reply.code(201).send(collectionView(collection));
+      return reply
+        .code(201)
+        .header('location', locationOf(request, collection.collectionId))
+        .send(collectionView(collection));
     },
   );
 

@@ -10,6 +10,7 @@ import {
 import {
   badRequest,
   errorResponses,
+  locationOf,
   newId,
   notFound,
   nowIso,
@@ -87,7 +88,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
           why: [],
         };
         await ctx.outfits.create(outfit);
-        return reply.code(201).send(outfit);
+        return reply.code(201).header('location', locationOf(request, outfit.outfitId)).send(outfit);
       }
       if (!enabled) throw serviceUnavailable(DISABLED);
       const anchor = anchorItemId
@@ -106,7 +107,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
         why: best?.why ?? ['Nothing in the wardrobe or the offers completes this item yet', ...curated.notes],
       };
       await ctx.outfits.create(outfit);
-      return reply.code(201).send(outfit);
+      return reply.code(201).header('location', locationOf(request, outfit.outfitId)).send(outfit);
     },
   );
 

@@ -13,6 +13,7 @@ import {
   type AppError,
   badRequest,
   errorResponses,
+  locationOf,
   newId,
   notFound,
   nowIso,
@@ -66,7 +67,11 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       });
       await ctx.items.create(item);
       const view = itemView(item);
-      return reply.code(201).header('etag', etagOf(view)).send(view);
+      return reply
+        .code(201)
+        .header('etag', etagOf(view))
+        .header('location', locationOf(request, view.itemId))
+        .send(view);
     },
   );
 

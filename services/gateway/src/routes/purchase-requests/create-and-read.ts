@@ -10,7 +10,7 @@ import {
   PurchaseRequestParams,
   PurchaseRequestView,
 } from '@hs/contracts';
-import { badRequest, errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { badRequest, errorResponses, locationOf, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { StoreQueryError } from '@hs/store';
 import { z } from 'zod';
 import type { GatewayContext } from '../../context.ts';
@@ -70,7 +70,9 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
         body: request.body,
         idempotency: idempotencyScope(request, userId),
       });
-      return sendStored(reply, result);
+      return sendStored(reply, result, (body) =>
+        locationOf(request, (body as { requestId: string }).requestId),
+      );
     },
   );
 
