@@ -18,13 +18,17 @@ const YEARS_OLD = String.raw`(?:(?:years?|yrs?)[ -]?olds?|yo|y\/o)\b`;
 const BARE_YEARS = String.raw`(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:warranty|guarantee|ago|later|from now|of)\b)`;
 const NOT_DURATION = String.raw`(?<!\b(?:last|lasts|lasting|lasted|within|in|for|over|after|every)\s)`;
 
+/** "18 months", "6 weeks": a baby's age in months or weeks is no age in years. */
+const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?)\b)`;
 const ONE_AGE = new RegExp(
   [
-    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|pairs?))`,
+    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|pairs?))${NOT_MONTHS}`,
+    // "kids 8" is a size: a child, toddler or baby is an age only when said so ("my kid is 7").
+    String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(\d{1,2})[ -]?${YEARS_OLD}`,
-    String.raw`\bage(?:d|s)? (\d{1,2})\b`,
-    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b`,
-    String.raw`\bturn(?:ing|ed|s)? (\d{1,2})\b`,
+    String.raw`\bage(?:d|s)? (\d{1,2})\b${NOT_MONTHS}`,
+    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b${NOT_MONTHS}`,
+    String.raw`\bturn(?:ing|ed|s)? (\d{1,2})\b${NOT_MONTHS}`,
   ].join('|'),
 );
 // Not the end of a range or list ("lasts 5-6 years"): those are read whole below.
@@ -47,7 +51,7 @@ const AGES_BARE = new RegExp(
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
 /** "2 pairs", "3 of them": a count of things, whatever precedes it. */
-const QUANTITY = String.raw`pairs?|packs?|sets?|pieces?|items?|of (?:them|those|these|each)|more`;
+const QUANTITY = 'pairs?|packs?|sets?|pieces?|items?|of (?:them|those|these|each)|more';
 const ITEM = KINDS.flatMap((k) => k.words)
   .sort((a, b) => b.length - a.length)
   .map(escapeRe)

@@ -116,6 +116,7 @@ const KEEP = new Set(
   orders checkout approve approved request requests sale sales deal deals math homework news
   games movie movies music song songs joke jokes story recipe recipes dinner lunch breakfast
   food cook cooking cars phone computer internet
+  tone tones shower showers hood hoods toes shots scary trees plants paints trains shore poles
   `
     .split(/\s+/)
     .filter(Boolean),

@@ -18,12 +18,32 @@ const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d)`;
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
 
-const MAX = String.raw`nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
+/**
+ * A ceiling said as what someone will not spend: "i don't want to spend more than 80", "we can't
+ * go over 60", "not paying above 50". Without it "more than 80" would read as a floor.
+ */
+export const REFUSED_SPEND = String.raw`(?:(?:do|does|did|wo|ca|could|would|should|must)n['’]?t|not|never|cannot)(?: (?!(?:but|and|so|though)\b)[a-z'’]+){0,3}? (?:spend(?:ing)?|pay(?:ing)?|go(?:ing)?) (?:any )?(?:more than|over|above|higher than)`;
+const MAX = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
 const MIN = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?(?:\s+of)?|starting (?:at|from))`;
 export const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in the region of|somewhere around`;
-const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most|and under|and below|or lower`;
+const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most|and under|and below|or lower`;
 const CHEAP =
-  /\b(?:cheap|cheapest|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not expensive|not too pricey|thrifty|on a budget|low budget|tight budget)\b/;
+  /\b(?:cheap|cheapest|cheapish|reasonably priced|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not expensive|not too pricey|thrifty|on a budget|low budget|tight budget)\b/;
+
+/**
+ * "tops" beside an amount is the ceiling ("50 tops", "tops 50", "$30 tops"), not the item, when the
+ * amount has a currency or is 10 or more; "2 tops" or "3 tops under 20" count the item.
+ */
+const TOPS = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s+(tops)\b|\b(tops)\s+${MONEY}`);
+export function topsBound(text: string): { max: number; currency?: string; at: number } | undefined {
+  const m = text.match(TOPS);
+  if (!m) return undefined;
+  const [raw, currency] = m[2] !== undefined ? [m[2], m[1] ?? m[3]] : [m[7]!, m[6] ?? m[8]];
+  if (!currency && Number(raw) < 10) return undefined;
+  // Where the word "tops" is, so the item reader can leave it out.
+  const at = m[4] !== undefined ? m.index! + m[0].length - 4 : m.index!;
+  return { max: Number(raw), ...(currencyOf(currency) ? { currency: currencyOf(currency)! } : {}), at };
+}
 
 const valid = (v: number) => v > 0 && v <= 1_000_000;
 const round = (v: number) => Math.round(v);
@@ -40,15 +60,16 @@ export function readPrice(text: string): PriceReading {
   const max = m(String.raw`(?:^|[^a-z])(?:${MAX})\s*(?:like\s|about\s|around\s)?${MONEY}`);
   const maxAfter = m(String.raw`${NOT_SIZE}${MONEY}\s+(?:${MAX_AFTER})\b`);
   const min = m(String.raw`(?:^|[^a-z])(?:${MIN})\s*${MONEY}`);
+  const tops = topsBound(text);
   if (range) {
     const [a, b] = [Number(range[2]), Number(range[5])];
     currencies.push(currencyOf(range[1]), currencyOf(range[3]), currencyOf(range[4]), currencyOf(range[6]));
     out.minPrice = Math.min(a, b);
     out.maxPrice = Math.max(a, b);
-  } else if (max || maxAfter) {
-    const hit = (max ?? maxAfter)!;
-    out.maxPrice = Number(hit[2]);
-    currencies.push(currencyOf(hit[1]), currencyOf(hit[3]));
+  } else if (max || maxAfter || tops) {
+    const hit = max ?? maxAfter;
+    out.maxPrice = hit ? Number(hit[2]) : tops!.max;
+    currencies.push(...(hit ? [currencyOf(hit[1]), currencyOf(hit[3])] : [tops!.currency]));
     if (min && Number(min[2]) < out.maxPrice) {
       out.minPrice = Number(min[2]);
       currencies.push(currencyOf(min[1]), currencyOf(min[3]));

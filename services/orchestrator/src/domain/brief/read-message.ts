@@ -1,7 +1,7 @@
 import type { Season, WardrobeCategory } from '@hs/contracts';
 import { readAges } from './ages.ts';
 import { normalize } from './normalize.ts';
-import { CHEAPER, PRICIER, type PriceReading, readPrice } from './price.ts';
+import { CHEAPER, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
 import {
   BRANDS,
   COLORS,
@@ -170,12 +170,27 @@ const BUY_SOMETHING_NEW = /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
 const SHOPPING =
-  /\b(?:need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different)\b/;
+  /\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different)\b/;
 
 const THANKS =
   /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
 
-function readSizes(text: string, ages: number[]): string[] {
+/**
+ * Sizes as they are said aloud, in the form read below: "xx large", "extra extra large" and
+ * "double xl" are XXL, "triple x large" XXXL, "xx small" XXS, "size nine and a half" size 9.5.
+ */
+const spokenSizes = (text: string) =>
+  text
+    .replace(
+      /\b(?:extra[ -]extra[ -]|double[ -](?:x[ -]?|extra[ -])|xx[ -]?)large\b|\bdouble[ -]?xl\b/g,
+      'xxl',
+    )
+    .replace(/\b(?:triple[ -](?:x[ -]?|extra[ -])|xxx[ -]?)large\b|\btriple[ -]?xl\b/g, 'xxxl')
+    .replace(/\b(?:extra[ -]extra[ -]|double[ -]x[ -]?|xx[ -]?)small\b/g, 'xxs')
+    .replace(/\b(size|sz|eu|us|uk|in an?) (\d{1,2}) and a half\b/g, '$1 $2.5');
+
+function readSizes(said: string, ages: number[]): string[] {
+  const text = spokenSizes(said);
   const sizes: string[] = [];
   const add = (s: string) => sizes.includes(s) || sizes.push(s);
   for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|bucks|pounds?|\$|£))/g))
@@ -249,7 +264,9 @@ export function readMessage(message: string): Reading {
       ? 1
       : undefined;
   const neg = readNegations(text);
-  const positive = neg.rest;
+  // "50 tops" is the ceiling (read with the price), not a top.
+  const tops = topsBound(text);
+  const positive = tops ? `${neg.rest.slice(0, tops.at)}    ${neg.rest.slice(tops.at + 4)}` : neg.rest;
   const kindsTaken = takeKinds(positive);
   const kinds = uniq(kindsTaken.found.map((f) => f.kind));
   const colors = uniq(
