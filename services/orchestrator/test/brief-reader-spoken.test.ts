@@ -44,6 +44,10 @@ describe('brief reader: spoken and typed phrasings', () => {
     });
     expect(brief('i need 2 tops for my daughter')).toEqual({ itemKinds: ['top'], categories: ['TOP'] });
     expect(brief('3 tops under 20')).toMatchObject({ itemKinds: ['top'], maxPrice: 20 });
+    // A mission's constraints read it the same way.
+    expect(parseConstraints('i need 2 tops for my daughter').maxPrice).toBeUndefined();
+    expect(parseConstraints('sneakers 50 tops')).toMatchObject({ maxPrice: 50 });
+    expect(parseConstraints('a hoodie $30 tops')).toMatchObject({ maxPrice: 30, currency: 'USD' });
   });
 
   it('reads letter sizes said in full: "xx large", "extra extra large", "double xl", "xx small"', () => {

@@ -5,7 +5,7 @@
  */
 
 import type { Season, WardrobeCategory } from '@hs/contracts';
-import { AROUND, REFUSED_SPEND } from './brief/price.ts';
+import { AROUND, REFUSED_SPEND, topsBound } from './brief/price.ts';
 import { DRESS_NOT_A_DRESS } from './brief/vocabulary.ts';
 import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from './currencies.ts';
 
@@ -34,7 +34,8 @@ const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const MAX_WORDS = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than)|never (?:over|above|more than)|not above|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not exceeding|at most|up to|upto|within|max(?:imum)?\.?(?:\s+of)?|budget(?:\s+(?:of|is))?|<=?`;
 // "nothing over 40" is a ceiling (MAX_WORDS), never a floor.
 const MIN_WORDS = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?\.?(?:\s+of)?|starting (?:at|from)|from|>=?)`;
-const MAX_AFTER = 'or less|or under|or cheaper|or below|max(?:imum)?|tops|at most|at the most';
+// "tops" is read by topsBound, which tells the ceiling ("50 tops") from the item ("2 tops").
+const MAX_AFTER = 'or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most';
 
 function amountOf(raw: string): number {
   // "1,200" is a thousands separator; "49,99" a decimal comma.
@@ -69,8 +70,10 @@ function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | '
     const min = text.match(new RegExp(String.raw`(?:^|[^a-z])(?:${MIN_WORDS})\s*:?\s*${MONEY}`));
     // Not a size ("size 40 eur"), nor "around 70 pounds" (a band the brief reads; not read here).
     const bare = text.match(bareMoney(NUM, String.raw`(?<!\b(?:size|${AROUND})\s?)`));
+    const tops = topsBound(text);
     if (max) found.push(money(max, 1));
     else if (maxAfter && !/size\s*$/.test(text.slice(0, maxAfter.index))) found.push(money(maxAfter, 1));
+    else if (tops) found.push({ amount: tops.max, currency: tops.currency });
     // A bare amount with a currency is the budget, as in the stylist's brief: "hoodie for 80 zł".
     else if (bare && !min) {
       const { raw, currency } = bareMoneyOf(bare);
