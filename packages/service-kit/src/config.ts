@@ -153,7 +153,7 @@ function formatIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
 }
 
 /** Every wrong setting in one message, so an operator fixes them in one restart, not one each. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[], env: NodeJS.ProcessEnv): string {
+function formatIssues(issues: readonly z.core.$ZodIssue[], env: NodeJS.ProcessEnv): string {
   return `Configuration error: ${issues.map((issue) => formatIssue(issue, env)).join('; ')}`;
 }
 

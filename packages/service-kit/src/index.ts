@@ -14,6 +14,7 @@ export * from './internal-auth.ts';
 export * from './json-depth.ts';
 export * from './logger.ts';
 export * from './metrics.ts';
+export { createMissionLookup, type MissionLookup } from './mission-lookup.ts';
 export { nodeHttp } from './node-http.ts';
 export * from './node-options.ts';
 export * from './open-streams.ts';

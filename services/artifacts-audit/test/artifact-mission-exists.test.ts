@@ -2,11 +2,11 @@
 // the household: the orchestrator (here a fake peer) says which missions exist and who may read them.
 import { type FakePeer, startFakePeer } from '@hs/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, internal, type TestApp } from './harness.ts';
+import { buildTestApp, type FakeMission, internal, startFakeOrchestrator, type TestApp } from './harness.ts';
 
 const H = '/api/v1/households';
 /** h_1's missions: msn_own (usr_adult's), msn_other (usr_someone's STYLE mission). */
-const MISSIONS: Record<string, { household: string; owner: string }> = {
+const MISSIONS: Record<string, FakeMission> = {
   msn_own: { household: 'h_1', owner: 'usr_adult' },
   msn_other: { household: 'h_1', owner: 'usr_someone' },
   msn_elsewhere: { household: 'h_2', owner: 'usr_adult' },
@@ -14,26 +14,7 @@ const MISSIONS: Record<string, { household: string; owner: string }> = {
 
 let orchestrator: FakePeer;
 beforeAll(async () => {
-  orchestrator = await startFakePeer((call) => {
-    const [, householdId, missionId] =
-      call.url.match(/^\/api\/v1\/households\/([^/]+)\/orchestrator\/missions\/([^/?]+)$/) ?? [];
-    const mission = missionId ? MISSIONS[missionId] : undefined;
-    if (!mission || mission.household !== householdId)
-      return { status: 404, body: { error: 'NOT_FOUND', message: 'Mission not found' } };
-    const userId = orchestrator.headers.at(-1)?.['x-user-id'];
-    if (userId !== mission.owner)
-      return { status: 403, body: { error: 'FORBIDDEN', message: 'Only the mission owner may follow it' } };
-    return {
-      status: 200,
-      body: {
-        mission_id: missionId,
-        household_id: householdId,
-        owner_id: mission.owner,
-        mission_type: 'STYLE',
-        state: 'RUNNING',
-      },
-    };
-  });
+  orchestrator = await startFakeOrchestrator(MISSIONS);
 });
 afterAll(() => orchestrator.close());
 

@@ -4,7 +4,7 @@
 // orchestrator (a fake peer here) is asked only for a mission the ledger cannot place.
 import { type FakePeer, startFakePeer } from '@hs/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, internal, type TestApp } from './harness.ts';
+import { buildTestApp, type FakeMission, internal, startFakeOrchestrator, type TestApp } from './harness.ts';
 
 const H = '/api/v1/households/h_1';
 const GUARDIAN_ONLY = { error: 'FORBIDDEN', message: 'Only a PARENT_GUARDIAN may read the audit log' };
@@ -14,32 +14,13 @@ const NOT_A_FOLLOWER = {
 };
 
 /** The orchestrator's missions of h_1 (for the ones the ledger has no MISSION_CREATED of). */
-const ORCHESTRATOR_MISSIONS: Record<string, { owner: string; type: string }> = {
-  msn_unrecorded: { owner: 'usr_adult', type: 'STYLE' },
+const ORCHESTRATOR_MISSIONS: Record<string, FakeMission> = {
+  msn_unrecorded: { household: 'h_1', owner: 'usr_adult', type: 'STYLE' },
 };
 
 let orchestrator: FakePeer;
 beforeAll(async () => {
-  orchestrator = await startFakePeer((call) => {
-    const [, householdId, missionId] =
-      call.url.match(/^\/api\/v1\/households\/([^/]+)\/orchestrator\/missions\/([^/?]+)$/) ?? [];
-    const mission = missionId ? ORCHESTRATOR_MISSIONS[missionId] : undefined;
-    if (!mission || householdId !== 'h_1')
-      return { status: 404, body: { error: 'NOT_FOUND', message: 'Mission not found' } };
-    const userId = orchestrator.headers.at(-1)?.['x-user-id'];
-    if (userId !== mission.owner && mission.type !== 'POLL')
-      return { status: 403, body: { error: 'FORBIDDEN', message: 'Not a follower' } };
-    return {
-      status: 200,
-      body: {
-        mission_id: missionId,
-        household_id: householdId,
-        owner_id: mission.owner,
-        mission_type: mission.type,
-        state: 'RUNNING',
-      },
-    };
-  });
+  orchestrator = await startFakeOrchestrator(ORCHESTRATOR_MISSIONS);
 });
 afterAll(() => orchestrator.close());
 

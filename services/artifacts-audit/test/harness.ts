@@ -1,5 +1,5 @@
 import { createStore, type Store } from '@hs/store';
-import { createMemoryBlobStorage } from '@hs/testing';
+import { createMemoryBlobStorage, type FakePeer, startFakePeer } from '@hs/testing';
 import type { MissionDirectory } from '../src/adapters/mission-directory.ts';
 import { buildApp } from '../src/app.ts';
 import { loadArtifactsAuditConfig } from '../src/config.ts';
@@ -36,3 +36,37 @@ export async function buildTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>['app'];
+
+/** A mission the fake orchestrator knows: its household, owner and type. */
+export type FakeMission = { household: string; owner: string; type?: string };
+
+/**
+ * The orchestrator's `GET .../orchestrator/missions/{mId}` as artifacts-audit asks it: 404 for a
+ * mission that is missing or another household's, 403 unless the caller may follow it (its owner,
+ * any member for a POLL mission), else the mission.
+ */
+export async function startFakeOrchestrator(missions: Record<string, FakeMission>): Promise<FakePeer> {
+  const peer: FakePeer = await startFakePeer((call) => {
+    const [, householdId, missionId] =
+      call.url.match(/^\/api\/v1\/households\/([^/]+)\/orchestrator\/missions\/([^/?]+)$/) ?? [];
+    const mission = missionId ? missions[missionId] : undefined;
+    if (!mission || mission.household !== householdId)
+      return { status: 404, body: { error: 'NOT_FOUND', message: 'Mission not found' } };
+    const type = mission.type ?? 'STYLE';
+    // The headers of the call being answered (the peer records them before asking the handler).
+    const userId = peer.headers.at(-1)?.['x-user-id'];
+    if (userId !== mission.owner && type !== 'POLL')
+      return { status: 403, body: { error: 'FORBIDDEN', message: 'Only the mission owner may follow it' } };
+    return {
+      status: 200,
+      body: {
+        mission_id: missionId,
+        household_id: householdId,
+        owner_id: mission.owner,
+        mission_type: type,
+        state: 'RUNNING',
+      },
+    };
+  });
+  return peer;
+}

@@ -1,6 +1,11 @@
+import type { StreamEvent } from '@hs/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sseFrame } from '../src/domain/stream-frame.ts';
 import { as, buildTestApp, createMission, H, OWNER } from './fixtures/build.ts';
 import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
+
+/** What a stream client reads of a stored event: its SSE frame's data. */
+const frameData = (event: StreamEvent) => JSON.parse(sseFrame(event).split('\ndata: ')[1]!);
 
 let peers: FakePeers;
 let app: Awaited<ReturnType<typeof buildTestApp>>;
@@ -408,8 +413,15 @@ describe('client events', () => {
     );
     // The stream shows the event as recorded (camelCase), with the sender under both spellings.
     const shown = (await app.ctx.events.after(m.mission_id, 0)).filter((e) => e.type === 'client.event');
-    expect(shown.map((e) => e.data)).toEqual([
-      { eventType: 'USER_APPROVED_REQUEST', requestId: 'pr_1', memberId: OWNER, member_id: OWNER },
+    expect(shown.map(frameData)).toEqual([
+      {
+        eventType: 'USER_APPROVED_REQUEST',
+        requestId: 'pr_1',
+        memberId: OWNER,
+        member_id: OWNER,
+        missionId: m.mission_id,
+        at: expect.any(String),
+      },
     ]);
     await app.inject({ method: 'POST', url: `${M}/${m.mission_id}/complete`, headers: as(OWNER) });
     const ended = await send({ eventType: 'USER_LIKED_ITEM', offerId: 'off_a' });
@@ -587,9 +599,11 @@ describe('INTERACTIVE missions and browser events', () => {
     const ok = await internal(event, 'dev-internal-token-orchestrator');
     expect(ok.json()).toEqual({ accepted: true, missionId: m.mission_id, eventType: 'PAGE_LOADED' });
     const stored = await app.ctx.events.after(m.mission_id, 0);
-    expect(stored.at(-1)).toMatchObject({
-      type: 'browser.event',
-      data: { sessionId: 'bs_test1', session_id: 'bs_test1', type: 'PAGE_LOADED' },
+    expect(stored.at(-1)?.type).toBe('browser.event');
+    expect(frameData(stored.at(-1)!)).toMatchObject({
+      sessionId: 'bs_test1',
+      session_id: 'bs_test1',
+      type: 'PAGE_LOADED',
     });
 
     const takeover = await app.inject({

@@ -2,8 +2,14 @@
 // the member's identity: GET /api/v1/households/{id}/orchestrator/missions/{mId}. The
 // orchestrator answers 404 for a mission that is missing or another household's before it checks
 // who may read it (403), so both answers tell existence.
-import { MissionAccessSnapshot } from '@hs/contracts';
-import { AppError, type Caller, notFound, type PeerClient, upstreamError } from '@hs/service-kit';
+import {
+  AppError,
+  type Caller,
+  createMissionLookup,
+  notFound,
+  type PeerClient,
+  upstreamError,
+} from '@hs/service-kit';
 
 /** The orchestrator's refusal of our own internal token (a deployment fault, not the member's). */
 const TOKEN_REFUSED = 'Missing or invalid internal token';
@@ -22,16 +28,11 @@ export interface MissionDirectory {
 }
 
 export function createMissionDirectory(orchestrator: PeerClient): MissionDirectory {
+  const lookup = createMissionLookup(orchestrator);
   return {
     async visibility(householdId, missionId, caller, requestId) {
       try {
-        const { body } = await orchestrator.call({
-          method: 'GET',
-          path: `/api/v1/households/${encodeURIComponent(householdId)}/orchestrator/missions/${encodeURIComponent(missionId)}`,
-          caller,
-          requestId,
-          schema: MissionAccessSnapshot,
-        });
+        const body = await lookup(householdId, missionId, caller, requestId);
         // A reply for another household or mission would be the orchestrator's bug: never trust it.
         if (body.household_id !== householdId || body.mission_id !== missionId)
           throw notFound('Mission not found');

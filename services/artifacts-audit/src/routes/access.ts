@@ -1,6 +1,7 @@
 import type { ArtifactType } from '@hs/contracts';
 import { type Caller, forbidden, notFound } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
+import type { MissionOpening } from '../adapters/audit-ledger.ts';
 import type { ArtifactsAuditContext } from '../context.ts';
 
 /**
@@ -50,9 +51,12 @@ export async function callerFollowsMission(
   missionId: string,
 ): Promise<boolean> {
   const opening = await ctx.ledger.missionOpening(householdId, missionId);
-  if (opening) return opening.ownerId === caller.userId || opening.missionType === 'POLL';
+  if (opening) return follows(opening, caller);
   return (await ctx.missions.visibility(householdId, missionId, caller, request.id)) === 'readable';
 }
+
+const follows = (opening: MissionOpening, caller: Caller) =>
+  opening.ownerId === caller.userId || opening.missionType === 'POLL';
 
 /**
  * What a member writes or reads about a mission (a MissionPlan, an AuditLog export, its artifacts
@@ -92,11 +96,13 @@ export async function followsMissionOfHousehold(
   householdId: string,
   missionId: string,
 ): Promise<boolean> {
+  const caller = request.caller;
+  // Its MISSION_CREATED here places the mission in this household and tells who follows it.
+  const opening = caller ? await ctx.ledger.missionOpening(householdId, missionId) : null;
+  if (caller && opening) return follows(opening, caller);
   const whereabouts = await ctx.ledger.missionWhereabouts(householdId, missionId);
   if (whereabouts === 'elsewhere') throw notFound('Mission not found');
-  const caller = request.caller;
   if (!caller) return true;
-  if (whereabouts === 'here') return callerFollowsMission(ctx, request, caller, householdId, missionId);
-  // Unknown to the ledger: one answer of the orchestrator tells existence (404) and following.
+  // No opening entry here: one answer of the orchestrator tells existence (404) and following.
   return (await ctx.missions.visibility(householdId, missionId, caller, request.id)) === 'readable';
 }

@@ -1,7 +1,6 @@
 import fastifyRateLimit from '@fastify/rate-limit';
-import { AppError, type Caller, type ServiceApp } from '@hs/service-kit';
+import { AppError, type Caller, createMissionLookup, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest, RouteOptions } from 'fastify';
-import { createMissionLookup } from '../adapters/mission-lookup.ts';
 import { sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
 import type { GatewayContext } from '../context.ts';
 import { accessHousehold } from './household-access.ts';

@@ -5,10 +5,16 @@ import {
   StreamHeaders,
   StreamTokenResponse,
 } from '@hs/contracts';
-import { AppError, type Caller, forbidden, type ServiceApp, unauthorized } from '@hs/service-kit';
+import {
+  AppError,
+  type Caller,
+  createMissionLookup,
+  forbidden,
+  type ServiceApp,
+  unauthorized,
+} from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { forward } from '../adapters/forward.ts';
-import { createMissionLookup } from '../adapters/mission-lookup.ts';
 import { createMissionTokens } from '../adapters/mission-tokens.ts';
 import type { GatewayContext } from '../context.ts';
 import { createStreamQuota } from '../domain/stream-quota.ts';

@@ -1,7 +1,6 @@
 import fastifyWebsocket from '@fastify/websocket';
 import { ErrorEnvelope, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
-import { AppError, type Caller, type ServiceApp } from '@hs/service-kit';
-import { createMissionLookup } from '../adapters/mission-lookup.ts';
+import { AppError, type Caller, createMissionLookup, type ServiceApp } from '@hs/service-kit';
 import { createSharedLimiter } from '../adapters/rate-limit-store.ts';
 import { createVoiceChat } from '../adapters/voice-chat.ts';
 import { handleVoiceSocket } from '../adapters/voice-socket.ts';

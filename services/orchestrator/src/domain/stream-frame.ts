@@ -8,8 +8,8 @@ import type { StreamEvent, StreamFrameData } from '@hs/contracts';
 export function sseFrame(event: StreamEvent): string {
   const { turn_id: turnId, ...fields } = event.data;
   const data: StreamFrameData = {
-    ...recordedNames(event.type, fields),
     ...fields,
+    ...recordedNames(event.type, fields),
     missionId: event.mission_id,
     ...(typeof turnId === 'string' ? { turnId } : {}),
     at: event.created_at,
@@ -18,9 +18,9 @@ export function sseFrame(event: StreamEvent): string {
 }
 
 /**
- * Events stored before `browser.event` and `client.event` carried the camelCase names they were
- * recorded with (`sessionId`, `memberId`) have only the snake_case ones: a replay adds the
- * camelCase ones, so a client reads the same fields whenever the event was stored.
+ * `browser.event` and `client.event` are stored with `session_id` / `member_id` (the sender, as
+ * the server knows it); a client reads them under the camelCase names the events were recorded
+ * with too (`sessionId`, `memberId`), whenever the event was stored. One place adds them, here.
  */
 function recordedNames(type: StreamEvent['type'], data: Record<string, unknown>): Record<string, unknown> {
   if (type === 'browser.event' && data.session_id !== undefined) return { sessionId: data.session_id };

@@ -65,12 +65,8 @@ export async function recordClientEvent(
     });
     if (refused) throw refused;
   }
-  // `memberId` matches the event's own camelCase; `member_id` stays for clients that read it.
-  await ctx.events.append(missionId, 'client.event', {
-    ...event,
-    memberId: input.caller.userId,
-    member_id: input.caller.userId,
-  });
+  // Stored as before; the stream frame adds the camelCase `memberId` (domain/stream-frame.ts).
+  await ctx.events.append(missionId, 'client.event', { ...event, member_id: input.caller.userId });
   await ctx.audit.record(
     input.householdId,
     {
@@ -129,9 +125,8 @@ export async function recordBrowserEvent(
     throw invalidMissionType(
       `Browser events need an INTERACTIVE mission; this one is ${mission.mission_type}`,
     );
-  // `sessionId` as the event was recorded; `session_id` stays for clients that read it.
+  // Stored as before; the stream frame adds the camelCase `sessionId` (domain/stream-frame.ts).
   await ctx.events.append(mission.mission_id, 'browser.event', {
-    sessionId: event.sessionId,
     session_id: event.sessionId,
     type: event.type,
     payload: event.payload ?? {},

@@ -1,9 +1,11 @@
 import { MissionAccessSnapshot } from '@hs/contracts';
-import type { Caller, PeerClient } from '@hs/service-kit';
+import type { Caller } from './internal-auth.ts';
+import type { PeerClient } from './peer-client.ts';
 
 /**
  * Reads who owns a mission, its type and state from the orchestrator, as the caller: the
- * orchestrator's 404 (or a peer failure) comes back as the same error.
+ * orchestrator's 404, its 403 for a mission the caller may not follow, or a peer failure comes
+ * back as the same error. The gateway and artifacts-audit ask it.
  */
 export function createMissionLookup(orchestrator: PeerClient) {
   return async (
