@@ -23,6 +23,8 @@ export function loadWardrobeConfig(env: NodeJS.ProcessEnv = process.env) {
         .min(MIB)
         .max(1024 * 1024 * MIB)
         .default(2048 * MIB),
+      // Unconfirmed upload URLs one member may hold at once (each holds UPLOAD_MAX_BYTES of the quota).
+      WARDROBE_MAX_PENDING_UPLOADS_PER_MEMBER: z.coerce.number().int().min(1).max(10_000).default(20),
       UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(604_800).default(900),
       CURATION_BACKEND: z.enum(['local', 'disabled']).default('local'),
     }),
@@ -36,6 +38,7 @@ export function loadWardrobeConfig(env: NodeJS.ProcessEnv = process.env) {
       maxBytes: raw.UPLOAD_MAX_BYTES,
       maxBytesPerHousehold: raw.WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD,
       urlTtlSeconds: raw.UPLOAD_URL_TTL_SECONDS,
+      maxPendingPerMember: raw.WARDROBE_MAX_PENDING_UPLOADS_PER_MEMBER,
       publicBaseUrl: base.publicBaseUrl,
     },
     curation: { backend: raw.CURATION_BACKEND },

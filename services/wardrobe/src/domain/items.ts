@@ -18,9 +18,14 @@ const LATE_CONFIRM_MS = 60 * 60 * 1000;
  * uploads don't leave an item with no room for an image, nor their bytes on disk forever.
  */
 export function abandonedUploads(item: StoredItem, nowMs: number, urlTtlSeconds: number): StoredImage[] {
-  const limit = urlTtlSeconds * 1000 + LATE_CONFIRM_MS;
-  return item.images.filter((i) => i.status === 'pending' && nowMs - Date.parse(i.createdAt) > limit);
+  return item.images.filter(
+    (i) => i.status === 'pending' && nowMs > abandonTime(Date.parse(i.createdAt), urlTtlSeconds),
+  );
 }
+
+/** When an upload started at `startedAtMs` counts as abandoned (ms). */
+export const abandonTime = (startedAtMs: number, urlTtlSeconds: number): number =>
+  startedAtMs + urlTtlSeconds * 1000 + LATE_CONFIRM_MS;
 
 const dedupe = <T>(list: readonly T[]): T[] => [...new Set(list)];
 

@@ -13,3 +13,33 @@ export const chargeOfAll = (images: readonly StoredImage[]): number =>
 /** How much an upload URL may allow: the per-upload limit, or less when the quota is nearly used. */
 export const grantFor = (used: number, quota: number, perUpload: number): number =>
   Math.max(0, Math.min(perUpload, quota - used));
+
+/**
+ * The upload URLs each member holds that are not confirmed yet: member → image id → when the
+ * upload counts as abandoned (ms). Each holds a URL's limit of the quota, so without a bound one
+ * member could take the whole household's quota with URLs they never use.
+ */
+export type PendingUploads = Record<string, Record<string, number>>;
+
+/** The household's pending uploads without those past their abandon time (they free themselves). */
+export function livePending(pending: PendingUploads | undefined, nowMs: number): PendingUploads {
+  const live: PendingUploads = {};
+  for (const [memberId, uploads] of Object.entries(pending ?? {})) {
+    const kept = Object.entries(uploads).filter(([, abandonAt]) => abandonAt > nowMs);
+    if (kept.length > 0) live[memberId] = Object.fromEntries(kept);
+  }
+  return live;
+}
+
+/** The pending uploads without the given images (confirmed, deleted, or a URL not handed out). */
+export function withoutImages(
+  pending: PendingUploads | undefined,
+  imageIds: readonly string[],
+): PendingUploads {
+  const left: PendingUploads = {};
+  for (const [memberId, uploads] of Object.entries(pending ?? {})) {
+    const kept = Object.entries(uploads).filter(([imageId]) => !imageIds.includes(imageId));
+    if (kept.length > 0) left[memberId] = Object.fromEntries(kept);
+  }
+  return left;
+}

@@ -24,6 +24,6 @@ export async function removeImage(
   if (result.kind === 'missing') throw notFound('Item not found');
   if (result.kind === 'refused') throw result.reason as AppError;
   const image = removed as StoredImage;
-  await ctx.uploadUsage.release(householdId, chargeOf(image));
+  await ctx.uploadUsage.release(householdId, chargeOf(image), [image.imageId]);
   await ctx.storage.delete(image.key).catch(() => undefined);
 }

@@ -20,6 +20,7 @@ import type { Change } from '../adapters/item-repository.ts';
 import type { WardrobeContext } from '../context.ts';
 import {
   abandonedUploads,
+  abandonTime,
   imageKey,
   itemView,
   MAX_IMAGES_PER_ITEM,
@@ -51,8 +52,9 @@ function changed(result: Change<StoredItem | null>): StoredItem {
  * Starting an image upload is four named steps:
  *  1. check the item exists and has room for one more image (409 past MAX_IMAGES_PER_ITEM;
  *     abandoned uploads don't count: step 4 drops them and their bytes);
- *  2. take the URL's bytes from the household's quota (409 when it is used up; undo: give them
- *     back), so the URL allows at most what is left;
+ *  2. take the URL's bytes from the household's quota (409 when it is used up, or when the
+ *     member already holds WARDROBE_MAX_PENDING_UPLOADS_PER_MEMBER unconfirmed URLs; undo: give
+ *     them back), so the URL allows at most what is left;
  *  3. sign the upload URL (before recording, so a signing failure leaves no pending image;
  *     a signature nobody uses needs no undo, it expires);
  *  4. record the image as pending on the item (atomic; the room is checked again there) and
@@ -86,10 +88,17 @@ export async function startImageUpload(
       {
         name: 'take quota',
         run: async (s) => {
-          s.reserved = await reserveUploadBytes(ctx, householdId);
+          const { urlTtlSeconds, maxPendingPerMember } = ctx.config.uploads;
+          const slot = caller && {
+            memberId: caller.userId,
+            imageId,
+            abandonAt: abandonTime(startedAt, urlTtlSeconds),
+            maxPerMember: maxPendingPerMember,
+          };
+          s.reserved = await reserveUploadBytes(ctx, householdId, slot);
         },
         undo: async (s) => {
-          await ctx.uploadUsage.release(householdId, s.reserved);
+          await ctx.uploadUsage.release(householdId, s.reserved, [imageId]);
         },
       },
       {
@@ -136,7 +145,11 @@ export async function startImageUpload(
     state,
   );
   // Their URLs expired long ago: nothing can write these keys again.
-  await ctx.uploadUsage.release(householdId, chargeOfAll(state.dropped));
+  await ctx.uploadUsage.release(
+    householdId,
+    chargeOfAll(state.dropped),
+    state.dropped.map((i) => i.imageId),
+  );
   await Promise.all(state.dropped.map((i) => ctx.storage.delete(i.key).catch(() => undefined)));
   const signed = state.signed as SignedUpload;
   return {
@@ -202,10 +215,9 @@ export async function confirmImage(
     }),
   );
   // The URL's bytes were taken from the quota: keep what the image holds, give back the rest.
+  // The member's upload URL is used: it no longer counts against their bound.
   const unused = pendingCharge - info.size;
-  await (unused >= 0
-    ? ctx.uploadUsage.release(householdId, unused)
-    : ctx.uploadUsage.add(householdId, -unused)
-  ).catch(() => undefined);
+  if (unused < 0) await ctx.uploadUsage.add(householdId, -unused).catch(() => undefined);
+  await ctx.uploadUsage.release(householdId, Math.max(0, unused), [imageId]);
   return itemView(doc);
 }

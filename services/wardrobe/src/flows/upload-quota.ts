@@ -1,4 +1,5 @@
 import { conflict, nowIso } from '@hs/service-kit';
+import type { UploadSlot } from '../adapters/upload-usage-repository.ts';
 import type { WardrobeContext } from '../context.ts';
 import { abandonedUploads } from '../domain/items.ts';
 import { chargeOfAll } from '../domain/upload-quota.ts';
@@ -6,6 +7,11 @@ import { chargeOfAll } from '../domain/upload-quota.ts';
 const quotaUsedUp = (quota: number) =>
   conflict(
     `The household's image storage is full (${quota} bytes, WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD); delete items with images to make room`,
+  );
+
+const tooManyPending = (bound: number) =>
+  conflict(
+    `You have ${bound} image uploads waiting to be confirmed (WARDROBE_MAX_PENDING_UPLOADS_PER_MEMBER); confirm or delete them, or wait until they are dropped (an hour after their URL expires)`,
   );
 
 /**
@@ -34,13 +40,29 @@ function noteFruitless(ctx: WardrobeContext, householdId: string, nowMs: number)
  * left when less is. When nothing is left, uploads abandoned anywhere in the household (URL
  * expired over an hour ago, never confirmed) are dropped and the household's count is set to what
  * its images hold (which also heals a count a failed give-back left too high); at most once a
- * minute while that frees nothing. Still nothing left is 409 CONFLICT.
+ * minute while that frees nothing. Still nothing left is 409 CONFLICT. A member who already holds
+ * WARDROBE_MAX_PENDING_UPLOADS_PER_MEMBER unconfirmed upload URLs gets 409 CONFLICT too (`slot`:
+ * the member's URL; null for a call with no member).
  */
-export async function reserveUploadBytes(ctx: WardrobeContext, householdId: string): Promise<number> {
+export async function reserveUploadBytes(
+  ctx: WardrobeContext,
+  householdId: string,
+  slot: UploadSlot | null,
+): Promise<number> {
   const { maxBytes, maxBytesPerHousehold } = ctx.config.uploads;
   const countExisting = async () =>
     (await ctx.items.all(householdId)).reduce((sum, item) => sum + chargeOfAll(item.images), 0);
-  const take = () => ctx.uploadUsage.reserve(householdId, maxBytes, maxBytesPerHousehold, countExisting);
+  const take = async () => {
+    const reservation = await ctx.uploadUsage.reserve(
+      householdId,
+      maxBytes,
+      maxBytesPerHousehold,
+      countExisting,
+      slot,
+    );
+    if (reservation.memberAtBound) throw tooManyPending(slot?.maxPerMember ?? 0);
+    return reservation.granted;
+  };
   const granted = await take();
   if (granted > 0) return granted;
   const nowMs = Date.now();

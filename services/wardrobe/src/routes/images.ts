@@ -17,7 +17,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       schema: {
         tags,
         description:
-          "A signed, expiring URL to PUT one image (png, jpeg or webp, at most UPLOAD_MAX_BYTES, or what is left of the household's WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD when less) with the returned headers; then confirm it. A pending upload holds its URL's limit of the quota, a confirmed image its size; deleting the item gives them back. 409 CONFLICT when the quota is used up (uploads abandoned over an hour ago are dropped first) or the item has 10 images.",
+          "A signed, expiring URL to PUT one image (png, jpeg or webp, at most UPLOAD_MAX_BYTES, or what is left of the household's WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD when less) with the returned headers; then confirm it. A pending upload holds its URL's limit of the quota, a confirmed image its size; deleting the item gives them back. 409 CONFLICT when the quota is used up (uploads abandoned over an hour ago are dropped first), when the caller already holds WARDROBE_MAX_PENDING_UPLOADS_PER_MEMBER (default 20) upload URLs not confirmed yet (confirming or deleting one frees its place), or the item has 10 images.",
         params: ItemParams,
         body: UploadUrlRequest,
         response: { 200: UploadUrlResponse, ...errors },

@@ -201,7 +201,11 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       // Blobs after the record: an orphaned file is harmless, a record without its file is not.
       await Promise.all(result.doc.images.map((img) => ctx.storage.delete(img.key).catch(() => undefined)));
       await forgetItem(ctx, id, itemId);
-      await ctx.uploadUsage.release(id, chargeOfAll(result.doc.images));
+      await ctx.uploadUsage.release(
+        id,
+        chargeOfAll(result.doc.images),
+        result.doc.images.map((i) => i.imageId),
+      );
       return reply.code(204).send(null);
     },
   );
