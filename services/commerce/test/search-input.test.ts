@@ -83,4 +83,13 @@ describe('size keys', () => {
     expect(sizeKeys('age 8')).toEqual(['KIDS 8']);
     expect(sizeKeys('32')).toEqual(['32']);
   });
+
+  it("reads a baby's month bands and newborn as the stylist's baby sizes", async () => {
+    const { sizeKeys } = await import('../src/domain/size-keys.ts');
+    for (const label of ['6-9 months', '6-9m', '6 - 9 Months', '6 to 9 mths', '06-09M', '6–9 mo.'])
+      expect(sizeKeys(label), label).toEqual(['6-9M']);
+    for (const label of ['NB', 'Newborn', 'new born']) expect(sizeKeys(label), label).toEqual(['NEWBORN']);
+    // Not a band of months: left as the label says.
+    expect(sizeKeys('6-9')).toEqual(['6-9']);
+  });
 });

@@ -202,6 +202,38 @@ describe.each(backends)('offer search (%s)', (_name, makeStore) => {
       }
     });
 
+    it("finds a baby's size however the merchant labels it", async () => {
+      const added = await app.inject({
+        method: 'POST',
+        url: '/api/v1/households/h_baby/offers/bulk',
+        headers,
+        payload: {
+          offers: [
+            offer({ title: 'Romper bands', sizes: ['6-9 months', '9-12 months'], price: 10 }),
+            offer({ title: 'Romper short', sizes: ['6-9m'], price: 11 }),
+            offer({ title: 'Romper newborn', sizes: ['NB', '0-3 months'], price: 12 }),
+            offer({ title: 'Kids tee', sizes: ['6Y'], price: 13 }),
+          ],
+        },
+      });
+      expect(added.statusCode).toBe(201);
+      const find = async (size: string) =>
+        titles(
+          (
+            await app.inject({
+              method: 'POST',
+              url: '/api/v1/search',
+              headers: { 'x-internal-token': headers['x-internal-token'] },
+              payload: { householdId: 'h_baby', size },
+            })
+          ).json(),
+        );
+      expect(await find('6-9M')).toEqual(['Romper bands', 'Romper short']);
+      expect(await find('NEWBORN')).toEqual(['Romper newborn']);
+      expect(await find('0-3M')).toEqual(['Romper newborn']);
+      expect(await find('KIDS 6')).toEqual(['Kids tee']);
+    });
+
     it('pages with a cursor, also when some constraints are checked after the query', async () => {
       for (const constraints of [{}, { query: 'acme', colors: 'white,blue' }]) {
         const all = titles(await search(constraints));

@@ -63,14 +63,14 @@ describe('brief reader: spoken and typed phrasings', () => {
     expect(brief('boots eu 38 and a half')).toMatchObject({ sizes: ['EU 38.5'] });
   });
 
-  it("never reads a baby's age in months or weeks as years", () => {
-    for (const b of [
-      brief('a coat for my baby girl she is 18 months'),
-      brief('a snowsuit for my son who is 9 months'),
-      brief('a hat for my daughter, she is turning 6 weeks'),
-    ]) {
+  it("never reads a baby's age in months or weeks as years: it is a baby size", () => {
+    for (const [b, size] of [
+      [brief('a coat for my baby girl she is 18 months'), '18-24M'],
+      [brief('a snowsuit for my son who is 9 months'), '9-12M'],
+      [brief('a hat for my daughter, she is turning 6 weeks'), '0-3M'],
+    ] as const) {
       expect(b.forAge).toBeUndefined();
-      expect(b.sizes).toBeUndefined();
+      expect(b.sizes).toEqual([size]);
     }
   });
 
@@ -89,7 +89,12 @@ describe('brief reader: spoken and typed phrasings', () => {
   it('leaves everyday words near an item word alone ("tones", "shower", "hood")', () => {
     expect(brief('a dress for a baby shower')).toEqual({ itemKinds: ['dress'], categories: ['DRESS'] });
     expect(brief('a jacket without a hood')).toEqual({ itemKinds: ['jacket'], categories: ['OUTERWEAR'] });
-    expect(brief('a cardigan in neutral tones')).toEqual({ itemKinds: ['cardigan'], categories: ['TOP'] });
+    // "neutral tones" is a colour family: the colours it names, not an item.
+    expect(brief('a cardigan in neutral tones')).toEqual({
+      itemKinds: ['cardigan'],
+      categories: ['TOP'],
+      colors: ['black', 'white', 'grey', 'beige', 'cream'],
+    });
   });
 
   it('takes a request about colours as shopping to clarify, not off topic', () => {

@@ -77,3 +77,14 @@ describe('constraint parser', () => {
     );
   });
 });
+
+describe('parseConstraints: a ceiling said with "tops"', () => {
+  it('reads "sneakers 50 tops" as shoes under 50, not shoes and tops', () => {
+    expect(parseConstraints('sneakers 50 tops')).toEqual({ maxPrice: 50, categories: ['SHOES'] });
+    expect(parseConstraints('3 tops under 20')).toMatchObject({ categories: ['TOP'] });
+  });
+
+  it('reads no budget from one that is dropped ("ignore the £40")', () => {
+    expect(parseConstraints('ignore the £40, just jeans')).toEqual({ categories: ['BOTTOM'] });
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Sizes as shoppers and merchants spell them, reduced to comparable keys: "Medium" and "m" are
  * "M", "X-Large" and "extra large" are "XL", "EU 42" is "EU 42" and also "42" (so a bare "42"
- * finds it), and a child's "8Y", "8 years", "age 8" or "kids 8" are "KIDS 8".
+ * finds it), a child's "8Y", "8 years", "age 8" or "kids 8" are "KIDS 8", and a baby's "6-9 months",
+ * "6-9m" or "6 to 9 mths" are "6-9M" and "NB" or "newborn" "NEWBORN" (the stylist's baby sizes).
  */
 const LETTER_WORDS: Array<[RegExp, string]> = [
   [/^(?:extra[\s-]?extra[\s-]?large|xx[\s-]?large|2xl)$/, 'XXL'],
@@ -14,11 +15,16 @@ const LETTER_WORDS: Array<[RegExp, string]> = [
 ];
 const KIDS =
   /^(?:kids?'?s?|age|ages|youth|child(?:ren)?'?s?)\s*(\d{1,2})(?:\s*y(?:ears?|rs?)?)?$|^(\d{1,2})\s*(?:y|yrs?|years?)(?:\s*old)?$/;
+const BABY_BAND = /^(\d{1,2}) ?(?:-|–|to) ?(\d{1,2}) ?(?:m|mo|mos|mths?|mnths?|months?)\.?$/;
+const NEWBORN = /^(?:nb|new ?born|new-born|newborns?)$/;
 const SYSTEM = /^(eu|us|uk|fr|it)\s*(\d{1,2}(?:[.,]5)?)$/;
 
 export function sizeKeys(raw: string): string[] {
   const s = raw.trim().toLowerCase().replace(/\s+/g, ' ');
   for (const [re, key] of LETTER_WORDS) if (re.test(s)) return [key];
+  if (NEWBORN.test(s)) return ['NEWBORN'];
+  const band = s.match(BABY_BAND);
+  if (band) return [`${Number(band[1])}-${Number(band[2])}M`];
   const kids = s.match(KIDS);
   if (kids) return [`KIDS ${Number(kids[1] ?? kids[2])}`];
   const system = s.match(SYSTEM);

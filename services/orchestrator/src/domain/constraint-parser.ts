@@ -5,7 +5,7 @@
  */
 
 import type { Season, WardrobeCategory } from '@hs/contracts';
-import { AROUND, REFUSED_SPEND, topsBound } from './brief/price.ts';
+import { AROUND, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
 import { DRESS_NOT_A_DRESS } from './brief/vocabulary.ts';
 import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from './currencies.ts';
 
@@ -194,7 +194,8 @@ function parseSizes(original: string, text: string): string[] {
 
 export function parseConstraints(message: string): Constraints {
   const text = message.toLowerCase().replace(/\s+/g, ' ');
-  const out: Constraints = { ...parsePrice(text) };
+  // "forget the budget", "ignore the £40": no price to search by.
+  const out: Constraints = { ...parsePrice(text.replace(PRICE_CLEARED, ' ')) };
   const season = SEASONS.find(([re]) => re.test(text));
   if (season) out.season = season[1];
   const colors = [
@@ -203,10 +204,13 @@ export function parseConstraints(message: string): Constraints {
   if (colors.length > 0) out.colors = colors;
   // "dress shoes", "fancy dress costume": no dress asked for (the brief's rule), never across a
   // line break ("a dress\nshoes too"), which `text` has made a space.
-  const itemText = message
+  const said = message
     .toLowerCase()
     .replace(/[^\S\r\n]+/g, ' ')
     .replace(DRESS_NOT_A_DRESS, ' ');
+  // "sneakers 50 tops": the ceiling (read with the price), not a top.
+  const tops = topsBound(said);
+  const itemText = tops ? `${said.slice(0, tops.at)}    ${said.slice(tops.at + 4)}` : said;
   const categories = CATEGORIES.filter(([re]) => re.test(itemText)).map(([, c]) => c);
   if (categories.length > 0) out.categories = categories;
   const occasion = OCCASIONS.find(([re]) => re.test(text));

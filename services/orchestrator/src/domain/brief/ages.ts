@@ -18,11 +18,21 @@ const YEARS_OLD = String.raw`(?:(?:years?|yrs?)[ -]?olds?|yo|y\/o)\b`;
 const BARE_YEARS = String.raw`(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:warranty|guarantee|ago|later|from now|of)\b)`;
 const NOT_DURATION = String.raw`(?<!\b(?:last|lasts|lasting|lasted|within|in|for|over|after|every)\s)`;
 
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
+/** "2 pairs", "3 of them": a count of things, whatever precedes it. */
+const QUANTITY = 'pairs?|packs?|sets?|pieces?|items?|of (?:them|those|these|each)|more';
+const ITEM = KINDS.flatMap((k) => k.words)
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRe)
+  .join('|');
 /** "18 months", "6 weeks": a baby's age in months or weeks is no age in years. */
 const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?)\b)`;
 const ONE_AGE = new RegExp(
   [
-    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|pairs?))${NOT_MONTHS}`,
+    // "my son, 10" as typed; never a count ("my son 3 hoodies", "for my son, 2 pairs").
+    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:, )?(?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:kids|children|twins|boys|girls) (?:are|r) (\d{1,2})\b${NOT_MONTHS}`,
     // "kids 8" is a size: a child, toddler or baby is an age only when said so ("my kid is 7").
     String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(\d{1,2})[ -]?${YEARS_OLD}`,
@@ -43,19 +53,14 @@ const RANGE = String.raw`(${N})\s?(?:-|–|to|through|thru)\s?(${N})`;
 const LIST = (joins: string) => String.raw`(${N}(?:\s?(?:${joins})\s?${N})+)`;
 /** "4 years and 6 years": each age with its unit (so never a duration's "in 2 years"). */
 const EACH_YEARS = String.raw`(${N}[ -]?(?:years?|yrs?)(?:\s?(?:,|and|&|or)\s?${N}[ -]?(?:years?|yrs?))+)\b(?! (?:warranty|guarantee|ago|later|from now|of)\b)`;
-const AGES_SAID = new RegExp(String.raw`\b(?:ages|aged)\s(?:${RANGE}|${LIST(',|and|&|or')})\b`);
+const AGES_SAID = new RegExp(
+  String.raw`\b(?:ages?|aged|(?:kids|children|twins|boys|girls|they) (?:are|r)|they'?re|theyre)\s(?:${RANGE}|${LIST(',|and|&|or')})\b`,
+);
 const AGES_YEARS_OLD = new RegExp(String.raw`\b(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${YEARS_OLD}`);
 const AGES_BARE = new RegExp(
   String.raw`${NOT_DURATION}\b(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${BARE_YEARS}|\b${EACH_YEARS}`,
 );
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
-/** "2 pairs", "3 of them": a count of things, whatever precedes it. */
-const QUANTITY = 'pairs?|packs?|sets?|pieces?|items?|of (?:them|those|these|each)|more';
-const ITEM = KINDS.flatMap((k) => k.words)
-  .sort((a, b) => b.length - a.length)
-  .map(escapeRe)
-  .join('|');
 /**
  * The last number of a list that is how many, not an age: "aged 10, 2 hoodies", "ages 7 and 9,
  * 2 pairs", "ages 4 and 6 and 2 of them". After "and" an item word still ends the list

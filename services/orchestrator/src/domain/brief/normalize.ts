@@ -116,6 +116,7 @@ const KEEP = new Set(
   orders checkout approve approved request requests sale sales deal deals math homework news
   games movie movies music song songs joke jokes story recipe recipes dinner lunch breakfast
   food cook cooking cars phone computer internet
+  shes theyre youre thats whats heres theres
   tone tones shower showers hood hoods toes shots scary trees plants paints trains shore poles
   `
     .split(/\s+/)
@@ -181,5 +182,18 @@ export function normalize(message: string): string {
     .join(' ');
   // "40ish", "40-ish", "40 ish" → "around 40"
   t = t.replace(/(\$|£|€)?(\d+(?:\.\d+)?)\s?-?\s?ish\b/g, 'around $1$2');
-  return t;
+  return slangMoney(t);
+}
+
+/**
+ * Money as it is said: "a tenner" and "a fiver" are 10 and 5 pounds, "a couple of quid" 2,
+ * "a grand" / "2 grand" a thousand or two (in no currency).
+ */
+function slangMoney(t: string): string {
+  return t
+    .replace(/\b(?:a |one )?tenners?\b/g, '10 pounds')
+    .replace(/\b(?:a |one )?fivers?\b/g, '5 pounds')
+    .replace(/\ba couple (?:of )?(quid|pounds|bucks|dollars|euros)\b/g, '2 $1')
+    .replace(/\b(?:a|one) grand\b/g, '1000')
+    .replace(/\b(\d{1,3}) grand\b/g, (_, n: string) => String(Number(n) * 1000));
 }

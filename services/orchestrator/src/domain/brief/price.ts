@@ -45,6 +45,23 @@ export function topsBound(text: string): { max: number; currency?: string; at: n
   return { max: Number(raw), ...(currencyOf(currency) ? { currency: currencyOf(currency)! } : {}), at };
 }
 
+/**
+ * The budget dropped ("forget the budget", "no budget", "ignore the £40", "money's no object",
+ * "don't worry about the price"): the price and its currency go. The amount a shopper drops is
+ * part of the phrase, so it is never read again as the budget.
+ */
+export const PRICE_CLEARED = new RegExp(
+  [
+    String.raw`\b(?:forget|drop|ignore|remove|no|never ?mind|scrap|ditch|lose|skip) (?:about )?(?:the |my |that |this |a |any )?(?:(?:budget|price|spending|money) )?(?:budget|price|price limit|price cap|limit|cap|max)\b`,
+    // An amount dropped by name: "ignore the £40", "forget the 40 pounds", "scrap the 50 limit".
+    String.raw`\b(?:forget|drop|ignore|remove|never ?mind|scrap|ditch) (?:about )?(?:the |my |that |this )?(?:${CUR}\s?${NUM}|${NUM}\s?${CUR}(?![a-z])|${NUM} (?:budget|limit|max))(?: budget| limit| max)?`,
+    String.raw`\bany price\b|\bwhatever it costs\b|\bregardless of (?:the )?(?:price|cost)\b`,
+    String.raw`\b(?:the )?(?:price|budget|cost|money)(?:'s| is)? (?:doesn'?t|does not|won'?t|isn'?t|is not|not|no)(?: an?)? ?(?:matter|object|issue|problem|concern)\b`,
+    String.raw`\bbudget(?:'s| is) flexible\b|\bflexible budget\b`,
+    String.raw`\bdon'?t (?:care|worry) (?:about|what) (?:the )?(?:price|budget|cost|money|it costs)\b`,
+  ].join('|'),
+);
+
 const valid = (v: number) => v > 0 && v <= 1_000_000;
 const round = (v: number) => Math.round(v);
 
@@ -107,4 +124,4 @@ export const PRICIER =
 
 /** "cheaper", "less expensive", "too pricey": lower the bound below what was shown. */
 export const CHEAPER =
-  /\b(?:cheaper|less expensive|lower price|too (?:expensive|pricey|much)|more affordable|cheaper ones?|cheaper options?)\b/;
+  /\b(?:cheaper|less expensive|lower price|(?<!\bnot )too (?:expensive|pricey|much)|more affordable|cheaper ones?|cheaper options?)\b/;

@@ -1,12 +1,15 @@
 import type { Season, WardrobeCategory } from '@hs/contracts';
 import { readAges } from './ages.ts';
+import { readBabySizes } from './baby-sizes.ts';
 import { normalize } from './normalize.ts';
-import { CHEAPER, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
+import { CHEAPER, PRICE_CLEARED, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
 import {
   BRANDS,
+  COLOR_FAMILIES,
   COLORS,
   DRESS_COMPOUNDS,
   KINDS,
+  MATERIALS,
   MODIFIER_WORDS,
   NOT_GARMENTS,
   OCCASIONS,
@@ -49,9 +52,16 @@ const phrase = (w: string) => new RegExp(`(?<![\\w-])${escapeRe(w)}(?![\\w-])`, 
 const KIND_WORDS = KINDS.flatMap((k) => k.words.map((w) => ({ w, kind: k.kind, re: phrase(w) }))).sort(
   (a, b) => b.w.length - a.w.length,
 );
-const COLOR_WORDS = [...COLORS]
+const COLOR_WORDS = [...COLORS.map(([w, c]): [string, string[]] => [w, [c]]), ...COLOR_FAMILIES]
   .sort((a, b) => b[0].length - a[0].length)
-  .map(([w, c]) => ({ c, re: phrase(w) }));
+  .map(([w, cs]) => ({ cs, re: phrase(w) }));
+const MATERIAL_WORDS = [...MATERIALS]
+  .sort((a, b) => b[0].length - a[0].length)
+  .map(([w, words]) => ({ words, re: phrase(w) }));
+/** "gender neutral" says who, not which colour. */
+const NOT_COLORS = /\bgender[ -]neutral\b/g;
+const coloursOf = (text: string) =>
+  take(text.replace(NOT_COLORS, ' '), COLOR_WORDS).found.flatMap((f) => f.cs);
 const BRAND_WORDS = [...BRANDS].sort((a, b) => b.length - a.length).map((b) => ({ b, re: phrase(b) }));
 
 /** Finds vocabulary phrases, longest first, blanking each so "navy blue" is not also "blue". */
@@ -131,13 +141,14 @@ function readNegations(text: string) {
   }
   const negated = spans.map(([a, b]) => ` ${text.slice(a, b)} `).join(' ; ');
   const kinds = takeKinds(negated).found.map((f) => f.kind);
-  const colors = take(negated, COLOR_WORDS).found.map((f) => f.c);
+  const colors = coloursOf(negated);
+  const materials = take(negated, MATERIAL_WORDS).found.flatMap((f) => f.words);
   const brands = take(negated, BRAND_WORDS).found.map((f) =>
     f.b.replace(/^the /, '').replace(/^h and m$|^hm$/, 'h&m'),
   );
   let rest = text;
   for (const [a, b] of spans) rest = rest.slice(0, a) + ' '.repeat(b - a) + rest.slice(b);
-  return { kinds: uniq(kinds), colors: uniq(colors), brands: uniq(brands), rest };
+  return { kinds: uniq([...kinds, ...materials]), colors: uniq(colors), brands: uniq(brands), rest };
 }
 
 const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
@@ -145,10 +156,7 @@ const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
     /\b(?:start (?:over|again|fresh)|reset|new search|scratch (?:that|all that)|forget (?:all|everything|all of) (?:that|this|of that)?|forget everything|clear (?:it|everything|all))\b/,
     'all',
   ],
-  [
-    /\b(?:forget|drop|ignore|remove|no|never ?mind|scrap) (?:the |my |about the )?(?:budget|price|price limit|limit|max)\b|\bany price\b|\bprice doesn'?t matter\b|\bmoney(?:'s| is)? no object\b|\bbudget(?:'s| is) flexible\b|\bflexible budget\b|\bdon'?t care (?:about|what) (?:the )?(?:price|it costs)\b/,
-    'price',
-  ],
+  [PRICE_CLEARED, 'price'],
   [
     /\b(?:forget|drop|ignore|remove|never ?mind|scrap) (?:the |about the )?colou?rs?\b|\bany colou?r\b(?! but| except)|\bcolou?r doesn'?t matter\b|\bdon'?t care about (?:the )?colou?r\b/,
     'colors',
@@ -189,18 +197,40 @@ const spokenSizes = (text: string) =>
     .replace(/\b(?:extra[ -]extra[ -]|double[ -]x[ -]?|xx[ -]?)small\b/g, 'xxs')
     .replace(/\b(size|sz|eu|us|uk|in an?) (\d{1,2}) and a half\b/g, '$1 $2.5');
 
+const LETTER = '(?:xxs|xs|s|m|l|xl|xxl|xxxl|2xl|3xl)';
+/** "m or l", "s/m", "10 or 12": the alternatives after a first size. */
+const OR_LETTERS = String.raw`((?:(?:\s?(?:or|/|,|&|and)\s?|\s)(?:an?\s)?${LETTER}\b(?!'))*)`;
+const OR_NUMBERS = String.raw`((?:\s?(?:or|/)\s?\d{1,2}(?:\.5)?\b)*)`;
+const alternatives = (chain: string | undefined, re: RegExp) =>
+  chain ? [...chain.matchAll(re)].map((m) => m[0]) : [];
+
 function readSizes(said: string, ages: number[]): string[] {
-  const text = spokenSizes(said);
+  // "42 eu", "5 uk": the system after the number, as before it.
+  const baby = readBabySizes(spokenSizes(said).replace(/\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1'));
+  const text = baby.rest;
   const sizes: string[] = [];
   const add = (s: string) => sizes.includes(s) || sizes.push(s);
   for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|bucks|pounds?|\$|£))/g))
     add(`${m[1]!.toUpperCase()} ${m[2]}`);
   // "toddler 2-3 years" is a range of ages (read with the ages below), not size KIDS 2.
+  // "kid size 30" is a shoe size (EU): a kids' size by age stops at 16.
   for (const m of text.matchAll(
     /\b(?:kids?'?s?|youth|children'?s?|toddler)(?: size)? (\d{1,2})\b(?!\s?(?:-|–|to|through|thru|and|or|&|,)\s?\d{1,2}[ -]?(?:years?|yrs?)\b)/g,
   ))
-    add(`KIDS ${m[1]}`);
-  for (const m of text.matchAll(/\b(?:size|sz|waist) (\d{1,2}(?:\.5)?)\b/g)) add(m[1]!);
+    if (Number(m[1]) <= 16) add(`KIDS ${m[1]}`);
+    else add(m[1]!);
+  // "size 10-11 years": a kids' size said as a range of ages.
+  for (const m of text.matchAll(/\b(?:size|sz|in) (\d{1,2}) ?(?:-|–|to) ?(\d{1,2}) ?(?:years?|yrs?|y)\b/g)) {
+    const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
+    if (hi - lo < 3) for (let age = lo; age <= hi; age++) add(`KIDS ${age}`);
+  }
+  for (const m of text.matchAll(
+    new RegExp(
+      String.raw`\b(?:size|sz|waist) (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)${OR_NUMBERS}`,
+      'g',
+    ),
+  ))
+    for (const n of [m[1]!, ...alternatives(m[2], /\d{1,2}(?:\.5)?/g)]) add(n);
   for (const m of text.matchAll(
     /\bin an? (\d{1,2}(?:\.5)?)\b(?! ?(?:dollars?|bucks|pounds?|euros?|years?|yrs?|yo))/g,
   ))
@@ -210,8 +240,11 @@ function readSizes(said: string, ages: number[]): string[] {
   // "w32 l34": the waist, as above.
   for (const m of text.matchAll(/\bw\s?(\d{2})\s+l\s?\d{2}\b/g)) add(m[1]!);
   const letter = (s: string) => s.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL');
-  for (const m of text.matchAll(/\b(?:size|sz|in|in an?|an?) (xxs|xs|s|m|l|xl|xxl|xxxl|2xl|3xl)\b(?!')/g))
-    add(letter(m[1]!));
+  for (const m of text.matchAll(
+    new RegExp(String.raw`\b(?:size|sz|in|in an?|an?) (${LETTER})\b(?!')${OR_LETTERS}`, 'g'),
+  ))
+    for (const l of [m[1]!, ...alternatives(m[2], new RegExp(String.raw`\b${LETTER}\b(?!')`, 'g'))])
+      add(letter(l));
   for (const m of text.matchAll(/\b(xxs|xs|xl|xxl|xxxl|2xl|3xl)\b/g)) add(letter(m[1]!));
   for (const m of text.matchAll(/\b(?:extra[ -]small|x[ -]small)\b/g)) add(m && 'XS');
   for (const m of text.matchAll(/\b(?:extra[ -]large|x[ -]large)\b/g)) add(m && 'XL');
@@ -220,7 +253,11 @@ function readSizes(said: string, ages: number[]): string[] {
     /(?<!\b(?:too|so|bit|very) )\b(small|medium|large)\b(?! (?:bag|backpack|tote|purse|crossbody|amount|budget|family|group|number))/g,
   ))
     add({ small: 'S', medium: 'M', large: 'L' }[m[1] as 'small']);
-  if (sizes.length === 0) for (const age of ages) if (age <= 14) add(`KIDS ${age}`);
+  // Sizes said outright win; else each baby's and child's age gives theirs.
+  if (sizes.length === 0) {
+    for (const s of baby.sizes) add(s);
+    for (const age of ages) if (age <= 14) add(`KIDS ${age}`);
+  }
   return sizes;
 }
 
@@ -238,7 +275,7 @@ function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
   if (!hit) return { rest: text };
   const end = window.indexOf(hit.w, hit.at) + hit.w.length;
   const said = window.slice(0, end).trim();
-  const color = take(said, COLOR_WORDS).found[0]?.c;
+  const color = coloursOf(said)[0];
   const rest = text.replace(`${m[0].slice(0, m[0].length - m[1]!.length)}${said}`, ' ');
   return { owned: { text: said, kind: hit.kind, ...(color ? { color } : {}) }, rest };
 }
@@ -269,9 +306,9 @@ export function readMessage(message: string): Reading {
   const positive = tops ? `${neg.rest.slice(0, tops.at)}    ${neg.rest.slice(tops.at + 4)}` : neg.rest;
   const kindsTaken = takeKinds(positive);
   const kinds = uniq(kindsTaken.found.map((f) => f.kind));
-  const colors = uniq(
-    take(kindsTaken.rest.replace(/\bblack tie\b/g, ' '), COLOR_WORDS).found.map((f) => f.c),
-  ).filter((c) => !neg.colors.includes(c));
+  const colors = uniq(coloursOf(kindsTaken.rest.replace(/\bblack tie\b/g, ' '))).filter(
+    (c) => !neg.colors.includes(c),
+  );
   const seasons = uniq(SEASON_HINTS.filter(([re]) => re.test(text)).map(([, s]) => s));
   const occasionHit = OCCASIONS.find(([re]) => re.test(positive));
   if (occasionHit?.[2] && !seasons.includes(occasionHit[2])) seasons.push(occasionHit[2]);
@@ -279,7 +316,8 @@ export function readMessage(message: string): Reading {
     const s = kindSeason(k);
     if (s && seasons.length === 0) seasons.push(s);
   }
-  const { age, ages } = readAges(text);
+  // "baby boy 9-12m": a baby's band in months is no age in years.
+  const { age, ages } = readAges(readBabySizes(text).rest);
   const sizes = readSizes(text, ages);
   const reading: Reading = {
     text: text.trim(),
@@ -302,7 +340,7 @@ export function readMessage(message: string): Reading {
     ...(owned ? { owned } : {}),
   };
   const retry = text.match(
-    /^ ?(?:try|what about|how about|maybe|or|and|then)? ?(\d{1,2}(?:\.5)?) ?(?:instead|then|please)? ?$/,
+    /^ ?(?:(?:no |oh )?(?:actually|sorry|wait)(?: , )? ?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(\d{1,2}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,
   );
   // "what about 43": a size when a size was given before, else a price (decided with the brief).
   if (retry && sizes.length === 0 && !price.currency) reading.sizeRetry = retry[1]!;

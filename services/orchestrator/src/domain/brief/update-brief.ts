@@ -1,4 +1,5 @@
 import type { Brief } from '@hs/contracts';
+import { BABY_SIZES } from './baby-sizes.ts';
 import { CHEAP_BOUND } from './price.ts';
 import { categoryOf, type Reading } from './read-message.ts';
 
@@ -107,10 +108,16 @@ export function updateBrief(
 
 const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
 
-/** One size down or up, in the size's own system: "L" → "M", "EU 42" → "EU 41", "KIDS 8" → "KIDS 9". */
+/**
+ * One size down or up, in the size's own system: "L" → "M", "EU 42" → "EU 41", "KIDS 8" → "KIDS 9",
+ * "6-9M" → "9-12M".
+ */
 function stepSize(size: string, step: -1 | 1): string {
   const i = LETTERS.indexOf(size);
   if (i >= 0) return LETTERS[Math.min(LETTERS.length - 1, Math.max(0, i + step))]!;
+  const baby = BABY_SIZES.indexOf(size);
+  // Up from the last band is a toddler's kids' size.
+  if (baby >= 0) return baby + step >= BABY_SIZES.length ? 'KIDS 2' : BABY_SIZES[Math.max(0, baby + step)]!;
   return size.replace(/(\d+(?:\.5)?)$/, (n) => String(Math.max(1, Number(n) + step)));
 }
 

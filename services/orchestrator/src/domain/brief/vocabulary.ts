@@ -44,6 +44,12 @@ export const KINDS: Kind[] = [
     words: ['suit jacket', 'sport coat', 'sports coat', 'blazers', 'blazer'],
   },
   { kind: 'windbreaker', category: 'OUTERWEAR', words: ['windbreaker', 'wind breaker', 'windcheater'] },
+  {
+    kind: 'snowsuit',
+    category: 'OUTERWEAR',
+    words: ['snowsuits', 'snowsuit', 'snow suit', 'ski suit', 'pramsuit', 'pram suit'],
+    season: 'WINTER',
+  },
   { kind: 'gilet', category: 'OUTERWEAR', words: ['gilet', 'puffer vest', 'body warmer', 'bodywarmer'] },
   {
     kind: 'jacket',
@@ -172,6 +178,12 @@ export const KINDS: Kind[] = [
     category: 'DRESS',
     words: ['jumpsuits', 'jumpsuit', 'romper', 'playsuit', 'overalls', 'dungarees'],
   },
+  // A suit is tailoring, as its jacket (a blazer) is: "suit jacket" stays a blazer (listed first).
+  {
+    kind: 'suit',
+    category: 'OUTERWEAR',
+    words: ['trouser suit', 'pant suit', 'pantsuit', 'tuxedos', 'tuxedo', 'tux', 'suits', 'suit'],
+  },
   { kind: 'dress', category: 'DRESS', words: ['dresses', 'dress', 'gown', 'frock'] },
   {
     kind: 'beanie',
@@ -200,7 +212,18 @@ export const KINDS: Kind[] = [
   {
     kind: 'swimsuit',
     category: 'OTHER',
-    words: ['bathing suit', 'swimming costume', 'swim trunks', 'swimsuit', 'swimwear', 'swimmers', 'cozzie'],
+    words: [
+      'bathing suits',
+      'bathing suit',
+      'swim suits',
+      'swim suit',
+      'swimming costume',
+      'swim trunks',
+      'swimsuit',
+      'swimwear',
+      'swimmers',
+      'cozzie',
+    ],
     season: 'SUMMER',
   },
   // A kind of its own, so "a swimsuit, no bikinis" keeps the exclusion.
@@ -222,6 +245,32 @@ export const KINDS: Kind[] = [
   },
   { kind: 'pajamas', category: 'OTHER', words: ['pajamas', 'pyjamas', 'pjs', 'jammies', 'pajama', 'pyjama'] },
   { kind: 'socks', category: 'OTHER', words: ['socks', 'sock'] },
+  // What babies wear day and night: one kind, whatever a family calls it.
+  {
+    kind: 'onesie',
+    category: 'OTHER',
+    words: [
+      'onesies',
+      'onesie',
+      'babygrows',
+      'babygrow',
+      'baby grows',
+      'baby grow',
+      'sleepsuits',
+      'sleepsuit',
+      'bodysuits',
+      'bodysuit',
+      'body suits',
+      'body suit',
+    ],
+  },
+  { kind: 'tracksuit', category: 'OTHER', words: ['tracksuits', 'tracksuit', 'track suits', 'track suit'] },
+  {
+    kind: 'wetsuit',
+    category: 'OTHER',
+    words: ['wetsuits', 'wetsuit', 'wet suits', 'wet suit'],
+    season: 'SUMMER',
+  },
 ];
 
 /**
@@ -243,6 +292,96 @@ export const NOT_GARMENTS = [
   'costume designer',
   'dress codes',
   'dress code',
+  'birthday suit',
+  // "whatever suits her": the verb, not the garment.
+  ...['suit', 'suits'].flatMap((w) =>
+    ['me', 'you', 'him', 'her', 'them', 'us', 'yourself', 'everyone', 'my', 'his', 'your', 'their'].map(
+      (o) => `${w} ${o}`,
+    ),
+  ),
+  'would suit',
+  'to suit',
+  'might suit',
+];
+
+/**
+ * Cloth words a shopper says no to ("not leather", "no wool", "nothing polyester"): kept with the
+ * excluded item words, which searches leave out of offer titles. "synthetic" stands for the
+ * synthetic fibres titles name.
+ */
+export const MATERIALS: Array<[string, string[]]> = [
+  ['faux leather', ['faux leather']],
+  ['fake leather', ['faux leather']],
+  ['real leather', ['leather']],
+  ['fake fur', ['faux fur']],
+  ['faux fur', ['faux fur']],
+  ['real fur', ['fur']],
+  ['synthetics', ['synthetic', 'polyester', 'nylon', 'acrylic']],
+  ['synthetic', ['synthetic', 'polyester', 'nylon', 'acrylic']],
+  ['man made', ['synthetic', 'polyester', 'nylon', 'acrylic']],
+  ['man-made', ['synthetic', 'polyester', 'nylon', 'acrylic']],
+  ...[
+    'leather',
+    'suede',
+    'wool',
+    'merino',
+    'cashmere',
+    'mohair',
+    'angora',
+    'alpaca',
+    'polyester',
+    'nylon',
+    'acrylic',
+    'spandex',
+    'elastane',
+    'lycra',
+    'viscose',
+    'rayon',
+    'cotton',
+    'linen',
+    'silk',
+    'satin',
+    'velvet',
+    'corduroy',
+    'lace',
+    'sequins',
+    'fur',
+    'pvc',
+    'vinyl',
+    'latex',
+    'feathers',
+  ].map((w): [string, string[]] => [w, [w]]),
+  ['woollen', ['wool']],
+  ['woolen', ['wool']],
+  ['poly', ['polyester']],
+  ['sequin', ['sequins']],
+  ['feather', ['feathers']],
+];
+
+/**
+ * Families of colours named as one ("earth tones", "pastels"), each to the plain colours offers
+ * are tagged with.
+ */
+export const COLOR_FAMILIES: Array<[string, string[]]> = [
+  ...[
+    'earth tones',
+    'earth tone',
+    'earthy tones',
+    'earthy colours',
+    'earthy colors',
+    'earth colours',
+    'earth colors',
+    'earthy',
+  ].map((w): [string, string[]] => [w, ['brown', 'beige', 'olive', 'orange']]),
+  ...['pastel colours', 'pastel colors', 'pastel shades', 'pastel tones', 'pastels', 'pastel'].map(
+    (w): [string, string[]] => [w, ['pink', 'blue', 'purple', 'yellow', 'green']],
+  ),
+  ...['neutral colours', 'neutral colors', 'neutral tones', 'neutral shades', 'neutrals'].map(
+    (w): [string, string[]] => [w, ['black', 'white', 'grey', 'beige', 'cream']],
+  ),
+  ...['jewel tones', 'jewel tone', 'jewel colours', 'jewel colors', 'jewel-toned', 'jewel toned'].map(
+    (w): [string, string[]] => [w, ['green', 'blue', 'purple', 'red']],
+  ),
 ];
 
 /**
@@ -280,6 +419,14 @@ export const COLORS: Array<[string, string]> = [
   ['hot pink', 'pink'],
   ['baby pink', 'pink'],
   ['dark red', 'burgundy'],
+  // A pastel shade is its colour, not the whole pastel family.
+  ['pastel pink', 'pink'],
+  ['pastel blue', 'blue'],
+  ['pastel green', 'green'],
+  ['pastel yellow', 'yellow'],
+  ['pastel purple', 'purple'],
+  ['mint green', 'green'],
+  ['mint', 'green'],
   ['light grey', 'grey'],
   ['light gray', 'grey'],
   ['dark grey', 'grey'],
@@ -353,11 +500,15 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\bhik(?:e|es|ing)\b|\bcamping\b|\btrekking\b/, 'hiking'],
   // A sport's "season" is a time of year and a "climbing frame" a playground; "potty training" no sport.
   [
-    /(?<!\b(?:potty|toilet) )\b(?:gym|workouts?|running|jogging|sports?|soccer|football|basketball|tennis|training|pe class|pe|yoga(?! pants)|pilates|golf|cycling|biking|hockey|rugby|volleyball|cricket|climbing|karate|judo|martial arts)\b(?! (?:seasons?|frames?)\b)/,
+    /(?<!\b(?:potty|toilet) )\b(?:gym|workouts?|running|jogging|sports?|soccer|football|basketball|tennis(?! shoes?\b)|training|pe class|pe|yoga(?! pants)|pilates|golf|cycling|biking|hockey|rugby|volleyball|cricket|climbing|karate|judo|martial arts)\b(?! (?:seasons?|frames?)\b)/,
     'sport',
   ],
   [/\bcasual\b|\beveryday\b/, 'casual'],
-  [/\btrips?\b|\bvacation\b|\btravel(?:ling|ing)?\b/, 'travel'],
+  // British "on holiday" / "for our holiday" is a trip; "the holiday season" is Christmas (above).
+  [
+    /\btrips?\b|\bvacation\b|\btravel(?:ling|ing)?\b|\b(?:on|for|going on|off on) (?:a |an |our |the |my |their |his |her |summer |family )*holidays?\b(?! season)/,
+    'travel',
+  ],
 ];
 
 const MONTHS: Array<[string, Season]> = [

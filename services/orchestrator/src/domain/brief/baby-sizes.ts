@@ -1,0 +1,71 @@
+/**
+ * Baby sizes as families say them ("6 months", "0-3 months", "12-18m", "newborn") in the form
+ * baby clothes are labelled: a band of months ("6-9M") or "NEWBORN". A child of two or more
+ * wears a kids' size by age ("KIDS 2"), as the brief keeps older children's sizes. A baby wears
+ * the band that starts at their age or spans it: a 6-month-old wears 6-9M, an 18-month-old 18-24M.
+ */
+const BANDS: Array<[from: number, to: number]> = [
+  [0, 3],
+  [3, 6],
+  [6, 9],
+  [9, 12],
+  [12, 18],
+  [18, 24],
+];
+export const NEWBORN = 'NEWBORN';
+/** The labels in order, smallest first, for "a size up" / "a size down". */
+export const BABY_SIZES = [NEWBORN, ...BANDS.map(([a, b]) => `${a}-${b}M`)];
+
+const MONTHS = '(?:months?|mnths?|mths?|mos?)';
+/** "0-3 months", "12-18m", "12 to 18 months", "6-12 mths": a band said as one. */
+const BAND_SAID = new RegExp(
+  String.raw`(?<!\b(?:last|lasts|lasting|within|every)\s)\b(\d{1,2})\s?(?:-|–|to)\s?(\d{1,2})\s?(?:${MONTHS}|m)\b(?:[ -]olds?\b)?`,
+  'g',
+);
+/** "6 months", "a 9 month old", "9mo": one age in months, read as a size only for someone. */
+const MONTHS_SAID = new RegExp(
+  String.raw`(?<!\b(?:last|lasts|lasting|lasted|within|in|for|over|after|every|ago|than)\s)\b(\d{1,2})[ -]?${MONTHS}\b(?:[ -]olds?\b)?(?! (?:ago|later|from now|warranty|guarantee|of)\b)`,
+  'g',
+);
+/** "she is 8 weeks": a newborn's age in weeks. */
+const WEEKS_SAID =
+  /(?<!\b(?:last|lasts|lasting|within|in|for|over|after|every)\s)\b(\d{1,2})[ -]?(?:weeks?|wks?)\b(?:[ -]olds?\b)?(?! (?:ago|later|from now|of)\b)/g;
+const NEWBORN_SAID = /\b(?:newborns?|new borns?|new-borns?|just born)\b/g;
+const BABY =
+  /\b(?:bab(?:y|ies)|infants?|toddlers?|newborns?|sons?|daughters?|boys?|girls?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?|twins|kids?|child|he|she|hes|shes|he's|she's|old)\b/;
+
+/** The size a baby of `months` wears. */
+export function sizeForMonths(months: number): string {
+  if (months >= 24) return `KIDS ${Math.floor(months / 12)}`;
+  const band = BANDS.find(([, to]) => months < to)!;
+  return `${band[0]}-${band[1]}M`;
+}
+
+/** Baby sizes in a normalised message, and the text with them blanked (so "18-24 months" is no kids' 18). */
+export function readBabySizes(text: string): { sizes: string[]; rest: string } {
+  const sizes: string[] = [];
+  const add = (s: string) => sizes.includes(s) || sizes.push(s);
+  const blank = (m: string) => ' '.repeat(m.length);
+  let rest = text.replace(BAND_SAID, (m, a: string, b: string) => {
+    const [from, to] = [Number(a), Number(b)].sort((x, y) => x - y) as [number, number];
+    if (to > 36 || from === to) return m;
+    add(to <= 24 ? `${from}-${to}M` : sizeForMonths(from));
+    return blank(m);
+  });
+  rest = rest.replace(NEWBORN_SAID, (m) => {
+    add(NEWBORN);
+    return blank(m);
+  });
+  if (!BABY.test(text)) return { sizes, rest };
+  rest = rest.replace(MONTHS_SAID, (m, n: string) => {
+    if (Number(n) > 36) return m;
+    add(sizeForMonths(Number(n)));
+    return blank(m);
+  });
+  rest = rest.replace(WEEKS_SAID, (m, n: string) => {
+    if (Number(n) > 12) return m;
+    add(sizeForMonths(Math.floor(Number(n) / 4.35)));
+    return blank(m);
+  });
+  return { sizes, rest };
+}
