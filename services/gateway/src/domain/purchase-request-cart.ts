@@ -28,6 +28,9 @@ export function cartRefusal(
   if (merchant !== request.merchantDomain)
     return `Cart is from ${merchant}, but the approved request is from ${request.merchantDomain}`;
   const checkout = new URL(cart.checkoutUrl);
+  // A user name in front of the host (`https://evil.example@shop.com/`) is how a link is made
+  // to read as another site; no merchant's checkout needs one.
+  if (checkout.username || checkout.password) return 'Checkout URL must not contain credentials';
   const checkoutHost = checkout.hostname.toLowerCase().replace(/\.$/, '');
   // A local demo shop (ALLOW_PRIVATE_MERCHANT_HOSTS, dev/test only) has no https.
   const localShop = allowPrivateHosts.includes(
@@ -40,3 +43,10 @@ export function cartRefusal(
     return `Checkout URL must be https on ${request.merchantDomain} (got ${checkout.protocol}//${checkoutHost})`;
   return null;
 }
+
+/**
+ * The cart as kept on the request: its checkout URL in canonical (WHATWG) spelling, the one the
+ * check above judged, so an app parsing it otherwise (`\` read as part of a user name by
+ * Android's Uri) opens the same host.
+ */
+export const canonicalCart = (cart: Cart): Cart => ({ ...cart, checkoutUrl: new URL(cart.checkoutUrl).href });

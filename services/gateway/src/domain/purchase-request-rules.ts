@@ -6,7 +6,7 @@ import {
   type Role,
 } from '@hs/contracts';
 import { forbidden } from '@hs/service-kit';
-import { merchantDomainOf } from './merchant-url.ts';
+import { checkedMerchantUrl } from './merchant-url.ts';
 
 /**
  * A request as stored: the contract shape plus bookkeeping that clients never see.
@@ -46,18 +46,19 @@ export function requireCanCancel(member: Member, request: PurchaseRequest): void
     throw forbidden('Only the requester or a PARENT_GUARDIAN can cancel a purchase request');
 }
 
-/** Validates the merchant URL (400 POLICY_VIOLATION) before anything is stored. */
+/** Validates the merchant URL (400 POLICY_VIOLATION) before anything is stored, and keeps its canonical spelling. */
 export function newPurchaseRequest(
   ids: { requestId: string; householdId: string; requesterId: string },
   input: CreatePurchaseRequest,
   now: string,
   allowPrivateHosts: readonly string[] = [],
 ): StoredPurchaseRequest {
+  const merchant = checkedMerchantUrl(input.url, allowPrivateHosts);
   return {
     ...ids,
     title: input.title,
-    url: input.url,
-    merchantDomain: merchantDomainOf(input.url, allowPrivateHosts),
+    url: merchant.url,
+    merchantDomain: merchant.domain,
     price: input.price,
     currency: input.currency,
     offerId: input.offerId ?? null,

@@ -2,7 +2,7 @@ import type { CartFailedCallback, CartReadyCallback, PurchaseRequest } from '@hs
 import { conflict, notFound, nowIso } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { GatewayContext } from '../context.ts';
-import { cartRefusal } from '../domain/purchase-request-cart.ts';
+import { canonicalCart, cartRefusal } from '../domain/purchase-request-cart.ts';
 import { applyEvent } from '../domain/purchase-request-machine.ts';
 import { publicRequest, type StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 import { auditCartMismatch, auditGate, guarded, type RequestRef } from './purchase-gate.ts';
@@ -84,7 +84,10 @@ export function cartReady(
         r.status === 'CART_PREP' && r.cartprepJobId === jobId
           ? cartRefusal(r, cart, ctx.config.allowPrivateMerchantHosts)
           : null;
-      if (!refused) return { next: applyEvent(r, 'cartReady', { cart, dispatchPending: false }, now) };
+      if (!refused)
+        return {
+          next: applyEvent(r, 'cartReady', { cart: canonicalCart(cart), dispatchPending: false }, now),
+        };
       const message = `Cart refused: ${refused}. The request is back to APPROVED; start a new purchase to retry.`;
       const lastFailure = { jobId, errorCode: CART_REFUSED_CODE, message, at: now };
       return { next: applyEvent(r, 'cartFailed', { dispatchPending: false, lastFailure }, now), refused };

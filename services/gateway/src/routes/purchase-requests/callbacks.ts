@@ -54,7 +54,7 @@ export function registerCallbackRoutes(app: ServiceApp, ctx: GatewayContext): vo
     callbackSchema(
       'Cart-prep callback: the cart is ready',
       CartReadyCallback,
-      'From CART_PREP only (else 409 CONFLICT) → CART_READY with the cart. Money safety: a cart that does not match the approval (a currency other than the request\'s, a subtotal above price × quantity, another merchantDomain, or a checkoutUrl that is not https on that merchant or its subdomains) is refused: the request goes back to APPROVED with lastFailure {errorCode: SAFETY_VIOLATION, message: "Cart refused: ..."} (200 with the request, and a CRITICAL PURCHASE_GATE entry), so nobody is asked to confirm more than was approved. A new purchase intent may retry.',
+      'From CART_PREP only (else 409 CONFLICT) → CART_READY with the cart. Money safety: a cart that does not match the approval (a currency other than the request\'s, a subtotal above price × quantity, another merchantDomain, a checkoutUrl that is not https on that merchant or its subdomains, or one with a user name or password) is refused: the request goes back to APPROVED with lastFailure {errorCode: SAFETY_VIOLATION, message: "Cart refused: ..."} (200 with the request, and a CRITICAL PURCHASE_GATE entry), so nobody is asked to confirm more than was approved. The cart is kept with its checkoutUrl in canonical (WHATWG) spelling. A new purchase intent may retry.',
       checkToken,
     ),
     async (request) => cartReady(ctx, request, target(request), request.body),
