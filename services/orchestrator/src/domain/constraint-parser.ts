@@ -35,7 +35,9 @@ const MAX_WORDS = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than)|n
 // "nothing over 40" is a ceiling (MAX_WORDS), never a floor.
 const MIN_WORDS = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?\.?(?:\s+of)?|starting (?:at|from)|from|>=?)`;
 // "tops" is read by topsBound, which tells the ceiling ("50 tops") from the item ("2 tops").
-const MAX_AFTER = 'or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most';
+// "50 for both", "200 in total", "30 each": the brief's rule (brief/price.ts).
+const MAX_AFTER =
+  'or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most|for (?:both|the (?:two|pair|lot|set)|everything|all of (?:it|them))|(?:in )?total|altogether|each|apiece|a piece';
 
 function amountOf(raw: string): number {
   // "1,200" is a thousands separator; "49,99" a decimal comma.
@@ -152,6 +154,10 @@ const CATEGORIES: Array<[RegExp, WardrobeCategory]> = [
 
 const OCCASIONS: Array<[RegExp, string]> = [
   [/\bweddings?\b/, 'wedding'],
+  [
+    /\bchristenings?\b|\bbaptisms?\b|\bnaming (?:day|ceremony)\b|\b(?:first |holy )communion\b/,
+    'christening',
+  ],
   [/\b(?:work|office|business)\b/, 'work'],
   [/\binterviews?\b/, 'interview'],
   [/\b(?:party|parties|clubbing)\b/, 'party'],

@@ -39,6 +39,10 @@ const ONE_AGE = new RegExp(
     String.raw`\bage(?:d|s)? (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\bturn(?:ing|ed|s)? (\d{1,2})\b${NOT_MONTHS}`,
+    // "dungarees, 3 years": a kids' size as shops label it, right after the item.
+    String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(\d{1,2}) ?(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,
+    // "my granddaughter will be six in march", "she'll be 7": the age the gift is for.
+    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece|kid|child|toddler|grandkid|grandchild|she|he|they|who)(?:'ll| will| is going to| is gonna| are going to) (?:be|turn) (\d{1,2})\b${NOT_MONTHS}`,
   ].join('|'),
 );
 // Not the end of a range or list ("lasts 5-6 years"): those are read whole below.

@@ -7,7 +7,10 @@ import { BRANDS, COLORS, KINDS } from './vocabulary.ts';
  * knows corrected ("jaket", "sneakres", "trowsers").
  */
 const FILLERS =
-  /\b(?:um+|uh+m*|erm+|er|hmm+|ah+|okay so|ok so|so like|you know|i mean|kinda|sorta|basically|literally)\b/g;
+  /\b(?:um+|uh+m*|erm+|er|hmm+|ah+|okay so|ok so|so like|you know|kinda|sorta|basically|literally)\b/g;
+// "i mean" is a filler too, but it also marks a correction ("size ten i mean eleven"): it goes
+// after the corrections are read.
+const I_MEAN = /\bi mean\b/g;
 // "like" is a filler unless someone likes something ("i like", "would like", "i'd like").
 const LIKE_FILLER =
   /(?<!\b(?:i|i'd|id|would|we|we'd|you|they|he|she|don't|dont|really|also|also really))\s+like\b(?!\s+(?:it|this|that|these|those|them)\b)/g;
@@ -118,6 +121,10 @@ const KEEP = new Set(
   food cook cooking cars phone computer internet
   shes theyre youre thats whats heres theres
   tone tones shower showers hood hoods toes shots scary trees plants paints trains shore poles
+  stock stocks stand stands stage smell shift shifts shock seize suite scare block blocks blank blown
+  bush brush bench booth coal pure tape flock forge gravy greed peace perch plumb plump grown larger
+  fleecy shorter tighter cargo parents shopper skating sailing slipped tracker trainee whistle winners
+  chequer formula jackpot skaters slimmer spirits stopper sleeper
   `
     .split(/\s+/)
     .filter(Boolean),
@@ -143,7 +150,9 @@ const targetSet = new Set(TARGETS);
 /** The vocabulary word a misspelling most likely meant, or the word itself. */
 export function correct(word: string): string {
   if (word.length < 4 || targetSet.has(word) || KEEP.has(word) || !/^[a-z]+$/.test(word)) return word;
-  const max = word.length >= 6 ? 2 : 1;
+  // Two edits only from seven letters ("sandles"): at six they turn everyday words into
+  // vocabulary ("skinny" → skiing, "floral" → formal, "sunday" → sandal, "longer" → loafer).
+  const max = word.length >= 7 ? 2 : 1;
   let best: string | undefined;
   let bestDistance = max + 1;
   for (const t of TARGETS) {
@@ -176,6 +185,7 @@ export function normalize(message: string): string {
     .trim();
   t = ` ${t} `.replace(FILLERS, ' ').replace(LIKE_FILLER, ' ').replace(/\s+/g, ' ').trim();
   t = spellNumbers(t);
+  t = selfCorrected(t).replace(I_MEAN, ' ').replace(/\s+/g, ' ').trim();
   t = t
     .split(' ')
     .map((w) => correct(w))
@@ -184,6 +194,30 @@ export function normalize(message: string): string {
   t = t.replace(/(\$|£|€)?(\d+(?:\.\d+)?)\s?-?\s?ish\b/g, 'around $1$2');
   return slangMoney(t);
 }
+
+/**
+ * A correction said mid-sentence, as dictation keeps it: "size ten no eleven", "red no wait
+ * blue", "small sorry medium", "forty i mean fifty", "nine actually make it nine and a half".
+ * The word corrected is dropped when what follows the marker is the same sort of thing (an
+ * amount, a letter size, a colour). Between colours a bare "no" is no correction: "black no
+ * white" may say no to white, so a colour is corrected only by "no wait", "sorry", "i mean"…
+ */
+const STRONG_MARKER = String.raw`(?:no wait|wait no|wait|sorry|i mean|or rather|actually|scratch that|make (?:it|that))`;
+const MARKER = (bareNo: boolean) =>
+  String.raw`(?:, )?(?:${STRONG_MARKER}${bareNo ? '|no|nope' : ''})(?: (?:,|no|wait|sorry|actually|make it|make that|i mean))* `;
+/** "not pink actually, purple" says no to pink: a word said no to is not corrected but kept. */
+const SAID = String.raw`(?<!\b(?:not|no|never|without|except|but) )`;
+const NUMBER_WORD = String.raw`(?:\$|£|€)?\d{1,7}(?:\.\d{1,2})?`;
+const SIZE_WORD = '(?:xxs|xs|s|m|l|xl|xxl|xxxl|2xl|3xl|small|medium|large|extra small|extra large)';
+const COLOUR_WORD = `(?:${COLORS.map(([w]) => w)
+  .sort((a, b) => b.length - a.length)
+  .join('|')})`;
+const CORRECTIONS = [
+  new RegExp(String.raw`${SAID}(?<![\w.])${NUMBER_WORD} ${MARKER(true)}(?=${NUMBER_WORD}(?![\w]))`, 'g'),
+  new RegExp(String.raw`${SAID}\b${SIZE_WORD} ${MARKER(true)}(?=${SIZE_WORD}\b)`, 'g'),
+  new RegExp(String.raw`${SAID}\b${COLOUR_WORD} ${MARKER(false)}(?=${COLOUR_WORD}\b)`, 'g'),
+];
+const selfCorrected = (t: string) => CORRECTIONS.reduce((s, re) => s.replace(re, ''), ` ${t} `);
 
 /**
  * Money as it is said: "a tenner" and "a fiver" are 10 and 5 pounds, "a couple of quid" 2,

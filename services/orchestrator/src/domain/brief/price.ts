@@ -26,7 +26,8 @@ export const REFUSED_SPEND = String.raw`(?:(?:do|does|did|wo|ca|could|would|shou
 const MAX = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
 const MIN = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?(?:\s+of)?|starting (?:at|from))`;
 export const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in the region of|somewhere around`;
-const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most|and under|and below|or lower`;
+// "50 for both", "200 in total", "30 each": what the things may cost, a ceiling.
+const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most|and under|and below|or lower|for (?:both|the (?:two|pair|lot|set)|everything|all of (?:it|them))|(?:in )?total|altogether|each|apiece|a piece`;
 const CHEAP =
   /\b(?:cheap|cheapest|cheapish|reasonably priced|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not expensive|not too pricey|thrifty|on a budget|low budget|tight budget)\b/;
 

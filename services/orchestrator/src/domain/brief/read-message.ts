@@ -2,6 +2,7 @@ import type { Season, WardrobeCategory } from '@hs/contracts';
 import { readAges } from './ages.ts';
 import { readBabySizes } from './baby-sizes.ts';
 import { normalize } from './normalize.ts';
+import { CLOTHING_TALK, OFF_TOPIC_SUBJECT } from './off-topic.ts';
 import { CHEAPER, PRICE_CLEARED, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
 import {
   BRANDS,
@@ -170,15 +171,27 @@ const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
 
 const ADD_KINDS = /\b(?:also|too|as well|plus|another)\b/;
 const REFUSE =
-  /\bignore (?:the |all |your |any |previous |those )*(?:rules|instructions|limits|restrictions)\b|\b(?:admin|developer|god|dev) mode\b|\bapprove (?:it|this|that|the request|my request|the purchase|them)\b|\bconfirm (?:the |my )?(?:checkout|purchase|order|payment)\b|\bbypass\b|\boverride\b|\bpretend (?:you|to)\b|\byou are now\b|\bskip (?:the )?(?:approval|confirmation)\b/;
+  /\bignore (?:the |all |your |any |previous |those )*(?:rules|instructions|limits|restrictions)\b|\b(?:admin|developer|god|dev) mode\b|\bapprove (?:it|this|that|the request|my request|the purchase|them)\b|\bconfirm (?:the |my )?(?:checkout|purchase|order|payment)\b|\bbypass\b|\boverride\b|\bpretend (?:you|to)\b|\byou are now\b|\b(?:skip|without|get round|get around|no need for) (?:the |my |a |any |your )?(?:(?:parent(?:al|s|'s|s')?|mum'?s|mom'?s|dad'?s|guardian'?s?) )?(?:approval|confirmation|permission|parents?|asking)\b/;
 const BUY =
   /\b(?:buy|purchase|order|check ?out|checkout|pay for|place (?:the |an |my )?order|add (?:it |this |that |them )?to (?:the |my )?(?:cart|basket)|get (?:it|this|that|them|one) (?:now|for (?:me|him|her|us))|i'?ll take (?:it|that|this|the))\b/;
+/**
+ * "yes get that", "go ahead and order them", "take the second one": buying what was shown, said
+ * without the words above. Read only when the message asks for nothing new.
+ */
+const BUY_SHOWN =
+  /\b(?:get|grab|order|take|buy|i'?ll have|we'?ll have) (?:it|this|that|them|those|these|this one|that one|the (?:first|second|third|fourth|fifth|last|1st|2nd|3rd|1|2|3) (?:one|1)|the (?:first|second|third|last) ones?)\b|\b(?:go ahead|go for it|do it|yes please|sounds good)\b/;
+/** "yes", "no", "maybe": an answer to the stylist's question, never a request outside clothing. */
+const ANSWER =
+  /^(?:yes|yeah|yep|yup|no|nah|nope|maybe|not sure|i don'?t know|dunno|either|both|neither)(?: \.)?$/;
+/** "no thanks, none of these": declining what was shown, not thanking. */
+const DECLINED =
+  /\b(?:no|nah|nope) (?:thanks|thank you|thx|cheers)\b|\bnone of (?:these|those|them)\b|\bnot (?:that|this|the) (?:1|one)\b|\bnot (?:these|those|them)\b|\b(?:don'?t|do not) (?:like|love|want) (?:it|that|this|them|these|those)\b/;
 /** "i need to buy a winter coat for my son": shopping for something new, not buying what was shown. */
 const BUY_SOMETHING_NEW = /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us)\s+)?(?:a|an|some|new)\b/;
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
 const SHOPPING =
-  /\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different)\b/;
+  /\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different|formal|dressy|fancy|casual|smart|sporty|plain|simple|longer|shorter|warmer|lighter|thinner|thicker|brighter|darker|looser|tighter)\b/;
 
 const THANKS =
   /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
@@ -226,7 +239,9 @@ function readSizes(said: string, ages: number[]): string[] {
   }
   for (const m of text.matchAll(
     new RegExp(
-      String.raw`\b(?:size|sz|waist) (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)${OR_NUMBERS}`,
+      // "32 waist 34 length": the number before a length, leg or inseam is no waist.
+      // "kids size 13" is read above, as one kids' size.
+      String.raw`(?<!\b(?:kids?'?s?|youth|children'?s?|toddler) )\b(?:size|sz|waist) (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)(?! ?(?:length|leg|inseam|long)\b)${OR_NUMBERS}`,
       'g',
     ),
   ))
@@ -310,7 +325,12 @@ export function readMessage(message: string): Reading {
     (c) => !neg.colors.includes(c),
   );
   const seasons = uniq(SEASON_HINTS.filter(([re]) => re.test(text)).map(([, s]) => s));
-  const occasionHit = OCCASIONS.find(([re]) => re.test(positive));
+  // "less formal", "not too dressy": a step away from an occasion, never that occasion.
+  const toned = positive.replace(
+    /\b(?:less|too|not so|not too|overly|a bit too) (?:formal|dressy|fancy|casual|sporty)\b/g,
+    ' ',
+  );
+  const occasionHit = OCCASIONS.find(([re]) => re.test(toned));
   if (occasionHit?.[2] && !seasons.includes(occasionHit[2])) seasons.push(occasionHit[2]);
   for (const k of kinds) {
     const s = kindSeason(k);
@@ -365,11 +385,31 @@ const states = (r: Reading) =>
   (r.sizeRetry ? 1 : 0) +
   r.clear.length;
 
+/** What a message says about clothes themselves: the item, its look, size or price, or what is owned. */
+const garmentStates = (r: Reading) =>
+  r.kinds.length +
+  r.colors.length +
+  r.sizes.length +
+  r.excludedColors.length +
+  r.excludedKinds.length +
+  r.excludedBrands.length +
+  Object.keys(r.price).length +
+  (r.cheaper || r.pricier || r.sizeStep || r.sizeRetry || r.owned ? 1 : 0);
+
+/**
+ * "can you help with my math homework", "who won the football last night": a subject outside
+ * clothing, and nothing about clothes said. An occasion, season or age alone is no shopping.
+ */
+const offTopic = (r: Reading) =>
+  OFF_TOPIC_SUBJECT.test(r.text) && !CLOTHING_TALK.test(r.text) && garmentStates(r) === 0;
+
 function intentOf(r: Reading): Reading['intent'] {
   if (REFUSE.test(r.text)) return 'refuse';
+  if (offTopic(r)) return 'offtopic';
   if (BUY.test(r.text) && !(BUY_SOMETHING_NEW.test(r.text) && states(r) > 0)) return 'buy';
+  if (BUY_SHOWN.test(r.text) && states(r) === 0 && !DECLINED.test(r.text)) return 'buy';
   if (r.owned) return 'pair';
   if (states(r) > 0) return 'search';
-  if (SHOPPING.test(r.text)) return 'clarify';
+  if (SHOPPING.test(r.text) || DECLINED.test(r.text) || ANSWER.test(r.text)) return 'clarify';
   return THANKS.test(r.text) ? 'thanks' : 'offtopic';
 }

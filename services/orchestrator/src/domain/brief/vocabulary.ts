@@ -19,6 +19,9 @@ export const KINDS: Kind[] = [
       'raincoats',
       'raincoat',
       'rain mac',
+      'cagoules',
+      'cagoule',
+      'kagool',
       'slicker',
     ],
   },
@@ -93,6 +96,8 @@ export const KINDS: Kind[] = [
       'trainer',
       'kicks',
       'runners',
+      'plimsolls',
+      'plimsoll',
     ],
   },
   {
@@ -131,7 +136,11 @@ export const KINDS: Kind[] = [
     words: ['t-shirts', 't-shirt', 't shirts', 't shirt', 'tshirts', 'tshirt', 'tees', 'tee'],
   },
   { kind: 'polo', category: 'TOP', words: ['polo shirts', 'polo shirt', 'polos', 'polo'] },
-  { kind: 'sweatshirt', category: 'TOP', words: ['sweatshirts', 'sweatshirt', 'crewneck', 'crew neck'] },
+  {
+    kind: 'sweatshirt',
+    category: 'TOP',
+    words: ['sweatshirts', 'sweatshirt', 'sweat-shirt', 'sweat shirt', 'crewneck', 'crew neck'],
+  },
   {
     kind: 'hoodie',
     category: 'TOP',
@@ -141,7 +150,20 @@ export const KINDS: Kind[] = [
   {
     kind: 'sweater',
     category: 'TOP',
-    words: ['sweaters', 'sweater', 'jumpers', 'jumper', 'pullover', 'knitwear', 'knit'],
+    words: [
+      'sweaters',
+      'sweater',
+      'jumpers',
+      'jumper',
+      'pullovers',
+      'pullover',
+      'turtlenecks',
+      'turtleneck',
+      'polo neck',
+      'roll neck',
+      'knitwear',
+      'knit',
+    ],
   },
   { kind: 'fleece', category: 'TOP', words: ['fleece', 'fleeces'] },
   { kind: 'blouse', category: 'TOP', words: ['blouses', 'blouse'] },
@@ -169,9 +191,13 @@ export const KINDS: Kind[] = [
   },
   { kind: 'leggings', category: 'BOTTOM', words: ['yoga pants', 'leggings', 'tights'] },
   { kind: 'chinos', category: 'BOTTOM', words: ['chinos', 'khakis'] },
-  { kind: 'shorts', category: 'BOTTOM', words: ['shorts'] },
+  { kind: 'shorts', category: 'BOTTOM', words: ['bermuda shorts', 'bermudas', 'jorts', 'shorts'] },
   { kind: 'skirt', category: 'BOTTOM', words: ['skirts', 'skirt'] },
-  { kind: 'trousers', category: 'BOTTOM', words: ['trousers', 'pants', 'slacks'] },
+  {
+    kind: 'trousers',
+    category: 'BOTTOM',
+    words: ['cargo trousers', 'cargo pants', 'cargos', 'culottes', 'trousers', 'pants', 'slacks'],
+  },
   { kind: 'sundress', category: 'DRESS', words: ['sundresses', 'sundress', 'sun dress'], season: 'SUMMER' },
   {
     kind: 'jumpsuit',
@@ -219,6 +245,9 @@ export const KINDS: Kind[] = [
       'swim suit',
       'swimming costume',
       'swim trunks',
+      'swim shorts',
+      'board shorts',
+      'boardshorts',
       'swimsuit',
       'swimwear',
       'swimmers',
@@ -264,7 +293,11 @@ export const KINDS: Kind[] = [
       'body suit',
     ],
   },
-  { kind: 'tracksuit', category: 'OTHER', words: ['tracksuits', 'tracksuit', 'track suits', 'track suit'] },
+  {
+    kind: 'tracksuit',
+    category: 'OTHER',
+    words: ['tracksuits', 'tracksuit', 'track suits', 'track suit', 'sweatsuits', 'sweatsuit'],
+  },
   {
     kind: 'wetsuit',
     category: 'OTHER',
@@ -379,6 +412,10 @@ export const COLOR_FAMILIES: Array<[string, string[]]> = [
   ...['neutral colours', 'neutral colors', 'neutral tones', 'neutral shades', 'neutrals'].map(
     (w): [string, string[]] => [w, ['black', 'white', 'grey', 'beige', 'cream']],
   ),
+  ...['dark colours', 'dark colors', 'dark tones', 'dark shades'].map((w): [string, string[]] => [
+    w,
+    ['black', 'navy', 'grey', 'burgundy'],
+  ]),
   ...['jewel tones', 'jewel tone', 'jewel colours', 'jewel colors', 'jewel-toned', 'jewel toned'].map(
     (w): [string, string[]] => [w, ['green', 'blue', 'purple', 'red']],
   ),
@@ -434,6 +471,8 @@ export const COLORS: Array<[string, string]> = [
   ['black', 'black'],
   ['white', 'white'],
   ['red', 'red'],
+  ['scarlet', 'red'],
+  ['crimson', 'red'],
   ['blue', 'blue'],
   ['navy', 'navy'],
   ['green', 'green'],
@@ -476,6 +515,7 @@ export const COLORS: Array<[string, string]> = [
   ['maroon', 'burgundy'],
   ['wine', 'burgundy'],
   ['oxblood', 'burgundy'],
+  ['bordeaux', 'burgundy'],
   ['teal', 'blue'],
   ['turquoise', 'blue'],
   ['aqua', 'blue'],
@@ -485,6 +525,11 @@ export const COLORS: Array<[string, string]> = [
 export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\b(?:ski(?:ing)?|snowboard(?:ing)?)\b/, 'ski', 'WINTER'],
   [/\bweddings?\b|\bbridesmaid\b/, 'wedding'],
+  // A baby's blessing: christening, baptism, naming day, first communion.
+  [
+    /\bchristenings?\b|\bbaptisms?\b|\bnaming (?:day|ceremony)\b|\b(?:first |holy )communion\b/,
+    'christening',
+  ],
   [/\bjob interview|\binterviews?\b/, 'interview'],
   [/\bprom\b|\bhomecoming\b/, 'prom', 'SPRING'],
   [/\bgraduation\b|\bgrad\b/, 'graduation'],
