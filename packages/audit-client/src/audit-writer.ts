@@ -4,8 +4,8 @@
 // dedupes on the writer-chosen eventId, so a retried delivery is recorded once. If the entry
 // cannot even be stored locally, `record` throws: an action is never left unaudited in silence.
 import type { AppendAuditEventRequest } from '@hs/contracts';
-import { createOutbox, type Outbox, outboxCollections } from '@hs/outbox';
-import { isAppError, newId, type PeerClient } from '@hs/service-kit';
+import { createOutbox, type Outbox, outboxCollections, refusedForGood } from '@hs/outbox';
+import { newId, type PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 
@@ -36,10 +36,11 @@ export function createAuditWriter(deps: {
     name: OUTBOX_NAME,
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
-    // A 4xx from the ledger means the entry itself is wrong; retrying cannot fix it. Such an
-    // entry is only logged (the outbox's error line): no `onDropped` here, since the SYSTEM entry
-    // reporting it would go to the very ledger that refused it.
-    isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500,
+    // A 4xx from the ledger about the entry itself (not a rotating token or a busy ledger)
+    // means retrying cannot fix it. Such an entry is only logged (the outbox's error line): no
+    // `onDropped` here, since the SYSTEM entry reporting it would go to the very ledger that
+    // refused it.
+    isPermanent: refusedForGood,
     deliver: async ({ householdId, event, requestId }, _id, signal) => {
       await deps.ledger.call({
         method: 'POST',

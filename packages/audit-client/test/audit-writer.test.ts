@@ -12,7 +12,10 @@ afterEach(async () => {
 const entry = { category: 'USER_ACTION' as const, action: 'HOUSEHOLD_CREATED' as const, actorId: 'usr_1' };
 
 async function ledger(status: { code: number }) {
-  const peer = await startFakePeer(() => ({ status: status.code, body: { ok: true } }));
+  const peer = await startFakePeer(() => ({
+    status: status.code,
+    body: status.code < 400 ? { ok: true } : { error: 'REFUSED', message: `answered ${status.code}` },
+  }));
   closers.push(peer.close);
   return {
     peer,
@@ -45,24 +48,45 @@ describe('audit writer', () => {
     expect(await writer.outbox?.pending()).toBe(0);
   });
 
-  it('keeps an entry while the ledger is failing and delivers the same eventId once it recovers', async () => {
-    const status = { code: 503 };
-    const { peer, client } = await ledger(status);
+  it.each([
+    [503, 'failing'],
+    [401, 'refusing a token being rotated'],
+    [403, 'refusing a token being rotated'],
+    [429, 'asking to slow down'],
+  ])(
+    'keeps an entry while the ledger answers %i (%s) and delivers the same eventId once it recovers',
+    async (code) => {
+      const status = { code };
+      const { peer, client } = await ledger(status);
+      const writer = createAuditWriter({
+        store: createStore({ backend: 'inmemory' }),
+        ledger: client,
+        sourceService: 'orchestrator',
+        maxBackoffMs: 1,
+      });
+      await writer.record('h_2', entry);
+      expect(await writer.outbox?.pending()).toBe(1);
+      status.code = 201;
+      await new Promise((r) => setTimeout(r, 1100));
+      await writer.outbox?.drain();
+      expect(await writer.outbox?.pending()).toBe(0);
+      const ids = peer.calls.map((c) => (c.body as { eventId: string }).eventId);
+      expect(new Set(ids).size).toBe(1);
+      expect(peer.calls.at(-1)?.body).toMatchObject({ ...entry, sourceService: 'orchestrator' });
+    },
+  );
+
+  it('drops an entry the ledger refuses as malformed (422): retrying cannot fix it', async () => {
+    const { peer, client } = await ledger({ code: 422 });
     const writer = createAuditWriter({
       store: createStore({ backend: 'inmemory' }),
       ledger: client,
       sourceService: 'orchestrator',
       maxBackoffMs: 1,
     });
-    await writer.record('h_2', entry);
-    expect(await writer.outbox?.pending()).toBe(1);
-    status.code = 201;
-    await new Promise((r) => setTimeout(r, 1100));
-    await writer.outbox?.drain();
+    await writer.record('h_5', entry);
+    expect(peer.calls).toHaveLength(1);
     expect(await writer.outbox?.pending()).toBe(0);
-    const ids = peer.calls.map((c) => (c.body as { eventId: string }).eventId);
-    expect(new Set(ids).size).toBe(1);
-    expect(peer.calls.at(-1)?.body).toMatchObject({ sourceService: 'orchestrator' });
   });
 
   it('does nothing when auditing is switched off', async () => {

@@ -1,1 +1,2 @@
 export * from './outbox.ts';
+export * from './refused-for-good.ts';

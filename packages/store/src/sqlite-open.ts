@@ -58,6 +58,8 @@ function openFailure(code: string | undefined, message: string): string {
 export interface StorageHealth {
   failed(err: StoreUnavailableError): void;
   succeeded(): void;
+  /** Why no write may even be tried (the database file is gone), or null. */
+  refusal?(): StoreUnavailableError | null;
 }
 
 const WRITES = new Set(['create', 'createMany', 'put', 'delete', 'update']);
@@ -68,6 +70,8 @@ const WRITES = new Set(['create', 'createMany', 'put', 'delete', 'update']);
  */
 export function guarded<T extends Doc>(collection: Collection<T>, health: StorageHealth): Collection<T> {
   return aroundCalls(collection, async (name, call) => {
+    const refused = WRITES.has(name) ? (health.refusal?.() ?? null) : null;
+    if (refused) throw refused;
     try {
       const result = await call();
       if (WRITES.has(name)) health.succeeded();

@@ -1,3 +1,4 @@
+import { type Stats, statSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -12,6 +13,9 @@ export const MIN_FREE_BYTES = 64 * 1024;
 export const RESUME_FREE_BYTES = 1024 * 1024;
 
 const FULL_MESSAGE = 'Storage is full: the change was not saved';
+/** Writes look at the file at most this often (one stat call). */
+const FILE_CHECK_EVERY_MS = 1000;
+const GONE_MESSAGE = 'Storage file was removed or replaced while the service ran: the change was not saved';
 
 export interface WriteProbeOptions {
   /** Bytes an unprivileged process may still use on the filesystem holding `dir` (tests replace it). */
@@ -46,7 +50,7 @@ async function statfsFreeBytes(dir: string): Promise<number> {
 export function createWriteProbe(
   db: DatabaseSync,
   options: WriteProbeOptions = {},
-): StorageHealth & { check(): Promise<boolean> } {
+): StorageHealth & { check(): Promise<boolean>; refusal(): StoreUnavailableError | null } {
   const freeBytes = options.freeBytes ?? statfsFreeBytes;
   // The absolute path SQLite opened ('' for :memory: and temporary databases: no disk to watch).
   const file = String(db.prepare('PRAGMA database_list').all()[0]?.file ?? '');
@@ -55,6 +59,25 @@ export function createWriteProbe(
   let failures = 0;
   let checkedAt = 0;
   let created = false;
+  /**
+   * The file as opened. Deleted (DATA_DIR removed) or replaced under a running service, SQLite
+   * keeps writing to the open, unlinked file: every write "succeeds" and is gone at the restart.
+   * So a file that is no longer the one opened makes the store not ready and refuses writes
+   * (503), for good: only reopening (a restart) reaches the file on disk.
+   */
+  const opened = file === '' ? null : identityOf(file);
+  let gone: StoreUnavailableError | null = null;
+  let fileCheckedAt = Date.now();
+  const fileGone = (): StoreUnavailableError | null => {
+    if (gone || opened === null) return gone;
+    fileCheckedAt = Date.now();
+    const now = identityOf(file);
+    if (now === null || now.dev !== opened.dev || now.ino !== opened.ino)
+      gone = new StoreUnavailableError('SQLITE_CANTOPEN', GONE_MESSAGE, {
+        cause: new Error(`${file} is ${now === null ? 'gone' : 'another file'}`),
+      });
+    return gone;
+  };
 
   const probe = (): void => {
     if (!created) {
@@ -73,6 +96,10 @@ export function createWriteProbe(
   };
 
   return {
+    refusal() {
+      if (gone || Date.now() - fileCheckedAt < FILE_CHECK_EVERY_MS) return gone;
+      return fileGone();
+    },
     failed(err) {
       lastFailure = err;
       failures++;
@@ -84,7 +111,7 @@ export function createWriteProbe(
       checkedAt = 0; // a small write may fit where the probe's did: the next /ready looks at the disk again
     },
     async check() {
-      if (!db.isOpen) return false;
+      if (!db.isOpen || fileGone()) return false;
       if (Date.now() - checkedAt < PROBE_EVERY_MS) return lastFailure === null;
       checkedAt = Date.now();
       const full = lastFailure?.code === 'SQLITE_FULL';
@@ -115,4 +142,13 @@ export function createWriteProbe(
       return lastFailure === null;
     },
   };
+}
+
+function identityOf(file: string): Pick<Stats, 'dev' | 'ino'> | null {
+  try {
+    const { dev, ino } = statSync(file);
+    return { dev, ino };
+  } catch {
+    return null;
+  }
 }

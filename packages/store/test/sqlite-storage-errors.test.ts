@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,4 +38,37 @@ describe('sqlite storage errors', () => {
     expect(await store.ping()).toBe(true);
     await store.close();
   });
+
+  it.each([
+    ['removed (DATA_DIR deleted)', (file: string) => rmSync(`${file}`, { force: true })],
+    [
+      'replaced by another file',
+      (file: string) => {
+        rmSync(file, { force: true });
+        writeFileSync(file, '');
+      },
+    ],
+  ])(
+    'refuses writes (503) and is not ready once its file is %s, instead of writing to a lost file',
+    async (_case, change) => {
+      const sub = join(dir, `gone-${Math.random()}`);
+      mkdirSync(sub);
+      const file = join(sub, 'data.sqlite');
+      const store = createStore({ backend: 'sqlite', file });
+      const docs = store.collection<{ id: string }>('docs');
+      await docs.create('before', { id: 'before' });
+      expect(await store.ping()).toBe(true);
+      change(file);
+      expect(await store.ping()).toBe(false);
+      const error = await docs.create('after', { id: 'after' }).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect((error as StoreUnavailableError).code).toBe('SQLITE_CANTOPEN');
+      expect((error as Error).message).toBe(
+        'Storage file was removed or replaced while the service ran: the change was not saved (SQLITE_CANTOPEN); try again later',
+      );
+      // Reads of what the open file holds still answer.
+      expect(await docs.get('before')).toEqual({ id: 'before' });
+      await store.close();
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { StorageUnavailableError } from '@hs/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, internal, type TestApp } from './harness.ts';
 
@@ -103,6 +104,22 @@ describe('mission plan', () => {
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ error: 'UPSTREAM_ERROR', message: 'Artifact storage is unavailable' });
     blobs.failWrites = false;
+    expect((await get(`${H}/h_1/missions/msn_1/artifacts`)).json()).toEqual([]);
+    expect((await post('h_1', 'mission-plan', planRequest)).statusCode).toBe(201);
+  });
+
+  it('answers 503 naming the cause and stores nothing when the local disk is full', async () => {
+    const put = blobs.put.bind(blobs);
+    blobs.put = async () => {
+      throw new StorageUnavailableError('ENOSPC', 'Blob storage is full: nothing was saved');
+    };
+    const res = await post('h_1', 'mission-plan', planRequest);
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({
+      error: 'SERVICE_UNAVAILABLE',
+      message: 'Blob storage is full: nothing was saved (ENOSPC); try again later',
+    });
+    blobs.put = put;
     expect((await get(`${H}/h_1/missions/msn_1/artifacts`)).json()).toEqual([]);
     expect((await post('h_1', 'mission-plan', planRequest)).statusCode).toBe(201);
   });

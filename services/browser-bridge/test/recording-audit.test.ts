@@ -2,7 +2,7 @@ import { createAuditWriter } from '@hs/audit-client';
 import { createPeerClient } from '@hs/service-kit';
 import { createStore } from '@hs/store';
 import { createMemoryBlobStorage, type FakePeer, startFakePeer } from '@hs/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRecordings } from '../src/adapters/recordings.ts';
 import type { StoredBrowserSession } from '../src/domain/session-machine.ts';
 
@@ -21,12 +21,17 @@ afterEach(async () => {
 });
 
 /** Recordings whose registration artifacts-audit answers with `status`; entries go to a fake ledger. */
-async function recordingsAnswering(status: number) {
-  const artifacts = await startFakePeer((call) =>
-    call.url.endsWith('/artifacts/recording')
-      ? { status, body: status < 400 ? {} : { error: 'VALIDATION_ERROR', message: 'bad recording' } }
-      : { status: 201, body: {} },
-  );
+async function recordingsAnswering(status: number | (() => number)) {
+  const statusNow = typeof status === 'number' ? () => status : status;
+  const artifacts = await startFakePeer((call) => {
+    if (!call.url.endsWith('/artifacts/recording')) return { status: 201, body: {} };
+    const answer = statusNow();
+    return {
+      status: answer,
+      body:
+        answer < 400 ? {} : { error: answer === 403 ? 'FORBIDDEN' : 'VALIDATION_ERROR', message: 'refused' },
+    };
+  });
   peers.push(artifacts);
   const peer = createPeerClient({
     service: 'artifacts-audit',
@@ -41,10 +46,17 @@ async function recordingsAnswering(status: number) {
     sourceService: 'browser-bridge',
     maxBackoffMs: 1000,
   });
-  const recordings = createRecordings({ store, storage: createMemoryBlobStorage(), artifacts: peer, audit });
+  const recordings = createRecordings({
+    store,
+    storage: createMemoryBlobStorage(),
+    artifacts: peer,
+    audit,
+    maxBackoffMs: 20,
+  });
   const entries = () =>
     artifacts.calls.filter((c) => c.url === '/api/v1/households/h_home/audit/events').map((c) => c.body);
-  return { recordings, entries };
+  const registrations = () => artifacts.calls.filter((c) => c.url.endsWith('/artifacts/recording')).length;
+  return { recordings, entries, registrations };
 }
 
 describe('BrowserRecording registration given up', () => {
@@ -70,6 +82,23 @@ describe('BrowserRecording registration given up', () => {
     for (const status of [201, 409]) {
       const { recordings, entries } = await recordingsAnswering(status);
       await recordings.finish(session, '2026-01-01T10:05:00.000Z');
+      expect(entries()).toEqual([]);
+    }
+  });
+
+  it('keeps a recording refused for the call (403 while a token is rotated, 429) and registers it later', async () => {
+    for (const refusal of [401, 403, 429]) {
+      let answer = refusal;
+      const { recordings, entries, registrations } = await recordingsAnswering(() => answer);
+      await recordings.finish(session, '2026-01-01T10:05:00.000Z');
+      expect(registrations()).toBe(1);
+      expect(await recordings.outbox.pending()).toBe(1);
+      answer = 201;
+      await vi.waitFor(async () => {
+        await recordings.outbox.drain();
+        expect(await recordings.outbox.pending()).toBe(0);
+      });
+      expect(registrations()).toBe(2);
       expect(entries()).toEqual([]);
     }
   });

@@ -42,6 +42,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
           'must be a hop count or comma-separated addresses/CIDRs',
         )
         .optional(),
+      UPSTREAM_STREAM_SILENCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(45),
       STREAM_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_SESSION_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
@@ -91,6 +92,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     auditRetryMaxMs: raw.AUDIT_RETRY_MAX_SECONDS * 1000,
     streamTokenTtlSeconds: raw.STREAM_TOKEN_TTL_SECONDS,
+    /** A forwarded event stream silent this long (keep-alives included) is ended (see forward.ts). */
+    streamSilenceMs: raw.UPSTREAM_STREAM_SILENCE_SECONDS * 1000,
     rateLimits: {
       loginPerMinute: raw.RATE_LIMIT_LOGIN_PER_MINUTE,
       chatPerMinute: raw.RATE_LIMIT_CHAT_PER_MINUTE,

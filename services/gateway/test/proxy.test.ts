@@ -383,6 +383,12 @@ describe('streaming through the gateway', () => {
         res.end();
         return;
       }
+      if (path.includes('/hung-sse')) {
+        // One event, then nothing at all, not even a keep-alive: a hung peer.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('id: 1\ndata: one\n\n');
+        return;
+      }
       if (path.includes('/sse-with-length')) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'content-length': '11' });
         res.end('data: ok\n\n\n');
@@ -400,6 +406,7 @@ describe('streaming through the gateway', () => {
     rawGateway = await buildGateway({
       VTO_BASE_URL: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
       INTERNAL_API_TIMEOUT_SECONDS: '1',
+      UPSTREAM_STREAM_SILENCE_SECONDS: '1',
     });
     await rawGateway.listen({ port: 0, host: '127.0.0.1' });
     const g = rawGateway.server.address();
@@ -472,6 +479,37 @@ describe('streaming through the gateway', () => {
     // Still serving.
     const health = await fetch(`${rawGatewayUrl}/health`);
     expect(health.status).toBe(200);
+  });
+
+  it('ends an event stream whose peer went silent (no keep-alive), so the client reconnects', async () => {
+    const { url, headers } = await vtoPath('hung-sse');
+    const closedBefore = upstreamClosed;
+    const res = await fetch(url, { headers: { ...headers, accept: 'text/event-stream' } });
+    expect(res.status).toBe(200);
+    // Ends cleanly after UPSTREAM_STREAM_SILENCE_SECONDS with what was sent.
+    expect(await res.text()).toBe('id: 1\ndata: one\n\n');
+    await vi.waitFor(() => expect(upstreamClosed).toBe(closedBefore + 1), { timeout: 2000, interval: 20 });
+  }, 10_000);
+
+  it('keeps a stream whose peer keeps talking open past the silence limit', async () => {
+    const { url, headers } = await vtoPath('forever');
+    const controller = new AbortController();
+    const res = await fetch(url, {
+      headers: { ...headers, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    const started = Date.now();
+    let ended = false;
+    while (Date.now() - started < 1600) {
+      const { done } = await reader.read();
+      if (done) {
+        ended = true;
+        break;
+      }
+    }
+    controller.abort();
+    expect(ended).toBe(false);
   });
 
   it('aborts the upstream call when the client goes away from an endless stream', async () => {

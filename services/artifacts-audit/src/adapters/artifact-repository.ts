@@ -104,6 +104,8 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
           'application/json',
         );
       } catch (err) {
+        // A full or unwritable local disk already says so (503 SERVICE_UNAVAILABLE naming it).
+        if (err instanceof AppError) throw err;
         throw upstreamError('Artifact storage is unavailable', err);
       }
       try {

@@ -22,7 +22,8 @@ import { recordDataAccess } from './data-access.ts';
 
 const tags = ['artifacts'];
 const security = [{ internalToken: [] }];
-const createErrors = errorResponses(403, 409, 422, 502);
+// 502: blob storage unreachable; 503: its local disk full or unwritable (named in the message).
+const createErrors = errorResponses(403, 409, 422, 502, 503);
 const SERVICE_WRITE =
   ' Written only by a service (internal token, no caller identity): a member forwarded by the gateway gets 403 FORBIDDEN. The writer may send its own Idempotency-Key: a retry with the same key answers 200 with the stored artifact; an artifact stored under another key is 409 CONFLICT.';
 /** The writing service's key for its artifact (see SERVICE_WRITE). */
@@ -60,7 +61,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
         ),
         params: ArtifactsAuditHouseholdParams,
         body: MissionPlanRequest,
-        response: { 201: Artifact, ...errorResponses(403, 404, 409, 422, 502) },
+        response: { 201: Artifact, ...errorResponses(403, 404, 409, 422, 502, 503) },
       },
     },
     async (request, reply) => {

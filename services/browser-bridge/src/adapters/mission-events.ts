@@ -5,13 +5,17 @@ import type { PeerClient } from '@hs/service-kit';
 
 export function createMissionEvents(orchestrator: PeerClient) {
   return {
-    /** The orchestrator's refusals (404, 409 INVALID_MISSION_TYPE) pass through as its own errors. */
-    async send(event: BrowserEventRequest, requestId?: string): Promise<void> {
+    /**
+     * The orchestrator's refusals (404, 409 INVALID_MISSION_TYPE) pass through as its own errors.
+     * `timeoutMs` caps the wait below INTERNAL_API_TIMEOUT_SECONDS.
+     */
+    async send(event: BrowserEventRequest, requestId?: string, timeoutMs?: number): Promise<void> {
       await orchestrator.call({
         method: 'POST',
         path: '/api/v1/internal/browser/events',
         body: event,
         ...(requestId ? { requestId } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
       });
     },
   };

@@ -7,7 +7,7 @@
 // the registration up and is reported in the household's audit log (SYSTEM).
 import { type AuditWriter, recordAbandonedDelivery } from '@hs/audit-client';
 import type { BrowserActionLogEntry } from '@hs/contracts';
-import { createOutbox, outboxCollections } from '@hs/outbox';
+import { createOutbox, outboxCollections, refusedForGood } from '@hs/outbox';
 import { isAppError, type PeerClient } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
 import type { Store } from '@hs/store';
@@ -40,7 +40,7 @@ export function createRecordings(deps: {
     name: OUTBOX_NAME,
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs ?? 60_000,
-    isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500,
+    isPermanent: refusedForGood,
     onDropped: ({ householdId, body }, _id, err) =>
       recordAbandonedDelivery(deps.audit, householdId, {
         outbox: OUTBOX_NAME,

@@ -33,6 +33,9 @@ import {
 } from '../domain/session-machine.ts';
 import { ownerRefusal } from '../domain/session-owner.ts';
 
+/** How long a takeover or release waits to tell the mission (a local call that takes milliseconds). */
+const TELL_MISSION_TIMEOUT_MS = 2000;
+
 export type SessionFlowDeps = {
   sessions: SessionRepository;
   provider: BrowserProvider;
@@ -89,7 +92,11 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     currentUrl: s.currentUrl,
   });
 
-  /** The user's takeover and release reach the mission's stream; the session change stands either way. */
+  /**
+   * The user's takeover and release reach the mission's stream; the session change stands either
+   * way. Best effort, so briefly: a hung orchestrator held the user's release for the whole
+   * inter-service timeout (9.8 s of the gateway's 10) before the change they made was answered.
+   */
   async function tellMission(
     session: BrowserSession,
     type: string,
@@ -106,6 +113,7 @@ export function createSessionFlows(deps: SessionFlowDeps) {
           payload: { userId, status: session.status },
         },
         requestId,
+        TELL_MISSION_TIMEOUT_MS,
       );
     } catch (err) {
       // The spec makes the client's own USER_TAKEOVER_* mission event the fallback for this.

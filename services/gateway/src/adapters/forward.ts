@@ -129,10 +129,25 @@ export function upstreamHeaders(
   return headers;
 }
 
+/**
+ * How long a forwarded event stream may stay silent, keep-alives included, before the gateway
+ * ends it (UPSTREAM_STREAM_SILENCE_SECONDS): the peers send one at least every 15 s, so silence
+ * means a hung peer, and a client that reconnects (with Last-Event-ID) gets a clear 502/504
+ * instead of a stream that looks live and never moves.
+ */
+const DEFAULT_STREAM_SILENCE_MS = 45_000;
+
 export async function forward(
   request: FastifyRequest,
   reply: FastifyReply,
-  target: { service: string; peer: Peer; timeoutMs: number; url?: string; body?: Buffer },
+  target: {
+    service: string;
+    peer: Peer;
+    timeoutMs: number;
+    url?: string;
+    body?: Buffer;
+    streamSilenceMs?: number;
+  },
   identity: ForwardIdentity,
 ): Promise<FastifyReply> {
   const url = forwardTarget(target.peer.baseUrl, target.url ?? request.url);
@@ -231,11 +246,25 @@ export async function forward(
   if (isStream(upstream)) {
     reply.header('x-accel-buffering', 'no');
     reply.header('cache-control', 'no-cache');
-    // On shutdown the stream ends cleanly at once; the client reconnects after its `retry`.
-    trackOpenStream(reply, () => {
+    const endStream = () => {
       upstream.body.unpipe(reply.raw);
       reply.raw.end();
+    };
+    // On shutdown the stream ends cleanly at once; the client reconnects after its `retry`.
+    trackOpenStream(reply, endStream);
+    const silenceMs = target.streamSilenceMs ?? DEFAULT_STREAM_SILENCE_MS;
+    const onSilence = () => {
+      request.log.warn({ service: target.service, silenceMs }, 'event stream went silent: ended');
+      endStream();
+      abort.abort();
+    };
+    let silence = setTimeout(onSilence, silenceMs);
+    upstream.body.on('data', () => {
+      clearTimeout(silence);
+      silence = setTimeout(onSilence, silenceMs);
     });
+    upstream.body.once('close', () => clearTimeout(silence));
+    reply.raw.once('close', () => clearTimeout(silence));
   }
   if (small) return reply.send(small);
   upstream.body.on('error', () => reply.raw.destroy());

@@ -152,6 +152,7 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
           service: 'orchestrator',
           peer: ctx.config.peers.orchestrator,
           timeoutMs: ctx.config.internalTimeoutMs,
+          streamSilenceMs: ctx.config.streamSilenceMs,
           url: withoutStreamToken(request.url),
         },
         { userId: access.userId, email: access.email, role: access.member.role },

@@ -31,6 +31,7 @@ export function registerProxyRoutes(app: ServiceApp, ctx: GatewayContext): void 
     service,
     peer: ctx.config.peers[service],
     timeoutMs: ctx.config.internalTimeoutMs,
+    streamSilenceMs: ctx.config.streamSilenceMs,
   });
 
   // Bodies are passed through as raw streams: the owning service parses and limits them.

@@ -6,7 +6,7 @@
 // not recorded on the mission as if it were the real one.
 import { type AuditWriter, recordAbandonedDelivery } from '@hs/audit-client';
 import type { MissionArtifactRef } from '@hs/contracts';
-import { createOutbox, type Outbox, outboxCollections } from '@hs/outbox';
+import { createOutbox, type Outbox, outboxCollections, refusedForGood } from '@hs/outbox';
 import { isAppError, nowIso, type PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
@@ -76,7 +76,8 @@ export function createArtifactWriter(deps: {
     name: OUTBOX_NAME,
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
-    isPermanent: (err) => isAppError(err) && err.status >= 400 && err.status < 500 && err.status !== 409,
+    // 409 is handled in deliver (reported, not retried).
+    isPermanent: refusedForGood,
     onDropped: async (item, _id, err) => {
       if (deps.audit)
         await recordAbandonedDelivery(deps.audit, item.householdId, {

@@ -68,14 +68,25 @@ export async function createMission(
       contextData: { ...(url ? { startUrl: url } : {}), ...(requestId ? { requestId } : {}) },
     },
   });
-  const turn = await startTurn(ctx, {
-    householdId,
-    missionId,
-    caller: input.caller,
-    text: input.initialMessage,
-    source: input.source,
-    requestId: input.requestId,
-  });
+  let turn: Awaited<ReturnType<typeof startTurn>>;
+  try {
+    turn = await startTurn(ctx, {
+      householdId,
+      missionId,
+      caller: input.caller,
+      text: input.initialMessage,
+      source: input.source,
+      requestId: input.requestId,
+    });
+  } catch (err) {
+    // The mission exists, audited and planned: a first turn that could not even start (the store
+    // failing under it) is a failed first turn, so the creator gets the mission (201, RUNNING) to
+    // retry in, not an error that makes them create a second one.
+    ctx.logger?.warn({ err, missionId }, 'first turn could not start');
+    const stored = await ctx.missions.get(householdId, missionId).catch(() => null);
+    if (!stored) throw err;
+    return stored;
+  }
   return (await turn.done).mission;
 }
 

@@ -74,18 +74,26 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       throw invalidState(`Mission is ${doc.state}; it accepts no more messages`);
     throw conflict('A turn is already running for this mission; wait for it to finish');
   }
-  const afterSeq = await ctx.events.lastSeq(req.missionId);
   const emit = (type: StreamEventType, data: Record<string, unknown>) =>
     ctx.events.append(req.missionId, type, data);
-  const lost = interrupted as TurnLease | null;
-  if (lost)
-    await emit('turn.failed', {
-      turn_id: lost.turn_id,
-      code: 'TURN_INTERRUPTED',
-      message: 'The previous turn was interrupted before it finished',
-    });
-  // The user's message itself comes back in turn.completed (and in GET): not repeated here.
-  await emit('turn.started', { turn_id: turnId, source: req.source });
+  let afterSeq: number;
+  try {
+    afterSeq = await ctx.events.lastSeq(req.missionId);
+    const lost = interrupted as TurnLease | null;
+    if (lost)
+      await emit('turn.failed', {
+        turn_id: lost.turn_id,
+        code: 'TURN_INTERRUPTED',
+        message: 'The previous turn was interrupted before it finished',
+      });
+    // The user's message itself comes back in turn.completed (and in GET): not repeated here.
+    await emit('turn.started', { turn_id: turnId, source: req.source });
+  } catch (err) {
+    // The store failed (full, read-only) before the turn ran: free the mission for the retry
+    // now rather than when the lease runs out, if the store still takes that write.
+    await releaseLease(ctx, req.missionId, turnId).catch(() => {});
+    throw err;
+  }
   const started = performance.now();
   const finished = runTurn(ctx, req, doc, turnId).catch((err: unknown): TurnOutcome => {
     // Only the store failing while recording the failure gets here; the lease then expires by itself.
@@ -304,6 +312,13 @@ async function supersededTurn(
   return failTurn(ctx, req, turnId, null, TURN_SUPERSEDED, { onStream: false });
 }
 
+/** Ends this turn's hold on the mission, if it still has it. */
+function releaseLease(ctx: OrchestratorContext, missionId: string, turnId: string) {
+  return ctx.missions.update(missionId, (m) =>
+    m.turn_lease?.turn_id === turnId ? { ...m, turn_lease: null, updated_at: nowIso() } : ABORT,
+  );
+}
+
 /** A failed turn frees the mission at once and says why; the user's message stays in history to retry. */
 async function failTurn(
   ctx: OrchestratorContext,
@@ -319,9 +334,7 @@ async function failTurn(
       ? { code: err.code, message: err.message }
       : { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' });
   ctx.logger?.warn({ err, missionId: req.missionId, turnId, reqId: req.requestId }, 'turn failed');
-  const released = await ctx.missions.update(req.missionId, (m) =>
-    m.turn_lease?.turn_id === turnId ? { ...m, turn_lease: null, updated_at: nowIso() } : ABORT,
-  );
+  const released = await releaseLease(ctx, req.missionId, turnId);
   const mission = released.doc!;
   try {
     // `turn.failed`, not `error`: a browser's EventSource reserves `error` for connection errors.

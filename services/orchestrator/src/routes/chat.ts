@@ -72,7 +72,9 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
       const outcome = await turn.done;
       if (!outcome.ok) {
         const error = outcome.error!;
-        const message = `${error.message}. The mission is still running: send the message again.`;
+        // Some turn errors already end with the advice: say it once.
+        const cause = error.message.replace(/;? send the message again\.?$/i, '');
+        const message = `${cause}. The mission is still running: send the message again.`;
         throw error.code === 'MODEL_TIMEOUT'
           ? new AppError('UPSTREAM_TIMEOUT', 504, message)
           : new AppError('UPSTREAM_ERROR', 502, message);
