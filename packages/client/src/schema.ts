@@ -736,7 +736,7 @@ export interface paths {
         put?: never;
         /**
          * Ask to buy something
-         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain (no IP address, localhost or credentials: 400 POLICY_VIOLATION). The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the 100 most recent ids). Honours Idempotency-Key.
+         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain and the standard port (no IP address, localhost, credentials or other port: 400 POLICY_VIOLATION), stored in its canonical (WHATWG) spelling, as commerce stores offer URLs. The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the 100 most recent ids). Honours Idempotency-Key.
          */
         post: operations["createPurchaseRequest"];
         delete?: never;
@@ -1171,7 +1171,7 @@ export interface paths {
         put?: never;
         /**
          * Create image upload url
-         * @description A signed, expiring URL to PUT one image (png, jpeg or webp, at most UPLOAD_MAX_BYTES, or what is left of the household's WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD when less) with the returned headers; then confirm it. A pending upload holds its URL's limit of the quota, a confirmed image its size; deleting the item gives them back. 409 CONFLICT when the quota is used up (uploads abandoned over an hour ago are dropped first) or the item has 10 images.
+         * @description A signed, expiring URL to PUT one image (png, jpeg or webp, at most UPLOAD_MAX_BYTES, or what is left of the household's WARDROBE_MAX_UPLOAD_BYTES_PER_HOUSEHOLD when less) with the returned headers; then confirm it. A pending upload holds its URL's limit of the quota, a confirmed image its size; deleting the item gives them back. 409 CONFLICT when the quota is used up (uploads abandoned over an hour ago are dropped first), when the caller already holds WARDROBE_MAX_PENDING_UPLOADS_PER_MEMBER (default 20) upload URLs not confirmed yet (confirming or deleting one frees its place), or the item has 10 images.
          */
         post: operations["createImageUploadUrl"];
         delete?: never;
@@ -2509,6 +2509,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UPSTREAM_TIMEOUT: the service behind the gateway did not answer in time. */
             504: {
                 headers: {
@@ -2657,6 +2668,17 @@ export interface operations {
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2818,6 +2840,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UPSTREAM_TIMEOUT: the service behind the gateway did not answer in time. */
             504: {
                 headers: {
@@ -2968,6 +3001,17 @@ export interface operations {
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
