@@ -6,6 +6,7 @@
 
 import type { Season, WardrobeCategory } from '@hs/contracts';
 import { AROUND, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
+import { splitNegations } from './brief/read-message.ts';
 import { DRESS_NOT_A_DRESS } from './brief/vocabulary.ts';
 import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from './currencies.ts';
 
@@ -181,15 +182,22 @@ const SIZE_WORDS: Record<string, string> = {
   'extra large': 'XL',
 };
 
-function parseSizes(original: string, text: string): string[] {
+function parseSizes(original: string, said: string): string[] {
+  // "size 5 uk", "42 eu": the system after the number, as the brief reads it.
+  const text = said.replace(/\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1');
   const sizes: string[] = [];
   const add = (s: string) => {
     if (!sizes.includes(s)) sizes.push(s);
   };
   for (const m of text.matchAll(
-    /\bsize\s*:?\s*((?:eu|us|uk)\s?\d{1,2}(?:\.5)?|x{0,3}[sml]|xx?l|\d{1,2}(?:\.5)?)\b/g,
+    /\bsize(?!s\b)\s*:?\s*((?:eu|us|uk)\s?\d{1,2}(?:\.5)?|x{0,3}[sml]|xx?l|\d{1,2}(?:\.5)?)\b/g,
   ))
     add(m[1]!.toUpperCase().replace(/^(EU|US|UK)(\d)/, '$1 $2'));
+  // "sizes 10 and 12": each size of the list.
+  for (const m of text.matchAll(
+    /\bsizes\s*:?\s*(\d{1,2}(?:\.5)?(?:\s?(?:,|and|&|or|\/)\s?\d{1,2}(?:\.5)?\b)*)/g,
+  ))
+    for (const n of m[1]!.match(/\d{1,2}(?:\.5)?/g) ?? []) add(n);
   for (const m of text.matchAll(/\b(?:in (?:an? )?|size )(extra small|extra large|small|medium|large)\b/g))
     add(SIZE_WORDS[m[1]!]!);
   for (const m of original.matchAll(/\b(XXS|XS|XL|XXL|XXXL)\b/g)) add(m[1]!);
@@ -198,14 +206,25 @@ function parseSizes(original: string, text: string): string[] {
   return sizes;
 }
 
+const phraseIn = (text: string, word: string) => new RegExp(`\\b${word}\\b`).test(text);
+
 export function parseConstraints(message: string): Constraints {
   const text = message.toLowerCase().replace(/\s+/g, ' ');
   // "forget the budget", "ignore the £40": no price to search by.
   const out: Constraints = { ...parsePrice(text.replace(PRICE_CLEARED, ' ')) };
   const season = SEASONS.find(([re]) => re.test(text));
   if (season) out.season = season[1];
+  // "no white", "anything but black", "no dresses": what is said no to is no constraint to search by.
+  // Colours and items are words: a run of digits is left out, so a hostile 30 kB number costs
+  // the brief reader's normaliser nothing.
+  const { positive, negated } = splitNegations(message.replace(/\d{3,}/g, '0'));
   const colors = [
-    ...new Set([...text.matchAll(/\b[a-z]+\b/g)].map((m) => COLORS[m[0]]).filter((c): c is string => !!c)),
+    ...new Set(
+      [...text.matchAll(/\b[a-z]+\b/g)]
+        .filter((m) => !phraseIn(negated, m[0]) || phraseIn(positive, m[0]))
+        .map((m) => COLORS[m[0]])
+        .filter((c): c is string => !!c),
+    ),
   ];
   if (colors.length > 0) out.colors = colors;
   // "dress shoes", "fancy dress costume": no dress asked for (the brief's rule), never across a
@@ -217,7 +236,9 @@ export function parseConstraints(message: string): Constraints {
   // "sneakers 50 tops": the ceiling (read with the price), not a top.
   const tops = topsBound(said);
   const itemText = tops ? `${said.slice(0, tops.at)}    ${said.slice(tops.at + 4)}` : said;
-  const categories = CATEGORIES.filter(([re]) => re.test(itemText)).map(([, c]) => c);
+  const categories = CATEGORIES.filter(
+    ([re]) => re.test(itemText) && !(re.test(negated) && !re.test(positive)),
+  ).map(([, c]) => c);
   if (categories.length > 0) out.categories = categories;
   const occasion = OCCASIONS.find(([re]) => re.test(text));
   if (occasion) out.occasion = occasion[1];

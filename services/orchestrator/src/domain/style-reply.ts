@@ -131,6 +131,8 @@ export function styleReply(input: {
 }): string {
   const { reading, brief, steps, owned } = input;
   const parts: string[] = [];
+  if (reading.intent === 'offtopic')
+    parts.push("I can't search by that detail, so here is what matches everything else you asked for.");
   if (reading.price.cheap && !reading.cheaper && brief.maxPrice !== undefined)
     parts.push(`I took "cheap" to mean under ${brief.maxPrice}.`);
   if (reading.cheaper && brief.maxPrice !== undefined)
@@ -158,7 +160,7 @@ export function styleReply(input: {
         `You already own ${count} similar item${count === 1 ? '' : 's'}${brands.length ? ` (${brands.join(', ')})` : ''}.`,
       );
   }
-  for (const s of reportsOf(input.searches)) parts.push(searchReport(s, brief, steps));
+  for (const s of reportsOf(input.searches)) parts.push(searchReport(s, s.brief, steps));
   const unsearched = (brief.sizes ?? []).filter((size) => !input.searches.some((s) => s.size === size));
   if (input.searches.length > 0 && unsearched.length > 0)
     parts.push(`I didn't search size ${unsearched.join(' or ')} this time: ask for it on its own.`);

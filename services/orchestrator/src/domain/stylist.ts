@@ -8,6 +8,9 @@ import type {
 import { MAX_CALLS_PER_STEP } from './agent-loop.ts';
 import type { ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
 import { memberMentioned } from './brief/for-member.ts';
+import { itemMemory } from './brief/item-memory.ts';
+import { briefForKind, type ItemScopes } from './brief/item-scopes.ts';
+import { OFF_TOPIC_SUBJECT } from './brief/off-topic.ts';
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
 import { compact, updateBrief } from './brief/update-brief.ts';
@@ -31,8 +34,11 @@ const canonical = (args: Record<string, unknown>) =>
       .map((k) => [k, args[k]]),
   );
 
-/** One search of a turn: an item kind in one of the brief's sizes (a search takes one size). */
-export type SearchUnit = { kind: string | undefined; size: string | undefined };
+/**
+ * One search of a turn: an item kind in one of its sizes (a search takes one size), with the brief
+ * it searches by: the mission's, narrowed to what the message said of that item alone.
+ */
+export type SearchUnit = { kind: string | undefined; size: string | undefined; brief: Brief };
 
 export type KindSearch = SearchUnit & {
   level: number;
@@ -42,18 +48,25 @@ export type KindSearch = SearchUnit & {
 };
 
 /** Each unit's latest search: the relaxation level it reached and what came back. */
-export function kindSearches(brief: Brief, units: SearchUnit[], steps: ToolOutcome[][]): KindSearch[] {
+export function kindSearches(units: SearchUnit[], steps: ToolOutcome[][]): KindSearch[] {
   const done = steps.flat().filter((o) => o.tool === 'search_commerce');
-  return units.map(({ kind, size }) => {
-    let latest: KindSearch = { kind, size, level: 0, args: searchFor(brief, kind, 0, size), offers: null };
+  return units.map(({ kind, size, brief }) => {
+    let latest: KindSearch = {
+      kind,
+      size,
+      brief,
+      level: 0,
+      args: searchFor(brief, kind, 0, size),
+      offers: null,
+    };
     const levels = applicable(brief, kind).length;
     for (let level = 0; level <= levels; level++) {
       const args = searchFor(brief, kind, level, size);
       const hit = done.find((o) => canonical(o.args) === canonical(args));
       if (!hit) continue;
       latest = hit.ok
-        ? { kind, size, level, args, offers: (hit.result as SearchCommerceResult).items }
-        : { kind, size, level, args, offers: [], error: hit.error.message };
+        ? { kind, size, brief, level, args, offers: (hit.result as SearchCommerceResult).items }
+        : { kind, size, brief, level, args, offers: [], error: hit.error.message };
       if (latest.offers!.length > 0) break;
     }
     return latest;
@@ -90,11 +103,14 @@ const kindsOf = (brief: Brief): Array<string | undefined> =>
  * lookup; the last relaxation step (finalRelaxation) always fits in one step. The reply names
  * the sizes left out.
  */
-export function searchUnits(brief: Brief): SearchUnit[] {
+export function searchUnits(brief: Brief, items?: ItemScopes): SearchUnit[] {
   const kinds = kindsOf(brief);
   const perKind = Math.max(1, Math.floor((MAX_CALLS_PER_STEP - 2 * kinds.length) / kinds.length));
-  const sizes = brief.sizes?.length ? brief.sizes.slice(0, perKind) : [undefined];
-  return kinds.flatMap((kind) => sizes.map((size) => ({ kind, size })));
+  return kinds.flatMap((kind) => {
+    const own = briefForKind(brief, kind, items);
+    const sizes = own.sizes?.length ? own.sizes.slice(0, perKind) : [undefined];
+    return sizes.map((size) => ({ kind, size, brief: own }));
+  });
 }
 
 /** The calls, each distinct search once: relaxed searches of one kind meet once the size is loosened. */
@@ -116,15 +132,19 @@ export function styleDecision(input: ModelInput): ModelDecision {
     if (reading.intent === 'thanks') return reply(WELCOME);
     if (forMemberId && empty && (reading.intent === 'offtopic' || reading.intent === 'clarify'))
       return reply(CLARIFY, { forMemberId });
-    if (reading.intent === 'offtopic' && !forMemberId) return reply(OFF_TOPIC);
+    // Mid-conversation, a detail the reader has no word for ("with a hood", "slim fit") is no
+    // request outside clothing: the search goes on with the brief, and the reply says so.
+    if (reading.intent === 'offtopic' && !forMemberId && (empty || OFF_TOPIC_SUBJECT.test(reading.text)))
+      return reply(OFF_TOPIC);
     if (reading.intent === 'clarify' && empty) return reply(CLARIFY);
   }
   // The brief is updated once, at the turn's first step; later steps read it back from the input.
   const updated = step === 0 ? updateBrief(previous, reading, shownPrices(input)).brief : previous;
   const brief = forMemberId ? { ...updated, forMemberId } : updated;
-  const units = searchUnits(brief);
+  // What was said of one item alone ("black jeans under 40 and a white tee") goes to its searches.
+  const units = searchUnits(brief, itemMemory(input.history, reading, brief));
   if (step === 0) return firstStep(reading, brief, units);
-  const searches = kindSearches(brief, units, input.steps);
+  const searches = kindSearches(units, input.steps);
   const pairing = input.steps.flat().filter((o) => o.tool === 'pair_with_wardrobe');
   const owned = reading.intent === 'pair' ? reading.owned : undefined;
   // "what goes with my white jeans": the first step asked the wardrobe; now search what completes it.
@@ -136,17 +156,20 @@ export function styleDecision(input: ModelInput): ModelDecision {
       `Searching what goes with your ${owned.text}.`,
     );
   }
-  const searched = owned ? pairSearchOutcomes(input.steps) : searches;
+  const searched = owned ? pairSearchOutcomes(brief, input.steps) : searches;
   if (!owned) {
     const relax = searches.filter(
       (s) =>
-        s.offers !== null && s.offers.length === 0 && !s.error && s.level < applicable(brief, s.kind).length,
+        s.offers !== null &&
+        s.offers.length === 0 &&
+        !s.error &&
+        s.level < applicable(s.brief, s.kind).length,
     );
     if (relax.length > 0) {
       const calls =
         step >= LAST_SINGLE_RELAX_STEP
-          ? finalRelaxation(brief, relax)
-          : distinct(relax.map((s) => searchCall(brief, s, s.level + 1)));
+          ? finalRelaxation(relax)
+          : distinct(relax.map((s) => searchCall(s, s.level + 1)));
       return tools(calls, 'Nothing matched everything: loosening one constraint and searching again.');
     }
   }
@@ -159,7 +182,7 @@ export function styleDecision(input: ModelInput): ModelDecision {
     );
     if (calls.length > 0) return tools(calls, 'Pairing the suggestions with what the household owns.');
   }
-  const relaxed = [...new Set(searched.flatMap((s) => relaxedOf(brief, s)))];
+  const relaxed = [...new Set(searched.flatMap((s) => relaxedOf(s)))];
   const final = compact({ ...brief, relaxed });
   return reply(styleReply({ reading, brief, searches: searched, steps: input.steps, owned }), final);
 }
@@ -170,9 +193,9 @@ export const pairArgs = (o: OfferSummary) => ({
   colors: (Array.isArray(o.colors) ? (o.colors as string[]) : []).slice(0, 10),
 });
 
-const searchCall = (brief: Brief, s: KindSearch, level: number): ToolCallRequest => ({
+const searchCall = (s: KindSearch, level: number): ToolCallRequest => ({
   tool: 'search_commerce',
-  args: searchFor(brief, s.kind, level, s.size),
+  args: searchFor(s.brief, s.kind, level, s.size),
 });
 
 /**
@@ -182,12 +205,12 @@ const searchCall = (brief: Brief, s: KindSearch, level: number): ToolCallRequest
  * relaxation), then the narrower ones nearest to what was asked, as many as fit; the reply
  * names what the search that found offers relaxed.
  */
-function finalRelaxation(brief: Brief, relax: KindSearch[]): ToolCallRequest[] {
-  const pending = relax.map((s) => ({ s, top: applicable(brief, s.kind).length }));
+function finalRelaxation(relax: KindSearch[]): ToolCallRequest[] {
+  const pending = relax.map((s) => ({ s, top: applicable(s.brief, s.kind).length }));
   const chosen = new Set<string>();
   const picked: Array<{ unit: number; level: number; call: ToolCallRequest }> = [];
   const pick = (unit: number, level: number) => {
-    const call = searchCall(brief, pending[unit]!.s, level);
+    const call = searchCall(pending[unit]!.s, level);
     const key = canonical(call.args);
     if (chosen.has(key) || chosen.size >= MAX_CALLS_PER_STEP) return;
     chosen.add(key);
@@ -200,9 +223,9 @@ function finalRelaxation(brief: Brief, relax: KindSearch[]): ToolCallRequest[] {
   return picked.sort((a, b) => a.unit - b.unit || a.level - b.level).map((p) => p.call);
 }
 
-function relaxedOf(brief: Brief, s: KindSearch): string[] {
+function relaxedOf(s: KindSearch): string[] {
   if (!s.offers?.length || s.level === 0) return [];
-  return applicable(brief, s.kind).slice(0, s.level);
+  return applicable(s.brief, s.kind).slice(0, s.level);
 }
 
 function firstStep(reading: Reading, brief: Brief, units: SearchUnit[]): ModelDecision {
@@ -227,7 +250,7 @@ function firstStep(reading: Reading, brief: Brief, units: SearchUnit[]): ModelDe
   return tools(
     [
       { tool: 'list_wardrobe', args: wardrobe },
-      ...units.map(({ kind, size }) => ({ tool: 'search_commerce', args: searchFor(brief, kind, 0, size) })),
+      ...units.map((u) => ({ tool: 'search_commerce', args: searchFor(u.brief, u.kind, 0, u.size) })),
     ],
     `Checking the wardrobe and searching offers${kinds[0] ? ` for ${kinds.filter(Boolean).join(' and ')}` : ''}.`,
     brief,
@@ -249,10 +272,11 @@ function pairSearches(
   }));
 }
 
-function pairSearchOutcomes(steps: ToolOutcome[][]): KindSearch[] {
+function pairSearchOutcomes(brief: Brief, steps: ToolOutcome[][]): KindSearch[] {
   return (steps[1] ?? [])
     .filter((o) => o.tool === 'search_commerce')
     .map((o) => ({
+      brief,
       kind: typeof o.args.query === 'string' ? o.args.query : undefined,
       size: typeof o.args.size === 'string' ? o.args.size : undefined,
       level: 0,

@@ -1,6 +1,7 @@
 import type { Season, WardrobeCategory } from '@hs/contracts';
 import { readAges } from './ages.ts';
 import { readBabySizes } from './baby-sizes.ts';
+import { type ItemScope, type ItemScopes, itemSpans, SHARED_WORDS, widestPrice } from './item-scopes.ts';
 import { normalize } from './normalize.ts';
 import { CLOTHING_TALK, OFF_TOPIC_SUBJECT } from './off-topic.ts';
 import { CHEAPER, PRICE_CLEARED, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
@@ -41,6 +42,10 @@ export type Reading = {
   sizeRetry?: string;
   /** "what goes with my white jeans": the owned item, as said. */
   owned?: { text: string; kind?: string; color?: string };
+  /** Several items, some with words of their own ("black jeans under 40 and a white tee"). */
+  items?: ItemScopes;
+  /** The same, when the items join a list asked for before ("and a red top", "the hoodie in green"). */
+  joinedItems?: ItemScopes;
 };
 
 export const categoryOf = (kind: string): WardrobeCategory | undefined =>
@@ -149,7 +154,23 @@ function readNegations(text: string) {
   );
   let rest = text;
   for (const [a, b] of spans) rest = rest.slice(0, a) + ' '.repeat(b - a) + rest.slice(b);
-  return { kinds: uniq([...kinds, ...materials]), colors: uniq(colors), brands: uniq(brands), rest };
+  return {
+    kinds: uniq([...kinds, ...materials]),
+    colors: uniq(colors),
+    brands: uniq(brands),
+    rest,
+    negated,
+  };
+}
+
+/**
+ * A message split into what it asks for and what it says no to ("a black top, no white": "white"
+ * is said no to), normalised as the brief reads it. The mission's constraint parser reads its
+ * colours and categories from the first part, so the two readers agree on every negation.
+ */
+export function splitNegations(message: string): { positive: string; negated: string } {
+  const { rest, negated } = readNegations(` ${normalize(message)} `);
+  return { positive: rest, negated };
 }
 
 const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
@@ -169,7 +190,12 @@ const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
   ],
 ];
 
-const ADD_KINDS = /\b(?:also|too|as well|plus|another)\b/;
+/**
+ * Another item on top of those asked for: "also", "too", and a message that opens with "and" or
+ * "with" ("and a cardigan", "with shoes to match"), or asks for what matches ("and matching gloves").
+ */
+const ADD_KINDS =
+  /\b(?:also|too|as well|plus|another)\b|^ ?(?:and|with|oh and|and then)\b|\bmatching\b|\bto match\b|\bto go with (?:it|them|that|this)\b/;
 const REFUSE =
   /\bignore (?:the |all |your |any |previous |those )*(?:rules|instructions|limits|restrictions)\b|\b(?:admin|developer|god|dev) mode\b|\bapprove (?:it|this|that|the request|my request|the purchase|them)\b|\bconfirm (?:the |my )?(?:checkout|purchase|order|payment)\b|\bbypass\b|\boverride\b|\bpretend (?:you|to)\b|\byou are now\b|\b(?:skip|without|get round|get around|no need for) (?:the |my |a |any |your )?(?:(?:parent(?:al|s|'s|s')?|mum'?s|mom'?s|dad'?s|guardian'?s?) )?(?:approval|confirmation|permission|parents?|asking)\b/;
 const BUY =
@@ -179,7 +205,7 @@ const BUY =
  * without the words above. Read only when the message asks for nothing new.
  */
 const BUY_SHOWN =
-  /\b(?:get|grab|order|take|buy|i'?ll have|we'?ll have) (?:it|this|that|them|those|these|this one|that one|the (?:first|second|third|fourth|fifth|last|1st|2nd|3rd|1|2|3) (?:one|1)|the (?:first|second|third|last) ones?)\b|\b(?:go ahead|go for it|do it|yes please|sounds good)\b/;
+  /\b(?:get|grab|order|take|buy|i'?ll have|we'?ll have) (?:it|this|that|them|those|these|this one|that one|the (?:first|second|third|fourth|fifth|last|1st|2nd|3rd|1|2|3) (?:one|1)|the (?:first|second|third|last) ones?)\b|\b(?:go ahead|go for it|do it|yes please|sounds good)\b|\bgo (?:for|with) (?:the (?:first|second|third|fourth|fifth|last|1st|2nd|3rd|1|2|3)(?: (?:one|1|ones))?|that one|this one|those|these)\b/;
 /** "yes", "no", "maybe": an answer to the stylist's question, never a request outside clothing. */
 const ANSWER =
   /^(?:yes|yeah|yep|yup|no|nah|nope|maybe|not sure|i don'?t know|dunno|either|both|neither)(?: \.)?$/;
@@ -246,6 +272,9 @@ function readSizes(said: string, ages: number[]): string[] {
     ),
   ))
     for (const n of [m[1]!, ...alternatives(m[2], /\d{1,2}(?:\.5)?/g)]) add(n);
+  // "sizes 10 and 12": one size each (the twins', the family's).
+  for (const m of text.matchAll(/\bsizes (\d{1,2}(?:\.5)?(?: ?(?:,|and|&|or|\/) ?\d{1,2}(?:\.5)?\b)+)/g))
+    for (const n of m[1]!.match(/\d{1,2}(?:\.5)?/g) ?? []) add(n);
   for (const m of text.matchAll(
     /\bin an? (\d{1,2}(?:\.5)?)\b(?! ?(?:dollars?|bucks|pounds?|euros?|years?|yrs?|yo))/g,
   ))
@@ -274,6 +303,99 @@ function readSizes(said: string, ages: number[]): string[] {
     for (const age of ages) if (age <= 14) add(`KIDS ${age}`);
   }
   return sizes;
+}
+
+const AGE_WORDS = /\b(?:years?|yrs?|y|yo|age|aged|year olds?)\b/;
+const saysSomething = (s: ItemScope) =>
+  s.colors.length > 0 ||
+  s.sizes.length > 0 ||
+  s.price.maxPrice !== undefined ||
+  s.price.minPrice !== undefined;
+
+/**
+ * Each item's own colours, sizes and price, read from its stretch of the message (item-scopes.ts).
+ * A clause with "both" or "each" speaks for every item; so do words trailing the last item of a
+ * plain list ("jeans and a tee under 40", "a hoodie and joggers in grey"); "cheap" is for all.
+ * `joining`: the items join those asked for before ("and a red top"), which keep their own.
+ * Undefined when no item says anything of its own.
+ */
+function readItemScopes(
+  text: string,
+  kindsTaken: ReturnType<typeof takeKinds>,
+  negatedColours: string[],
+  ages: number[],
+  joining: boolean,
+): ItemScopes | undefined {
+  const spans = itemSpans(text, kindsTaken.found, (w) => coloursOf(` ${w} `).length > 0);
+  // Joining a list, every word after the last new item is still about it ("and sandals, size 5").
+  if (joining && spans.length > 0) spans[spans.length - 1]!.to = text.length;
+  const colourText = kindsTaken.rest.replace(/\bblack tie\b/g, (m) => ' '.repeat(m.length));
+  const said = (from: number, to: number): ItemScope => {
+    const chunk = text.slice(from, to);
+    const price = readPrice(chunk);
+    return {
+      colors: uniq(coloursOf(colourText.slice(from, to))).filter((c) => !negatedColours.includes(c)),
+      sizes: readSizes(chunk, readAges(readBabySizes(chunk).rest).ages),
+      price: price.cheap ? {} : price,
+    };
+  };
+  const own = spans.map((s) =>
+    SHARED_WORDS.test(text.slice(s.from, s.to)) ? undefined : said(s.from, s.to),
+  );
+  const last = spans.length - 1;
+  // Words after the last item are for the whole list ("hoodies and jeans under 10"), unless
+  // another item has its own of the same ("white trainers size 9 and navy shorts size 32").
+  // (Added to an earlier list, the message's words are all for the new items.)
+  let trailingPrice = false;
+  const lastSpan = spans[last]!;
+  if (own[last] && !joining && last > 0) {
+    const before = said(lastSpan.from, lastSpan.wordEnd);
+    const others = own.slice(0, last).filter((o): o is ItemScope => o !== undefined);
+    const othersPrice = others.some((o) => o.price.maxPrice !== undefined || o.price.minPrice !== undefined);
+    own[last] = {
+      colors: others.some((o) => o.colors.length > 0) ? own[last]!.colors : before.colors,
+      sizes: others.some((o) => o.sizes.length > 0) ? own[last]!.sizes : before.sizes,
+      price: othersPrice ? own[last]!.price : before.price,
+    };
+    trailingPrice = !othersPrice;
+  }
+  const byKind: Record<string, ItemScope> = {};
+  let sharedText = text;
+  for (const [i, s] of spans.entries()) {
+    const scope = own[i];
+    if (!scope) continue;
+    const to = i === last && trailingPrice ? s.wordEnd : s.to;
+    sharedText = sharedText.slice(0, s.from) + ' '.repeat(to - s.from) + sharedText.slice(to);
+    const was = byKind[s.kind];
+    byKind[s.kind] = was
+      ? {
+          colors: uniq([...was.colors, ...scope.colors]),
+          sizes: uniq([...was.sizes, ...scope.sizes]),
+          price: saysSomething({ ...was, colors: [], sizes: [] }) ? was.price : scope.price,
+        }
+      : scope;
+  }
+  if (!Object.values(byKind).some(saysSomething)) return undefined;
+  const shared = readPrice(sharedText);
+  // A child's size said by age is the child's, whichever item it was said beside.
+  const byAge = spans.flatMap((s, i) =>
+    AGE_WORDS.test(text.slice(s.from, s.to))
+      ? (own[i]?.sizes ?? []).filter((z) => z.startsWith('KIDS '))
+      : [],
+  );
+  return {
+    byKind,
+    shared: shared.cheap ? {} : shared,
+    ageSizes: uniq([...ages.filter((a) => a <= 14).map((a) => `KIDS ${a}`), ...byAge]),
+  };
+}
+
+/** The brief's price when items have prices of their own: the widest of them, or the shared one. */
+function ownPrices(items: ItemScopes, price: PriceReading): PriceReading {
+  const own = Object.values(items.byKind).some(
+    (s) => s.price.maxPrice !== undefined || s.price.minPrice !== undefined,
+  );
+  return own ? widestPrice(items) : price;
 }
 
 /** The owned item in "what goes with my white jeans" / "i have a black blazer, what…". */
@@ -339,12 +461,19 @@ export function readMessage(message: string): Reading {
   // "baby boy 9-12m": a baby's band in months is no age in years.
   const { age, ages } = readAges(readBabySizes(text).rest);
   const sizes = readSizes(text, ages);
+  const adding = ADD_KINDS.test(text) && !/\bjust\b/.test(text);
+  const items =
+    kinds.length > 1 && !owned ? readItemScopes(text, kindsTaken, neg.colors, ages, false) : undefined;
+  // An item added to the list ("and a red top") or one of it said again ("the hoodie in green")
+  // takes what the message says for itself; the others keep theirs (chosen with the brief).
+  const joinedItems =
+    kinds.length > 0 && !owned ? readItemScopes(text, kindsTaken, neg.colors, ages, true) : undefined;
   const reading: Reading = {
     text: text.trim(),
     intent: 'search',
     kinds,
-    addKinds: ADD_KINDS.test(text) && !/\bjust\b/.test(text),
-    price,
+    addKinds: adding,
+    price: items ? ownPrices(items, price) : price,
     cheaper,
     pricier,
     ...(sizeStep ? { sizeStep } : {}),
@@ -358,6 +487,8 @@ export function readMessage(message: string): Reading {
     ...(age !== undefined && age > 0 && age < 19 ? { forAge: age } : {}),
     clear,
     ...(owned ? { owned } : {}),
+    ...(items ? { items } : {}),
+    ...(joinedItems ? { joinedItems } : {}),
   };
   const retry = text.match(
     /^ ?(?:(?:no |oh )?(?:actually|sorry|wait)(?: , )? ?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(\d{1,2}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,

@@ -24,22 +24,39 @@ export function updateBrief(
   if (r.clear.includes('sizes')) drop('sizes');
   if (r.clear.includes('seasons')) drop('seasons');
 
+  const joining = joinsList(previous, r);
   if (r.kinds.length > 0) {
-    const kinds = r.addKinds ? [...new Set([...(b.itemKinds ?? []), ...r.kinds])] : r.kinds;
+    const kinds = joining ? [...new Set([...(b.itemKinds ?? []), ...r.kinds])] : r.kinds;
     const categories = [...new Set(kinds.map(categoryOf).filter((c) => c !== undefined))];
     // Sizes belong to a kind of garment: a new category needs its own size.
+    // A baby's or child's size by age ("6-9M", "KIDS 8") is the person's, whatever they wear; an
+    // item joining the list leaves the others their sizes.
     if (
       r.sizes.length === 0 &&
       b.categories &&
       !categories.every((c) => b.categories!.includes(c)) &&
-      b.forAge === undefined
+      b.forAge === undefined &&
+      !(b.sizes ?? []).every(personSize) &&
+      !joining
     )
       drop('sizes');
     b = { ...b, itemKinds: kinds, categories };
     b.excludedKinds = (b.excludedKinds ?? []).filter((k) => !kinds.includes(k));
   }
   const sizeRetry = r.sizeRetry !== undefined && (b.sizes?.length ?? 0) > 0;
-  const p: Reading['price'] = sizeRetry ? {} : r.price;
+  let p: Reading['price'] = sizeRetry ? {} : r.price;
+  // An item joining the list with a price of its own ("and a hoodie under 25") leaves the others'
+  // ceiling: the brief shows the widest.
+  const shared = r.joinedItems?.shared ?? {};
+  const ownPrice =
+    joining && r.kinds.length > 0 && shared.maxPrice === undefined && shared.minPrice === undefined;
+  if (
+    ownPrice &&
+    p.maxPrice !== undefined &&
+    previous.maxPrice !== undefined &&
+    p.maxPrice < previous.maxPrice
+  )
+    p = { maxPrice: previous.maxPrice, ...(p.currency ? { currency: p.currency } : {}) };
   if (p.minPrice !== undefined || p.maxPrice !== undefined) {
     drop('minPrice', 'maxPrice');
     if (p.minPrice !== undefined) b.minPrice = p.minPrice;
@@ -76,13 +93,17 @@ export function updateBrief(
   }
   if (r.sizeStep && r.sizes.length === 0 && b.sizes?.length)
     b.sizes = b.sizes.map((s) => stepSize(s, r.sizeStep!));
-  if (r.sizes.length > 0) b.sizes = r.sizes;
+  // An item added to the list ("and a red top") or said again ("the trousers in black") brings
+  // its own colour and size; the others keep theirs, so the brief shows both.
+  const added = <T>(before: T[] | undefined, now: T[]) =>
+    joining && r.kinds.length > 0 ? [...new Set([...(before ?? []), ...now])] : now;
+  if (r.sizes.length > 0) b.sizes = added(previous.sizes, r.sizes);
   else if (sizeRetry) {
     const system = b.sizes?.[0]?.match(/^([A-Z]+) /)?.[1];
     b.sizes = [system ? `${system} ${r.sizeRetry}` : r.sizeRetry!];
   }
   if (r.colors.length > 0) {
-    b.colors = r.colors;
+    b.colors = added(previous.colors, r.colors);
     b.excludedColors = (b.excludedColors ?? []).filter((c) => !r.colors.includes(c));
   }
   if (r.excludedColors.length > 0) {
@@ -105,6 +126,25 @@ export function updateBrief(
   delete b.relaxed;
   return { brief: compact(b), notes };
 }
+
+/**
+ * The message's items join the list asked for before: added ("also", "and a cardigan") or one
+ * of several said again with something new ("actually the trousers should be black"), unless
+ * the shopper narrows the list ("just the trousers", "only the top", "trousers instead").
+ */
+export function joinsList(previous: Brief, r: Reading): boolean {
+  if (r.addKinds) return true;
+  const before = previous.itemKinds ?? [];
+  return (
+    r.kinds.length > 0 &&
+    before.length > 1 &&
+    r.kinds.every((k) => before.includes(k)) &&
+    r.kinds.length < before.length &&
+    !/\b(?:just|only|instead|rather)\b/.test(r.text)
+  );
+}
+
+const personSize = (size: string) => BABY_SIZES.includes(size) || size.startsWith('KIDS ');
 
 const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
 

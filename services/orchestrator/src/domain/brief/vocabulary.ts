@@ -222,6 +222,12 @@ export const KINDS: Kind[] = [
   { kind: 'scarf', category: 'ACCESSORY', words: ['scarves', 'scarfs', 'scarf'] },
   { kind: 'gloves', category: 'ACCESSORY', words: ['gloves', 'mittens', 'mitts'] },
   { kind: 'belt', category: 'ACCESSORY', words: ['belts', 'belt'] },
+  // "black tie" is a dress code (NOT_GARMENTS), "tie-dye" a pattern: neither is a tie.
+  {
+    kind: 'tie',
+    category: 'ACCESSORY',
+    words: ['bow ties', 'bow tie', 'neckties', 'necktie', 'ties', 'tie'],
+  },
   { kind: 'sunglasses', category: 'ACCESSORY', words: ['sunglasses', 'sunnies', 'shades'] },
   { kind: 'tote', category: 'BAG', words: ['tote bag', 'totes', 'tote'] },
   {
@@ -274,6 +280,13 @@ export const KINDS: Kind[] = [
   },
   { kind: 'pajamas', category: 'OTHER', words: ['pajamas', 'pyjamas', 'pjs', 'jammies', 'pajama', 'pyjama'] },
   { kind: 'socks', category: 'OTHER', words: ['socks', 'sock'] },
+  { kind: 'sports bra', category: 'TOP', words: ['sports bras', 'sports bra', 'sport bras', 'sport bra'] },
+  // The longer phrase wins, so a dressing gown is not a gown (a dress).
+  {
+    kind: 'dressing gown',
+    category: 'OTHER',
+    words: ['dressing gowns', 'dressing gown', 'bathrobes', 'bathrobe', 'bath robe', 'robes', 'robe'],
+  },
   // What babies wear day and night: one kind, whatever a family calls it.
   {
     kind: 'onesie',
@@ -323,6 +336,7 @@ export const NOT_GARMENTS = [
   'costume dramas',
   'costume drama',
   'costume designer',
+  'black tie',
   'dress codes',
   'dress code',
   'birthday suit',
