@@ -54,11 +54,19 @@ const money = (m: RegExpMatchArray, offset: number): Money => ({
   currency: currencyOf(m[offset]) ?? currencyOf(m[offset + 2]),
 });
 
+/** The amounts of `parsePrice`, compiled once. */
+const BETWEEN = new RegExp(String.raw`(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`);
+const DASH = new RegExp(String.raw`(?<!size\s)${MONEY}\s*(?:-|–|to)\s*${MONEY}`);
+const MAX_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MAX_WORDS})\s*:?\s*${MONEY}`);
+const AMOUNT_MAX_AFTER = new RegExp(String.raw`${MONEY}\s+(?:${MAX_AFTER})\b`);
+const MIN_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MIN_WORDS})\s*:?\s*${MONEY}`);
+const BARE_AMOUNT = bareMoney(NUM, String.raw`(?<!\b(?:size|${AROUND})\s?)`);
+
 function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | 'currency'> {
   const out: Pick<Constraints, 'maxPrice' | 'minPrice' | 'currency'> = {};
   const found: Money[] = [];
-  const range = text.match(new RegExp(String.raw`(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`));
-  const dashRange = text.match(new RegExp(String.raw`(?<!size\s)${MONEY}\s*(?:-|–|to)\s*${MONEY}`));
+  const range = text.match(BETWEEN);
+  const dashRange = text.match(DASH);
   if (range) {
     const [a, b] = [money(range, 1), money(range, 4)];
     found.push(a, b);
@@ -68,11 +76,11 @@ function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | '
     found.push(a, b);
     [out.minPrice, out.maxPrice] = [Math.min(a.amount, b.amount), Math.max(a.amount, b.amount)];
   } else {
-    const max = text.match(new RegExp(String.raw`(?:^|[^a-z])(?:${MAX_WORDS})\s*:?\s*${MONEY}`));
-    const maxAfter = text.match(new RegExp(String.raw`${MONEY}\s+(?:${MAX_AFTER})\b`));
-    const min = text.match(new RegExp(String.raw`(?:^|[^a-z])(?:${MIN_WORDS})\s*:?\s*${MONEY}`));
+    const max = text.match(MAX_AMOUNT);
+    const maxAfter = text.match(AMOUNT_MAX_AFTER);
+    const min = text.match(MIN_AMOUNT);
     // Not a size ("size 40 eur"), nor "around 70 pounds" (a band the brief reads; not read here).
-    const bare = text.match(bareMoney(NUM, String.raw`(?<!\b(?:size|${AROUND})\s?)`));
+    const bare = text.match(BARE_AMOUNT);
     const tops = topsBound(text);
     if (max) found.push(money(max, 1));
     else if (maxAfter && !/size\s*$/.test(text.slice(0, maxAfter.index))) found.push(money(maxAfter, 1));

@@ -66,18 +66,25 @@ export const PRICE_CLEARED = new RegExp(
 const valid = (v: number) => v > 0 && v <= 1_000_000;
 const round = (v: number) => Math.round(v);
 
+/** The amounts of `readPrice`, compiled once (building them per message cost more than matching). */
+const DASH = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s*(?:-|–|to)\s*${MONEY}(\s*(?:${CUR}|range|price))?`);
+const BETWEEN = new RegExp(String.raw`\b(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`);
+const AROUND_AMOUNT = new RegExp(String.raw`\b(?:${AROUND})\s+(?:a\s)?${MONEY}`);
+const MAX_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MAX})\s*(?:like\s|about\s|around\s)?${MONEY}`);
+const AMOUNT_MAX_AFTER = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s+(?:${MAX_AFTER})\b`);
+const MIN_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MIN})\s*${MONEY}`);
+const BARE_AMOUNT = bareMoney(NUM, NOT_SIZE);
+
 export function readPrice(text: string): PriceReading {
   const out: PriceReading = {};
   const currencies: Array<string | undefined> = [];
-  const m = (re: string) => text.match(new RegExp(re));
-  const dash = m(String.raw`${NOT_SIZE}${MONEY}\s*(?:-|–|to)\s*${MONEY}(\s*(?:${CUR}|range|price))?`);
+  const dash = text.match(DASH);
   const range =
-    m(String.raw`\b(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`) ??
-    (dash && (dash[1] || dash[3] || dash[4] || dash[6] || dash[7]) ? dash : null);
-  const around = m(String.raw`\b(?:${AROUND})\s+(?:a\s)?${MONEY}`);
-  const max = m(String.raw`(?:^|[^a-z])(?:${MAX})\s*(?:like\s|about\s|around\s)?${MONEY}`);
-  const maxAfter = m(String.raw`${NOT_SIZE}${MONEY}\s+(?:${MAX_AFTER})\b`);
-  const min = m(String.raw`(?:^|[^a-z])(?:${MIN})\s*${MONEY}`);
+    text.match(BETWEEN) ?? (dash && (dash[1] || dash[3] || dash[4] || dash[6] || dash[7]) ? dash : null);
+  const around = text.match(AROUND_AMOUNT);
+  const max = text.match(MAX_AMOUNT);
+  const maxAfter = text.match(AMOUNT_MAX_AFTER);
+  const min = text.match(MIN_AMOUNT);
   const tops = topsBound(text);
   if (range) {
     const [a, b] = [Number(range[2]), Number(range[5])];
@@ -102,7 +109,7 @@ export function readPrice(text: string): PriceReading {
     currencies.push(currencyOf(min[1]), currencyOf(min[3]));
   } else {
     // A bare amount with a currency is the budget: "20 bucks each", "$50".
-    const bare = text.match(bareMoney(NUM, NOT_SIZE));
+    const bare = text.match(BARE_AMOUNT);
     if (bare) {
       const { raw, currency } = bareMoneyOf(bare);
       out.maxPrice = Number(raw);

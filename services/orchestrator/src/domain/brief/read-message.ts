@@ -55,33 +55,38 @@ export const kindSeason = (kind: string) => KINDS.find((k) => k.kind === kind)?.
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
 const phrase = (w: string) => new RegExp(`(?<![\\w-])${escapeRe(w)}(?![\\w-])`, 'g');
-const KIND_WORDS = KINDS.flatMap((k) => k.words.map((w) => ({ w, kind: k.kind, re: phrase(w) }))).sort(
-  (a, b) => b.w.length - a.w.length,
-);
+const KIND_WORDS = KINDS.flatMap((k) =>
+  k.words.map((w) => ({ w, lit: w, kind: k.kind, re: phrase(w) })),
+).sort((a, b) => b.w.length - a.w.length);
 const COLOR_WORDS = [...COLORS.map(([w, c]): [string, string[]] => [w, [c]]), ...COLOR_FAMILIES]
   .sort((a, b) => b[0].length - a[0].length)
-  .map(([w, cs]) => ({ cs, re: phrase(w) }));
+  .map(([w, cs]) => ({ cs, lit: w, re: phrase(w) }));
 const MATERIAL_WORDS = [...MATERIALS]
   .sort((a, b) => b[0].length - a[0].length)
-  .map(([w, words]) => ({ words, re: phrase(w) }));
+  .map(([w, words]) => ({ words, lit: w, re: phrase(w) }));
 /** "gender neutral" says who, not which colour. */
 const NOT_COLORS = /\bgender[ -]neutral\b/g;
 const coloursOf = (text: string) =>
   take(text.replace(NOT_COLORS, ' '), COLOR_WORDS).found.flatMap((f) => f.cs);
-const BRAND_WORDS = [...BRANDS].sort((a, b) => b.length - a.length).map((b) => ({ b, re: phrase(b) }));
+const BRAND_WORDS = [...BRANDS]
+  .sort((a, b) => b.length - a.length)
+  .map((b) => ({ b, lit: b, re: phrase(b) }));
 
 /** Finds vocabulary phrases, longest first, blanking each so "navy blue" is not also "blue". */
 function take<T>(
   text: string,
-  words: Array<{ re: RegExp } & T>,
+  words: Array<{ re: RegExp; lit: string } & T>,
 ): { found: Array<T & { at: number }>; rest: string } {
   let rest = text;
   const found: Array<T & { at: number }> = [];
-  for (const w of words)
+  for (const w of words) {
+    // Most of the vocabulary is not in a message: a substring test skips its pattern cheaply.
+    if (!rest.includes(w.lit)) continue;
     rest = rest.replace(w.re, (m, at: number) => {
       found.push({ ...w, at });
       return ' '.repeat(m.length);
     });
+  }
   found.sort((a, b) => a.at - b.at);
   return { found, rest };
 }
@@ -240,6 +245,14 @@ const LETTER = '(?:xxs|xs|s|m|l|xl|xxl|xxxl|2xl|3xl)';
 /** "m or l", "s/m", "10 or 12": the alternatives after a first size. */
 const OR_LETTERS = String.raw`((?:(?:\s?(?:or|/|,|&|and)\s?|\s)(?:an?\s)?${LETTER}\b(?!'))*)`;
 const OR_NUMBERS = String.raw`((?:\s?(?:or|/)\s?\d{1,2}(?:\.5)?\b)*)`;
+const SIZE_NUMBERS = new RegExp(
+  // "32 waist 34 length": the number before a length, leg or inseam is no waist.
+  // "kids size 13" is read above, as one kids' size.
+  String.raw`(?<!\b(?:kids?'?s?|youth|children'?s?|toddler) )\b(?:size|sz|waist) (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)(?! ?(?:length|leg|inseam|long)\b)${OR_NUMBERS}`,
+  'g',
+);
+const SIZE_LETTERS = new RegExp(String.raw`\b(?:size|sz|in|in an?|an?) (${LETTER})\b(?!')${OR_LETTERS}`, 'g');
+const A_LETTER = new RegExp(String.raw`\b${LETTER}\b(?!')`, 'g');
 const alternatives = (chain: string | undefined, re: RegExp) =>
   chain ? [...chain.matchAll(re)].map((m) => m[0]) : [];
 
@@ -263,14 +276,7 @@ function readSizes(said: string, ages: number[]): string[] {
     const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
     if (hi - lo < 3) for (let age = lo; age <= hi; age++) add(`KIDS ${age}`);
   }
-  for (const m of text.matchAll(
-    new RegExp(
-      // "32 waist 34 length": the number before a length, leg or inseam is no waist.
-      // "kids size 13" is read above, as one kids' size.
-      String.raw`(?<!\b(?:kids?'?s?|youth|children'?s?|toddler) )\b(?:size|sz|waist) (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)(?! ?(?:length|leg|inseam|long)\b)${OR_NUMBERS}`,
-      'g',
-    ),
-  ))
+  for (const m of text.matchAll(SIZE_NUMBERS))
     for (const n of [m[1]!, ...alternatives(m[2], /\d{1,2}(?:\.5)?/g)]) add(n);
   // "sizes 10 and 12": one size each (the twins', the family's).
   for (const m of text.matchAll(/\bsizes (\d{1,2}(?:\.5)?(?: ?(?:,|and|&|or|\/) ?\d{1,2}(?:\.5)?\b)+)/g))
@@ -284,11 +290,8 @@ function readSizes(said: string, ages: number[]): string[] {
   // "w32 l34": the waist, as above.
   for (const m of text.matchAll(/\bw\s?(\d{2})\s+l\s?\d{2}\b/g)) add(m[1]!);
   const letter = (s: string) => s.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL');
-  for (const m of text.matchAll(
-    new RegExp(String.raw`\b(?:size|sz|in|in an?|an?) (${LETTER})\b(?!')${OR_LETTERS}`, 'g'),
-  ))
-    for (const l of [m[1]!, ...alternatives(m[2], new RegExp(String.raw`\b${LETTER}\b(?!')`, 'g'))])
-      add(letter(l));
+  for (const m of text.matchAll(SIZE_LETTERS))
+    for (const l of [m[1]!, ...alternatives(m[2], A_LETTER)]) add(letter(l));
   for (const m of text.matchAll(/\b(xxs|xs|xl|xxl|xxxl|2xl|3xl)\b/g)) add(letter(m[1]!));
   for (const m of text.matchAll(/\b(?:extra[ -]small|x[ -]small)\b/g)) add(m && 'XS');
   for (const m of text.matchAll(/\b(?:extra[ -]large|x[ -]large)\b/g)) add(m && 'XL');
@@ -417,7 +420,30 @@ function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
   return { owned: { text: said, kind: hit.kind, ...(color ? { color } : {}) }, rest };
 }
 
+const READINGS_KEPT = 256;
+const readings = new Map<string, Reading>();
+
+/**
+ * What one message says: its items, colours, sizes, price, ages, occasion, negations and intent.
+ * A turn reads the same messages at every step, and the
+ * last ten again for what each item was asked with, so readings are kept (the most recent 256
+ * texts); a reading is never changed after it is made.
+ */
 export function readMessage(message: string): Reading {
+  const kept = readings.get(message);
+  if (kept) {
+    // Most recently used last, so the oldest is the first to go.
+    readings.delete(message);
+    readings.set(message, kept);
+    return kept;
+  }
+  const reading = readOnce(message);
+  readings.set(message, reading);
+  if (readings.size > READINGS_KEPT) readings.delete(readings.keys().next().value as string);
+  return reading;
+}
+
+function readOnce(message: string): Reading {
   let text = ` ${normalize(message)} `;
   const clear: Reading['clear'] = [];
   for (const [re, what] of CLEARS)
