@@ -197,7 +197,8 @@ export function checkMerchantUrl(
     return { ok: false, reason: 'URL must have a valid public domain name' };
   // The real browser reaches shops on 80 and 443 only: a request on another port could be
   // approved but never prepared.
-  if (url.port) return { ok: false, reason: 'URL must use the standard port for its scheme (80 or 443)' };
+  if (url.port)
+    return { ok: false, reason: 'URL must use the default port of its scheme (443 for https, 80 for http)' };
   if (policy.allowedDomains && !isDomainAllowed(host, policy.allowedDomains))
     return { ok: false, reason: `Domain ${host} is not on the allowlist` };
   return { ok: true, url: url.toString(), domain: host };

@@ -62,20 +62,25 @@ export function createWriteProbe(
   /**
    * The file as opened. Deleted (DATA_DIR removed) or replaced under a running service, SQLite
    * keeps writing to the open, unlinked file: every write "succeeds" and is gone at the restart.
-   * So a file that is no longer the one opened makes the store not ready and refuses writes
-   * (503), for good: only reopening (a restart) reaches the file on disk.
+   * So while the path does not lead to the file opened, the store is not ready and refuses writes
+   * (503); only that file coming back (a directory renamed back) or a restart ends it.
    */
-  const opened = file === '' ? null : identityOf(file);
+  const seen = file === '' ? null : identityOf(file);
+  const opened = seen === 'unknown' ? null : seen;
   let gone: StoreUnavailableError | null = null;
   let fileCheckedAt = Date.now();
   const fileGone = (): StoreUnavailableError | null => {
-    if (gone || opened === null) return gone;
+    if (opened === null) return null;
     fileCheckedAt = Date.now();
     const now = identityOf(file);
-    if (now === null || now.dev !== opened.dev || now.ino !== opened.ino)
-      gone = new StoreUnavailableError('SQLITE_CANTOPEN', GONE_MESSAGE, {
-        cause: new Error(`${file} is ${now === null ? 'gone' : 'another file'}`),
-      });
+    // A stat that fails for another reason (EACCES, EIO, a stale mount) changes nothing.
+    if (now === 'unknown') return gone;
+    const same = now !== null && now.dev === opened.dev && now.ino === opened.ino;
+    gone = same
+      ? null
+      : new StoreUnavailableError('SQLITE_CANTOPEN', GONE_MESSAGE, {
+          cause: new Error(`${file} is ${now === null ? 'gone' : 'another file'}`),
+        });
     return gone;
   };
 
@@ -97,7 +102,7 @@ export function createWriteProbe(
 
   return {
     refusal() {
-      if (gone || Date.now() - fileCheckedAt < FILE_CHECK_EVERY_MS) return gone;
+      if (Date.now() - fileCheckedAt < FILE_CHECK_EVERY_MS) return gone;
       return fileGone();
     },
     failed(err) {
@@ -144,11 +149,13 @@ export function createWriteProbe(
   };
 }
 
-function identityOf(file: string): Pick<Stats, 'dev' | 'ino'> | null {
+/** The file's identity; null when it no longer exists; 'unknown' when it can't be told now. */
+function identityOf(file: string): Pick<Stats, 'dev' | 'ino'> | null | 'unknown' {
   try {
     const { dev, ino } = statSync(file);
     return { dev, ino };
-  } catch {
-    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? null : 'unknown';
   }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,4 +71,18 @@ describe('sqlite storage errors', () => {
       await store.close();
     },
   );
+
+  it('serves again once the very file it opened is back (a directory renamed away and back)', async () => {
+    const sub = join(dir, `back-${Math.random()}`);
+    mkdirSync(sub);
+    const store = createStore({ backend: 'sqlite', file: join(sub, 'data.sqlite') });
+    const docs = store.collection<{ id: string }>('docs');
+    await docs.create('before', { id: 'before' });
+    renameSync(sub, `${sub}-away`);
+    expect(await store.ping()).toBe(false);
+    renameSync(`${sub}-away`, sub);
+    expect(await store.ping()).toBe(true);
+    await docs.create('after', { id: 'after' });
+    await store.close();
+  });
 });

@@ -43,7 +43,10 @@ describe('offers', () => {
     ['http://localhost:3000/x', 'URL must have a valid public domain name'],
     ['http://shop.localhost/x', 'URL must have a valid public domain name'],
     ['https://user:pw@shop.acme.com/x', 'URL must not contain credentials'],
-    ['https://shop.acme.com:8443/x', 'URL must use the standard port for its scheme (80 or 443)'],
+    [
+      'https://shop.acme.com:8443/x',
+      'URL must use the default port of its scheme (443 for https, 80 for http)',
+    ],
     ['https://intranet/x', 'URL must have a valid public domain name'],
     ['not a url', 'URL is not valid'],
   ])('refuses %s with 400 POLICY_VIOLATION', async (url, message) => {

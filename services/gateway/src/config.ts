@@ -42,6 +42,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
           'must be a hop count or comma-separated addresses/CIDRs',
         )
         .optional(),
+      // Keep it above 15 s: the peers send a keep-alive every 15 s at most (tests use less).
       UPSTREAM_STREAM_SILENCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(45),
       STREAM_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
       VOICE_SESSION_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),

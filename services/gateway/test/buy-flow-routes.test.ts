@@ -112,7 +112,10 @@ describe('purchase requests: create and read', () => {
     ['ftp://shop.example.com/x', 'URL must use http or https'],
     ['https://127.0.0.1/x', 'URL must use a domain name, not an IP address'],
     ['https://[::1]/x', 'URL must use a domain name, not an IP address'],
-    ['https://shop.example.com:8443/x', 'URL must use the standard port for its scheme (80 or 443)'],
+    [
+      'https://shop.example.com:8443/x',
+      'URL must use the default port of its scheme (443 for https, 80 for http)',
+    ],
     ['http://localhost:8080/x', 'URL must have a valid public domain name'],
     ['https://shop.localhost/x', 'URL must have a valid public domain name'],
     ['https://user:pw@shop.example.com/x', 'URL must not contain credentials'],

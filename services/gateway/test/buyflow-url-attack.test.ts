@@ -50,9 +50,16 @@ describe('merchant and checkout URLs an attacker spells ambiguously', () => {
     });
   });
 
-  it('refuses a checkout URL with a user name in front of the merchant host', async () => {
+  it.each([
+    [
+      'a user name in front of the merchant host',
+      'https://evil.example@shop.example.com/checkout',
+      'credentials',
+    ],
+    ['another port on the merchant host', 'https://shop.example.com:8443/checkout', 'default https port'],
+  ])('refuses a checkout URL with %s', async (_case, checkoutUrl, reason) => {
     const { r, jobId } = await cartPrepRequest();
-    const cart = { ...sampleCart(), checkoutUrl: 'https://evil.example@shop.example.com/checkout' };
+    const cart = { ...sampleCart(), checkoutUrl };
     const res = await t.post(`${r}/cart-ready`, t.internal(), { jobId, cart });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
@@ -60,6 +67,6 @@ describe('merchant and checkout URLs an attacker spells ambiguously', () => {
       cart: null,
       lastFailure: { jobId, errorCode: 'SAFETY_VIOLATION' },
     });
-    expect(res.json().lastFailure.message).toContain('credentials');
+    expect(res.json().lastFailure.message).toContain(reason);
   });
 });

@@ -41,6 +41,9 @@ export function cartRefusal(
     !sameOrSubdomain(checkoutHost, request.merchantDomain)
   )
     return `Checkout URL must be https on ${request.merchantDomain} (got ${checkout.protocol}//${checkoutHost})`;
+  // The merchant-URL rule: shops are reached on their scheme's default port only.
+  if (checkout.port && !localShop)
+    return `Checkout URL must use the default https port (got ${checkout.port})`;
   return null;
 }
 
