@@ -5,6 +5,7 @@
  */
 
 import type { Season, WardrobeCategory } from '@hs/contracts';
+import { spokenAmounts } from './brief/normalize.ts';
 import { AROUND, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
 import { splitNegations } from './brief/read-message.ts';
 import { DRESS_NOT_A_DRESS } from './brief/vocabulary.ts';
@@ -150,9 +151,15 @@ const CATEGORIES: Array<[RegExp, WardrobeCategory]> = [
     /\b(?:t-?shirts?|tees?|shirts?|blouses?|tops?|sweaters?|jumpers?|hoodies?|cardigans?|polos?|tank tops?|sweatshirts?)\b/,
     'TOP',
   ],
-  [/\b(?:jeans|trousers|pants|shorts|skirts?|leggings|chinos|joggers)\b/, 'BOTTOM'],
-  [/\b(?:dress(?:es)?|gowns?|jumpsuits?)\b/, 'DRESS'],
-  [/\b(?:jackets?|coats?|parkas?|blazers?|raincoats?|trench(?:coats?)?|outerwear|anoraks?)\b/, 'OUTERWEAR'],
+  [
+    /\b(?:jeans|trousers|pants|shorts|skirts?|leggings|chinos|joggers|kilts?|sarongs?|salopettes?)\b/,
+    'BOTTOM',
+  ],
+  [/\b(?:dress(?:es)?|gowns?|jumpsuits?|[kc]aftans?)\b/, 'DRESS'],
+  [
+    /\b(?:jackets?|coats?|parkas?|blazers?|raincoats?|trench(?:coats?)?|outerwear|anoraks?|ponchos?)\b/,
+    'OUTERWEAR',
+  ],
   [/\b(?:shoes|sneakers|trainers|boots|sandals|heels|loafers|flats|footwear)\b/, 'SHOES'],
   [
     /\b(?:scarf|scarves|hats?|belts?|caps?|gloves|sunglasses|jewell?ery|ties?|watch(?:es)?|accessor(?:y|ies))\b/,
@@ -217,7 +224,9 @@ function parseSizes(original: string, said: string): string[] {
 const phraseIn = (text: string, word: string) => new RegExp(`\\b${word}\\b`).test(text);
 
 export function parseConstraints(message: string): Constraints {
-  const text = message.toLowerCase().replace(/\s+/g, ' ');
+  // Amounts, sizes and colours as the brief reads them: "fifty bucks" is 50, "size 38 actually
+  // make it 39" is 39, "red no wait blue" is blue.
+  const text = spokenAmounts(message.toLowerCase().replace(/\s+/g, ' '));
   // "forget the budget", "ignore the £40": no price to search by.
   const out: Constraints = { ...parsePrice(text.replace(PRICE_CLEARED, ' ')) };
   const season = SEASONS.find(([re]) => re.test(text));

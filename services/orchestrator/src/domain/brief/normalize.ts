@@ -125,6 +125,7 @@ const KEEP = new Set(
   bush brush bench booth coal pure tape flock forge gravy greed peace perch plumb plump grown larger
   fleecy shorter tighter cargo parents shopper skating sailing slipped tracker trainee whistle winners
   chequer formula jackpot skaters slimmer spirits stopper sleeper
+  shin shins strong captain captains
   `
     .split(/\s+/)
     .filter(Boolean),
@@ -212,12 +213,34 @@ const SIZE_WORD = '(?:xxs|xs|s|m|l|xl|xxl|xxxl|2xl|3xl|small|medium|large|extra 
 const COLOUR_WORD = `(?:${COLORS.map(([w]) => w)
   .sort((a, b) => b.length - a.length)
   .join('|')})`;
+/** "make it a 39", "actually a size 40": the article or the word size before the new value. */
+const NEW_VALUE = '(?:an? )?(?:size )?';
 const CORRECTIONS = [
-  new RegExp(String.raw`${SAID}(?<![\w.])${NUMBER_WORD} ${MARKER(true)}(?=${NUMBER_WORD}(?![\w]))`, 'g'),
-  new RegExp(String.raw`${SAID}\b${SIZE_WORD} ${MARKER(true)}(?=${SIZE_WORD}\b)`, 'g'),
+  new RegExp(
+    String.raw`${SAID}(?<![\w.])${NUMBER_WORD} ${MARKER(true)}${NEW_VALUE}(?=${NUMBER_WORD}(?![\w]))`,
+    'g',
+  ),
+  new RegExp(String.raw`${SAID}\b${SIZE_WORD} ${MARKER(true)}${NEW_VALUE}(?=${SIZE_WORD}\b)`, 'g'),
   new RegExp(String.raw`${SAID}\b${COLOUR_WORD} ${MARKER(false)}(?=${COLOUR_WORD}\b)`, 'g'),
 ];
 const selfCorrected = (t: string) => CORRECTIONS.reduce((s, re) => s.replace(re, ''), ` ${t} `);
+
+/**
+ * Amounts and sizes as they are said, for a reader that keeps the rest of the text as typed (the
+ * mission's constraints): numbers in digits, spoken corrections applied ("size ten no eleven",
+ * "38 actually make it 39"), slang money ("a tenner"). Punctuation after a word is set apart so
+ * "fifty," is a number word; "49,99" and "1,200" stay as they are.
+ */
+export function spokenAmounts(lowercased: string): string {
+  const spaced = spellNumbers(lowercased.replace(/([a-z0-9])([,.!?;])(?=\s|$)/g, '$1 $2'));
+  // Most messages correct nothing: the correction patterns run only when a marker is there.
+  const corrected = CORRECTION_MARKER.test(spaced)
+    ? selfCorrected(spaced).replace(I_MEAN, ' ').replace(/\s+/g, ' ').trim()
+    : spaced;
+  return slangMoney(corrected);
+}
+/** A word every correction marker (STRONG_MARKER, a bare "no") contains. */
+const CORRECTION_MARKER = /\b(?:no|nope|wait|sorry|mean|rather|actually|scratch|make)\b/;
 
 /**
  * Money as it is said: "a tenner" and "a fiver" are 10 and 5 pounds, "a couple of quid" 2,

@@ -8,6 +8,7 @@ import type { Season, WardrobeCategory } from '@hs/contracts';
 type Kind = { kind: string; category: WardrobeCategory; words: string[]; season?: Season; generic?: boolean };
 
 export const KINDS: Kind[] = [
+  { kind: 'poncho', category: 'OUTERWEAR', words: ['rain ponchos', 'rain poncho', 'ponchos', 'poncho'] },
   {
     kind: 'raincoat',
     category: 'OUTERWEAR',
@@ -193,6 +194,15 @@ export const KINDS: Kind[] = [
   { kind: 'chinos', category: 'BOTTOM', words: ['chinos', 'khakis'] },
   { kind: 'shorts', category: 'BOTTOM', words: ['bermuda shorts', 'bermudas', 'jorts', 'shorts'] },
   { kind: 'skirt', category: 'BOTTOM', words: ['skirts', 'skirt'] },
+  { kind: 'kilt', category: 'BOTTOM', words: ['kilts', 'kilt'] },
+  { kind: 'sarong', category: 'BOTTOM', words: ['sarongs', 'sarong'] },
+  // Ski trousers with a bib: before "pants" (trousers) and the "ski" occasion, the longer phrase wins.
+  {
+    kind: 'salopettes',
+    category: 'BOTTOM',
+    words: ['salopettes', 'salopette', 'ski pants', 'ski trousers', 'snow pants'],
+    season: 'WINTER',
+  },
   {
     kind: 'trousers',
     category: 'BOTTOM',
@@ -211,6 +221,7 @@ export const KINDS: Kind[] = [
     words: ['trouser suit', 'pant suit', 'pantsuit', 'tuxedos', 'tuxedo', 'tux', 'suits', 'suit'],
   },
   { kind: 'dress', category: 'DRESS', words: ['dresses', 'dress', 'gown', 'frock'] },
+  { kind: 'kaftan', category: 'DRESS', words: ['kaftans', 'kaftan', 'caftans', 'caftan'] },
   {
     kind: 'beanie',
     category: 'ACCESSORY',
@@ -280,6 +291,12 @@ export const KINDS: Kind[] = [
   },
   { kind: 'pajamas', category: 'OTHER', words: ['pajamas', 'pyjamas', 'pjs', 'jammies', 'pajama', 'pyjama'] },
   { kind: 'socks', category: 'OTHER', words: ['socks', 'sock'] },
+  // Sports kit a child outgrows: "shin pads for football".
+  {
+    kind: 'shin pads',
+    category: 'OTHER',
+    words: ['shin pads', 'shin pad', 'shinpads', 'shin guards', 'shin guard', 'shinguards'],
+  },
   { kind: 'sports bra', category: 'TOP', words: ['sports bras', 'sports bra', 'sport bras', 'sport bra'] },
   // The longer phrase wins, so a dressing gown is not a gown (a dress).
   {
