@@ -71,3 +71,19 @@ describe('more garment words', () => {
     expect(parseConstraints('a poncho').categories).toEqual(['OUTERWEAR']);
   });
 });
+
+describe('prices and half sizes written with a decimal comma, as most of Europe writes them', () => {
+  it.each([
+    ['jeans under 49,99 €', { maxPrice: 49.99, currency: 'EUR' }],
+    ['price 49,99 eur', { maxPrice: 49.99, currency: 'EUR' }],
+    ['a coat, max €89,90', { maxPrice: 89.9, currency: 'EUR' }],
+    ['boots under 1,200 eur', { maxPrice: 1200, currency: 'EUR' }],
+  ])('reads "%s" as the amount written', (text, expected) => {
+    expect(briefOf(text)).toMatchObject(expected);
+  });
+
+  it('reads "size 38,5" as a half size, and a list of sizes with a comma as a list', () => {
+    expect(briefOf('shoes size 38,5').sizes).toEqual(['38.5']);
+    expect(briefOf('sizes 10,12 please').sizes).toEqual(['10', '12']);
+  });
+});

@@ -170,6 +170,10 @@ export function correct(word: string): string {
   return best ?? word;
 }
 
+const CURRENCY_MARK = String.raw`(?:€|£|\$|eur\b|euros?\b|chf\b|sek\b|nok\b|dkk\b|pln\b|kr\b|zł)`;
+const DECIMAL_COMMA_BEFORE_CURRENCY = new RegExp(String.raw`(\d),(\d{2})(?!\d)(?=\s?${CURRENCY_MARK})`, 'g');
+const DECIMAL_COMMA_AFTER_CURRENCY = /((?:€|£|\$|\beur|\bchf)\s?\d+),(\d{2})(?!\d)/g;
+
 export function normalize(message: string): string {
   let t = message
     .toLowerCase()
@@ -180,6 +184,12 @@ export function normalize(message: string): string {
     .replace(/[!?;\r\n][\s!?;]*(?=[^\s!?;])/g, ' . ')
     .replace(/[!?;]/g, ' ')
     .replace(/(\d),(\d{3})\b/g, '$1$2')
+    // "49,99 €", "€12,50", "19,90 eur": a decimal comma beside a currency (a list of sizes,
+    // "10,12", has none), as most of Europe writes prices.
+    .replace(DECIMAL_COMMA_BEFORE_CURRENCY, '$1.$2')
+    .replace(DECIMAL_COMMA_AFTER_CURRENCY, '$1.$2')
+    // "size 38,5": a half size with a decimal comma.
+    .replace(/\b(size|sz|eu|uk|us)\s?(\d{1,2}),5(?!\d)/g, '$1 $2.5')
     .replace(/,/g, ' , ')
     .replace(/(?<!\d)\.(?!\d)/g, ' . ')
     .replace(/\s+/g, ' ')
