@@ -6,7 +6,10 @@ import {
   newConfirmationToken,
   type StoredCheckoutToken,
 } from '../src/domain/confirmation-token.ts';
-import { merchantDomainOf } from '../src/domain/merchant-url.ts';
+import { checkedMerchantUrl } from '../src/domain/merchant-url.ts';
+
+const merchantDomainOf = (url: string) => checkedMerchantUrl(url).domain;
+
 import { canApply, type PurchaseEvent, TRANSITIONS } from '../src/domain/purchase-request-machine.ts';
 import { recoverDispatches } from '../src/flows/start-purchase-intent.ts';
 import { buildBuyflowGateway } from './buyflow-harness.ts';

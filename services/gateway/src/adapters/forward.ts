@@ -258,27 +258,29 @@ export async function forward(
       endStream();
       abort.abort();
     };
-    let silence = setTimeout(onSilence, silenceMs);
-    upstream.body.on('data', () => {
-      clearTimeout(silence);
-      silence = setTimeout(onSilence, silenceMs);
-    });
-    upstream.body.once('close', () => clearTimeout(silence));
-    reply.raw.once('close', () => clearTimeout(silence));
+    reply.raw.once('close', whenIdle(upstream.body, silenceMs, onSilence));
   }
   if (small) return reply.send(small);
   upstream.body.on('error', () => reply.raw.destroy());
   // Only an event stream may stay idle; any other reply that stalls mid-body is cut after the
   // peer timeout, so a stuck peer can't hold a client connection open forever.
-  if (!isStream(upstream)) {
-    let idle = setTimeout(() => abort.abort(), target.timeoutMs);
-    upstream.body.on('data', () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => abort.abort(), target.timeoutMs);
-    });
-    upstream.body.once('close', () => clearTimeout(idle));
-  }
+  if (!isStream(upstream)) whenIdle(upstream.body, target.timeoutMs, () => abort.abort());
   return reply.send(upstream.body);
+}
+
+/**
+ * Calls `onIdle` once `body` has sent nothing for `ms` (each chunk starts the wait again), until
+ * the body closes; the returned function stops the wait sooner.
+ */
+function whenIdle(body: Readable, ms: number, onIdle: () => void): () => void {
+  let timer = setTimeout(onIdle, ms);
+  const stop = () => clearTimeout(timer);
+  body.on('data', () => {
+    clearTimeout(timer);
+    timer = setTimeout(onIdle, ms);
+  });
+  body.once('close', stop);
+  return stop;
 }
 
 function isJson(res: Dispatcher.ResponseData): boolean {

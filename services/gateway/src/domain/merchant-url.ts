@@ -16,8 +16,3 @@ export function checkedMerchantUrl(
   if (!check.ok) throw policyViolation(check.reason);
   return { url: check.url, domain: check.domain };
 }
-
-/** The merchant domain of a purchase-request URL (see `checkedMerchantUrl`). */
-export function merchantDomainOf(raw: string, allowPrivateHosts: readonly string[] = []): string {
-  return checkedMerchantUrl(raw, allowPrivateHosts).domain;
-}

@@ -21,25 +21,25 @@ export const grantFor = (used: number, quota: number, perUpload: number): number
  */
 export type PendingUploads = Record<string, Record<string, number>>;
 
-/** The household's pending uploads without those past their abandon time (they free themselves). */
-export function livePending(pending: PendingUploads | undefined, nowMs: number): PendingUploads {
-  const live: PendingUploads = {};
+/** The pending uploads `keep` says yes to (members left with none are dropped). */
+function keepPending(
+  pending: PendingUploads | undefined,
+  keep: (imageId: string, abandonAt: number) => boolean,
+): PendingUploads {
+  const kept: PendingUploads = {};
   for (const [memberId, uploads] of Object.entries(pending ?? {})) {
-    const kept = Object.entries(uploads).filter(([, abandonAt]) => abandonAt > nowMs);
-    if (kept.length > 0) live[memberId] = Object.fromEntries(kept);
+    const theirs = Object.entries(uploads).filter(([imageId, abandonAt]) => keep(imageId, abandonAt));
+    if (theirs.length > 0) kept[memberId] = Object.fromEntries(theirs);
   }
-  return live;
+  return kept;
 }
 
+/** The household's pending uploads without those past their abandon time (they free themselves). */
+export const livePending = (pending: PendingUploads | undefined, nowMs: number): PendingUploads =>
+  keepPending(pending, (_imageId, abandonAt) => abandonAt > nowMs);
+
 /** The pending uploads without the given images (confirmed, deleted, or a URL not handed out). */
-export function withoutImages(
+export const withoutImages = (
   pending: PendingUploads | undefined,
   imageIds: readonly string[],
-): PendingUploads {
-  const left: PendingUploads = {};
-  for (const [memberId, uploads] of Object.entries(pending ?? {})) {
-    const kept = Object.entries(uploads).filter(([imageId]) => !imageIds.includes(imageId));
-    if (kept.length > 0) left[memberId] = Object.fromEntries(kept);
-  }
-  return left;
-}
+): PendingUploads => keepPending(pending, (imageId) => !imageIds.includes(imageId));
