@@ -21,6 +21,7 @@ import {
 } from './adapters/identity-provider.ts';
 import { publicDocument, registerAsyncApiDocument } from './adapters/public-documents.ts';
 import { purgeEndedWindows } from './adapters/rate-limit-store.ts';
+import { createRefusalBudget } from './adapters/refusal-budget.ts';
 import { createUserDirectory } from './adapters/user-directory.ts';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayContext } from './context.ts';
@@ -96,6 +97,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       logger,
       maxBackoffMs: config.auditRetryMaxMs,
     }),
+    refusals: createRefusalBudget(store),
     peers,
     buyflow: createBuyflow({ store, cartprep: peers.cartprep, background: deps.background !== false }),
     logger,

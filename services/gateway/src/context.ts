@@ -8,6 +8,7 @@ import type { AccessWatch } from './adapters/access-watch.ts';
 import type { Buyflow } from './adapters/buyflow.ts';
 import type { HouseholdRepository } from './adapters/household-repository.ts';
 import type { IdentityProvider } from './adapters/identity-provider.ts';
+import type { RefusalBudget } from './adapters/refusal-budget.ts';
 import type { UserDirectory } from './adapters/user-directory.ts';
 import type { GatewayConfig } from './config.ts';
 
@@ -23,6 +24,8 @@ export interface GatewayContext {
   /** Users who have signed in at least once. */
   users: UserDirectory;
   audit: AuditWriter;
+  /** How many of one caller's refusals each household's audit log records (adapters/refusal-budget.ts). */
+  refusals: RefusalBudget;
   peers: Record<ServiceName, PeerClient>;
   buyflow: Buyflow;
   logger: Logger | undefined;

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { type Collection, type CollectionOptions, deleteExpired, type Store } from '@hs/store';
 
-type Window = { key: string; count: number; startedAt: number; expiresAt: number };
+export type Window = { key: string; count: number; startedAt: number; expiresAt: number };
 type Incremented = { current: number; ttl: number };
 
 export const RATE_LIMIT_COLLECTIONS = {

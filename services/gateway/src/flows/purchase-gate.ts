@@ -49,6 +49,26 @@ export function auditGate(
   );
 }
 
+/**
+ * A refusal's PURCHASE_GATE entry, within the caller's budget (adapters/refusal-budget.ts): the
+ * last entry of a window says until when the caller's further refusals go unrecorded.
+ */
+export async function auditRefusal(
+  ctx: GatewayContext,
+  request: RequestRef,
+  gate: Gate,
+  refusal: AppError,
+): Promise<void> {
+  const verdict = await ctx.refusals.admit(gate.householdId, gate.actorId);
+  if (!verdict.record) return;
+  await auditGate(ctx, request, gate, 'REFUSED', {
+    status: refusal.status,
+    code: refusal.code,
+    reason: refusal.message,
+    ...(verdict.quietUntil ? { furtherRefusalsUnrecordedUntil: verdict.quietUntil } : {}),
+  });
+}
+
 /** A reported cart that doesn't match its approval: a safety violation, beside the gate's entry. */
 export function auditCartMismatch(
   ctx: GatewayContext,
@@ -76,8 +96,8 @@ export const isRefusal = (err: unknown): err is AppError =>
   isAppError(err) && [400, 403, 409].includes(err.status);
 
 /**
- * Runs a gate and records every refusal (403, 409, 400 policy) in the audit log before the
- * error reaches the client. A missing household (404) has no log to write to; a validation
+ * Runs a gate and records each refusal (403, 409, 400 policy) in the audit log, within the
+ * caller's budget, before the error reaches the client. A missing household (404) has no log to write to; a validation
  * error never reached the gate.
  */
 export async function guarded<T>(
@@ -89,13 +109,7 @@ export async function guarded<T>(
   try {
     return await run();
   } catch (err) {
-    if (isRefusal(err)) {
-      await auditGate(ctx, request, gate, 'REFUSED', {
-        status: err.status,
-        code: err.code,
-        reason: err.message,
-      });
-    }
+    if (isRefusal(err)) await auditRefusal(ctx, request, gate, err);
     throw err;
   }
 }

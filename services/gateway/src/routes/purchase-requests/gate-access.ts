@@ -2,7 +2,7 @@ import type { Role } from '@hs/contracts';
 import type { AppError } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
-import { auditGate, type Gate, type GateAction } from '../../flows/purchase-gate.ts';
+import { auditRefusal, type Gate, type GateAction } from '../../flows/purchase-gate.ts';
 
 /**
  * The route config of a gate: its roles (ROLE_RULES), checked with membership by the route-access
@@ -24,11 +24,7 @@ export function gateAccess(
         actorId: request.user?.userId ?? null,
         targetId: params.requestId ?? params.memberId ?? null,
       };
-      await auditGate(ctx, request, gate, 'REFUSED', {
-        status: refusal.status,
-        code: refusal.code,
-        reason: refusal.message,
-      });
+      await auditRefusal(ctx, request, gate, refusal);
     },
   };
 }
