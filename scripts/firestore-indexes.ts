@@ -32,6 +32,7 @@ import { EVENT_LOG_COLLECTIONS } from '../services/orchestrator/src/adapters/eve
 import { MISSION_COLLECTIONS } from '../services/orchestrator/src/adapters/mission-repository.ts';
 import { VTO_JOB_COLLECTIONS } from '../services/vto/src/adapters/job-repository.ts';
 import { WARDROBE_COLLECTIONS } from '../services/wardrobe/src/adapters/item-repository.ts';
+import { UPLOAD_USAGE_COLLECTIONS } from '../services/wardrobe/src/adapters/upload-usage-repository.ts';
 
 type Collections = Record<string, CollectionOptions>;
 
@@ -65,7 +66,7 @@ export const SERVICE_COLLECTIONS: Record<string, Record<string, Collections>> = 
     ARTIFACT_OUTBOX_COLLECTIONS,
   },
   vto: { VTO_JOB_COLLECTIONS, AUDIT_OUTBOX_COLLECTIONS },
-  wardrobe: { WARDROBE_COLLECTIONS },
+  wardrobe: { WARDROBE_COLLECTIONS, UPLOAD_USAGE_COLLECTIONS },
 };
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));

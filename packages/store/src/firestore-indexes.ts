@@ -12,17 +12,25 @@ export interface FirestoreIndex {
   fields: FirestoreIndexField[];
 }
 
+/** A field whose single-field indexes are turned off (no query reads it). */
+export interface FirestoreFieldOverride {
+  collectionGroup: string;
+  fieldPath: string;
+  indexes: [];
+}
+
 /** The `firestore.indexes.json` document (`firebase deploy --only firestore:indexes`). */
 export interface FirestoreIndexFile {
   indexes: FirestoreIndex[];
-  fieldOverrides: [];
+  fieldOverrides: FirestoreFieldOverride[];
 }
 
 /**
  * Composite indexes for the declared `indexes` of each collection. Per spec: equality fields
  * ascending, array fields as CONTAINS, and the last scalar field both ascending and descending;
  * the descending variant ends with `__name__` ascending because the store always breaks ties by
- * id ascending. Single-field indexes are built by Firestore automatically and are left out.
+ * id ascending. Single-field indexes are built by Firestore automatically and are left out,
+ * except that `unindexedFields` turn theirs off.
  */
 export function firestoreIndexDefinitions(
   collections: Record<string, CollectionOptions>,
@@ -30,6 +38,7 @@ export function firestoreIndexDefinitions(
 ): FirestoreIndexFile {
   assertNamespace(namespace);
   const indexes: FirestoreIndex[] = [];
+  const fieldOverrides: FirestoreFieldOverride[] = [];
   const seen = new Set<string>();
   const add = (index: FirestoreIndex): void => {
     const key = JSON.stringify(index);
@@ -40,6 +49,10 @@ export function firestoreIndexDefinitions(
   for (const [name, options] of Object.entries(collections)) {
     assertCollectionName(name);
     const arrays = new Set(options.arrayFields ?? []);
+    for (const fieldPath of options.unindexedFields ?? []) {
+      assertFieldPath(fieldPath);
+      fieldOverrides.push({ collectionGroup: `${namespace}${name}`, fieldPath, indexes: [] });
+    }
     for (const spec of options.indexes ?? []) {
       if (!builtOn(spec, 'firestore')) continue;
       for (const field of spec.fields) assertFieldPath(field);
@@ -60,5 +73,5 @@ export function firestoreIndexDefinitions(
       }
     }
   }
-  return { indexes, fieldOverrides: [] };
+  return { indexes, fieldOverrides };
 }

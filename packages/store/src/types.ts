@@ -69,6 +69,11 @@ export interface CollectionOptions {
   indexes?: readonly IndexSpec[];
   /** Array fields that queries use with array-contains / array-contains-any. */
   arrayFields?: readonly string[];
+  /**
+   * Fields no query reads, typically maps keyed by ids: Firestore would index every key of them
+   * on each write, so its index file exempts them (`fieldOverrides` with no indexes).
+   */
+  unindexedFields?: readonly string[];
 }
 
 /** Returned by an update function to leave the document untouched and report why. */

@@ -76,6 +76,14 @@ describe('firestoreIndexDefinitions', () => {
     expect(file.indexes).toEqual([]);
   });
 
+  it('exempts fields no query reads from single-field indexing, under the namespace', () => {
+    const file = firestoreIndexDefinitions({ usage: { unindexedFields: ['pending'] } }, 'wardrobe_');
+    expect(file).toEqual({
+      indexes: [],
+      fieldOverrides: [{ collectionGroup: 'wardrobe_usage', fieldPath: 'pending', indexes: [] }],
+    });
+  });
+
   it('prefixes collection groups with the namespace', () => {
     const file = firestoreIndexDefinitions({ items: { indexes: [{ fields: ['a', 'b'] }] } }, 'wardrobe_');
     expect(file.indexes.map((i) => i.collectionGroup)).toEqual(['wardrobe_items', 'wardrobe_items']);

@@ -1,7 +1,12 @@
-import { ABORT, type Store } from '@hs/store';
+import { ABORT, type CollectionOptions, type Store } from '@hs/store';
 import { grantFor, livePending, type PendingUploads, withoutImages } from '../domain/upload-quota.ts';
 
 type UploadUsage = { householdId: string; bytes: number; pending?: PendingUploads };
+/** No query reads a household's pending uploads; on Firestore each of their keys is left unindexed. */
+export const UPLOAD_USAGE_COLLECTIONS = {
+  upload_usage: { unindexedFields: ['pending'] },
+} satisfies Record<string, CollectionOptions>;
+
 /** Told about bytes that could not be given back (the count stays too high until a recount). */
 export type LostRelease = (err: unknown, householdId: string, bytes: number) => void;
 
@@ -19,7 +24,7 @@ export type Reservation = { granted: number; memberAtBound: boolean };
  * counter is counted once from its items (`countExisting`).
  */
 export function createUploadUsageRepository(store: Store, onLostRelease: LostRelease) {
-  const usage = store.collection<UploadUsage>('upload_usage');
+  const usage = store.collection<UploadUsage>('upload_usage', UPLOAD_USAGE_COLLECTIONS.upload_usage);
 
   return {
     /**
