@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
+import { amountsFitCurrency } from './money.ts';
 import { Season, WardrobeCategory } from './wardrobe.ts';
 
 export const OfferStatus = z.enum(['ACTIVE', 'INACTIVE', 'ARCHIVED']);
@@ -32,23 +33,31 @@ export const Offer = z.object({
 });
 export type Offer = z.infer<typeof Offer>;
 
-export const CreateOfferRequest = z.object({
-  title: z.string().trim().min(1).max(200),
-  brand: z.string().trim().max(80).default(''),
-  url: z.string().trim().min(1).max(2048),
-  price: z.number().nonnegative().max(1_000_000),
-  currency: Currency,
-  category: WardrobeCategory.default('OTHER'),
-  colors: z.array(Label).max(20).default([]),
-  season: z.array(Season).max(4).default([]),
-  sizes: z.array(z.string().trim().min(1).max(20)).max(40).default([]),
-  imageUrl: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .nullable()
-    .default(null),
-  status: OfferStatus.default('ACTIVE'),
-});
+export const CreateOfferRequest = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    brand: z.string().trim().max(80).default(''),
+    url: z.string().trim().min(1).max(2048),
+    price: z
+      .number()
+      .nonnegative()
+      .max(1_000_000)
+      .describe(
+        'major units, with no more decimals than the currency has (EUR 2, JPY 0, BHD 3); finer is 422',
+      ),
+    currency: Currency,
+    category: WardrobeCategory.default('OTHER'),
+    colors: z.array(Label).max(20).default([]),
+    season: z.array(Season).max(4).default([]),
+    sizes: z.array(z.string().trim().min(1).max(20)).max(40).default([]),
+    imageUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .nullable()
+      .default(null),
+    status: OfferStatus.default('ACTIVE'),
+  })
+  .superRefine(amountsFitCurrency('price'));
 export type CreateOfferRequest = z.input<typeof CreateOfferRequest>;
 
 /** Atomic: all offers are created or none. */

@@ -10,6 +10,7 @@ export * from './households.ts';
 export * from './identity.ts';
 export * from './image-signature.ts';
 export * from './missions.ts';
+export * from './money.ts';
 export * from './purchase-requests.ts';
 export * from './voice.ts';
 export * from './vto.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Cart, CartprepEvidence, CartprepFailureCode } from './cartprep.ts';
 import { NoBody, optionalBody, Timestamp } from './common.ts';
+import { amountsFitCurrency } from './money.ts';
 
 const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -12,7 +13,12 @@ export const PurchaseCurrency = z
 
 /** Prices and limits in major units; anything above a million is a typo or an attack. */
 export const MAX_PURCHASE_AMOUNT = 1_000_000;
-export const PurchaseAmount = z.number().finite().positive().max(MAX_PURCHASE_AMOUNT);
+export const PurchaseAmount = z
+  .number()
+  .finite()
+  .positive()
+  .max(MAX_PURCHASE_AMOUNT)
+  .describe('major units, with no more decimals than the currency has (EUR 2, JPY 0, BHD 3); finer is 422');
 
 export const PurchaseRequestStatus = z.enum([
   'PENDING_APPROVAL',
@@ -25,16 +31,18 @@ export const PurchaseRequestStatus = z.enum([
 ]);
 export type PurchaseRequestStatus = z.infer<typeof PurchaseRequestStatus>;
 
-export const CreatePurchaseRequest = z.object({
-  title: z.string().trim().min(1).max(200),
-  url: z.string().min(1).max(2048),
-  price: PurchaseAmount,
-  currency: PurchaseCurrency,
-  offerId: z.string().min(1).max(128).nullable().optional(),
-  size: z.string().trim().min(1).max(40).nullable().optional(),
-  quantity: z.number().int().min(1).max(99).default(1),
-  note: z.string().max(1000).nullable().optional(),
-});
+export const CreatePurchaseRequest = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    url: z.string().min(1).max(2048),
+    price: PurchaseAmount,
+    currency: PurchaseCurrency,
+    offerId: z.string().min(1).max(128).nullable().optional(),
+    size: z.string().trim().min(1).max(40).nullable().optional(),
+    quantity: z.number().int().min(1).max(99).default(1),
+    note: z.string().max(1000).nullable().optional(),
+  })
+  .superRefine(amountsFitCurrency('price'));
 export type CreatePurchaseRequest = z.infer<typeof CreatePurchaseRequest>;
 
 export const PurchaseFailure = z.object({
@@ -151,11 +159,13 @@ export const ConfirmCheckoutRequest = optionalBody(
 );
 export type ConfirmCheckoutRequest = z.infer<typeof ConfirmCheckoutRequest>;
 
-export const SpendingPolicyInput = z.object({
-  perRequestLimit: PurchaseAmount.nullable(),
-  monthlyLimit: PurchaseAmount.nullable(),
-  currency: PurchaseCurrency,
-});
+export const SpendingPolicyInput = z
+  .object({
+    perRequestLimit: PurchaseAmount.nullable(),
+    monthlyLimit: PurchaseAmount.nullable(),
+    currency: PurchaseCurrency,
+  })
+  .superRefine(amountsFitCurrency('perRequestLimit', 'monthlyLimit'));
 export type SpendingPolicyInput = z.infer<typeof SpendingPolicyInput>;
 
 export const SpendingPolicy = z.object({

@@ -161,3 +161,19 @@ describe('domain allowlist', () => {
     );
   });
 });
+
+describe("offer prices in the currency's own decimals", () => {
+  it('refuses a price finer than its currency (422), and a bulk create with one such offer creates none', async () => {
+    const one = await post('/api/v1/households/h_prec/offers', offer({ price: 9.999, currency: 'eur' }));
+    expect(one.statusCode).toBe(422);
+    expect(one.json().details).toContainEqual(
+      expect.objectContaining({ loc: ['body', 'price'], msg: 'EUR amounts have at most 2 decimals' }),
+    );
+    const bulk = await post('/api/v1/households/h_prec/offers/bulk', {
+      offers: [offer({ price: 1200, currency: 'JPY' }), offer({ price: 1200.5, currency: 'JPY' })],
+    });
+    expect(bulk.statusCode).toBe(422);
+    const listed = await app.inject({ method: 'GET', url: '/api/v1/households/h_prec/offers', headers });
+    expect(listed.json().items).toEqual([]);
+  });
+});

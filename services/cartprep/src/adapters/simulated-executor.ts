@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CartprepFailureCode } from '@hs/contracts';
+import { CartprepFailureCode, roundToCurrency } from '@hs/contracts';
 import type { StoredJob } from '../domain/job-machine.ts';
 import type { CartExecutor, CartFailure, CartResult } from './cart-executor.ts';
 
@@ -59,7 +59,7 @@ function simulatedCart(job: StoredJob, url: URL): CartResult {
     ok: true,
     cart: {
       items: [{ title, size: job.size, quantity: job.quantity, unitPrice }],
-      subtotal: Math.round(unitPrice * job.quantity * 100) / 100,
+      subtotal: roundToCurrency(unitPrice * job.quantity, job.hint.currency ?? 'EUR'),
       currency: job.hint.currency ?? 'EUR',
       merchantDomain: host,
       checkoutUrl: `https://${host}/checkout?cart=${digest.subarray(0, 8).toString('hex')}`,

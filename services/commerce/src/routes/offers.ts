@@ -49,7 +49,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: `Creates one offer.${WRITERS_ONLY}`,
+        description: `Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422).${WRITERS_ONLY}`,
         params: HouseholdParams,
         body: CreateOfferRequest,
         response: { 201: Offer, ...errors },
@@ -68,7 +68,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: `Creates all offers or none (max 500); one URL refused refuses the whole batch.${WRITERS_ONLY}`,
+        description: `Creates all offers or none (max 500); one URL or price refused refuses the whole batch.${WRITERS_ONLY}`,
         params: HouseholdParams,
         body: BulkCreateOffersRequest,
         response: { 201: BulkCreateOffersResponse, ...errors },

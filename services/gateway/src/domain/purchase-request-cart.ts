@@ -1,8 +1,5 @@
-import type { Cart, PurchaseRequest } from '@hs/contracts';
+import { type Cart, formatMoney, type PurchaseRequest, roundToCurrency } from '@hs/contracts';
 import { requestTotal } from './purchase-request-rules.ts';
-
-/** Half a cent: cart-prep rounds subtotals to cents, the approved total is rounded the same way. */
-const ROUNDING = 0.005;
 
 const sameOrSubdomain = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
 
@@ -22,8 +19,9 @@ export function cartRefusal(
   const approved = requestTotal(request);
   if (cart.currency !== request.currency)
     return `Cart is in ${cart.currency}, but the approved request is in ${request.currency}`;
-  if (cart.subtotal > approved + ROUNDING)
-    return `Cart subtotal ${cart.subtotal.toFixed(2)} ${cart.currency} exceeds the approved total ${approved.toFixed(2)} ${request.currency}`;
+  // Both in the currency's smallest unit, as cart-prep rounds its subtotals.
+  if (roundToCurrency(cart.subtotal, cart.currency) > approved)
+    return `Cart subtotal ${formatMoney(cart.subtotal, cart.currency)} exceeds the approved total ${formatMoney(approved, request.currency)}`;
   const merchant = cart.merchantDomain.toLowerCase().replace(/\.$/, '');
   if (merchant !== request.merchantDomain)
     return `Cart is from ${merchant}, but the approved request is from ${request.merchantDomain}`;

@@ -4,6 +4,7 @@ import {
   type Member,
   type PurchaseRequest,
   type Role,
+  roundToCurrency,
 } from '@hs/contracts';
 import { forbidden } from '@hs/service-kit';
 import { checkedMerchantUrl } from './merchant-url.ts';
@@ -59,7 +60,8 @@ export function newPurchaseRequest(
     title: input.title,
     url: merchant.url,
     merchantDomain: merchant.domain,
-    price: input.price,
+    // The schema let only binary noise past the currency's decimals (19.990000000000002).
+    price: roundToCurrency(input.price, input.currency),
     currency: input.currency,
     offerId: input.offerId ?? null,
     size: input.size ?? null,
@@ -80,9 +82,9 @@ export function newPurchaseRequest(
   };
 }
 
-/** The total the request would spend: unit price times quantity, in cents-safe arithmetic. */
-export const requestTotal = (r: Pick<PurchaseRequest, 'price' | 'quantity'>) =>
-  Math.round(r.price * r.quantity * 100) / 100;
+/** The total the request would spend: unit price times quantity, in the currency's smallest unit. */
+export const requestTotal = (r: Pick<PurchaseRequest, 'price' | 'quantity' | 'currency'>) =>
+  roundToCurrency(r.price * r.quantity, r.currency);
 
 export function publicRequest(r: StoredPurchaseRequest): PurchaseRequest {
   const { intentActorId: _a, dispatchPending: _d, budgetKey: _b, ...request } = r;

@@ -1,4 +1,10 @@
-import type { BudgetView, PurchaseRequest, SpendingPolicy } from '@hs/contracts';
+import {
+  type BudgetView,
+  formatMoney,
+  type PurchaseRequest,
+  roundToCurrency,
+  type SpendingPolicy,
+} from '@hs/contracts';
 import { conflict } from '@hs/service-kit';
 import { requestTotal } from './purchase-request-rules.ts';
 
@@ -23,9 +29,11 @@ export const monthOf = (iso: string) => iso.slice(0, 7);
 export const ledgerKey = (householdId: string, memberId: string, month: string, currency: string) =>
   `${householdId}:${memberId}:${month}:${currency}`;
 
-const money = (n: number, currency: string) => `${n.toFixed(2)} ${currency}`;
-const sum = (ledger: SpendingLedger | null) =>
-  Math.round(Object.values(ledger?.amounts ?? {}).reduce((a, b) => a + b, 0) * 100) / 100;
+const sum = (ledger: SpendingLedger | null, currency: string) =>
+  roundToCurrency(
+    Object.values(ledger?.amounts ?? {}).reduce((a, b) => a + b, 0),
+    currency,
+  );
 
 export function emptyPolicy(householdId: string, memberId: string): SpendingPolicy {
   return {
@@ -52,7 +60,7 @@ export function checkPolicyForRequest(policy: SpendingPolicy | null, request: Pu
     );
   if (policy.perRequestLimit !== null && total > policy.perRequestLimit)
     throw conflict(
-      `Request total ${money(total, request.currency)} exceeds the requester's per-request limit of ${money(policy.perRequestLimit, policy.currency)}`,
+      `Request total ${formatMoney(total, request.currency)} exceeds the requester's per-request limit of ${formatMoney(policy.perRequestLimit, policy.currency)}`,
     );
 }
 
@@ -66,11 +74,11 @@ export function reserveInLedger(
   const current = ledger ?? { ...base, amounts: {} };
   if (request.requestId in current.amounts) return current;
   const total = requestTotal(request);
-  const spent = sum(current);
+  const spent = sum(current, request.currency);
   if (hasLimits(policy) && policy.monthlyLimit !== null && spent + total > policy.monthlyLimit + 1e-9) {
     const remaining = Math.max(0, policy.monthlyLimit - spent);
     throw conflict(
-      `Request total ${money(total, request.currency)} exceeds the requester's remaining monthly budget of ${money(remaining, policy.currency)} (limit ${money(policy.monthlyLimit, policy.currency)}, spent ${money(spent, policy.currency)})`,
+      `Request total ${formatMoney(total, request.currency)} exceeds the requester's remaining monthly budget of ${formatMoney(remaining, policy.currency)} (limit ${formatMoney(policy.monthlyLimit, policy.currency)}, spent ${formatMoney(spent, policy.currency)})`,
     );
   }
   return { ...current, amounts: { ...current.amounts, [request.requestId]: total } };
@@ -91,13 +99,14 @@ export function budgetView(
   ledger: SpendingLedger | null,
   currency: string,
 ): BudgetView {
-  const spent = sum(ledger);
+  const shown = policy?.currency ?? currency;
+  const spent = sum(ledger, shown);
   const monthlyLimit = policy?.monthlyLimit ?? null;
   return {
-    currency: policy?.currency ?? currency,
+    currency: shown,
     perRequestLimit: policy?.perRequestLimit ?? null,
     monthlyLimit,
     spentThisMonth: spent,
-    remaining: monthlyLimit === null ? null : Math.max(0, Math.round((monthlyLimit - spent) * 100) / 100),
+    remaining: monthlyLimit === null ? null : Math.max(0, roundToCurrency(monthlyLimit - spent, shown)),
   };
 }

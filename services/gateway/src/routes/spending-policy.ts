@@ -29,7 +29,7 @@ export function registerSpendingPolicyRoutes(app: ServiceApp, ctx: GatewayContex
         security,
         summary: "Set a member's spending policy",
         description:
-          "PARENT_GUARDIAN only. perRequestLimit caps one request's total (price × quantity); monthlyLimit caps the sum of the member's requests approved in a calendar month (UTC). Either may be null (no cap); both are in currency (ISO 4217), and while a cap is set only requests in that currency can be approved for the member. Approving above a cap is 409 CONFLICT. Replaces the previous policy.",
+          "PARENT_GUARDIAN only. perRequestLimit caps one request's total (price × quantity); monthlyLimit caps the sum of the member's requests approved in a calendar month (UTC). Either may be null (no cap); both are in currency (ISO 4217) with no more decimals than it has (EUR 2, JPY 0, BHD 3; finer is 422), and while a cap is set only requests in that currency can be approved for the member. Approving above a cap is 409 CONFLICT. Replaces the previous policy.",
         params: MemberParams,
         body: SpendingPolicyInput,
         response: { 200: SpendingPolicy, ...errors },

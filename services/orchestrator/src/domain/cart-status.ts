@@ -1,4 +1,10 @@
-import type { Cart, CartprepFailureCode, CheckCartOutcome, PurchaseFailure } from '@hs/contracts';
+import {
+  type Cart,
+  type CartprepFailureCode,
+  type CheckCartOutcome,
+  formatMoney,
+  type PurchaseFailure,
+} from '@hs/contracts';
 
 /** What a purchase request's status (and its last failure) means for its cart preparation. */
 export function cartOutcome(
@@ -41,8 +47,6 @@ export const failureInWords = (code: string) => FAILURE_WORDS[code] ?? `it faile
 export const requestName = (r: { requestId: string; title?: string | undefined }) =>
   r.title ? `"${r.title}" (${r.requestId})` : r.requestId;
 
-const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
-
 export type CartStatusFacts = {
   requestId: string;
   title?: string | undefined;
@@ -62,7 +66,7 @@ export function describeCartStatus(f: CartStatusFacts): string {
       if (!c)
         return `The cart for ${name} is ready. Confirm the checkout in the app: ask for a confirmation token there.`;
       const count = c.items.reduce((n, i) => n + i.quantity, 0);
-      return `The cart for ${name} is ready: ${count} item${count === 1 ? '' : 's'}, ${money(c.subtotal, c.currency)} at ${c.merchantDomain}. Confirm the checkout in the app: ask for a confirmation token there.`;
+      return `The cart for ${name} is ready: ${count} item${count === 1 ? '' : 's'}, ${formatMoney(c.subtotal, c.currency)} at ${c.merchantDomain}. Confirm the checkout in the app: ask for a confirmation token there.`;
     }
     case 'PREPARING':
       return `The cart for ${name} is still being prepared${f.cartprepJobId ? ` (job ${f.cartprepJobId})` : ''}.`;

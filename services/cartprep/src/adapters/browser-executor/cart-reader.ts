@@ -1,6 +1,6 @@
 // Reads the cart page back: lines, subtotal, currency and the checkout link, from the class
 // names and data attributes common cart markup uses ("cart-item", "line-item", "*-price"...).
-import type { Cart } from '@hs/contracts';
+import { type Cart, roundToCurrency } from '@hs/contracts';
 import type { Page } from 'playwright-core';
 import { stop } from './cart-stop.ts';
 
@@ -71,7 +71,7 @@ export async function readCart(page: Page, merchantDomain: string): Promise<Cart
   if (!raw.checkout) stop('UNKNOWN_DOM', 'The cart page has no checkout link');
   return {
     items,
-    subtotal: Math.round(subtotal * 100) / 100,
+    subtotal: roundToCurrency(subtotal, currency),
     currency,
     merchantDomain,
     checkoutUrl: raw.checkout!,

@@ -39,7 +39,7 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
         tags,
         security,
         summary: 'Ask to buy something',
-        description: `ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain and its scheme's default port (no IP address, localhost, credentials or other port: 400 POLICY_VIOLATION), stored in its canonical (WHATWG) spelling, as commerce stores offer URLs. The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the ${MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS} most recent ids). Honours Idempotency-Key.`,
+        description: `ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000, with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422 VALIDATION_ERROR, while binary noise such as 19.990000000000002 is stored as 19.99); totals are rounded to the currency's smallest unit; currency an ISO 4217 code; url an http(s) URL on a public domain and its scheme's default port (no IP address, localhost, credentials or other port: 400 POLICY_VIOLATION), stored in its canonical (WHATWG) spelling, as commerce stores offer URLs. The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the ${MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS} most recent ids). Honours Idempotency-Key.`,
         params: HouseholdParams,
         headers: IdempotencyHeaders,
         body: CreatePurchaseRequest,
