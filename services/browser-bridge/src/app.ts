@@ -93,6 +93,9 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
     missionEvents,
     defaultStartUrl: config.browser.defaultStartUrl,
     allowPrivateHosts: config.browser.allowPrivateHosts,
+    householdShare: real
+      ? { max: config.browser.maxSessionsPerHousehold, idleMs: config.browser.idleMs }
+      : null,
     recordings,
     liveView: live ? { secret: config.browser.liveViewSecret, publicBaseUrl: config.publicBaseUrl } : null,
     logger: deps.logger || undefined,

@@ -93,14 +93,15 @@ describe('local browser sessions', () => {
   });
 
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After past BROWSER_MAX_SESSIONS', async () => {
+    // The pool is shared by every household (each also has its own share, household-session-limit.test.ts).
     const second = await post('/api/v1/sessions', {
-      householdId: 'h_home',
+      householdId: 'h_next_door',
       missionId: 'msn_two',
       startUrl: `${shop.url}/`,
     });
     expect(second.statusCode).toBe(201);
     const third = await post('/api/v1/sessions', {
-      householdId: 'h_home',
+      householdId: 'h_down_the_road',
       missionId: 'msn_three',
       startUrl: `${shop.url}/`,
     });

@@ -7,6 +7,8 @@ export const BROWSER_SESSION_COLLECTIONS = {
   browser_sessions: { indexes: [{ fields: ['missionId'] }, { fields: ['householdId'] }] },
 } satisfies Record<string, CollectionOptions>;
 
+const OPEN_STATUSES = ['ACTIVE', 'USER_TAKEOVER'] as const;
+
 export function createSessionRepository(store: Store) {
   const sessions = store.collection<StoredBrowserSession>(
     'browser_sessions',
@@ -20,6 +22,21 @@ export function createSessionRepository(store: Store) {
       return session;
     },
     create: (session: StoredBrowserSession) => sessions.create(session.sessionId, session),
+    /** A household's sessions still open (ACTIVE or USER_TAKEOVER), at most `limit` of each. */
+    async openIn(householdId: string, limit = 100): Promise<StoredBrowserSession[]> {
+      const pages = await Promise.all(
+        OPEN_STATUSES.map((status) =>
+          sessions.query({
+            where: [
+              ['householdId', '==', householdId],
+              ['status', '==', status],
+            ],
+            limit,
+          }),
+        ),
+      );
+      return pages.flatMap((page) => page.items);
+    },
     /**
      * Applies a state-machine transition atomically. The transition may run more than once
      * (store retries); the outcome of the committed run is the one reported.

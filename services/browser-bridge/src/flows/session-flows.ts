@@ -17,6 +17,11 @@ import {
 import type { MissionEvents } from '../adapters/mission-events.ts';
 import type { Recordings } from '../adapters/recordings.ts';
 import type { SessionRepository } from '../adapters/session-repository.ts';
+import {
+  type HouseholdShare,
+  heldSessions,
+  refuseWhenHouseholdHoldsMax,
+} from '../domain/household-session-limit.ts';
 import { LIVE_VIEW_TOKEN_SECONDS, signLiveViewToken } from '../domain/live-view-token.ts';
 import {
   agentMayAct,
@@ -45,6 +50,11 @@ export type SessionFlowDeps = {
   allowPrivateHosts?: readonly string[];
   /** Recordings of real browsers (null for the simulated provider, which has no page). */
   recordings?: Recordings | null;
+  /**
+   * BROWSER_MAX_SESSIONS_PER_HOUSEHOLD: open sessions one household may hold when they are real
+   * browsers (null: no bound, the simulated provider holds none).
+   */
+  householdShare?: HouseholdShare | null;
   /** Live view links for the local provider: `<publicBaseUrl>/api/v1/households/{id}/browser/sessions/{sId}/live?token=`. */
   liveView?: { secret: string; publicBaseUrl: string } | null;
   logger?: Logger | undefined;
@@ -73,9 +83,17 @@ export function createSessionFlows(deps: SessionFlowDeps) {
 
   const allowPrivateHosts = deps.allowPrivateHosts ?? [];
 
-  /** The view, with a fresh live-view link (5 minutes) for whoever reads it. */
-  function present(session: StoredBrowserSession, userId: string | null = null): BrowserSession {
+  /**
+   * The view, with a fresh live-view link (5 minutes) for whoever reads it; `liveView: false`
+   * (a reader who may not act on the session) gives no link at all, not even the provider's.
+   */
+  function present(
+    session: StoredBrowserSession,
+    userId: string | null = null,
+    { liveView = true }: { liveView?: boolean } = {},
+  ): BrowserSession {
     const view = toView(session);
+    if (!liveView) return { ...view, liveViewUrl: null };
     if (!deps.liveView || isTerminal(session)) return view;
     const token = signLiveViewToken(deps.liveView.secret, {
       sessionId: session.sessionId,
@@ -131,6 +149,11 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       const startUrl = input.startUrl ?? deps.defaultStartUrl;
       const refused = checkStartUrl(startUrl, allowPrivateHosts);
       if (refused) throw refused;
+      const share = deps.householdShare;
+      if (share) {
+        const open = await sessions.openIn(input.householdId);
+        refuseWhenHouseholdHoldsMax(heldSessions(open, Date.now(), share.idleMs), share.max);
+      }
       let created: { providerSessionId: string; liveViewUrl: string | null };
       try {
         created = await provider.create({ sessionId, startUrl });

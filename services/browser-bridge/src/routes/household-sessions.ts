@@ -1,6 +1,6 @@
 import { BrowserElementsResponse, BrowserSession, HouseholdBrowserSessionParams } from '@hs/contracts';
 import { errorResponses, NOT_CHILD, requireCaller, type ServiceApp } from '@hs/service-kit';
-import { NOT_THE_OWNER } from '../domain/session-owner.ts';
+import { mayHoldLiveView, NOT_THE_OWNER } from '../domain/session-owner.ts';
 import type { SessionFlows } from '../flows/session-flows.ts';
 
 const tags = ['household sessions'];
@@ -27,7 +27,7 @@ export function registerHouseholdSessionRoutes(app: ServiceApp, flows: SessionFl
     H,
     {
       schema: schema(
-        `One browser session of the household. For the local provider, liveViewUrl is a fresh link (5 minutes) to the live view page for the caller. ${OWNER_ONLY}`,
+        `One browser session of the household. For the local provider, liveViewUrl is a fresh link (5 minutes) to the live view page for the caller; a CHILD (who may not act on sessions) gets liveViewUrl null. ${OWNER_ONLY}`,
         BrowserSession,
       ),
     },
@@ -38,7 +38,7 @@ export function registerHouseholdSessionRoutes(app: ServiceApp, flows: SessionFl
         request.params.sessionId,
         caller.userId,
       );
-      return flows.present(session, caller.userId);
+      return flows.present(session, caller.userId, { liveView: mayHoldLiveView(caller.role) });
     },
   );
 

@@ -35,9 +35,9 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
         tags,
         security,
         description:
-          "Opens a browser session for a mission (status ACTIVE). The caller identity sent with the call (x-user-id: the mission owner the orchestrator acts for) becomes the session's owner: only they may use it through the household's member routes. 502 UPSTREAM_ERROR when the provider fails.",
+          "Opens a browser session for a mission (status ACTIVE). The caller identity sent with the call (x-user-id: the mission owner the orchestrator acts for) becomes the session's owner: only they may use it through the household's member routes. With a real browser (BROWSER_PROVIDER local or cloud), a household that already holds BROWSER_MAX_SESSIONS_PER_HOUSEHOLD (default 2) sessions ACTIVE or USER_TAKEOVER gets 429 RATE_LIMITED (Retry-After: 30) until it ends one, so one household cannot hold the whole browser pool. 502 UPSTREAM_ERROR when the provider fails.",
         body: CreateBrowserSessionRequest,
-        response: { 201: BrowserSession, ...errors },
+        response: { 201: BrowserSession, ...errors, ...errorResponses(429) },
       },
     },
     async (request, reply) =>

@@ -1,0 +1,36 @@
+// Real browsers (local Chromium, a hosted provider's concurrent sessions) are one pool for every
+// household: BROWSER_MAX_SESSIONS local sessions in all, a plan's concurrency for the hosted one.
+// Without a share per household, one member could hold the whole pool with a few INTERACTIVE
+// missions (each keeps its session open while it is used) and every other family would get 503.
+import { AppError } from '@hs/service-kit';
+
+/** Seconds a refused household is told to wait: ending a session frees its place at once. */
+export const RETRY_AFTER_SECONDS = 30;
+
+export type HouseholdShare = {
+  /** BROWSER_MAX_SESSIONS_PER_HOUSEHOLD */
+  max: number;
+  /** BROWSER_IDLE_TIMEOUT_SECONDS, in ms. */
+  idleMs: number;
+};
+
+/**
+ * The open sessions that still hold a browser: one unchanged for longer than the idle timeout is
+ * not counted. Such a row is left behind when the service restarted (its browser went with the
+ * process) or a hosted provider ended it on its own; counting it would shut the household out
+ * until someone ends a session they cannot see.
+ */
+export function heldSessions(open: readonly { updatedAt: string }[], nowMs: number, idleMs: number): number {
+  return open.filter((s) => Date.parse(s.updatedAt) >= nowMs - idleMs).length;
+}
+
+/** 429 RATE_LIMITED once the household already holds its share of open sessions. */
+export function refuseWhenHouseholdHoldsMax(held: number, max: number): void {
+  if (held < max) return;
+  throw new AppError(
+    'RATE_LIMITED',
+    429,
+    `This household already has ${max} browser sessions open (BROWSER_MAX_SESSIONS_PER_HOUSEHOLD); end one and try again`,
+    { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } },
+  );
+}
