@@ -7,8 +7,8 @@
 import type { Season, WardrobeCategory } from '@hs/contracts';
 import { spokenAmounts } from './brief/normalize.ts';
 import { AROUND, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
-import { splitNegations } from './brief/read-message.ts';
-import { DRESS_NOT_A_DRESS } from './brief/vocabulary.ts';
+import { splitNegations, spokenSizes, TONED_DOWN } from './brief/read-message.ts';
+import { DRESS_NOT_A_DRESS, NOT_A_GARMENT } from './brief/vocabulary.ts';
 import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from './currencies.ts';
 
 export type Constraints = {
@@ -197,9 +197,10 @@ const SIZE_WORDS: Record<string, string> = {
   'extra large': 'XL',
 };
 
-function parseSizes(original: string, said: string): string[] {
-  // "size 5 uk", "42 eu": the system after the number, as the brief reads it.
-  const text = said.replace(/\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1');
+function parseSizes(said: string): string[] {
+  // "size 5 uk", "42 eu": the system after the number; "size 9 and a half", "xx large": as the
+  // brief reads them.
+  const text = spokenSizes(said).replace(/\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1');
   const sizes: string[] = [];
   const add = (s: string) => {
     if (!sizes.includes(s)) sizes.push(s);
@@ -215,7 +216,9 @@ function parseSizes(original: string, said: string): string[] {
     for (const n of m[1]!.match(/\d{1,2}(?:\.5)?/g) ?? []) add(n);
   for (const m of text.matchAll(/\b(?:in (?:an? )?|size )(extra small|extra large|small|medium|large)\b/g))
     add(SIZE_WORDS[m[1]!]!);
-  for (const m of original.matchAll(/\b(XXS|XS|XL|XXL|XXXL)\b/g)) add(m[1]!);
+  // "a 2XL tee", "an xl coat": letters no word is spelt with, in any case.
+  for (const m of text.matchAll(/\b(xxs|xs|xl|xxl|xxxl|2xl|3xl)\b/g))
+    add(m[1]!.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL'));
   for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|pounds?|\$|£))/g))
     add(`${m[1]!.toUpperCase()} ${m[2]}`);
   return sizes;
@@ -227,6 +230,8 @@ export function parseConstraints(message: string): Constraints {
   // Amounts, sizes and colours as the brief reads them: "fifty bucks" is 50, "size 38 actually
   // make it 39" is 39, "red no wait blue" is blue.
   const text = spokenAmounts(message.toLowerCase().replace(/\s+/g, ' '));
+  // "black tie" is a dress code: no colour and no tie (the brief's rule).
+  const garmentText = text.replace(NOT_A_GARMENT, ' ');
   // "forget the budget", "ignore the £40": no price to search by.
   const out: Constraints = { ...parsePrice(text.replace(PRICE_CLEARED, ' ')) };
   const season = SEASONS.find(([re]) => re.test(text));
@@ -237,7 +242,7 @@ export function parseConstraints(message: string): Constraints {
   const { positive, negated } = splitNegations(message.replace(/\d{3,}/g, '0'));
   const colors = [
     ...new Set(
-      [...text.matchAll(/\b[a-z]+\b/g)]
+      [...garmentText.matchAll(/\b[a-z]+\b/g)]
         .filter((m) => !phraseIn(negated, m[0]) || phraseIn(positive, m[0]))
         .map((m) => COLORS[m[0]])
         .filter((c): c is string => !!c),
@@ -249,7 +254,8 @@ export function parseConstraints(message: string): Constraints {
   const said = message
     .toLowerCase()
     .replace(/[^\S\r\n]+/g, ' ')
-    .replace(DRESS_NOT_A_DRESS, ' ');
+    .replace(DRESS_NOT_A_DRESS, ' ')
+    .replace(NOT_A_GARMENT, ' ');
   // "sneakers 50 tops": the ceiling (read with the price), not a top.
   const tops = topsBound(said);
   const itemText = tops ? `${said.slice(0, tops.at)}    ${said.slice(tops.at + 4)}` : said;
@@ -257,9 +263,11 @@ export function parseConstraints(message: string): Constraints {
     ([re]) => re.test(itemText) && !(re.test(negated) && !re.test(positive)),
   ).map(([, c]) => c);
   if (categories.length > 0) out.categories = categories;
-  const occasion = OCCASIONS.find(([re]) => re.test(text));
+  // "less formal", "not too dressy": a step away from an occasion (the brief's rule).
+  const toned = text.replace(TONED_DOWN, ' ');
+  const occasion = OCCASIONS.find(([re]) => re.test(toned));
   if (occasion) out.occasion = occasion[1];
-  const sizes = parseSizes(message, text);
+  const sizes = parseSizes(text);
   if (sizes.length > 0) out.sizes = sizes;
   return out;
 }

@@ -2,6 +2,7 @@ import type { Brief, ListWardrobeResult, OfferSummary, PairingsResult, Role } fr
 import type { ToolOutcome } from './agent-model.ts';
 import type { Reading } from './brief/read-message.ts';
 import { applicable, describeRelaxation } from './brief/relax.ts';
+import { ownedName, type Paired } from './brief/shown-offer.ts';
 import type { KindSearch } from './stylist.ts';
 
 export const CLARIFY =
@@ -127,7 +128,7 @@ export function styleReply(input: {
   brief: Brief;
   searches: KindSearch[];
   steps: ToolOutcome[][];
-  owned: Reading['owned'] | undefined;
+  owned: Paired | undefined;
 }): string {
   const { reading, brief, steps, owned } = input;
   const parts: string[] = [];
@@ -143,14 +144,14 @@ export function styleReply(input: {
     const pairs = first?.ok ? (first.result as PairingsResult).pairs : [];
     parts.push(
       pairs.length > 0
-        ? `For your ${owned.text}, from your wardrobe: ${pairs
+        ? `For ${ownedName(owned)}, from your wardrobe: ${pairs
             .slice(0, 2)
             .map(
               (p) =>
                 `your ${`${p.colors.join('/')} ${p.label}`.trim()} (${p.why[0]!.replace(/^Colours: /, '')})`,
             )
             .join('; ')}.`
-        : `For your ${owned.text}: nothing in your wardrobe completes it yet, so here is what to look at.`,
+        : `For ${ownedName(owned)}: nothing in your wardrobe completes it yet, so here is what to look at.`,
     );
   } else if (wardrobe?.ok) {
     const { count, items } = wardrobe.result as ListWardrobeResult;
@@ -164,6 +165,6 @@ export function styleReply(input: {
   const unsearched = (brief.sizes ?? []).filter((size) => !input.searches.some((s) => s.size === size));
   if (input.searches.length > 0 && unsearched.length > 0)
     parts.push(`I didn't search size ${unsearched.join(' or ')} this time: ask for it on its own.`);
-  if (input.searches.length === 0 && owned) parts.push(`I couldn't tell what completes your ${owned.text}.`);
+  if (input.searches.length === 0 && owned) parts.push(`I couldn't tell what completes ${ownedName(owned)}.`);
   return parts.join(' ');
 }

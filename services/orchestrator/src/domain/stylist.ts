@@ -1,5 +1,6 @@
 import type {
   Brief,
+  Message,
   OfferSummary,
   PairingsResult,
   SearchCommerceArgs,
@@ -7,12 +8,14 @@ import type {
 } from '@hs/contracts';
 import { MAX_CALLS_PER_STEP } from './agent-loop.ts';
 import type { ModelDecision, ModelInput, ToolCallRequest, ToolOutcome } from './agent-model.ts';
+import { BABY_SIZES } from './brief/baby-sizes.ts';
 import { memberMentioned } from './brief/for-member.ts';
-import { itemMemory } from './brief/item-memory.ts';
+import { itemMemory, withoutReplaced } from './brief/item-memory.ts';
 import { briefForKind, type ItemScopes } from './brief/item-scopes.ts';
 import { OFF_TOPIC_SUBJECT } from './brief/off-topic.ts';
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
+import { ownedName, type Paired, shownOffer } from './brief/shown-offer.ts';
 import { compact, updateBrief } from './brief/update-brief.ts';
 import { CLARIFY, OFF_TOPIC, REFUSAL, styleReply, WELCOME } from './style-reply.ts';
 import { purchaseDecision } from './stylist-purchase.ts';
@@ -138,25 +141,40 @@ export function styleDecision(input: ModelInput): ModelDecision {
       return reply(OFF_TOPIC);
     if (reading.intent === 'clarify' && empty) return reply(CLARIFY);
   }
+  const owned = reading.intent === 'pair' ? pairedWith(reading, input.history) : undefined;
+  // "what goes with it" with nothing shown yet: which item is unknown.
+  if (step === 0 && reading.intent === 'pair' && !owned && empty) return reply(CLARIFY);
   // The brief is updated once, at the turn's first step; later steps read it back from the input.
-  const updated = step === 0 ? updateBrief(previous, reading, shownPrices(input)).brief : previous;
+  const updated =
+    step === 0
+      ? withoutReplaced(
+          previous,
+          updateBrief(previous, reading, shownPrices(input)).brief,
+          input.history,
+          reading,
+        )
+      : previous;
   const brief = forMemberId ? { ...updated, forMemberId } : updated;
   // What was said of one item alone ("black jeans under 40 and a white tee") goes to its searches.
   const units = searchUnits(brief, itemMemory(input.history, reading, brief));
-  if (step === 0) return firstStep(reading, brief, units);
+  if (step === 0) return firstStep(brief, units, owned);
   const searches = kindSearches(units, input.steps);
   const pairing = input.steps.flat().filter((o) => o.tool === 'pair_with_wardrobe');
-  const owned = reading.intent === 'pair' ? reading.owned : undefined;
   // "what goes with my white jeans": the first step asked the wardrobe; now search what completes it.
   if (owned && step === 1) {
     const first = pairing[0];
     const completes = first?.ok ? (first.result as PairingsResult).completes : [];
+    // A shown offer's own colour, size and item are not its complements'.
+    const base = owned.shown ? complementBrief(brief) : brief;
     return tools(
-      pairSearches(brief, completes, owned.kind).map((args) => ({ tool: 'search_commerce', args })),
-      `Searching what goes with your ${owned.text}.`,
+      pairSearches(base, completes, owned.kind).map((args) => ({ tool: 'search_commerce', args })),
+      `Searching what goes with ${ownedName(owned)}.`,
     );
   }
-  const searched = owned ? pairSearchOutcomes(brief, input.steps) : searches;
+  // The complements' searches are reported with the brief they were searched by.
+  const searched = owned
+    ? pairSearchOutcomes(owned.shown ? complementBrief(brief) : brief, input.steps)
+    : searches;
   if (!owned) {
     const relax = searches.filter(
       (s) =>
@@ -228,20 +246,38 @@ function relaxedOf(s: KindSearch): string[] {
   return applicable(s.brief, s.kind).slice(0, s.level);
 }
 
-function firstStep(reading: Reading, brief: Brief, units: SearchUnit[]): ModelDecision {
+function pairedWith(reading: Reading, history: readonly Message[]): Paired | undefined {
+  if (reading.owned)
+    return { ...reading.owned, category: reading.owned.kind ? categoryOf(reading.owned.kind) : undefined };
+  if (reading.pairsShown === undefined) return undefined;
+  const offer = shownOffer(history, reading.pairsShown);
+  if (!offer || typeof offer.category !== 'string') return undefined;
+  const { colors } = pairArgs(offer);
+  return { text: offer.title ?? 'one shown', category: offer.category, colors, shown: true };
+}
+
+/**
+ * The brief a shown offer's complements are searched by: the budget, season, occasion and what
+ * was said no to stay; its item, colour and size were the offer's (a child's size by age stays).
+ */
+function complementBrief(brief: Brief): Brief {
+  const { itemKinds: _k, categories: _c, colors: _colors, sizes, ...rest } = brief;
+  const person = (sizes ?? []).filter((z) => z.startsWith('KIDS ') || BABY_SIZES.includes(z));
+  return compact({ ...rest, sizes: person });
+}
+
+function firstStep(brief: Brief, units: SearchUnit[], owned: Paired | undefined): ModelDecision {
   const kinds = [...new Set(units.map((u) => u.kind))];
-  if (reading.intent === 'pair' && reading.owned) {
-    const owned = reading.owned;
-    const category = owned.kind ? categoryOf(owned.kind) : undefined;
-    if (category)
-      return tools(
-        [
-          { tool: 'list_wardrobe', args: { category } },
-          { tool: 'pair_with_wardrobe', args: { category, colors: owned.color ? [owned.color] : [] } },
-        ],
-        `Looking at what goes with your ${owned.text}.`,
-        brief,
-      );
+  if (owned?.category) {
+    const colors = owned.colors ?? (owned.color ? [owned.color] : []);
+    return tools(
+      [
+        { tool: 'list_wardrobe', args: { category: owned.category } },
+        { tool: 'pair_with_wardrobe', args: { category: owned.category, colors } },
+      ],
+      `Looking at what goes with ${ownedName(owned)}.`,
+      brief,
+    );
   }
   const wardrobe: Record<string, unknown> = {};
   const category = kinds[0] ? categoryOf(kinds[0]) : undefined;

@@ -45,6 +45,8 @@ const ONE_AGE = new RegExp(
     String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece|kid|child|toddler|grandkid|grandchild|she|he|they|who)(?:'ll| will| is going to| is gonna| are going to) (?:be|turn) (\d{1,2})\b${NOT_MONTHS}`,
   ].join('|'),
 );
+/** Every age said one by one: "my 8 year old son and my 5 year old daughter" are two children. */
+const EACH_AGE = new RegExp(ONE_AGE.source, 'g');
 // Not the end of a range or list ("lasts 5-6 years"): those are read whole below.
 const ONE_AGE_BARE = new RegExp(
   String.raw`${NOT_DURATION}(?<!\d\s?(?:-|–|to|through|thru|and|or|&|,)\s?)\b(\d{1,2})[ -]?${BARE_YEARS}`,
@@ -103,7 +105,47 @@ function listedAges(text: string, person: boolean): { ages: number[]; at: number
   return { ages: Array.from({ length: hi - lo + 1 }, (_, i) => lo + i), at, end };
 }
 
-export function readAges(text: string): { age?: number; ages: number[] } {
+/** "first" … "twelfth", as grades are said. */
+const ORDINALS = [
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+];
+const GRADE = new RegExp(
+  String.raw`\b(?:(\d{1,2})(?:st|nd|rd|th)|(${ORDINALS.join('|')})) grade(?:rs?)?\b|\bgrade (\d{1,2})\b(?! (?:at|in)\b)`,
+  'g',
+);
+/** "year 7" (England and Wales), not "year 7 of …" nor "7 year olds". */
+const SCHOOL_YEAR = /\byear (\d{1,2})\b(?! ?(?:olds?|of)\b)/g;
+
+/**
+ * A school year said instead of an age, as the age a child starts it at: UK "year 7" is 11
+ * (year 1 starts at 5), US "6th grade" / "grade 6" is 11 (1st grade starts at 6),
+ * "kindergarten" 5 and "reception" 4.
+ */
+function schoolAges(text: string): string {
+  if (!/\b(?:year|grade|graders?|kindergarten|reception)\b/.test(text)) return text;
+  return text
+    .replace(SCHOOL_YEAR, (m, n: string) => (Number(n) >= 1 && Number(n) <= 13 ? `aged ${Number(n) + 4}` : m))
+    .replace(GRADE, (m, n?: string, word?: string, after?: string) => {
+      const grade = (n ?? after) ? Number(n ?? after) : ORDINALS.indexOf(word!) + 1;
+      return grade >= 1 && grade <= 12 ? `aged ${grade + 5}` : m;
+    })
+    .replace(/\b(?:in |for )?kindergarten\b/g, 'aged 5')
+    .replace(/\b(?:in |for )reception\b/g, 'aged 4');
+}
+
+export function readAges(message: string): { age?: number; ages: number[] } {
+  const text = schoolAges(message);
   const person = PERSON.test(text);
   const said = text.match(ONE_AGE);
   const bare = person ? text.match(ONE_AGE_BARE) : null;
@@ -115,6 +157,8 @@ export function readAges(text: string): { age?: number; ages: number[] } {
     listed?.ages.length === 0 && first && first.index! >= listed.at && first.index! < listed.end;
   const age = tooWide ? undefined : firstNumber(first);
   if (listed?.ages.length === 0) return { ...(age !== undefined ? { age } : {}), ages: [] };
-  const ages = [...new Set([...(listed?.ages ?? []), ...(age !== undefined ? [age] : [])])];
+  // Each further person's age too, each a size of its own ("for my son, 8, and my daughter, 5").
+  const others = age === undefined ? [] : [...text.matchAll(EACH_AGE)].map((m) => firstNumber(m)!);
+  const ages = [...new Set([...(listed?.ages ?? []), ...(age !== undefined ? [age] : []), ...others])];
   return { ...(age !== undefined ? { age } : {}), ages: ages.slice(0, MAX_KIDS_SIZES) };
 }

@@ -15,8 +15,50 @@ export function itemMemory(
   current: Reading,
   brief: Brief,
 ): ItemScopes | undefined {
-  const earlier = history.filter((m) => m.role === 'user').slice(-MEMORY_MESSAGES);
-  const readings = [...earlier.map((m) => readMessage(m.content)), current];
+  const memory = remembered([...earlierReadings(history), current]);
+  return memory && narrowTo(memory, brief);
+}
+
+const earlierReadings = (history: readonly Message[]) =>
+  history
+    .filter((m) => m.role === 'user')
+    .slice(-MEMORY_MESSAGES)
+    .map((m) => readMessage(m.content));
+
+/**
+ * The brief as the items now stand: an item said again with a colour or size of its own ("the
+ * trousers should be black") replaces what it had, so a colour or size only that item had
+ * ("grey") leaves the brief, which otherwise would still list it beside the new one.
+ */
+export function withoutReplaced(
+  previous: Brief,
+  brief: Brief,
+  history: readonly Message[],
+  current: Reading,
+): Brief {
+  // A new list, not the same one said again, keeps what the brief had (updateBrief's rule).
+  if (current.kinds.length === 0 || !joinsList(previous, current)) return brief;
+  const earlier = earlierReadings(history);
+  const before = remembered(earlier);
+  const after = remembered([...earlier, current]);
+  if (!before || !after) return brief;
+  const owned = (m: ItemScopes, field: 'colors' | 'sizes') =>
+    new Set(Object.values(m.byKind).flatMap((s) => s[field]));
+  const out: Brief = { ...brief };
+  for (const field of ['colors', 'sizes'] as const) {
+    const was = owned(before, field);
+    const now = owned(after, field);
+    const kept = (brief[field] ?? []).filter(
+      (v) => !was.has(v) || now.has(v) || current[field].includes(v) || after.ageSizes.includes(v),
+    );
+    if (kept.length > 0) out[field] = kept;
+    else delete out[field];
+  }
+  return out;
+}
+
+/** What each item was last said to be, over the readings in order (the newest last). */
+function remembered(readings: Reading[]): ItemScopes | undefined {
   let memory: ItemScopes | undefined;
   /** The items asked for so far, as the brief lists them. */
   let listed: string[] = [];
@@ -32,7 +74,7 @@ export function itemMemory(
     memory = joining && memory ? join(memory, said) : said;
     listed = joining ? [...new Set([...listed, ...r.kinds])] : r.kinds;
   }
-  return memory && narrowTo(memory, brief);
+  return memory;
 }
 
 /**

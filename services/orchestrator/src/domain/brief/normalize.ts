@@ -174,6 +174,9 @@ const CURRENCY_MARK = String.raw`(?:€|£|\$|eur\b|euros?\b|chf\b|sek\b|nok\b|d
 const DECIMAL_COMMA_BEFORE_CURRENCY = new RegExp(String.raw`(\d),(\d{2})(?!\d)(?=\s?${CURRENCY_MARK})`, 'g');
 const DECIMAL_COMMA_AFTER_CURRENCY = /((?:€|£|\$|\beur|\bchf)\s?\d+),(\d{2})(?!\d)/g;
 
+/** "size 38,5": a half size with a decimal comma (both readers, the brief's and the mission's). */
+const HALF_SIZE_COMMA = /\b(size|sz|eu|uk|us)\s?(\d{1,2}),5(?!\d)/g;
+
 export function normalize(message: string): string {
   let t = message
     .toLowerCase()
@@ -188,8 +191,7 @@ export function normalize(message: string): string {
     // "10,12", has none), as most of Europe writes prices.
     .replace(DECIMAL_COMMA_BEFORE_CURRENCY, '$1.$2')
     .replace(DECIMAL_COMMA_AFTER_CURRENCY, '$1.$2')
-    // "size 38,5": a half size with a decimal comma.
-    .replace(/\b(size|sz|eu|uk|us)\s?(\d{1,2}),5(?!\d)/g, '$1 $2.5')
+    .replace(HALF_SIZE_COMMA, '$1 $2.5')
     .replace(/,/g, ' , ')
     .replace(/(?<!\d)\.(?!\d)/g, ' . ')
     .replace(/\s+/g, ' ')
@@ -242,7 +244,9 @@ const selfCorrected = (t: string) => CORRECTIONS.reduce((s, re) => s.replace(re,
  * "fifty," is a number word; "49,99" and "1,200" stay as they are.
  */
 export function spokenAmounts(lowercased: string): string {
-  const spaced = spellNumbers(lowercased.replace(/([a-z0-9])([,.!?;])(?=\s|$)/g, '$1 $2'));
+  const spaced = spellNumbers(
+    lowercased.replace(HALF_SIZE_COMMA, '$1 $2.5').replace(/([a-z0-9])([,.!?;])(?=\s|$)/g, '$1 $2'),
+  );
   // Most messages correct nothing: the correction patterns run only when a marker is there.
   const corrected = CORRECTION_MARKER.test(spaced)
     ? selfCorrected(spaced).replace(I_MEAN, ' ').replace(/\s+/g, ' ').trim()

@@ -42,6 +42,11 @@ export type Reading = {
   sizeRetry?: string;
   /** "what goes with my white jeans": the owned item, as said. */
   owned?: { text: string; kind?: string; color?: string };
+  /**
+   * "what goes with it", "something to wear with the second one": the offer shown last to pair,
+   * by its place in the first list shown (0 the first, -1 the last).
+   */
+  pairsShown?: number;
   /** Several items, some with words of their own ("black jeans under 40 and a white tee"). */
   items?: ItemScopes;
   /** The same, when the items join a list asked for before ("and a red top", "the hoodie in green"). */
@@ -224,6 +229,10 @@ const PAIR =
 const SHOPPING =
   /\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different|formal|dressy|fancy|casual|smart|sporty|plain|simple|longer|shorter|warmer|lighter|thinner|thicker|brighter|darker|looser|tighter)\b/;
 
+/** "less formal", "not too dressy": a step away from an occasion, never that occasion. */
+export const TONED_DOWN =
+  /\b(?:less|too|not so|not too|overly|a bit too) (?:formal|dressy|fancy|casual|sporty)\b/g;
+
 const THANKS =
   /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
 
@@ -231,7 +240,7 @@ const THANKS =
  * Sizes as they are said aloud, in the form read below: "xx large", "extra extra large" and
  * "double xl" are XXL, "triple x large" XXXL, "xx small" XXS, "size nine and a half" size 9.5.
  */
-const spokenSizes = (text: string) =>
+export const spokenSizes = (text: string) =>
   text
     .replace(
       /\b(?:extra[ -]extra[ -]|double[ -](?:x[ -]?|extra[ -])|xx[ -]?)large\b|\bdouble[ -]?xl\b/g,
@@ -242,6 +251,18 @@ const spokenSizes = (text: string) =>
     .replace(/\b(size|sz|eu|us|uk|in an?) (\d{1,2}) and a half\b/g, '$1 $2.5');
 
 const LETTER = '(?:xxs|xs|s|m|l|xl|xxl|xxxl|2xl|3xl)';
+/** A bag's size is no one's clothing size: "a small rucksack", "a large tote bag". */
+const BAG_WORDS = KINDS.filter((k) => k.category === 'BAG')
+  .flatMap((k) => k.words)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+/** "small", "medium", "large" as a size: not how an item fits or packs ("runs small", "too big"). */
+const SIZE_WORDS = new RegExp(
+  String.raw`(?<!\b(?:too|so|bit|very|packs|packs down|folds|folds down|runs|run|fits|fit|comes up|come up) )\b(small|medium|large)\b(?! (?:${BAG_WORDS}|amount|budget|family|group|number))`,
+  'g',
+);
+const WEARS_A =
+  /\b(?:he'?s|she'?s|he is|she is|i'?m|i am|they'?re|they are|(?:he|she|i|they) (?:wears?|takes?|is|are)) an? (\d{1,2}(?:\.5)?)\b(?! ?(?:years?|yrs?|yo|y\/o|months?|weeks?|year olds?|dollars?|bucks|pounds?|euros?|quid))/g;
 /** "m or l", "s/m", "10 or 12": the alternatives after a first size. */
 const OR_LETTERS = String.raw`((?:(?:\s?(?:or|/|,|&|and)\s?|\s)(?:an?\s)?${LETTER}\b(?!'))*)`;
 const OR_NUMBERS = String.raw`((?:\s?(?:or|/)\s?\d{1,2}(?:\.5)?\b)*)`;
@@ -266,11 +287,14 @@ function readSizes(said: string, ages: number[]): string[] {
     add(`${m[1]!.toUpperCase()} ${m[2]}`);
   // "toddler 2-3 years" is a range of ages (read with the ages below), not size KIDS 2.
   // "kid size 30" is a shoe size (EU): a kids' size by age stops at 16.
+  // "toddler 7" is a toddler's shoe size: no toddler is 7 (an age-size stops at 4 for them).
   for (const m of text.matchAll(
-    /\b(?:kids?'?s?|youth|children'?s?|toddler)(?: size)? (\d{1,2})\b(?!\s?(?:-|–|to|through|thru|and|or|&|,)\s?\d{1,2}[ -]?(?:years?|yrs?)\b)/g,
+    /\b(?:(kids?'?s?|youth|children'?s?)|toddler)(?: size)? (\d{1,2})\b(?!\s?(?:-|–|to|through|thru|and|or|&|,)\s?\d{1,2}[ -]?(?:years?|yrs?)\b)/g,
   ))
-    if (Number(m[1]) <= 16) add(`KIDS ${m[1]}`);
-    else add(m[1]!);
+    if (Number(m[2]) <= (m[1] ? 16 : 4)) add(`KIDS ${m[2]}`);
+    else add(m[2]!);
+  // "he's a 4", "she takes a 10", "i wear a 12": a size said of the person who wears it.
+  for (const m of text.matchAll(WEARS_A)) add(m[1]!);
   // "size 10-11 years": a kids' size said as a range of ages.
   for (const m of text.matchAll(/\b(?:size|sz|in) (\d{1,2}) ?(?:-|–|to) ?(\d{1,2}) ?(?:years?|yrs?|y)\b/g)) {
     const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
@@ -296,10 +320,7 @@ function readSizes(said: string, ages: number[]): string[] {
   for (const m of text.matchAll(/\b(?:extra[ -]small|x[ -]small)\b/g)) add(m && 'XS');
   for (const m of text.matchAll(/\b(?:extra[ -]large|x[ -]large)\b/g)) add(m && 'XL');
   const words = text.replace(/\b(?:extra[ -]|x[ -])(?:small|large)\b/g, ' ');
-  for (const m of words.matchAll(
-    /(?<!\b(?:too|so|bit|very) )\b(small|medium|large)\b(?! (?:bag|backpack|tote|purse|crossbody|amount|budget|family|group|number))/g,
-  ))
-    add({ small: 'S', medium: 'M', large: 'L' }[m[1] as 'small']);
+  for (const m of words.matchAll(SIZE_WORDS)) add({ small: 'S', medium: 'M', large: 'L' }[m[1] as 'small']);
   // Sizes said outright win; else each baby's and child's age gives theirs.
   if (sizes.length === 0) {
     for (const s of baby.sizes) add(s);
@@ -401,6 +422,26 @@ function ownPrices(items: ItemScopes, price: PriceReading): PriceReading {
   return own ? widestPrice(items) : price;
 }
 
+/** "what goes with it", "what would go with that", "something to wear with the second one". */
+const PAIR_SHOWN =
+  /\b(?:go(?:es)? (?:well |nicely )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es)?|wear (?:it )?with|pair (?:it )?with|complements?|style) (?:it|that|this|them|those|these|that one|this one|the (first|second|third|1st|2nd|3rd|last)(?: one)?)\b/;
+const PAIR_QUESTION = /\b(?:what|which|anything|something|ideas?|suggestions?|how)\b/;
+const PLACES: Record<string, number> = {
+  first: 0,
+  '1st': 0,
+  second: 1,
+  '2nd': 1,
+  third: 2,
+  '3rd': 2,
+  last: -1,
+};
+
+/** The shown offer a message pairs with, by its place (see Reading.pairsShown). */
+function pairsShownOf(text: string): number | undefined {
+  const m = text.match(PAIR_SHOWN);
+  return m ? (m[1] ? PLACES[m[1]] : 0) : undefined;
+}
+
 /** The owned item in "what goes with my white jeans" / "i have a black blazer, what…". */
 function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
   if (!PAIR.test(text) && !/\bi (?:have|own|got|bought) (?:a|an|these|this|some)\b/.test(text))
@@ -469,15 +510,14 @@ function readOnce(message: string): Reading {
   const positive = tops ? `${neg.rest.slice(0, tops.at)}    ${neg.rest.slice(tops.at + 4)}` : neg.rest;
   const kindsTaken = takeKinds(positive);
   const kinds = uniq(kindsTaken.found.map((f) => f.kind));
+  // Only with no item named: "a scarf to go with it" asks for a scarf (added to the list).
+  const pairsShown = owned || kinds.length > 0 ? undefined : pairsShownOf(text);
   const colors = uniq(coloursOf(kindsTaken.rest.replace(/\bblack tie\b/g, ' '))).filter(
     (c) => !neg.colors.includes(c),
   );
   const seasons = uniq(SEASON_HINTS.filter(([re]) => re.test(text)).map(([, s]) => s));
   // "less formal", "not too dressy": a step away from an occasion, never that occasion.
-  const toned = positive.replace(
-    /\b(?:less|too|not so|not too|overly|a bit too) (?:formal|dressy|fancy|casual|sporty)\b/g,
-    ' ',
-  );
+  const toned = positive.replace(TONED_DOWN, ' ');
   const occasionHit = OCCASIONS.find(([re]) => re.test(toned));
   if (occasionHit?.[2] && !seasons.includes(occasionHit[2])) seasons.push(occasionHit[2]);
   for (const k of kinds) {
@@ -513,6 +553,7 @@ function readOnce(message: string): Reading {
     ...(age !== undefined && age > 0 && age < 19 ? { forAge: age } : {}),
     clear,
     ...(owned ? { owned } : {}),
+    ...(pairsShown !== undefined ? { pairsShown } : {}),
     ...(items ? { items } : {}),
     ...(joinedItems ? { joinedItems } : {}),
   };
@@ -564,8 +605,10 @@ function intentOf(r: Reading): Reading['intent'] {
   if (REFUSE.test(r.text)) return 'refuse';
   if (offTopic(r)) return 'offtopic';
   if (BUY.test(r.text) && !(BUY_SOMETHING_NEW.test(r.text) && states(r) > 0)) return 'buy';
+  // "what would go with the second one" asks for its complements; "go with the second one" picks it.
+  if (r.pairsShown !== undefined && PAIR_QUESTION.test(r.text)) return 'pair';
   if (BUY_SHOWN.test(r.text) && states(r) === 0 && !DECLINED.test(r.text)) return 'buy';
-  if (r.owned) return 'pair';
+  if (r.owned || r.pairsShown !== undefined) return 'pair';
   if (states(r) > 0) return 'search';
   if (SHOPPING.test(r.text) || DECLINED.test(r.text) || ANSWER.test(r.text)) return 'clarify';
   return THANKS.test(r.text) ? 'thanks' : 'offtopic';

@@ -91,8 +91,10 @@ export function updateBrief(
     b.maxPrice = Number(r.sizeRetry);
     delete b.minPrice;
   }
-  if (r.sizeStep && r.sizes.length === 0 && b.sizes?.length)
-    b.sizes = b.sizes.map((s) => stepSize(s, r.sizeStep!));
+  if (r.sizeStep && r.sizes.length === 0 && b.sizes?.length) {
+    const shoes = b.categories?.includes('SHOES') ?? false;
+    b.sizes = b.sizes.map((s) => stepSize(s, r.sizeStep!, shoes));
+  }
   // An item added to the list ("and a red top") or said again ("the trousers in black") brings
   // its own colour and size; the others keep theirs, so the brief shows both.
   const added = <T>(before: T[] | undefined, now: T[]) =>
@@ -150,9 +152,12 @@ const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
 
 /**
  * One size down or up, in the size's own system: "L" → "M", "EU 42" → "EU 41", "KIDS 8" → "KIDS 9",
- * "6-9M" → "9-12M".
+ * "6-9M" → "9-12M". A plain even number of clothes (a dress's "10", a waist's "32", a European
+ * "38") goes up in twos, as those sizes are made; a shoe's goes one by one.
  */
-function stepSize(size: string, step: -1 | 1): string {
+function stepSize(size: string, step: -1 | 1, shoes: boolean): string {
+  if (!shoes && /^\d{1,2}$/.test(size) && Number(size) % 2 === 0)
+    return String(Math.max(0, Number(size) + 2 * step));
   const i = LETTERS.indexOf(size);
   if (i >= 0) return LETTERS[Math.min(LETTERS.length - 1, Math.max(0, i + step))]!;
   const baby = BABY_SIZES.indexOf(size);

@@ -337,6 +337,25 @@ export const KINDS: Kind[] = [
 ];
 
 /**
+ * Clothing words families mix in from Spanish, French and German ("zapatillas for my son",
+ * "pantalones negros"), each to its English item. Only words that mean nothing else in English
+ * text: German "Hose" (English hose, stockings) and "Rock", French "robe" (a dressing gown) and
+ * "pull" are left out.
+ */
+const BORROWED: Record<string, string[]> = {
+  sneakers: ['zapatillas', 'zapatilla', 'turnschuhe'],
+  shoes: ['zapatos', 'chaussures', 'schuhe'],
+  trousers: ['pantalones', 'pantalón', 'pantalon'],
+  't-shirt': ['camisetas', 'camiseta'],
+  jacket: ['chaquetas', 'chaqueta', 'jacke'],
+  coat: ['abrigos', 'abrigo', 'manteau'],
+  dress: ['vestidos', 'vestido', 'kleid'],
+  skirt: ['faldas', 'falda', 'jupe'],
+  sweatshirt: ['sudaderas', 'sudadera'],
+};
+for (const k of KINDS) k.words.push(...(BORROWED[k.kind] ?? []));
+
+/**
  * Item words that describe another item when one follows: "denim skirt", "jean shorts" and
  * "dress shoes" are a skirt, shorts and shoes, not jeans or a dress as well. The cloth words
  * may stand a word or two before their item ("denim mini skirt"); "dress" only directly before
@@ -367,6 +386,12 @@ export const NOT_GARMENTS = [
   'to suit',
   'might suit',
 ];
+
+/**
+ * The phrases above as one pattern, for readers without the brief's item table (a mission's
+ * constraints): "black tie" is a dress code, neither black nor a tie.
+ */
+export const NOT_A_GARMENT = new RegExp(NOT_GARMENTS.map((w) => String.raw`\b${w}\b`).join('|'), 'g');
 
 /**
  * Cloth words a shopper says no to ("not leather", "no wool", "nothing polyester"): kept with the
@@ -459,8 +484,9 @@ export const COLOR_FAMILIES: Array<[string, string[]]> = [
 export const DRESS_NOT_A_DRESS = new RegExp(
   [
     String.raw`\bdress(?= (?:${DRESS_COMPOUNDS.join('|')})\b)`,
+    // "dressing gown" is no gown either.
     ...[...KINDS.filter((k) => k.category !== 'DRESS').flatMap((k) => k.words), ...NOT_GARMENTS]
-      .filter((w) => /\bdress\b/.test(w))
+      .filter((w) => /\bdress\b|\bgowns?\b/.test(w))
       .map((w) => String.raw`\b${w}\b`),
   ].join('|'),
   'g',
