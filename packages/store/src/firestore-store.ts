@@ -1,6 +1,7 @@
 import type { Firestore } from '@google-cloud/firestore';
 import { aroundCalls } from './around-calls.ts';
 import { firestoreCollection } from './firestore-collection.ts';
+import { createFirestoreDeadlines } from './firestore-faults.ts';
 import { assertCollectionName, assertNamespace } from './names.ts';
 import type { Collection, Doc, Store } from './types.ts';
 
@@ -18,6 +19,8 @@ export interface FirestoreContext {
 }
 
 const PING_TIMEOUT_MS = 3000;
+/** The collection calls that change documents (their outcome is unknown when Firestore is silent). */
+const WRITES = new Set(['create', 'createMany', 'put', 'delete', 'update']);
 /** How long `close` waits for the reads and writes under way before it ends the client. */
 const CLOSE_WAIT_MS = 5000;
 
@@ -54,13 +57,16 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
     call.then(settled, settled);
     return call;
   };
+  // Every call is bounded: Firestore away (down, stopped, unreachable) is a 503 within seconds,
+  // not a request held for the SDK's minute of retries.
+  const deadlines = createFirestoreDeadlines();
 
   return {
     backend: 'docstore',
     collection<T extends Doc>(name: string): Collection<T> {
       assertCollectionName(name);
-      return aroundCalls(firestoreCollection<T>(connect, name, `${namespace}${name}`), (_name, call) =>
-        track(call()),
+      return aroundCalls(firestoreCollection<T>(connect, name, `${namespace}${name}`), (call, run) =>
+        deadlines.run(track(run()), WRITES.has(call)),
       );
     },
     async ping() {
@@ -74,8 +80,10 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
           connect().then(({ db }) => db.collection(`${namespace}storeping`).doc('ping').get()),
         );
         await Promise.race([read, timeout]);
+        deadlines.answered();
         return true;
       } catch {
+        deadlines.lost();
         return false;
       } finally {
         clearTimeout(timer);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { assertCollectionName } from './names.ts';
 import { type SqliteHandle, sqliteCollection } from './sqlite-collection.ts';
 import { guarded, openChecked } from './sqlite-open.ts';
@@ -26,6 +26,27 @@ interface CollectionState {
   declared: Set<string>;
 }
 
+/** The write-ahead log may take at most this share of SQLITE_MAX_SIZE_MB beside the database. */
+const WAL_SHARE_OF_CAP = 4;
+/** The default checkpoint interval (sqlite-open.ts), which a small cap lowers. */
+const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+
+/**
+ * SQLITE_MAX_SIZE_MB bounds what is on disk, not only the database: `max_page_count` caps the
+ * database file, and the write-ahead log, which holds a copy of every page changed since the last
+ * checkpoint (rewrites of the same rows included), is checkpointed once it reaches a quarter of
+ * the cap and cut back to that size after each checkpoint. Without it, a 1 MB cap let the -wal
+ * file grow to 40 MB (the 10,000-page default interval) under rewrites.
+ */
+function boundFileSizes(db: DatabaseSync, maxSizeBytes: number): void {
+  const pageSize = Number(db.prepare('PRAGMA page_size').get()?.page_size ?? 4096);
+  const capPages = Math.max(1, Math.floor(maxSizeBytes / pageSize));
+  db.exec(`PRAGMA max_page_count = ${capPages}`);
+  const walPages = Math.max(1, Math.min(WAL_AUTOCHECKPOINT_PAGES, Math.floor(capPages / WAL_SHARE_OF_CAP)));
+  db.exec(`PRAGMA wal_autocheckpoint = ${walPages}`);
+  db.exec(`PRAGMA journal_size_limit = ${walPages * pageSize}`);
+}
+
 /**
  * One SQLite file per service; WAL so readers never block on the writer. A file that fails
  * `PRAGMA quick_check` (or is not a database) is refused here, so a damaged store never serves.
@@ -33,10 +54,7 @@ interface CollectionState {
 export function createSqliteStore(file: string, options: { maxSizeBytes?: number | undefined } = {}): Store {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = openChecked(file);
-  if (options.maxSizeBytes !== undefined) {
-    const pageSize = Number(db.prepare('PRAGMA page_size').get()?.page_size ?? 4096);
-    db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(options.maxSizeBytes / pageSize))}`);
-  }
+  if (options.maxSizeBytes !== undefined) boundFileSizes(db, options.maxSizeBytes);
   const health = createWriteProbe(db);
 
   const statements = new Map<string, StatementSync>();

@@ -16,6 +16,9 @@ export const VTO_JOB_COLLECTIONS = {
   },
 } satisfies Record<string, CollectionOptions>;
 
+/** Queued jobs in backoff that `queued` reads past to find ones due now. */
+const BACKOFF_LOOKAHEAD = 50;
+
 /** Try-on jobs in the store (collection `vto_jobs`). */
 export function createJobRepository(store: Store) {
   const jobs = store.collection<StoredVtoJob>('vto_jobs', VTO_JOB_COLLECTIONS.vto_jobs);
@@ -64,14 +67,19 @@ export function createJobRepository(store: Store) {
       ]);
       return { depth, oldestQueuedAt: oldest.items[0]?.createdAt ?? null };
     },
-    /** Oldest queued jobs first, so nobody waits behind newer ones. */
+    /**
+     * Oldest queued jobs first, so nobody waits behind newer ones; jobs waiting out a backoff
+     * (notBefore) are passed over, and up to BACKOFF_LOOKAHEAD of them are read past so that
+     * newer jobs behind them still run.
+     */
     async queued(limit: number): Promise<StoredVtoJob[]> {
+      const now = Date.now();
       const page = await jobs.query({
         where: [['status', '==', 'QUEUED']],
         orderBy: [{ field: 'createdAt', direction: 'asc' }],
-        limit,
+        limit: limit + BACKOFF_LOOKAHEAD,
       });
-      return page.items;
+      return page.items.filter((job) => (job.notBefore ?? 0) <= now).slice(0, limit);
     },
 
     /** RUNNING jobs whose worker's lease ran out (crashed or killed). */

@@ -3,13 +3,16 @@ import type { VtoBackendName, VtoJob, VtoJobError } from '@hs/contracts';
 /**
  * A try-on job as stored: the public VtoJob plus the claim of the worker running it.
  * QUEUED → RUNNING (claimed by one worker, with a lease) → SUCCEEDED | FAILED. A RUNNING job
- * whose lease ran out (its worker crashed) goes back to QUEUED, up to MAX_ATTEMPTS claims.
+ * whose lease ran out (its worker crashed) goes back to QUEUED, up to MAX_ATTEMPTS claims; so
+ * does one whose run hit a passing fault (storage full or unwritable), after a backoff.
  * Every function is pure and returns null when the transition does not apply, so it can run
  * inside the store's atomic update.
  */
 export type StoredVtoJob = VtoJob & {
   workerId: string | null;
   leaseUntil: number;
+  /** A QUEUED job put back after a passing fault is not claimed before this time (epoch ms). */
+  notBefore?: number;
   /** The W3C trace of the request that submitted it. */
   traceparent?: string | null;
 };
@@ -49,8 +52,16 @@ export function claim(
   now: string,
   leaseUntil: number,
 ): StoredVtoJob | null {
-  if (job?.status !== 'QUEUED') return null;
-  return { ...job, status: 'RUNNING', attempts: job.attempts + 1, workerId, leaseUntil, updatedAt: now };
+  if (job?.status !== 'QUEUED' || (job.notBefore ?? 0) > Date.parse(now)) return null;
+  return {
+    ...job,
+    status: 'RUNNING',
+    attempts: job.attempts + 1,
+    workerId,
+    leaseUntil,
+    notBefore: 0,
+    updatedAt: now,
+  };
 }
 
 const ownedRunning = (job: StoredVtoJob | null, workerId: string): job is StoredVtoJob =>
@@ -71,6 +82,23 @@ export function succeed(job: StoredVtoJob | null, workerId: string, resultImageR
 export function fail(job: StoredVtoJob | null, workerId: string, error: VtoJobError, now: string) {
   if (!ownedRunning(job, workerId)) return null;
   return { ...job, status: 'FAILED' as const, error, workerId: null, leaseUntil: 0, updatedAt: now };
+}
+
+/**
+ * A run that hit a passing fault (the result could not be stored: disk full, not writable) goes
+ * back to the queue until `notBefore`, so the family's try-on still comes once the storage
+ * recovers; after its last attempt it ends FAILED with `error`.
+ */
+export function retryLater(
+  job: StoredVtoJob | null,
+  workerId: string,
+  error: VtoJobError,
+  now: string,
+  notBefore: number,
+): StoredVtoJob | null {
+  if (!ownedRunning(job, workerId)) return null;
+  if (job.attempts >= MAX_ATTEMPTS) return fail(job, workerId, error, now);
+  return { ...job, status: 'QUEUED', workerId: null, leaseUntil: 0, notBefore, updatedAt: now };
 }
 
 /** Gives a job back to the queue: its worker is shutting down (workerId) or lost it (lease over). */
@@ -102,6 +130,6 @@ export function requeue(
 
 /** What clients see: the stored job without the worker's claim. */
 export function publicJob(job: StoredVtoJob): VtoJob {
-  const { workerId: _w, leaseUntil: _l, ...rest } = job;
+  const { workerId: _w, leaseUntil: _l, notBefore: _n, ...rest } = job;
   return rest;
 }

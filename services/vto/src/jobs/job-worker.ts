@@ -3,8 +3,17 @@ import { createJobLoop, WorkerStopping } from '@hs/jobs';
 import { newId, nowIso } from '@hs/service-kit';
 import type { Logger } from 'pino';
 import type { JobRepository } from '../adapters/job-repository.ts';
+import { passingStorageFault } from '../adapters/storage-fault.ts';
 import { TryOnFailure } from '../domain/try-on-failure.ts';
-import { claim, fail, requeue, type StoredVtoJob, succeed } from '../domain/vto-job-machine.ts';
+import {
+  claim,
+  fail,
+  MAX_ATTEMPTS,
+  requeue,
+  retryLater,
+  type StoredVtoJob,
+  succeed,
+} from '../domain/vto-job-machine.ts';
 import type { JobProcessor } from './process-job.ts';
 
 export interface JobWorkerOptions {
@@ -20,6 +29,15 @@ export interface JobWorkerOptions {
 }
 
 const SWEEP_EVERY_MS = 30_000;
+/**
+ * Wait before a job that hit a passing storage fault runs again: 30 s, then 60 s. Long enough for
+ * an operator's alert on a full disk to be acted on, short enough that the family still gets the
+ * picture in the same sitting.
+ */
+export const STORAGE_RETRY_BASE_MS = 30_000;
+const STORAGE_RETRY_MAX_MS = 5 * 60_000;
+const storageRetryDelayMs = (attempts: number) =>
+  Math.min(STORAGE_RETRY_MAX_MS, STORAGE_RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
 
 /**
  * Runs queued try-on jobs in the background, at most `concurrency` at a time. A claim carries a
@@ -62,10 +80,38 @@ export function createJobWorker(options: JobWorkerOptions) {
       await giveBack(job.jobId, { workerId });
       return;
     }
+    const storageFault = passingStorageFault(reason);
+    if (storageFault !== null) {
+      await retryAfterStorageFault(job, storageFault);
+      return;
+    }
     let error = { code: 'INTERNAL_ERROR', message: 'The try-on job failed unexpectedly' };
     if (reason instanceof TryOnFailure) error = reason.toJobError();
     else log?.error({ err: reason, jobId: job.jobId }, 'try-on job failed unexpectedly');
     await options.jobs.transition(job.jobId, (j) => fail(j, workerId, error, nowIso()));
+  }
+
+  /**
+   * The storage could not take the result (or give an input) right now: back to the queue after
+   * a backoff, FAILED INTERNAL_ERROR (a server-side error) once the attempts are used up, and
+   * then audited like any job out of attempts.
+   */
+  async function retryAfterStorageFault(job: StoredVtoJob, fault: string): Promise<void> {
+    log?.warn({ jobId: job.jobId, attempts: job.attempts, fault }, 'try-on job hit a storage fault');
+    const error = {
+      code: 'INTERNAL_ERROR',
+      message: `The try-on could not be finished in ${MAX_ATTEMPTS} attempts because of a storage fault: ${fault}. Submit it again later.`,
+    };
+    const notBefore = Date.now() + storageRetryDelayMs(job.attempts);
+    const changed = await options.jobs.transition(job.jobId, (j) =>
+      retryLater(j, workerId, error, nowIso(), notBefore),
+    );
+    if (changed?.status === 'FAILED')
+      await recordDeadLetteredJob(options.audit, changed, {
+        jobType: 'VTO_JOB',
+        reason: error.message,
+        logger: log,
+      });
   }
 
   async function run(job: StoredVtoJob, stopping: AbortSignal): Promise<void> {

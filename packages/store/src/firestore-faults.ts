@@ -1,0 +1,83 @@
+// The one place where Firestore being away becomes "storage unavailable" (503), and where a call
+// that gets no answer is cut off instead of hanging the request that made it.
+import { StoreUnavailableError } from './store-errors.ts';
+
+/**
+ * gRPC status codes that mean Firestore cannot serve the call now, not that the call is wrong:
+ * UNAVAILABLE (the server is down or unreachable), DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED (quota).
+ */
+const UNAVAILABLE_CODES = new Set([14, 4, 8]);
+
+/**
+ * The longest one store call waits for Firestore. Unanswered, the SDK retries for up to a minute
+ * (a stopped emulator held every request 30 to 55 s); a request makes a few store calls, and its
+ * caller (the gateway) gives up after INTERNAL_API_TIMEOUT_SECONDS (10 s by default), so the
+ * service answers 503 itself well before that.
+ */
+export const FIRESTORE_CALL_TIMEOUT_MS = 5000;
+/**
+ * Once Firestore failed to answer, calls wait this long until one succeeds: a Firestore that is
+ * back answers in milliseconds, so the first request after its return finds it, and one that is
+ * still away costs each call a second, not four.
+ */
+export const FIRESTORE_DOWN_CALL_TIMEOUT_MS = 1000;
+
+/** Firestore gave no answer in time: a write's outcome is unknown (it may still land). */
+function timedOut(ms: number, write: boolean): StoreUnavailableError {
+  const outcome = write ? ': the change may or may not have been saved' : '';
+  return new StoreUnavailableError('FIRESTORE_TIMEOUT', `Storage did not answer within ${ms} ms${outcome}`);
+}
+
+/** The StoreUnavailableError a Firestore error stands for, or the error itself when it is another kind. */
+export function fromFirestoreError(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'number' || !UNAVAILABLE_CODES.has(code)) return err;
+  return new StoreUnavailableError(
+    'FIRESTORE_UNAVAILABLE',
+    'Storage is unavailable: the request could not be completed',
+    {
+      cause: err,
+    },
+  );
+}
+
+/**
+ * Runs store calls with a deadline and remembers whether Firestore answered lately: after a
+ * call that found it away, the next calls get the short deadline until one gets an answer.
+ */
+export function createFirestoreDeadlines() {
+  let away = false;
+  const answered = () => {
+    away = false;
+  };
+
+  return {
+    /** Firestore answered (a call or the readiness ping): calls get the full deadline again. */
+    answered,
+    /** Firestore did not answer the readiness ping: calls get the short deadline. */
+    lost(): void {
+      away = true;
+    },
+    /** `call` (already started) or a StoreUnavailableError once it outlives its deadline. */
+    async run<R>(call: Promise<R>, write: boolean): Promise<R> {
+      const ms = away ? FIRESTORE_DOWN_CALL_TIMEOUT_MS : FIRESTORE_CALL_TIMEOUT_MS;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(timedOut(ms, write)), ms);
+      });
+      try {
+        const result = await Promise.race([call, deadline]);
+        answered();
+        return result;
+      } catch (err) {
+        const mapped = fromFirestoreError(err);
+        if (mapped instanceof StoreUnavailableError) away = true;
+        // Any other error is an answer: Firestore is there.
+        else answered();
+        throw mapped;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
