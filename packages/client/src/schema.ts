@@ -211,7 +211,7 @@ export interface paths {
         };
         /**
          * Get browser session
-         * @description One browser session of the household. For the local provider, liveViewUrl is a fresh link (5 minutes) to the live view page for the caller. Only the owner of the session's mission: anyone else gets 403 FORBIDDEN ("Only the owner of the mission can use its browser session"); a session of another household is 404 NOT_FOUND.
+         * @description One browser session of the household. For the local provider, liveViewUrl is a fresh link (5 minutes) to the live view page for the caller; a CHILD (who may not act on sessions) gets liveViewUrl null. Only the owner of the session's mission: anyone else gets 403 FORBIDDEN ("Only the owner of the mission can use its browser session"); a session of another household is 404 NOT_FOUND.
          */
         get: operations["getBrowserSession"];
         put?: never;
@@ -380,7 +380,7 @@ export interface paths {
         get: operations["getMemberSpendingPolicy"];
         /**
          * Set a member's spending policy
-         * @description PARENT_GUARDIAN only. perRequestLimit caps one request's total (price × quantity); monthlyLimit caps the sum of the member's requests approved in a calendar month (UTC). Either may be null (no cap); both are in currency (ISO 4217), and while a cap is set only requests in that currency can be approved for the member. Approving above a cap is 409 CONFLICT. Replaces the previous policy.
+         * @description PARENT_GUARDIAN only. perRequestLimit caps one request's total (price × quantity); monthlyLimit caps the sum of the member's requests approved in a calendar month (UTC). Either may be null (no cap); both are in currency (ISO 4217) with no more decimals than it has (EUR 2, JPY 0, BHD 3; finer is 422), and while a cap is set only requests in that currency can be approved for the member. Approving above a cap is 409 CONFLICT. Replaces the previous policy.
          */
         put: operations["putMemberSpendingPolicy"];
         post?: never;
@@ -465,7 +465,7 @@ export interface paths {
         put?: never;
         /**
          * Create offer
-         * @description Creates one offer. ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
+         * @description Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
          */
         post: operations["createOffer"];
         delete?: never;
@@ -526,7 +526,7 @@ export interface paths {
         put?: never;
         /**
          * Create offers bulk
-         * @description Creates all offers or none (max 500); one URL refused refuses the whole batch. ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
+         * @description Creates all offers or none (max 500); one URL or price refused refuses the whole batch. ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
          */
         post: operations["createOffersBulk"];
         delete?: never;
@@ -736,7 +736,7 @@ export interface paths {
         put?: never;
         /**
          * Ask to buy something
-         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000; currency an ISO 4217 code; url an http(s) URL on a public domain and its scheme's default port (no IP address, localhost, credentials or other port: 400 POLICY_VIOLATION), stored in its canonical (WHATWG) spelling, as commerce stores offer URLs. The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the 100 most recent ids). Honours Idempotency-Key.
+         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000, with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422 VALIDATION_ERROR, while binary noise such as 19.990000000000002 is stored as 19.99); totals are rounded to the currency's smallest unit; currency an ISO 4217 code; url an http(s) URL on a public domain and its scheme's default port (no IP address, localhost, credentials or other port: 400 POLICY_VIOLATION), stored in its canonical (WHATWG) spelling, as commerce stores offer URLs. The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the 100 most recent ids). Honours Idempotency-Key.
          */
         post: operations["createPurchaseRequest"];
         delete?: never;
@@ -1154,6 +1154,26 @@ export interface paths {
          * @description Checks the bytes arrived and really are the signed image type (else 400; bytes of another type are deleted), records size, content type and checksum, and marks the image confirmed (once; again is 409). Returns the item.
          */
         post: operations["confirmItemImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/households/{id}/wardrobe/items/{itemId}/images/{imageId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get item image content
+         * @description A confirmed image's bytes (image/png, image/jpeg or image/webp, as confirmed), for any member of the household to show: the item's images[].contentPath. An image never changes, so ETag is its SHA-256 and If-None-Match gives 304; Cache-Control is private (the bytes are the family's). 404 for an unknown item or image, and for an image not confirmed yet.
+         */
+        get: operations["getItemImageContent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1913,6 +1933,7 @@ export interface components {
                 size: number | null;
                 sha256: string | null;
                 ref: string;
+                contentPath: string | null;
                 /** Format: date-time */
                 createdAt: string;
                 confirmedAt: string | null;
@@ -9507,6 +9528,123 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WardrobeItem"];
                 };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: the caller is not a member of the household (or their role may not do this). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: no such household, or no such resource in it. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UPSTREAM_ERROR: the service behind the gateway is unreachable or answered out of contract. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UPSTREAM_TIMEOUT: the service behind the gateway did not answer in time. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getItemImageContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+                itemId: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture, in the type it was uploaded as */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
+                    "image/webp": Blob;
+                };
+            };
+            /** @description Not Modified */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {

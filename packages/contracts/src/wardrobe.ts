@@ -35,6 +35,12 @@ export const ItemImage = z.object({
   size: z.number().int().nullable().describe('bytes, known once confirmed'),
   sha256: z.string().nullable().describe('hex SHA-256 of the bytes, when the storage backend knows it'),
   ref: z.string().describe('storage reference: local://<key> or gs://<bucket>/<key>'),
+  contentPath: z
+    .string()
+    .nullable()
+    .describe(
+      'where the app GETs the picture (on the API host, with the bearer token); null until confirmed',
+    ),
   createdAt: Timestamp,
   confirmedAt: Timestamp.nullable(),
 });

@@ -57,6 +57,7 @@ const NAMED: Record<string, string> = {
   [`POST ${H}/wardrobe/items/{itemId}/curate`]: 'curateWardrobeItem',
   [`POST ${H}/wardrobe/items/{itemId}/upload-url`]: 'createImageUploadUrl',
   [`POST ${H}/wardrobe/items/{itemId}/images/{imageId}/confirm`]: 'confirmItemImage',
+  [`GET ${H}/wardrobe/items/{itemId}/images/{imageId}/content`]: 'getItemImageContent',
   [`POST ${H}/artifacts/mission-plan`]: 'createMissionPlan',
   [`POST ${H}/artifacts/outcome-summary`]: 'createOutcomeSummary',
   [`POST ${H}/artifacts/recording`]: 'createBrowserRecording',

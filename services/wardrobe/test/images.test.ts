@@ -283,3 +283,64 @@ describe('image uploads (local storage)', () => {
     expect(got.rawPayload.equals(PNG)).toBe(true);
   });
 });
+
+describe('reading a confirmed image back', () => {
+  it('serves the bytes at the contentPath the item gives, once confirmed, and not after the image is deleted', async () => {
+    const item = await createItem(app);
+    const signed = await uploadUrl(item.itemId);
+    const content = `${ITEMS}/${item.itemId}/images/${signed.imageId}/content`;
+    const pending = (await app.inject({ method: 'GET', url: `${ITEMS}/${item.itemId}`, headers })).json();
+    expect(pending.images[0].contentPath).toBeNull();
+    expect((await app.inject({ method: 'GET', url: content, headers })).json()).toEqual({
+      error: 'NOT_FOUND',
+      message: 'Image has not been uploaded and confirmed yet',
+    });
+
+    await put(pathOf(signed.uploadUrl), PNG);
+    const confirmed = await app.inject({
+      method: 'POST',
+      url: `${ITEMS}/${item.itemId}/images/${signed.imageId}/confirm`,
+      headers,
+    });
+    expect(confirmed.json().images[0].contentPath).toBe(content);
+    const read = await app.inject({ method: 'GET', url: content, headers });
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['content-type']).toBe('image/png');
+    expect(read.rawPayload).toEqual(PNG);
+    expect(read.headers.etag).toBe(`"${confirmed.json().images[0].sha256}"`);
+    const again = await app.inject({
+      method: 'GET',
+      url: content,
+      headers: { ...headers, 'if-none-match': String(read.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+
+    expect(
+      (
+        await app.inject({
+          method: 'DELETE',
+          url: `${ITEMS}/${item.itemId}/images/${signed.imageId}`,
+          headers,
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect((await app.inject({ method: 'GET', url: content, headers })).statusCode).toBe(404);
+  });
+
+  it("keeps another household's image out of reach (404)", async () => {
+    const item = await createItem(app);
+    const signed = await uploadUrl(item.itemId);
+    await put(pathOf(signed.uploadUrl), PNG);
+    await app.inject({
+      method: 'POST',
+      url: `${ITEMS}/${item.itemId}/images/${signed.imageId}/confirm`,
+      headers,
+    });
+    const foreign = await app.inject({
+      method: 'GET',
+      url: `/api/v1/households/h_2/wardrobe/items/${item.itemId}/images/${signed.imageId}/content`,
+      headers,
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+});

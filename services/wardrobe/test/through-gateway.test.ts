@@ -89,6 +89,22 @@ describe('wardrobe and commerce through the gateway', () => {
     );
     expect(again.status).toBe(409);
 
+    // The app shows the picture from the path the item gives, through the gateway, as uploaded.
+    const contentPath = confirmed.body.images[0].contentPath;
+    expect(contentPath).toBe(`${W}/items/${top.body.itemId}/images/${signed.body.imageId}/content`);
+    const picture = await fetch(`${stack.url('gateway')}${contentPath}`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await picture.arrayBuffer())).toEqual(PNG);
+    const cached = await fetch(`${stack.url('gateway')}${contentPath}`, {
+      headers: { authorization: `Bearer ${accessToken}`, 'if-none-match': picture.headers.get('etag')! },
+    });
+    expect(cached.status).toBe(304);
+    const unsigned = await fetch(`${stack.url('gateway')}${contentPath}`);
+    expect(unsigned.status).toBe(401);
+
     const looks = await call('POST', `${W}/items/${top.body.itemId}/curate`, accessToken);
     expect(looks.status).toBe(200);
     expect(looks.body.offers).toBe('INCLUDED');
@@ -107,5 +123,6 @@ describe('wardrobe and commerce through the gateway', () => {
     const { accessToken: bob } = (await call('POST', '/api/v1/auth/login', null, { idToken: 'bob' })).body;
     const foreign = await call('GET', `${W}/items/${top.body.itemId}`, bob);
     expect(foreign.status).toBe(403);
+    expect((await call('GET', contentPath, bob)).status).toBe(403);
   });
 });

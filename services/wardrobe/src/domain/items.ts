@@ -2,7 +2,7 @@ import type { CreateItemRequest, ItemImage, UpdateItemRequest, WardrobeItem } fr
 import type { z } from 'zod';
 
 /** `chargedBytes`: what the image holds of the household's upload quota (see upload-quota.ts). */
-export type StoredImage = ItemImage & { key: string; chargedBytes?: number };
+export type StoredImage = Omit<ItemImage, 'contentPath'> & { key: string; chargedBytes?: number };
 export type StoredItem = Omit<WardrobeItem, 'images'> & { images: StoredImage[] };
 export type Tombstone = { itemId: string; householdId: string; deletedAt: string };
 
@@ -62,7 +62,11 @@ export function patchItem(item: StoredItem, patch: UpdateItemRequest, now: strin
   return next;
 }
 
-/** The client's view: storage keys stay inside the service. */
+/** Where a confirmed image's bytes are read (`GET .../images/{imageId}/content`, routes/images.ts). */
+export const imageContentPath = (item: Pick<StoredItem, 'householdId' | 'itemId'>, imageId: string) =>
+  `/api/v1/households/${encodeURIComponent(item.householdId)}/wardrobe/items/${encodeURIComponent(item.itemId)}/images/${encodeURIComponent(imageId)}/content`;
+
+/** The client's view: storage keys stay inside the service; a confirmed image says where to read it. */
 export function itemView(item: StoredItem): WardrobeItem {
   return {
     itemId: item.itemId,
@@ -74,7 +78,10 @@ export function itemView(item: StoredItem): WardrobeItem {
     season: item.season,
     occasion: item.occasion,
     tags: item.tags,
-    images: item.images.map(({ key: _key, chargedBytes: _charged, ...image }) => image),
+    images: item.images.map(({ key: _key, chargedBytes: _charged, ...image }) => ({
+      ...image,
+      contentPath: image.status === 'confirmed' ? imageContentPath(item, image.imageId) : null,
+    })),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

@@ -1,8 +1,16 @@
-import { ImageParams, ItemParams, UploadUrlRequest, UploadUrlResponse, WardrobeItem } from '@hs/contracts';
-import { errorResponses, type ServiceApp } from '@hs/service-kit';
+import {
+  IfNoneMatchHeaders,
+  ImageContentType,
+  ImageParams,
+  ItemParams,
+  UploadUrlRequest,
+  UploadUrlResponse,
+  WardrobeItem,
+} from '@hs/contracts';
+import { errorResponses, notFound, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
-import { etagOf } from '../domain/etag.ts';
+import { etagOf, noneMatchHits } from '../domain/etag.ts';
 import { removeImage } from '../flows/image-removal.ts';
 import { confirmImage, startImageUpload } from '../flows/image-upload.ts';
 
@@ -47,6 +55,52 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       const { id, itemId, imageId } = request.params;
       const view = await confirmImage(ctx, request.caller, { householdId: id, itemId, imageId });
       return reply.header('etag', etagOf(view)).send(view);
+    },
+  );
+
+  app.get(
+    `${H}/items/:itemId/images/:imageId/content`,
+    {
+      config: {
+        openapi: {
+          responses: {
+            200: {
+              description: 'The picture, in the type it was uploaded as',
+              content: Object.fromEntries(
+                ImageContentType.options.map((type) => [
+                  type,
+                  { schema: { type: 'string', format: 'binary' } },
+                ]),
+              ),
+            },
+          },
+        },
+      },
+      schema: {
+        tags,
+        description:
+          "A confirmed image's bytes (image/png, image/jpeg or image/webp, as confirmed), for any member of the household to show: the item's images[].contentPath. An image never changes, so ETag is its SHA-256 and If-None-Match gives 304; Cache-Control is private (the bytes are the family's). 404 for an unknown item or image, and for an image not confirmed yet.",
+        params: ImageParams,
+        headers: IfNoneMatchHeaders,
+        response: { 200: z.any().describe('image bytes'), 304: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { id, itemId, imageId } = request.params;
+      const item = await ctx.items.get(id, itemId);
+      const image = item?.images.find((i) => i.imageId === imageId);
+      if (!image) throw notFound('Image not found');
+      if (image.status !== 'confirmed') throw notFound('Image has not been uploaded and confirmed yet');
+      const object = await ctx.storage.get(image.key);
+      if (!object) throw notFound('Image not found');
+      // The bytes behind an image id never change, so any id for them is a strong tag.
+      const etag = `"${object.info.sha256 ?? image.sha256 ?? image.imageId}"`;
+      reply.header('etag', etag).header('cache-control', 'private, max-age=86400');
+      if (noneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      const bytes = object.bytes;
+      return reply
+        .type(image.contentType)
+        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     },
   );
 
