@@ -114,8 +114,12 @@ async function catalogue(backend: SearchBackend, n: number) {
       ? createStore({ backend: 'sqlite', file: join(dir, 'commerce.sqlite') })
       : createStore({ backend: 'inmemory' });
   const repo = createOfferRepository(store);
-  const offers = [...offersFor(n), ...offersFor(NEIGHBOUR_OFFERS, 'h_neighbour')];
-  for (let i = 0; i < offers.length; i += 5000) await repo.createMany(offers.slice(i, i + 5000));
+  const households: Array<[string, ReturnType<typeof offersFor>]> = [
+    [HOUSEHOLD, offersFor(n)],
+    ['h_neighbour', offersFor(NEIGHBOUR_OFFERS, 'h_neighbour')],
+  ];
+  for (const [household, offers] of households)
+    for (let i = 0; i < offers.length; i += 5000) await repo.createMany(household, offers.slice(i, i + 5000));
   return {
     repo,
     close: async () => {

@@ -15,5 +15,6 @@ export {
   firestoreIndexDefinitions,
 } from './firestore-indexes.ts';
 export { queryAll } from './query-all.ts';
+export { createSlotCounter, type SlotCounter } from './slot-counter.ts';
 export * from './store-errors.ts';
 export * from './types.ts';

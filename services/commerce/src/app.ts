@@ -25,7 +25,7 @@ export async function buildApp(deps: CommerceDeps): Promise<ServiceApp> {
   });
   registerInternalAuth(app, { token: config.internalToken });
   const ctx: CommerceContext = {
-    offers: createOfferRepository(store),
+    offers: createOfferRepository(store, config.commerce.maxOffersPerHousehold),
     allowedDomains: config.commerce.allowedDomains,
   };
   registerOfferRoutes(app, ctx);

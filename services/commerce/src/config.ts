@@ -1,4 +1,6 @@
 import { type BaseConfig, ConfigError, envBool, envList, loadConfig } from '@hs/service-kit';
+import { z } from 'zod';
+import { DEFAULT_MAX_OFFERS_PER_HOUSEHOLD } from './adapters/offer-repository.ts';
 
 /** Settings of the commerce service on top of the shared ones (see README, configuration table). */
 export function loadCommerceConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -7,6 +9,13 @@ export function loadCommerceConfig(env: NodeJS.ProcessEnv = process.env) {
     () => ({
       COMMERCE_ENFORCE_DOMAIN_ALLOWLIST: envBool(false),
       COMMERCE_ALLOWED_DOMAINS: envList(),
+      // What one household may hold: one member must not fill the disk every household shares.
+      COMMERCE_MAX_OFFERS_PER_HOUSEHOLD: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(10_000_000)
+        .default(DEFAULT_MAX_OFFERS_PER_HOUSEHOLD),
     }),
     env,
   );
@@ -20,6 +29,7 @@ export function loadCommerceConfig(env: NodeJS.ProcessEnv = process.env) {
     ...base,
     commerce: {
       allowedDomains: raw.COMMERCE_ENFORCE_DOMAIN_ALLOWLIST ? raw.COMMERCE_ALLOWED_DOMAINS : null,
+      maxOffersPerHousehold: raw.COMMERCE_MAX_OFFERS_PER_HOUSEHOLD,
     },
   };
 }

@@ -177,3 +177,29 @@ describe("offer prices in the currency's own decimals", () => {
     expect(listed.json().items).toEqual([]);
   });
 });
+
+describe('a household holds at most COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers', () => {
+  it('refuses an offer or a whole batch past the bound (409, nothing created), and a deletion frees a place', async () => {
+    const capped = await commerceApp({ COMMERCE_MAX_OFFERS_PER_HOUSEHOLD: '3' });
+    try {
+      const url = '/api/v1/households/h_cap/offers';
+      const create = (payload: unknown, path = url) =>
+        capped.inject({ method: 'POST', url: path, headers, payload: payload as object });
+      expect((await create({ offers: [offer(), offer()] }, `${url}/bulk`)).statusCode).toBe(201);
+      const batch = await create({ offers: [offer(), offer()] }, `${url}/bulk`);
+      expect(batch.statusCode).toBe(409);
+      expect(batch.json().error).toBe('CONFLICT');
+      const one = await create(offer());
+      expect(one.statusCode).toBe(201);
+      expect((await create(offer())).statusCode).toBe(409);
+      const listed = await capped.inject({ method: 'GET', url, headers });
+      expect(listed.json().items).toHaveLength(3);
+      const removed = await capped.inject({ method: 'DELETE', url: `${url}/${one.json().offerId}`, headers });
+      expect(removed.statusCode).toBe(204);
+      expect((await create(offer())).statusCode).toBe(201);
+      expect((await create(offer(), '/api/v1/households/h_other/offers')).statusCode).toBe(201);
+    } finally {
+      await capped.close();
+    }
+  });
+});

@@ -53,8 +53,8 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
     createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.uploads.publicBaseUrl });
   const ctx: WardrobeContext = {
     config,
-    items: createItemRepository(store),
-    outfits: createOutfitRepository(store),
+    items: createItemRepository(store, config.limits.maxItemsPerHousehold),
+    outfits: createOutfitRepository(store, config.limits.maxOutfitsPerHousehold),
     collections: createCollectionRepository(store),
     storage,
     uploadUsage: createUploadUsageRepository(store, (err, householdId, bytes) =>

@@ -1,6 +1,8 @@
 import { type BaseConfig, loadConfig } from '@hs/service-kit';
 import { storageEnvShape, storageSettingsFrom } from '@hs/storage';
 import { z } from 'zod';
+import { DEFAULT_MAX_ITEMS_PER_HOUSEHOLD } from './adapters/item-repository.ts';
+import { DEFAULT_MAX_OUTFITS_PER_HOUSEHOLD } from './adapters/outfit-repository.ts';
 
 const MIB = 1024 * 1024;
 
@@ -26,6 +28,19 @@ export function loadWardrobeConfig(env: NodeJS.ProcessEnv = process.env) {
       // Unconfirmed upload URLs one member may hold at once (each holds UPLOAD_MAX_BYTES of the quota).
       WARDROBE_MAX_PENDING_UPLOADS_PER_MEMBER: z.coerce.number().int().min(1).max(10_000).default(20),
       UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(604_800).default(900),
+      // What one household may hold: one member must not fill the disk every household shares.
+      WARDROBE_MAX_ITEMS_PER_HOUSEHOLD: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(1_000_000)
+        .default(DEFAULT_MAX_ITEMS_PER_HOUSEHOLD),
+      WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(1_000_000)
+        .default(DEFAULT_MAX_OUTFITS_PER_HOUSEHOLD),
       CURATION_BACKEND: z.enum(['local', 'disabled']).default('local'),
     }),
     env,
@@ -42,6 +57,10 @@ export function loadWardrobeConfig(env: NodeJS.ProcessEnv = process.env) {
       publicBaseUrl: base.publicBaseUrl,
     },
     curation: { backend: raw.CURATION_BACKEND },
+    limits: {
+      maxItemsPerHousehold: raw.WARDROBE_MAX_ITEMS_PER_HOUSEHOLD,
+      maxOutfitsPerHousehold: raw.WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD,
+    },
   };
 }
 

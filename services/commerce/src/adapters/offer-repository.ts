@@ -1,5 +1,13 @@
 import type { OfferStatus } from '@hs/contracts';
-import { ABORT, type CollectionOptions, cursorAt, type IndexSpec, type Page, type Store } from '@hs/store';
+import {
+  ABORT,
+  type CollectionOptions,
+  createSlotCounter,
+  cursorAt,
+  type IndexSpec,
+  type Page,
+  type Store,
+} from '@hs/store';
 import type { OfferSearchPlan } from '../domain/offer-search-plan.ts';
 import type { StoredOffer } from '../domain/offers.ts';
 
@@ -51,9 +59,16 @@ const MAX_SCANNED_PER_PAGE = 2000;
 const BATCH_FACTOR = 4;
 const MIN_BATCH = 50;
 
-export function createOfferRepository(store: Store) {
+/** What a household may hold unless configured otherwise (COMMERCE_MAX_OFFERS_PER_HOUSEHOLD). */
+export const DEFAULT_MAX_OFFERS_PER_HOUSEHOLD = 200_000;
+
+/** Offers, with the household's offer count: creates take their slots atomically (`maxOffers`). */
+export function createOfferRepository(store: Store, maxOffers = DEFAULT_MAX_OFFERS_PER_HOUSEHOLD) {
   const offers = store.collection<StoredOffer>('offers', OFFER_COLLECTIONS.offers);
+  const held = createSlotCounter(store, 'offer_counts', 'offers');
+  const existing = (householdId: string) => () => offers.count([['householdId', '==', householdId]]);
   return {
+    maxOffers,
     /** Whether one query may carry several array filters (Firestore allows one). */
     manyArrayFilters: store.backend !== 'docstore',
     /** The offer when it belongs to the household; another household's offer is "missing". */
@@ -61,8 +76,20 @@ export function createOfferRepository(store: Store) {
       const offer = await offers.get(offerId);
       return offer && offer.householdId === householdId ? offer : null;
     },
-    create: (offer: StoredOffer) => offers.create(offer.offerId, offer),
-    createMany: (list: readonly StoredOffer[]) => offers.createMany(list.map((o) => [o.offerId, o] as const)),
+    /** False (nothing created) when the household holds `maxOffers` already. */
+    create: (offer: StoredOffer): Promise<boolean> =>
+      held.createWithin(offer.householdId, maxOffers, existing(offer.householdId), () =>
+        offers.create(offer.offerId, offer),
+      ),
+    /** All or none, for one household's offers: false (none created) when they would pass `maxOffers`. */
+    createMany: (householdId: string, list: readonly StoredOffer[]): Promise<boolean> =>
+      held.createWithin(
+        householdId,
+        maxOffers,
+        existing(householdId),
+        () => offers.createMany(list.map((o) => [o.offerId, o] as const)),
+        list.length,
+      ),
     async setStatus(
       householdId: string,
       offerId: string,
@@ -79,7 +106,9 @@ export function createOfferRepository(store: Store) {
     async delete(householdId: string, offerId: string): Promise<boolean> {
       const offer = await offers.get(offerId);
       if (!offer || offer.householdId !== householdId) return false;
-      return offers.delete(offerId);
+      const deleted = await offers.delete(offerId);
+      if (deleted) await held.give(householdId, 1);
+      return deleted;
     },
     /**
      * One page of a planned search. Without a residual filter it is one indexed query. With one,

@@ -10,6 +10,7 @@ import {
   UpdateOfferStatusRequest,
 } from '@hs/contracts';
 import {
+  conflict,
   errorResponses,
   locationOf,
   NOT_CHILD,
@@ -25,6 +26,7 @@ import type { CommerceContext } from './context.ts';
 import { runSearch } from './run-search.ts';
 
 const errors = errorResponses(400, 403, 404, 422);
+const createErrors = errorResponses(400, 403, 404, 409, 422);
 const tags = ['offers'];
 const H = '/api/v1/households/:id';
 /** The roles table: a CHILD reads offers but does not create, change or delete them. */
@@ -32,6 +34,12 @@ const writers = {
   config: { roles: NOT_CHILD, rolesMessage: 'A CHILD may not create, change or delete offers' },
 };
 const WRITERS_ONLY = ' ADULT and PARENT_GUARDIAN only (a CHILD gets 403).';
+
+/** 409 when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers, or a batch would pass it. */
+const atOfferCap = (max: number) =>
+  conflict(
+    `A household holds at most ${max} offers (COMMERCE_MAX_OFFERS_PER_HOUSEHOLD); delete some first (a batch is created whole or not at all)`,
+  );
 
 export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void {
   const draft = (input: z.output<typeof CreateOfferRequest>, householdId: string, where: string) => {
@@ -49,16 +57,16 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: `Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422).${WRITERS_ONLY}`,
+        description: `Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). 409 CONFLICT when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers (default 200,000; deleting one frees its place).${WRITERS_ONLY}`,
         params: HouseholdParams,
         body: CreateOfferRequest,
-        response: { 201: Offer, ...errors },
+        response: { 201: Offer, ...createErrors },
       },
       ...writers,
     },
     async (request, reply) => {
       const offer = draft(request.body, request.params.id, '');
-      await ctx.offers.create(offer);
+      if (!(await ctx.offers.create(offer))) throw atOfferCap(ctx.offers.maxOffers);
       return reply.code(201).header('location', locationOf(request, offer.offerId)).send(offer);
     },
   );
@@ -68,10 +76,10 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: `Creates all offers or none (max 500); one URL or price refused refuses the whole batch.${WRITERS_ONLY}`,
+        description: `Creates all offers or none (max 500); one URL or price refused refuses the whole batch; 409 CONFLICT when the batch would take the household past COMMERCE_MAX_OFFERS_PER_HOUSEHOLD (default 200,000).${WRITERS_ONLY}`,
         params: HouseholdParams,
         body: BulkCreateOffersRequest,
-        response: { 201: BulkCreateOffersResponse, ...errors },
+        response: { 201: BulkCreateOffersResponse, ...createErrors },
       },
       ...writers,
     },
@@ -79,7 +87,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
       const drafted: StoredOffer[] = request.body.offers.map((o, i) =>
         draft(o, request.params.id, `offers[${i}]: `),
       );
-      await ctx.offers.createMany(drafted);
+      if (!(await ctx.offers.createMany(request.params.id, drafted))) throw atOfferCap(ctx.offers.maxOffers);
       return reply.code(201).send({ items: drafted });
     },
   );

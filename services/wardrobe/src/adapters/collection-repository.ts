@@ -1,5 +1,5 @@
 import type { CollectionEntry } from '@hs/contracts';
-import { ABORT, queryAll, type Store } from '@hs/store';
+import { ABORT, createSlotCounter, queryAll, type Store } from '@hs/store';
 import {
   type EntryRef,
   entryRef,
@@ -11,7 +11,6 @@ import {
 } from '../domain/collections.ts';
 import { WARDROBE_COLLECTIONS } from './item-repository.ts';
 
-type CollectionCount = { householdId: string; collections: number };
 type Upgrade = { doneAt: string };
 
 /** The marker of the one-time backfill of `entryRefs` (in the `upgrades` collection). */
@@ -26,7 +25,7 @@ export function createCollectionRepository(store: Store) {
   );
   // One document per household: creating a collection takes a slot atomically, so concurrent
   // creates can't pass the cap together; deleting one gives its slot back.
-  const counts = store.collection<CollectionCount>('collection_counts');
+  const held = createSlotCounter(store, 'collection_counts', 'collections');
   const upgrades = store.collection<Upgrade>('upgrades');
 
   /** Gives every collection stored before `entryRefs` existed its refs; once per store (marker). */
@@ -50,12 +49,6 @@ export function createCollectionRepository(store: Store) {
       throw err;
     }));
 
-  /** The household's collection count, counted once for a household from before the counter. */
-  async function countOf(householdId: string): Promise<number> {
-    const known = await counts.get(householdId);
-    return known ? known.collections : collections.count([['householdId', '==', householdId]]);
-  }
-
   return {
     /** Runs the one-time backfill now (at boot) rather than in the first delete that needs it. */
     prepare: refsReady,
@@ -64,28 +57,13 @@ export function createCollectionRepository(store: Store) {
       return c && c.householdId === householdId ? c : null;
     },
     /** False (nothing created) when the household has MAX_COLLECTIONS_PER_HOUSEHOLD already. */
-    async create(c: StoredCollection): Promise<boolean> {
-      const counted = await countOf(c.householdId);
-      const taken = await counts.update(c.householdId, (current) => {
-        const n = current ? current.collections : counted;
-        return n >= MAX_COLLECTIONS_PER_HOUSEHOLD
-          ? ABORT
-          : { householdId: c.householdId, collections: n + 1 };
-      });
-      if (!taken.changed) return false;
-      try {
-        await collections.create(c.collectionId, withEntries(c, c.entries));
-      } catch (err) {
-        // The slot was taken for a collection that does not exist: give it back.
-        await counts
-          .update(c.householdId, (current) =>
-            current ? { ...current, collections: Math.max(0, current.collections - 1) } : ABORT,
-          )
-          .catch(() => undefined);
-        throw err;
-      }
-      return true;
-    },
+    create: (c: StoredCollection): Promise<boolean> =>
+      held.createWithin(
+        c.householdId,
+        MAX_COLLECTIONS_PER_HOUSEHOLD,
+        () => collections.count([['householdId', '==', c.householdId]]),
+        () => collections.create(c.collectionId, withEntries(c, c.entries)),
+      ),
     /**
      * Deletes the collection atomically, after `check` (which may throw to refuse) approved it,
      * and gives its slot back; false when the household has no such collection.
@@ -105,9 +83,7 @@ export function createCollectionRepository(store: Store) {
       });
       if (refusal) throw refusal;
       if (!result.changed) return false;
-      await counts.update(householdId, (current) =>
-        current ? { ...current, collections: Math.max(0, current.collections - 1) } : ABORT,
-      );
+      await held.give(householdId, 1);
       return true;
     },
     newest: (householdId: string, limit: number) =>

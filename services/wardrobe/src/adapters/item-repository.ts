@@ -1,6 +1,7 @@
 import {
   ABORT,
   type CollectionOptions,
+  createSlotCounter,
   type IndexSpec,
   type Page,
   queryAll,
@@ -8,6 +9,9 @@ import {
   type Where,
 } from '@hs/store';
 import type { StoredItem, Tombstone } from '../domain/items.ts';
+
+/** One document per household counting its items and outfits (createSlotCounter). */
+export const HOUSEHOLD_COUNTS = 'household_counts';
 
 function itemIndexes() {
   const heads = [
@@ -63,10 +67,17 @@ export type ItemFilter = {
 
 export type Change<T> = { kind: 'missing' } | { kind: 'refused'; reason: unknown } | { kind: 'done'; doc: T };
 
-/** Items and their deletion tombstones (kept so offline clients learn what disappeared). */
-export function createItemRepository(store: Store) {
+/** What a household may hold unless configured otherwise (WARDROBE_MAX_ITEMS_PER_HOUSEHOLD). */
+export const DEFAULT_MAX_ITEMS_PER_HOUSEHOLD = 5000;
+
+/**
+ * Items and their deletion tombstones (kept so offline clients learn what disappeared), with the
+ * household's item count: a create takes a slot atomically, so a burst can't pass `maxItems`.
+ */
+export function createItemRepository(store: Store, maxItems = DEFAULT_MAX_ITEMS_PER_HOUSEHOLD) {
   const items = store.collection<StoredItem>('items', WARDROBE_COLLECTIONS.items);
   const tombstones = store.collection<Tombstone>('item_tombstones', WARDROBE_COLLECTIONS.item_tombstones);
+  const held = createSlotCounter(store, HOUSEHOLD_COUNTS, 'items');
 
   return {
     async get(householdId: string, itemId: string): Promise<StoredItem | null> {
@@ -78,7 +89,15 @@ export function createItemRepository(store: Store) {
       for (const [id, item] of found) if (item.householdId !== householdId) found.delete(id);
       return found;
     },
-    create: (item: StoredItem) => items.create(item.itemId, item),
+    /** False (nothing created) when the household holds `maxItems` already. */
+    create: (item: StoredItem): Promise<boolean> =>
+      held.createWithin(
+        item.householdId,
+        maxItems,
+        () => items.count([['householdId', '==', item.householdId]]),
+        () => items.create(item.itemId, item),
+      ),
+    maxItems,
     list(
       householdId: string,
       filter: ItemFilter,
@@ -173,6 +192,7 @@ export function createItemRepository(store: Store) {
         await tombstones.delete(itemId);
         return outcome;
       }
+      await held.give(householdId, 1);
       return { kind: 'done', doc: removed ?? current };
     },
   };

@@ -1,17 +1,30 @@
 import type { Outfit } from '@hs/contracts';
-import { ABORT, queryAll, type Store } from '@hs/store';
-import { WARDROBE_COLLECTIONS } from './item-repository.ts';
+import { ABORT, createSlotCounter, queryAll, type Store } from '@hs/store';
+import { HOUSEHOLD_COUNTS, WARDROBE_COLLECTIONS } from './item-repository.ts';
+
+/** What a household may hold unless configured otherwise (WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD). */
+export const DEFAULT_MAX_OUTFITS_PER_HOUSEHOLD = 2000;
 
 // Imported from here by test/firestore-index-coverage.test.ts.
 
-export function createOutfitRepository(store: Store) {
+/** Outfits, with the household's outfit count: a create takes a slot atomically (`maxOutfits`). */
+export function createOutfitRepository(store: Store, maxOutfits = DEFAULT_MAX_OUTFITS_PER_HOUSEHOLD) {
   const outfits = store.collection<Outfit>('outfits', WARDROBE_COLLECTIONS.outfits);
+  const held = createSlotCounter(store, HOUSEHOLD_COUNTS, 'outfits');
   return {
     async get(householdId: string, outfitId: string): Promise<Outfit | null> {
       const o = await outfits.get(outfitId);
       return o && o.householdId === householdId ? o : null;
     },
-    create: (o: Outfit) => outfits.create(o.outfitId, o),
+    /** False (nothing created) when the household holds `maxOutfits` already. */
+    create: (o: Outfit): Promise<boolean> =>
+      held.createWithin(
+        o.householdId,
+        maxOutfits,
+        () => outfits.count([['householdId', '==', o.householdId]]),
+        () => outfits.create(o.outfitId, o),
+      ),
+    maxOutfits,
     newest: (householdId: string, limit: number) =>
       outfits.query({
         where: [['householdId', '==', householdId]],
@@ -27,7 +40,9 @@ export function createOutfitRepository(store: Store) {
       const o = await outfits.get(outfitId);
       if (!o || o.householdId !== householdId) return false;
       check(o);
-      return outfits.delete(outfitId);
+      const deleted = await outfits.delete(outfitId);
+      if (deleted) await held.give(householdId, 1);
+      return deleted;
     },
     /** Ids of the household's outfits that contain the item (ordered, so an index serves it). */
     async idsWithItem(householdId: string, itemId: string): Promise<string[]> {
@@ -55,7 +70,9 @@ export function createOutfitRepository(store: Store) {
         return emptied ? null : { ...o, itemIds, updatedAt: now };
       });
       if (!result.changed) return 'none';
-      return emptied ? 'deleted' : 'changed';
+      if (!emptied) return 'changed';
+      await held.give(householdId, 1);
+      return 'deleted';
     },
   };
 }

@@ -9,6 +9,7 @@ import {
 } from '@hs/contracts';
 import {
   badRequest,
+  conflict,
   errorResponses,
   locationOf,
   newId,
@@ -25,8 +26,17 @@ import { curateItem } from '../flows/curate-item.ts';
 import { forgetOutfit } from '../flows/forget-references.ts';
 
 const errors = errorResponses(400, 403, 404, 422, 502, 503);
+const createErrors = errorResponses(400, 403, 404, 409, 422, 502, 503);
 const H = '/api/v1/households/:id/wardrobe';
 const DISABLED = 'Curation is not enabled in this environment';
+
+/** Stores a new outfit, or 409 when the household holds WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD already. */
+async function createOutfit(ctx: WardrobeContext, outfit: Outfit): Promise<void> {
+  if (!(await ctx.outfits.create(outfit)))
+    throw conflict(
+      `This household already has ${ctx.outfits.maxOutfits} outfits (WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD); delete some first`,
+    );
+}
 
 export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): void {
   const enabled = ctx.config.curation.backend !== 'disabled';
@@ -57,10 +67,10 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
       schema: {
         tags: ['outfits'],
         description:
-          'With itemIds: saves exactly those items (each must be an item of this household, else 404). Without: saves the best curated look around anchorItemId (default: the most recently changed item); 503 when curation is disabled, 400 when the wardrobe is empty.',
+          'With itemIds: saves exactly those items (each must be an item of this household, else 404). Without: saves the best curated look around anchorItemId (default: the most recently changed item); 503 when curation is disabled, 400 when the wardrobe is empty; 409 CONFLICT when the household already holds WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD outfits (default 2000; deleting one frees its place).',
         params: HouseholdParams,
         body: CreateOutfitRequest,
-        response: { 201: Outfit, ...errors },
+        response: { 201: Outfit, ...createErrors },
       },
     },
     async (request, reply) => {
@@ -87,7 +97,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
           source: 'MANUAL',
           why: [],
         };
-        await ctx.outfits.create(outfit);
+        await createOutfit(ctx, outfit);
         return reply.code(201).header('location', locationOf(request, outfit.outfitId)).send(outfit);
       }
       if (!enabled) throw serviceUnavailable(DISABLED);
@@ -106,7 +116,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
         source: 'CURATED',
         why: best?.why ?? ['Nothing in the wardrobe or the offers completes this item yet', ...curated.notes],
       };
-      await ctx.outfits.create(outfit);
+      await createOutfit(ctx, outfit);
       return reply.code(201).header('location', locationOf(request, outfit.outfitId)).send(outfit);
     },
   );

@@ -12,6 +12,7 @@ import {
 import {
   type AppError,
   badRequest,
+  conflict,
   errorResponses,
   locationOf,
   newId,
@@ -32,6 +33,7 @@ import { forgetItem } from '../flows/forget-references.ts';
 import { checkIfMatch, withEtag } from './http-cache.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 412, 422);
+const createErrors = errorResponses(400, 401, 403, 404, 409, 422);
 const tags = ['items'];
 const H = '/api/v1/households/:id/wardrobe';
 const NOT_MEMBER = 'ownerMemberId is not a household member';
@@ -48,9 +50,11 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
     {
       schema: {
         tags,
+        description:
+          'Adds an item (a CHILD only for themselves). 409 CONFLICT when the household already holds WARDROBE_MAX_ITEMS_PER_HOUSEHOLD items (default 5000; deleting one frees its place at once).',
         params: HouseholdParams,
         body: CreateItemRequest,
-        response: { 201: WardrobeItem, ...errors },
+        response: { 201: WardrobeItem, ...createErrors },
       },
     },
     async (request, reply) => {
@@ -65,7 +69,10 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
         ownerMemberId,
         now: nowIso(),
       });
-      await ctx.items.create(item);
+      if (!(await ctx.items.create(item)))
+        throw conflict(
+          `This household already has ${ctx.items.maxItems} wardrobe items (WARDROBE_MAX_ITEMS_PER_HOUSEHOLD); delete some first`,
+        );
       const view = itemView(item);
       return reply
         .code(201)
