@@ -92,6 +92,8 @@ const zodCompilers: CompilersFactory = {
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Longer than any request line Node accepts with its default header limit (16 KiB). */
+const MAX_PARAM_LENGTH = 16 * 1024;
 
 const namedSchemaTransform = createJsonSchemaTransform({ schemaRegistry: apiSchemas });
 const namedSchemaComponents = createJsonSchemaTransformObject({ schemaRegistry: apiSchemas });
@@ -122,9 +124,10 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    // Ids go up to 128 characters (contracts); the router's default of 100 answered a longer,
-    // unknown one with a bare 400 before the route could say 404 or 422 with details.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    // Any id that arrives reaches its route, whose checks run in order (401/403 before the 404 of
+    // an id its params schema says cannot exist). Node refuses a request line over its header
+    // limit (16 KiB) before the router; the router's default of 100 answered a bare 400.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // A request that reached us while shutting down is served (its connection then closes): see shutdown.ts.
     return503OnClosing: false,
     frameworkErrors,

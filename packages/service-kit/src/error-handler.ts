@@ -2,6 +2,7 @@ import type { ErrorDetail, ErrorEnvelope } from '@hs/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from './errors.ts';
+import { GENERIC_NOT_FOUND, missingResourceMessage } from './missing-resource.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -47,6 +48,10 @@ function toDetails(context: string | undefined, issues: readonly ValidationIssue
   }));
 }
 
+/** The path param an issue is about (`/itemId` → itemId). */
+const paramOf = (issue: ValidationIssue): string =>
+  (issue.instancePath ?? '').split('/').filter(Boolean)[0] ?? '';
+
 function send(reply: FastifyReply, status: number, body: ErrorEnvelope): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
@@ -57,13 +62,18 @@ function send(reply: FastifyReply, status: number, body: ErrorEnvelope): Fastify
  * request id here. Passed as Fastify's `frameworkErrors` option.
  */
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // An id longer than the router takes cannot exist: missing, as one its route's schema refuses.
+  const body: ErrorEnvelope =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? { error: 'NOT_FOUND', message: GENERIC_NOT_FOUND }
+      : { error: 'BAD_REQUEST', message: err.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : 'Bad request' };
+  const statusCode = body.error === 'NOT_FOUND' ? 404 : 400;
   reply.header('x-request-id', request.id);
   request.log.info(
-    { reqId: request.id, method: request.method, url: request.url.split('?')[0], statusCode: 400 },
+    { reqId: request.id, method: request.method, url: request.url.split('?')[0], statusCode },
     'request',
   );
-  const message = err.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : 'Bad request';
-  send(reply, 400, { error: 'BAD_REQUEST', message });
+  send(reply, statusCode, body);
 }
 
 export function installErrorHandlers(app: FastifyInstance): void {
@@ -75,20 +85,21 @@ export function installErrorHandlers(app: FastifyInstance): void {
       if (err.details) body.details = err.details;
       return send(reply, err.status, body);
     }
-    if (hasZodFastifySchemaValidationErrors(err)) {
+    const issues: readonly ValidationIssue[] | undefined = hasZodFastifySchemaValidationErrors(err)
+      ? err.validation
+      : (err.validation as ValidationIssue[] | undefined);
+    if (issues) {
+      // An id in the path that cannot exist names a missing resource (404), not a bad body (422).
+      if (err.validationContext === 'params')
+        return send(reply, 404, {
+          error: 'NOT_FOUND',
+          message: missingResourceMessage(request.routeOptions.url, issues.map(paramOf)),
+        });
       const status = request.routeOptions.config?.validationStatus ?? 422;
       return send(reply, status, {
         error: 'VALIDATION_ERROR',
         message: 'Request validation failed',
-        details: toDetails(err.validationContext, err.validation),
-      });
-    }
-    if (err.validation) {
-      const status = request.routeOptions.config?.validationStatus ?? 422;
-      return send(reply, status, {
-        error: 'VALIDATION_ERROR',
-        message: 'Request validation failed',
-        details: toDetails(err.validationContext, err.validation as ValidationIssue[]),
+        details: toDetails(err.validationContext, issues),
       });
     }
     // The store's storage failed (disk full, read-only, damaged): say so, keep the cause in the log.

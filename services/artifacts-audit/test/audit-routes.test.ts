@@ -265,6 +265,8 @@ describe('reading', () => {
 
   it('refuses a household id that cannot be a storage key', async () => {
     const res = await get(`${H}/..%2Fh_1/audit`);
-    expect(res.statusCode).toBe(422);
+    // Such a household cannot exist: missing, like an unknown one.
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Household not found' });
   });
 });

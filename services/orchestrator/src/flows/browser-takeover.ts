@@ -1,6 +1,7 @@
 import { BrowserSession, type ClientEventType, SCOPE_HEADERS } from '@hs/contracts';
 import { type Caller, forbidden, isAppError, notFound } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
+import { CHILD_MAY_NOT_ACT_ON_SESSIONS, mayDriveBrowser } from '../domain/browser-roles.ts';
 
 const BRIDGE_ACTION: Partial<Record<ClientEventType, 'takeover' | 'release'>> = {
   USER_TAKEOVER_START: 'takeover',
@@ -26,7 +27,7 @@ export async function applyTakeoverEvent(
 ): Promise<BrowserSession | null> {
   const action = BRIDGE_ACTION[input.eventType];
   if (!action) return null;
-  if (input.caller.role === 'CHILD') throw forbidden('A CHILD may not act on browser sessions');
+  if (!mayDriveBrowser(input.caller.role)) throw forbidden(CHILD_MAY_NOT_ACT_ON_SESSIONS);
   const path = `/api/v1/sessions/${encodeURIComponent(input.sessionId)}`;
   const call = {
     requestId: input.requestId,

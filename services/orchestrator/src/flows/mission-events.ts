@@ -3,6 +3,7 @@ import { TAKEOVER_EVENTS } from '@hs/contracts';
 import { AppError, type Caller, conflict, forbidden, invalidState, notFound, nowIso } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
+import { CHILD_MAY_NOT_ACT_ON_SESSIONS, mayDriveBrowser } from '../domain/browser-roles.ts';
 import { clientEventAuditDetail } from '../domain/client-event-audit.ts';
 import { isTerminal, type MissionDoc, mayFollow, NOT_A_FOLLOWER } from '../domain/mission.ts';
 import { recordVote, voteRefusal } from '../domain/poll-tally.ts';
@@ -96,7 +97,7 @@ function refusedVote(mission: MissionDoc, offerId: string): AppError | null {
  * Who may send an event. The purchase signals follow their authoritative actions (spec part 6),
  * taken by a role and not by the mission's owner alone: a guardian approves a member's request and
  * then signals it on that member's mission; confirming checkout is an adult's or a guardian's.
- * Votes and takeovers are for those who follow the mission.
+ * Votes and takeovers are for those who follow the mission; takeovers not for a CHILD.
  */
 function eventRefusal(
   mission: MissionDoc,
@@ -109,7 +110,12 @@ function eventRefusal(
     return caller.role === 'ADULT' || caller.role === 'PARENT_GUARDIAN'
       ? null
       : 'A child member cannot confirm a checkout';
-  return mayFollow(mission, caller.userId) ? null : NOT_A_FOLLOWER;
+  if (!mayFollow(mission, caller.userId)) return NOT_A_FOLLOWER;
+  // Taking or giving back a browser is acting on the session: not a CHILD's (an owner demoted
+  // since included), refused here with the role checks, before the mission's state and type.
+  if (TAKEOVER_EVENTS.includes(eventType) && !mayDriveBrowser(caller.role))
+    return CHILD_MAY_NOT_ACT_ON_SESSIONS;
+  return null;
 }
 
 /** An extension event the bridge forwards: INTERACTIVE missions only, appended to the stream. */

@@ -15,6 +15,11 @@ import { checkToolCall, runToolCall, TOOL_NAMES } from '../adapters/tools/tool-r
 import type { OrchestratorContext } from '../context.ts';
 import { recordOf, runAgentTurn } from '../domain/agent-loop.ts';
 import { ModelError } from '../domain/agent-model.ts';
+import {
+  CHILD_MAY_NOT_CHAT_INTERACTIVE,
+  mayDriveBrowser,
+  refusedBrowserTool,
+} from '../domain/browser-roles.ts';
 import { type MissionDoc, type TurnLease, turnBlocker, userMessage } from '../domain/mission.ts';
 import { isPolicyRefusal } from '../domain/tool-policy.ts';
 import { applyTurn } from '../domain/turn-effects.ts';
@@ -29,6 +34,10 @@ export type TurnRequest = {
   source: MessageSource;
   requestId: string;
 };
+
+/** Every turn of an INTERACTIVE mission may drive its browser: none for a CHILD (one demoted since, too). */
+const refusesBrowser = (mission: MissionDoc, caller: Caller): boolean =>
+  mission.mission_type === 'INTERACTIVE' && !mayDriveBrowser(caller.role);
 
 export type TurnOutcome = { ok: boolean; mission: MissionDoc; error?: { code: string; message: string } };
 
@@ -57,7 +66,12 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   const message = userMessage(newId('msg'), req.text, req.source, nowIso());
   let interrupted: TurnLease | null = null;
   const { doc, changed } = await ctx.missions.update(req.missionId, (m) => {
-    if (m.household_id !== req.householdId || m.owner_id !== req.caller.userId || turnBlocker(m, now))
+    if (
+      m.household_id !== req.householdId ||
+      m.owner_id !== req.caller.userId ||
+      refusesBrowser(m, req.caller) ||
+      turnBlocker(m, now)
+    )
       return ABORT;
     interrupted = m.turn_lease; // an expired lease: its turn died with its process
     return {
@@ -70,6 +84,8 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   if (!changed || !doc) {
     if (!doc || doc.household_id !== req.householdId) throw notFound('Mission not found');
     if (doc.owner_id !== req.caller.userId) throw forbidden('Only the owner of the mission can chat with it');
+    // Role before state (decisions, order of checks): an ended mission refuses a CHILD with 403 too.
+    if (refusesBrowser(doc, req.caller)) throw forbidden(CHILD_MAY_NOT_CHAT_INTERACTIVE);
     if (turnBlocker(doc, now) === 'terminal')
       throw invalidState(`Mission is ${doc.state}; it accepts no more messages`);
     throw conflict('A turn is already running for this mission; wait for it to finish');
@@ -194,7 +210,8 @@ async function runTurn(
                 message: `The mission is ${current?.state ?? 'gone'}; ${call.tool} was not run`,
               },
             };
-          const outcome = await runToolCall(call, toolCtx);
+          // Whatever the mission type or the model, a CHILD's turn opens no browser and acts in none.
+          const outcome = refusedBrowserTool(call, req.caller.role) ?? (await runToolCall(call, toolCtx));
           const refused = isPolicyRefusal(outcome);
           await ctx.audit.record(
             householdId,
