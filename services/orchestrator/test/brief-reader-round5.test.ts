@@ -311,12 +311,13 @@ describe('the mission’s constraints read sizes and dress codes as the brief do
       const c = parseConstraints(text);
       expect(c.occasion).toBe('formal');
       expect(c.colors).toBeUndefined();
-      expect(c.categories).toBeUndefined();
+      // The suit is the only item (as in the brief): no tie.
+      expect(c.categories ?? []).not.toContain('ACCESSORY');
     }
   });
 
   it('reads "less formal" as no formal occasion and a dressing gown as no dress', () => {
     expect(parseConstraints('less formal please').occasion).toBeUndefined();
-    expect(parseConstraints('a dressing gown for my mum for christmas').categories).toBeUndefined();
+    expect(parseConstraints('a dressing gown for my mum for christmas').categories).toEqual(['OTHER']);
   });
 });

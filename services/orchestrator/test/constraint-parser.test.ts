@@ -40,7 +40,8 @@ const CASES: Array<[string, Constraints]> = [
   ['fall colors, brown or beige', { season: 'FALL', colors: ['brown', 'beige'] }],
   ['a winter coat', { season: 'WINTER', categories: ['OUTERWEAR'] }],
   ['spring dress for a wedding', { season: 'SPRING', categories: ['DRESS'], occasion: 'wedding' }],
-  ['something summery for the beach', { season: 'SUMMER', occasion: 'vacation' }],
+  // The brief's occasion word (brief/vocabulary.ts OCCASIONS).
+  ['something summery for the beach', { season: 'SUMMER', occasion: 'beach' }],
   ['black and white sneakers', { colors: ['black', 'white'], categories: ['SHOES'] }],
   ['gray hoodie', { colors: ['grey'], categories: ['TOP'] }],
   ['office outfit: blazer and trousers', { occasion: 'work', categories: ['BOTTOM', 'OUTERWEAR'] }],

@@ -1,14 +1,14 @@
 /**
- * Reads shopping constraints from what a user typed or said: price limits in many phrasings and
- * currencies, seasons, colours, categories, occasions and sizes. Pure and deterministic: the
- * stub model's tool arguments come from here, so the same message always gives the same calls.
+ * A mission's constraints (its plan and the agent's memory) from what a user typed or said: price
+ * limits in many phrasings and currencies read here; seasons, colours, categories, occasions and
+ * sizes read by the brief's reader, the one vocabulary the stylist's searches use too (they are
+ * built from the brief, brief/relax.ts). Pure and deterministic.
  */
 
-import type { Season, WardrobeCategory } from '@hs/contracts';
+import { type Season, WardrobeCategory } from '@hs/contracts';
 import { spokenAmounts } from './brief/normalize.ts';
 import { AROUND, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
-import { splitNegations, spokenSizes, TONED_DOWN } from './brief/read-message.ts';
-import { DRESS_NOT_A_DRESS, NOT_A_GARMENT } from './brief/vocabulary.ts';
+import { categoryOf, readMessage } from './brief/read-message.ts';
 import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from './currencies.ts';
 
 export type Constraints = {
@@ -109,167 +109,37 @@ function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | '
   return out;
 }
 
-const SEASONS: Array<[RegExp, Season]> = [
-  [/\bspring\b/, 'SPRING'],
-  [/\bsummer(?:y|time)?\b/, 'SUMMER'],
-  [/\b(?:fall|autumn(?:al)?)\b/, 'FALL'],
-  [/\bwint(?:er|ry)\b/, 'WINTER'],
-];
+const PLAN_LIST_MAX = 20;
+/** The wardrobe's own order, so a message's categories come out the same whatever order it names them in. */
+const CATEGORY_ORDER = WardrobeCategory.options;
 
-const COLORS: Record<string, string> = {
-  black: 'black',
-  white: 'white',
-  red: 'red',
-  blue: 'blue',
-  navy: 'navy',
-  green: 'green',
-  yellow: 'yellow',
-  orange: 'orange',
-  pink: 'pink',
-  purple: 'purple',
-  brown: 'brown',
-  beige: 'beige',
-  grey: 'grey',
-  gray: 'grey',
-  cream: 'cream',
-  burgundy: 'burgundy',
-  olive: 'olive',
-  khaki: 'khaki',
-  teal: 'teal',
-  gold: 'gold',
-  silver: 'silver',
-  tan: 'tan',
-  camel: 'camel',
-  ivory: 'ivory',
-  maroon: 'maroon',
-  lilac: 'lilac',
-  mint: 'mint',
-};
-
-const CATEGORIES: Array<[RegExp, WardrobeCategory]> = [
-  [
-    /\b(?:t-?shirts?|tees?|shirts?|blouses?|tops?|sweaters?|jumpers?|hoodies?|cardigans?|polos?|tank tops?|sweatshirts?)\b/,
-    'TOP',
-  ],
-  [
-    /\b(?:jeans|trousers|pants|shorts|skirts?|leggings|chinos|joggers|kilts?|sarongs?|salopettes?)\b/,
-    'BOTTOM',
-  ],
-  [/\b(?:dress(?:es)?|gowns?|jumpsuits?|[kc]aftans?)\b/, 'DRESS'],
-  [
-    /\b(?:jackets?|coats?|parkas?|blazers?|raincoats?|trench(?:coats?)?|outerwear|anoraks?|ponchos?)\b/,
-    'OUTERWEAR',
-  ],
-  [/\b(?:shoes|sneakers|trainers|boots|sandals|heels|loafers|flats|footwear)\b/, 'SHOES'],
-  [
-    /\b(?:scarf|scarves|hats?|belts?|caps?|gloves|sunglasses|jewell?ery|ties?|watch(?:es)?|accessor(?:y|ies))\b/,
-    'ACCESSORY',
-  ],
-  [/\b(?:bags?|handbags?|backpacks?|totes?|purses?|clutch(?:es)?)\b/, 'BAG'],
-];
-
-const OCCASIONS: Array<[RegExp, string]> = [
-  [/\bweddings?\b/, 'wedding'],
-  [
-    /\bchristenings?\b|\bbaptisms?\b|\bnaming (?:day|ceremony)\b|\b(?:first |holy )communion\b/,
-    'christening',
-  ],
-  [/\b(?:work|office|business)\b/, 'work'],
-  [/\binterviews?\b/, 'interview'],
-  [/\b(?:party|parties|clubbing)\b/, 'party'],
-  [/\bdate night|\bdate\b/, 'date'],
-  [/\bformal|black tie\b/, 'formal'],
-  [/\bcasual|everyday\b/, 'casual'],
-  [/\b(?:beach|vacation|holiday)s?\b/, 'vacation'],
-  [/\b(?:gym|sports?|running|workout|training)\b/, 'sport'],
-  [/\bschool\b/, 'school'],
-  [/\bgraduation\b/, 'graduation'],
-  [/\bbirthday\b/, 'birthday'],
-  [/\bfuneral\b/, 'funeral'],
-  [/\bhik(?:e|ing)\b/, 'hiking'],
-];
-
-const SIZE_WORDS: Record<string, string> = {
-  small: 'S',
-  medium: 'M',
-  large: 'L',
-  'extra small': 'XS',
-  'extra large': 'XL',
-};
-
-function parseSizes(said: string): string[] {
-  // "size 5 uk", "42 eu": the system after the number; "size 9 and a half", "xx large": as the
-  // brief reads them.
-  const text = spokenSizes(said).replace(/\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1');
-  const sizes: string[] = [];
-  const add = (s: string) => {
-    if (!sizes.includes(s)) sizes.push(s);
-  };
-  for (const m of text.matchAll(
-    /\bsize(?!s\b)\s*:?\s*((?:eu|us|uk)\s?\d{1,2}(?:\.5)?|x{0,3}[sml]|xx?l|\d{1,2}(?:\.5)?)\b/g,
-  ))
-    add(m[1]!.toUpperCase().replace(/^(EU|US|UK)(\d)/, '$1 $2'));
-  // "sizes 10 and 12": each size of the list.
-  for (const m of text.matchAll(
-    /\bsizes\s*:?\s*(\d{1,2}(?:\.5)?(?:\s?(?:,|and|&|or|\/)\s?\d{1,2}(?:\.5)?\b)*)/g,
-  ))
-    for (const n of m[1]!.match(/\d{1,2}(?:\.5)?/g) ?? []) add(n);
-  for (const m of text.matchAll(/\b(?:in (?:an? )?|size )(extra small|extra large|small|medium|large)\b/g))
-    add(SIZE_WORDS[m[1]!]!);
-  // "a 2XL tee", "an xl coat": letters no word is spelt with, in any case.
-  for (const m of text.matchAll(/\b(xxs|xs|xl|xxl|xxxl|2xl|3xl)\b/g))
-    add(m[1]!.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL'));
-  for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|pounds?|\$|£))/g))
-    add(`${m[1]!.toUpperCase()} ${m[2]}`);
-  return sizes;
+/**
+ * What the message asks for, read by the brief's reader (brief/read-message.ts) so both share one
+ * vocabulary: items ("slippers", "a onesie", "zapatillas") to their categories, colours to the
+ * colours offers are tagged with, the season said or implied, the occasion, and sizes however
+ * they are said ("a medium hoodie", "34 waist", "toddler 7", "kids 12", a child's age). What is
+ * said no to, "dress shoes" and "black tie" are the reader's rules too.
+ */
+function readWords(message: string): Omit<Constraints, 'maxPrice' | 'minPrice' | 'currency'> {
+  // The same message the stylist has just read: the reader's kept reading.
+  const r = readMessage(message);
+  const out: Omit<Constraints, 'maxPrice' | 'minPrice' | 'currency'> = {};
+  if (r.seasons[0]) out.season = r.seasons[0];
+  // A plan holds at most 20 of each (contracts' PlanConstraints), however long the message.
+  if (r.colors.length > 0) out.colors = r.colors.slice(0, PLAN_LIST_MAX);
+  const categories = new Set(r.kinds.map(categoryOf));
+  const ordered = CATEGORY_ORDER.filter((c) => categories.has(c));
+  if (ordered.length > 0) out.categories = ordered;
+  if (r.occasion) out.occasion = r.occasion;
+  if (r.sizes.length > 0) out.sizes = r.sizes.slice(0, PLAN_LIST_MAX);
+  return out;
 }
 
-const phraseIn = (text: string, word: string) => new RegExp(`\\b${word}\\b`).test(text);
-
 export function parseConstraints(message: string): Constraints {
-  // Amounts, sizes and colours as the brief reads them: "fifty bucks" is 50, "size 38 actually
-  // make it 39" is 39, "red no wait blue" is blue.
+  // Amounts as the brief reads them: "fifty bucks" is 50, "forty i mean fifty" 50.
   const text = spokenAmounts(message.toLowerCase().replace(/\s+/g, ' '));
-  // "black tie" is a dress code: no colour and no tie (the brief's rule).
-  const garmentText = text.replace(NOT_A_GARMENT, ' ');
   // "forget the budget", "ignore the £40": no price to search by.
-  const out: Constraints = { ...parsePrice(text.replace(PRICE_CLEARED, ' ')) };
-  const season = SEASONS.find(([re]) => re.test(text));
-  if (season) out.season = season[1];
-  // "no white", "anything but black", "no dresses": what is said no to is no constraint to search by.
-  // Colours and items are words: a run of digits is left out, so a hostile 30 kB number costs
-  // the brief reader's normaliser nothing.
-  const { positive, negated } = splitNegations(message.replace(/\d{3,}/g, '0'));
-  const colors = [
-    ...new Set(
-      [...garmentText.matchAll(/\b[a-z]+\b/g)]
-        .filter((m) => !phraseIn(negated, m[0]) || phraseIn(positive, m[0]))
-        .map((m) => COLORS[m[0]])
-        .filter((c): c is string => !!c),
-    ),
-  ];
-  if (colors.length > 0) out.colors = colors;
-  // "dress shoes", "fancy dress costume": no dress asked for (the brief's rule), never across a
-  // line break ("a dress\nshoes too"), which `text` has made a space.
-  const said = message
-    .toLowerCase()
-    .replace(/[^\S\r\n]+/g, ' ')
-    .replace(DRESS_NOT_A_DRESS, ' ')
-    .replace(NOT_A_GARMENT, ' ');
-  // "sneakers 50 tops": the ceiling (read with the price), not a top.
-  const tops = topsBound(said);
-  const itemText = tops ? `${said.slice(0, tops.at)}    ${said.slice(tops.at + 4)}` : said;
-  const categories = CATEGORIES.filter(
-    ([re]) => re.test(itemText) && !(re.test(negated) && !re.test(positive)),
-  ).map(([, c]) => c);
-  if (categories.length > 0) out.categories = categories;
-  // "less formal", "not too dressy": a step away from an occasion (the brief's rule).
-  const toned = text.replace(TONED_DOWN, ' ');
-  const occasion = OCCASIONS.find(([re]) => re.test(toned));
-  if (occasion) out.occasion = occasion[1];
-  const sizes = parseSizes(text);
-  if (sizes.length > 0) out.sizes = sizes;
-  return out;
+  return { ...parsePrice(text.replace(PRICE_CLEARED, ' ')), ...readWords(message) };
 }
 
 /** True when the message says anything a search could use. */

@@ -47,7 +47,10 @@ const lower = (xs: unknown) => (Array.isArray(xs) ? xs.map((x) => String(x).toLo
 function whyItFits(o: OfferSummary, b: Brief, s: KindSearch): string {
   const reasons: string[] = [];
   const args = s.args;
-  if (args.query) reasons.push(`it's ${/s$/.test(args.query) ? '' : 'a '}${args.query}`);
+  // The brand asked for rides in the query; the item word is the rest of it.
+  const searchedBrand = s.brand !== undefined && args.query?.startsWith(s.brand) === true;
+  const item = searchedBrand ? args.query!.slice(s.brand!.length).trim() : args.query;
+  if (item) reasons.push(`it's ${/s$/.test(item) ? '' : 'a '}${item}`);
   const colours = lower(o.colors).filter((c) => args.colors?.includes(c));
   if (colours.length) reasons.push(`it's ${colours.join(' and ')}`);
   if (args.maxPrice !== undefined && args.minPrice !== undefined)
@@ -60,7 +63,7 @@ function whyItFits(o: OfferSummary, b: Brief, s: KindSearch): string {
     reasons.push(seasons.length === 0 ? 'wearable all year' : `made for ${args.season.toLowerCase()}`);
   }
   if (b.excludedColors?.length) reasons.push(`not ${b.excludedColors.join(' or ')}`);
-  if (b.excludedBrands?.length && o.brand) reasons.push(`by ${o.brand}`);
+  if ((searchedBrand || b.excludedBrands?.length) && o.brand) reasons.push(`by ${o.brand}`);
   return reasons.length > 0 ? reasons.join(', ') : 'it matches what you asked';
 }
 
@@ -107,8 +110,8 @@ function searchReport(s: Report, b: Brief, steps: ToolOutcome[][]): string {
   const wanted = `${label}${stated ? ` (${stated})` : ''}`;
   if (s.error) return `I couldn't search offers for ${label} right now (${s.error}).`;
   const offers = s.offers ?? [];
-  const relaxations = applicable(b, s.kind).slice(0, s.level);
-  const relaxed = relaxations.map((r) => describeRelaxation(r, b, s.kind, sizes)).join(', then ');
+  const relaxations = applicable(b, s.kind, s.brand).slice(0, s.level);
+  const relaxed = relaxations.map((r) => describeRelaxation(r, b, s.kind, sizes, s.brand)).join(', then ');
   if (offers.length === 0) {
     if (relaxations.length === 0) return `Nothing matches ${wanted}; tell me what I can change.`;
     return `Nothing matches ${wanted}, even after relaxing ${relaxed}. Tell me what I can change.`;

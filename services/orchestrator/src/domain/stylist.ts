@@ -13,6 +13,7 @@ import { memberMentioned } from './brief/for-member.ts';
 import { itemMemory, withoutReplaced } from './brief/item-memory.ts';
 import { briefForKind, type ItemScopes } from './brief/item-scopes.ts';
 import { OFF_TOPIC_SUBJECT } from './brief/off-topic.ts';
+import { preferredBrand } from './brief/preferred-brand.ts';
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
 import { ownedName, type Paired, shownOffer } from './brief/shown-offer.ts';
@@ -41,7 +42,13 @@ const canonical = (args: Record<string, unknown>) =>
  * One search of a turn: an item kind in one of its sizes (a search takes one size), with the brief
  * it searches by: the mission's, narrowed to what the message said of that item alone.
  */
-export type SearchUnit = { kind: string | undefined; size: string | undefined; brief: Brief };
+export type SearchUnit = {
+  kind: string | undefined;
+  size: string | undefined;
+  brief: Brief;
+  /** The brand asked for (preferred-brand.ts), searched as a query word. */
+  brand?: string;
+};
 
 export type KindSearch = SearchUnit & {
   level: number;
@@ -53,23 +60,22 @@ export type KindSearch = SearchUnit & {
 /** Each unit's latest search: the relaxation level it reached and what came back. */
 export function kindSearches(units: SearchUnit[], steps: ToolOutcome[][]): KindSearch[] {
   const done = steps.flat().filter((o) => o.tool === 'search_commerce');
-  return units.map(({ kind, size, brief }) => {
+  return units.map((unit) => {
+    const { kind, size, brief, brand } = unit;
     let latest: KindSearch = {
-      kind,
-      size,
-      brief,
+      ...unit,
       level: 0,
-      args: searchFor(brief, kind, 0, size),
+      args: searchFor(brief, kind, 0, size, brand),
       offers: null,
     };
-    const levels = applicable(brief, kind).length;
+    const levels = applicable(brief, kind, brand).length;
     for (let level = 0; level <= levels; level++) {
-      const args = searchFor(brief, kind, level, size);
+      const args = searchFor(brief, kind, level, size, brand);
       const hit = done.find((o) => canonical(o.args) === canonical(args));
       if (!hit) continue;
       latest = hit.ok
-        ? { kind, size, brief, level, args, offers: (hit.result as SearchCommerceResult).items }
-        : { kind, size, brief, level, args, offers: [], error: hit.error.message };
+        ? { ...unit, level, args, offers: (hit.result as SearchCommerceResult).items }
+        : { ...unit, level, args, offers: [], error: hit.error.message };
       if (latest.offers!.length > 0) break;
     }
     return latest;
@@ -106,13 +112,13 @@ const kindsOf = (brief: Brief): Array<string | undefined> =>
  * lookup; the last relaxation step (finalRelaxation) always fits in one step. The reply names
  * the sizes left out.
  */
-export function searchUnits(brief: Brief, items?: ItemScopes): SearchUnit[] {
+export function searchUnits(brief: Brief, items?: ItemScopes, brand?: string): SearchUnit[] {
   const kinds = kindsOf(brief);
   const perKind = Math.max(1, Math.floor((MAX_CALLS_PER_STEP - 2 * kinds.length) / kinds.length));
   return kinds.flatMap((kind) => {
     const own = briefForKind(brief, kind, items);
     const sizes = own.sizes?.length ? own.sizes.slice(0, perKind) : [undefined];
-    return sizes.map((size) => ({ kind, size, brief: own }));
+    return sizes.map((size) => ({ kind, size, brief: own, ...(brand ? { brand } : {}) }));
   });
 }
 
@@ -156,7 +162,11 @@ export function styleDecision(input: ModelInput): ModelDecision {
       : previous;
   const brief = forMemberId ? { ...updated, forMemberId } : updated;
   // What was said of one item alone ("black jeans under 40 and a white tee") goes to its searches.
-  const units = searchUnits(brief, itemMemory(input.history, reading, brief));
+  const units = searchUnits(
+    brief,
+    itemMemory(input.history, reading, brief),
+    preferredBrand(input.history, reading),
+  );
   if (step === 0) return firstStep(brief, units, owned);
   const searches = kindSearches(units, input.steps);
   const pairing = input.steps.flat().filter((o) => o.tool === 'pair_with_wardrobe');
@@ -181,7 +191,7 @@ export function styleDecision(input: ModelInput): ModelDecision {
         s.offers !== null &&
         s.offers.length === 0 &&
         !s.error &&
-        s.level < applicable(s.brief, s.kind).length,
+        s.level < applicable(s.brief, s.kind, s.brand).length,
     );
     if (relax.length > 0) {
       const calls =
@@ -213,7 +223,7 @@ export const pairArgs = (o: OfferSummary) => ({
 
 const searchCall = (s: KindSearch, level: number): ToolCallRequest => ({
   tool: 'search_commerce',
-  args: searchFor(s.brief, s.kind, level, s.size),
+  args: searchFor(s.brief, s.kind, level, s.size, s.brand),
 });
 
 /**
@@ -224,7 +234,7 @@ const searchCall = (s: KindSearch, level: number): ToolCallRequest => ({
  * names what the search that found offers relaxed.
  */
 function finalRelaxation(relax: KindSearch[]): ToolCallRequest[] {
-  const pending = relax.map((s) => ({ s, top: applicable(s.brief, s.kind).length }));
+  const pending = relax.map((s) => ({ s, top: applicable(s.brief, s.kind, s.brand).length }));
   const chosen = new Set<string>();
   const picked: Array<{ unit: number; level: number; call: ToolCallRequest }> = [];
   const pick = (unit: number, level: number) => {
@@ -243,7 +253,7 @@ function finalRelaxation(relax: KindSearch[]): ToolCallRequest[] {
 
 function relaxedOf(s: KindSearch): string[] {
   if (!s.offers?.length || s.level === 0) return [];
-  return applicable(s.brief, s.kind).slice(0, s.level);
+  return applicable(s.brief, s.kind, s.brand).slice(0, s.level);
 }
 
 function pairedWith(reading: Reading, history: readonly Message[]): Paired | undefined {
@@ -286,7 +296,10 @@ function firstStep(brief: Brief, units: SearchUnit[], owned: Paired | undefined)
   return tools(
     [
       { tool: 'list_wardrobe', args: wardrobe },
-      ...units.map((u) => ({ tool: 'search_commerce', args: searchFor(u.brief, u.kind, 0, u.size) })),
+      ...units.map((u) => ({
+        tool: 'search_commerce',
+        args: searchFor(u.brief, u.kind, 0, u.size, u.brand),
+      })),
     ],
     `Checking the wardrobe and searching offers${kinds[0] ? ` for ${kinds.filter(Boolean).join(' and ')}` : ''}.`,
     brief,

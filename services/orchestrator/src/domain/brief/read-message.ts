@@ -9,6 +9,7 @@ import {
   BRANDS,
   COLOR_FAMILIES,
   COLORS,
+  COMMON_WORD_BRANDS,
   DRESS_COMPOUNDS,
   KINDS,
   MATERIALS,
@@ -34,10 +35,14 @@ export type Reading = {
   excludedColors: string[];
   excludedKinds: string[];
   excludedBrands: string[];
+  /** Brands asked for ("nike trainers", "anything from zara"): searched as a query word (preferred-brand.ts). */
+  brands: string[];
   seasons: Season[];
   occasion?: string;
+  /** "less formal", "too dressy": the occasion stepped away from, which the brief then drops. */
+  steppedFrom?: string;
   forAge?: number;
-  clear: Array<'all' | 'price' | 'colors' | 'sizes' | 'seasons' | 'occasion' | 'kinds'>;
+  clear: Array<'all' | 'price' | 'colors' | 'sizes' | 'seasons' | 'occasion' | 'kinds' | 'brands'>;
   /** "try 41" after a size was given: a size in the same system. */
   sizeRetry?: string;
   /** "what goes with my white jeans": the owned item, as said. */
@@ -76,6 +81,10 @@ const coloursOf = (text: string) =>
 const BRAND_WORDS = [...BRANDS]
   .sort((a, b) => b.length - a.length)
   .map((b) => ({ b, lit: b, re: phrase(b) }));
+/** Brands a shopper can ask for: not those that are everyday words too ("next week", "a gap"). */
+const ASKED_BRAND_WORDS = BRAND_WORDS.filter((w) => !COMMON_WORD_BRANDS.has(w.b));
+/** A brand as offers name it: "the north face" is "north face", "h and m" is "h&m". */
+const brandName = (b: string) => b.replace(/^the /, '').replace(/^h and m$|^hm$/, 'h&m');
 
 /** Finds vocabulary phrases, longest first, blanking each so "navy blue" is not also "blue". */
 function take<T>(
@@ -159,9 +168,7 @@ function readNegations(text: string) {
   const kinds = takeKinds(negated).found.map((f) => f.kind);
   const colors = coloursOf(negated);
   const materials = take(negated, MATERIAL_WORDS).found.flatMap((f) => f.words);
-  const brands = take(negated, BRAND_WORDS).found.map((f) =>
-    f.b.replace(/^the /, '').replace(/^h and m$|^hm$/, 'h&m'),
-  );
+  const brands = take(negated, BRAND_WORDS).found.map((f) => brandName(f.b));
   let rest = text;
   for (const [a, b] of spans) rest = rest.slice(0, a) + ' '.repeat(b - a) + rest.slice(b);
   return {
@@ -194,6 +201,10 @@ const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
     'colors',
   ],
   [/\b(?:forget|drop|ignore|remove|never ?mind) (?:the )?size\b|\bany size\b/, 'sizes'],
+  [
+    /\b(?:forget|drop|ignore|never ?mind) (?:the )?brands?\b|\bany brand\b|\bbrand doesn'?t matter\b|\bdon'?t care about (?:the )?brands?\b/,
+    'brands',
+  ],
   [
     /\b(?:forget|drop|ignore|never ?mind) (?:the )?season\b|\bany season\b|\ball year\b|\byear round\b/,
     'seasons',
@@ -230,8 +241,15 @@ const SHOPPING =
   /\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different|formal|dressy|fancy|casual|smart|sporty|plain|simple|longer|shorter|warmer|lighter|thinner|thicker|brighter|darker|looser|tighter)\b/;
 
 /** "less formal", "not too dressy": a step away from an occasion, never that occasion. */
-export const TONED_DOWN =
-  /\b(?:less|too|not so|not too|overly|a bit too) (?:formal|dressy|fancy|casual|sporty)\b/g;
+const TONED_DOWN = /\b(?:less|too|not so|not too|overly|a bit too) (formal|dressy|fancy|casual|sporty)\b/g;
+/** The occasion each toned-down word names (vocabulary.ts OCCASIONS). */
+const TONED_OCCASION: Record<string, string> = {
+  formal: 'formal',
+  dressy: 'formal',
+  fancy: 'formal',
+  casual: 'casual',
+  sporty: 'sport',
+};
 
 const THANKS =
   /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
@@ -309,7 +327,9 @@ function readSizes(said: string, ages: number[]): string[] {
     /\bin an? (\d{1,2}(?:\.5)?)\b(?! ?(?:dollars?|bucks|pounds?|euros?|years?|yrs?|yo))/g,
   ))
     add(m[1]!);
-  for (const m of text.matchAll(/\b(\d{2})\s?(?:waist|w)\b/g)) add(m[1]!);
+  // "34 waist", "32w", a suit's "38 chest", "w30": a measurement is the size.
+  for (const m of text.matchAll(/\b(\d{2})\s?(?:waist|w|chest)\b|\bw(\d{2})\b(?!\s+l\s?\d)/g))
+    add((m[1] ?? m[2])!);
   for (const m of text.matchAll(/\b(?:w\s?)?(\d{2})\s?(?:x|by|\/)\s?(?:l\s?)?\d{2}\b/g)) add(m[1]!);
   // "w32 l34": the waist, as above.
   for (const m of text.matchAll(/\bw\s?(\d{2})\s+l\s?\d{2}\b/g)) add(m[1]!);
@@ -519,6 +539,7 @@ function readOnce(message: string): Reading {
   // "less formal", "not too dressy": a step away from an occasion, never that occasion.
   const toned = positive.replace(TONED_DOWN, ' ');
   const occasionHit = OCCASIONS.find(([re]) => re.test(toned));
+  const steppedFrom = [...positive.matchAll(TONED_DOWN)].map((m) => TONED_OCCASION[m[1]!]!)[0];
   if (occasionHit?.[2] && !seasons.includes(occasionHit[2])) seasons.push(occasionHit[2]);
   for (const k of kinds) {
     const s = kindSeason(k);
@@ -548,8 +569,10 @@ function readOnce(message: string): Reading {
     excludedColors: neg.colors,
     excludedKinds: neg.kinds.filter((k) => !kinds.includes(k)),
     excludedBrands: neg.brands,
+    brands: uniq(take(kindsTaken.rest, ASKED_BRAND_WORDS).found.map((f) => brandName(f.b))),
     seasons,
     ...(occasionHit ? { occasion: occasionHit[1] } : {}),
+    ...(steppedFrom ? { steppedFrom } : {}),
     ...(age !== undefined && age > 0 && age < 19 ? { forAge: age } : {}),
     clear,
     ...(owned ? { owned } : {}),
@@ -574,6 +597,7 @@ const states = (r: Reading) =>
   r.excludedColors.length +
   r.excludedKinds.length +
   r.excludedBrands.length +
+  r.brands.length +
   Object.keys(r.price).length +
   (r.occasion ? 1 : 0) +
   (r.forAge !== undefined ? 1 : 0) +
@@ -591,6 +615,7 @@ const garmentStates = (r: Reading) =>
   r.excludedColors.length +
   r.excludedKinds.length +
   r.excludedBrands.length +
+  r.brands.length +
   Object.keys(r.price).length +
   (r.cheaper || r.pricier || r.sizeStep || r.sizeRetry || r.owned ? 1 : 0);
 

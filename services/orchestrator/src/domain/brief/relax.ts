@@ -3,19 +3,21 @@ import { categoryOf, isGenericKind } from './read-message.ts';
 
 /**
  * When nothing matches, the stylist loosens one constraint at a time, always in this order, and
- * says which: the price (the bound raised by half), then the colour, the season, the size, and
- * last the exact item word (any piece of the same category). Exclusions are never loosened:
- * what the shopper said no to stays out.
+ * says which: the price (the bound raised by half), then the colour, the season, the size, the
+ * brand asked for (a preference, softer than what the item is), and last the exact item word
+ * (any piece of the same category). Exclusions are never loosened: what the shopper said no to
+ * stays out.
  */
-export const RELAX_ORDER = ['price', 'color', 'season', 'size', 'kind'] as const;
+export const RELAX_ORDER = ['price', 'color', 'season', 'size', 'brand', 'kind'] as const;
 export type Relaxation = (typeof RELAX_ORDER)[number];
 
 const SEARCH_LIMIT = 3;
 const raised = (max: number) => Math.ceil((max * 1.5) / 5) * 5;
 
-/** The relaxations that change anything for this brief and item kind, in order. */
-export function applicable(brief: Brief, kind: string | undefined): Relaxation[] {
+/** The relaxations that change anything for this brief, item kind and brand asked for, in order. */
+export function applicable(brief: Brief, kind: string | undefined, brand?: string): Relaxation[] {
   return RELAX_ORDER.filter((r) => {
+    if (r === 'brand') return brand !== undefined;
     if (r === 'price') return brief.maxPrice !== undefined || brief.minPrice !== undefined;
     if (r === 'color') return (brief.colors?.length ?? 0) > 0;
     if (r === 'season') return (brief.seasons?.length ?? 0) > 0;
@@ -27,18 +29,24 @@ export function applicable(brief: Brief, kind: string | undefined): Relaxation[]
 /**
  * The search for one item kind in one size (the brief's first unless given: a search takes one
  * size, so each size of the brief is its own search) with the first `level` applicable
- * relaxations applied.
+ * relaxations applied. A brand asked for goes in the query beside the item word ("nike
+ * sneakers"): commerce matches query words in an offer's title and brand.
  */
 export function searchFor(
   brief: Brief,
   kind: string | undefined,
   level: number,
   size: string | undefined = brief.sizes?.[0],
+  brand?: string,
 ): SearchCommerceArgs {
-  const relaxed = new Set(applicable(brief, kind).slice(0, level));
+  const relaxed = new Set(applicable(brief, kind, brand).slice(0, level));
   const args: SearchCommerceArgs = { limit: SEARCH_LIMIT };
   const category = kind ? categoryOf(kind) : brief.categories?.[0];
-  if (kind && !isGenericKind(kind) && !relaxed.has('kind')) args.query = kind;
+  const words = [
+    ...(brand && !relaxed.has('brand') ? [brand] : []),
+    ...(kind && !isGenericKind(kind) && !relaxed.has('kind') ? [kind] : []),
+  ];
+  if (words.length > 0) args.query = words.join(' ');
   if (category) args.category = category;
   if (relaxed.has('price')) {
     if (brief.maxPrice !== undefined) args.maxPrice = raised(brief.maxPrice);
@@ -71,6 +79,7 @@ export function describeRelaxation(
   brief: Brief,
   kind: string | undefined,
   sizes: string[] = brief.sizes ?? [],
+  brand?: string,
 ): string {
   switch (r) {
     case 'price':
@@ -83,6 +92,8 @@ export function describeRelaxation(
       return `the season (any season instead of ${brief.seasons!.map((s) => s.toLowerCase()).join(' or ')})`;
     case 'size':
       return `the size (any size instead of ${sizes.join(' or ')})`;
+    case 'brand':
+      return `the brand (any brand instead of ${brand})`;
     case 'kind':
       return `the item (any ${categoryOf(kind!)!.toLowerCase()} instead of only ${kind})`;
   }

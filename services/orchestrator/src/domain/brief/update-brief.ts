@@ -23,6 +23,7 @@ export function updateBrief(
   if (r.clear.includes('colors')) drop('colors', 'excludedColors');
   if (r.clear.includes('sizes')) drop('sizes');
   if (r.clear.includes('seasons')) drop('seasons');
+  if (r.clear.includes('brands')) drop('excludedBrands');
 
   const joining = joinsList(previous, r);
   if (r.kinds.length > 0) {
@@ -123,6 +124,8 @@ export function updateBrief(
     b.excludedBrands = [...new Set([...(b.excludedBrands ?? []), ...r.excludedBrands])];
   if (r.seasons.length > 0) b.seasons = r.seasons;
   if (r.occasion) b.occasion = r.occasion;
+  // "less formal" after a black-tie brief leaves no dress code; an event ("the wedding") stays.
+  else if (r.steppedFrom && b.occasion === r.steppedFrom) delete b.occasion;
   if (r.forAge !== undefined) b.forAge = r.forAge;
   // A new request starts with nothing relaxed; the search says again what it had to loosen.
   delete b.relaxed;

@@ -297,6 +297,9 @@ export const KINDS: Kind[] = [
     category: 'OTHER',
     words: ['shin pads', 'shin pad', 'shinpads', 'shin guards', 'shin guard', 'shinguards'],
   },
+  { kind: 'leotard', category: 'OTHER', words: ['leotards', 'leotard'] },
+  // Work wear a family buys for a nurse, vet or carer.
+  { kind: 'scrubs', category: 'OTHER', words: ['scrubs'] },
   { kind: 'sports bra', category: 'TOP', words: ['sports bras', 'sports bra', 'sport bras', 'sport bra'] },
   // The longer phrase wins, so a dressing gown is not a gown (a dress).
   {
@@ -592,17 +595,23 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\bgraduation\b|\bgrad\b/, 'graduation'],
   [/\bfuneral\b|\bmemorial\b/, 'funeral'],
   [/\bdate night\b|\bon a date\b|\bfor a date\b|\bfirst date\b|\bdate\b/, 'date'],
-  [/\b(?:parties|party|clubbing|birthday)\b/, 'party'],
+  // A birthday present is a gift, no party to dress for.
+  [
+    /\b(?:parties|party|clubbing|birthday(?! (?:presents?|gifts?|pressies?|money)\b)|hen (?:do|night)|stag (?:do|night)|bachelorette)\b/,
+    'party',
+  ],
   [/\bchristmas\b|\bxmas\b|\bholiday season\b|\bnew year'?s? eve\b|\bhanukkah\b/, 'holiday', 'WINTER'],
   [/\bback to school\b/, 'school', 'FALL'],
   [/\bschool\b|\bclass(?:es)?\b/, 'school'],
-  [/\b(?:work|office|business|meetings?)\b/, 'work'],
+  // "a new job", "my waitressing job" ("job interview" is read above).
+  [/\b(?:work|office|business|meetings?|jobs?)\b/, 'work'],
   [/\bblack tie\b|\bformal\b|\bgala\b/, 'formal'],
   [/\bbeach\b|\bpool\b|\bseaside\b/, 'beach', 'SUMMER'],
   [/\bhik(?:e|es|ing)\b|\bcamping\b|\btrekking\b/, 'hiking'],
-  // A sport's "season" is a time of year and a "climbing frame" a playground; "potty training" no sport.
+  // A sport's "season" is a time of year and a "climbing frame" a playground; "potty training" no
+  // sport, nor a baseball cap, ballet flats or Boxing Day.
   [
-    /(?<!\b(?:potty|toilet) )\b(?:gym|workouts?|running|jogging|sports?|soccer|football|basketball|tennis(?! shoes?\b)|training|pe class|pe|yoga(?! pants)|pilates|golf|cycling|biking|hockey|rugby|volleyball|cricket|climbing|karate|judo|martial arts)\b(?! (?:seasons?|frames?)\b)/,
+    /(?<!\b(?:potty|toilet) )\b(?:gym|workouts?|running|jogging|sports?|soccer|football|basketball|tennis(?! shoes?\b)|training|pe class|pe|yoga(?! pants)|pilates|golf|cycling|biking|hockey|rugby|volleyball|cricket|climbing|karate|judo|martial arts|netball|baseball(?! caps?| hats?)|softball|lacrosse|badminton|athletics|gymnastics|ballet(?! flats?)|taekwondo|boxing(?! day))\b(?! (?:seasons?|frames?)\b)/,
     'sport',
   ],
   [/\bcasual\b|\beveryday\b/, 'casual'],
@@ -641,6 +650,16 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
     /\bwint(?:er|ry)\b|\bsnow(?:y|ing)?\b|\bfreezing\b|\bcold (?:weather|days?|out)\b|\bwhen it'?s (?:super |really |so )?cold\b|\bicy\b/,
     'WINTER',
   ],
+  // Warm clothes ("something warmer", "a warm coat", "thermals") are for the cold; warm weather
+  // ("warm days", "when it's warm") is summer's; "warm colours" are a palette, no season.
+  [
+    /\bwarm (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?)\b|\bwhen it'?s (?:super |really |so )?warm\b/,
+    'SUMMER',
+  ],
+  [
+    /\b(?<!it'?s (?:super |really |so )?)warm(?:er|est)?\b(?! (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|colou?rs?|tones?|shades?)\b)|\btherm(?:al|als)\b/,
+    'WINTER',
+  ],
   // "may" is also a verb: only "in may" or "may <number>" is the month.
   ...MONTHS.map(([m, s]): [RegExp, Season] =>
     m === 'may'
@@ -648,6 +667,24 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
       : [new RegExp(`\\b${m}\\b|\\b${m.slice(0, 3)}\\b(?!\\w)`), s],
   ),
 ];
+
+/**
+ * Brands that are everyday words too ("next week", "a gap year", "mango", "vans"): read when said
+ * no to ("not from next"), never as a brand asked for.
+ */
+export const COMMON_WORD_BRANDS = new Set([
+  'next',
+  'gap',
+  'target',
+  'champion',
+  'mango',
+  'vans',
+  'hm',
+  'columbia',
+  'crocs',
+  'ugg',
+  'uggs',
+]);
 
 export const BRANDS = [
   'nike',
