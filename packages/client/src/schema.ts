@@ -465,7 +465,7 @@ export interface paths {
         put?: never;
         /**
          * Create offer
-         * @description Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
+         * @description Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). 409 CONFLICT when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers (default 200,000; deleting one frees its place). ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
          */
         post: operations["createOffer"];
         delete?: never;
@@ -526,7 +526,7 @@ export interface paths {
         put?: never;
         /**
          * Create offers bulk
-         * @description Creates all offers or none (max 500); one URL or price refused refuses the whole batch. ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
+         * @description Creates all offers or none (max 500); one URL or price refused refuses the whole batch; 409 CONFLICT when the batch would take the household past COMMERCE_MAX_OFFERS_PER_HOUSEHOLD (default 200,000). ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
          */
         post: operations["createOffersBulk"];
         delete?: never;
@@ -615,7 +615,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message; the agent runs one turn
-         * @description With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken.
+         * @description With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.
          */
         post: operations["sendMissionMessage"];
         delete?: never;
@@ -652,7 +652,7 @@ export interface paths {
         put?: never;
         /**
          * A client event on a mission
-         * @description Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403. `metadata` over 20 keys or 2048 bytes as JSON: 400 VALIDATION_ERROR (loc body.metadata). A vote (USER_LIKED_ITEM / USER_DISLIKED_ITEM) on a mission with candidates must name one of them, and a mission without candidates keeps votes on at most 500 distinct offers (a changed vote is always taken): else 409 CONFLICT.
+         * @description Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403; so does a CHILD (an owner demoted since included) for USER_TAKEOVER_START/END, before the mission's state or type is checked. `metadata` over 20 keys or 2048 bytes as JSON: 400 VALIDATION_ERROR (loc body.metadata). A vote (USER_LIKED_ITEM / USER_DISLIKED_ITEM) on a mission with candidates must name one of them, and a mission without candidates keeps votes on at most 500 distinct offers (a changed vote is always taken): else 409 CONFLICT.
          */
         post: operations["postMissionEvent"];
         delete?: never;
@@ -712,7 +712,7 @@ export interface paths {
         put?: never;
         /**
          * Create mission voice session
-         * @description Issues a voice session token for the mission's owner (valid 300 s, audience "voice"), with the WebSocket URL to speak on. 403 for another member, 409 INVALID_STATE for a DONE or FAILED mission, 429 RATE_LIMITED (Retry-After) beyond 10 per minute per client IP.
+         * @description Issues a voice session token for the mission's owner (valid 300 s, audience "voice"), with the WebSocket URL to speak on. 403 for another member and for a CHILD on an INTERACTIVE mission, 409 INVALID_STATE for a DONE or FAILED mission, 429 RATE_LIMITED (Retry-After) beyond 10 per minute per client IP.
          */
         post: operations["createMissionVoiceSession"];
         delete?: never;
@@ -1067,7 +1067,10 @@ export interface paths {
          */
         get: operations["listWardrobeItems"];
         put?: never;
-        /** Create wardrobe item */
+        /**
+         * Create wardrobe item
+         * @description Adds an item (a CHILD only for themselves). 409 CONFLICT when the household already holds WARDROBE_MAX_ITEMS_PER_HOUSEHOLD items (default 5000; deleting one frees its place at once).
+         */
         post: operations["createWardrobeItem"];
         delete?: never;
         options?: never;
@@ -1212,7 +1215,7 @@ export interface paths {
         put?: never;
         /**
          * Create wardrobe outfit
-         * @description With itemIds: saves exactly those items (each must be an item of this household, else 404). Without: saves the best curated look around anchorItemId (default: the most recently changed item); 503 when curation is disabled, 400 when the wardrobe is empty.
+         * @description With itemIds: saves exactly those items (each must be an item of this household, else 404). Without: saves the best curated look around anchorItemId (default: the most recently changed item); 503 when curation is disabled, 400 when the wardrobe is empty; 409 CONFLICT when the household already holds WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD outfits (default 2000; deleting one frees its place).
          */
         post: operations["createWardrobeOutfit"];
         delete?: never;
@@ -4595,6 +4598,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
             413: {
                 headers: {
@@ -5019,6 +5032,16 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8847,8 +8870,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Precondition Failed */
-            412: {
+            /** @description Conflict */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10046,6 +10069,16 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

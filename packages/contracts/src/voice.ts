@@ -45,5 +45,6 @@ export const VoiceMissionSnapshot = MissionView.pick({
   household_id: true,
   owner_id: true,
   state: true,
+  mission_type: true,
 });
 export type VoiceMissionSnapshot = z.infer<typeof VoiceMissionSnapshot>;

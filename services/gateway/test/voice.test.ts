@@ -9,7 +9,13 @@ import { bearer, buildGateway, type GatewayApp, login, withHousehold } from './g
 const ORCH_TOKEN = 'voice-test-orchestrator-token';
 
 // A stand-in orchestrator: missions to read, and a chat route that streams a canned SSE turn.
-type FakeMission = { mission_id: string; household_id: string; owner_id: string; state: string };
+type FakeMission = {
+  mission_id: string;
+  household_id: string;
+  owner_id: string;
+  state: string;
+  mission_type?: string;
+};
 const missions = new Map<string, FakeMission>();
 const chats: Array<{ url: string; headers: Record<string, unknown>; body: unknown }> = [];
 let orchestrator: FastifyInstance;
@@ -31,7 +37,7 @@ async function startOrchestrator() {
     const mission = missions.get(mId);
     if (!mission || request.headers['x-internal-token'] !== ORCH_TOKEN)
       return reply.code(404).send({ error: 'NOT_FOUND', message: 'Mission not found' });
-    return { ...mission, mission_type: 'STYLE', history: [], plan: [], artifacts: [] };
+    return { mission_type: 'STYLE', ...mission, history: [], plan: [], artifacts: [] };
   });
   orchestrator.post('/api/v1/households/:id/orchestrator/missions/:mId/chat', async (request, reply) => {
     const { mId } = request.params as { mId: string };
@@ -511,5 +517,57 @@ describe('voice connections per user', () => {
       missions.delete('msn_capped');
       await capped.close();
     }
+  });
+});
+
+describe('a CHILD and an INTERACTIVE mission', () => {
+  it('issues no voice token and closes a socket opened before the demotion (the agent would drive a browser for them)', async () => {
+    const guardian = await login(gateway, 'voice-guardian-i@x.test');
+    const member = await login(gateway, 'voice-demoted-i@x.test');
+    const hid = (
+      await gateway.inject({
+        method: 'POST',
+        url: '/api/v1/households',
+        headers: bearer(guardian.token),
+        payload: { name: 'Browser home' },
+      })
+    ).json().householdId;
+    const memberUrl = `/api/v1/households/${hid}/members`;
+    await gateway.inject({
+      method: 'POST',
+      url: memberUrl,
+      headers: bearer(guardian.token),
+      payload: { memberId: member.userId, role: 'ADULT' },
+    });
+    missions.set('msn_interactive', {
+      mission_id: 'msn_interactive',
+      household_id: hid,
+      owner_id: member.userId,
+      state: 'RUNNING',
+      mission_type: 'INTERACTIVE',
+    });
+    const issued = await issue(gateway, 'msn_interactive', member.token, hid);
+    expect(issued.statusCode).toBe(200);
+
+    const demoted = await gateway.inject({
+      method: 'PATCH',
+      url: `${memberUrl}/${member.userId}`,
+      headers: bearer(guardian.token),
+      payload: { role: 'CHILD' },
+    });
+    expect(demoted.statusCode).toBe(200);
+    const refused = await issue(gateway, 'msn_interactive', member.token, hid);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      error: 'FORBIDDEN',
+      message:
+        'A CHILD may not speak to an INTERACTIVE mission: the agent would drive a real browser for them',
+    });
+    const socket = connect(wsUrl(issued.json().sessionToken));
+    expect(await socket.closed).toEqual({
+      code: VOICE_CLOSE_CODES.unauthorized,
+      reason:
+        'A CHILD may not speak to an INTERACTIVE mission: the agent would drive a real browser for them',
+    });
   });
 });

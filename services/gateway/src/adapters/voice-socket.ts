@@ -160,10 +160,10 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
         return close(VOICE_CLOSE_CODES.unauthorized, 'Mission not available');
       return close(1011, 'Mission service unavailable');
     }
-    const refusal = voiceRefusal(mission, claims.userId);
+    const refusal = voiceRefusal(mission, claims.userId, member.role);
     if (refusal?.code === 'INVALID_STATE')
       return close(VOICE_CLOSE_CODES.invalidState, `Mission is ${mission.state}`);
-    if (refusal) return close(VOICE_CLOSE_CODES.unauthorized, 'Not the mission owner');
+    if (refusal) return close(VOICE_CLOSE_CODES.unauthorized, refusal.message);
     if (gone.signal.aborted) return;
     const release = deps.quota.take(claims.userId);
     if (!release)

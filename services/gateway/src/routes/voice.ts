@@ -47,7 +47,7 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
       schema: {
         tags: ['voice'],
         security: [{ bearer: [] }],
-        description: `Issues a voice session token for the mission's owner (valid ${voice.sessionTtlSeconds} s, audience "voice"), with the WebSocket URL to speak on. 403 for another member, 409 INVALID_STATE for a DONE or FAILED mission, 429 RATE_LIMITED (Retry-After) beyond ${voice.rateLimitPerMinute} per minute per client IP.`,
+        description: `Issues a voice session token for the mission's owner (valid ${voice.sessionTtlSeconds} s, audience "voice"), with the WebSocket URL to speak on. 403 for another member and for a CHILD on an INTERACTIVE mission, 409 INVALID_STATE for a DONE or FAILED mission, 429 RATE_LIMITED (Retry-After) beyond ${voice.rateLimitPerMinute} per minute per client IP.`,
         params: VoiceSessionParams,
         response: {
           200: VoiceSessionResponse,
@@ -66,7 +66,7 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
       const access = await accessHousehold(ctx.households, request, id);
       const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
       const mission = await loadMission(id, mId, caller, request.id);
-      const refusal = voiceRefusal(mission, access.userId);
+      const refusal = voiceRefusal(mission, access.userId, access.member.role);
       // Order of checks: not the owner (403) and a missing mission (404) before the limit (429),
       // the mission's state (409) after it.
       if (refusal && refusal.status === 403) throw refusal;
