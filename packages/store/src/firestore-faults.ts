@@ -16,16 +16,28 @@ const UNAVAILABLE_CODES = new Set([14, 4, 8]);
  */
 export const FIRESTORE_CALL_TIMEOUT_MS = 5000;
 /**
- * Once Firestore failed to answer, calls wait this long until one succeeds: a Firestore that is
- * back answers in milliseconds, so the first request after its return finds it, and one that is
- * still away costs each call a second, not four.
+ * A transaction (`update`) waits longer: under contention on one document (a household's counter
+ * in a burst of creates) the SDK backs off 1, 1.5, 2.25 s... between attempts, and a transaction
+ * cut off is not cancelled, so it may still commit after its caller was told 503.
+ */
+export const FIRESTORE_TRANSACTION_TIMEOUT_MS = 8000;
+/**
+ * Once Firestore is known to be away (an UNAVAILABLE answer, a failed readiness ping), calls wait
+ * this long until one is answered: a Firestore that is back answers in milliseconds, so the first
+ * request after its return finds it, and one that is still away costs each call a second.
  */
 export const FIRESTORE_DOWN_CALL_TIMEOUT_MS = 1000;
 
+/** What a call does, which decides its deadline and what a timeout says about its outcome. */
+export type FirestoreCallKind = 'read' | 'write' | 'transaction';
+
 /** Firestore gave no answer in time: a write's outcome is unknown (it may still land). */
-function timedOut(ms: number, write: boolean): StoreUnavailableError {
-  const outcome = write ? ': the change may or may not have been saved' : '';
-  return new StoreUnavailableError('FIRESTORE_TIMEOUT', `Storage did not answer within ${ms} ms${outcome}`);
+function timedOut(ms: number, kind: FirestoreCallKind): StoreUnavailableError {
+  const unknown = kind !== 'read';
+  const outcome = unknown ? ': the change may or may not have been saved' : '';
+  return new StoreUnavailableError('FIRESTORE_TIMEOUT', `Storage did not answer within ${ms} ms${outcome}`, {
+    outcomeUnknown: unknown,
+  });
 }
 
 /** The StoreUnavailableError a Firestore error stands for, or the error itself when it is another kind. */
@@ -42,8 +54,10 @@ export function fromFirestoreError(err: unknown): unknown {
 }
 
 /**
- * Runs store calls with a deadline and remembers whether Firestore answered lately: after a
- * call that found it away, the next calls get the short deadline until one gets an answer.
+ * Runs store calls with a deadline and remembers whether Firestore is known to be away: after an
+ * UNAVAILABLE answer or a failed readiness ping, calls get the short deadline until one is
+ * answered. A call that merely ran out of time says nothing about the others (a slow transaction,
+ * an event loop that stalled past the timer), so it does not shorten them.
  */
 export function createFirestoreDeadlines() {
   let away = false;
@@ -59,17 +73,26 @@ export function createFirestoreDeadlines() {
       away = true;
     },
     /** `call` (already started) or a StoreUnavailableError once it outlives its deadline. */
-    async run<R>(call: Promise<R>, write: boolean): Promise<R> {
-      const ms = away ? FIRESTORE_DOWN_CALL_TIMEOUT_MS : FIRESTORE_CALL_TIMEOUT_MS;
+    async run<R>(call: Promise<R>, kind: FirestoreCallKind): Promise<R> {
+      const ms = away
+        ? FIRESTORE_DOWN_CALL_TIMEOUT_MS
+        : kind === 'transaction'
+          ? FIRESTORE_TRANSACTION_TIMEOUT_MS
+          : FIRESTORE_CALL_TIMEOUT_MS;
       let timer: NodeJS.Timeout | undefined;
+      let expired = false;
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(timedOut(ms, write)), ms);
+        timer = setTimeout(() => {
+          expired = true;
+          reject(timedOut(ms, kind));
+        }, ms);
       });
       try {
         const result = await Promise.race([call, deadline]);
         answered();
         return result;
       } catch (err) {
+        if (expired) throw err;
         const mapped = fromFirestoreError(err);
         if (mapped instanceof StoreUnavailableError) away = true;
         // Any other error is an answer: Firestore is there.

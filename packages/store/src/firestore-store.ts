@@ -1,7 +1,7 @@
 import type { Firestore } from '@google-cloud/firestore';
 import { aroundCalls } from './around-calls.ts';
 import { firestoreCollection } from './firestore-collection.ts';
-import { createFirestoreDeadlines } from './firestore-faults.ts';
+import { createFirestoreDeadlines, type FirestoreCallKind } from './firestore-faults.ts';
 import { assertCollectionName, assertNamespace } from './names.ts';
 import type { Collection, Doc, Store } from './types.ts';
 
@@ -19,8 +19,14 @@ export interface FirestoreContext {
 }
 
 const PING_TIMEOUT_MS = 3000;
-/** The collection calls that change documents (their outcome is unknown when Firestore is silent). */
-const WRITES = new Set(['create', 'createMany', 'put', 'delete', 'update']);
+/** What each collection call does: its deadline, and whether a timeout leaves a change unknown. */
+const KIND_OF_CALL: Record<string, FirestoreCallKind> = {
+  create: 'write',
+  createMany: 'write',
+  put: 'write',
+  delete: 'write',
+  update: 'transaction',
+};
 /** How long `close` waits for the reads and writes under way before it ends the client. */
 const CLOSE_WAIT_MS = 5000;
 
@@ -66,7 +72,7 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
     collection<T extends Doc>(name: string): Collection<T> {
       assertCollectionName(name);
       return aroundCalls(firestoreCollection<T>(connect, name, `${namespace}${name}`), (call, run) =>
-        deadlines.run(track(run()), WRITES.has(call)),
+        deadlines.run(track(run()), KIND_OF_CALL[call] ?? 'read'),
       );
     },
     async ping() {

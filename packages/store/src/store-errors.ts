@@ -14,10 +14,16 @@ const UNUSABLE: Record<number, { code: string; message: string }> = {
  */
 export class StoreUnavailableError extends Error {
   readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(`${message} (${code}); try again later`, options);
+  /** A change that timed out: it may still land, so nothing may be undone on its account. */
+  readonly outcomeUnknown: boolean;
+  constructor(code: string, message: string, options?: { cause?: unknown; outcomeUnknown?: boolean }) {
+    super(
+      `${message} (${code}); try again later`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'StoreUnavailableError';
     this.code = code;
+    this.outcomeUnknown = options?.outcomeUnknown ?? false;
   }
 }
 

@@ -3,6 +3,7 @@ import {
   createFirestoreDeadlines,
   FIRESTORE_CALL_TIMEOUT_MS,
   FIRESTORE_DOWN_CALL_TIMEOUT_MS,
+  FIRESTORE_TRANSACTION_TIMEOUT_MS,
   fromFirestoreError,
 } from '../src/firestore-faults.ts';
 import { StoreUnavailableError } from '../src/index.ts';
@@ -35,20 +36,47 @@ describe('Firestore faults', () => {
     expect(fromFirestoreError(invalid)).toBe(invalid);
   });
 
-  it('cuts off a call that gets no answer, then gives calls the short deadline until one is answered', async () => {
+  it('cuts off a call that gets no answer; a write says its outcome is unknown, a transaction waits longer', async () => {
     const deadlines = createFirestoreDeadlines();
-    const first = deadlines.run(silent(), true).catch((err: unknown) => err);
+    const write = deadlines.run(silent(), 'write').catch((err: unknown) => err);
     await vi.advanceTimersByTimeAsync(FIRESTORE_CALL_TIMEOUT_MS);
-    const err = (await first) as StoreUnavailableError;
+    const err = (await write) as StoreUnavailableError;
     expect(err).toBeInstanceOf(StoreUnavailableError);
     expect(err.code).toBe('FIRESTORE_TIMEOUT');
+    expect(err.outcomeUnknown).toBe(true);
     expect(err.message).toBe(
       `Storage did not answer within ${FIRESTORE_CALL_TIMEOUT_MS} ms: the change may or may not have been saved (FIRESTORE_TIMEOUT); try again later`,
     );
 
-    // Known away: the next read is cut off at the short deadline.
+    // A timeout alone says nothing about Firestore: the next read still gets the full deadline.
+    let cut = false;
+    const read = deadlines.run(silent(), 'read').catch((e: unknown) => {
+      cut = true;
+      return e as StoreUnavailableError;
+    });
+    await vi.advanceTimersByTimeAsync(FIRESTORE_DOWN_CALL_TIMEOUT_MS);
+    expect(cut).toBe(false);
+    await vi.advanceTimersByTimeAsync(FIRESTORE_CALL_TIMEOUT_MS);
+    expect((await read).outcomeUnknown).toBe(false);
+
+    let ended = false;
+    const transaction = deadlines.run(silent(), 'transaction').catch(() => {
+      ended = true;
+    });
+    await vi.advanceTimersByTimeAsync(FIRESTORE_CALL_TIMEOUT_MS);
+    expect(ended).toBe(false);
+    await vi.advanceTimersByTimeAsync(FIRESTORE_TRANSACTION_TIMEOUT_MS - FIRESTORE_CALL_TIMEOUT_MS);
+    await transaction;
+    expect(ended).toBe(true);
+  });
+
+  it('gives calls the short deadline once Firestore is known away (UNAVAILABLE or a failed ping), until one is answered', async () => {
+    const deadlines = createFirestoreDeadlines();
+    await expect(deadlines.run(Promise.reject(grpcError(14)), 'read')).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
     let settled = false;
-    const second = deadlines.run(silent(), false).catch((e: unknown) => e);
+    const second = deadlines.run(silent(), 'read').catch((e: unknown) => e);
     void second.then(() => {
       settled = true;
     });
@@ -58,10 +86,10 @@ describe('Firestore faults', () => {
       `Storage did not answer within ${FIRESTORE_DOWN_CALL_TIMEOUT_MS} ms (FIRESTORE_TIMEOUT); try again later`,
     );
 
-    // An answer (here an unrelated error) restores the full deadline.
-    await expect(deadlines.run(Promise.reject(grpcError(3)), false)).rejects.toThrow('3 grpc');
+    // An answer (here an unrelated error) restores the full deadline; a failed ping shortens it again.
+    await expect(deadlines.run(Promise.reject(grpcError(3)), 'read')).rejects.toThrow('3 grpc');
     let cut = false;
-    const third = deadlines.run(silent(), false).catch(() => {
+    const third = deadlines.run(silent(), 'read').catch(() => {
       cut = true;
     });
     await vi.advanceTimersByTimeAsync(FIRESTORE_DOWN_CALL_TIMEOUT_MS);
@@ -69,12 +97,20 @@ describe('Firestore faults', () => {
     await vi.advanceTimersByTimeAsync(FIRESTORE_CALL_TIMEOUT_MS);
     await third;
     expect(cut).toBe(true);
+    deadlines.lost();
+    let short = false;
+    const fourth = deadlines.run(silent(), 'read').catch(() => {
+      short = true;
+    });
+    await vi.advanceTimersByTimeAsync(FIRESTORE_DOWN_CALL_TIMEOUT_MS);
+    await fourth;
+    expect(short).toBe(true);
   });
 
   it('passes answers through unchanged', async () => {
     const deadlines = createFirestoreDeadlines();
-    await expect(deadlines.run(Promise.resolve({ id: 'a' }), false)).resolves.toEqual({ id: 'a' });
-    await expect(deadlines.run(Promise.reject(grpcError(14)), true)).rejects.toBeInstanceOf(
+    await expect(deadlines.run(Promise.resolve({ id: 'a' }), 'read')).resolves.toEqual({ id: 'a' });
+    await expect(deadlines.run(Promise.reject(grpcError(14)), 'write')).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
   });

@@ -2,11 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ABORT,
   type CollectionOptions,
+  createSlotCounter,
   type Doc,
   type Query,
   type Store,
   StoreConflictError,
   StoreQueryError,
+  StoreUnavailableError,
 } from '../src/index.ts';
 import { queryContract } from './query-contract.ts';
 
@@ -197,6 +199,77 @@ export function describeStoreContract(
     });
 
     queryContract(() => store);
+    slotCounterContract(() => store);
+  });
+}
+
+/** What a household may hold, counted beside the collection (createSlotCounter). */
+function slotCounterContract(getStore: () => Store): void {
+  describe('slot counter', () => {
+    const counter = () => createSlotCounter(getStore(), 'counts', 'things');
+    const counts = () => getStore().collection<Record<string, unknown>>('counts');
+    const things = () => getStore().collection<{ owner: string }>('things');
+    const heldBy = (owner: string) => () => things().count([['owner', '==', owner]]);
+    let n = 0;
+    const createFor = (owner: string) => () => things().create(`t${++n}`, { owner });
+
+    it('creates up to the cap, also in a burst; a deletion gives its slot back, never below zero', async () => {
+      const held = counter();
+      const burst = await Promise.all(
+        Array.from({ length: 5 }, () => held.createWithin('h_1', 3, heldBy('h_1'), createFor('h_1'))),
+      );
+      expect(burst.filter(Boolean)).toHaveLength(3);
+      expect(await heldBy('h_1')()).toBe(3);
+      const pair = async () => {
+        await createFor('h_2')();
+        await createFor('h_2')();
+      };
+      expect(await held.createWithin('h_2', 3, heldBy('h_2'), pair, 2)).toBe(true);
+      expect(await held.createWithin('h_2', 3, heldBy('h_2'), pair, 2)).toBe(false);
+      await held.give('h_2', 5);
+      expect((await counts().get('h_2'))?.things).toBe(0);
+      await held.give('h_unknown', 1);
+      expect(await counts().get('h_unknown')).toBeNull();
+    });
+
+    it('counts an owner from before the counter once, from what it holds', async () => {
+      await things().put('old1', { owner: 'h_1' });
+      await things().put('old2', { owner: 'h_1' });
+      const held = counter();
+      expect(await held.createWithin('h_1', 3, heldBy('h_1'), createFor('h_1'))).toBe(true);
+      expect(await held.createWithin('h_1', 3, heldBy('h_1'), createFor('h_1'))).toBe(false);
+      expect((await counts().get('h_1'))?.things).toBe(3);
+    });
+
+    it('gives a failed create its slot back, but keeps it when the create may still land', async () => {
+      const held = counter();
+      await expect(
+        held.createWithin('h_1', 2, heldBy('h_1'), async () => {
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect((await counts().get('h_1'))?.things).toBe(0);
+      const timedOut = new StoreUnavailableError('FIRESTORE_TIMEOUT', 'Storage did not answer', {
+        outcomeUnknown: true,
+      });
+      await expect(
+        held.createWithin('h_1', 2, heldBy('h_1'), async () => {
+          throw timedOut;
+        }),
+      ).rejects.toBe(timedOut);
+      expect((await counts().get('h_1'))?.things).toBe(1);
+    });
+
+    it('heals a settled count that drifted above what is held once the owner reaches the cap', async () => {
+      await things().put('kept', { owner: 'h_1' });
+      // Two slots taken a minute ago by creates that never landed.
+      await counts().put('h_1', { owner: 'h_1', things: 3, thingsChangedAt: Date.now() - 60_000 });
+      expect(await counter().createWithin('h_1', 3, heldBy('h_1'), createFor('h_1'))).toBe(true);
+      expect((await counts().get('h_1'))?.things).toBe(2);
+      // A count that moved a moment ago may be creates still under way: left as it is.
+      await counts().put('h_2', { owner: 'h_2', things: 3, thingsChangedAt: Date.now() });
+      expect(await counter().createWithin('h_2', 3, heldBy('h_2'), createFor('h_2'))).toBe(false);
+    });
   });
 }
 

@@ -163,6 +163,17 @@ describe('domain allowlist', () => {
 });
 
 describe("offer prices in the currency's own decimals", () => {
+  it("stores an offer price's binary noise as the amount meant", async () => {
+    const res = await post('/api/v1/households/h_prec/offers', offer({ price: 0.1 + 0.2, currency: 'EUR' }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json().price).toBe(0.3);
+    await app.inject({
+      method: 'DELETE',
+      url: `/api/v1/households/h_prec/offers/${res.json().offerId}`,
+      headers,
+    });
+  });
+
   it('refuses a price finer than its currency (422), and a bulk create with one such offer creates none', async () => {
     const one = await post('/api/v1/households/h_prec/offers', offer({ price: 9.999, currency: 'eur' }));
     expect(one.statusCode).toBe(422);
