@@ -1,22 +1,40 @@
 import type { z } from 'zod';
 
-const decimalsByCurrency = new Map<string, number>();
+/**
+ * ISO 4217 minor units where they are not 2 (the standard's own table, not the runtime's display
+ * rules: ICU shows HUF, IDR or PKR without decimals, yet their amounts have two).
+ */
+const MINOR_UNITS: Readonly<Record<string, number>> = {
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  CLF: 4,
+  UYW: 4,
+};
 
-/** How many decimals a currency's amounts have (EUR 2, JPY 0, BHD 3), as ISO 4217 and Intl say. */
-export function currencyDecimals(currency: string): number {
-  let decimals = decimalsByCurrency.get(currency);
-  if (decimals === undefined) {
-    try {
-      decimals =
-        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-          .maximumFractionDigits ?? 2;
-    } catch {
-      decimals = 2;
-    }
-    decimalsByCurrency.set(currency, decimals);
-  }
-  return decimals;
-}
+/** How many decimals a currency's amounts have (EUR 2, JPY 0, BHD 3), as ISO 4217 says; 2 when it has no entry. */
+export const currencyDecimals = (currency: string): number => MINOR_UNITS[currency] ?? 2;
 
 /** `amount` rounded to the currency's smallest unit (a total of 3 × 19.99 is 59.97, not 59.970000000000006). */
 export function roundToCurrency(amount: number, currency: string): number {

@@ -41,6 +41,12 @@ describe("amounts in the currency's own decimals", () => {
     expect(res.json().price).toBe(0.3);
   });
 
+  it("stores a spending limit's binary noise as the amount meant", async () => {
+    const res = await putPolicy({ perRequestLimit: 0.1 + 0.2, monthlyLimit: null, currency: 'EUR' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().perRequestLimit).toBe(0.3);
+  });
+
   it('refuses a spending limit finer than its currency (422 on that field)', async () => {
     const res = await putPolicy({ perRequestLimit: 50, monthlyLimit: 100.005, currency: 'EUR' });
     expect(res.statusCode).toBe(422);
@@ -73,5 +79,18 @@ describe("amounts in the currency's own decimals", () => {
     expect(refused.json().message).toBe(
       "Request total 1200 JPY exceeds the requester's per-request limit of 1000 JPY",
     );
+  });
+});
+
+describe('decimals come from ISO 4217, not from how a runtime displays a currency', () => {
+  it.each([
+    [1499.5, 'HUF'],
+    [12500.75, 'PKR'],
+    [15000.25, 'IDR'],
+    [2.125, 'IQD'],
+  ])('accepts %s %s', async (price, currency) => {
+    const res = await t.post('/requests', t.adult, { ...t.item, price, currency });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().price).toBe(price);
   });
 });

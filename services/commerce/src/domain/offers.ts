@@ -1,4 +1,4 @@
-import { type CreateOfferRequest, checkMerchantUrl, type Offer } from '@hs/contracts';
+import { type CreateOfferRequest, checkMerchantUrl, type Offer, roundToCurrency } from '@hs/contracts';
 import type { z } from 'zod';
 import { type SearchKeys, searchKeys } from './search-keys.ts';
 
@@ -22,7 +22,8 @@ export function draftOffer(
     brand: input.brand,
     url: checked.url,
     merchantDomain: checked.domain,
-    price: input.price,
+    // The schema let only binary noise past the currency's decimals (19.990000000000002).
+    price: roundToCurrency(input.price, input.currency),
     currency: input.currency,
     category: input.category,
     colors: input.colors,

@@ -35,6 +35,10 @@ const sum = (ledger: SpendingLedger | null, currency: string) =>
     currency,
   );
 
+/** A limit as stored: in the currency's smallest unit (null: no cap). */
+export const roundedLimit = (limit: number | null, currency: string): number | null =>
+  limit === null ? null : roundToCurrency(limit, currency);
+
 export function emptyPolicy(householdId: string, memberId: string): SpendingPolicy {
   return {
     householdId,

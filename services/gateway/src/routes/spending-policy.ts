@@ -2,7 +2,7 @@ import { MemberParams, SpendingPolicy, SpendingPolicyInput } from '@hs/contracts
 import { errorResponses, forbidden, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../context.ts';
 import { ROLE_RULES, requireGate } from '../domain/purchase-request-rules.ts';
-import { emptyPolicy } from '../domain/spending-policy.ts';
+import { emptyPolicy, roundedLimit } from '../domain/spending-policy.ts';
 import { auditGate, guarded } from '../flows/purchase-gate.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
@@ -52,6 +52,9 @@ export function registerSpendingPolicyRoutes(app: ServiceApp, ctx: GatewayContex
           householdId: id,
           memberId,
           ...request.body,
+          // The schema let only binary noise past the currency's decimals.
+          perRequestLimit: roundedLimit(request.body.perRequestLimit, request.body.currency),
+          monthlyLimit: roundedLimit(request.body.monthlyLimit, request.body.currency),
           updatedAt: nowIso(),
           updatedBy: userId,
         };
