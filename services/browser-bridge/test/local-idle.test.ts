@@ -1,5 +1,6 @@
 // A local session nobody uses for BROWSER_IDLE_TIMEOUT_SECONDS has its browser context closed and
-// ends TERMINATED, with its recording, as if terminated; one a parent is watching stays open.
+// ends TERMINATED, with its recording, as if terminated; one a parent is watching stays open and
+// keeps its place in the household's share.
 import { createStore } from '@hs/store';
 import {
   createMemoryBlobStorage,
@@ -29,6 +30,7 @@ beforeAll(async () => {
     // 2 s, not 1: between the session's creation and the watcher's first frame request the idle
     // clock runs (the page load included), and a loaded machine can take a second there.
     BROWSER_IDLE_TIMEOUT_SECONDS: '2',
+    BROWSER_MAX_SESSIONS_PER_HOUSEHOLD: '1',
     BROWSER_BRIDGE_INTERNAL_TOKEN: TOKEN,
     ORCHESTRATOR_INTERNAL_TOKEN: ORCH_TOKEN,
     ARTIFACTS_AUDIT_BASE_URL: artifacts.url,
@@ -63,7 +65,7 @@ it('ends an idle session TERMINATED and writes its recording', async () => {
   expect(storage.objects.has(`households/h_home/missions/msn_idle/recordings/${id}.json`)).toBe(true);
 });
 
-it('keeps a session open while a parent watches its live view, and lets it idle out once they leave', async () => {
+it('keeps a session open while a parent watches its live view (still filling the household share), and lets it idle out once they leave', async () => {
   const created = await app.inject({
     method: 'POST',
     url: '/api/v1/sessions',
@@ -97,6 +99,15 @@ it('keeps a session open while a parent watches its live view, and lets it idle 
   // Two and a half idle timeouts of watching a still page: the session is still open.
   await new Promise((r) => setTimeout(r, 5000));
   expect(await status()).toBe('ACTIVE');
+  // Its row has not changed for longer than the idle timeout, but its browser is in use: it still
+  // fills the household's share.
+  const another = await app.inject({
+    method: 'POST',
+    url: '/api/v1/sessions',
+    headers: internal,
+    payload: { householdId: 'h_home', missionId: 'msn_second', startUrl: `${shop.url}/` },
+  });
+  expect(another.statusCode).toBe(429);
 
   watching.abort();
   await reading;

@@ -21,6 +21,11 @@ export interface BrowserProvider {
   ): Promise<{ currentUrl: string; screenshot?: Uint8Array }>;
   elements(handle: ProviderHandle): Promise<{ url: string; elements: BrowserPageElement[] }>;
   terminate(handle: ProviderHandle): Promise<void>;
+  /**
+   * Whether this process still has the session's browser open (local provider: what its idle
+   * reaper goes by, live-view use included). Absent when the provider cannot tell.
+   */
+  holds?(handle: ProviderHandle): boolean;
   /** The live page behind a session (local provider): what the live view streams and steers. */
   livePage?(handle: ProviderHandle): Page | undefined;
   /** Releases every browser (service shutdown). */

@@ -8,6 +8,10 @@ import { type BrowserProvider, BrowserProviderError, type ProviderHandle } from 
 import { ACTION_TIMEOUT_MS, runAction } from './page-actions.ts';
 
 export function createLocalProvider(pool: BrowserPool): BrowserProvider {
+  // The pages of the sessions opened here, for `holds`: asking the pool (`use`) would restart the
+  // session's idle clock, and counting a session must not keep it alive.
+  const opened = new Map<string, Page>();
+
   function page(handle: ProviderHandle): Page {
     const session = pool.use(handle.providerSessionId);
     if (!session) throw new BrowserProviderError('The browser session is gone', { sessionLost: true });
@@ -17,9 +21,9 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
   return {
     name: 'local',
     async create({ sessionId, startUrl }) {
-      let opened: Awaited<ReturnType<BrowserPool['open']>>;
+      let session: Awaited<ReturnType<BrowserPool['open']>>;
       try {
-        opened = await pool.open(sessionId);
+        session = await pool.open(sessionId);
       } catch (err) {
         if (err instanceof BrowserCapacityError)
           throw new AppError('SERVICE_UNAVAILABLE', 503, err.message, {
@@ -27,14 +31,22 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
           });
         throw err;
       }
-      opened.page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+      session.page.setDefaultTimeout(ACTION_TIMEOUT_MS);
       try {
-        await opened.page.goto(startUrl, { waitUntil: 'domcontentloaded' });
+        await session.page.goto(startUrl, { waitUntil: 'domcontentloaded' });
       } catch (err) {
         await pool.close(sessionId);
         throw err;
       }
+      opened.set(sessionId, session.page);
+      // The pool closes the context when it ends the session (terminate, idleness, shutdown).
+      session.context.on('close', () => opened.delete(sessionId));
       return { providerSessionId: sessionId, liveViewUrl: null };
+    },
+    holds(handle) {
+      const p = opened.get(handle.providerSessionId);
+      // A crashed browser may not close its contexts; it is no longer connected either way.
+      return !!p && !p.isClosed() && p.context().browser()?.isConnected() !== false;
     },
     act: (handle, action) => runAction(page(handle), action),
     async elements(handle) {
@@ -42,6 +54,7 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
       return { url: p.url(), elements: await pageElements(p) };
     },
     async terminate(handle) {
+      opened.delete(handle.providerSessionId);
       await pool.close(handle.providerSessionId);
     },
     livePage: (handle) => pool.use(handle.providerSessionId)?.page,

@@ -15,13 +15,22 @@ export type HouseholdShare = {
 };
 
 /**
- * The open sessions that still hold a browser: one unchanged for longer than the idle timeout is
- * not counted. Such a row is left behind when the service restarted (its browser went with the
- * process) or a hosted provider ended it on its own; counting it would shut the household out
- * until someone ends a session they cannot see.
+ * The open sessions that still hold a browser. Where the provider can tell (`holdsBrowser`: the
+ * local pool knows which browsers are alive, whatever the row says), its answer decides: a session
+ * watched or steered in the live view for an hour keeps its browser (the idle reaper counts that as
+ * use) although its row has not changed. Otherwise a row unchanged for longer than the idle
+ * timeout is not counted: such a row is left behind when the service restarted (its browser went
+ * with the process) or a hosted provider ended it on its own; counting it would shut the household
+ * out until someone ends a session they cannot see.
  */
-export function heldSessions(open: readonly { updatedAt: string }[], nowMs: number, idleMs: number): number {
-  return open.filter((s) => Date.parse(s.updatedAt) >= nowMs - idleMs).length;
+export function heldSessions<S extends { updatedAt: string }>(
+  open: readonly S[],
+  nowMs: number,
+  idleMs: number,
+  holdsBrowser?: (session: S) => boolean,
+): number {
+  const held = holdsBrowser ?? ((s: S) => Date.parse(s.updatedAt) >= nowMs - idleMs);
+  return open.filter(held).length;
 }
 
 /** 429 RATE_LIMITED once the household already holds its share of open sessions. */

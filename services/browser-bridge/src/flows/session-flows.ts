@@ -17,11 +17,7 @@ import {
 import type { MissionEvents } from '../adapters/mission-events.ts';
 import type { Recordings } from '../adapters/recordings.ts';
 import type { SessionRepository } from '../adapters/session-repository.ts';
-import {
-  type HouseholdShare,
-  heldSessions,
-  refuseWhenHouseholdHoldsMax,
-} from '../domain/household-session-limit.ts';
+import type { HouseholdShare } from '../domain/household-session-limit.ts';
 import { LIVE_VIEW_TOKEN_SECONDS, signLiveViewToken } from '../domain/live-view-token.ts';
 import {
   agentMayAct,
@@ -37,6 +33,7 @@ import {
   validateAgentAction,
 } from '../domain/session-machine.ts';
 import { ownerRefusal } from '../domain/session-owner.ts';
+import { createHouseholdShareGate } from './household-share-gate.ts';
 
 /** How long a takeover or release waits to tell the mission (a local call that takes milliseconds). */
 const TELL_MISSION_TIMEOUT_MS = 2000;
@@ -64,6 +61,9 @@ export type SessionScope = { householdId?: string | undefined; missionId?: strin
 
 export function createSessionFlows(deps: SessionFlowDeps) {
   const { sessions, provider } = deps;
+  const shareGate = deps.householdShare
+    ? createHouseholdShareGate({ sessions, provider, share: deps.householdShare })
+    : null;
 
   /** Every provider failure is the spec's 502 UPSTREAM_ERROR; a lost browser also fails the session. */
   async function onProvider<T>(
@@ -146,40 +146,42 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     /** `ownerId`: the mission owner the orchestrator acts for (its caller identity), or null. */
     async create(input: CreateBrowserSessionRequest, ownerId: string | null = null): Promise<BrowserSession> {
       const sessionId = newId('bs');
-      const startUrl = input.startUrl ?? deps.defaultStartUrl;
-      const refused = checkStartUrl(startUrl, allowPrivateHosts);
-      if (refused) throw refused;
-      const share = deps.householdShare;
-      if (share) {
-        const open = await sessions.openIn(input.householdId);
-        refuseWhenHouseholdHoldsMax(heldSessions(open, Date.now(), share.idleMs), share.max);
-      }
-      let created: { providerSessionId: string; liveViewUrl: string | null };
+      // The household's share is a rate limit: decided before anything in the body is judged.
+      const leaveGate = shareGate ? await shareGate.enter(input.householdId) : () => {};
       try {
-        created = await provider.create({ sessionId, startUrl });
-      } catch (err) {
-        // A full browser pool is our own 503 (with Retry-After), not the provider failing.
-        if (isAppError(err)) throw err;
-        throw upstreamError('Browser provider failed to create a session', err);
+        const startUrl = input.startUrl ?? deps.defaultStartUrl;
+        const refused = checkStartUrl(startUrl, allowPrivateHosts);
+        if (refused) throw refused;
+        let created: { providerSessionId: string; liveViewUrl: string | null };
+        try {
+          created = await provider.create({ sessionId, startUrl });
+        } catch (err) {
+          // A full browser pool is our own 503 (with Retry-After), not the provider failing.
+          if (isAppError(err)) throw err;
+          throw upstreamError('Browser provider failed to create a session', err);
+        }
+        const at = nowIso();
+        const session: StoredBrowserSession = {
+          sessionId,
+          householdId: input.householdId,
+          missionId: input.missionId,
+          status: 'ACTIVE',
+          provider: provider.name,
+          liveViewUrl: created.liveViewUrl,
+          startUrl,
+          currentUrl: startUrl,
+          actionLog: [],
+          createdAt: at,
+          updatedAt: at,
+          providerSessionId: created.providerSessionId,
+          ownerId,
+        };
+        await sessions.create(session);
+        return present(session, ownerId);
+      } finally {
+        // Once its row is written the session is counted from the store.
+        leaveGate();
       }
-      const at = nowIso();
-      const session: StoredBrowserSession = {
-        sessionId,
-        householdId: input.householdId,
-        missionId: input.missionId,
-        status: 'ACTIVE',
-        provider: provider.name,
-        liveViewUrl: created.liveViewUrl,
-        startUrl,
-        currentUrl: startUrl,
-        actionLog: [],
-        createdAt: at,
-        updatedAt: at,
-        providerSessionId: created.providerSessionId,
-        ownerId,
-      };
-      await sessions.create(session);
-      return present(session, ownerId);
     },
 
     get: async (sessionId: string) => present(await sessions.require(sessionId)),
