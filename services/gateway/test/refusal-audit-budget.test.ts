@@ -38,6 +38,13 @@ describe("a caller's refusals in a household's audit log", () => {
     ]);
   });
 
+  it('counts each gate and refusal apart: twenty refused approvals cannot hide a refused create that follows', async () => {
+    for (let i = 0; i <= REFUSALS_RECORDED.limit; i++) await t.post('/requests/pr_x/approve', t.child);
+    expect((await t.post('/requests', t.child, t.item)).statusCode).toBe(403);
+    const created = (await refusalsOf(t.child.userId)).filter((g) => g.action === 'CREATE_PURCHASE_REQUEST');
+    expect(created).toHaveLength(1);
+  });
+
   it('counts refusals inside a gate (409) in the same budget', async () => {
     const pr = (await t.post('/requests', t.adult, t.item)).json();
     const r = `/requests/${pr.requestId}`;

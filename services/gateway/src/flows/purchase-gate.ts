@@ -50,8 +50,8 @@ export function auditGate(
 }
 
 /**
- * A refusal's PURCHASE_GATE entry, within the caller's budget (adapters/refusal-budget.ts): the
- * last entry of a window says until when the caller's further refusals go unrecorded.
+ * A refusal's PURCHASE_GATE entry, within the caller's budget for that gate and code
+ * (adapters/refusal-budget.ts): the last entry of a window says until when its repeats go unrecorded.
  */
 export async function auditRefusal(
   ctx: GatewayContext,
@@ -59,7 +59,10 @@ export async function auditRefusal(
   gate: Gate,
   refusal: AppError,
 ): Promise<void> {
-  const verdict = await ctx.refusals.admit(gate.householdId, gate.actorId);
+  const verdict = await ctx.refusals.admit(gate.householdId, gate.actorId, {
+    action: gate.action,
+    code: refusal.code,
+  });
   if (!verdict.record) return;
   await auditGate(ctx, request, gate, 'REFUSED', {
     status: refusal.status,

@@ -79,7 +79,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       schema: {
         tags,
         description:
-          "A confirmed image's bytes (image/png, image/jpeg or image/webp, as confirmed), for any member of the household to show: the item's images[].contentPath. An image never changes, so ETag is its SHA-256 and If-None-Match gives 304; Cache-Control is private (the bytes are the family's). 404 for an unknown item or image, and for an image not confirmed yet.",
+          "A confirmed image's bytes (image/png, image/jpeg or image/webp, as confirmed), for any member of the household to show: the item's images[].contentPath. An image never changes, so ETag is its SHA-256 (its id when the storage reported none) and If-None-Match gives 304 without reading it again; Cache-Control is private (the bytes are the family's). 404 for an unknown item or image, and for an image not confirmed yet.",
         params: ImageParams,
         headers: IfNoneMatchHeaders,
         response: { 200: z.any().describe('image bytes'), 304: z.null(), ...errors },
@@ -91,12 +91,13 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
       const image = item?.images.find((i) => i.imageId === imageId);
       if (!image) throw notFound('Image not found');
       if (image.status !== 'confirmed') throw notFound('Image has not been uploaded and confirmed yet');
-      const object = await ctx.storage.get(image.key);
-      if (!object) throw notFound('Image not found');
-      // The bytes behind an image id never change, so any id for them is a strong tag.
-      const etag = `"${object.info.sha256 ?? image.sha256 ?? image.imageId}"`;
+      // The bytes behind an image id never change, so any id for them is a strong tag, known
+      // without reading them: a client's cached copy costs no read of the storage.
+      const etag = `"${image.sha256 ?? image.imageId}"`;
       reply.header('etag', etag).header('cache-control', 'private, max-age=86400');
       if (noneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      const object = await ctx.storage.get(image.key);
+      if (!object) throw notFound('Image not found');
       const bytes = object.bytes;
       return reply
         .type(image.contentType)
