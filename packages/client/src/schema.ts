@@ -91,7 +91,7 @@ export interface paths {
         };
         /**
          * Get artifact content
-         * @description The recording's bytes through the time-limited link in a BrowserRecording's signedUrl. 403 FORBIDDEN for a bad or expired signature; 404 when the artifact or its content is missing.
+         * @description The recording's bytes through the time-limited link in a BrowserRecording's signedUrl. 403 FORBIDDEN for a bad or expired signature; 404 when the artifact or its content is missing. A link's fetches are recorded in the audit log once, on the first (DATA_ACCESS ARTIFACT_CONTENT_READ, detail.via signed-link), so a link passed around cannot fill the family's log.
          */
         get: operations["getArtifactContent"];
         put?: never;
@@ -1172,7 +1172,7 @@ export interface paths {
         };
         /**
          * Get item image content
-         * @description A confirmed image's bytes (image/png, image/jpeg or image/webp, as confirmed), for any member of the household to show: the item's images[].contentPath. An image never changes, so ETag is its SHA-256 and If-None-Match gives 304; Cache-Control is private (the bytes are the family's). 404 for an unknown item or image, and for an image not confirmed yet.
+         * @description A confirmed image's bytes (image/png, image/jpeg or image/webp, as confirmed), for any member of the household to show: the item's images[].contentPath. An image never changes, so ETag is its SHA-256 (its id when the storage reported none) and If-None-Match gives 304 without reading it again; Cache-Control is private (the bytes are the family's). 404 for an unknown item or image, and for an image not confirmed yet.
          */
         get: operations["getItemImageContent"];
         put?: never;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ArtifactParams, ErrorEnvelope } from '@hs/contracts';
 import { forbidden, notFound, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
@@ -8,6 +9,16 @@ const SignedQuery = z.object({
   expires: z.coerce.number().int(),
   signature: z.string().min(1).max(128),
 });
+
+/**
+ * The audit entry of a fetch through one link: the link's own id, so the ledger records a link's
+ * first fetch and dedupes the rest. Anyone holding a link may fetch it, as often as they like,
+ * without an account: one entry per fetch let a passed-around link fill the family's log (and
+ * the ledger's disk, shared by every household) without bound. A new link needs a member's read
+ * of the artifact, which is recorded itself.
+ */
+const linkFetchEventId = (householdId: string, artifactId: string, expires: number, signature: string) =>
+  `aud_${createHash('sha256').update(`${householdId}\n${artifactId}\n${expires}\n${signature}`).digest('base64url')}`;
 
 /**
  * The content behind a recording's signedUrl. Public (no internal token): the signature is
@@ -21,7 +32,7 @@ export function registerArtifactContentRoutes(app: ServiceApp, ctx: ArtifactsAud
       schema: {
         tags: ['artifacts'],
         description:
-          "The recording's bytes through the time-limited link in a BrowserRecording's signedUrl. 403 FORBIDDEN for a bad or expired signature; 404 when the artifact or its content is missing.",
+          "The recording's bytes through the time-limited link in a BrowserRecording's signedUrl. 403 FORBIDDEN for a bad or expired signature; 404 when the artifact or its content is missing. A link's fetches are recorded in the audit log once, on the first (DATA_ACCESS ARTIFACT_CONTENT_READ, detail.via signed-link), so a link passed around cannot fill the family's log.",
         params: ArtifactParams,
         querystring: SignedQuery,
         response: {
@@ -49,6 +60,7 @@ export function registerArtifactContentRoutes(app: ServiceApp, ctx: ArtifactsAud
           missionId: artifact.missionId,
           targetType: 'artifact',
           targetId: artifactId,
+          eventId: linkFetchEventId(id, artifactId, request.query.expires, request.query.signature),
         },
         true,
       );

@@ -8,6 +8,8 @@ type Access = {
   targetType: string;
   targetId: string | null;
   detail?: Record<string, unknown>;
+  /** The writer's id for the entry: the same id again records nothing more (the ledger dedupes on it). */
+  eventId?: string;
 };
 
 /**
@@ -24,6 +26,7 @@ export async function recordDataAccess(
 ): Promise<void> {
   if (!request.caller && !viaSignedLink) return;
   await ctx.ledger.append(householdId, {
+    ...(access.eventId ? { eventId: access.eventId } : {}),
     missionId: access.missionId ?? null,
     category: 'DATA_ACCESS',
     severity: 'INFO',

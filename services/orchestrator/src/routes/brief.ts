@@ -3,6 +3,7 @@ import { errorResponses, requireCaller, type ServiceApp } from '@hs/service-kit'
 import type { OrchestratorContext } from '../context.ts';
 import { toView } from '../domain/mission.ts';
 import { correctBrief } from '../flows/correct-brief.ts';
+import { missionGuard, ownerOnly } from './mission-access.ts';
 
 const errors = errorResponses(400, 403, 404, 409, 422);
 
@@ -10,6 +11,7 @@ export function registerBriefRoutes(app: ServiceApp, ctx: OrchestratorContext): 
   app.patch(
     '/api/v1/households/:id/orchestrator/missions/:mId/brief',
     {
+      config: { guard: missionGuard(ctx, ownerOnly('Only the owner of the mission can correct its brief')) },
       schema: {
         tags: ['missions'],
         summary:

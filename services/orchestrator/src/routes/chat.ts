@@ -4,6 +4,7 @@ import type { OrchestratorContext } from '../context.ts';
 import { toView } from '../domain/mission.ts';
 import { startTurn } from '../flows/run-turn.ts';
 import { messageSource } from './message-source.ts';
+import { chatRule, missionGuard } from './mission-access.ts';
 import { openSse, wantsEventStream } from './sse.ts';
 
 export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
@@ -11,6 +12,7 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
     '/api/v1/households/:id/orchestrator/missions/:mId/chat',
     {
       config: {
+        guard: missionGuard(ctx, chatRule),
         openapi: {
           alsoContent: {
             200: {

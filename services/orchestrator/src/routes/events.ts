@@ -9,6 +9,7 @@ import {
 } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
 import { recordBrowserEvent, recordClientEvent } from '../flows/mission-events.ts';
+import { eventRule, missionGuard } from './mission-access.ts';
 
 const errors = errorResponses(400, 403, 404, 409, 422);
 
@@ -18,7 +19,7 @@ export function registerEventRoutes(app: ServiceApp, ctx: OrchestratorContext): 
     {
       // Spec part 7: a missing required field (and an unknown eventType) is 400 here, not 422;
       // so is any other field out of bounds (metadata over its size included).
-      config: { validationStatus: 400 },
+      config: { validationStatus: 400, guard: missionGuard(ctx, eventRule) },
       schema: {
         tags: ['missions'],
         summary: 'A client event on a mission',

@@ -19,6 +19,7 @@ import type { OrchestratorContext } from '../context.ts';
 import { mayFollow, NOT_A_FOLLOWER, toView, visibleMissions } from '../domain/mission.ts';
 import { createMission, endMission } from '../flows/mission-lifecycle.ts';
 import { messageSource } from './message-source.ts';
+import { missionGuard, ownerOnly } from './mission-access.ts';
 
 const BASE = '/api/v1/households/:id/orchestrator/missions';
 const errors = errorResponses(400, 403, 404, 409, 422);
@@ -93,6 +94,7 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
     },
   );
 
+  const ownerEnds = missionGuard(ctx, ownerOnly('Only the owner of the mission can end it'));
   for (const [action, finalState] of [
     ['complete', 'DONE'],
     ['cancel', 'FAILED'],
@@ -100,6 +102,7 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
     app.post(
       `${BASE}/:mId/${action}`,
       {
+        config: { guard: ownerEnds },
         schema: {
           tags,
           summary:

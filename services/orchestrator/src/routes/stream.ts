@@ -2,12 +2,14 @@ import { ErrorEnvelope, MissionParams, StreamHeaders, StreamQuery } from '@hs/co
 import { badRequest, forbidden, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
 import { mayFollow, NOT_A_FOLLOWER } from '../domain/mission.ts';
+import { followerRule, missionGuard } from './mission-access.ts';
 import { openSse, resumePoint } from './sse.ts';
 
 export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
   app.get(
     '/api/v1/households/:id/orchestrator/missions/:mId/stream',
     {
+      config: { guard: missionGuard(ctx, followerRule) },
       schema: {
         tags: ['missions'],
         summary: "The mission's events as Server-Sent Events (its owner; any member, for a POLL)",
