@@ -542,7 +542,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's missions in the household and the household's open (RUNNING) POLL missions, newest first; ?mine=true only the caller's own */
+        /**
+         * The caller's missions in the household and the household's open (RUNNING) POLL missions, newest first; ?mine=true only the caller's own
+         * @description At most the caller's 100 most recent missions and the household's 100 most recent open POLL missions, each a whole MissionView (its history included); there are no further pages, so an app that keeps older missions keeps their ids and reads them one at a time.
+         */
         get: operations["listMissions"];
         put?: never;
         /** Create a mission; its first turn runs with the initial message before the reply */

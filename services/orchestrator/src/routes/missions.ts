@@ -60,6 +60,8 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
         tags,
         summary:
           "The caller's missions in the household and the household's open (RUNNING) POLL missions, newest first; ?mine=true only the caller's own",
+        description:
+          "At most the caller's 100 most recent missions and the household's 100 most recent open POLL missions, each a whole MissionView (its history included); there are no further pages, so an app that keeps older missions keeps their ids and reads them one at a time.",
         params: HouseholdParams,
         querystring: ListMissionsQuery,
         response: { 200: z.array(MissionView), ...errors },
