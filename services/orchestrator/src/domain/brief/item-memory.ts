@@ -36,8 +36,8 @@ export function withoutReplaced(
   history: readonly Message[],
   current: Reading,
 ): Brief {
-  // A new list, not the same one said again, keeps what the brief had (updateBrief's rule).
-  if (current.kinds.length === 0 || !joinsList(previous, current)) return brief;
+  if (current.kinds.length === 0) return brief;
+  if (!joinsList(previous, current)) return narrowed(previous, brief, history, current);
   const earlier = earlierReadings(history);
   const before = remembered(earlier);
   const after = remembered([...earlier, current]);
@@ -54,6 +54,36 @@ export function withoutReplaced(
     if (kept.length > 0) out[field] = kept;
     else delete out[field];
   }
+  return out;
+}
+
+/**
+ * "back to the jackets", "just the trousers": the list narrowed to items asked for before, each
+ * with what it was said to be; a colour or size only the items left out had leaves the brief,
+ * and the age is the child's whose size is left. Any other new list keeps what the brief had
+ * (updateBrief's rule).
+ */
+function narrowed(previous: Brief, brief: Brief, history: readonly Message[], current: Reading): Brief {
+  const listed = previous.itemKinds ?? [];
+  if (listed.length <= current.kinds.length || !current.kinds.every((k) => listed.includes(k))) return brief;
+  const before = remembered(earlierReadings(history));
+  if (!before) return brief;
+  const owners = (kinds: string[], field: 'colors' | 'sizes') =>
+    new Set(kinds.flatMap((k) => before.byKind[k]?.[field] ?? []));
+  const out: Brief = { ...brief };
+  const dropped = listed.filter((k) => !current.kinds.includes(k));
+  for (const field of ['colors', 'sizes'] as const) {
+    const theirs = owners(dropped, field);
+    const ours = owners(current.kinds, field);
+    // Items that had sizes of their own keep those alone; a child's age said beside another item was that item's.
+    const kept = (brief[field] ?? []).filter(
+      (v) => ours.has(v) || current[field].includes(v) || (ours.size === 0 && !theirs.has(v)),
+    );
+    if (kept.length > 0) out[field] = kept;
+    else delete out[field];
+  }
+  const ages = (out.sizes ?? []).filter((z) => z.startsWith('KIDS ')).map((z) => Number(z.slice(5)));
+  if (out.forAge !== undefined && ages.length === 1 && current.forAge === undefined) out.forAge = ages[0]!;
   return out;
 }
 

@@ -580,8 +580,9 @@ function readOnce(message: string): Reading {
     ...(items ? { items } : {}),
     ...(joinedItems ? { joinedItems } : {}),
   };
+  // "no , 25" answers the last figure with another ("under 30" then "no 25"), as "actually 25" does.
   const retry = text.match(
-    /^ ?(?:(?:no |oh )?(?:actually|sorry|wait)(?: , )? ?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(\d{1,2}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,
+    /^ ?(?:(?:no|nah|oh)?(?: , )? ?(?:actually|sorry|wait)?(?: , )? ?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(\d{1,3}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,
   );
   // "what about 43": a size when a size was given before, else a price (decided with the brief).
   if (retry && sizes.length === 0 && !price.currency) reading.sizeRetry = retry[1]!;

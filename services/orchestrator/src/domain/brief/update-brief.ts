@@ -44,7 +44,10 @@ export function updateBrief(
     b = { ...b, itemKinds: kinds, categories };
     b.excludedKinds = (b.excludedKinds ?? []).filter((k) => !kinds.includes(k));
   }
-  const sizeRetry = r.sizeRetry !== undefined && (b.sizes?.length ?? 0) > 0;
+  // A number none of the brief's sizes could be ("150" after "size M, under 100") is a price.
+  const sizeRetry = r.sizeRetry !== undefined && sizeLike(r.sizeRetry, b);
+  // "or 12", "or green": another size or colour beside those asked for, not in their place.
+  const alternative = /^or\b/.test(r.text);
   let p: Reading['price'] = sizeRetry ? {} : r.price;
   // An item joining the list with a price of its own ("and a hoodie under 25") leaves the others'
   // ceiling: the brief shows the widest.
@@ -91,7 +94,9 @@ export function updateBrief(
   ) {
     b.maxPrice = Number(r.sizeRetry);
     delete b.minPrice;
-  }
+  } else if (r.sizeRetry && !sizeRetry && !b.sizes?.length && shoesOnly(b) && Number(r.sizeRetry) <= 48)
+    // "trainers" then "9": shoes have no price that small and no size by age, so the answer is the size.
+    b.sizes = [r.sizeRetry];
   if (r.sizeStep && r.sizes.length === 0 && b.sizes?.length) {
     const shoes = b.categories?.includes('SHOES') ?? false;
     b.sizes = b.sizes.map((s) => stepSize(s, r.sizeStep!, shoes));
@@ -103,10 +108,23 @@ export function updateBrief(
   if (r.sizes.length > 0) b.sizes = added(previous.sizes, r.sizes);
   else if (sizeRetry) {
     const system = b.sizes?.[0]?.match(/^([A-Z]+) /)?.[1];
-    b.sizes = [system ? `${system} ${r.sizeRetry}` : r.sizeRetry!];
+    const size = system ? `${system} ${r.sizeRetry}` : r.sizeRetry!;
+    b.sizes = alternative ? [...new Set([...(b.sizes ?? []), size])] : [size];
   }
+  // "and the same for her brother, he's 11": another child beside the one asked for, each in their size.
+  if (
+    r.addKinds &&
+    r.kinds.length === 0 &&
+    r.sizes.length > 0 &&
+    r.sizes.every(personSize) &&
+    (previous.sizes ?? []).every(personSize)
+  )
+    b.sizes = [...new Set([...(previous.sizes ?? []), ...r.sizes])];
   if (r.colors.length > 0) {
-    b.colors = added(previous.colors, r.colors);
+    const also = r.kinds.length === 0 && (alternative || /\b(?:also|too|as well)\b/.test(r.text));
+    b.colors = also
+      ? [...new Set([...(previous.colors ?? []), ...r.colors])]
+      : added(previous.colors, r.colors);
     b.excludedColors = (b.excludedColors ?? []).filter((c) => !r.colors.includes(c));
   }
   if (r.excludedColors.length > 0) {
@@ -145,9 +163,27 @@ export function joinsList(previous: Brief, r: Reading): boolean {
     before.length > 1 &&
     r.kinds.every((k) => before.includes(k)) &&
     r.kinds.length < before.length &&
-    !/\b(?:just|only|instead|rather)\b/.test(r.text)
+    !/\b(?:just|only|instead|rather|back to)\b/.test(r.text)
   );
 }
+
+/**
+ * A number said again ("what about 43", "no 25") as a size in the brief's system: a child's size
+ * is at most 16, a number over 60 a height in cm only beside one; with a price too, the number is
+ * whichever of the two it is nearer (25 after "size 10, under 30" is the price).
+ */
+function sizeLike(n: string, b: Brief): boolean {
+  const first = b.sizes?.[0];
+  if (!first) return false;
+  const value = Number(n);
+  if (first.startsWith('KIDS ') && value > 16) return false;
+  if (value >= 60 && !b.sizes!.some((s) => Number(s.match(/\d+/)?.[0] ?? 0) >= 60)) return false;
+  const size = Number(first.match(/\d+(?:\.5)?$/)?.[0]);
+  const price = b.maxPrice ?? b.minPrice;
+  if (price === undefined || !(size > 0)) return true;
+  return Math.abs(Math.log(value / size)) <= Math.abs(Math.log(value / price));
+}
+const shoesOnly = (b: Brief) => (b.categories?.length ?? 0) > 0 && b.categories!.every((c) => c === 'SHOES');
 
 const personSize = (size: string) => BABY_SIZES.includes(size) || size.startsWith('KIDS ');
 
