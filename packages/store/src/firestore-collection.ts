@@ -17,6 +17,8 @@ export function firestoreCollection<T extends Doc>(
   connect: () => Promise<FirestoreContext>,
   name: string,
   collectionId: string,
+  /** Hooks a callback to Firestore answering again after an outage (firestore-faults.ts). */
+  onReturn?: (back: () => void) => () => void,
 ): Collection<T> {
   const open = async () => {
     const ctx = await connect();
@@ -30,12 +32,22 @@ export function firestoreCollection<T extends Doc>(
       // The listener is attached once the client is connected; a stop before that cancels it.
       let stop: (() => void) | null = null;
       let stopped = false;
-      open().then(({ ref }) => {
-        if (!stopped)
+      const attach = () =>
+        open().then(({ ref }) => {
+          if (stopped) return;
+          stop?.();
           stop = ref.doc(id).onSnapshot((snap) => onChange(snap.exists ? (snap.data() as T) : null), onError);
-      }, onError);
+        }, onError);
+      void attach();
+      // A listener whose stream broke (Firestore killed, replaced, unreachable) is re-opened by the
+      // SDK only after its own backoff, 1.5x longer each failed attempt up to a minute, and says
+      // nothing meanwhile: changes made once Firestore is back went unheard for as long (10 s
+      // after a 15 s outage). A fresh listener as soon as Firestore answers again hears them
+      // at once; its first snapshot is the document as it is now.
+      const unhook = onReturn?.(() => void attach());
       return () => {
         stopped = true;
+        unhook?.();
         stop?.();
       };
     },

@@ -61,13 +61,21 @@ export function fromFirestoreError(err: unknown): unknown {
  */
 export function createFirestoreDeadlines() {
   let away = false;
+  const returns = new Set<() => void>();
   const answered = () => {
+    if (!away) return;
     away = false;
+    for (const back of [...returns]) back();
   };
 
   return {
     /** Firestore answered (a call or the readiness ping): calls get the full deadline again. */
     answered,
+    /** Calls `back` each time Firestore answers again after it was known to be away; returns the unhook. */
+    onReturn(back: () => void): () => void {
+      returns.add(back);
+      return () => returns.delete(back);
+    },
     /** Firestore did not answer the readiness ping: calls get the short deadline. */
     lost(): void {
       away = true;

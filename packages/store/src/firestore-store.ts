@@ -71,8 +71,9 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
     backend: 'docstore',
     collection<T extends Doc>(name: string): Collection<T> {
       assertCollectionName(name);
-      return aroundCalls(firestoreCollection<T>(connect, name, `${namespace}${name}`), (call, run) =>
-        deadlines.run(track(run()), KIND_OF_CALL[call] ?? 'read'),
+      return aroundCalls(
+        firestoreCollection<T>(connect, name, `${namespace}${name}`, deadlines.onReturn),
+        (call, run) => deadlines.run(track(run()), KIND_OF_CALL[call] ?? 'read'),
       );
     },
     async ping() {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ABORT, type CollectionOptions, deleteExpired, type Store } from '@hs/store';
+import { ABORT, type CollectionOptions, deleteExpired, type Store, StoreUnavailableError } from '@hs/store';
 import {
   decide,
   fingerprintOf,
@@ -16,13 +16,46 @@ export const IDEMPOTENCY_COLLECTIONS = {
 } satisfies Record<string, CollectionOptions>;
 
 /** Idempotency records in the gateway's store (rules in domain/idempotency.ts). */
-export function createIdempotencyStore(store: Store, options: { ttlMs?: number; leaseMs?: number } = {}) {
+export function createIdempotencyStore(
+  store: Store,
+  options: { ttlMs?: number; leaseMs?: number; settleRetryMs?: number } = {},
+) {
   const records = store.collection<IdempotencyRecord>(
     'idempotency_keys',
     IDEMPOTENCY_COLLECTIONS.idempotency_keys,
   );
   const ttlMs = options.ttlMs ?? 24 * 3600_000;
   const leaseMs = options.leaseMs ?? 60_000;
+  const settleRetryMs = options.settleRetryMs ?? 1000;
+
+  /**
+   * Writes an attempt's outcome (done, or key released) to its RUNNING record. When the store is
+   * away at that moment the write is tried again in the background until it lands or the lease
+   * runs out: left RUNNING, the key answered 409 to every retry until the lease ended, and then
+   * ran the work a second time although it had been done (a create made twice).
+   */
+  const settle = async (
+    id: string,
+    leaseUntil: number,
+    change: (r: IdempotencyRecord | null) => IdempotencyRecord | null | typeof ABORT,
+  ): Promise<void> => {
+    const write = () => records.update(id, change);
+    try {
+      await write();
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError)) throw err;
+      const again = () => {
+        if (Date.now() + settleRetryMs >= leaseUntil) return;
+        const timer = setTimeout(() => {
+          write().catch((e: unknown) => {
+            if (e instanceof StoreUnavailableError) again();
+          });
+        }, settleRetryMs);
+        timer.unref();
+      };
+      again();
+    }
+  };
   return {
     /**
      * Deletes records past their expiry (they are already ignored), a batch at a time, so the
@@ -47,6 +80,8 @@ export function createIdempotencyStore(store: Store, options: { ttlMs?: number; 
       const attemptId = randomUUID();
       let failure: unknown;
       let replay: { status: number; sealedBody: string | null } | undefined;
+      // No later than the lease the record gets (its clock is read inside the update).
+      const leaseUntil = Date.now() + leaseMs;
       await records.update(id, (current) => {
         failure = undefined;
         replay = undefined;
@@ -81,10 +116,14 @@ export function createIdempotencyStore(store: Store, options: { ttlMs?: number; 
       try {
         result = await exec();
       } catch (err) {
-        await records.update(id, (r) => (r?.attemptId === attemptId && r.state === 'RUNNING' ? null : ABORT));
+        // The attempt's own failure is the answer, whether or not the key could be released yet.
+        await settle(id, leaseUntil, (r) =>
+          r?.attemptId === attemptId && r.state === 'RUNNING' ? null : ABORT,
+        );
         throw err;
       }
-      await records.update(id, (r) =>
+      // The work is done: its answer goes out even when the record has to be completed later.
+      await settle(id, leaseUntil, (r) =>
         r?.attemptId === attemptId
           ? { ...r, state: 'DONE', status: result.status, sealedBody: sealBody(result.body, scope, key) }
           : ABORT,

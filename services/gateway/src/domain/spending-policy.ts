@@ -26,6 +26,20 @@ export type SpendingLedger = {
 };
 
 export const monthOf = (iso: string) => iso.slice(0, 7);
+
+/** Months an approval of a request could have reserved in: from its creation to `now`, at most 12. */
+export function monthsSince(createdAt: string, now: string): string[] {
+  const months: string[] = [];
+  const at = new Date(`${monthOf(createdAt)}-01T00:00:00Z`);
+  const last = monthOf(now);
+  while (months.length < 12) {
+    const month = at.toISOString().slice(0, 7);
+    months.push(month);
+    if (month >= last) break;
+    at.setUTCMonth(at.getUTCMonth() + 1);
+  }
+  return months;
+}
 export const ledgerKey = (householdId: string, memberId: string, month: string, currency: string) =>
   `${householdId}:${memberId}:${month}:${currency}`;
 

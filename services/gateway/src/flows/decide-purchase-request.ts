@@ -9,7 +9,7 @@ import {
   requireGate,
   type StoredPurchaseRequest,
 } from '../domain/purchase-request-rules.ts';
-import { checkPolicyForRequest, monthOf } from '../domain/spending-policy.ts';
+import { checkPolicyForRequest, ledgerKey, monthOf, monthsSince } from '../domain/spending-policy.ts';
 import { auditGate, type Gate, type RequestRef } from './purchase-gate.ts';
 
 /** A decision on one request by one member; the caller has checked membership and loaded it. */
@@ -91,7 +91,15 @@ export async function closePurchaseRequest(
   const now = nowIso();
   const { doc } = await ctx.buyflow.requests.change(found.requestId, (r) => applyEvent(r, event, {}, now));
   if (!doc) throw notFound('Purchase request not found');
-  if (doc.budgetKey) await ctx.buyflow.policies.release(doc.budgetKey, doc.requestId);
+  // A request that never reached APPROVED has no budgetKey, yet an approval whose reservation
+  // timed out (it may still have landed) can have left its amount in a month's ledger: releasing
+  // is idempotent, so every ledger it could be in gives it back.
+  const keys = doc.budgetKey
+    ? [doc.budgetKey]
+    : monthsSince(doc.createdAt, now).map((month) =>
+        ledgerKey(doc.householdId, doc.requesterId, month, doc.currency),
+      );
+  for (const key of keys) await ctx.buyflow.policies.release(key, doc.requestId);
   const action = event === 'reject' ? 'REJECT_PURCHASE_REQUEST' : 'CANCEL_PURCHASE_REQUEST';
   await auditGate(ctx, request, gateOf(doc, action, userId), 'ALLOWED', { reason });
   return publicRequest(doc);
