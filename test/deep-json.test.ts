@@ -13,6 +13,7 @@ let bearer = '';
 let householdId = '';
 let memberId = '';
 let requestId = '';
+let missionId = '';
 
 beforeAll(async () => {
   apps = await buildServiceApps(dir);
@@ -40,6 +41,20 @@ beforeAll(async () => {
     payload: { title: 'Raincoat', url: 'https://shop.com/raincoat', price: 40, currency: 'EUR' },
   });
   requestId = request.json().requestId;
+  // So do routes naming a mission (the orchestrator checks it exists and who may act on it).
+  const orchestrator = apps.find((a) => a.service === 'orchestrator')!.app;
+  const mission = await orchestrator.inject({
+    method: 'POST',
+    url: `/api/v1/households/${householdId}/orchestrator/missions`,
+    headers: {
+      'x-internal-token': internalToken('orchestrator'),
+      'x-user-id': 'usr_alice',
+      'x-member-role': 'PARENT_GUARDIAN',
+      'x-user-email': 'alice@dev.local',
+    },
+    payload: { mission_type: 'STYLE', initial_message: 'a raincoat' },
+  });
+  missionId = mission.json().mission_id;
 });
 afterAll(async () => {
   for (const { app } of apps ?? []) await app.close();
@@ -70,6 +85,7 @@ describe('JSON nesting depth on every route with a JSON body', () => {
           .replace('{id}', householdId)
           .replace('{memberId}', memberId)
           .replace('{requestId}', requestId)
+          .replace('{mId}', missionId)
           .replace(/\{[^}]+\}/g, 'x_1');
         for (const payload of [nested(65), listDeep(65), nested(1000)]) {
           let res = await app.inject({ method: op.method as 'POST', url, headers: caller, payload });
