@@ -8,6 +8,10 @@ import type { CheckedToolCall, ToolOutcome } from './agent-model.ts';
  */
 export const mayDriveBrowser = (role: Role | null): boolean => role !== 'CHILD';
 
+/** Every turn of an INTERACTIVE mission may drive its browser: none for a CHILD (one demoted since, too). */
+export const refusesBrowserChat = (missionType: string, role: Role | null): boolean =>
+  missionType === 'INTERACTIVE' && !mayDriveBrowser(role);
+
 /** The agent's tools that open or act in a browser session. */
 export const BROWSER_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>([
   'create_browser_session',

@@ -17,8 +17,8 @@ import { recordOf, runAgentTurn } from '../domain/agent-loop.ts';
 import { ModelError } from '../domain/agent-model.ts';
 import {
   CHILD_MAY_NOT_CHAT_INTERACTIVE,
-  mayDriveBrowser,
   refusedBrowserTool,
+  refusesBrowserChat,
 } from '../domain/browser-roles.ts';
 import { type MissionDoc, type TurnLease, turnBlocker, userMessage } from '../domain/mission.ts';
 import { isPolicyRefusal } from '../domain/tool-policy.ts';
@@ -34,10 +34,6 @@ export type TurnRequest = {
   source: MessageSource;
   requestId: string;
 };
-
-/** Every turn of an INTERACTIVE mission may drive its browser: none for a CHILD (one demoted since, too). */
-const refusesBrowser = (mission: MissionDoc, caller: Caller): boolean =>
-  mission.mission_type === 'INTERACTIVE' && !mayDriveBrowser(caller.role);
 
 export type TurnOutcome = { ok: boolean; mission: MissionDoc; error?: { code: string; message: string } };
 
@@ -69,7 +65,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
     if (
       m.household_id !== req.householdId ||
       m.owner_id !== req.caller.userId ||
-      refusesBrowser(m, req.caller) ||
+      refusesBrowserChat(m.mission_type, req.caller.role) ||
       turnBlocker(m, now)
     )
       return ABORT;
@@ -85,7 +81,8 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
     if (!doc || doc.household_id !== req.householdId) throw notFound('Mission not found');
     if (doc.owner_id !== req.caller.userId) throw forbidden('Only the owner of the mission can chat with it');
     // Role before state (decisions, order of checks): an ended mission refuses a CHILD with 403 too.
-    if (refusesBrowser(doc, req.caller)) throw forbidden(CHILD_MAY_NOT_CHAT_INTERACTIVE);
+    if (refusesBrowserChat(doc.mission_type, req.caller.role))
+      throw forbidden(CHILD_MAY_NOT_CHAT_INTERACTIVE);
     if (turnBlocker(doc, now) === 'terminal')
       throw invalidState(`Mission is ${doc.state}; it accepts no more messages`);
     throw conflict('A turn is already running for this mission; wait for it to finish');

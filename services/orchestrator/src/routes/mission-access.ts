@@ -7,7 +7,7 @@
 import { type Caller, forbidden, notFound, requireCaller } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { OrchestratorContext } from '../context.ts';
-import { CHILD_MAY_NOT_CHAT_INTERACTIVE, mayDriveBrowser } from '../domain/browser-roles.ts';
+import { CHILD_MAY_NOT_CHAT_INTERACTIVE, refusesBrowserChat } from '../domain/browser-roles.ts';
 import { type MissionDoc, mayFollow, NOT_A_FOLLOWER } from '../domain/mission.ts';
 
 /** Why this caller may not use the route on this mission, or null. */
@@ -22,9 +22,7 @@ export const ownerOnly =
 /** Chat: the owner's; in an INTERACTIVE mission not a CHILD's (role before state). */
 export const chatRule: MissionRule = (mission, caller) =>
   ownerOnly('Only the owner of the mission can chat with it')(mission, caller) ??
-  (mission.mission_type === 'INTERACTIVE' && !mayDriveBrowser(caller.role)
-    ? CHILD_MAY_NOT_CHAT_INTERACTIVE
-    : null);
+  (refusesBrowserChat(mission.mission_type, caller.role) ? CHILD_MAY_NOT_CHAT_INTERACTIVE : null);
 
 /** Read and stream: its owner, or any member for a POLL. */
 export const followerRule: MissionRule = (mission, caller) =>
@@ -38,7 +36,12 @@ export const followerRule: MissionRule = (mission, caller) =>
 export const eventRule: MissionRule = (mission, caller) =>
   mayFollow(mission, caller.userId) || caller.role !== 'CHILD' ? null : NOT_A_FOLLOWER;
 
-/** A route `guard`: 404 for a mission missing here, then the route's 403, before the body. */
+const checked = new WeakMap<FastifyRequest, MissionDoc>();
+
+/**
+ * A route `guard`: 404 for a mission missing here, then the route's 403, before the body. The
+ * mission it read stays with the request (`guardedMission`), for a handler that only reads it.
+ */
 export function missionGuard(ctx: OrchestratorContext, rule: MissionRule) {
   return async (request: FastifyRequest): Promise<void> => {
     const caller = requireCaller(request);
@@ -47,5 +50,13 @@ export function missionGuard(ctx: OrchestratorContext, rule: MissionRule) {
     if (!mission) throw notFound('Mission not found');
     const refusal = rule(mission, caller);
     if (refusal) throw forbidden(refusal);
+    checked.set(request, mission);
   };
+}
+
+/** The mission the route's guard read and let through (a route without a mission guard has none). */
+export function guardedMission(request: FastifyRequest): MissionDoc {
+  const mission = checked.get(request);
+  if (!mission) throw new Error('guardedMission: the route has no mission guard');
+  return mission;
 }

@@ -1,8 +1,7 @@
 import { ErrorEnvelope, MissionParams, StreamHeaders, StreamQuery } from '@hs/contracts';
-import { badRequest, forbidden, notFound, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { badRequest, type ServiceApp } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
-import { mayFollow, NOT_A_FOLLOWER } from '../domain/mission.ts';
-import { followerRule, missionGuard } from './mission-access.ts';
+import { followerRule, guardedMission, missionGuard } from './mission-access.ts';
 import { openSse, resumePoint } from './sse.ts';
 
 export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
@@ -22,12 +21,10 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
       },
     },
     async (request, reply) => {
-      const caller = requireCaller(request);
+      // Found and followable: the guard checked both before Last-Event-ID was read.
+      const mission = guardedMission(request);
       const after = resumePoint(request, request.query.after);
       if (after === null) throw badRequest('Last-Event-ID must be a sequence number');
-      const mission = await ctx.missions.get(request.params.id, request.params.mId);
-      if (!mission) throw notFound('Mission not found');
-      if (!mayFollow(mission, caller.userId)) throw forbidden(NOT_A_FOLLOWER);
       const sse = openSse(request, reply, ctx.config.stream);
       // Until the client goes, the service shuts down, or the store fails; the events come in
       // batches from the mission's hub in this process.

@@ -220,9 +220,9 @@ export function normalize(message: string): string {
  * amount, a letter size, a colour). Between colours a bare "no" is no correction: "black no
  * white" may say no to white, so a colour is corrected only by "no wait", "sorry", "i mean"…
  */
-const STRONG_MARKER = String.raw`(?:no wait|wait no|wait|sorry|i mean|or rather|actually|scratch that|make (?:it|that))`;
+const STRONG_MARKER = `(?:no wait|wait no|wait|sorry|i mean|or rather|actually|scratch that|make (?:it|that))`;
 const MARKER = (bareNo: boolean) =>
-  String.raw`(?:, )?(?:${STRONG_MARKER}${bareNo ? '|no|nope' : ''})(?: (?:,|no|wait|sorry|actually|make it|make that|i mean))* `;
+  `(?:, )?(?:${STRONG_MARKER}${bareNo ? '|no|nope' : ''})(?: (?:,|no|wait|sorry|actually|make it|make that|i mean))* `;
 /** "not pink actually, purple" says no to pink: a word said no to is not corrected but kept. */
 const SAID = String.raw`(?<!\b(?:not|no|never|without|except|but) )`;
 const NUMBER_WORD = String.raw`(?:\$|£|€)?\d{1,7}(?:\.\d{1,2})?`;
