@@ -1,52 +1,15 @@
-import type { Brief, Message, SearchCommerceArgs } from '@hs/contracts';
+import type { Brief } from '@hs/contracts';
 import { describe, expect, it } from 'vitest';
-import type { ModelInput } from '../src/domain/agent-model.ts';
 import { readMessage } from '../src/domain/brief/read-message.ts';
 import { updateBrief } from '../src/domain/brief/update-brief.ts';
 import { parseConstraints } from '../src/domain/constraint-parser.ts';
-import { emptyContext } from '../src/domain/mission.ts';
-import { createStubModel } from '../src/domain/stub-model.ts';
+import { lastStep, stubChat } from './stub-stylist.ts';
 
 // Round 3: several items in one message, each with its own colour, size or price; the mission's
 // constraints honour negations; new items and corrections mid-conversation. None from the corpus.
 
-type Said = { kind: string; brief: Brief; searches: Array<Omit<SearchCommerceArgs, 'limit'>> };
-
-/** The stub stylist's first step for each message in turn: the brief and the searches it plans. */
-async function chat(...turns: string[]): Promise<Said[]> {
-  const stub = createStubModel();
-  const history: Message[] = [];
-  let brief: Brief = {};
-  const out: Said[] = [];
-  for (const [i, text] of turns.entries()) {
-    const input: ModelInput = {
-      missionType: 'STYLE',
-      history: [...history],
-      userText: text,
-      steps: [],
-      context: emptyContext(),
-      tools: [],
-      brief,
-    };
-    const d = await stub.next(input);
-    brief = d.brief ?? brief;
-    const calls = d.kind === 'tools' ? d.calls : [];
-    const searches = calls
-      .filter((c) => c.tool === 'search_commerce')
-      .map(({ args }) => {
-        const { limit: _limit, category: _category, ...rest } = args as SearchCommerceArgs;
-        return rest;
-      });
-    out.push({ kind: d.kind, brief, searches });
-    const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
-    history.push(
-      { id: `u${i}`, role: 'user', content: text, created_at: at, tool_calls: null, source: 'text' },
-      { id: `m${i}`, role: 'model', content: '', created_at: at, tool_calls: [], source: 'text' },
-    );
-  }
-  return out;
-}
-const last = async (...turns: string[]) => (await chat(...turns)).at(-1)!;
+const chat = stubChat;
+const last = lastStep;
 
 describe('stub stylist: each item of a message searched with its own words', () => {
   it('gives a colour said beside one item to that item only, and keeps every search within the budget shown', async () => {

@@ -1,14 +1,15 @@
-import type { Brief, Message, SearchCommerceArgs } from '@hs/contracts';
+import type { Brief, Message } from '@hs/contracts';
 import { describe, expect, it } from 'vitest';
 import { checkToolCall, TOOL_NAMES } from '../src/adapters/tools/tool-registry.ts';
 import { runAgentTurn } from '../src/domain/agent-loop.ts';
-import type { ModelDecision, ModelInput, ToolOutcome } from '../src/domain/agent-model.ts';
+import type { ToolOutcome } from '../src/domain/agent-model.ts';
 import { readMessage } from '../src/domain/brief/read-message.ts';
 import { updateBrief } from '../src/domain/brief/update-brief.ts';
 import { parseConstraints } from '../src/domain/constraint-parser.ts';
 import { emptyContext } from '../src/domain/mission.ts';
 import { createStubModel } from '../src/domain/stub-model.ts';
 import { CLARIFY } from '../src/domain/style-reply.ts';
+import { AT, lastStep, userMessage } from './stub-stylist.ts';
 
 // Round 5: what goes with an offer shown, an item said again replacing its colour in the brief,
 // several children in one message, school years and grades as ages, sizes said of the wearer,
@@ -16,52 +17,10 @@ import { CLARIFY } from '../src/domain/style-reply.ts';
 
 const briefOf = (...texts: string[]) =>
   texts.reduce<Brief>((b, text) => updateBrief(b, readMessage(text)).brief, {});
-const at = '2026-01-01T00:00:00.000Z';
-const user = (id: string, content: string): Message => ({
-  id,
-  role: 'user',
-  content,
-  created_at: at,
-  tool_calls: null,
-  source: 'text',
-});
-
-/** The stub stylist's first step for each message in turn, each turn's calls kept in history. */
-async function chat(...turns: string[]) {
-  const stub = createStubModel();
-  const history: Message[] = [];
-  let brief: Brief = {};
-  let decision: ModelDecision | undefined;
-  for (const [i, text] of turns.entries()) {
-    const input: ModelInput = {
-      missionType: 'STYLE',
-      history: [...history],
-      userText: text,
-      steps: [],
-      context: emptyContext(),
-      tools: [],
-      brief,
-    };
-    decision = await stub.next(input);
-    brief = decision.brief ?? brief;
-    history.push(user(`u${i}`, text), {
-      id: `m${i}`,
-      role: 'model',
-      content: '',
-      created_at: at,
-      tool_calls: [],
-      source: 'text',
-    });
-  }
-  const calls = decision?.kind === 'tools' ? decision.calls : [];
-  const searches = calls
-    .filter((c) => c.tool === 'search_commerce')
-    .map(({ args }) => {
-      const { limit: _limit, category: _category, ...rest } = args as SearchCommerceArgs;
-      return rest;
-    });
-  return { brief, searches, decision: decision! };
-}
+const at = AT;
+const user = userMessage;
+/** The last message's first step, each earlier message kept in the history. */
+const chat = lastStep;
 
 describe('"what goes with it" after offers were shown pairs with the offer shown', () => {
   const shown = [

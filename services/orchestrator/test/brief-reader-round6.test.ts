@@ -1,14 +1,11 @@
-import type { Brief, Message, SearchCommerceArgs } from '@hs/contracts';
+import type { Brief, Message } from '@hs/contracts';
 import { describe, expect, it } from 'vitest';
-import { checkToolCall, TOOL_NAMES } from '../src/adapters/tools/tool-registry.ts';
-import { runAgentTurn } from '../src/domain/agent-loop.ts';
 import { preferredBrand } from '../src/domain/brief/preferred-brand.ts';
 import { categoryOf, readMessage } from '../src/domain/brief/read-message.ts';
 import { searchFor } from '../src/domain/brief/relax.ts';
 import { updateBrief } from '../src/domain/brief/update-brief.ts';
 import { parseConstraints } from '../src/domain/constraint-parser.ts';
-import { emptyContext } from '../src/domain/mission.ts';
-import { createStubModel } from '../src/domain/stub-model.ts';
+import { stubTurn } from './stub-stylist.ts';
 
 const briefOf = (...turns: string[]): Brief =>
   turns.reduce<Brief>((b, t) => updateBrief(b, readMessage(t)).brief, {});
@@ -97,48 +94,26 @@ describe('a brand asked for', () => {
   });
 
   it('is searched by the stub stylist, which says when it had to loosen it', async () => {
-    const searched: SearchCommerceArgs[] = [];
     const catalogue = [
       { offerId: 'o1', title: 'Runner sneakers', brand: 'Adidas', price: 40, category: 'SHOES' },
       { offerId: 'o2', title: 'Court sneakers', brand: 'Nike', price: 50, category: 'SHOES' },
     ];
-    const run = async (userText: string) => {
-      const stub = createStubModel();
-      return runAgentTurn(
-        { turnId: 't', missionType: 'STYLE', history: [], userText, context: emptyContext(), plan: [] },
-        {
-          model: stub,
-          maxSteps: 6,
-          tools: TOOL_NAMES,
-          checkCall: checkToolCall,
-          runTool: async (call) => {
-            if (call.tool === 'search_commerce') {
-              const a = call.args as SearchCommerceArgs;
-              searched.push(a);
-              const words = (a.query ?? '').split(' ').filter(Boolean);
-              const items = catalogue.filter((o) => {
-                const text = `${o.title} ${o.brand}`.toLowerCase();
-                return words.every((w) => text.includes(w.replace(/s$/, '')));
-              });
-              return { ok: true, tool: call.tool, args: call.args, result: { items, nextCursor: null } };
-            }
-            if (call.tool === 'list_wardrobe')
-              return { ok: true, tool: call.tool, args: call.args, result: { items: [], count: 0 } };
-            return { ok: true, tool: call.tool, args: call.args, result: { completes: [], pairs: [] } };
-          },
-          emit: async () => {},
-          renewLease: async () => {},
-        },
-      );
-    };
+    // Commerce matches every query word in the title or the brand.
+    const run = (userText: string) =>
+      stubTurn(userText, catalogue, (o, a) => {
+        const text = `${o.title} ${o.brand}`.toLowerCase();
+        return (a.query ?? '')
+          .split(' ')
+          .filter(Boolean)
+          .every((w) => text.includes(w.replace(/s$/, '')));
+      });
     const found = await run('nike trainers');
-    expect(searched[0]!.query).toBe('nike sneakers');
+    expect(found.searched[0]!.query).toBe('nike sneakers');
     expect(found.reply).toContain('Court sneakers');
     expect(found.reply).toContain('by Nike');
     expect(found.reply).not.toContain('Runner sneakers');
-    searched.length = 0;
     const loosened = await run('puma trainers');
-    expect(searched.map((a) => a.query)).toEqual(['puma sneakers', 'sneakers']);
+    expect(loosened.searched.map((a) => a.query)).toEqual(['puma sneakers', 'sneakers']);
     expect(loosened.reply).toContain('the brand (any brand instead of puma)');
   });
 });

@@ -1,53 +1,13 @@
-import type { Brief, Message, SearchCommerceArgs } from '@hs/contracts';
 import { describe, expect, it } from 'vitest';
-import type { ModelDecision, ModelInput } from '../src/domain/agent-model.ts';
-import { emptyContext } from '../src/domain/mission.ts';
-import { createStubModel } from '../src/domain/stub-model.ts';
+import { lastStep } from './stub-stylist.ts';
 
 // Round 7: whole conversations. A terse answer or correction reads against what was said before:
 // "back to the jackets" narrows the list, "make it 150" and "no 25" move the budget, "or green"
 // and "or 12" add an alternative, "and the same for her brother" adds a child, "9" after
 // "trainers" is the size. None from the corpus.
 
-const at = '2026-01-01T00:00:00.000Z';
-const said = (id: string, role: 'user' | 'model', content: string): Message => ({
-  id,
-  role,
-  content,
-  created_at: at,
-  tool_calls: role === 'model' ? [] : null,
-  source: 'text',
-});
-
-/** The stub stylist's first step for each message in turn, as the orchestrator runs a mission. */
-async function chat(...turns: string[]) {
-  const stub = createStubModel();
-  const history: Message[] = [];
-  let brief: Brief = {};
-  let decision: ModelDecision | undefined;
-  for (const [i, text] of turns.entries()) {
-    const input: ModelInput = {
-      missionType: 'STYLE',
-      history: [...history],
-      userText: text,
-      steps: [],
-      context: emptyContext(),
-      tools: [],
-      brief,
-    };
-    decision = await stub.next(input);
-    brief = decision.brief ?? brief;
-    history.push(said(`u${i}`, 'user', text), said(`m${i}`, 'model', ''));
-  }
-  const calls = decision?.kind === 'tools' ? decision.calls : [];
-  const searches = calls
-    .filter((c) => c.tool === 'search_commerce')
-    .map(({ args }) => {
-      const { limit: _limit, category: _category, ...rest } = args as SearchCommerceArgs;
-      return rest;
-    });
-  return { brief, searches };
-}
+/** The last message's first step, each earlier message kept in the history. */
+const chat = lastStep;
 
 describe('going back to items asked for before', () => {
   it('"back to the jackets" searches the jackets alone, in the son’s size, not his sister’s', async () => {

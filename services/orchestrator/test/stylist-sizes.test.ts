@@ -1,9 +1,5 @@
-import type { SearchCommerceArgs } from '@hs/contracts';
 import { describe, expect, it } from 'vitest';
-import { checkToolCall, TOOL_NAMES } from '../src/adapters/tools/tool-registry.ts';
-import { runAgentTurn } from '../src/domain/agent-loop.ts';
-import { emptyContext } from '../src/domain/mission.ts';
-import { createStubModel } from '../src/domain/stub-model.ts';
+import { stubTurn } from './stub-stylist.ts';
 
 // The stub stylist's whole turn (the real agent loop, the default step budget) against a small
 // catalogue that filters the way commerce does: a search takes one size, so a brief with several
@@ -26,48 +22,17 @@ const offer = (title: string, category: string, sizes: string[], price = 20): Of
   sizes,
 });
 
-async function turn(userText: string, catalogue: Offer[]) {
-  const searched: SearchCommerceArgs[] = [];
-  /** Tool calls the model asked for, per step. */
-  const perStep: number[] = [];
-  const stub = createStubModel();
-  const result = await runAgentTurn(
-    { turnId: 'turn_1', missionType: 'STYLE', history: [], userText, context: emptyContext(), plan: [] },
-    {
-      model: {
-        name: stub.name,
-        next: async (input, hooks) => {
-          const decision = await stub.next(input, hooks);
-          if (decision.kind === 'tools') perStep.push(decision.calls.length);
-          return decision;
-        },
-      },
-      maxSteps: 6,
-      tools: TOOL_NAMES,
-      checkCall: checkToolCall,
-      runTool: async (call) => {
-        if (call.tool === 'search_commerce') {
-          const a = call.args as SearchCommerceArgs;
-          searched.push(a);
-          const items = catalogue.filter(
-            (o) =>
-              (!a.query || o.title.toLowerCase().includes(a.query)) &&
-              (!a.category || o.category === a.category) &&
-              (!a.size || o.sizes.includes(a.size)) &&
-              (a.maxPrice === undefined || o.price <= a.maxPrice),
-          );
-          return { ok: true, tool: call.tool, args: call.args, result: { items, nextCursor: null } };
-        }
-        if (call.tool === 'list_wardrobe')
-          return { ok: true, tool: call.tool, args: call.args, result: { items: [], count: 0 } };
-        return { ok: true, tool: call.tool, args: call.args, result: { completes: [], pairs: [] } };
-      },
-      emit: async () => {},
-      renewLease: async () => {},
-    },
+/** One whole turn against a catalogue that filters the way commerce does (one size a search). */
+const turn = (userText: string, catalogue: Offer[]) =>
+  stubTurn(
+    userText,
+    catalogue,
+    (o, a) =>
+      (!a.query || o.title.toLowerCase().includes(a.query)) &&
+      (!a.category || o.category === a.category) &&
+      (!a.size || o.sizes.includes(a.size)) &&
+      (a.maxPrice === undefined || o.price <= a.maxPrice),
   );
-  return { ...result, searched, perStep };
-}
 
 describe('stub stylist: several sizes', () => {
   it('searches each child’s size, so both children get offers and the reply says which is which', async () => {
