@@ -1,5 +1,12 @@
 import { createAuditWriter } from '@hs/audit-client';
-import { createPeerClient, createServiceApp, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
+import {
+  createHouseholdMembers,
+  createPeerClient,
+  createServiceApp,
+  type HouseholdMembers,
+  registerInternalAuth,
+  type ServiceApp,
+} from '@hs/service-kit';
 import { type BlobStorage, createBlobStorageFromSettings } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
@@ -23,6 +30,8 @@ export interface BrowserBridgeDeps {
   provider?: BrowserProvider;
   /** Where recordings go; otherwise ARTIFACT_* settings decide. */
   storage?: BlobStorage;
+  /** Who belongs to a household now; otherwise the gateway is asked (live view links). */
+  members?: HouseholdMembers;
   now?: () => number;
 }
 
@@ -85,7 +94,20 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
   }
   app.addHook('onClose', async () => provider.close?.());
   const live = provider.livePage
-    ? createLiveView({ sessions, provider, secret: config.browser.liveViewSecret })
+    ? createLiveView({
+        sessions,
+        provider,
+        secret: config.browser.liveViewSecret,
+        members:
+          deps.members ??
+          createHouseholdMembers(
+            createPeerClient({
+              service: 'gateway',
+              ...config.peers.gateway,
+              timeoutMs: config.internalTimeoutMs,
+            }),
+          ),
+      })
     : null;
   const sessionFlows = createSessionFlows({
     sessions,

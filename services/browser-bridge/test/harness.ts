@@ -1,3 +1,5 @@
+import type { Role } from '@hs/contracts';
+import type { HouseholdMembers } from '@hs/service-kit';
 import { createStore } from '@hs/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { BrowserProvider } from '../src/adapters/browser-provider.ts';
@@ -39,10 +41,27 @@ export async function startFakeOrchestrator() {
   };
 }
 
+/** The gateway's word on a household's members; by default every user asked about is an ADULT member. */
+export function fakeMembers(roleOf: (userId: string) => Role | null = () => 'ADULT'): HouseholdMembers {
+  const everyone = ['usr_alice', 'usr_bob', 'usr_owner', 'usr_other'];
+  const members = async () =>
+    everyone.flatMap((memberId) => {
+      const role = roleOf(memberId);
+      return role
+        ? [{ memberId, role, displayName: null, addedAt: '2026-01-01T00:00:00.000Z', addedBy: memberId }]
+        : [];
+    });
+  return {
+    members,
+    isMember: async (_householdId, memberId) => (await members()).some((m) => m.memberId === memberId),
+  };
+}
+
 export async function buildBridge(options: {
   orchestratorUrl: string;
   env?: Record<string, string>;
   provider?: BrowserProvider;
+  members?: HouseholdMembers;
   now?: () => number;
 }) {
   const config = loadBrowserBridgeConfig({
@@ -59,6 +78,7 @@ export async function buildBridge(options: {
     config,
     store,
     ...(options.provider ? { provider: options.provider } : {}),
+    members: options.members ?? fakeMembers(),
     ...(options.now ? { now: options.now } : {}),
   });
   await app.ready();

@@ -16,7 +16,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadBrowserBridgeConfig } from '../src/config.ts';
-import { asMember, internal, ORCH_TOKEN, startFakeOrchestrator, TOKEN } from './harness.ts';
+import { asMember, fakeMembers, internal, ORCH_TOKEN, startFakeOrchestrator, TOKEN } from './harness.ts';
 
 let shop: DemoShop;
 let orchestrator: Awaited<ReturnType<typeof startFakeOrchestrator>>;
@@ -44,7 +44,12 @@ beforeAll(async () => {
     ALLOW_PRIVATE_MERCHANT_HOSTS: shop.host,
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
   });
-  app = await buildApp({ config, store: createStore({ backend: 'inmemory' }), storage });
+  app = await buildApp({
+    config,
+    store: createStore({ backend: 'inmemory' }),
+    storage,
+    members: fakeMembers(),
+  });
   await app.listen({ host: '127.0.0.1', port });
 });
 

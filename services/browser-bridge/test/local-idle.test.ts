@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadBrowserBridgeConfig } from '../src/config.ts';
-import { asMember, internal, ORCH_TOKEN, TOKEN } from './harness.ts';
+import { asMember, fakeMembers, internal, ORCH_TOKEN, TOKEN } from './harness.ts';
 
 let shop: DemoShop;
 let artifacts: FakePeer;
@@ -38,7 +38,12 @@ beforeAll(async () => {
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
   });
-  app = await buildApp({ config, store: createStore({ backend: 'inmemory' }), storage });
+  app = await buildApp({
+    config,
+    store: createStore({ backend: 'inmemory' }),
+    storage,
+    members: fakeMembers(),
+  });
   await app.listen({ host: '127.0.0.1', port });
 });
 

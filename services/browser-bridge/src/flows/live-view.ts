@@ -2,11 +2,14 @@
 // (https://chromedevtools.github.io/devtools-protocol/tot/Page/#method-startScreencast) for
 // anyone holding a live-view token, and the user's clicks and keys sent to the page while they
 // hold the session (USER_TAKEOVER). The agent's actions are refused meanwhile (session machine).
-import { forbidden, invalidState, nowIso } from '@hs/service-kit';
+// The link is signed for a member, but membership and roles change while it is valid: each use
+// asks the gateway whether its holder may still hold it.
+import { forbidden, type HouseholdMembers, invalidState, nowIso } from '@hs/service-kit';
 import type { BrowserProvider } from '../adapters/browser-provider.ts';
 import type { SessionRepository } from '../adapters/session-repository.ts';
 import { type LiveViewGrant, verifyLiveViewToken } from '../domain/live-view-token.ts';
 import { isTerminal, recordUserInput } from '../domain/session-machine.ts';
+import { mayHoldLiveView } from '../domain/session-owner.ts';
 
 export type LiveInput =
   | { type: 'click'; x: number; y: number }
@@ -23,7 +26,21 @@ export function createLiveView(deps: {
   sessions: SessionRepository;
   provider: BrowserProvider;
   secret: string;
+  members: HouseholdMembers;
 }) {
+  /**
+   * Whether the link's member (or, for a link signed for no member, the session's owner, whom
+   * its takeover acts for) still belongs to the household in a role that may hold a live view:
+   * a member removed or demoted to CHILD after reading the session loses it at once.
+   */
+  async function holderMayUse(grant: LiveViewGrant, requestId?: string): Promise<boolean> {
+    const holder = grant.userId || (await deps.sessions.get(grant.sessionId))?.ownerId;
+    if (!holder) return true;
+    const members = await deps.members.members(grant.householdId, requestId);
+    const member = members.find((m) => m.memberId === holder);
+    return member !== undefined && mayHoldLiveView(member.role);
+  }
+
   async function livePage(sessionId: string) {
     const session = await deps.sessions.require(sessionId);
     if (isTerminal(session)) throw invalidState(`Browser session is ${session.status}`);
@@ -35,7 +52,12 @@ export function createLiveView(deps: {
   }
 
   return {
-    authorize(householdId: string, sessionId: string, token: string | undefined): LiveViewGrant {
+    async authorize(
+      householdId: string,
+      sessionId: string,
+      token: string | undefined,
+      requestId?: string,
+    ): Promise<LiveViewGrant> {
       const grant = verifyLiveViewToken(
         deps.secret,
         token,
@@ -43,8 +65,13 @@ export function createLiveView(deps: {
         Math.floor(Date.now() / 1000),
       );
       if (!grant) throw forbidden('Invalid or expired live view token');
+      if (!(await holderMayUse(grant, requestId)))
+        throw forbidden('This live view link was issued to a member who may no longer use it');
       return grant;
     },
+
+    /** For an open frame stream: whether its holder may still watch (the token may have expired since). */
+    stillHeld: (grant: LiveViewGrant) => holderMayUse(grant),
 
     status: async (sessionId: string) => (await deps.sessions.require(sessionId)).status,
 

@@ -17,6 +17,11 @@ const LiveInputBody = z.discriminatedUnion('type', [
 ]);
 const STATUS_EVERY_MS = 2000;
 const KEEP_ALIVE_MS = 15_000;
+/** How soon a member removed or demoted while watching stops receiving frames. */
+const HOLDER_CHECK_EVERY_MS = 10_000;
+/** Every live view route: who is refused, and what a gateway out of reach means. */
+const REFUSALS =
+  '403 FORBIDDEN for a token that is invalid or expired, or whose member has since left the household or become a CHILD (asked of the gateway on each use; 502 UPSTREAM_ERROR or 504 UPSTREAM_TIMEOUT when it cannot answer).';
 
 /**
  * The live view (local provider), reached through the gateway without a bearer token: a plain
@@ -30,8 +35,11 @@ export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: S
   app.addHook('onClose', async () => {
     for (const s of streams) s.end();
   });
-  const grant = (p: { id: string; sessionId: string }, q: { token?: string | undefined }) =>
-    live.authorize(p.id, p.sessionId, q.token);
+  const grant = (request: {
+    id: string;
+    params: { id: string; sessionId: string };
+    query: { token?: string | undefined };
+  }) => live.authorize(request.params.id, request.params.sessionId, request.query.token, request.id);
 
   app.get(
     H,
@@ -41,12 +49,12 @@ export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: S
         tags,
         params,
         querystring: TokenQuery,
-        description: 'The live view page (HTML).',
-        response: { 200: z.string(), ...errorResponses(403) },
+        description: `The live view page (HTML). ${REFUSALS}`,
+        response: { 200: z.string(), ...errorResponses(403, 502, 504) },
       },
     },
     async (request, reply) => {
-      grant(request.params, request.query);
+      await grant(request);
       const nonce = randomBytes(16).toString('base64');
       return reply
         .type('text/html; charset=utf-8')
@@ -67,14 +75,13 @@ export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: S
         tags,
         params,
         querystring: TokenQuery,
-        description:
-          'Screencast frames as SSE (`frame` events: {data (base64 JPEG), width, height}; `status` events).',
-        response: errorResponses(403, 404, 409),
+        description: `Screencast frames as SSE (\`frame\` events: {data (base64 JPEG), width, height}; \`status\` events). An open stream ends within 10 s of its member leaving the household or becoming a CHILD. ${REFUSALS}`,
+        response: errorResponses(403, 404, 409, 502, 504),
       },
     },
     async (request, reply) => {
       const { sessionId } = request.params;
-      grant(request.params, request.query);
+      const held = await grant(request);
       await live.status(sessionId);
       const raw = reply.raw;
       const send = (event: string, data: unknown) =>
@@ -93,10 +100,15 @@ export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: S
         if (status === 'TERMINATED' || status === 'FAILED') raw.end();
       }, STATUS_EVERY_MS);
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      // The gateway out of reach is no reason to blank a family's screen: only a clear "no" ends it.
+      const holderCheck = setInterval(async () => {
+        if (!(await live.stillHeld(held).catch(() => true))) raw.end(': live view link withdrawn\n\n');
+      }, HOLDER_CHECK_EVERY_MS);
       send('status', { status: await live.status(sessionId) });
       const end = () => {
         clearInterval(statusTimer);
         clearInterval(keepAlive);
+        clearInterval(holderCheck);
         void stop();
       };
       streams.add(raw);
@@ -116,13 +128,12 @@ export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: S
         params,
         querystring: TokenQuery,
         body: LiveInputBody,
-        description:
-          "The user's click, key, text or scroll, sent to the page. 409 INVALID_STATE unless the session is USER_TAKEOVER.",
-        response: { 200: z.object({ ok: z.literal(true) }), ...errorResponses(403, 404, 409, 422) },
+        description: `The user's click, key, text or scroll, sent to the page. 409 INVALID_STATE unless the session is USER_TAKEOVER. ${REFUSALS}`,
+        response: { 200: z.object({ ok: z.literal(true) }), ...errorResponses(403, 404, 409, 422, 502, 504) },
       },
     },
     async (request) => {
-      grant(request.params, request.query);
+      await grant(request);
       await live.input(request.params.sessionId, request.body);
       return { ok: true as const };
     },
@@ -137,12 +148,12 @@ export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: S
           tags,
           params,
           querystring: TokenQuery,
-          description: `The live view's ${name} button (same as the session's ${name}).`,
-          response: { 200: BrowserSession, ...errorResponses(403, 404, 409) },
+          description: `The live view's ${name} button (same as the session's ${name}). ${REFUSALS}`,
+          response: { 200: BrowserSession, ...errorResponses(403, 404, 409, 502, 504) },
         },
       },
       async (request) => {
-        const g = grant(request.params, request.query);
+        const g = await grant(request);
         return flows[name](request.params.sessionId, g.userId || null, request.id);
       },
     );
