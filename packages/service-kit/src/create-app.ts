@@ -26,7 +26,7 @@ import { installDeadline } from './deadline.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
-import { exceedsJsonDepth, tooDeep } from './json-depth.ts';
+import { exceedsJsonDepth, refusedJson, tooDeep } from './json-depth.ts';
 import { registerMetrics } from './metrics.ts';
 import { markOptionalBodies } from './openapi-bodies.ts';
 import { withUsedSchemas } from './openapi-components.ts';
@@ -151,7 +151,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
     if (exceedsJsonDepth(text)) return done(tooDeep());
-    return parseJson(request, text, done);
+    return parseJson(request, text, (err, value) => done(err ? (refusedJson(text) ?? err) : null, value));
   });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -29,3 +29,18 @@ export function exceedsJsonDepth(text: string, max = MAX_JSON_DEPTH): boolean {
 }
 
 export const tooDeep = () => new AppError('BAD_REQUEST', 400, TOO_DEEP_MESSAGE);
+
+export const PROTOTYPE_KEYS_MESSAGE = 'JSON must not use "__proto__" or "constructor.prototype" as keys';
+
+/**
+ * The refusal for a body the prototype-poisoning guard stopped: text that JSON.parse reads is
+ * valid JSON, and saying otherwise sends a client hunting for a syntax error that is not there.
+ */
+export function refusedJson(text: string): AppError | null {
+  try {
+    JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return new AppError('BAD_REQUEST', 400, PROTOTYPE_KEYS_MESSAGE);
+}

@@ -111,6 +111,29 @@ describe('error envelope on every Fastify error path', () => {
       { error: 'BAD_REQUEST', message: 'Body is not valid JSON' },
     ],
     [
+      // Valid JSON the prototype-poisoning guard refuses: the message says why, not "not JSON".
+      'a __proto__ key',
+      {
+        method: 'POST' as const,
+        url: '/api/v1/things',
+        headers: json,
+        payload: '{"name":"x","__proto__":{"admin":true}}',
+      },
+      400,
+      { error: 'BAD_REQUEST', message: 'JSON must not use "__proto__" or "constructor.prototype" as keys' },
+    ],
+    [
+      'a constructor.prototype key',
+      {
+        method: 'POST' as const,
+        url: '/api/v1/things',
+        headers: json,
+        payload: '{"name":"x","constructor":{"prototype":{"admin":true}}}',
+      },
+      400,
+      { error: 'BAD_REQUEST', message: 'JSON must not use "__proto__" or "constructor.prototype" as keys' },
+    ],
+    [
       // An empty JSON body is "no body": the route's schema then refuses it with details.
       'empty JSON body on a route that needs one',
       { method: 'POST' as const, url: '/api/v1/things', headers: json, payload: '' },
