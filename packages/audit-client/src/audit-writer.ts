@@ -15,10 +15,17 @@ type Item = { householdId: string; event: AppendAuditEventRequest; requestId?: s
 export interface AuditWriter {
   /** Null when auditing is switched off (ARTIFACTS_AUDIT_ENABLED=false). */
   readonly outbox: Outbox<Item> | null;
-  record(householdId: string, input: AuditInput, requestId?: string): Promise<void>;
+  /**
+   * `eventId`: the entry's id when the caller chose it beforehand (an entry kept owed beside the
+   * change it records, say): recording it again is recorded once.
+   */
+  record(householdId: string, input: AuditInput, requestId?: string, eventId?: string): Promise<void>;
 }
 
 const OUTBOX_NAME = 'audit';
+
+/** A fresh id for an audit entry (the ledger dedupes on it). */
+export const newAuditEventId = () => newId('aud', 16);
 /** The outbox collection of every service that writes audit entries (Firestore indexes). */
 export const AUDIT_OUTBOX_COLLECTIONS = outboxCollections(OUTBOX_NAME);
 
@@ -53,8 +60,7 @@ export function createAuditWriter(deps: {
   });
   return {
     outbox,
-    async record(householdId, input, requestId) {
-      const eventId = newId('aud', 16);
+    async record(householdId, input, requestId, eventId = newAuditEventId()) {
       await outbox.send(eventId, {
         householdId,
         event: { ...input, eventId, sourceService: deps.sourceService },

@@ -3,13 +3,14 @@ import type { ABORT, CollectionOptions, Page, Store } from '@hs/store';
 import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 import { atomicChange } from './atomic-change.ts';
 
-/** `list` (optionally by status, newest first) and `pendingDispatch` (updatedAt range). */
+/** `list` (optionally by status, newest first), `pendingDispatch` and `owingAudit` (updatedAt range). */
 export const PURCHASE_REQUEST_COLLECTIONS = {
   purchase_requests: {
     indexes: [
       { fields: ['householdId', 'createdAt'] },
       { fields: ['householdId', 'status', 'createdAt'] },
       { fields: ['dispatchPending', 'updatedAt'] },
+      { fields: ['auditPending', 'updatedAt'] },
     ],
   },
 } satisfies Record<string, CollectionOptions>;
@@ -49,6 +50,18 @@ export function createPurchaseRequestRepository(store: Store) {
       const page = await requests.query({
         where: [
           ['dispatchPending', '==', true],
+          ['updatedAt', '<', before],
+        ],
+        orderBy: [{ field: 'updatedAt' }],
+        limit: 50,
+      });
+      return page.items;
+    },
+    /** Requests holding gate entries not yet handed to the audit outbox, last touched before `before`. */
+    async owingAudit(before: string): Promise<StoredPurchaseRequest[]> {
+      const page = await requests.query({
+        where: [
+          ['auditPending', '==', true],
           ['updatedAt', '<', before],
         ],
         orderBy: [{ field: 'updatedAt' }],

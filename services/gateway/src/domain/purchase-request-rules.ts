@@ -1,3 +1,4 @@
+import type { AuditInput } from '@hs/audit-client';
 import {
   type CreatePurchaseRequest,
   MAX_HOUSEHOLD_PURCHASE_REQUEST_IDS,
@@ -16,12 +17,19 @@ import { checkedMerchantUrl } from './merchant-url.ts';
  *   yet (set with the move to CART_PREP, cleared once cart-prep accepted it); the dispatch
  *   recovery sweep re-sends such jobs after a crash.
  * - `budgetKey`: the monthly spending ledger the approved amount was reserved in.
+ * - `auditOwed` / `auditPending`: gate entries written with the change they record and not yet
+ *   handed to the audit outbox (flows/owed-audit.ts); absent on requests stored before them.
  */
 export type StoredPurchaseRequest = PurchaseRequest & {
   intentActorId: string | null;
   dispatchPending: boolean;
   budgetKey: string | null;
+  auditOwed?: OwedAudit[];
+  auditPending?: boolean;
 };
+
+/** A gate's audit entry owed by the request: its id is chosen up front so it is recorded once. */
+export type OwedAudit = { eventId: string; entry: AuditInput; httpRequestId: string };
 
 const ADULTS: readonly Role[] = ['ADULT', 'PARENT_GUARDIAN'];
 const GUARDIAN: readonly Role[] = ['PARENT_GUARDIAN'];
@@ -87,7 +95,14 @@ export const requestTotal = (r: Pick<PurchaseRequest, 'price' | 'quantity' | 'cu
   roundToCurrency(r.price * r.quantity, r.currency);
 
 export function publicRequest(r: StoredPurchaseRequest): PurchaseRequest {
-  const { intentActorId: _a, dispatchPending: _d, budgetKey: _b, ...request } = r;
+  const {
+    intentActorId: _a,
+    dispatchPending: _d,
+    budgetKey: _b,
+    auditOwed: _o,
+    auditPending: _p,
+    ...request
+  } = r;
   return request;
 }
 

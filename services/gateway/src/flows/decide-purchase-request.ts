@@ -10,7 +10,8 @@ import {
   type StoredPurchaseRequest,
 } from '../domain/purchase-request-rules.ts';
 import { checkPolicyForRequest, ledgerKey, monthOf, monthsSince } from '../domain/spending-policy.ts';
-import { auditGate, type Gate, type RequestRef } from './purchase-gate.ts';
+import { owedEntry, owing, payOwedAudit } from './owed-audit.ts';
+import { type Gate, gateEntry, type RequestRef } from './purchase-gate.ts';
 
 /** A decision on one request by one member; the caller has checked membership and loaded it. */
 export type Decision = { member: Member; userId: string; found: StoredPurchaseRequest };
@@ -21,7 +22,8 @@ export type Decision = { member: Member; userId: string; found: StoredPurchaseRe
  *  2. reserve the total in the month's ledger (atomic on the ledger);
  *     undo: release it, unless the request is in a spending state by now (a racing approval
  *     won and the reservation, keyed by the request, is also its own);
- *  3. move the request to APPROVED (atomic on the request) and write the gate's audit entry.
+ *  3. move the request to APPROVED with the gate's audit entry owed in the same atomic update,
+ *     then hand the entry to the audit outbox (flows/owed-audit.ts).
  */
 export async function approvePurchaseRequest(
   ctx: GatewayContext,
@@ -56,15 +58,22 @@ export async function approvePurchaseRequest(
       {
         name: 'approve request',
         run: async (s) => {
+          const entry = owedEntry(
+            request,
+            gateEntry(gateOf(found, 'APPROVE_PURCHASE_REQUEST', userId), 'ALLOWED', {
+              total: requestTotal(found),
+              currency: found.currency,
+              requesterId: found.requesterId,
+            }),
+          );
           const { doc } = await requests.change(found.requestId, (r) =>
-            applyEvent(r, 'approve', { approvedBy: userId, approvedAt: now, budgetKey: s.budgetKey }, now),
+            owing(
+              applyEvent(r, 'approve', { approvedBy: userId, approvedAt: now, budgetKey: s.budgetKey }, now),
+              entry,
+            ),
           );
           if (!doc) throw notFound('Purchase request not found');
-          await auditGate(ctx, request, gateOf(doc, 'APPROVE_PURCHASE_REQUEST', userId), 'ALLOWED', {
-            total: requestTotal(doc),
-            currency: doc.currency,
-            requesterId: doc.requesterId,
-          });
+          await payOwedAudit(ctx, doc);
           s.approved = doc;
         },
       },
@@ -89,8 +98,13 @@ export async function closePurchaseRequest(
   if (event === 'reject') requireGate(member, 'reject');
   else requireCanCancel(member, found);
   const now = nowIso();
-  const { doc } = await ctx.buyflow.requests.change(found.requestId, (r) => applyEvent(r, event, {}, now));
+  const action = event === 'reject' ? 'REJECT_PURCHASE_REQUEST' : 'CANCEL_PURCHASE_REQUEST';
+  const entry = owedEntry(request, gateEntry(gateOf(found, action, userId), 'ALLOWED', { reason }));
+  const { doc } = await ctx.buyflow.requests.change(found.requestId, (r) =>
+    owing(applyEvent(r, event, {}, now), entry),
+  );
   if (!doc) throw notFound('Purchase request not found');
+  await payOwedAudit(ctx, doc);
   // A request that never reached APPROVED has no budgetKey, yet an approval whose reservation
   // timed out (it may still have landed) can have left its amount in a month's ledger: releasing
   // is idempotent, so every ledger it could be in gives it back.
@@ -100,8 +114,6 @@ export async function closePurchaseRequest(
         ledgerKey(doc.householdId, doc.requesterId, month, doc.currency),
       );
   for (const key of keys) await ctx.buyflow.policies.release(key, doc.requestId);
-  const action = event === 'reject' ? 'REJECT_PURCHASE_REQUEST' : 'CANCEL_PURCHASE_REQUEST';
-  await auditGate(ctx, request, gateOf(doc, action, userId), 'ALLOWED', { reason });
   return publicRequest(doc);
 }
 

@@ -1,3 +1,4 @@
+import type { AuditInput } from '@hs/audit-client';
 import type { AuditSeverity } from '@hs/contracts';
 import { type AppError, isAppError } from '@hs/service-kit';
 import type { GatewayContext } from '../context.ts';
@@ -25,6 +26,24 @@ export type Gate = {
   targetId: string | null;
 };
 
+/** One PURCHASE_GATE entry, as the audit log records it. */
+export function gateEntry(
+  gate: Gate,
+  outcome: 'ALLOWED' | 'REFUSED' | 'FAILED',
+  detail: Record<string, unknown> = {},
+  severity: AuditSeverity = outcome === 'ALLOWED' ? 'INFO' : 'WARNING',
+): AuditInput {
+  return {
+    category: 'PURCHASE_GATE',
+    action: gate.action,
+    actorId: gate.actorId,
+    targetType: gate.action === 'SET_SPENDING_POLICY' ? 'MEMBER' : 'PURCHASE_REQUEST',
+    targetId: gate.targetId,
+    severity,
+    detail: { outcome, ...detail },
+  };
+}
+
 /** One PURCHASE_GATE entry (durable: the audit outbox retries until the ledger has it). */
 export function auditGate(
   ctx: GatewayContext,
@@ -32,21 +51,9 @@ export function auditGate(
   gate: Gate,
   outcome: 'ALLOWED' | 'REFUSED' | 'FAILED',
   detail: Record<string, unknown> = {},
-  severity: AuditSeverity = outcome === 'ALLOWED' ? 'INFO' : 'WARNING',
+  severity?: AuditSeverity,
 ): Promise<void> {
-  return ctx.audit.record(
-    gate.householdId,
-    {
-      category: 'PURCHASE_GATE',
-      action: gate.action,
-      actorId: gate.actorId,
-      targetType: gate.action === 'SET_SPENDING_POLICY' ? 'MEMBER' : 'PURCHASE_REQUEST',
-      targetId: gate.targetId,
-      severity,
-      detail: { outcome, ...detail },
-    },
-    request.id,
-  );
+  return ctx.audit.record(gate.householdId, gateEntry(gate, outcome, detail, severity), request.id);
 }
 
 /**

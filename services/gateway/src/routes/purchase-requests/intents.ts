@@ -7,6 +7,7 @@ import {
 import type { ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
 import { ROLE_RULES, requireGate } from '../../domain/purchase-request-rules.ts';
+import { recoverOwedAudits } from '../../flows/owed-audit.ts';
 import { guarded } from '../../flows/purchase-gate.ts';
 import { recoverDispatches, startPurchaseIntent } from '../../flows/start-purchase-intent.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
@@ -73,6 +74,8 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
     const tick = () => {
       running = recoverDispatches(ctx)
         .catch((err) => ctx.logger?.warn({ err }, 'cart-prep dispatch recovery failed'))
+        .then(() => recoverOwedAudits(ctx))
+        .catch((err) => ctx.logger?.warn({ err }, 'owed audit entry recovery failed'))
         .finally(() => {
           if (timer !== undefined) timer = setTimeout(tick, 15_000);
         });

@@ -1,0 +1,109 @@
+// A parent's decision and its audit entry stand or fall together: when the audit outbox cannot
+// take the entry right after the decision landed (a store failure, or a crash in between), the
+// decision still answers 200 and the entry stays owed on the request until the recovery sweep
+// records it, exactly once. Before, the caller got 503 for a decision that had landed, and the
+// entry was lost: a retried approval is 409.
+import { createStore, type Store, StoreUnavailableError } from '@hs/store';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { recoverOwedAudits } from '../src/flows/owed-audit.ts';
+import { buildBuyflowGateway } from './buyflow-harness.ts';
+
+/** A store whose audit outbox refuses new entries while `failing` is set. */
+function storeWithFailingAuditOutbox(): { store: Store; failing: { on: boolean } } {
+  const inner = createStore({ backend: 'inmemory' });
+  const failing = { on: false };
+  const store: Store = {
+    backend: inner.backend,
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+    collection(name, options) {
+      const collection = inner.collection(name, options);
+      if (name !== 'outbox_audit') return collection;
+      return {
+        ...collection,
+        get: (id) => collection.get(id),
+        create: async (id, doc) => {
+          if (failing.on)
+            throw new StoreUnavailableError('STORE_TIMEOUT', 'audit outbox unavailable', {
+              outcomeUnknown: true,
+            });
+          return collection.create(id, doc);
+        },
+      } as typeof collection;
+    },
+  };
+  return { store, failing };
+}
+
+type Harness = Awaited<ReturnType<typeof buildBuyflowGateway>>;
+let t: Harness;
+let failing: { on: boolean };
+beforeEach(async () => {
+  const made = storeWithFailingAuditOutbox();
+  failing = made.failing;
+  t = await buildBuyflowGateway({ store: made.store });
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  await t.close();
+});
+
+const entriesFor = async (requestId: string, action: string) =>
+  (await t.gates()).filter((e) => e.targetId === requestId && e.action === action);
+
+/** The sweep runs on requests left alone for 10 s: let that time pass. */
+async function sweepLater() {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 11_000 });
+  return recoverOwedAudits(t.app.ctx);
+}
+
+describe('a decision whose audit entry could not be queued', () => {
+  it.each([
+    ['approve', 'APPROVE_PURCHASE_REQUEST', 'APPROVED', () => t.guardian],
+    ['reject', 'REJECT_PURCHASE_REQUEST', 'REJECTED', () => t.guardian],
+    ['cancel', 'CANCEL_PURCHASE_REQUEST', 'CANCELLED', () => t.adult],
+  ] as const)('%s: 200, and the sweep records its entry once', async (event, action, status, who) => {
+    const pr = (await t.post('/requests', t.adult, t.item)).json();
+    failing.on = true;
+    const decided = await t.post(`/requests/${pr.requestId}/${event}`, who(), { reason: 'no' });
+    expect(decided.statusCode).toBe(200);
+    expect(decided.json()).toMatchObject({ requestId: pr.requestId, status });
+    expect(decided.json()).not.toHaveProperty('auditOwed');
+    expect(await entriesFor(pr.requestId, action)).toHaveLength(0);
+
+    failing.on = false;
+    expect(await sweepLater()).toBe(1);
+    const [entry, ...more] = await entriesFor(pr.requestId, action);
+    expect(more).toHaveLength(0);
+    expect(entry).toMatchObject({
+      category: 'PURCHASE_GATE',
+      actorId: who().userId,
+      detail: expect.objectContaining({ outcome: 'ALLOWED' }),
+    });
+    // Paid: the next sweeps find nothing owed, and nothing is recorded twice.
+    expect(await recoverOwedAudits(t.app.ctx)).toBe(0);
+    expect(await entriesFor(pr.requestId, action)).toHaveLength(1);
+  });
+
+  it('a request the sweep finds still unpayable stays owed until the outbox takes it', async () => {
+    const pr = (await t.post('/requests', t.adult, t.item)).json();
+    failing.on = true;
+    expect((await t.post(`/requests/${pr.requestId}/approve`, t.guardian)).statusCode).toBe(200);
+    expect(await sweepLater()).toBe(1);
+    expect(await entriesFor(pr.requestId, 'APPROVE_PURCHASE_REQUEST')).toHaveLength(0);
+    failing.on = false;
+    expect(await recoverOwedAudits(t.app.ctx)).toBe(1);
+    expect(await entriesFor(pr.requestId, 'APPROVE_PURCHASE_REQUEST')).toHaveLength(1);
+  });
+});
+
+describe('a decision whose audit entry was queued at once', () => {
+  it('leaves nothing owed on the request', async () => {
+    const pr = (await t.post('/requests', t.adult, t.item)).json();
+    expect((await t.post(`/requests/${pr.requestId}/approve`, t.guardian)).statusCode).toBe(200);
+    expect(await entriesFor(pr.requestId, 'APPROVE_PURCHASE_REQUEST')).toHaveLength(1);
+    const stored = await t.app.ctx.buyflow.requests.get(pr.householdId, pr.requestId);
+    expect(stored).toMatchObject({ auditOwed: [], auditPending: false });
+    expect(await sweepLater()).toBe(0);
+  });
+});
