@@ -53,6 +53,18 @@ describe('dev login', () => {
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe('UNAUTHORIZED');
   });
+
+  it.each([
+    ['spaces', '   '],
+    ['a tab and a newline', '\t\n'],
+  ])(
+    'refuses a blank idToken (%s) in dev mode instead of one shared "@dev.local" user',
+    async (_label, idToken) => {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { idToken } });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'UNAUTHORIZED', message: 'Development idToken must not be blank' });
+    },
+  );
 });
 
 describe('bearer tokens', () => {

@@ -40,7 +40,7 @@ beforeAll(async () => {
       { client_id: 'another-app', ...clientBase },
     ],
     jwks: { keys: [jwk] },
-    claims: { openid: ['sub'], email: ['email'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
   });
   server.on('request', provider.callback());
   gateway = await buildGateway({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'styling-app' });
@@ -81,6 +81,67 @@ describe('OIDC login', () => {
     ).toString('base64url');
     expect((await loginWith(`${h}.${forged}.${s}`)).statusCode).toBe(401);
     expect((await loginWith('alice')).statusCode).toBe(401);
+  });
+});
+
+describe('OIDC emails and adding members by email', () => {
+  const signIn = async (claims: Record<string, unknown>) => {
+    const res = await loginWith(await mintIdToken('styling-app', claims));
+    expect(res.statusCode).toBe(200);
+    return res.json().accessToken as string;
+  };
+  const guardianHousehold = async (sub: string) => {
+    const token = await signIn({ sub, email: `${sub}@example.com`, email_verified: true });
+    const created = await gateway.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: bearer(token),
+      payload: { name: 'Home' },
+    });
+    return { token, householdId: created.json().householdId as string };
+  };
+  const addByEmail = (guardian: { token: string; householdId: string }, email: string) =>
+    gateway.inject({
+      method: 'POST',
+      url: `/api/v1/households/${guardian.householdId}/members`,
+      headers: bearer(guardian.token),
+      payload: { email, role: 'PARENT_GUARDIAN' },
+    });
+
+  it("an email the provider marks unverified is not the user's: nobody is added by it", async () => {
+    const guardian = await guardianHousehold('guardian-unverified');
+    const claimant = await signIn({ sub: 'claimant', email: 'grandma@example.com', email_verified: false });
+    const me = await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(claimant) });
+    expect(me.json()).toEqual({ userId: 'claimant', email: '' });
+    const added = await addByEmail(guardian, 'grandma@example.com');
+    expect(added.statusCode).toBe(404);
+    expect(added.json()).toEqual({
+      error: 'NOT_FOUND',
+      message: 'No user with that id or email has signed in yet',
+    });
+    // Once the real owner signs in with it verified, the email names them.
+    await signIn({ sub: 'grandma', email: 'grandma@example.com', email_verified: true });
+    const real = await addByEmail(guardian, 'Grandma@example.com');
+    expect(real.statusCode).toBe(201);
+    expect(real.json()).toMatchObject({ memberId: 'grandma', role: 'PARENT_GUARDIAN' });
+  });
+
+  it('an email two users have signed in with adds neither of them (409)', async () => {
+    const guardian = await guardianHousehold('guardian-shared');
+    await signIn({ sub: 'old-owner', email: 'shared@example.com' });
+    await signIn({ sub: 'new-owner', email: 'shared@example.com', email_verified: true });
+    const added = await addByEmail(guardian, 'shared@example.com');
+    expect(added.statusCode).toBe(409);
+    expect(added.json()).toEqual({
+      error: 'CONFLICT',
+      message: 'More than one user has signed in with that email: add the member by memberId',
+    });
+    const household = await gateway.inject({
+      method: 'GET',
+      url: `/api/v1/households/${guardian.householdId}`,
+      headers: bearer(guardian.token),
+    });
+    expect(household.json().members).toHaveLength(1);
   });
 });
 

@@ -22,6 +22,8 @@ export function createDevIdentityProvider(): IdentityProvider {
   return {
     async identify(idToken) {
       if (idToken.length > 256) throw unauthorized('Development idToken must be at most 256 characters');
+      // Blank ones would all be one shared user, "@dev.local".
+      if (!idToken.trim()) throw unauthorized('Development idToken must not be blank');
       return devIdentity(idToken);
     },
   };
@@ -62,7 +64,11 @@ export function createOidcIdentityProvider(settings: {
           algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
           requiredClaims: ['exp', 'sub'],
         });
-        return { userId: String(payload.sub), email: typeof payload.email === 'string' ? payload.email : '' };
+        // An address the provider says it has not verified is anyone's to type in: taken as the
+        // user's, a guardian adding "parent@example.com" could add whoever claimed it first.
+        const email =
+          typeof payload.email === 'string' && payload.email_verified !== false ? payload.email : '';
+        return { userId: String(payload.sub), email };
       } catch (err) {
         // A failure to fetch the keys (network error, timeout, a JWKS that is not JSON) is the
         // provider's, not the user's: jose passes fetch errors through as they are.

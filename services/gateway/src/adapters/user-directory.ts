@@ -13,9 +13,14 @@ export function createUserDirectory(store: Store) {
     record: (user: { userId: string; email: string }, now: string) =>
       users.put(user.userId, { userId: user.userId, email: user.email.toLowerCase(), lastSignInAt: now }),
     get: (userId: string) => users.get(userId),
-    async byEmail(email: string): Promise<KnownUser | null> {
-      const page = await users.query({ where: [['email', '==', email.toLowerCase()]], limit: 1 });
-      return page.items[0] ?? null;
+    /**
+     * The users who signed in with this email, at most two: with OIDC an address can pass from
+     * one account to another (each keeps the email of its last sign-in), so more than one means
+     * the email alone does not say who is meant.
+     */
+    async byEmail(email: string): Promise<KnownUser[]> {
+      const page = await users.query({ where: [['email', '==', email.toLowerCase()]], limit: 2 });
+      return page.items;
     },
   };
 }

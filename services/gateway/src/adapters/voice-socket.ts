@@ -12,6 +12,7 @@ import {
 import { type Caller, isAppError } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
+import { forwardableEmail } from '../domain/forwarded-email.ts';
 import type { StoredHousehold } from '../domain/household-rules.ts';
 import type { StreamQuota } from '../domain/stream-quota.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
@@ -151,7 +152,11 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
     // Still a member now, not only when the token was issued.
     const member = memberNow(await deps.households.get(claims.householdId), claims.userId);
     if (!member) return close(VOICE_CLOSE_CODES.unauthorized, 'Not a member of the household');
-    const caller: Caller = { userId: claims.userId, role: member.role, email: claims.email || null };
+    const caller: Caller = {
+      userId: claims.userId,
+      role: member.role,
+      email: forwardableEmail(claims.email) || null,
+    };
     let mission: VoiceMissionSnapshot;
     try {
       mission = await deps.loadMission(claims.householdId, claims.missionId, caller, request.id);

@@ -6,7 +6,7 @@ import {
   MemberParams,
   UpdateMemberRequest,
 } from '@hs/contracts';
-import { errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import { conflict, errorResponses, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
 import {
@@ -21,12 +21,18 @@ import { accessHousehold } from '../plugins/household-access.ts';
 
 const errors = errorResponses(401, 403, 404, 409, 422);
 const UNKNOWN_USER = 'No user with that id or email has signed in yet';
+const AMBIGUOUS_EMAIL = 'More than one user has signed in with that email: add the member by memberId';
 const tags = ['members'];
 const security = [{ bearer: [] }];
 // Checked by the route-access hook before the body is read: a non-guardian never reaches a 422.
 const config = { roles: ['PARENT_GUARDIAN'] as const, rolesMessage: MANAGE_MEMBERS_MESSAGE };
 
 export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void {
+  const userByEmail = async (email: string) => {
+    const users = await ctx.users.byEmail(email);
+    if (users.length > 1) throw conflict(AMBIGUOUS_EMAIL);
+    return users[0] ?? null;
+  };
   const guardianAccess = (request: Parameters<typeof accessHousehold>[1], id: string) =>
     accessHousehold(ctx.households, request, id);
   const audit = (
@@ -57,7 +63,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
       schema: {
         tags,
         security,
-        description: `PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise. 409 CONFLICT when the user is already a member, or already belongs to ${MAX_HOUSEHOLDS_PER_USER} households.`,
+        description: `PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise (with OIDC, an email the provider marks unverified is not taken as the user's). 409 CONFLICT when the user is already a member, already belongs to ${MAX_HOUSEHOLDS_PER_USER} households, or more than one user has signed in with that email (add them by memberId).`,
         params: HouseholdParams,
         body: AddMemberRequest,
         response: { 201: Member, ...errors },
@@ -66,7 +72,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
     async (request, reply) => {
       const { userId } = await guardianAccess(request, request.params.id);
       const { memberId, email, ...rest } = request.body;
-      const user = memberId ? await ctx.users.get(memberId) : await ctx.users.byEmail(email ?? '');
+      const user = memberId ? await ctx.users.get(memberId) : await userByEmail(email ?? '');
       if (!user) throw notFound(UNKNOWN_USER);
       requireRoomToJoin(await ctx.households.listFor(user.userId));
       const updated = await ctx.households.change(request.params.id, (h) =>
