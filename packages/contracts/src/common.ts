@@ -104,3 +104,21 @@ export const optionalBody = <T extends z.ZodObject>(schema: T) =>
 
 /** The body of an action that takes none (approve, complete, ...): see optionalBody. */
 export const NoBody = optionalBody(z.object({}));
+
+/**
+ * Characters a name shown to other people must not hold: control characters (NUL, newlines,
+ * escapes: they break logs, notifications and screens) and the invisible marks that reverse the
+ * direction of text (a name could then read as something it is not).
+ */
+const UNSHOWABLE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/** A name people see (a household, a member): trimmed, 1 to `max` characters, nothing unshowable. */
+export const ShownName = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((v) => !UNSHOWABLE.test(v), {
+      message: 'Must not contain control characters or text-direction marks',
+    });

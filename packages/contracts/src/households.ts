@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.ts';
+import { ShownName, Timestamp } from './common.ts';
 
 export const Role = z.enum(['PARENT_GUARDIAN', 'ADULT', 'CHILD']);
 export type Role = z.infer<typeof Role>;
@@ -13,9 +13,9 @@ export const Member = z.object({
 });
 export type Member = z.infer<typeof Member>;
 
-export const DisplayName = z.string().trim().min(1).max(80);
+export const DisplayName = ShownName(80);
 
-export const CreateHouseholdRequest = z.object({ name: z.string().trim().min(1).max(120) });
+export const CreateHouseholdRequest = z.object({ name: ShownName(120) });
 export type CreateHouseholdRequest = z.infer<typeof CreateHouseholdRequest>;
 
 /** Who to add: `memberId` or `email` (exactly one) of a user who has signed in at least once. */

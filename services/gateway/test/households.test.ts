@@ -96,6 +96,28 @@ describe('households', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().details[0].loc).toEqual(['body', 'name']);
   });
+
+  it.each([
+    ['a NUL and a newline', 'Home\u0000\nEvil'],
+    ['a right-to-left override', 'Family \u202etxt.exe'],
+    ['an escape sequence', 'Home\u001b[2J'],
+  ])('refuses a name with %s (422), and keeps accents and scripts', async (_, name) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: bearer(parent.token),
+      payload: { name },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details[0].loc).toEqual(['body', 'name']);
+    const fine = await app.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: bearer(parent.token),
+      payload: { name: 'Famille Müller-Østergård 李家 👪' },
+    });
+    expect(fine.statusCode).toBe(201);
+  });
 });
 
 describe('members', () => {
@@ -238,6 +260,20 @@ describe('members', () => {
       headers: bearer(adult.token),
     });
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it('refuses a display name with control characters or direction marks (422)', async () => {
+    const h = await createHousehold(parent.token);
+    for (const displayName of ['Kid\u0000', 'Mum\r\nDad', '\u2067Admin\u2069']) {
+      const res = await app.inject({
+        method: 'PATCH',
+        url: `/api/v1/households/${h.householdId}/members/${parent.userId}`,
+        headers: bearer(parent.token),
+        payload: { displayName },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().details[0].loc).toEqual(['body', 'displayName']);
+    }
   });
 
   it('refuses an empty change with 422', async () => {

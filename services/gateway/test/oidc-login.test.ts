@@ -126,6 +126,29 @@ describe('OIDC emails and adding members by email', () => {
     expect(real.json()).toMatchObject({ memberId: 'grandma', role: 'PARENT_GUARDIAN' });
   });
 
+  it('a subject longer than ids may be gets a stable id of its own, and can be managed like any member', async () => {
+    const guardian = await guardianHousehold('guardian-long-sub');
+    const sub = `tenant:${'x'.repeat(240)}`;
+    const first = await signIn({ sub, email: 'long@example.com' });
+    const me = (await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(first) })).json();
+    expect(me.userId.length).toBeLessThanOrEqual(128);
+    const again = await signIn({ sub, email: 'long@example.com' });
+    expect(
+      (await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(again) })).json().userId,
+    ).toBe(me.userId);
+    const member = `/api/v1/households/${guardian.householdId}/members/${encodeURIComponent(me.userId)}`;
+    expect((await addByEmail(guardian, 'long@example.com')).json()).toMatchObject({ memberId: me.userId });
+    const demoted = await gateway.inject({
+      method: 'PATCH',
+      url: member,
+      headers: bearer(guardian.token),
+      payload: { role: 'CHILD' },
+    });
+    expect(demoted.statusCode).toBe(200);
+    const removed = await gateway.inject({ method: 'DELETE', url: member, headers: bearer(guardian.token) });
+    expect(removed.statusCode).toBeLessThan(300);
+  });
+
   it('an email two users have signed in with adds neither of them (409)', async () => {
     const guardian = await guardianHousehold('guardian-shared');
     await signIn({ sub: 'old-owner', email: 'shared@example.com' });

@@ -29,6 +29,19 @@ export function createDevIdentityProvider(): IdentityProvider {
   };
 }
 
+/** The longest id every contract takes for a member (paths, audit actors, owners). */
+const MAX_USER_ID_LENGTH = 128;
+
+/**
+ * The user id of an OIDC subject: the `sub` itself, or for one longer than ids may be (OIDC
+ * allows 255 characters) a stable digest of it, so the member can still be named in paths and
+ * audit entries and managed like anyone else.
+ */
+export function oidcUserId(sub: string): string {
+  if (sub.length <= MAX_USER_ID_LENGTH) return sub;
+  return `oidc_${createHash('sha256').update(sub).digest('base64url')}`;
+}
+
 export function createOidcIdentityProvider(settings: {
   issuer: string;
   audience: string;
@@ -68,7 +81,7 @@ export function createOidcIdentityProvider(settings: {
         // user's, a guardian adding "parent@example.com" could add whoever claimed it first.
         const email =
           typeof payload.email === 'string' && payload.email_verified !== false ? payload.email : '';
-        return { userId: String(payload.sub), email };
+        return { userId: oidcUserId(String(payload.sub)), email };
       } catch (err) {
         // A failure to fetch the keys (network error, timeout, a JWKS that is not JSON) is the
         // provider's, not the user's: jose passes fetch errors through as they are.
