@@ -133,6 +133,27 @@ describe('rate limits', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('counts only the POSTs it limits: reading missions and their events costs no chat turn', async () => {
+    const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '1', RATE_LIMIT_EVENTS_PER_MINUTE: '1' });
+    const user = await login(app, 'poller@x.test');
+    const h = await household(app, user.token);
+    const call = (method: 'GET' | 'POST', path: string) =>
+      app.inject({
+        method,
+        url: `/api/v1/households/${h}/orchestrator/${path}`,
+        headers: bearer(user.token),
+        ...(method === 'POST' ? { payload: { message: 'hi' } } : {}),
+      });
+    // An app polling its list and a mission's events, as apps do.
+    for (let i = 0; i < 5; i++) {
+      expect((await call('GET', 'missions')).statusCode).toBe(200);
+      expect((await call('GET', 'missions/m1/events')).statusCode).toBe(200);
+    }
+    expect((await call('POST', 'missions')).statusCode).toBe(201);
+    expect((await call('POST', 'missions/m1/events')).statusCode).toBe(201);
+    expect((await call('POST', 'missions/m1/chat')).statusCode).toBe(429);
+  });
+
   it('limits client events per user (RATE_LIMIT_EVENTS_PER_MINUTE) apart from chat turns', async () => {
     const app = await gateway({ RATE_LIMIT_EVENTS_PER_MINUTE: '2', RATE_LIMIT_CHAT_PER_MINUTE: '5' });
     const user = await login(app, 'voter@x.test');

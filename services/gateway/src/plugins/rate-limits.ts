@@ -105,6 +105,8 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       keyGenerator: (request) => `${rule.name}:${rule.key(request)}`,
     });
     const hook = async (request: FastifyRequest) => {
+      // A wildcard route serves every method: reading a mission list is not a chat turn.
+      if (request.method !== rule.method) return;
       if (rule.covers && !rule.covers((request.params as HouseholdParams)['*'] ?? '')) return;
       const result = await check(request);
       if (result.isAllowed || !result.isExceeded) return;
