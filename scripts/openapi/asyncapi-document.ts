@@ -21,11 +21,13 @@ const schema = (type: z.ZodType): Json => {
   return rest;
 };
 
-/** A frame's data: the type's own fields (where a contract names them) and the common ones. */
+/**
+ * A frame's data: the type's own fields (where a contract names them) and the common ones, as ONE
+ * object: an `allOf` of two closed objects would refuse every frame (each part forbids the other's
+ * fields), and a strict generated client would drop the events.
+ */
 const frame = (own?: z.ZodObject) =>
-  own
-    ? { allOf: [schema(own.omit({ turn_id: true } as never)), schema(StreamFrameData)] }
-    : schema(StreamFrameData);
+  own ? schema(own.omit({ turn_id: true } as never).extend(StreamFrameData.shape)) : schema(StreamFrameData);
 
 const OWN_FIELDS: Partial<Record<StreamEventType, z.ZodObject>> = {
   'plan.updated': PlanUpdatedData,

@@ -1,5 +1,5 @@
-import { AuditEntry, AuditPage, ErrorEnvelope, HouseholdAuditQuery, HouseholdParams } from '@hs/contracts';
-import type { ServiceApp } from '@hs/service-kit';
+import { AuditEntry, AuditPage, HouseholdAuditQuery, HouseholdParams } from '@hs/contracts';
+import { errorResponses, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
 import { requireRole } from '../domain/household-rules.ts';
@@ -13,10 +13,10 @@ export function registerAuditLogRoutes(app: ServiceApp, ctx: GatewayContext): vo
         tags: ['audit'],
         security: [{ bearer: [] }],
         description:
-          'PARENT_GUARDIAN only (403 for other members); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType, category. The total count is in the x-total-count header.',
+          'PARENT_GUARDIAN only (403 for other members); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType, category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header.',
         params: HouseholdParams,
         querystring: HouseholdAuditQuery,
-        response: { 200: z.array(AuditEntry), 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope },
+        response: { 200: z.array(AuditEntry), ...errorResponses(401, 403, 404, 422, 502, 504) },
       },
     },
     async (request, reply) => {
