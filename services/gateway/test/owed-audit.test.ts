@@ -3,10 +3,10 @@
 // decision still answers 200 and the entry stays owed on the request until the recovery sweep
 // records it, exactly once. Before, the caller got 503 for a decision that had landed, and the
 // entry was lost: a retried approval is 409.
-import { createStore, type Store, StoreUnavailableError } from '@hs/store';
+import { type CollectionOptions, createStore, type Doc, type Store, StoreUnavailableError } from '@hs/store';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { recoverOwedAudits } from '../src/flows/owed-audit.ts';
-import { buildBuyflowGateway } from './buyflow-harness.ts';
+import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
 
 /** A store whose audit outbox refuses new entries while `failing` is set. */
 function storeWithFailingAuditOutbox(): { store: Store; failing: { on: boolean } } {
@@ -16,8 +16,8 @@ function storeWithFailingAuditOutbox(): { store: Store; failing: { on: boolean }
     backend: inner.backend,
     ping: () => inner.ping(),
     close: () => inner.close(),
-    collection(name, options) {
-      const collection = inner.collection(name, options);
+    collection<T extends Doc>(name: string, options?: CollectionOptions) {
+      const collection = inner.collection<T>(name, options);
       if (name !== 'outbox_audit') return collection;
       return {
         ...collection,
@@ -105,5 +105,77 @@ describe('a decision whose audit entry was queued at once', () => {
     const stored = await t.app.ctx.buyflow.requests.get(pr.householdId, pr.requestId);
     expect(stored).toMatchObject({ auditOwed: [], auditPending: false });
     expect(await sweepLater()).toBe(0);
+  });
+});
+
+describe('the other gates that change a request', () => {
+  it('creating a request: 201, and its CREATE entry recorded by the sweep', async () => {
+    failing.on = true;
+    const created = await t.post('/requests', t.adult, t.item);
+    expect(created.statusCode).toBe(201);
+    const { requestId } = created.json();
+    expect(await entriesFor(requestId, 'CREATE_PURCHASE_REQUEST')).toHaveLength(0);
+    failing.on = false;
+    expect(await sweepLater()).toBe(1);
+    expect(await entriesFor(requestId, 'CREATE_PURCHASE_REQUEST')).toHaveLength(1);
+  });
+
+  it("cart-prep's cart and the parent's confirmation: each answered, each entry recorded once", async () => {
+    const pr = (await t.post('/requests', t.adult, t.item)).json();
+    const r = `/requests/${pr.requestId}`;
+    await t.post(`${r}/approve`, t.guardian);
+    const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
+
+    failing.on = true;
+    const ready = await t.post(`${r}/cart-ready`, t.internal(), {
+      jobId: intent.cartprepJobId,
+      cart: sampleCart(),
+    });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().status).toBe('CART_READY');
+    const done = await t.post(`${r}/confirm-checkout`, t.adult, {
+      confirmationToken: intent.confirmationToken,
+    });
+    expect(done.statusCode).toBe(200);
+    expect(done.json().status).toBe('COMPLETED');
+    // cart-prep redelivering its callback changes nothing and owes nothing more.
+    expect(
+      (await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: sampleCart() }))
+        .statusCode,
+    ).toBe(200);
+
+    failing.on = false;
+    expect(await sweepLater()).toBe(1);
+    expect(await entriesFor(pr.requestId, 'CART_READY')).toHaveLength(1);
+    expect(await entriesFor(pr.requestId, 'CONFIRM_CHECKOUT')).toHaveLength(1);
+  });
+
+  it('a cart that does not match the approval: both its CRITICAL entries are owed and recorded', async () => {
+    const pr = (await t.post('/requests', t.adult, t.item)).json();
+    const r = `/requests/${pr.requestId}`;
+    await t.post(`${r}/approve`, t.guardian);
+    const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
+    failing.on = true;
+    const refused = await t.post(`${r}/cart-ready`, t.internal(), {
+      jobId: intent.cartprepJobId,
+      cart: sampleCart(500),
+    });
+    expect(refused.json().status).toBe('APPROVED');
+    failing.on = false;
+    expect(await sweepLater()).toBe(1);
+    const [gate] = await entriesFor(pr.requestId, 'CART_READY');
+    expect(gate).toMatchObject({
+      severity: 'CRITICAL',
+      detail: expect.objectContaining({ outcome: 'REFUSED' }),
+    });
+    const outbox = await t.store
+      .collection<{ payload: { event: { action: string; category: string; targetId: string } } }>(
+        'outbox_audit',
+      )
+      .query({ limit: 500 });
+    const mismatches = outbox.items
+      .map((i) => i.payload.event)
+      .filter((e) => e.action === 'CART_MISMATCH' && e.targetId === pr.requestId);
+    expect(mismatches).toEqual([expect.objectContaining({ category: 'SAFETY_VIOLATION' })]);
   });
 });

@@ -5,7 +5,8 @@ import type { GatewayContext } from '../context.ts';
 import { canonicalCart, cartRefusal } from '../domain/purchase-request-cart.ts';
 import { applyEvent } from '../domain/purchase-request-machine.ts';
 import { publicRequest, type StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
-import { auditCartMismatch, auditGate, guarded, type RequestRef } from './purchase-gate.ts';
+import { owedEntry, owing, payOwedAudit } from './owed-audit.ts';
+import { cartMismatchEntry, gateEntry, guarded, type RequestRef } from './purchase-gate.ts';
 
 /** The lastFailure code of a cart refused for not matching the approval. */
 const CART_REFUSED_CODE = 'SAFETY_VIOLATION' as const;
@@ -35,10 +36,13 @@ async function applyCallback(
   return guarded(ctx, request, gate, async () => {
     const now = nowIso();
     let replay = false;
-    let refused: string | undefined;
+    // Ids fixed once: the update below may run more than once.
+    const owed = {
+      gate: owedEntry(request, gateEntry(gate, 'ALLOWED')),
+      mismatch: owedEntry(request, gateEntry(gate, 'ALLOWED')),
+    };
     const { doc } = await ctx.buyflow.requests.change(requestId, (r) => {
       replay = false;
-      refused = undefined;
       if (r.householdId !== householdId) return ABORT;
       if (replayed(r)) {
         replay = true;
@@ -47,14 +51,20 @@ async function applyCallback(
       if (r.status === 'CART_PREP' && r.cartprepJobId !== jobId)
         throw conflict(`Callback is for job ${jobId}, but the request is waiting for job ${r.cartprepJobId}`);
       const outcome = apply(r, now);
-      refused = outcome.refused;
-      return outcome.next;
+      // The gate's entries are owed with the change they record (flows/owed-audit.ts).
+      if (!outcome.refused)
+        return owing(outcome.next, { ...owed.gate, entry: gateEntry(gate, 'ALLOWED', { jobId, ...detail }) });
+      const reason = outcome.refused;
+      return owing(
+        owing(outcome.next, {
+          ...owed.gate,
+          entry: gateEntry(gate, 'REFUSED', { jobId, reason, ...detail }, 'CRITICAL'),
+        }),
+        { ...owed.mismatch, entry: cartMismatchEntry(gate, { jobId, reason }) },
+      );
     });
     if (!doc || doc.householdId !== householdId) throw notFound('Purchase request not found');
-    if (refused) {
-      await auditGate(ctx, request, gate, 'REFUSED', { jobId, reason: refused, ...detail }, 'CRITICAL');
-      await auditCartMismatch(ctx, request, gate, { jobId, reason: refused });
-    } else if (!replay) await auditGate(ctx, request, gate, 'ALLOWED', { jobId, ...detail });
+    if (!replay) await payOwedAudit(ctx, doc);
     return publicRequest(doc);
   });
 }

@@ -8,7 +8,8 @@ import {
 } from '../domain/confirmation-token.ts';
 import { applyEvent, assertCanApply } from '../domain/purchase-request-machine.ts';
 import { publicRequest } from '../domain/purchase-request-rules.ts';
-import { auditGate, type Gate, type RequestRef } from './purchase-gate.ts';
+import { owedEntry, owing, payOwedAudit } from './owed-audit.ts';
+import { type Gate, gateEntry, type RequestRef } from './purchase-gate.ts';
 
 /**
  * Confirming the checkout is three named steps; the caller has checked membership and role:
@@ -16,7 +17,8 @@ import { auditGate, type Gate, type RequestRef } from './purchase-gate.ts';
  *     actor's 403; used 409) and that the request is CART_READY (409);
  *  2. spend the token: one atomic compare-and-set, so of concurrent confirmations exactly one
  *     goes on (the one place money is committed; nothing after it is undone);
- *  3. move the request to COMPLETED and write the gate's audit entry.
+ *  3. move the request to COMPLETED with the gate's audit entry owed in the same atomic update,
+ *     then hand it to the audit outbox (flows/owed-audit.ts).
  */
 export async function confirmCheckout(
   ctx: GatewayContext,
@@ -42,12 +44,18 @@ export async function confirmCheckout(
   const now = nowIso();
   if (!(await tokens.spend(tokenHash, now))) throw conflict(TOKEN_MESSAGES.used);
 
-  const { doc } = await requests.change(requestId, (r) => applyEvent(r, 'confirmCheckout', {}, now));
+  const owed = owedEntry(
+    request,
+    gateEntry(gate, 'ALLOWED', {
+      intentId: found.intentId,
+      subtotal: found.cart?.subtotal ?? null,
+      currency: found.currency,
+    }),
+  );
+  const { doc } = await requests.change(requestId, (r) =>
+    owing(applyEvent(r, 'confirmCheckout', {}, now), owed),
+  );
   if (!doc) throw notFound('Purchase request not found');
-  await auditGate(ctx, request, gate, 'ALLOWED', {
-    intentId: doc.intentId,
-    subtotal: doc.cart?.subtotal ?? null,
-    currency: doc.currency,
-  });
+  await payOwedAudit(ctx, doc);
   return publicRequest(doc);
 }

@@ -5,9 +5,11 @@ import {
   listOnHousehold,
   newPurchaseRequest,
   publicRequest,
+  requestTotal,
   requireGate,
 } from '../domain/purchase-request-rules.ts';
-import { auditGate, guarded, type RequestRef } from './purchase-gate.ts';
+import { owedEntry, owing, payOwedAudit } from './owed-audit.ts';
+import { gateEntry, guarded, type RequestRef } from './purchase-gate.ts';
 
 /**
  * Creating a purchase request, for the app's route and the stylist's (internal) route alike:
@@ -38,15 +40,23 @@ export async function createPurchaseRequest(
         now,
         ctx.config.allowPrivateMerchantHosts,
       );
-      // The request document is the source of truth; the household's list follows it.
-      await ctx.buyflow.requests.create(created);
+      // The request document is the source of truth, created owing its gate entry
+      // (flows/owed-audit.ts); the household's list follows it.
+      const owed = owing(
+        created,
+        owedEntry(
+          request,
+          gateEntry({ ...gate, targetId: created.requestId }, 'ALLOWED', {
+            title: created.title,
+            total: requestTotal(created),
+            currency: created.currency,
+            merchantDomain: created.merchantDomain,
+          }),
+        ),
+      );
+      await ctx.buyflow.requests.create(owed);
       await ctx.households.change(householdId, (h) => listOnHousehold(h, created.requestId, now));
-      await auditGate(ctx, request, { ...gate, targetId: created.requestId }, 'ALLOWED', {
-        title: created.title,
-        total: created.price * created.quantity,
-        currency: created.currency,
-        merchantDomain: created.merchantDomain,
-      });
+      await payOwedAudit(ctx, owed);
       return { status: 201, body: publicRequest(created) };
     });
   });

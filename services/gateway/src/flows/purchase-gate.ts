@@ -80,26 +80,15 @@ export async function auditRefusal(
 }
 
 /** A reported cart that doesn't match its approval: a safety violation, beside the gate's entry. */
-export function auditCartMismatch(
-  ctx: GatewayContext,
-  request: RequestRef,
-  gate: Gate,
-  detail: Record<string, unknown>,
-): Promise<void> {
-  return ctx.audit.record(
-    gate.householdId,
-    {
-      category: 'SAFETY_VIOLATION',
-      severity: 'CRITICAL',
-      action: 'CART_MISMATCH',
-      actorId: gate.actorId,
-      targetType: 'PURCHASE_REQUEST',
-      targetId: gate.targetId,
-      detail,
-    },
-    request.id,
-  );
-}
+export const cartMismatchEntry = (gate: Gate, detail: Record<string, unknown>): AuditInput => ({
+  category: 'SAFETY_VIOLATION',
+  severity: 'CRITICAL',
+  action: 'CART_MISMATCH',
+  actorId: gate.actorId,
+  targetType: 'PURCHASE_REQUEST',
+  targetId: gate.targetId,
+  detail,
+});
 
 /** A refusal of the gate (as opposed to a failure of the system): 400 policy, 403, 409. */
 export const isRefusal = (err: unknown): err is AppError =>
