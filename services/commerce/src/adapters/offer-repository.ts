@@ -76,6 +76,12 @@ export function createOfferRepository(store: Store, maxOffers = DEFAULT_MAX_OFFE
       const offer = await offers.get(offerId);
       return offer && offer.householdId === householdId ? offer : null;
     },
+    /** The household's offers among `ids` (another household's are left out). */
+    async getMany(householdId: string, ids: readonly string[]): Promise<Map<string, StoredOffer>> {
+      const found = await offers.getMany(ids);
+      for (const [id, offer] of found) if (offer.householdId !== householdId) found.delete(id);
+      return found;
+    },
     /** False (nothing created) when the household holds `maxOffers` already. */
     create: (offer: StoredOffer): Promise<boolean> =>
       held.createWithin(offer.householdId, maxOffers, existing(offer.householdId), () =>

@@ -12,6 +12,8 @@ import {
 import {
   conflict,
   errorResponses,
+  idempotencyKeyOf,
+  keyedId,
   locationOf,
   NOT_CHILD,
   newId,
@@ -20,6 +22,7 @@ import {
   policyViolation,
   type ServiceApp,
 } from '@hs/service-kit';
+import { StoreConflictError } from '@hs/store';
 import { z } from 'zod';
 import { draftOffer, type StoredOffer } from '../domain/offers.ts';
 import type { CommerceContext } from './context.ts';
@@ -34,6 +37,8 @@ const writers = {
   config: { roles: NOT_CHILD, rolesMessage: 'A CHILD may not create, change or delete offers' },
 };
 const WRITERS_ONLY = ' ADULT and PARENT_GUARDIAN only (a CHILD gets 403).';
+const KEYED_CREATE =
+  " With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same offers: a retry whose first attempt was saved here but never answered (a restart, a 504) gets them back (201) instead of a second set.";
 
 /** 409 when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers, or a batch would pass it. */
 const atOfferCap = (max: number) =>
@@ -42,14 +47,63 @@ const atOfferCap = (max: number) =>
   );
 
 export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void {
-  const draft = (input: z.output<typeof CreateOfferRequest>, householdId: string, where: string) => {
-    const result = draftOffer(
-      input,
-      { offerId: newId('off'), householdId, now: nowIso() },
-      ctx.allowedDomains,
-    );
+  const draft = (
+    input: z.output<typeof CreateOfferRequest>,
+    householdId: string,
+    where: string,
+    offerId = newId('off'),
+  ) => {
+    const result = draftOffer(input, { offerId, householdId, now: nowIso() }, ctx.allowedDomains);
     if (!result.ok) throw policyViolation(`${where}${result.reason}`);
     return result.offer;
+  };
+
+  /**
+   * Under an Idempotency-Key (the gateway passes the client's on) the ids of the offers a create
+   * makes are the key's, so a retry whose first attempt was saved here but never answered (a
+   * restart, a 504) finds those offers instead of making them again; null without a key.
+   */
+  const keyedOfferIds = (
+    request: { headers: Record<string, string | string[] | undefined>; caller?: { userId: string } | null },
+    householdId: string,
+    kind: string,
+    body: unknown,
+    n: number,
+  ) => {
+    const key = idempotencyKeyOf(request.headers);
+    if (!key) return null;
+    const first = keyedId('off', key, [householdId, request.caller?.userId ?? null, kind], body);
+    return kind === 'offer' ? [first] : Array.from({ length: n }, (_, i) => `${first}${i}`);
+  };
+
+  /** The offers an earlier attempt under the same key saved, in order; null when it saved none. */
+  const savedBefore = async (householdId: string, ids: readonly string[]): Promise<StoredOffer[] | null> => {
+    const found = await ctx.offers.getMany(householdId, ids);
+    const saved = ids.map((id) => found.get(id)).filter((o): o is StoredOffer => o !== undefined);
+    return saved.length > 0 ? saved : null;
+  };
+
+  /** Saves offers all or none; a keyed create racing its own retry answers with what the other saved. */
+  const createOffers = async (
+    householdId: string,
+    offers: StoredOffer[],
+    keyed: boolean,
+    save: () => Promise<boolean>,
+  ): Promise<StoredOffer[]> => {
+    try {
+      if (await save()) return offers;
+    } catch (err) {
+      const first =
+        keyed && err instanceof StoreConflictError
+          ? await savedBefore(
+              householdId,
+              offers.map((o) => o.offerId),
+            )
+          : null;
+      if (first) return first;
+      throw err;
+    }
+    throw atOfferCap(ctx.offers.maxOffers);
   };
 
   app.post(
@@ -57,7 +111,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: `Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). 409 CONFLICT when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers (default 200,000; deleting one frees its place).${WRITERS_ONLY}`,
+        description: `Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). 409 CONFLICT when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers (default 200,000; deleting one frees its place).${WRITERS_ONLY}${KEYED_CREATE}`,
         params: HouseholdParams,
         body: CreateOfferRequest,
         response: { 201: Offer, ...createErrors },
@@ -65,9 +119,15 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
       ...writers,
     },
     async (request, reply) => {
-      const offer = draft(request.body, request.params.id, '');
-      if (!(await ctx.offers.create(offer))) throw atOfferCap(ctx.offers.maxOffers);
-      return reply.code(201).header('location', locationOf(request, offer.offerId)).send(offer);
+      const householdId = request.params.id;
+      const ids = keyedOfferIds(request, householdId, 'offer', request.body, 1);
+      const sent = (offer: StoredOffer) =>
+        reply.code(201).header('location', locationOf(request, offer.offerId)).send(offer);
+      const before = ids && (await savedBefore(householdId, ids));
+      if (before) return sent(before[0]!);
+      const offer = draft(request.body, householdId, '', ids?.[0]);
+      const [saved] = await createOffers(householdId, [offer], ids !== null, () => ctx.offers.create(offer));
+      return sent(saved!);
     },
   );
 
@@ -76,7 +136,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: `Creates all offers or none (max 500); one URL or price refused refuses the whole batch; 409 CONFLICT when the batch would take the household past COMMERCE_MAX_OFFERS_PER_HOUSEHOLD (default 200,000).${WRITERS_ONLY}`,
+        description: `Creates all offers or none (max 500); one URL or price refused refuses the whole batch; 409 CONFLICT when the batch would take the household past COMMERCE_MAX_OFFERS_PER_HOUSEHOLD (default 200,000).${WRITERS_ONLY}${KEYED_CREATE}`,
         params: HouseholdParams,
         body: BulkCreateOffersRequest,
         response: { 201: BulkCreateOffersResponse, ...createErrors },
@@ -84,11 +144,17 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
       ...writers,
     },
     async (request, reply) => {
+      const householdId = request.params.id;
+      const ids = keyedOfferIds(request, householdId, 'bulk', request.body, request.body.offers.length);
+      const before = ids && (await savedBefore(householdId, ids));
+      if (before) return reply.code(201).send({ items: before });
       const drafted: StoredOffer[] = request.body.offers.map((o, i) =>
-        draft(o, request.params.id, `offers[${i}]: `),
+        draft(o, householdId, `offers[${i}]: `, ids?.[i]),
       );
-      if (!(await ctx.offers.createMany(request.params.id, drafted))) throw atOfferCap(ctx.offers.maxOffers);
-      return reply.code(201).send({ items: drafted });
+      const items = await createOffers(householdId, drafted, ids !== null, () =>
+        ctx.offers.createMany(householdId, drafted),
+      );
+      return reply.code(201).send({ items });
     },
   );
 

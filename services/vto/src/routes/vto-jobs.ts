@@ -12,6 +12,8 @@ import { refuseWhenHouseholdQueueFull } from '@hs/jobs';
 import {
   badRequest,
   errorResponses,
+  idempotencyKeyOf,
+  keyedId,
   locationOf,
   MEMBERSHIP_REQUIRED,
   newId,
@@ -20,15 +22,20 @@ import {
   requireCaller,
   type ServiceApp,
 } from '@hs/service-kit';
+import { StoreConflictError } from '@hs/store';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { storageRefPrefix } from '../adapters/image-loader.ts';
 import type { VtoContext } from '../context.ts';
 import { parseImageRef } from '../domain/image-ref.ts';
-import { newJob, publicJob } from '../domain/vto-job-machine.ts';
+import { newJob, publicJob, type StoredVtoJob } from '../domain/vto-job-machine.ts';
 
 const tags = ['vto'];
 const security = [{ internalToken: [] }];
 const errors = errorResponses(400, 401, 403, 404);
 export const JOB_NOT_FOUND = 'Try-on job not found';
+
+const accepted = (request: FastifyRequest, reply: FastifyReply, job: StoredVtoJob) =>
+  reply.code(202).header('location', locationOf(request, job.jobId)).send(publicJob(job));
 
 export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
   const prefix = storageRefPrefix(ctx.storage);
@@ -57,7 +64,10 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
           'an accepted reference, or memberId (default: the caller) is not a household member. The job then ' +
           'runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With ' +
           'VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT. A household with ' +
-          'VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for one more.',
+          'VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for one more. ' +
+          "With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the " +
+          'same job: a retry whose first attempt was queued here but never answered (a restart, a 504) gets that job ' +
+          '(202, as it stands now) instead of a second one.',
         params: HouseholdParams,
         // No body at all means both refs are missing: the spec's 400 BAD_REQUEST, not a schema error.
         body: optionalBody(CreateVtoJobRequest),
@@ -67,6 +77,12 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
     async (request, reply) => {
       const caller = requireCaller(request);
       const householdId = request.params.id;
+      const key = idempotencyKeyOf(request.headers);
+      const jobId = key
+        ? keyedId('vto', key, [householdId, caller.userId, 'vto-job'], request.body)
+        : newId('vto');
+      const queued = key ? await ctx.jobs.get(householdId, jobId) : null;
+      if (queued) return accepted(request, reply, queued);
       const personImageRef = requireRef('personImageRef', request.body.personImageRef, householdId);
       const garmentImageRef = requireRef('garmentImageRef', request.body.garmentImageRef, householdId);
       const memberId = request.body.memberId?.trim() || caller.userId;
@@ -78,7 +94,7 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
         'try-ons queued or running',
       );
       const job = newJob({
-        jobId: newId('vto'),
+        jobId,
         householdId,
         memberId,
         personImageRef,
@@ -86,9 +102,16 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
         backend: ctx.backend.name,
         now: nowIso(),
       });
-      await ctx.jobs.create(job);
+      try {
+        await ctx.jobs.create(job);
+      } catch (err) {
+        // The same key's retry, racing this attempt, saved the job first.
+        const first = key && err instanceof StoreConflictError && (await ctx.jobs.get(householdId, jobId));
+        if (first) return accepted(request, reply, first);
+        throw err;
+      }
       ctx.worker.wake();
-      return reply.code(202).header('location', locationOf(request, job.jobId)).send(publicJob(job));
+      return accepted(request, reply, job);
     },
   );
 

@@ -10,12 +10,15 @@ import {
 import {
   conflict,
   errorResponses,
+  idempotencyKeyOf,
+  keyedId,
   locationOf,
   newId,
   notFound,
   nowIso,
   type ServiceApp,
 } from '@hs/service-kit';
+import { StoreConflictError } from '@hs/store';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import {
@@ -38,29 +41,43 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
       config: { validationStatus: 400 },
       schema: {
         tags,
-        description: `A named collection of items and outfits; a missing name is 400 VALIDATION_ERROR. A household has at most ${MAX_COLLECTIONS_PER_HOUSEHOLD} collections: one more is 409 CONFLICT.`,
+        description: `A named collection of items and outfits; a missing name is 400 VALIDATION_ERROR. A household has at most ${MAX_COLLECTIONS_PER_HOUSEHOLD} collections: one more is 409 CONFLICT. With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same collection: a retry whose first attempt was saved here but never answered (a restart, a 504) gets it back (201) instead of a second one.`,
         params: HouseholdParams,
         body: CreateCollectionRequest,
         response: { 201: FeedCollection, ...errors },
       },
     },
     async (request, reply) => {
+      const householdId = request.params.id;
+      const key = idempotencyKeyOf(request.headers);
+      const collectionId = key
+        ? keyedId('col', key, [householdId, request.caller?.userId ?? null, 'collection'], request.body)
+        : newId('col');
+      const saved = (c: StoredCollection) =>
+        reply.code(201).header('location', locationOf(request, c.collectionId)).send(collectionView(c));
+      // The same key's earlier attempt saved it (its answer was lost), or is saving it right now.
+      const first = async () => (key ? await ctx.collections.get(householdId, collectionId) : null);
+      const before = await first();
+      if (before) return saved(before);
       const now = nowIso();
       const collection: StoredCollection = {
-        collectionId: newId('col'),
-        householdId: request.params.id,
+        collectionId,
+        householdId,
         name: request.body.name,
         entries: [],
         createdBy: request.caller?.userId ?? null,
         createdAt: now,
         updatedAt: now,
       };
-      if (!(await ctx.collections.create(collection)))
-        throw conflict(`A household can have at most ${MAX_COLLECTIONS_PER_HOUSEHOLD} collections`);
-      return reply
-        .code(201)
-        .header('location', locationOf(request, collection.collectionId))
-        .send(collectionView(collection));
+      try {
+        if (!(await ctx.collections.create(collection)))
+          throw conflict(`A household can have at most ${MAX_COLLECTIONS_PER_HOUSEHOLD} collections`);
+      } catch (err) {
+        const raced = err instanceof StoreConflictError ? await first() : null;
+        if (raced) return saved(raced);
+        throw err;
+      }
+      return saved(collection);
     },
   );
 

@@ -11,6 +11,8 @@ import {
   badRequest,
   conflict,
   errorResponses,
+  idempotencyKeyOf,
+  keyedId,
   locationOf,
   newId,
   notFound,
@@ -18,6 +20,7 @@ import {
   type ServiceApp,
   serviceUnavailable,
 } from '@hs/service-kit';
+import { StoreConflictError } from '@hs/store';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
 import { hasConfirmedImage } from '../domain/items.ts';
@@ -31,11 +34,24 @@ const H = '/api/v1/households/:id/wardrobe';
 const DISABLED = 'Curation is not enabled in this environment';
 
 /** Stores a new outfit, or 409 when the household holds WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD already. */
-async function createOutfit(ctx: WardrobeContext, outfit: Outfit): Promise<void> {
-  if (!(await ctx.outfits.create(outfit)))
-    throw conflict(
-      `This household already has ${ctx.outfits.maxOutfits} outfits (WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD); delete some first`,
-    );
+/**
+ * Saves a new outfit (409 at WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD). Under an Idempotency-Key its id
+ * is the key's: a retry racing the first attempt gets the outfit that attempt saved.
+ */
+async function createOutfit(ctx: WardrobeContext, outfit: Outfit, keyed: boolean): Promise<Outfit> {
+  try {
+    if (await ctx.outfits.create(outfit)) return outfit;
+  } catch (err) {
+    const first =
+      keyed &&
+      err instanceof StoreConflictError &&
+      (await ctx.outfits.get(outfit.householdId, outfit.outfitId));
+    if (first) return first;
+    throw err;
+  }
+  throw conflict(
+    `This household already has ${ctx.outfits.maxOutfits} outfits (WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD); delete some first`,
+  );
 }
 
 export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): void {
@@ -67,7 +83,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
       schema: {
         tags: ['outfits'],
         description:
-          'With itemIds: saves exactly those items (each must be an item of this household, else 404). Without: saves the best curated look around anchorItemId (default: the most recently changed item); 503 when curation is disabled, 400 when the wardrobe is empty; 409 CONFLICT when the household already holds WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD outfits (default 2000; deleting one frees its place).',
+          "With itemIds: saves exactly those items (each must be an item of this household, else 404). Without: saves the best curated look around anchorItemId (default: the most recently changed item); 503 when curation is disabled, 400 when the wardrobe is empty; 409 CONFLICT when the household already holds WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD outfits (default 2000; deleting one frees its place). With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same outfit: a retry whose first attempt was saved here but never answered (a restart, a 504) gets that outfit back (201) instead of a second one.",
         params: HouseholdParams,
         body: CreateOutfitRequest,
         response: { 201: Outfit, ...createErrors },
@@ -76,9 +92,17 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
     async (request, reply) => {
       const householdId = request.params.id;
       const { itemIds, anchorItemId, name } = request.body;
+      const key = idempotencyKeyOf(request.headers);
+      const outfitId = key
+        ? keyedId('out', key, [householdId, request.caller?.userId ?? null, 'outfit'], request.body)
+        : newId('out');
+      const first = key ? await ctx.outfits.get(householdId, outfitId) : null;
+      const saved = (outfit: Outfit) =>
+        reply.code(201).header('location', locationOf(request, outfit.outfitId)).send(outfit);
+      if (first) return saved(first);
       const now = nowIso();
       const base = {
-        outfitId: newId('out'),
+        outfitId,
         householdId,
         createdBy: request.caller?.userId ?? null,
         createdAt: now,
@@ -97,8 +121,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
           source: 'MANUAL',
           why: [],
         };
-        await createOutfit(ctx, outfit);
-        return reply.code(201).header('location', locationOf(request, outfit.outfitId)).send(outfit);
+        return saved(await createOutfit(ctx, outfit, key !== null));
       }
       if (!enabled) throw serviceUnavailable(DISABLED);
       const anchor = anchorItemId
@@ -116,8 +139,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
         source: 'CURATED',
         why: best?.why ?? ['Nothing in the wardrobe or the offers completes this item yet', ...curated.notes],
       };
-      await createOutfit(ctx, outfit);
-      return reply.code(201).header('location', locationOf(request, outfit.outfitId)).send(outfit);
+      return saved(await createOutfit(ctx, outfit, key !== null));
     },
   );
 

@@ -14,6 +14,8 @@ import {
   badRequest,
   conflict,
   errorResponses,
+  idempotencyKeyOf,
+  keyedId,
   locationOf,
   newId,
   notFound,
@@ -21,7 +23,7 @@ import {
   requireCaller,
   type ServiceApp,
 } from '@hs/service-kit';
-import { StoreQueryError } from '@hs/store';
+import { StoreConflictError, StoreQueryError } from '@hs/store';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { WardrobeContext } from '../context.ts';
@@ -45,13 +47,31 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
     if (!(await ctx.members.isMember(householdId, memberId, request.id))) throw badRequest(NOT_MEMBER);
   };
 
+  /**
+   * Saves a new item (409 at WARDROBE_MAX_ITEMS_PER_HOUSEHOLD). Under an Idempotency-Key its id is
+   * the key's: a retry racing the first attempt finds the item that attempt saved.
+   */
+  const createItem = async (item: StoredItem, keyed: boolean): Promise<StoredItem> => {
+    try {
+      if (await ctx.items.create(item)) return item;
+    } catch (err) {
+      const first =
+        keyed && err instanceof StoreConflictError && (await ctx.items.get(item.householdId, item.itemId));
+      if (first) return first;
+      throw err;
+    }
+    throw conflict(
+      `This household already has ${ctx.items.maxItems} wardrobe items (WARDROBE_MAX_ITEMS_PER_HOUSEHOLD); delete some first`,
+    );
+  };
+
   app.post(
     `${H}/items`,
     {
       schema: {
         tags,
         description:
-          'Adds an item (a CHILD only for themselves). 409 CONFLICT when the household already holds WARDROBE_MAX_ITEMS_PER_HOUSEHOLD items (default 5000; deleting one frees its place at once).',
+          "Adds an item (a CHILD only for themselves). 409 CONFLICT when the household already holds WARDROBE_MAX_ITEMS_PER_HOUSEHOLD items (default 5000; deleting one frees its place at once). With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same item: a retry whose first attempt was saved here but never answered (a restart, a 504) gets that item back (201) instead of a second one.",
         params: HouseholdParams,
         body: CreateItemRequest,
         response: { 201: WardrobeItem, ...createErrors },
@@ -63,16 +83,16 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
       const ownerMemberId = request.body.ownerMemberId ?? caller.userId;
       assertMayChange(caller, 'item', ownerMemberId);
       await assertMember(request, householdId, ownerMemberId);
-      const item = newItem(request.body, {
-        itemId: newId('item'),
-        householdId,
-        ownerMemberId,
-        now: nowIso(),
-      });
-      if (!(await ctx.items.create(item)))
-        throw conflict(
-          `This household already has ${ctx.items.maxItems} wardrobe items (WARDROBE_MAX_ITEMS_PER_HOUSEHOLD); delete some first`,
-        );
+      const key = idempotencyKeyOf(request.headers);
+      const itemId = key
+        ? keyedId('item', key, [householdId, caller.userId, 'item'], request.body)
+        : newId('item');
+      const item =
+        (key && (await ctx.items.get(householdId, itemId))) ||
+        (await createItem(
+          newItem(request.body, { itemId, householdId, ownerMemberId, now: nowIso() }),
+          key !== null,
+        ));
       const view = itemView(item);
       return reply
         .code(201)
