@@ -1,3 +1,4 @@
+import { ENGLISH_WORDS } from './english-words.ts';
 import { spellNumbers } from './numbers.ts';
 import { BRANDS, COLORS, KINDS } from './vocabulary.ts';
 
@@ -149,9 +150,22 @@ function editDistance(a: string, b: string, max: number): number {
 
 const targetSet = new Set(TARGETS);
 
+const sharedStart = (a: string, b: string) => {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
+};
+
 /** The vocabulary word a misspelling most likely meant, or the word itself. */
 export function correct(word: string): string {
-  if (word.length < 4 || targetSet.has(word) || KEEP.has(word) || !/^[a-z]+$/.test(word)) return word;
+  if (
+    word.length < 4 ||
+    targetSet.has(word) ||
+    KEEP.has(word) ||
+    ENGLISH_WORDS.has(word) ||
+    !/^[a-z]+$/.test(word)
+  )
+    return word;
   // Two edits only from seven letters ("sandles"): at six they turn everyday words into
   // vocabulary ("skinny" → skiing, "floral" → formal, "sunday" → sandal, "longer" → loafer).
   const max = word.length >= 7 ? 2 : 1;
@@ -163,7 +177,10 @@ export function correct(word: string): string {
     // A four-letter word is only corrected by adding a letter or swapping two ("blak", "bleu").
     if (word.length === 4 && t.length === 4 && [...t].sort().join('') !== [...word].sort().join('')) continue;
     const dist = editDistance(word, t, max);
-    if (dist < bestDistance) {
+    // Between two as near, the one that starts the same for longer ("snickers" is sneakers, not slicker).
+    const nearer =
+      best !== undefined && dist === bestDistance && sharedStart(t, word) > sharedStart(best, word);
+    if (dist < bestDistance || nearer) {
       best = t;
       bestDistance = dist;
     }
@@ -201,6 +218,7 @@ export function normalize(message: string): string {
     .replace(/(?<!\d)\.(?!\d)/g, ' . ')
     .replace(/\s+/g, ' ')
     .trim();
+  t = soundsLike(t);
   t = ` ${t} `.replace(FILLERS, ' ').replace(LIKE_FILLER, ' ').replace(/\s+/g, ' ').trim();
   t = spellNumbers(t);
   t = selfCorrected(t).replace(I_MEAN, ' ').replace(/\s+/g, ' ').trim();
@@ -212,6 +230,18 @@ export function normalize(message: string): string {
   t = t.replace(/(\$|£|€)?(\d+(?:\.\d+)?)\s?-?\s?ish\b/g, 'around $1$2');
   return slangMoney(t);
 }
+
+/**
+ * Garments dictation writes as words that sound the same: "genes" (jeans), "jump her" (jumper),
+ * "tee shirt" and "tea shirt" (a t-shirt, not a tee and a shirt).
+ */
+const soundsLike = (t: string) =>
+  t
+    .replace(/\bgenes\b/g, 'jeans')
+    .replace(/\bgene (?=jacket|shorts|skirt|dress)/g, 'jean ')
+    .replace(/\bjump hers?\b/g, 'jumper')
+    .replace(/\bte[ea] shirts\b/g, 't-shirts')
+    .replace(/\bte[ea] shirt\b/g, 't-shirt');
 
 /**
  * A correction said mid-sentence, as dictation keeps it: "size ten no eleven", "red no wait

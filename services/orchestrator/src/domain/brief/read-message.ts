@@ -1,15 +1,18 @@
 import type { Season, WardrobeCategory } from '@hs/contracts';
 import { readAges } from './ages.ts';
 import { readBabySizes } from './baby-sizes.ts';
+import { climateOf, localSeason } from './climate.ts';
 import { type ItemScope, type ItemScopes, itemSpans, SHARED_WORDS, widestPrice } from './item-scopes.ts';
 import { normalize } from './normalize.ts';
 import { CLOTHING_TALK, OFF_TOPIC_SUBJECT } from './off-topic.ts';
 import { CHEAPER, PRICE_CLEARED, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
 import {
   BRANDS,
+  CALENDAR_HINTS,
   COLOR_FAMILIES,
   COLORS,
   COMMON_WORD_BRANDS,
+  DESCRIBES_A_DRESS,
   DRESS_COMPOUNDS,
   KINDS,
   MATERIALS,
@@ -132,6 +135,13 @@ function takeKinds(text: string) {
   const colourless = take(shadeless, COLOR_WORDS).rest;
   const found = taken.found.filter((f, i) => {
     const next = taken.found[i + 1];
+    // "a jumper dress": the top word describes the dress.
+    if (
+      next?.kind === 'dress' &&
+      DESCRIBES_A_DRESS.has(f.w) &&
+      shadeless.slice(f.at + f.w.length, next.at) === ' '
+    )
+      return false;
     if (!MODIFIER_WORDS.has(f.w) || !next) return true;
     const gap = shadeless.slice(f.at + f.w.length, next.at);
     if (f.w === 'dress') return !(gap === ' ' && DRESS_COMPOUNDS.includes(next.w));
@@ -146,10 +156,38 @@ function takeKinds(text: string) {
   return { found, rest };
 }
 
+/**
+ * An item said after another as what the other goes with ("a tie for my suit", "a vest to wear
+ * under his school shirt", "braces for my husband's suit"): owned, not asked for.
+ */
+const SERVED = new RegExp(
+  String.raw`\b(?:(?:for|under|over|beneath|to go with|to wear (?:with|under|over)|to match) (?:my|his|her|their|our|your|the|a|an)|with (?:my|his|her|their|our|your|the))(?: [a-z]+'s)?(?: (?:${COLORS.map(([w]) => w).join('|')}|school|work|wedding|party|new|old|best|favourite|favorite|good|smart|winter|summer|suit))? $`,
+);
+
+const SERVED_REACH = 60;
+
+/** The text with the items said as what another goes with blanked (SERVED), and the item words then left. */
+function withoutServed(text: string, taken: ReturnType<typeof takeKinds>) {
+  let rest = text;
+  for (const f of taken.found.slice(1)) {
+    // The phrase is a few words long: only the text just before the item is looked at.
+    const from = Math.max(0, f.at - SERVED_REACH);
+    const m = text.slice(from, f.at).match(SERVED);
+    if (!m) continue;
+    const [start, end] = [from + m.index!, f.at + f.w.length];
+    rest = rest.slice(0, start) + ' '.repeat(end - start) + rest.slice(end);
+  }
+  return rest === text ? { text, taken } : { text: rest, taken: takeKinds(rest) };
+}
+
 const NEGATION =
   /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ )?but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|don'?t like|hate|avoid|no more)\s+/g;
 const SCOPE_END =
   /^(?:and|but|just|only|wait|thanks|problem|worries|way|idea|under|below|over|less|around|about|for|size|in|because|so|i|we|please|though|with|that|which|maybe|instead|anything|make|actually)$/;
+
+/** A garment's details a family says no to ("no labels", "no logos", "no zips"): nouns, not items. */
+const DETAILS =
+  /^(?:labels?|tags?|logos?|zips?|zippers?|buttons?|laces|hoods?|frills?|ruffles?|prints?|patterns?|slogans?|writing|pockets?|straps?|sleeves?|collars?|glitter|embroidery|characters?|cartoons?|pictures?|bows?|seams?|fastenings?|poppers?)$/;
 
 /** Blanks negated phrases ("not black", "no heels", "anything but red") and returns what they excluded. */
 function readNegations(text: string) {
@@ -161,6 +199,8 @@ function readNegations(text: string) {
     for (const [i, w] of words.entries()) {
       if (i >= 5 || w === ',' || w === '.' || SCOPE_END.test(w)) break;
       end += w.length + 1;
+      // "no labels t-shirts": a detail said no to ends the phrase, the item after it is asked for.
+      if (DETAILS.test(w)) break;
     }
     spans.push([start, Math.min(end, text.length)]);
   }
@@ -238,7 +278,7 @@ const BUY_SOMETHING_NEW = /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
 const SHOPPING =
-  /\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different|formal|dressy|fancy|casual|smart|sporty|plain|simple|longer|shorter|warmer|lighter|thinner|thicker|brighter|darker|looser|tighter)\b/;
+  /\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|clothing|put on|take off|pull on|easy on|adaptive|dress (?:himself|herself|themselves|myself)|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different|formal|dressy|fancy|casual|smart|sporty|plain|simple|longer|shorter|warmer|lighter|thinner|thicker|brighter|darker|looser|tighter)\b/;
 
 /** "less formal", "not too dressy": a step away from an occasion, never that occasion. */
 const TONED_DOWN = /\b(?:less|too|not so|not too|overly|a bit too) (formal|dressy|fancy|casual|sporty)\b/g;
@@ -283,7 +323,8 @@ const WEARS_A =
   /\b(?:he'?s|she'?s|he is|she is|i'?m|i am|they'?re|they are|(?:he|she|i|they) (?:wears?|takes?|is|are)) an? (\d{1,2}(?:\.5)?)\b(?! ?(?:years?|yrs?|yo|y\/o|months?|weeks?|year olds?|dollars?|bucks|pounds?|euros?|quid))/g;
 /** "m or l", "s/m", "10 or 12": the alternatives after a first size. */
 const OR_LETTERS = String.raw`((?:(?:\s?(?:or|/|,|&|and)\s?|\s)(?:an?\s)?${LETTER}\b(?!'))*)`;
-const OR_NUMBERS = String.raw`((?:\s?(?:or|/)\s?\d{1,2}(?:\.5)?\b)*)`;
+/** "10 or 12", "8 or a 10", "8 or size 10" (not "8 or a 10 year old": an age). */
+const OR_NUMBERS = String.raw`((?:\s?(?:or|/)\s?(?:an?\s|size\s)?\d{1,2}(?:\.5)?\b(?! ?(?:years?|yrs?|year olds?|months?)\b))*)`;
 const SIZE_NUMBERS = new RegExp(
   // "32 waist 34 length": the number before a length, leg or inseam is no waist.
   // "kids size 13" is read above, as one kids' size.
@@ -527,20 +568,28 @@ function readOnce(message: string): Reading {
   const neg = readNegations(text);
   // "50 tops" is the ceiling (read with the price), not a top.
   const tops = topsBound(text);
-  const positive = tops ? `${neg.rest.slice(0, tops.at)}    ${neg.rest.slice(tops.at + 4)}` : neg.rest;
-  const kindsTaken = takeKinds(positive);
+  const withTops = tops ? `${neg.rest.slice(0, tops.at)}    ${neg.rest.slice(tops.at + 4)}` : neg.rest;
+  const { text: positive, taken: kindsTaken } = withoutServed(withTops, takeKinds(withTops));
   const kinds = uniq(kindsTaken.found.map((f) => f.kind));
   // Only with no item named: "a scarf to go with it" asks for a scarf (added to the list).
   const pairsShown = owned || kinds.length > 0 ? undefined : pairsShownOf(text);
   const colors = uniq(coloursOf(kindsTaken.rest.replace(/\bblack tie\b/g, ' '))).filter(
     (c) => !neg.colors.includes(c),
   );
-  const seasons = uniq(SEASON_HINTS.filter(([re]) => re.test(text)).map(([, s]) => s));
   // "less formal", "not too dressy": a step away from an occasion, never that occasion.
   const toned = positive.replace(TONED_DOWN, ' ');
   const occasionHit = OCCASIONS.find(([re]) => re.test(toned));
   const steppedFrom = [...positive.matchAll(TONED_DOWN)].map((m) => TONED_OCCASION[m[1]!]!)[0];
-  if (occasionHit?.[2] && !seasons.includes(occasionHit[2])) seasons.push(occasionHit[2]);
+  // Where the clothes are worn decides over the calendar ("Iceland in March", "a ski trip in April").
+  const climate = climateOf(text, occasionHit?.[1]);
+  const seasons = climate
+    ? [climate]
+    : uniq([
+        ...SEASON_HINTS.filter(([re]) => re.test(text)).map(([, s]) => s),
+        ...CALENDAR_HINTS.filter(([re]) => re.test(text)).map(([, s]) => localSeason(text, s)),
+      ]);
+  const occasionSeason = occasionHit?.[2] && localSeason(text, occasionHit[2]);
+  if (!climate && occasionSeason && !seasons.includes(occasionSeason)) seasons.push(occasionSeason);
   for (const k of kinds) {
     const s = kindSeason(k);
     if (s && seasons.length === 0) seasons.push(s);
@@ -582,7 +631,7 @@ function readOnce(message: string): Reading {
   };
   // "no , 25" answers the last figure with another ("under 30" then "no 25"), as "actually 25" does.
   const retry = text.match(
-    /^ ?(?:(?:no|nah|oh)?(?: , )? ?(?:actually|sorry|wait)?(?: , )? ?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(\d{1,3}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,
+    /^ ?(?:(?:no|nah|oh)?(?: , )? ?(?:actually|sorry|wait)?(?: , )? ?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(?:an? )?(\d{1,3}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,
   );
   // "what about 43": a size when a size was given before, else a price (decided with the brief).
   if (retry && sizes.length === 0 && !price.currency) reading.sizeRetry = retry[1]!;

@@ -7,6 +7,50 @@ import type { Season, WardrobeCategory } from '@hs/contracts';
  */
 type Kind = { kind: string; category: WardrobeCategory; words: string[]; season?: Season; generic?: boolean };
 
+/** Sports whose "suit" is a tracksuit-like kit: "a running suit", "a football suit". */
+const SPORT_SUIT_WORDS = [
+  'running',
+  'jogging',
+  'training',
+  'football',
+  'gym',
+  'athletics',
+  'warm up',
+  'cycling',
+  'skating',
+];
+/** Martial arts, whose suit is a gi: "a karate suit", "judo gi". */
+export const MARTIAL_ARTS = [
+  'karate',
+  'judo',
+  'jiu jitsu',
+  'jujitsu',
+  'bjj',
+  'taekwondo',
+  'aikido',
+  'martial arts',
+];
+/** Dressing-up suits: costumes, not tailoring. */
+const DRESS_UP_SUITS = [
+  'superhero',
+  'super hero',
+  'spiderman',
+  'spider-man',
+  'batman',
+  'space',
+  'astronaut',
+  'dinosaur',
+  'animal',
+  'bunny',
+  'monkey',
+  'bear',
+  'tiger',
+  'shark',
+  'inflatable',
+  'santa',
+  'elf',
+];
+
 export const KINDS: Kind[] = [
   { kind: 'poncho', category: 'OUTERWEAR', words: ['rain ponchos', 'rain poncho', 'ponchos', 'poncho'] },
   {
@@ -24,6 +68,11 @@ export const KINDS: Kind[] = [
       'cagoule',
       'kagool',
       'slicker',
+      // A toddler's waterproof all-in-one: rain wear, not tailoring.
+      'puddle suits',
+      'puddle suit',
+      'rain suits',
+      'rain suit',
     ],
   },
   {
@@ -123,9 +172,49 @@ export const KINDS: Kind[] = [
   },
   { kind: 'heels', category: 'SHOES', words: ['high heels', 'heels', 'pumps', 'stilettos', 'stiletto'] },
   { kind: 'loafers', category: 'SHOES', words: ['loafers', 'loafer', 'moccasins'] },
-  { kind: 'flats', category: 'SHOES', words: ['ballet flats', 'flats'] },
+  // British ballet "pumps" are flat, not the American pumps (heels).
+  {
+    kind: 'flats',
+    category: 'SHOES',
+    words: ['ballet flats', 'ballet pumps', 'ballet shoes', 'ballet slippers', 'flats'],
+  },
   { kind: 'slippers', category: 'SHOES', words: ['slippers', 'slipper'] },
   { kind: 'shoes', category: 'SHOES', words: ['shoes', 'shoe', 'footwear'], generic: true },
+  // Thermals worn under clothes: "base layers", "a thermal vest", "long johns" (all for the cold).
+  {
+    kind: 'base layer',
+    category: 'TOP',
+    words: [
+      'thermal base layers',
+      'thermal base layer',
+      'base layers',
+      'base layer',
+      'baselayers',
+      'baselayer',
+      'thermal vests',
+      'thermal vest',
+      'thermal tops',
+      'thermal top',
+      'thermal underwear',
+      'thermals',
+    ],
+    season: 'WINTER',
+  },
+  {
+    kind: 'long johns',
+    category: 'BOTTOM',
+    words: ['long johns', 'longjohns', 'thermal leggings', 'thermal bottoms', 'long underwear'],
+    season: 'WINTER',
+  },
+  // A waistcoat is what Americans call a vest of a suit; "sweater vest" is knitted but sleeveless.
+  {
+    kind: 'waistcoat',
+    category: 'TOP',
+    words: ['waistcoats', 'waistcoat', 'sweater vests', 'sweater vest', 'suit vest', 'knitted vest'],
+  },
+  // "Vest" alone is an undershirt in the UK and a waistcoat in the US: searched as the word the
+  // merchant's title uses, whichever it means ("puffer vest", "vest top" are read above and below).
+  { kind: 'vest', category: 'TOP', words: ['vests', 'vest'] },
   {
     kind: 'tank top',
     category: 'TOP',
@@ -212,7 +301,21 @@ export const KINDS: Kind[] = [
   {
     kind: 'jumpsuit',
     category: 'DRESS',
-    words: ['jumpsuits', 'jumpsuit', 'romper', 'playsuit', 'overalls', 'dungarees'],
+    words: [
+      'jumpsuits',
+      'jumpsuit',
+      'jump suits',
+      'jump suit',
+      'romper',
+      'playsuit',
+      'play suit',
+      'boiler suits',
+      'boiler suit',
+      'catsuits',
+      'catsuit',
+      'overalls',
+      'dungarees',
+    ],
   },
   // A suit is tailoring, as its jacket (a blazer) is: "suit jacket" stays a blazer (listed first).
   {
@@ -220,17 +323,33 @@ export const KINDS: Kind[] = [
     category: 'OUTERWEAR',
     words: ['trouser suit', 'pant suit', 'pantsuit', 'tuxedos', 'tuxedo', 'tux', 'suits', 'suit'],
   },
-  { kind: 'dress', category: 'DRESS', words: ['dresses', 'dress', 'gown', 'frock'] },
+  { kind: 'dress', category: 'DRESS', words: ['dresses', 'dress', 'gown', 'frock', 'pinafores', 'pinafore'] },
   { kind: 'kaftan', category: 'DRESS', words: ['kaftans', 'kaftan', 'caftans', 'caftan'] },
   {
     kind: 'beanie',
     category: 'ACCESSORY',
-    words: ['beanies', 'beanie', 'woolly hat', 'wooly hat', 'toque'],
+    words: [
+      'beanies',
+      'beanie',
+      'woolly hats',
+      'woolly hat',
+      'wooly hat',
+      'bobble hats',
+      'bobble hat',
+      'pom pom hat',
+      'balaclavas',
+      'balaclava',
+      'toque',
+    ],
     season: 'WINTER',
   },
   { kind: 'cap', category: 'ACCESSORY', words: ['baseball cap', 'ball cap', 'snapback', 'caps', 'cap'] },
   { kind: 'hat', category: 'ACCESSORY', words: ['bucket hat', 'sun hat', 'hats', 'hat'] },
-  { kind: 'scarf', category: 'ACCESSORY', words: ['scarves', 'scarfs', 'scarf'] },
+  {
+    kind: 'scarf',
+    category: 'ACCESSORY',
+    words: ['scarves', 'scarfs', 'scarf', 'snoods', 'snood', 'neck warmers', 'neck warmer', 'neck gaiter'],
+  },
   { kind: 'gloves', category: 'ACCESSORY', words: ['gloves', 'mittens', 'mitts'] },
   { kind: 'belt', category: 'ACCESSORY', words: ['belts', 'belt'] },
   // "black tie" is a dress code (NOT_GARMENTS), "tie-dye" a pattern: neither is a tie.
@@ -260,6 +379,12 @@ export const KINDS: Kind[] = [
       'bathing suit',
       'swim suits',
       'swim suit',
+      'swimming suits',
+      'swimming suit',
+      'sun suits',
+      'sun suit',
+      'sunsuits',
+      'sunsuit',
       'swimming costume',
       'swim trunks',
       'swim shorts',
@@ -269,6 +394,14 @@ export const KINDS: Kind[] = [
       'swimwear',
       'swimmers',
       'cozzie',
+      // A one-piece top and bottoms, and the sun-safe swim top ("rash vest"): swimwear, no vest.
+      'tankinis',
+      'tankini',
+      'rash vests',
+      'rash vest',
+      'rash guards',
+      'rash guard',
+      'rashguard',
     ],
     season: 'SUMMER',
   },
@@ -285,11 +418,35 @@ export const KINDS: Kind[] = [
       'fancy dress outfit',
       'fancy dress party',
       'halloween costume',
+      // Dressing up as someone: "a superhero suit", "a space suit".
+      ...DRESS_UP_SUITS.flatMap((w) => [`${w} suits`, `${w} suit`]),
+      'spacesuits',
+      'spacesuit',
       'costumes',
       'costume',
     ],
   },
   { kind: 'pajamas', category: 'OTHER', words: ['pajamas', 'pyjamas', 'pjs', 'jammies', 'pajama', 'pyjama'] },
+  // Sleepwear, so a "night dress" is no dress (the longer phrase wins).
+  {
+    kind: 'nightdress',
+    category: 'OTHER',
+    words: [
+      'nightdresses',
+      'nightdress',
+      'night dresses',
+      'night dress',
+      'nightgowns',
+      'nightgown',
+      'night gowns',
+      'night gown',
+      'nighties',
+      'nightie',
+      'nighty',
+    ],
+  },
+  // Trouser braces (American "suspenders").
+  { kind: 'braces', category: 'ACCESSORY', words: ['trouser braces', 'suspenders', 'braces'] },
   { kind: 'socks', category: 'OTHER', words: ['socks', 'sock'] },
   // Sports kit a child outgrows: "shin pads for football".
   {
@@ -329,12 +486,56 @@ export const KINDS: Kind[] = [
   {
     kind: 'tracksuit',
     category: 'OTHER',
-    words: ['tracksuits', 'tracksuit', 'track suits', 'track suit', 'sweatsuits', 'sweatsuit'],
+    words: [
+      'tracksuits',
+      'tracksuit',
+      'track suits',
+      'track suit',
+      'sweatsuits',
+      'sweatsuit',
+      'sweat suits',
+      'sweat suit',
+      'shell suits',
+      'shell suit',
+      // A "suit" after a sport is its kit, never tailoring (martial arts: the gi, below).
+      ...SPORT_SUIT_WORDS.flatMap((w) => [`${w} suits`, `${w} suit`]),
+    ],
+  },
+  // The martial arts' suit, whatever the art calls it.
+  {
+    kind: 'gi',
+    category: 'OTHER',
+    words: [
+      ...MARTIAL_ARTS.flatMap((w) => [
+        `${w} suits`,
+        `${w} suit`,
+        `${w} uniforms`,
+        `${w} uniform`,
+        `${w} gis`,
+        `${w} gi`,
+      ]),
+      'doboks',
+      'dobok',
+      'gi',
+    ],
   },
   {
     kind: 'wetsuit',
     category: 'OTHER',
-    words: ['wetsuits', 'wetsuit', 'wet suits', 'wet suit'],
+    words: [
+      'wetsuits',
+      'wetsuit',
+      'wet suits',
+      'wet suit',
+      'drysuits',
+      'drysuit',
+      'dry suits',
+      'dry suit',
+      'diving suits',
+      'diving suit',
+      'surf suit',
+      'surfing suit',
+    ],
     season: 'SUMMER',
   },
 ];
@@ -365,6 +566,28 @@ for (const k of KINDS) k.words.push(...(BORROWED[k.kind] ?? []));
  * one of its compounds, as "a party dress, sparkly shoes" asks for both.
  */
 export const MODIFIER_WORDS = new Set(['denim', 'denims', 'jean', 'dress']);
+/**
+ * Top words that describe a dress right after them: "a jumper dress", "a shirt dress", "a t-shirt
+ * dress" are dresses, not a top as well.
+ */
+export const DESCRIBES_A_DRESS = new Set([
+  'jumper',
+  'sweater',
+  'shirt',
+  't-shirt',
+  't shirt',
+  'tshirt',
+  'tee',
+  'hoodie',
+  'hoody',
+  'polo',
+  'blazer',
+  'tank',
+  'cami',
+  'sweatshirt',
+  'knit',
+  'cardigan',
+]);
 /** The items "dress" describes when it comes right before them: "dress shoes", "dress shirt". */
 export const DRESS_COMPOUNDS = ['shoes', 'shoe', 'shirts', 'shirt', 'trousers', 'pants', 'boots', 'socks'];
 
@@ -601,6 +824,16 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
     'party',
   ],
   [/\bchristmas\b|\bxmas\b|\bholiday season\b|\bnew year'?s? eve\b|\bhanukkah\b/, 'holiday', 'WINTER'],
+  // Festivals of other faiths and calendars, in whatever month they fall.
+  [
+    /\beid\b|\beid al[ -](?:fitr|adha)\b|\bdiwali\b|\bholi\b|\b(?:lunar|chinese) new year\b|\brosh hashanah\b|\bpassover\b|\bvaisakhi\b|\bbaisakhi\b|\bnavratri\b|\bramadan\b/,
+    'holiday',
+  ],
+  // Coming-of-age ceremonies are dressed up for.
+  [
+    /\b(?:bar|bat|b'nai) mitzvahs?\b|\bquincea(?:ñ|n)eras?\b|\bconfirmation (?:service|ceremony|day|mass)\b/,
+    'formal',
+  ],
   [/\bback to school\b/, 'school', 'FALL'],
   [/\bschool\b|\bclass(?:es)?\b/, 'school'],
   // "a new job", "my waitressing job" ("job interview" is read above).
@@ -637,15 +870,14 @@ const MONTHS: Array<[string, Season]> = [
   ['december', 'WINTER'],
 ];
 
-/** Seasons named, and those weather, months and holidays imply. */
+/** Seasons named, and those weather implies. */
 export const SEASON_HINTS: Array<[RegExp, Season]> = [
-  [/\bspring(?:time)?\b|\beaster\b/, 'SPRING'],
+  [/\bspring(?:time)?\b/, 'SPRING'],
   [
     /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b/,
     'SUMMER',
   ],
-  [/\b(?:fall|autumn(?:al)?)\b|\bhalloween\b|\bthanksgiving\b/, 'FALL'],
-  [/\bchristmas\b|\bxmas\b|\bnew year'?s? eve\b|\bhanukkah\b/, 'WINTER'],
+  [/\b(?:fall|autumn(?:al)?)\b/, 'FALL'],
   [
     /\bwint(?:er|ry)\b|\bsnow(?:y|ing)?\b|\bfreezing\b|\bcold (?:weather|days?|out)\b|\bwhen it'?s (?:super |really |so )?cold\b|\bicy\b/,
     'WINTER',
@@ -660,6 +892,13 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
     /\b(?<!it'?s (?:super |really |so )?)warm(?:er|est)?\b(?! (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|colou?rs?|tones?|shades?)\b)|\btherm(?:al|als)\b/,
     'WINTER',
   ],
+];
+
+/** Seasons of the calendar: months and holidays (brief/climate.ts turns them round in the south). */
+export const CALENDAR_HINTS: Array<[RegExp, Season]> = [
+  [/\beaster\b/, 'SPRING'],
+  [/\bhalloween\b|\bthanksgiving\b/, 'FALL'],
+  [/\bchristmas\b|\bxmas\b|\bnew year'?s? eve\b|\bhanukkah\b/, 'WINTER'],
   // "may" is also a verb: only "in may" or "may <number>" is the month.
   ...MONTHS.map(([m, s]): [RegExp, Season] =>
     m === 'may'
