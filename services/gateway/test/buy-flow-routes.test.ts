@@ -349,6 +349,29 @@ describe('purchase intents, callbacks and checkout', () => {
     ).toHaveLength(1);
   });
 
+  it('a buyer whose intent answer never arrived is told where a token comes from, and can still pay', async () => {
+    const created = (await t.post('/requests', t.adult, t.item)).json();
+    const r = `/requests/${created.requestId}`;
+    await t.post(`${r}/approve`, t.guardian);
+    // The intent was made, but its answer (and token) lost on the way: the buyer asks again.
+    const lost = (await t.post(`${r}/purchase-intents`, t.adult)).json();
+    const again = await t.post(`${r}/purchase-intents`, t.adult);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toContain(`/requests/${created.requestId}/confirmation-token`);
+    // Someone else starting a purchase of it still gets the plain state conflict.
+    const other = await t.post(`${r}/purchase-intents`, t.guardian);
+    expect(other.statusCode).toBe(409);
+    expect(other.json().message).not.toContain('confirmation-token');
+
+    await t.post(`${r}/cart-ready`, t.internal(), { jobId: lost.cartprepJobId, cart: sampleCart() });
+    const fresh = await t.post(`${r}/confirmation-token`, t.adult);
+    expect(fresh.statusCode).toBe(201);
+    const done = await t.post(`${r}/confirm-checkout`, t.adult, {
+      confirmationToken: fresh.json().confirmationToken,
+    });
+    expect(done.json().status).toBe('COMPLETED');
+  });
+
   it('sends a failed cart back to APPROVED with lastFailure, and a new intent supersedes the old token', async () => {
     const pr = (await t.post('/requests', t.adult, t.item)).json();
     const r = `/requests/${pr.requestId}`;

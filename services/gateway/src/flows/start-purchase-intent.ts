@@ -1,5 +1,5 @@
 import type { PurchaseIntent } from '@hs/contracts';
-import { isAppError, newId, notFound, nowIso } from '@hs/service-kit';
+import { conflict, isAppError, newId, notFound, nowIso } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { GatewayContext } from '../context.ts';
 import { newConfirmationToken } from '../domain/confirmation-token.ts';
@@ -39,6 +39,12 @@ export async function startPurchaseIntent(
   const { householdId, targetId: requestId, actorId } = gate;
   const found = await ctx.buyflow.requests.get(householdId, requestId);
   if (!found) throw notFound('Purchase request not found');
+  // The caller's own purchase is under way: their first attempt's answer (and its token) may never
+  // have reached them (a restart, a 504). Say where a token for it comes from.
+  if (found.intentActorId === actorId && (found.status === 'CART_PREP' || found.status === 'CART_READY'))
+    throw conflict(
+      `Your purchase of this request is already ${found.status === 'CART_PREP' ? 'being prepared' : 'ready'} (intent ${found.intentId}); get a checkout confirmation token for it with POST /api/v1/households/${householdId}/requests/${requestId}/confirmation-token`,
+    );
   assertCanApply('startCartPrep', found.status);
 
   const intentId = newId('pi');
