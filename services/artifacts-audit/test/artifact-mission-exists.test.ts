@@ -37,19 +37,41 @@ const listArtifacts = async (missionId: string) =>
     await app.inject({ method: 'GET', url: `${H}/h_1/missions/${missionId}/artifacts`, headers: internal })
   ).json();
 
+/** The MISSION_CREATED entry the orchestrator writes when a mission starts, in its household's trail. */
+const openTrail = (householdId: string, missionId: string, owner: string) =>
+  app.inject({
+    method: 'POST',
+    url: `${H}/${householdId}/audit/events`,
+    headers: internal,
+    payload: {
+      missionId,
+      category: 'MISSION_LIFECYCLE',
+      action: 'MISSION_CREATED',
+      detail: { missionType: 'STYLE' },
+      actorId: owner,
+      sourceService: 'orchestrator',
+    },
+  });
+
 describe("a member's MissionPlan", () => {
-  it('is 404 NOT_FOUND for a mission that does not exist, and nothing is stored', async () => {
-    const res = await postPlan('msn_nope', member('ADULT', 'usr_adult'));
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
-    expect(await listArtifacts('msn_nope')).toEqual([]);
+  it('is stored for a mission id that does not exist yet: a plan is its request, worked out', async () => {
+    const res = await postPlan('msn_planned', member('ADULT', 'usr_adult'));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ householdId: 'h_1', missionId: 'msn_planned', type: 'MissionPlan' });
+    expect((await listArtifacts('msn_planned')).map((a: { type: string }) => a.type)).toEqual([
+      'MissionPlan',
+    ]);
+    // One per mission.
+    expect((await postPlan('msn_planned', member('ADULT', 'usr_adult'))).statusCode).toBe(409);
   });
 
   it("is 404 NOT_FOUND for another household's mission, even one the caller owns there", async () => {
+    expect((await openTrail('h_2', 'msn_elsewhere', 'usr_adult')).statusCode).toBe(201);
     const res = await postPlan('msn_elsewhere', member('PARENT_GUARDIAN', 'usr_adult'));
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
-    expect(await listArtifacts('msn_elsewhere')).toEqual([]);
+    // Nothing stored in h_1 for it: h_1's list of that mission is missing too.
+    expect((await listArtifacts('msn_elsewhere')).error).toBe('NOT_FOUND');
   });
 
   it("is 403 FORBIDDEN for another member's mission the caller may not read", async () => {

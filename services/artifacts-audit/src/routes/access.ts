@@ -1,5 +1,5 @@
 import type { ArtifactType } from '@hs/contracts';
-import { type Caller, forbidden, notFound } from '@hs/service-kit';
+import { type Caller, forbidden, isAppError, notFound } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { MissionOpening } from '../adapters/audit-ledger.ts';
 import type { ArtifactsAuditContext } from '../context.ts';
@@ -105,4 +105,36 @@ export async function followsMissionOfHousehold(
   if (!caller) return true;
   // No opening entry here: one answer of the orchestrator tells existence (404) and following.
   return (await ctx.missions.visibility(householdId, missionId, caller, request.id)) === 'readable';
+}
+
+/**
+ * Who may have a MissionPlan stored for a mission id. A plan is a pure function of its request
+ * (decisions: "may be requested by members", deterministic), so a member may plan a mission that
+ * does not exist yet; what is refused is another household's mission (404, as if missing) and
+ * another member's mission the caller may not follow (403). A service's own call plans its own.
+ */
+export async function assertMayPlanMission(
+  ctx: ArtifactsAuditContext,
+  request: FastifyRequest,
+  householdId: string,
+  missionId: string,
+): Promise<void> {
+  const whereabouts = await ctx.ledger.missionWhereabouts(householdId, missionId);
+  if (whereabouts === 'elsewhere') throw notFound('Mission not found');
+  const caller = request.caller;
+  if (!caller) return;
+  const opening = whereabouts === 'here' ? await ctx.ledger.missionOpening(householdId, missionId) : null;
+  if (opening) {
+    if (!follows(opening, caller)) throw forbidden(NOT_THE_CALLERS_MISSION);
+    return;
+  }
+  let visibility: Awaited<ReturnType<typeof ctx.missions.visibility>>;
+  try {
+    visibility = await ctx.missions.visibility(householdId, missionId, caller, request.id);
+  } catch (err) {
+    // Missing here (and with no trail in any household): a mission still to come.
+    if (isAppError(err) && err.status === 404) return;
+    throw err;
+  }
+  if (visibility === 'hidden') throw forbidden(NOT_THE_CALLERS_MISSION);
 }

@@ -16,7 +16,12 @@ import type { ArtifactsAuditContext } from '../context.ts';
 import { defaultRecordingPath, isHouseholdPath } from '../domain/artifact-keys.ts';
 import { buildMissionPlan } from '../domain/mission-plan.ts';
 import { aggregateTranscript } from '../domain/transcript.ts';
-import { assertMissionOfHousehold, followsMissionOfHousehold, writtenByService } from './access.ts';
+import {
+  assertMayPlanMission,
+  assertMissionOfHousehold,
+  followsMissionOfHousehold,
+  writtenByService,
+} from './access.ts';
 import { assertMayReadArtifact, listableTypes, listReadableArtifacts } from './artifact-read-access.ts';
 import { recordDataAccess } from './data-access.ts';
 
@@ -57,7 +62,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     {
       schema: {
         ...created(
-          "Generates the mission plan deterministically from the request (same request, same data). One per mission. A member's request must name a mission of this household that the member may read: 404 NOT_FOUND for a mission that does not exist or is another household's, 403 FORBIDDEN for another member's (non-POLL) mission.",
+          "Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet; another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN.",
         ),
         params: ArtifactsAuditHouseholdParams,
         body: MissionPlanRequest,
@@ -66,7 +71,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     },
     async (request, reply) => {
       const { missionId } = request.body;
-      await assertMissionOfHousehold(ctx, request, request.params.id, missionId, { mayFollow: true });
+      await assertMayPlanMission(ctx, request, request.params.id, missionId);
       const data = buildMissionPlan(request.body);
       const { artifact } = await ctx.artifacts.create({
         householdId: request.params.id,
