@@ -111,7 +111,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: `Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). 409 CONFLICT when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers (default 200,000; deleting one frees its place).${WRITERS_ONLY}${KEYED_CREATE}`,
+        description: `Creates one offer. 400 POLICY_VIOLATION when its url lacks a valid domain (not http(s), an address or a private host) or, with COMMERCE_ENFORCE_DOMAIN_ALLOWLIST=true, its domain is not allowed. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). 409 CONFLICT when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers (default 200,000; deleting one frees its place).${WRITERS_ONLY}${KEYED_CREATE}`,
         params: HouseholdParams,
         body: CreateOfferRequest,
         response: { 201: Offer, ...createErrors },
@@ -136,7 +136,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: `Creates all offers or none (max 500); one URL or price refused refuses the whole batch; 409 CONFLICT when the batch would take the household past COMMERCE_MAX_OFFERS_PER_HOUSEHOLD (default 200,000).${WRITERS_ONLY}${KEYED_CREATE}`,
+        description: `Creates all offers or none (max 500); one URL or price refused refuses the whole batch (400 POLICY_VIOLATION for a url without a valid or allowed domain, as for one offer); 409 CONFLICT when the batch would take the household past COMMERCE_MAX_OFFERS_PER_HOUSEHOLD (default 200,000).${WRITERS_ONLY}${KEYED_CREATE}`,
         params: HouseholdParams,
         body: BulkCreateOffersRequest,
         response: { 201: BulkCreateOffersResponse, ...createErrors },

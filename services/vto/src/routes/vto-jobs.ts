@@ -61,7 +61,8 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
         security,
         description:
           'Queues a try-on job (202). 400 BAD_REQUEST when personImageRef or garmentImageRef is missing or not ' +
-          'an accepted reference, or memberId (default: the caller) is not a household member. The job then ' +
+          'an accepted reference, or memberId (default: the caller) is not a household member; a field of the ' +
+          'wrong type (a number for a reference, say) is 400 VALIDATION_ERROR with details, not 422, on this route. The job then ' +
           'runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With ' +
           'VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT. A household with ' +
           'VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for one more. ' +
