@@ -120,11 +120,11 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
         security: [{ bearer: [] }, {}],
         summary: "The mission's events as Server-Sent Events",
         description:
-          'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
+          'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`; a `Last-Event-ID` that is not a sequence number is 400 BAD_REQUEST, an `after` that is not one 422 VALIDATION_ERROR), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
         params: MissionParams,
         querystring: GatewayStreamQuery,
         headers: StreamHeaders,
-        response: { ...errors(400, 401, 403, 404, 429, 502, 504) },
+        response: { ...errors(400, 401, 403, 404, 422, 429, 502, 504) },
       },
     },
     async (request, reply) => {
