@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a sign-in idToken for an access token
-         * @description AUTH_MODE=dev: any non-empty idToken up to 256 characters (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS.
+         * @description AUTH_MODE=dev: any idToken up to 256 characters that is not blank, else 401 (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id and its `email` the email, unless the token says `email_verified: false` (then the user has no email).
          */
         post: operations["login"];
         delete?: never;
@@ -113,7 +113,7 @@ export interface paths {
         put?: never;
         /**
          * Create mission plan
-         * @description Generates the mission plan deterministically from the request (same request, same data). One per mission. A member's request must name a mission of this household that the member may read: 404 NOT_FOUND for a mission that does not exist or is another household's, 403 FORBIDDEN for another member's (non-POLL) mission. 409 CONFLICT when the key already exists.
+         * @description Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet; another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN. 409 CONFLICT when the key already exists.
          */
         post: operations["createMissionPlan"];
         delete?: never;
@@ -191,7 +191,7 @@ export interface paths {
         };
         /**
          * List audit logs
-         * @description PARENT_GUARDIAN only (403 for other members); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType, category. The total count is in the x-total-count header.
+         * @description PARENT_GUARDIAN only (403 for other members); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType, category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header.
          */
         get: operations["listAuditLogs"];
         put?: never;
@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Create member
-         * @description PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise. 409 CONFLICT when the user is already a member, or already belongs to 50 households.
+         * @description PARENT_GUARDIAN only. The new member is named by memberId or by email (exactly one), of a user who has signed in at least once: 404 NOT_FOUND otherwise (with OIDC, an email the provider marks unverified is not taken as the user's). 409 CONFLICT when the user is already a member, already belongs to 50 households, or more than one user has signed in with that email (add them by memberId).
          */
         post: operations["createMember"];
         delete?: never;
@@ -465,7 +465,7 @@ export interface paths {
         put?: never;
         /**
          * Create offer
-         * @description Creates one offer. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). 409 CONFLICT when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers (default 200,000; deleting one frees its place). ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
+         * @description Creates one offer. 400 POLICY_VIOLATION when its url lacks a valid domain (not http(s), an address or a private host) or, with COMMERCE_ENFORCE_DOMAIN_ALLOWLIST=true, its domain is not allowed. price is in major units with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422). 409 CONFLICT when the household holds COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers (default 200,000; deleting one frees its place). ADULT and PARENT_GUARDIAN only (a CHILD gets 403). With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same offers: a retry whose first attempt was saved here but never answered (a restart, a 504) gets them back (201) instead of a second set.
          */
         post: operations["createOffer"];
         delete?: never;
@@ -526,7 +526,7 @@ export interface paths {
         put?: never;
         /**
          * Create offers bulk
-         * @description Creates all offers or none (max 500); one URL or price refused refuses the whole batch; 409 CONFLICT when the batch would take the household past COMMERCE_MAX_OFFERS_PER_HOUSEHOLD (default 200,000). ADULT and PARENT_GUARDIAN only (a CHILD gets 403).
+         * @description Creates all offers or none (max 500); one URL or price refused refuses the whole batch (400 POLICY_VIOLATION for a url without a valid or allowed domain, as for one offer); 409 CONFLICT when the batch would take the household past COMMERCE_MAX_OFFERS_PER_HOUSEHOLD (default 200,000). ADULT and PARENT_GUARDIAN only (a CHILD gets 403). With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same offers: a retry whose first attempt was saved here but never answered (a restart, a 504) gets them back (201) instead of a second set.
          */
         post: operations["createOffersBulk"];
         delete?: never;
@@ -655,7 +655,7 @@ export interface paths {
         put?: never;
         /**
          * A client event on a mission
-         * @description Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403; so does a CHILD (an owner demoted since included) for USER_TAKEOVER_START/END, before the mission's state or type is checked. `metadata` over 20 keys or 2048 bytes as JSON: 400 VALIDATION_ERROR (loc body.metadata). A vote (USER_LIKED_ITEM / USER_DISLIKED_ITEM) on a mission with candidates must name one of them, and a mission without candidates keeps votes on at most 500 distinct offers (a changed vote is always taken): else 409 CONFLICT.
+         * @description Votes and takeovers from those who follow the mission (its owner; any member, for a POLL mission). The purchase signals follow the roles that take those actions, on any mission of the household: USER_APPROVED_REQUEST from a PARENT_GUARDIAN (who approves a member's request, then signals it on that member's mission), USER_CONFIRMED_FINAL_CHECKOUT from an ADULT or PARENT_GUARDIAN. Others get 403; so does a CHILD (an owner demoted since included) for USER_TAKEOVER_START/END, before the mission's state or type is checked. Every body that fails the schema is 400 VALIDATION_ERROR with details, not 422 (the spec's rule for this route): an unknown eventType, a missing field the type needs (offerId for USER_LIKED_ITEM, reason for USER_DISLIKED_ITEM, sessionId for takeovers), and `metadata` over 20 keys or 2048 bytes as JSON (loc body.metadata). A vote (USER_LIKED_ITEM / USER_DISLIKED_ITEM) on a mission with candidates must name one of them, and a mission without candidates keeps votes on at most 500 distinct offers (a changed vote is always taken): else 409 CONFLICT.
          */
         post: operations["postMissionEvent"];
         delete?: never;
@@ -673,7 +673,7 @@ export interface paths {
         };
         /**
          * The mission's events as Server-Sent Events
-         * @description Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.
+         * @description Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`; a `Last-Event-ID` that is not a sequence number is 400 BAD_REQUEST, an `after` that is not one 422 VALIDATION_ERROR), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.
          */
         get: operations["streamMissionEvents"];
         put?: never;
@@ -859,7 +859,7 @@ export interface paths {
         put?: never;
         /**
          * Start the purchase: create the intent and dispatch cart preparation
-         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable: 502/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token).
+         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable: 502/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token). When the caller’s own purchase is already under way (CART_PREP or CART_READY: an earlier answer that never arrived, say), the 409 names POST .../confirmation-token, which issues a fresh token for it.
          */
         post: operations["startPurchaseIntent"];
         delete?: never;
@@ -903,7 +903,7 @@ export interface paths {
         put?: never;
         /**
          * Create try on job
-         * @description Queues a try-on job (202). 400 BAD_REQUEST when personImageRef or garmentImageRef is missing or not an accepted reference, or memberId (default: the caller) is not a household member. The job then runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT. A household with VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for one more.
+         * @description Queues a try-on job (202). 400 BAD_REQUEST when personImageRef or garmentImageRef is missing or not an accepted reference, or memberId (default: the caller) is not a household member; a field of the wrong type (a number for a reference, say) is 400 VALIDATION_ERROR with details, not 422, on this route. The job then runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT. A household with VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for one more. With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same job: a retry whose first attempt was queued here but never answered (a restart, a 504) gets that job (202, as it stands now) instead of a second one.
          */
         post: operations["createTryOnJob"];
         delete?: never;
@@ -987,7 +987,7 @@ export interface paths {
         put?: never;
         /**
          * Create feed collection
-         * @description A named collection of items and outfits; a missing name is 400 VALIDATION_ERROR. A household has at most 200 collections: one more is 409 CONFLICT.
+         * @description A named collection of items and outfits; a missing name is 400 VALIDATION_ERROR. A household has at most 200 collections: one more is 409 CONFLICT. With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same collection: a retry whose first attempt was saved here but never answered (a restart, a 504) gets it back (201) instead of a second one.
          */
         post: operations["createFeedCollection"];
         delete?: never;
@@ -1072,7 +1072,7 @@ export interface paths {
         put?: never;
         /**
          * Create wardrobe item
-         * @description Adds an item (a CHILD only for themselves). 409 CONFLICT when the household already holds WARDROBE_MAX_ITEMS_PER_HOUSEHOLD items (default 5000; deleting one frees its place at once).
+         * @description Adds an item (a CHILD only for themselves). 409 CONFLICT when the household already holds WARDROBE_MAX_ITEMS_PER_HOUSEHOLD items (default 5000; deleting one frees its place at once). With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same item: a retry whose first attempt was saved here but never answered (a restart, a 504) gets that item back (201) instead of a second one.
          */
         post: operations["createWardrobeItem"];
         delete?: never;
@@ -1218,7 +1218,7 @@ export interface paths {
         put?: never;
         /**
          * Create wardrobe outfit
-         * @description With itemIds: saves exactly those items (each must be an item of this household, else 404). Without: saves the best curated look around anchorItemId (default: the most recently changed item); 503 when curation is disabled, 400 when the wardrobe is empty; 409 CONFLICT when the household already holds WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD outfits (default 2000; deleting one frees its place).
+         * @description With itemIds: saves exactly those items (each must be an item of this household, else 404). Without: saves the best curated look around anchorItemId (default: the most recently changed item); 503 when curation is disabled, 400 when the wardrobe is empty; 409 CONFLICT when the household already holds WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD outfits (default 2000; deleting one frees its place). With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the same outfit: a retry whose first attempt was saved here but never answered (a restart, a 504) gets that outfit back (201) instead of a second one.
          */
         post: operations["createWardrobeOutfit"];
         delete?: never;
@@ -3107,6 +3107,36 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gateway Timeout */
+            504: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6225,6 +6255,16 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
