@@ -262,6 +262,39 @@ describe('members', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('lets any member leave a household they were added to, but not remove anyone else', async () => {
+    // A stranger's household, with the family's child added without asking.
+    const spam = await createHousehold(stranger.token, 'Prize draw');
+    const h = `/api/v1/households/${spam.householdId}`;
+    expect(
+      (await addMember(stranger.token, spam.householdId, { memberId: child.userId, role: 'CHILD' }))
+        .statusCode,
+    ).toBe(201);
+    expect(
+      (await addMember(stranger.token, spam.householdId, { memberId: adult.userId, role: 'ADULT' }))
+        .statusCode,
+    ).toBe(201);
+    const remove = (who: { token: string }, memberId: string) =>
+      app.inject({ method: 'DELETE', url: `${h}/members/${memberId}`, headers: bearer(who.token) });
+
+    // Removing someone else is still a guardian's.
+    const removeOther = await remove(child, adult.userId);
+    expect(removeOther.statusCode).toBe(403);
+    expect(removeOther.json()).toEqual({
+      error: 'FORBIDDEN',
+      message: 'Only a PARENT_GUARDIAN can manage household members',
+    });
+    // Leaving is anyone's.
+    expect((await remove(child, child.userId)).statusCode).toBe(204);
+    expect((await app.inject({ method: 'GET', url: h, headers: bearer(child.token) })).statusCode).toBe(403);
+    const mine = await app.inject({ method: 'GET', url: '/api/v1/households', headers: bearer(child.token) });
+    expect(mine.json().map((x: { householdId: string }) => x.householdId)).not.toContain(spam.householdId);
+    expect((await remove(adult, adult.userId)).statusCode).toBe(204);
+    // The last guardian can't leave; an outsider can't "leave" a household they are not in.
+    expect((await remove(stranger, stranger.userId)).statusCode).toBe(409);
+    expect((await remove(parent, parent.userId)).statusCode).toBe(403);
+  });
+
   it('refuses a display name with control characters or direction marks (422)', async () => {
     const h = await createHousehold(parent.token);
     for (const displayName of ['Kid\u0000', 'Mum\r\nDad', '\u2067Admin\u2069']) {

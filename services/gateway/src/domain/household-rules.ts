@@ -121,13 +121,19 @@ export function changeMember(
   return withMembers(h, members, now);
 }
 
+/**
+ * A PARENT_GUARDIAN removes a member, or any member leaves (removes themself): nobody can be
+ * kept in a household they were added to without asking (a stranger's household counts against
+ * the 50 a user may belong to). The last PARENT_GUARDIAN can do neither (409).
+ */
 export function removeMember(
   h: StoredHousehold,
   memberId: string,
   actorId: string,
   now: string,
 ): StoredHousehold {
-  requireGuardian(h, actorId);
+  if (memberId === actorId) memberOf(h, actorId);
+  else requireGuardian(h, actorId);
   if (!h.memberIds.includes(memberId)) throw notFound('Member not found');
   const members = h.members.filter((m) => m.memberId !== memberId);
   if (guardians(members) === 0) throw conflict(LAST_GUARDIAN_MESSAGE);

@@ -121,11 +121,12 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
   app.delete(
     '/api/v1/households/:id/members/:memberId',
     {
-      config,
+      // Membership is checked before anything (route access); who may remove whom is the rule's.
       schema: {
         tags,
         security,
-        description: 'PARENT_GUARDIAN only. The last PARENT_GUARDIAN cannot be removed (409).',
+        description:
+          'A PARENT_GUARDIAN removes a member (others: 403); any member may remove themself, to leave a household they were added to. The last PARENT_GUARDIAN can neither be removed nor leave (409).',
         params: MemberParams,
         response: { 204: z.null().describe('No content'), ...errors },
       },
@@ -134,7 +135,14 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
       const { userId } = await guardianAccess(request, request.params.id);
       const { memberId } = request.params;
       await ctx.households.change(request.params.id, (h) => removeMember(h, memberId, userId, nowIso()));
-      await audit(request.params.id, userId, 'MEMBER_REMOVED', memberId, {}, request.id);
+      await audit(
+        request.params.id,
+        userId,
+        'MEMBER_REMOVED',
+        memberId,
+        memberId === userId ? { left: true } : {},
+        request.id,
+      );
       return reply.code(204).send(null);
     },
   );
