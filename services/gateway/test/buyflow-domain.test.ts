@@ -121,6 +121,15 @@ describe('dispatch recovery', () => {
       expect(await recoverDispatches(t.app.ctx)).toBe(1);
       expect(t.cartprep.jobs.map((j) => j.jobId)).toEqual(['cpj_crashed000']);
       expect(await recoverDispatches(t.app.ctx)).toBe(0);
+      // The route that made the intent died before recording it: the sweep records it, once.
+      const intents = (await t.gates()).filter(
+        (g) => g.action === 'CREATE_PURCHASE_INTENT' && g.targetId === pr.requestId,
+      );
+      expect(intents).toEqual([
+        expect.objectContaining({
+          detail: expect.objectContaining({ outcome: 'ALLOWED', intentId: 'pi_crashed000', recovered: true }),
+        }),
+      ]);
     } finally {
       await t.close();
     }

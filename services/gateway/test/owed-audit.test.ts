@@ -120,6 +120,23 @@ describe('the other gates that change a request', () => {
     expect(await entriesFor(requestId, 'CREATE_PURCHASE_REQUEST')).toHaveLength(1);
   });
 
+  it('starting the purchase: 201 with its token, and its entry recorded by the sweep', async () => {
+    const pr = (await t.post('/requests', t.adult, t.item)).json();
+    await t.post(`/requests/${pr.requestId}/approve`, t.guardian);
+    failing.on = true;
+    const intent = await t.post(`/requests/${pr.requestId}/purchase-intents`, t.adult);
+    expect(intent.statusCode).toBe(201);
+    expect(intent.json().confirmationToken).toEqual(expect.any(String));
+    failing.on = false;
+    expect(await sweepLater()).toBe(1);
+    const [entry, ...more] = await entriesFor(pr.requestId, 'CREATE_PURCHASE_INTENT');
+    expect(more).toHaveLength(0);
+    expect(entry).toMatchObject({
+      actorId: t.adult.userId,
+      detail: expect.objectContaining({ outcome: 'ALLOWED', intentId: intent.json().intentId }),
+    });
+  });
+
   it("cart-prep's cart and the parent's confirmation: each answered, each entry recorded once", async () => {
     const pr = (await t.post('/requests', t.adult, t.item)).json();
     const r = `/requests/${pr.requestId}`;

@@ -4,8 +4,9 @@ import { ABORT } from '@hs/store';
 import type { GatewayContext } from '../context.ts';
 import { newConfirmationToken } from '../domain/confirmation-token.ts';
 import { applyEvent, assertCanApply } from '../domain/purchase-request-machine.ts';
-import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
-import { auditGate, type Gate, isRefusal, type RequestRef } from './purchase-gate.ts';
+import type { OwedAudit, StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
+import { owedEntry, owing, payOwedAudit } from './owed-audit.ts';
+import { auditGate, type Gate, gateEntry, isRefusal, type RequestRef } from './purchase-gate.ts';
 
 /** A fresh one-time checkout token for the actor of the request's current intent. */
 export async function issueConfirmationToken(
@@ -65,8 +66,9 @@ export async function startPurchaseIntent(
   );
   if (!doc) throw notFound('Purchase request not found');
 
+  const allowed = owedEntry(request, gateEntry(gate, 'ALLOWED', { intentId, cartprepJobId, expiresAt }));
   try {
-    await dispatch(ctx, doc, request.id);
+    await dispatch(ctx, doc, allowed, request.id);
   } catch (err) {
     await revertDispatch(ctx, doc, err);
     // A refusal by cart-prep (e.g. domain not allowed) is audited by `guarded`.
@@ -78,16 +80,27 @@ export async function startPurchaseIntent(
       });
     throw err;
   }
-  await auditGate(ctx, request, gate, 'ALLOWED', { intentId, cartprepJobId, expiresAt });
   return { intentId, requestId, actorId, cartprepJobId, confirmationToken, expiresAt };
 }
 
-/** Step 3: send the job; clear `dispatchPending` once cart-prep has it. */
-async function dispatch(ctx: GatewayContext, doc: StoredPurchaseRequest, requestId?: string): Promise<void> {
+/**
+ * Step 3: send the job; once cart-prep has it, clear `dispatchPending` and owe the gate's ALLOWED
+ * entry in the same write (flows/owed-audit.ts), whatever cart-prep's callback changed meanwhile.
+ */
+async function dispatch(
+  ctx: GatewayContext,
+  doc: StoredPurchaseRequest,
+  allowed: OwedAudit,
+  requestId?: string,
+): Promise<void> {
   await ctx.buyflow.cartprep.dispatch(doc, requestId);
-  await ctx.buyflow.requests.change(doc.requestId, (r) =>
-    r.cartprepJobId === doc.cartprepJobId && r.dispatchPending ? { ...r, dispatchPending: false } : ABORT,
+  const { doc: after } = await ctx.buyflow.requests.change(doc.requestId, (r) =>
+    owing(
+      r.cartprepJobId === doc.cartprepJobId && r.dispatchPending ? { ...r, dispatchPending: false } : r,
+      allowed,
+    ),
   );
+  if (after) await payOwedAudit(ctx, after);
 }
 
 /** Undo of step 2 when cart-prep never got the job: back to APPROVED so a new intent can retry. */
@@ -123,8 +136,19 @@ export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
       );
       continue;
     }
+    // The route that made the intent never got to record it: the sweep does, as recovered.
+    const gate = {
+      householdId: r.householdId,
+      action: 'CREATE_PURCHASE_INTENT' as const,
+      actorId: r.intentActorId,
+      targetId: r.requestId,
+    };
+    const allowed = owedEntry(
+      { id: 'dispatch-recovery' },
+      gateEntry(gate, 'ALLOWED', { intentId: r.intentId, cartprepJobId: r.cartprepJobId, recovered: true }),
+    );
     try {
-      await dispatch(ctx, r);
+      await dispatch(ctx, r, allowed);
       sent++;
     } catch (err) {
       ctx.logger?.warn({ err, requestId: r.requestId }, 'cart-prep dispatch still failing; will retry');
