@@ -19,6 +19,8 @@ const CURRENCY_WORDS: Array<[code: string, pattern: string]> = [
   ['NOK', 'nok'],
   ['DKK', 'dkk'],
   ['PLN', 'pln|złotych|złotys?|zlotys?|zł'],
+  // "rs" and "inr" only as words of their own: "years 5" is no amount in rupees.
+  ['INR', String.raw`₹|\binr|rupees?|\brs`],
 ];
 
 /** Words for money in a currency several countries share: an amount, in no known currency. */

@@ -1,6 +1,6 @@
 import { ENGLISH_WORDS } from './english-words.ts';
 import { spellNumbers } from './numbers.ts';
-import { BRANDS, COLORS, KINDS } from './vocabulary.ts';
+import { BRANDS, COLORS, KINDS, READ_AS_WRITTEN } from './vocabulary.ts';
 
 /**
  * Text as families type and dictate it, made readable: lowercase, fillers ("um", "like") out,
@@ -74,7 +74,7 @@ const TARGETS = [
       'nothing',
       'daughter',
       'toddler',
-    ].filter((w) => w.length >= 4 && /^[a-z]+$/.test(w)),
+    ].filter((w) => w.length >= 4 && /^[a-z]+$/.test(w) && !READ_AS_WRITTEN.has(w)),
   ),
 ];
 
@@ -195,8 +195,49 @@ const DECIMAL_COMMA_AFTER_CURRENCY = /((?:€|£|\$|\beur|\bchf)\s?\d+),(\d{2})(
 /** "size 38,5": a half size with a decimal comma (both readers, the brief's and the mission's). */
 const HALF_SIZE_COMMA = /\b(size|sz|eu|uk|us)\s?(\d{1,2}),5(?!\d)/g;
 
+/** Clothes sent as emoji ("👗 for my gal", "need 👟 size 5"): the word each stands for. */
+const EMOJI_WORDS: Array<[string, string]> = [
+  ['👗', 'dress'],
+  ['👚', 'top'],
+  ['👕', 't-shirt'],
+  ['👔', 'shirt'],
+  ['👖', 'jeans'],
+  ['🩳', 'shorts'],
+  ['🧥', 'coat'],
+  ['👟', 'sneakers'],
+  ['👞', 'shoes'],
+  ['👠', 'heels'],
+  ['👡', 'sandals'],
+  ['🩴', 'flip flops'],
+  ['👢', 'boots'],
+  ['🧣', 'scarf'],
+  ['🧤', 'gloves'],
+  ['🧢', 'cap'],
+  ['👒', 'hat'],
+  ['🎩', 'hat'],
+  ['👙', 'bikini'],
+  ['🩱', 'swimsuit'],
+  ['🧦', 'socks'],
+  ['👜', 'handbag'],
+  ['🎒', 'backpack'],
+  ['🕶', 'sunglasses'],
+  ['🥻', 'saree'],
+];
+const EMOJI = new RegExp(EMOJI_WORDS.map(([e]) => e).join('|'), 'gu');
+const EMOJI_WORD = new Map(EMOJI_WORDS);
+/** Most messages carry no emoji: one cheap test before the replacement. */
+const ANY_EMOJI = /[\u{1F000}-\u{1FAFF}]/u;
+
+/** "navy-ish", "greenish", "reddish": the colour, as near as a shopper can say it. */
+const COLOUR_ISH = new RegExp(
+  String.raw`\b(${COLORS.map(([w]) => w)
+    .filter((w) => /^[a-z]+$/.test(w))
+    .join('|')})(?:-| )?ish\b|\b(redd|blu)ish\b`,
+  'g',
+);
+
 export function normalize(message: string): string {
-  let t = message
+  let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
     // No price, size or age runs past nine digits, so a longer run is read as nothing whatever its
     // length: cut to ten digits, a hostile 8 kB number no longer costs the patterns below
     // quadratic time (a third of a second per message, on the event loop).
@@ -221,6 +262,13 @@ export function normalize(message: string): string {
   t = soundsLike(t);
   t = ` ${t} `.replace(FILLERS, ' ').replace(LIKE_FILLER, ' ').replace(/\s+/g, ' ').trim();
   t = spellNumbers(t);
+  // Most messages have no "-ish": the colour pattern runs only when one is there.
+  if (t.includes('ish'))
+    t = t.replace(
+      COLOUR_ISH,
+      (_, colour: string | undefined, root: string | undefined) =>
+        colour ?? (root === 'redd' ? 'red' : 'blue'),
+    );
   t = selfCorrected(t).replace(I_MEAN, ' ').replace(/\s+/g, ' ').trim();
   t = t
     .split(' ')
@@ -292,10 +340,33 @@ export function spokenAmounts(lowercased: string): string {
 const CORRECTION_MARKER = /\b(?:no|nope|wait|sorry|mean|rather|actually|scratch|make)\b/;
 
 /**
- * Money as it is said: "a tenner" and "a fiver" are 10 and 5 pounds, "a couple of quid" 2,
- * "a grand" / "2 grand" a thousand or two (in no currency).
+ * "max 1k", "under £2k", "budget 1.5k": thousands, where the figure is money (a price word or a
+ * currency before it); "a 5k run" is a distance.
  */
-function slangMoney(t: string): string {
+const THOUSANDS =
+  /(\b(?:under|below|max|maximum|budget|upto|up to|within|around|about|than|spend|of|is|to) )?(\$|£|€|₹)?(?<![\w.])(\d{1,3}(?:\.\d)?)k\b/g;
+/** "2-3k", "£2k-£3k": a range in thousands, money whatever is around it. */
+const THOUSANDS_RANGE =
+  /(\$|£|€|₹)?(?<![\w.])(\d{1,3}(?:\.\d)?)k?\s?(?:[-–]|to)\s?(\$|£|€|₹)?(\d{1,3}(?:\.\d)?)k\b/g;
+const thousand = (n: string) => String(Math.round(Number(n) * 1000));
+
+/**
+ * Money as it is said: "a tenner" and "a fiver" are 10 and 5 pounds, "a couple of quid" 2,
+ * "a grand" / "2 grand" a thousand or two (in no currency), "1k" / "£2k" as THOUSANDS says.
+ */
+function slangMoney(said: string): string {
+  // Thousands are rare: their patterns run only when a figure ends in "k".
+  const t = /\dk\b/.test(said)
+    ? said
+        .replace(
+          THOUSANDS_RANGE,
+          (_, s1: string | undefined, a: string, s2: string | undefined, b: string) =>
+            `between ${s1 ?? ''}${thousand(a)} and ${s2 ?? ''}${thousand(b)}`,
+        )
+        .replace(THOUSANDS, (m, before: string | undefined, sign: string | undefined, n: string) =>
+          before || sign ? `${before ?? ''}${sign ?? ''}${thousand(n)}` : m,
+        )
+    : said;
   return t
     .replace(/\b(?:a |one )?tenners?\b/g, '10 pounds')
     .replace(/\b(?:a |one )?fivers?\b/g, '5 pounds')

@@ -80,8 +80,16 @@ function readNumber(words: string[], i: number): [number, number] | null {
   return [hundreds, start];
 }
 
+/** "twenty-five" is written with a hyphen as often as without. */
+const HYPHENATED = new RegExp(
+  String.raw`\b(${Object.keys(TENS).join('|')})-(${Object.keys(UNITS)
+    .filter((u) => UNITS[u]! > 0 && UNITS[u]! < 10)
+    .join('|')})\b`,
+  'g',
+);
+
 export function spellNumbers(text: string): string {
-  const words = text.split(' ');
+  const words = (text.includes('-') ? text.replace(HYPHENATED, '$1 $2') : text).split(' ');
   const out: string[] = [];
   for (let i = 0; i < words.length; ) {
     const read =

@@ -29,7 +29,7 @@ export const AROUND = `around|about|approximately|approx|roughly|circa|close to|
 // "50 for both", "200 in total", "30 each": what the things may cost, a ceiling.
 const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most|and under|and below|or lower|for (?:both|the (?:two|pair|lot|set)|everything|all of (?:it|them))|(?:in )?total|altogether|each|apiece|a piece`;
 const CHEAP =
-  /\b(?:cheap|cheapest|cheapish|reasonably priced|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not expensive|not too pricey|thrifty|on a budget|low budget|tight budget)\b/;
+  /\b(?:cheap|cheapest|cheapish|reasonably priced|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not (?:so|very|that|overly) expensive|not expensive|not too pricey|not (?:so|very) pricey|thrifty|on a budget|low budget|tight budget)\b/;
 
 /**
  * "tops" beside an amount is the ceiling ("50 tops", "tops 50", "$30 tops"), not the item, when the
@@ -72,6 +72,9 @@ const BETWEEN = new RegExp(String.raw`\b(?:between|from)\s+${MONEY}\s*(?:and|to|
 const AROUND_AMOUNT = new RegExp(String.raw`\b(?:${AROUND})\s+(?:a\s)?${MONEY}`);
 const MAX_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MAX})\s*(?:like\s|about\s|around\s)?${MONEY}`);
 const AMOUNT_MAX_AFTER = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s+(?:${MAX_AFTER})\b`);
+/** "budget 50-70", "can spend 30 to 40": two figures after a word for money are a price range. */
+const BUDGET_BEFORE =
+  /\b(?:budget|price|prices|price range|spend|spending|pay|paying|costing)(?: (?:is|of|around|about|roughly))? ?$/;
 const MIN_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MIN})\s*${MONEY}`);
 const BARE_AMOUNT = bareMoney(NUM, NOT_SIZE);
 
@@ -80,7 +83,11 @@ export function readPrice(text: string): PriceReading {
   const currencies: Array<string | undefined> = [];
   const dash = text.match(DASH);
   const range =
-    text.match(BETWEEN) ?? (dash && (dash[1] || dash[3] || dash[4] || dash[6] || dash[7]) ? dash : null);
+    text.match(BETWEEN) ??
+    (dash &&
+    (dash[1] || dash[3] || dash[4] || dash[6] || dash[7] || BUDGET_BEFORE.test(text.slice(0, dash.index)))
+      ? dash
+      : null);
   const around = text.match(AROUND_AMOUNT);
   const max = text.match(MAX_AMOUNT);
   const maxAfter = text.match(AMOUNT_MAX_AFTER);

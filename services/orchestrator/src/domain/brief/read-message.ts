@@ -245,6 +245,11 @@ const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
     /\b(?:forget|drop|ignore|never ?mind) (?:the )?brands?\b|\bany brand\b|\bbrand doesn'?t matter\b|\bdon'?t care about (?:the )?brands?\b/,
     'brands',
   ],
+  // "forget the party, it's for school now": the occasion goes (a "party dress" is still asked for).
+  [
+    /\b(?:forget|drop|ignore|never ?mind|scrap|ditch|no more) (?:about )?(?:the |that )?(?:occasion|event|party|wedding|birthday|prom|funeral|interview|holiday|trip|date|christening|graduation|function)(?= ?(?:,|\.|$| and\b| now\b| it'?s\b| its\b| we\b| i\b| instead\b| for\b))/,
+    'occasion',
+  ],
   [
     /\b(?:forget|drop|ignore|never ?mind) (?:the )?season\b|\bany season\b|\ball year\b|\byear round\b/,
     'seasons',
@@ -274,7 +279,8 @@ const ANSWER =
 const DECLINED =
   /\b(?:no|nah|nope) (?:thanks|thank you|thx|cheers)\b|\bnone of (?:these|those|them)\b|\bnot (?:that|this|the) (?:1|one)\b|\bnot (?:these|those|them)\b|\b(?:don'?t|do not) (?:like|love|want) (?:it|that|this|them|these|those)\b/;
 /** "i need to buy a winter coat for my son": shopping for something new, not buying what was shown. */
-const BUY_SOMETHING_NEW = /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us)\s+)?(?:a|an|some|new)\b/;
+const BUY_SOMETHING_NEW =
+  /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us)\s+)?(?:a|an|some|new|one|\d{1,2}|pairs?|for)\b|\b(?:want|wants|need|needs|like|looking|hoping|planning|trying) to (?:buy|purchase|order)\b/;
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
 const SHOPPING =
@@ -328,10 +334,13 @@ const OR_NUMBERS = String.raw`((?:\s?(?:or|/)\s?(?:an?\s|size\s)?\d{1,2}(?:\.5)?
 const SIZE_NUMBERS = new RegExp(
   // "32 waist 34 length": the number before a length, leg or inseam is no waist.
   // "kids size 13" is read above, as one kids' size.
-  String.raw`(?<!\b(?:kids?'?s?|youth|children'?s?|toddler) )\b(?:size|sz|waist) (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)(?! ?(?:length|leg|inseam|long)\b)${OR_NUMBERS}`,
+  String.raw`(?<!\b(?:kids?'?s?|youth|children'?s?|toddler) )\b(?:size|sz|waist)(?: is| was)? (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)(?! ?(?:length|leg|inseam|long)\b)${OR_NUMBERS}`,
   'g',
 );
-const SIZE_LETTERS = new RegExp(String.raw`\b(?:size|sz|in|in an?|an?) (${LETTER})\b(?!')${OR_LETTERS}`, 'g');
+const SIZE_LETTERS = new RegExp(
+  String.raw`\b(?:size|sz|size is|size was|in|in an?|an?) (${LETTER})\b(?!')${OR_LETTERS}`,
+  'g',
+);
 const A_LETTER = new RegExp(String.raw`\b${LETTER}\b(?!')`, 'g');
 const alternatives = (chain: string | undefined, re: RegExp) =>
   chain ? [...chain.matchAll(re)].map((m) => m[0]) : [];
@@ -369,11 +378,15 @@ function readSizes(said: string, ages: number[]): string[] {
   ))
     add(m[1]!);
   // "34 waist", "32w", a suit's "38 chest", "w30": a measurement is the size.
-  for (const m of text.matchAll(/\b(\d{2})\s?(?:waist|w|chest)\b|\bw(\d{2})\b(?!\s+l\s?\d)/g))
+  for (const m of text.matchAll(
+    /\b(\d{2})\s?(?:(?:inch|in|inches) )?(?:waist|w|chest)\b|\bw(\d{2})\b(?!\s+l\s?\d)/g,
+  ))
     add((m[1] ?? m[2])!);
   for (const m of text.matchAll(/\b(?:w\s?)?(\d{2})\s?(?:x|by|\/)\s?(?:l\s?)?\d{2}\b/g)) add(m[1]!);
-  // "w32 l34": the waist, as above.
-  for (const m of text.matchAll(/\bw\s?(\d{2})\s+l\s?\d{2}\b/g)) add(m[1]!);
+  // "w32 l34", "waist 32 leg 30": the waist, as above.
+  for (const m of text.matchAll(/\b(?:w|waist)\s?(\d{2})\s+(?:l|leg|length|inseam)\s?\d{2}\b/g)) add(m[1]!);
+  // "chest 38 inches", "collar 16": a shirt's or jacket's measurement said first.
+  for (const m of text.matchAll(/\b(?:chest|collar|neck) (\d{2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d)/g)) add(m[1]!);
   const letter = (s: string) => s.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL');
   for (const m of text.matchAll(SIZE_LETTERS))
     for (const l of [m[1]!, ...alternatives(m[2], A_LETTER)]) add(letter(l));

@@ -24,6 +24,7 @@ export function updateBrief(
   if (r.clear.includes('sizes')) drop('sizes');
   if (r.clear.includes('seasons')) drop('seasons');
   if (r.clear.includes('brands')) drop('excludedBrands');
+  if (r.clear.includes('occasion')) drop('occasion');
 
   const joining = joinsList(previous, r);
   if (r.kinds.length > 0) {
@@ -111,13 +112,13 @@ export function updateBrief(
     const size = system ? `${system} ${r.sizeRetry}` : r.sizeRetry!;
     b.sizes = alternative ? [...new Set([...(b.sizes ?? []), size])] : [size];
   }
-  // "and the same for her brother, he's 11": another child beside the one asked for, each in their size.
+  // "and the same for her brother, he's 11", "and for my daughter size 2": another person beside
+  // the one asked for, each in their size.
   if (
     r.addKinds &&
     r.kinds.length === 0 &&
     r.sizes.length > 0 &&
-    r.sizes.every(personSize) &&
-    (previous.sizes ?? []).every(personSize)
+    ((r.sizes.every(personSize) && (previous.sizes ?? []).every(personSize)) || ANOTHER_PERSON.test(r.text))
   )
     b.sizes = [...new Set([...(previous.sizes ?? []), ...r.sizes])];
   if (r.colors.length > 0) {
@@ -185,6 +186,9 @@ function sizeLike(n: string, b: Brief): boolean {
 }
 const shoesOnly = (b: Brief) => (b.categories?.length ?? 0) > 0 && b.categories!.every((c) => c === 'SHOES');
 
+/** "for my daughter", "for her brother": whom a size said after "and" is for. */
+const ANOTHER_PERSON =
+  /\bfor (?:my|his|her|their|our|the|your) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|one)s?\b/;
 const personSize = (size: string) => BABY_SIZES.includes(size) || size.startsWith('KIDS ');
 
 const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];

@@ -167,7 +167,20 @@ export const KINDS: Kind[] = [
   {
     kind: 'sandals',
     category: 'SHOES',
-    words: ['flip flops', 'flip-flops', 'flipflops', 'sliders', 'slides', 'sandals', 'sandal'],
+    // Australian "thongs" (plural, a pair) are flip-flops; one "thong" is left unread.
+    words: [
+      'flip flops',
+      'flip-flops',
+      'flipflops',
+      'thong sandals',
+      'thongs',
+      'sliders',
+      'slides',
+      'sandals',
+      'sandal',
+      'chappals',
+      'chappal',
+    ],
     season: 'SUMMER',
   },
   { kind: 'heels', category: 'SHOES', words: ['high heels', 'heels', 'pumps', 'stilettos', 'stiletto'] },
@@ -218,7 +231,18 @@ export const KINDS: Kind[] = [
   {
     kind: 'tank top',
     category: 'TOP',
-    words: ['tank tops', 'tank top', 'tanktop', 'vest top', 'camisole', 'cami', 'tank'],
+    // An Australian or New Zealand "singlet" is a sleeveless top.
+    words: [
+      'tank tops',
+      'tank top',
+      'tanktop',
+      'vest top',
+      'camisole',
+      'cami',
+      'singlets',
+      'singlet',
+      'tank',
+    ],
   },
   {
     kind: 't-shirt',
@@ -325,6 +349,29 @@ export const KINDS: Kind[] = [
   },
   { kind: 'dress', category: 'DRESS', words: ['dresses', 'dress', 'gown', 'frock', 'pinafores', 'pinafore'] },
   { kind: 'kaftan', category: 'DRESS', words: ['kaftans', 'kaftan', 'caftans', 'caftan'] },
+  // South Asian clothes, searched by the name merchants give them.
+  { kind: 'saree', category: 'DRESS', words: ['sarees', 'saree', 'saris', 'sari'] },
+  { kind: 'lehenga', category: 'DRESS', words: ['lehenga cholis', 'lehenga choli', 'lehengas', 'lehenga'] },
+  {
+    kind: 'salwar kameez',
+    category: 'DRESS',
+    words: [
+      'salwar kameez',
+      'shalwar kameez',
+      'salwar suits',
+      'salwar suit',
+      'churidar suit',
+      'salwars',
+      'salwar',
+    ],
+  },
+  {
+    kind: 'kurta',
+    category: 'TOP',
+    words: ['kurta pyjama', 'kurta pajama', 'kurtas', 'kurta', 'kurtis', 'kurti'],
+  },
+  { kind: 'sherwani', category: 'OUTERWEAR', words: ['sherwanis', 'sherwani'] },
+  { kind: 'dupatta', category: 'ACCESSORY', words: ['dupattas', 'dupatta'] },
   {
     kind: 'beanie',
     category: 'ACCESSORY',
@@ -394,6 +441,13 @@ export const KINDS: Kind[] = [
       'swimwear',
       'swimmers',
       'cozzie',
+      'cozzies',
+      // Australian and Irish words for swimwear: "cossie", "togs", "boardies".
+      'cossies',
+      'cossie',
+      'togs',
+      'boardies',
+      'bathers',
       // A one-piece top and bottoms, and the sun-safe swim top ("rash vest"): swimwear, no vest.
       'tankinis',
       'tankini',
@@ -565,6 +619,32 @@ for (const k of KINDS) k.words.push(...(BORROWED[k.kind] ?? []));
  * may stand a word or two before their item ("denim mini skirt"); "dress" only directly before
  * one of its compounds, as "a party dress, sparkly shoes" asks for both.
  */
+/**
+ * Regional and borrowed words a step from many English ones ("brothers" is no bathers, "things" no
+ * thongs, "single" no singlet, "spree" no saree): read as written, never a spelling correction's
+ * target (brief/normalize.ts).
+ */
+export const READ_AS_WRITTEN = new Set([
+  'bathers',
+  'boardies',
+  'cossies',
+  'cossie',
+  'cozzies',
+  'cozzie',
+  'togs',
+  'thongs',
+  'singlets',
+  'singlet',
+  'sarees',
+  'saree',
+  'saris',
+  'sari',
+  'salwars',
+  'salwar',
+  'chappals',
+  'chappal',
+]);
+
 export const MODIFIER_WORDS = new Set(['denim', 'denims', 'jean', 'dress']);
 /**
  * Top words that describe a dress right after them: "a jumper dress", "a shirt dress", "a t-shirt
@@ -807,7 +887,11 @@ export const COLORS: Array<[string, string]> = [
 /** Occasions, first match wins: "ski trip" is ski, not travel; "birthday party" is a party. */
 export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\b(?:ski(?:ing)?|snowboard(?:ing)?)\b/, 'ski', 'WINTER'],
-  [/\bweddings?\b|\bbridesmaid\b/, 'wedding'],
+  // Indian English says "marriage" (and "marriage function") for a wedding, and names its days.
+  [
+    /\bweddings?\b|\bbridesmaid\b|\bmarriage (?:functions?|ceremony|party|reception)\b|\b(?:for|to|at) (?:a |the |my |our |his |her |their )?(?:[a-z]+'s )?marriage\b|\bshaadi\b|\bmehn?di\b|\bmehendi\b|\bsangeet\b|\bhaldi\b/,
+    'wedding',
+  ],
   // A baby's blessing: christening, baptism, naming day, first communion.
   [
     /\bchristenings?\b|\bbaptisms?\b|\bnaming (?:day|ceremony)\b|\b(?:first |holy )communion\b/,
@@ -818,9 +902,9 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\bgraduation\b|\bgrad\b/, 'graduation'],
   [/\bfuneral\b|\bmemorial\b/, 'funeral'],
   [/\bdate night\b|\bon a date\b|\bfor a date\b|\bfirst date\b|\bdate\b/, 'date'],
-  // A birthday present is a gift, no party to dress for.
+  // A birthday present is a gift, no party to dress for; Indian English's "a function" is a party.
   [
-    /\b(?:parties|party|clubbing|birthday(?! (?:presents?|gifts?|pressies?|money)\b)|hen (?:do|night)|stag (?:do|night)|bachelorette)\b/,
+    /\b(?:parties|party|clubbing|birthday(?! (?:presents?|gifts?|pressies?|money)\b)|hen (?:do|night)|stag (?:do|night)|bachelorette)\b|\b(?:for|to|at) (?:a |the |my |our |this |that |an )?(?:family |office |school |small |big )?functions?\b/,
     'party',
   ],
   [/\bchristmas\b|\bxmas\b|\bholiday season\b|\bnew year'?s? eve\b|\bhanukkah\b/, 'holiday', 'WINTER'],
