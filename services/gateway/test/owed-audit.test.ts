@@ -6,6 +6,7 @@
 import { type CollectionOptions, createStore, type Doc, type Store, StoreUnavailableError } from '@hs/store';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { recoverOwedAudits } from '../src/flows/owed-audit.ts';
+import { recoverDispatches } from '../src/flows/start-purchase-intent.ts';
 import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
 
 /** A store whose audit outbox refuses new entries while `failing` is set. */
@@ -194,5 +195,34 @@ describe('the other gates that change a request', () => {
       .map((i) => i.payload.event)
       .filter((e) => e.action === 'CART_MISMATCH' && e.targetId === pr.requestId);
     expect(mismatches).toEqual([expect.objectContaining({ category: 'SAFETY_VIOLATION' })]);
+  });
+});
+
+describe('an intent whose dispatch outlives the sweep grace', () => {
+  it('is recorded once, though the route and the dispatch sweep both owe its entry', async () => {
+    const slow = await buildBuyflowGateway({ cartprepDelayMs: 1500 });
+    try {
+      const pr = (await slow.post('/requests', slow.adult, slow.item)).json();
+      const r = `/requests/${pr.requestId}`;
+      await slow.post(`${r}/approve`, slow.guardian);
+      const route = slow.post(`${r}/purchase-intents`, slow.adult);
+      // Step 2 has landed and the route is waiting on cart-prep: the sweep's moment.
+      for (let i = 0; i < 100; i++) {
+        const stored = await slow.app.ctx.buyflow.requests.get(pr.householdId, pr.requestId);
+        if (stored?.dispatchPending) break;
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 11_000 });
+      const sweep = recoverDispatches(slow.app.ctx);
+      expect((await route).statusCode).toBe(201);
+      await sweep;
+      await recoverOwedAudits(slow.app.ctx);
+      const intents = (await slow.gates()).filter(
+        (g) => g.action === 'CREATE_PURCHASE_INTENT' && g.targetId === pr.requestId,
+      );
+      expect(intents).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -14,9 +14,17 @@ import type { RequestRef } from './purchase-gate.ts';
 /** Owed entries are left to the sweep only once their request is this old: its route may still be paying them. */
 const SETTLE_GRACE_MS = 10_000;
 
-/** A new owed entry, its id fixed now: `owing` may run more than once inside one atomic update. */
-export const owedEntry = (request: RequestRef, entry: AuditInput): OwedAudit => ({
-  eventId: newAuditEventId(),
+/**
+ * A new owed entry, its id fixed now: `owing` may run more than once inside one atomic update.
+ * `eventId`: for an entry two writers may each owe for the same fact (the intent's route and the
+ * dispatch sweep), an id derived from that fact, so the ledger records it once.
+ */
+export const owedEntry = (
+  request: RequestRef,
+  entry: AuditInput,
+  eventId = newAuditEventId(),
+): OwedAudit => ({
+  eventId,
   entry,
   httpRequestId: request.id,
 });

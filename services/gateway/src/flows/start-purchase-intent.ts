@@ -66,7 +66,11 @@ export async function startPurchaseIntent(
   );
   if (!doc) throw notFound('Purchase request not found');
 
-  const allowed = owedEntry(request, gateEntry(gate, 'ALLOWED', { intentId, cartprepJobId, expiresAt }));
+  const allowed = owedEntry(
+    request,
+    gateEntry(gate, 'ALLOWED', { intentId, cartprepJobId, expiresAt }),
+    intentAuditId(intentId),
+  );
   try {
     await dispatch(ctx, doc, allowed, request.id);
   } catch (err) {
@@ -82,6 +86,12 @@ export async function startPurchaseIntent(
   }
   return { intentId, requestId, actorId, cartprepJobId, confirmationToken, expiresAt };
 }
+
+/**
+ * The id of an intent's ALLOWED entry: the route and the dispatch sweep may both owe it (a route
+ * whose dispatch outlived the sweep's grace), and the ledger then records it once.
+ */
+const intentAuditId = (intentId: string) => `aud_intent_${intentId}`.slice(0, 68);
 
 /**
  * Step 3: send the job; once cart-prep has it, clear `dispatchPending` and owe the gate's ALLOWED
@@ -146,6 +156,7 @@ export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
     const allowed = owedEntry(
       { id: 'dispatch-recovery' },
       gateEntry(gate, 'ALLOWED', { intentId: r.intentId, cartprepJobId: r.cartprepJobId, recovered: true }),
+      intentAuditId(r.intentId ?? r.requestId),
     );
     try {
       await dispatch(ctx, r, allowed);
