@@ -107,10 +107,12 @@ export const NoBody = optionalBody(z.object({}));
 
 /**
  * Characters a name shown to other people must not hold: control characters (NUL, newlines,
- * escapes: they break logs, notifications and screens) and the invisible marks that reverse the
- * direction of text (a name could then read as something it is not).
+ * escapes: they break logs, notifications and screens) and the invisible overrides, embeddings
+ * and isolates that reverse the direction of the text after them (a name could then read as
+ * something it is not). The plain direction marks (U+200E, U+200F) stay: phones' contact lists
+ * put them around Arabic and Hebrew names, and they reorder nothing beyond a neutral character.
  */
-const UNSHOWABLE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const UNSHOWABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
 /** A name people see (a household, a member): trimmed, 1 to `max` characters, nothing unshowable. */
 export const ShownName = (max: number) =>

@@ -117,6 +117,14 @@ describe('households', () => {
       payload: { name: 'Famille Müller-Østergård 李家 👪' },
     });
     expect(fine.statusCode).toBe(201);
+    // A phone's contact list marks a right-to-left name's direction: a plain mark reorders nothing.
+    const marked = await app.inject({
+      method: 'POST',
+      url: '/api/v1/households',
+      headers: bearer(parent.token),
+      payload: { name: '\u200fعائلة مريم' },
+    });
+    expect(marked.statusCode).toBe(201);
   });
 });
 

@@ -149,6 +149,16 @@ describe('OIDC emails and adding members by email', () => {
     expect(removed.statusCode).toBeLessThan(300);
   });
 
+  it('a user known by a long subject before it was shortened keeps that id', async () => {
+    const sub = `legacy:${'y'.repeat(200)}`;
+    // What signing in stored before subjects were shortened: the subject whole.
+    await gateway.ctx.users.record({ userId: sub, email: 'legacy@example.com' }, new Date().toISOString());
+    const token = await signIn({ sub, email: 'legacy@example.com', email_verified: 'false' });
+    const me = (await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) })).json();
+    // Their households are under the old id; the string "false" is as unverified as the boolean.
+    expect(me).toEqual({ userId: sub, email: '' });
+  });
+
   it('an email two users have signed in with adds neither of them (409)', async () => {
     const guardian = await guardianHousehold('guardian-shared');
     await signIn({ sub: 'old-owner', email: 'shared@example.com' });

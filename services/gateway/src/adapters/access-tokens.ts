@@ -6,7 +6,11 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { createRecentCache } from './recent-cache.ts';
 
 export type AccessTokenSettings = { jwtSecret: string; ttlSeconds: number; issuer: string; audience: string };
-export type Identity = { userId: string; email: string };
+/**
+ * Who signed in. `formerUserId`: the id the same person had before (an OIDC subject longer than
+ * ids may be, used whole until it was shortened); a user known by it keeps it.
+ */
+export type Identity = { userId: string; email: string; formerUserId?: string };
 
 const CLOCK_SKEW_SECONDS = 30;
 // A client sends the same token on every request until it expires: once it has passed every

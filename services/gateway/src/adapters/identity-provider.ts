@@ -79,9 +79,12 @@ export function createOidcIdentityProvider(settings: {
         });
         // An address the provider says it has not verified is anyone's to type in: taken as the
         // user's, a guardian adding "parent@example.com" could add whoever claimed it first.
-        const email =
-          typeof payload.email === 'string' && payload.email_verified !== false ? payload.email : '';
-        return { userId: oidcUserId(String(payload.sub)), email };
+        // (Some providers send the claim as the string "false".)
+        const unverified = payload.email_verified === false || payload.email_verified === 'false';
+        const email = typeof payload.email === 'string' && !unverified ? payload.email : '';
+        const sub = String(payload.sub);
+        const userId = oidcUserId(sub);
+        return { userId, email, ...(userId !== sub ? { formerUserId: sub } : {}) };
       } catch (err) {
         // A failure to fetch the keys (network error, timeout, a JWKS that is not JSON) is the
         // provider's, not the user's: jose passes fetch errors through as they are.

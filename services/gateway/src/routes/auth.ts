@@ -12,13 +12,17 @@ export function registerAuthRoutes(app: ServiceApp, ctx: GatewayContext): void {
         tags: ['identity'],
         summary: 'Exchange a sign-in idToken for an access token',
         description:
-          'AUTH_MODE=dev: any idToken up to 256 characters that is not blank, else 401 (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id and its `email` the email, unless the token says `email_verified: false` (then the user has no email).',
+          'AUTH_MODE=dev: any idToken up to 256 characters that is not blank, else 401 (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id (one longer than 128 characters: `oidc_` and its SHA-256, unless the user signed in with it whole before) and its `email` the email, unless the token says `email_verified` false (then the user has no email).',
         body: LoginRequest,
         response: { 200: LoginResponse, 401: ErrorEnvelope, 422: ErrorEnvelope },
       },
     },
     async (request) => {
-      const identity = await ctx.identity.identify(request.body.idToken);
+      const signedIn = await ctx.identity.identify(request.body.idToken);
+      // Someone known by an earlier id (a long OIDC subject, used whole before it was shortened)
+      // keeps it: their households, requests and items are under it.
+      const former = signedIn.formerUserId ? await ctx.users.get(signedIn.formerUserId) : null;
+      const identity = { userId: former?.userId ?? signedIn.userId, email: signedIn.email };
       await ctx.users.record(identity, nowIso());
       const accessToken = await ctx.tokens.issue(identity);
       return { accessToken, tokenType: 'Bearer' as const, expiresIn: ctx.tokens.ttlSeconds };
