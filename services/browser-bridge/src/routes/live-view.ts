@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BrowserSession, HouseholdBrowserSessionParams } from '@hs/contracts';
-import { errorResponses, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, isAppError, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { LiveView } from '../flows/live-view.ts';
 import type { SessionFlows } from '../flows/session-flows.ts';
@@ -88,34 +88,39 @@ export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: S
         raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       const stop = await live.screencast(sessionId, (frame) => send('frame', frame));
       reply.hijack();
+      // Everything started for this stream is undone on close, set up before anything else can
+      // wait: a client gone (or a store failing) while a step awaited left the timers running.
+      const timers: NodeJS.Timeout[] = [];
+      const end = () => {
+        for (const timer of timers) clearInterval(timer);
+        streams.delete(raw);
+        void stop();
+      };
+      if (raw.destroyed) return end();
+      raw.on('close', end);
+      streams.add(raw);
       raw.writeHead(200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-store',
         connection: 'keep-alive',
       });
       raw.write('retry: 2000\n\n');
-      const statusTimer = setInterval(async () => {
-        const status = await live.status(sessionId).catch(() => 'TERMINATED');
-        send('status', { status });
-        if (status === 'TERMINATED' || status === 'FAILED') raw.end();
-      }, STATUS_EVERY_MS);
-      const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-      // The gateway out of reach is no reason to blank a family's screen: only a clear "no" ends it.
-      const holderCheck = setInterval(async () => {
-        if (!(await live.stillHeld(held).catch(() => true))) raw.end(': live view link withdrawn\n\n');
-      }, HOLDER_CHECK_EVERY_MS);
-      send('status', { status: await live.status(sessionId) });
-      const end = () => {
-        clearInterval(statusTimer);
-        clearInterval(keepAlive);
-        clearInterval(holderCheck);
-        void stop();
+      const status = async () => {
+        const now = await live.status(sessionId).catch(() => 'TERMINATED');
+        send('status', { status: now });
+        if (now === 'TERMINATED' || now === 'FAILED') raw.end();
       };
-      streams.add(raw);
-      raw.on('close', () => {
-        streams.delete(raw);
-        end();
-      });
+      timers.push(
+        setInterval(status, STATUS_EVERY_MS),
+        setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS),
+        // The gateway out of reach is no reason to blank a family's screen: only a clear "no"
+        // (the member gone or a CHILD now, the household gone) ends it.
+        setInterval(async () => {
+          if (!(await live.stillHeld(held).catch((err) => !(isAppError(err) && err.status === 404))))
+            raw.end(': live view link withdrawn\n\n');
+        }, HOLDER_CHECK_EVERY_MS),
+      );
+      await status();
     },
   );
 
