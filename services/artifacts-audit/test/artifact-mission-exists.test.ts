@@ -2,6 +2,7 @@
 // the household: the orchestrator (here a fake peer) says which missions exist and who may read them.
 import { type FakePeer, startFakePeer } from '@hs/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_PLANS_AHEAD_PER_HOUSEHOLD } from '../src/adapters/artifact-repository.ts';
 import { buildTestApp, type FakeMission, internal, startFakeOrchestrator, type TestApp } from './harness.ts';
 
 const H = '/api/v1/households';
@@ -63,6 +64,17 @@ describe("a member's MissionPlan", () => {
     ]);
     // One per mission.
     expect((await postPlan('msn_planned', member('ADULT', 'usr_adult'))).statusCode).toBe(409);
+  });
+
+  it('is bounded for missions that do not exist: 200 per household, then 409; real missions still plan', async () => {
+    const ahead = member('CHILD', 'usr_child');
+    for (let i = 0; i < MAX_PLANS_AHEAD_PER_HOUSEHOLD; i++)
+      expect((await postPlan(`msn_ahead${i}`, ahead)).statusCode).toBe(201);
+    const over = await postPlan('msn_onemore', ahead);
+    expect(over.statusCode).toBe(409);
+    expect(over.json().error).toBe('CONFLICT');
+    expect(await listArtifacts('msn_onemore')).toEqual([]);
+    expect((await postPlan('msn_own', member('ADULT', 'usr_adult'))).statusCode).toBe(201);
   });
 
   it("is 404 NOT_FOUND for another household's mission, even one the caller owns there", async () => {

@@ -6,6 +6,7 @@ import { AppError, conflict, newId, nowIso, upstreamError } from '@hs/service-ki
 import type { BlobStorage } from '@hs/storage';
 import {
   type CollectionOptions,
+  createSlotCounter,
   type Doc,
   queryAll,
   type Store,
@@ -34,14 +35,26 @@ export type NewArtifact = {
    * lists show this summary, `get` reads the data from the blob.
    */
   summary?: Record<string, unknown>;
+  /** A member's plan for a mission that does not exist (yet): counted against MAX_PLANS_AHEAD_PER_HOUSEHOLD. */
+  plannedAhead?: boolean;
 };
 
-export type CreateResult = { artifact: Artifact; created: boolean };
-type StoredArtifact = Artifact & { writerKey?: string | null; dataInBlob?: boolean };
+/**
+ * Plans a household may hold for missions that do not exist: a plan for a mission to come costs
+ * nothing but storage, so without a bound one member could fill it with made-up mission ids.
+ */
+export const MAX_PLANS_AHEAD_PER_HOUSEHOLD = 200;
 
-/** The stored record without the writer's key and the blob marker, which are not part of the resource. */
-const publicOf = ({ writerKey: _key, dataInBlob: _inBlob, ...artifact }: StoredArtifact): Artifact =>
-  artifact as Artifact;
+export type CreateResult = { artifact: Artifact; created: boolean };
+type StoredArtifact = Artifact & { writerKey?: string | null; dataInBlob?: boolean; plannedAhead?: boolean };
+
+/** The stored record without the writer's key and the markers, which are not part of the resource. */
+const publicOf = ({
+  writerKey: _key,
+  dataInBlob: _inBlob,
+  plannedAhead: _ahead,
+  ...artifact
+}: StoredArtifact): Artifact => artifact as Artifact;
 
 const duplicateMessage = (a: NewArtifact) =>
   a.type === 'BrowserRecording'
@@ -55,12 +68,15 @@ export const ARTIFACT_COLLECTIONS = {
       { fields: ['artifactId'] },
       { fields: ['householdId', 'missionId', 'createdAt'] },
       { fields: ['householdId', 'missionId', 'type', 'createdAt'] },
+      // Counting a household's plans for missions to come (a recount at the cap); few rows have it.
+      { fields: ['householdId', 'plannedAhead'], sparse: true },
     ],
   },
 } satisfies Record<string, CollectionOptions>;
 
 export function createArtifactRepository(store: Store, storage: BlobStorage) {
   const artifacts = store.collection<StoredArtifact & Doc>(ARTIFACTS, ARTIFACT_COLLECTIONS[ARTIFACTS]);
+  const plansAhead = createSlotCounter(store, 'artifact_counts', 'plansAhead');
 
   const content = async (key: string) => {
     try {
@@ -71,55 +87,82 @@ export function createArtifactRepository(store: Store, storage: BlobStorage) {
     }
   };
 
+  /**
+   * Blob first, then the store record whose id is the uniqueness key: the record is what makes
+   * an artifact exist, so a failed blob write leaves nothing behind, and a writer that loses
+   * the race removes its own blob (paths are per artifact, the winner's is untouched).
+   */
+  async function createOne(input: NewArtifact): Promise<CreateResult> {
+    const artifactId = newId('art');
+    const key = uniqueKeyOf(input.householdId, input.missionId, input.type, artifactId, input.sessionId);
+    const replay = (stored: StoredArtifact | null): CreateResult => {
+      if (!stored) throw conflict(duplicateMessage(input));
+      if (!input.writerKey || stored.writerKey !== input.writerKey) throw conflict(duplicateMessage(input));
+      return { artifact: publicOf(stored), created: false };
+    };
+    const existing = await artifacts.get(key);
+    if (existing) return replay(existing);
+    const storagePath = dataPathOf(input.householdId, input.missionId, input.type, artifactId);
+    const artifact = {
+      artifactId,
+      householdId: input.householdId,
+      missionId: input.missionId,
+      type: input.type,
+      data: input.data,
+      storagePath,
+      createdAt: nowIso(),
+    } as Artifact;
+    try {
+      await storage.put(
+        storagePath,
+        new TextEncoder().encode(JSON.stringify(input.data)),
+        'application/json',
+      );
+    } catch (err) {
+      // A full or unwritable local disk already says so (503 SERVICE_UNAVAILABLE naming it).
+      if (err instanceof AppError) throw err;
+      throw upstreamError('Artifact storage is unavailable', err);
+    }
+    try {
+      await artifacts.create(key, {
+        ...artifact,
+        writerKey: input.writerKey ?? null,
+        ...(input.summary ? { data: input.summary, dataInBlob: true } : {}),
+        ...(input.plannedAhead ? { plannedAhead: true } : {}),
+      } as StoredArtifact);
+    } catch (err) {
+      await storage.delete(storagePath).catch(() => {});
+      if (err instanceof StoreConflictError) return replay(await artifacts.get(key));
+      throw err;
+    }
+    return { artifact, created: true };
+  }
+
   return {
     /**
-     * Blob first, then the store record whose id is the uniqueness key: the record is what makes
-     * an artifact exist, so a failed blob write leaves nothing behind, and a writer that loses
-     * the race removes its own blob (paths are per artifact, the winner's is untouched).
+     * A plan for a mission to come takes a slot of the household's MAX_PLANS_AHEAD_PER_HOUSEHOLD
+     * first (409 CONFLICT past it); a create that fails gives it back.
      */
     async create(input: NewArtifact): Promise<CreateResult> {
-      const artifactId = newId('art');
-      const key = uniqueKeyOf(input.householdId, input.missionId, input.type, artifactId, input.sessionId);
-      const replay = (stored: StoredArtifact | null): CreateResult => {
-        if (!stored) throw conflict(duplicateMessage(input));
-        if (!input.writerKey || stored.writerKey !== input.writerKey) throw conflict(duplicateMessage(input));
-        return { artifact: publicOf(stored), created: false };
-      };
-      const existing = await artifacts.get(key);
-      if (existing) return replay(existing);
-      const storagePath = dataPathOf(input.householdId, input.missionId, input.type, artifactId);
-      const artifact = {
-        artifactId,
-        householdId: input.householdId,
-        missionId: input.missionId,
-        type: input.type,
-        data: input.data,
-        storagePath,
-        createdAt: nowIso(),
-      } as Artifact;
-      try {
-        await storage.put(
-          storagePath,
-          new TextEncoder().encode(JSON.stringify(input.data)),
-          'application/json',
+      if (!input.plannedAhead) return createOne(input);
+      let result: CreateResult | undefined;
+      const taken = await plansAhead.createWithin(
+        input.householdId,
+        MAX_PLANS_AHEAD_PER_HOUSEHOLD,
+        () =>
+          artifacts.count([
+            ['householdId', '==', input.householdId],
+            ['plannedAhead', '==', true],
+          ]),
+        async () => {
+          result = await createOne(input);
+        },
+      );
+      if (!taken || !result)
+        throw conflict(
+          `This household already holds ${MAX_PLANS_AHEAD_PER_HOUSEHOLD} plans for missions that do not exist; plan a running mission instead`,
         );
-      } catch (err) {
-        // A full or unwritable local disk already says so (503 SERVICE_UNAVAILABLE naming it).
-        if (err instanceof AppError) throw err;
-        throw upstreamError('Artifact storage is unavailable', err);
-      }
-      try {
-        await artifacts.create(key, {
-          ...artifact,
-          writerKey: input.writerKey ?? null,
-          ...(input.summary ? { data: input.summary, dataInBlob: true } : {}),
-        } as StoredArtifact);
-      } catch (err) {
-        await storage.delete(storagePath).catch(() => {});
-        if (err instanceof StoreConflictError) return replay(await artifacts.get(key));
-        throw err;
-      }
-      return { artifact, created: true };
+      return result;
     },
 
     /** Null when missing or another household's (callers answer 404 for both). The data whole. */

@@ -112,29 +112,31 @@ export async function followsMissionOfHousehold(
  * (decisions: "may be requested by members", deterministic), so a member may plan a mission that
  * does not exist yet; what is refused is another household's mission (404, as if missing) and
  * another member's mission the caller may not follow (403). A service's own call plans its own.
+ * `ahead`: the mission does not exist (the plan counts against the household's plans ahead).
  */
 export async function assertMayPlanMission(
   ctx: ArtifactsAuditContext,
   request: FastifyRequest,
   householdId: string,
   missionId: string,
-): Promise<void> {
+): Promise<'known' | 'ahead'> {
   const whereabouts = await ctx.ledger.missionWhereabouts(householdId, missionId);
   if (whereabouts === 'elsewhere') throw notFound('Mission not found');
   const caller = request.caller;
-  if (!caller) return;
+  if (!caller) return 'known';
   const opening = whereabouts === 'here' ? await ctx.ledger.missionOpening(householdId, missionId) : null;
   if (opening) {
     if (!follows(opening, caller)) throw forbidden(NOT_THE_CALLERS_MISSION);
-    return;
+    return 'known';
   }
   let visibility: Awaited<ReturnType<typeof ctx.missions.visibility>>;
   try {
     visibility = await ctx.missions.visibility(householdId, missionId, caller, request.id);
   } catch (err) {
     // Missing here (and with no trail in any household): a mission still to come.
-    if (isAppError(err) && err.status === 404) return;
+    if (isAppError(err) && err.status === 404) return 'ahead';
     throw err;
   }
   if (visibility === 'hidden') throw forbidden(NOT_THE_CALLERS_MISSION);
+  return 'known';
 }

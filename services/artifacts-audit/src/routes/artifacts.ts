@@ -62,7 +62,7 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     {
       schema: {
         ...created(
-          "Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet; another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN.",
+          "Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet (at most 200 such plans per household: 409 CONFLICT past it); another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN.",
         ),
         params: ArtifactsAuditHouseholdParams,
         body: MissionPlanRequest,
@@ -71,13 +71,14 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     },
     async (request, reply) => {
       const { missionId } = request.body;
-      await assertMayPlanMission(ctx, request, request.params.id, missionId);
+      const mission = await assertMayPlanMission(ctx, request, request.params.id, missionId);
       const data = buildMissionPlan(request.body);
       const { artifact } = await ctx.artifacts.create({
         householdId: request.params.id,
         missionId,
         type: 'MissionPlan',
         data,
+        ...(mission === 'ahead' ? { plannedAhead: true } : {}),
       });
       return reply.code(201).send(artifact);
     },
