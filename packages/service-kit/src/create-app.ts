@@ -19,7 +19,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { clientErrorHandler } from './client-errors.ts';
+import { clientErrorHandler, noteEarlyAnswers } from './client-errors.ts';
 import type { BaseConfig } from './config.ts';
 import { corsOptions } from './cors.ts';
 import { installDeadline } from './deadline.ts';
@@ -27,6 +27,7 @@ import { registerDocsPage } from './docs-page.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
 import { exceedsJsonDepth, refusedJson, tooDeep } from './json-depth.ts';
+import { keptJsonHandler } from './kept-json.ts';
 import { registerMetrics } from './metrics.ts';
 import { markOptionalBodies } from './openapi-bodies.ts';
 import { withUsedSchemas } from './openapi-components.ts';
@@ -41,6 +42,7 @@ import {
   summaryFor,
   uniqueOperationIds,
 } from './operation-ids.ts';
+import { boundPipelining } from './pipelining.ts';
 import { drainRefusedBodies } from './refused-body.ts';
 import { requestLoggerFactory } from './request-logger.ts';
 import { accessExtensions } from './route-access.ts';
@@ -136,10 +138,12 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     schemaController: { compilersFactory: zodCompilers },
   }).withTypeProvider<ZodTypeProvider>();
 
+  boundPipelining(app.server);
   deferContinue(app.server);
   // Headers alone may not take longer than the whole request (Node's default is 60 s).
   if (requestTimeout > 0) app.server.headersTimeout = Math.min(app.server.headersTimeout, requestTimeout);
   installErrorHandlers(app);
+  noteEarlyAnswers(app);
   // JSON only: a text body would otherwise reach validation as a string (415 is the honest answer).
   app.removeContentTypeParser('text/plain');
   // An empty JSON body is "no body" (clients send the header on body-less POSTs like
@@ -252,7 +256,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   app.get(
     '/openapi.json',
     { schema: { hide: true }, config: { public: true } },
-    async () => options.publicDocument?.() ?? app.swagger(),
+    keptJsonHandler(() => options.publicDocument?.() ?? app.swagger()),
   );
 
   app.get(

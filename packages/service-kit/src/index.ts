@@ -12,6 +12,7 @@ export { loadAgentParts, request as httpRequest } from './http-request.ts';
 export * from './ids.ts';
 export * from './internal-auth.ts';
 export * from './json-depth.ts';
+export { keptJsonHandler } from './kept-json.ts';
 export * from './keyed-id.ts';
 export * from './logger.ts';
 export * from './metrics.ts';

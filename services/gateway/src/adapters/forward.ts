@@ -2,7 +2,7 @@
 // without buffering: uploads go up as they arrive, SSE goes down event by event and is never
 // cut for being idle. The header wait is bounded by INTERNAL_API_TIMEOUT_SECONDS.
 
-import { PassThrough, type Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { CALLER_HEADERS } from '@hs/contracts';
 import {
   badRequest,
@@ -137,6 +137,16 @@ export function upstreamHeaders(
  */
 const DEFAULT_STREAM_SILENCE_MS = 45_000;
 
+/** A pass-through that restarts `timer` for every chunk that goes through it. */
+function restartingOnEachChunk(timer: NodeJS.Timeout): Transform {
+  return new Transform({
+    transform(chunk, _encoding, done) {
+      timer.refresh();
+      done(null, chunk);
+    },
+  });
+}
+
 export async function forward(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -185,8 +195,15 @@ export async function forward(
       method: request.method as Dispatcher.HttpMethod,
       headers,
       // Through a pass-through: when undici gives up on the upload it destroys the stream it was
-      // given, and that must not look like the client hanging up.
-      body: hasBody ? (target.body ?? (request.body as Readable).pipe(new PassThrough())) : null,
+      // given, and that must not look like the client hanging up. Each chunk passed up restarts
+      // the wait for the peer's answer, so the wait counts from the last byte sent: a phone
+      // sending a 10 MB image at 500 KB/s took 20 s and got 504 UPSTREAM_TIMEOUT at 10 s from a
+      // healthy peer (undici's own headersTimeout restarts the same way). A client too slow is
+      // cut by REQUEST_TIMEOUT_SECONDS (408); a peer that stops reading stops the chunks, so its
+      // silence is still a 504 after the timeout.
+      body: hasBody
+        ? (target.body ?? (request.body as Readable).pipe(restartingOnEachChunk(headerTimer)))
+        : null,
       // An upload gets a connection of its own: a peer that refused it early closes that
       // connection, and a kept-alive one would fail the next upload (EPIPE, no retry for streams).
       reset: hasBody,

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { ServiceApp } from '@hs/service-kit';
+import { keptJsonHandler, type ServiceApp } from '@hs/service-kit';
 
 /**
  * The public API documents, generated from the services' contracts by `pnpm openapi` into the
@@ -24,5 +24,5 @@ export function publicDocument(name: 'openapi.public.json' | 'asyncapi.json'): (
 
 export function registerAsyncApiDocument(app: ServiceApp): void {
   const document = publicDocument('asyncapi.json');
-  app.get('/asyncapi.json', { schema: { hide: true }, config: { public: true } }, async () => document());
+  app.get('/asyncapi.json', { schema: { hide: true }, config: { public: true } }, keptJsonHandler(document));
 }

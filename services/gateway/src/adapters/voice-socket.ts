@@ -12,6 +12,7 @@ import {
 import { type Caller, isAppError } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
+import { clientAddressKey } from '../domain/client-address.ts';
 import { forwardableEmail } from '../domain/forwarded-email.ts';
 import type { StoredHousehold } from '../domain/household-rules.ts';
 import type { StreamQuota } from '../domain/stream-quota.ts';
@@ -143,7 +144,7 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
   }
 
   async function open(): Promise<void> {
-    const limit = await deps.limiter.hit(request.ip);
+    const limit = await deps.limiter.hit(clientAddressKey(request.ip));
     if (!limit.allowed)
       return close(VOICE_CLOSE_CODES.rateLimited, `Too many connects; retry in ${limit.retryAfterSeconds} s`);
     const token = (request.query as { token?: unknown } | undefined)?.token;

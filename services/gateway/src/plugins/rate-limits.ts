@@ -3,6 +3,7 @@ import { AppError, type Caller, createMissionLookup, type ServiceApp } from '@hs
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
 import type { GatewayContext } from '../context.ts';
+import { clientAddressKey } from '../domain/client-address.ts';
 import { accessHousehold } from './household-access.ts';
 
 const MINUTE_MS = 60_000;
@@ -89,7 +90,7 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       {
         ...LIMITED_ROUTES.login,
         perMinute: limits.loginPerMinute,
-        key: (request: FastifyRequest) => request.ip,
+        key: (request: FastifyRequest) => clientAddressKey(request.ip),
       },
       { ...LIMITED_ROUTES.chat, perMinute: limits.chatPerMinute, key: byUser, exists: missionExists },
       { ...LIMITED_ROUTES.events, perMinute: limits.eventsPerMinute, key: byUser, exists: missionExists },

@@ -6,6 +6,7 @@ import { createVoiceChat } from '../adapters/voice-chat.ts';
 import { handleVoiceSocket } from '../adapters/voice-socket.ts';
 import { createVoiceTokens } from '../adapters/voice-tokens.ts';
 import type { GatewayContext } from '../context.ts';
+import { clientAddressKey } from '../domain/client-address.ts';
 import { createStreamQuota } from '../domain/stream-quota.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
@@ -70,7 +71,7 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
       // Order of checks: not the owner (403) and a missing mission (404) before the limit (429),
       // the mission's state (409) after it.
       if (refusal && refusal.status === 403) throw refusal;
-      const limit = await issueLimiter.hit(request.ip);
+      const limit = await issueLimiter.hit(clientAddressKey(request.ip));
       if (!limit.allowed)
         throw new AppError(
           'RATE_LIMITED',
