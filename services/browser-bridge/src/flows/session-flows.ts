@@ -7,7 +7,8 @@ import type {
   BrowserSession,
   CreateBrowserSessionRequest,
 } from '@hs/contracts';
-import { conflict, isAppError, newId, notFound, nowIso, upstreamError } from '@hs/service-kit';
+import { conflict, isAppError, keyedId, newId, notFound, nowIso, upstreamError } from '@hs/service-kit';
+import { StoreConflictError } from '@hs/store';
 import type { Logger } from 'pino';
 import {
   type BrowserProvider,
@@ -144,8 +145,21 @@ export function createSessionFlows(deps: SessionFlowDeps) {
 
   return {
     /** `ownerId`: the mission owner the orchestrator acts for (its caller identity), or null. */
-    async create(input: CreateBrowserSessionRequest, ownerId: string | null = null): Promise<BrowserSession> {
-      const sessionId = newId('bs');
+    async create(
+      input: CreateBrowserSessionRequest,
+      ownerId: string | null = null,
+      idempotencyKey: string | null = null,
+    ): Promise<BrowserSession> {
+      // A create whose answer was lost on the way back (a cut connection, the caller's timeout)
+      // is retried under the same key: it finds the session it made instead of opening (and
+      // paying for, and counting against the household's share) a second browser.
+      const keyed = idempotencyKey
+        ? keyedId('bs', idempotencyKey, [input.householdId, input.missionId], null)
+        : null;
+      const made = keyed ? await sessions.get(keyed) : null;
+      if (made && !isTerminal(made)) return present(made, ownerId);
+      // One that has ended since (idle, terminated) is no use to the retry: it gets a new one.
+      const sessionId = keyed && !made ? keyed : newId('bs');
       // The household's share is a rate limit: decided before anything in the body is judged.
       const leaveGate = shareGate ? await shareGate.enter(input.householdId) : () => {};
       try {
@@ -176,7 +190,16 @@ export function createSessionFlows(deps: SessionFlowDeps) {
           providerSessionId: created.providerSessionId,
           ownerId,
         };
-        await sessions.create(session);
+        try {
+          await sessions.create(session);
+        } catch (err) {
+          // The same key raced in twice: the first one's session stands, this browser is closed.
+          const winner =
+            idempotencyKey && err instanceof StoreConflictError ? await sessions.get(sessionId) : null;
+          if (!winner) throw err;
+          await provider.terminate(handle(session)).catch(() => {});
+          return present(winner, ownerId);
+        }
         return present(session, ownerId);
       } finally {
         // Once its row is written the session is counted from the store.

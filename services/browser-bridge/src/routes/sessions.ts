@@ -8,7 +8,7 @@ import {
   SCOPE_HEADERS,
 } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
-import { errorResponses } from '@hs/service-kit';
+import { errorResponses, idempotencyKeyOf } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { SessionFlows, SessionScope } from '../flows/session-flows.ts';
 
@@ -35,13 +35,17 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
         tags,
         security,
         description:
-          "Opens a browser session for a mission (status ACTIVE). The caller identity sent with the call (x-user-id: the mission owner the orchestrator acts for) becomes the session's owner: only they may use it through the household's member routes. With a real browser (BROWSER_PROVIDER local or cloud), a household that already holds BROWSER_MAX_SESSIONS_PER_HOUSEHOLD (default 2) sessions ACTIVE or USER_TAKEOVER gets 429 RATE_LIMITED (Retry-After: 30) until it ends one, so one household cannot hold the whole browser pool. 502 UPSTREAM_ERROR when the provider fails.",
+          "Opens a browser session for a mission (status ACTIVE). The caller identity sent with the call (x-user-id: the mission owner the orchestrator acts for) becomes the session's owner: only they may use it through the household's member routes. With a real browser (BROWSER_PROVIDER local or cloud), a household that already holds BROWSER_MAX_SESSIONS_PER_HOUSEHOLD (default 2) sessions ACTIVE or USER_TAKEOVER gets 429 RATE_LIMITED (Retry-After: 30) until it ends one, so one household cannot hold the whole browser pool. 502 UPSTREAM_ERROR when the provider fails. With an `Idempotency-Key` header (at most 255 characters) the same key for the same household and mission always names the same session: a repeat (a create whose answer was lost) returns that session, as it now is, instead of opening a second browser.",
         body: CreateBrowserSessionRequest,
         response: { 201: BrowserSession, ...errors, ...errorResponses(429) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await flows.create(request.body, request.caller?.userId ?? null)),
+      reply
+        .code(201)
+        .send(
+          await flows.create(request.body, request.caller?.userId ?? null, idempotencyKeyOf(request.headers)),
+        ),
   );
 
   app.get(

@@ -1,6 +1,6 @@
 import type { MessageSource, MissionType } from '@hs/contracts';
-import { type Caller, forbidden, invalidState, newId, notFound, nowIso } from '@hs/service-kit';
-import { ABORT } from '@hs/store';
+import { type Caller, forbidden, invalidState, keyedId, newId, notFound, nowIso } from '@hs/service-kit';
+import { ABORT, StoreConflictError } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
 import { parseConstraints } from '../domain/constraint-parser.ts';
 import { isTerminal, type MissionDoc, newMissionDoc } from '../domain/mission.ts';
@@ -24,20 +24,43 @@ export async function createMission(
     initialMessage: string;
     source: MessageSource;
     requestId: string;
+    /** The client's Idempotency-Key (the gateway passes it on), or null. */
+    idempotencyKey?: string | null;
   },
 ): Promise<MissionDoc> {
   // The roles table: a real browser on merchant sites is for ADULT and PARENT_GUARDIAN only.
   if (input.missionType === 'INTERACTIVE' && input.caller.role === 'CHILD')
     throw forbidden('A CHILD may not start INTERACTIVE missions');
+  // Under an Idempotency-Key the mission has one id: when it was made here but the answer was
+  // lost on the way back (the gateway then keeps nothing and answers 502/504), the client's retry
+  // finds it, as it now is, instead of making a second mission and running its first turn again.
+  const missionId = input.idempotencyKey
+    ? keyedId('msn', input.idempotencyKey, [input.householdId, input.caller.userId], {
+        mission_type: input.missionType,
+        initial_message: input.initialMessage,
+      })
+    : newId('msn');
+  const made = input.idempotencyKey ? await ctx.missions.get(input.householdId, missionId) : null;
+  if (made) return made;
   const mission = newMissionDoc({
-    missionId: newId('msn'),
+    missionId,
     householdId: input.householdId,
     ownerId: input.caller.userId,
     missionType: input.missionType,
     now: nowIso(),
   });
-  await ctx.missions.create(mission);
-  const { mission_id: missionId, household_id: householdId } = mission;
+  try {
+    await ctx.missions.create(mission);
+  } catch (err) {
+    // The same key raced in twice: the first one's mission is the answer.
+    const first =
+      input.idempotencyKey && err instanceof StoreConflictError
+        ? await ctx.missions.get(input.householdId, missionId)
+        : null;
+    if (first) return first;
+    throw err;
+  }
+  const { household_id: householdId } = mission;
   await ctx.events.append(missionId, 'state.changed', { from: null, to: 'RUNNING' });
   await ctx.audit.record(
     householdId,

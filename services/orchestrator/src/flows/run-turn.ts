@@ -4,6 +4,7 @@ import {
   conflict,
   forbidden,
   invalidState,
+  keyedId,
   newId,
   notFound,
   nowIso,
@@ -33,7 +34,22 @@ export type TurnRequest = {
   text: string;
   source: MessageSource;
   requestId: string;
+  /** The client's Idempotency-Key for this message (the gateway passes it on), or null. */
+  idempotencyKey?: string | null;
 };
+
+/**
+ * The message under this Idempotency-Key is in the mission already: its turn ran (or runs). The
+ * first answer was lost between the gateway and here, so the retry gets the mission, not a second
+ * run of the same tools.
+ */
+export class TurnAlreadySent extends Error {
+  readonly mission: MissionDoc;
+  constructor(mission: MissionDoc) {
+    super('This message was already sent under its Idempotency-Key');
+    this.mission = mission;
+  }
+}
 
 export type TurnOutcome = { ok: boolean; mission: MissionDoc; error?: { code: string; message: string } };
 
@@ -59,10 +75,16 @@ export type StartedTurn = {
 export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Promise<StartedTurn> {
   const turnId = newId('turn');
   const now = Date.now();
-  const message = userMessage(newId('msg'), req.text, req.source, nowIso());
+  const messageId = req.idempotencyKey
+    ? keyedId('msg', req.idempotencyKey, [req.householdId, req.missionId, req.caller.userId], req.text)
+    : newId('msg');
+  const message = userMessage(messageId, req.text, req.source, nowIso());
   let interrupted: TurnLease | null = null;
+  let sentBefore = false;
   const { doc, changed } = await ctx.missions.update(req.missionId, (m) => {
+    sentBefore = m.household_id === req.householdId && m.history.some((h) => h.id === messageId);
     if (
+      sentBefore ||
       m.household_id !== req.householdId ||
       m.owner_id !== req.caller.userId ||
       refusesBrowserChat(m.mission_type, req.caller.role) ||
@@ -79,6 +101,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   });
   if (!changed || !doc) {
     if (!doc || doc.household_id !== req.householdId) throw notFound('Mission not found');
+    if (sentBefore) throw new TurnAlreadySent(doc);
     if (doc.owner_id !== req.caller.userId) throw forbidden('Only the owner of the mission can chat with it');
     // Role before state (decisions, order of checks): an ended mission refuses a CHILD with 403 too.
     if (refusesBrowserChat(doc.mission_type, req.caller.role))
@@ -156,7 +179,14 @@ async function runTurn(
     if (type !== 'reasoning' && !holdsLease(await ctx.missions.getById(missionId))) return;
     await emit(type, data);
   };
-  const toolCtx = { householdId, missionId, caller: req.caller, requestId: req.requestId, peers: ctx.peers };
+  const toolCtx = {
+    householdId,
+    missionId,
+    caller: req.caller,
+    requestId: req.requestId,
+    peers: ctx.peers,
+    browserSessionsOpened: doc.context.sessions.length,
+  };
   // A model call or a tool may take longer than the lease: renewal cannot wait for the next step.
   const renewal = setInterval(() => {
     renewLease(ctx, missionId, turnId).then(

@@ -1,11 +1,33 @@
 import { ChatRequest, ErrorEnvelope, MissionParams, MissionView } from '@hs/contracts';
-import { AppError, requireCaller, type ServiceApp, withoutDeadline } from '@hs/service-kit';
+import {
+  AppError,
+  conflict,
+  idempotencyKeyOf,
+  requireCaller,
+  type ServiceApp,
+  withoutDeadline,
+} from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
-import { toView } from '../domain/mission.ts';
-import { startTurn } from '../flows/run-turn.ts';
+import { type MissionDoc, toView, turnBlocker } from '../domain/mission.ts';
+import { startTurn, TurnAlreadySent } from '../flows/run-turn.ts';
 import { messageSource } from './message-source.ts';
 import { chatRule, missionGuard } from './mission-access.ts';
 import { openSse, wantsEventStream } from './sse.ts';
+
+/**
+ * A retry of a message already sent under its Idempotency-Key: the mission with that turn's
+ * answer, or 409 while the turn still runs; a streamed turn runs once, and its events are read
+ * from the mission's stream (as the gateway answers a streamed replay).
+ */
+function replayed(mission: MissionDoc, streamed: boolean) {
+  if (streamed) throw conflict(STREAMED_REPLAY);
+  if (turnBlocker(mission, Date.now()) === 'busy')
+    throw conflict("This Idempotency-Key's turn is still running; read the mission again in a moment");
+  return toView(mission);
+}
+
+const STREAMED_REPLAY =
+  "This Idempotency-Key's streamed turn already ran; read its events from the mission's stream";
 
 export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
   app.post(
@@ -31,7 +53,7 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
         tags: ['missions'],
         summary: 'Send a message; the agent runs one turn',
         description:
-          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.',
+          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. With an `Idempotency-Key` (passed on by the gateway) a message is taken once: a retry of one already sent answers the mission with the reply of that turn (409 CONFLICT while it still runs; 409 for a streamed retry, whose events are on the stream of the mission) and runs nothing again. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.',
         params: MissionParams,
         body: ChatRequest,
         response: {
@@ -49,9 +71,16 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
           text: request.body.message,
           source: messageSource(request),
           requestId: request.id,
+          idempotencyKey: idempotencyKeyOf(request.headers),
         });
-      // The caller's deadline bounds a JSON reply; a streamed turn shows progress and may run longer.
-      const turn = await (wantsEventStream(request) ? withoutDeadline(start) : start());
+      let turn: Awaited<ReturnType<typeof start>>;
+      try {
+        // The caller's deadline bounds a JSON reply; a streamed turn shows progress and may run longer.
+        turn = await (wantsEventStream(request) ? withoutDeadline(start) : start());
+      } catch (err) {
+        if (!(err instanceof TurnAlreadySent)) throw err;
+        return replayed(err.mission, wantsEventStream(request));
+      }
       if (wantsEventStream(request)) {
         const sse = openSse(request, reply, ctx.config.stream);
         // The turn goes on if the client leaves; its events stay replayable at GET .../stream.

@@ -9,6 +9,7 @@ import {
 import {
   errorResponses,
   forbidden,
+  idempotencyKeyOf,
   locationOf,
   notFound,
   requireCaller,
@@ -32,6 +33,8 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
       schema: {
         tags,
         summary: 'Create a mission; its first turn runs with the initial message before the reply',
+        description:
+          'With an `Idempotency-Key` (passed on by the gateway), the same key, caller, household and body always name the same mission: a retry whose first answer was lost returns that mission as it now is (201) instead of creating a second one and running its first turn again.',
         params: HouseholdParams,
         body: CreateMissionRequest,
         response: { 201: MissionView, ...errors },
@@ -45,6 +48,7 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
         initialMessage: request.body.initial_message,
         source: messageSource(request),
         requestId: request.id,
+        idempotencyKey: idempotencyKeyOf(request.headers),
       });
       return reply
         .code(201)

@@ -39,6 +39,11 @@ export const createBrowserSession: ToolDefinition<
   args: CreateBrowserSessionArgs,
   result: BrowserSessionSummary,
   async run(args, ctx) {
+    const call = peerCall(ctx);
+    // The mission's next session has one name: when the bridge made it but its answer was lost
+    // (a cut connection, a timeout), the retry (the user's next message) gets that session back
+    // instead of a second browser that nobody would close.
+    const opened = ctx.browserSessionsOpened ?? 0;
     const reply = await ctx.peers.bridge.call({
       method: 'POST',
       path: '/api/v1/sessions',
@@ -48,8 +53,10 @@ export const createBrowserSession: ToolDefinition<
         ...(args.startUrl ? { startUrl: args.startUrl } : {}),
       },
       schema: BrowserSessionSummary,
-      ...peerCall(ctx),
+      ...call,
+      headers: { ...call.headers, 'idempotency-key': `${ctx.missionId}:browser-session:${opened + 1}` },
     });
+    ctx.browserSessionsOpened = opened + 1;
     const s = reply.body;
     return {
       sessionId: s.sessionId,

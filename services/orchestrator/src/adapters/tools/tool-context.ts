@@ -10,6 +10,11 @@ export type ToolContext = {
   caller: Caller;
   requestId: string;
   peers: OrchestratorPeers;
+  /**
+   * Browser sessions this mission has opened and knows of (its stored ones, plus those opened
+   * earlier in this turn): names the next one, so a create whose answer was lost is found again.
+   */
+  browserSessionsOpened?: number;
 };
 
 export interface ToolDefinition<A extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {

@@ -1,5 +1,5 @@
 import type { ToolName } from '@hs/contracts';
-import { isAppError } from '@hs/service-kit';
+import { DEADLINE_MARGIN_MS, isAppError, remainingBudgetMs } from '@hs/service-kit';
 import {
   type CheckedToolCall,
   ModelError,
@@ -57,6 +57,19 @@ export function checkToolCall(call: ToolCallRequest): CheckedToolCall {
 /** Runs a checked call. Whatever goes wrong with the peer is the tool's answer, not an exception. */
 export async function runToolCall(call: CheckedToolCall, ctx: ToolContext): Promise<ToolOutcome> {
   const tool = REGISTRY[call.tool];
+  // Earlier steps (a slow peer) used up the time the caller waits for this turn: the tool is not
+  // sent at all, and says so, rather than blaming its peer for "not answering within 0 ms".
+  const left = remainingBudgetMs();
+  if (left !== undefined && left <= DEADLINE_MARGIN_MS)
+    return {
+      ok: false,
+      tool: call.tool,
+      args: call.args,
+      error: {
+        code: 'UPSTREAM_TIMEOUT',
+        message: `${call.tool} was not run: earlier steps of this turn used up its time`,
+      },
+    };
   try {
     const result = tool.result.parse(await tool.run(call.args, ctx));
     return { ok: true, tool: call.tool, args: call.args, result };
