@@ -29,7 +29,9 @@ const CUR = CURRENCY;
  * with a bare `\d+` a message of one long digit run made each pattern backtrack from every
  * position (quadratic: a third of a second per 8 kB message, on the event loop).
  */
-const NUM = String.raw`(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,9}(?:[.,]\d{1,2})?)(?!\d)`;
+// A figure still ending in "k" (a distance: "a 10k run") is none: money in thousands ("max 1k")
+// is in digits by then (spokenAmounts).
+const NUM = String.raw`(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,9}(?:[.,]\d{1,2})?)(?!\d|(?:[.,]\d+)?k\b)`;
 /** An amount with an optional currency before or after it: "$50", "50 EUR", "€ 60", "30 pounds". */
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 

@@ -16,10 +16,18 @@ const WARM_PLACES =
 const SOUTHERN_PLACES =
   /\b(?:australia|new zealand|south africa|argentina|chile|uruguay|sydney|melbourne|brisbane|perth|auckland|cape town|johannesburg|buenos aires)\b/;
 
-/** The season the place or the activity dresses for, whatever the month: ski and beach occasions. */
-export function climateOf(text: string, occasion: string | undefined): Season | undefined {
+/**
+ * The season the place or the activity dresses for, whatever the month: ski and beach occasions.
+ * A season the family names (`seasonNamed`: "a summer dress for Iceland") wins over the place.
+ */
+export function climateOf(
+  text: string,
+  occasion: string | undefined,
+  seasonNamed = false,
+): Season | undefined {
   if (occasion === 'ski') return 'WINTER';
   if (occasion === 'beach') return 'SUMMER';
+  if (seasonNamed) return undefined;
   if (COLD_PLACES.test(text)) return 'WINTER';
   if (WARM_PLACES.test(text)) return 'SUMMER';
   return undefined;

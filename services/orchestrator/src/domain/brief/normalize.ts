@@ -1,3 +1,4 @@
+import { CURRENCY } from '../currencies.ts';
 import { ENGLISH_WORDS } from './english-words.ts';
 import { spellNumbers } from './numbers.ts';
 import { BRANDS, COLORS, KINDS, READ_AS_WRITTEN } from './vocabulary.ts';
@@ -340,15 +341,28 @@ export function spokenAmounts(lowercased: string): string {
 const CORRECTION_MARKER = /\b(?:no|nope|wait|sorry|mean|rather|actually|scratch|make)\b/;
 
 /**
- * "max 1k", "under £2k", "budget 1.5k": thousands, where the figure is money (a price word or a
- * currency before it); "a 5k run" is a distance.
+ * "max 1k", "under £2k", "budget 1.5k", "2k rupees": thousands, where the figure is money (a price
+ * word or a currency before it, a currency after it); "a 5k run", "up to 10k runs" are distances.
  */
 const THOUSANDS =
   /(\b(?:under|below|max|maximum|budget|upto|up to|within|around|about|than|spend|of|is|to) )?(\$|£|€|₹)?(?<![\w.])(\d{1,3}(?:\.\d)?)k\b/g;
-/** "2-3k", "£2k-£3k": a range in thousands, money whatever is around it. */
+/** "2-3k", "£2k-£3k": a range in thousands, money unless it is a distance ("a 5-10k run"). */
 const THOUSANDS_RANGE =
   /(\$|£|€|₹)?(?<![\w.])(\d{1,3}(?:\.\d)?)k?\s?(?:[-–]|to)\s?(\$|£|€|₹)?(\d{1,3}(?:\.\d)?)k\b/g;
 const thousand = (n: string) => String(Math.round(Number(n) * 1000));
+/**
+ * A "k" figure is a distance when a run, race or walk follows it ("a 5-10k run", "10k runs", "a
+ * 5k fun run") or running comes right before it ("i run about 10k a week", "jogging 5k"): never
+ * money, whatever price word is near ("up to 10k runs").
+ */
+const DISTANCE_AFTER =
+  /^ ?(?:(?:fun|charity|park|trail|road|cross country|training|long|easy|race) )?(?:runs?|races?|walks?|jogs?|hikes?|rides?|swims?|marathons?|trail|route|course|loop|parkrun)\b/;
+const DISTANCE_BEFORE =
+  /\b(?:run|runs|ran|running|jog|jogs|jogged|jogging|walk|walks|walked|walking|race|races|raced|racing|cycle|cycles|cycling|ride|rides|riding|hike|hikes|hiking|swim|swims|swimming|train|training)(?: (?:about|around|roughly|approx|approximately|over|up to|upto|at least|maybe|like|nearly|almost|a|an|the|my|his|her|their|our|usually|normally|regularly|each|every|weekly))* ?$/;
+/** "2k rupees", "5k dollars": a currency said after the figure. */
+const MONEY_AFTER = new RegExp(`^ ?${CURRENCY}(?![a-z])`);
+const isDistance = (before: string, after: string) =>
+  DISTANCE_AFTER.test(after) || DISTANCE_BEFORE.test(before);
 
 /**
  * Money as it is said: "a tenner" and "a fiver" are 10 and 5 pounds, "a couple of quid" 2,
@@ -360,11 +374,30 @@ function slangMoney(said: string): string {
     ? said
         .replace(
           THOUSANDS_RANGE,
-          (_, s1: string | undefined, a: string, s2: string | undefined, b: string) =>
-            `between ${s1 ?? ''}${thousand(a)} and ${s2 ?? ''}${thousand(b)}`,
+          (
+            m,
+            s1: string | undefined,
+            a: string,
+            s2: string | undefined,
+            b: string,
+            at: number,
+            all: string,
+          ) =>
+            !s1 &&
+            !s2 &&
+            !MONEY_AFTER.test(all.slice(at + m.length)) &&
+            isDistance(all.slice(0, at), all.slice(at + m.length))
+              ? m
+              : `between ${s1 ?? ''}${thousand(a)} and ${s2 ?? ''}${thousand(b)}`,
         )
-        .replace(THOUSANDS, (m, before: string | undefined, sign: string | undefined, n: string) =>
-          before || sign ? `${before ?? ''}${sign ?? ''}${thousand(n)}` : m,
+        .replace(
+          THOUSANDS,
+          (m, before: string | undefined, sign: string | undefined, n: string, at: number, all: string) =>
+            sign ||
+            MONEY_AFTER.test(all.slice(at + m.length)) ||
+            (before && !isDistance(all.slice(0, at), all.slice(at + m.length)))
+              ? `${before ?? ''}${sign ?? ''}${thousand(n)}`
+              : m,
         )
     : said;
   return t

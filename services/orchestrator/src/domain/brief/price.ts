@@ -14,7 +14,9 @@ export const CHEAP_BOUND = 40;
 const BAND = 0.2;
 
 const CUR = CURRENCY;
-const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d)`;
+// A figure still ending in "k" after normalising is no money ("a 10k run": normalize.ts turns
+// "max 1k" and "£2k" into thousands).
+const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d|(?:\.\d+)?k\b)`;
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
 

@@ -158,13 +158,17 @@ function takeKinds(text: string) {
 
 /**
  * An item said after another as what the other goes with ("a tie for my suit", "a vest to wear
- * under his school shirt", "braces for my husband's suit"): owned, not asked for.
+ * under his school shirt", "braces for my husband's suit"): owned, not asked for. The "for" of a
+ * shopping verb is no such phrase: "and i'm also looking for a dress", "searching for a bag" ask
+ * for the item.
  */
 const SERVED = new RegExp(
-  String.raw`\b(?:(?:for|under|over|beneath|to go with|to wear (?:with|under|over)|to match) (?:my|his|her|their|our|your|the|a|an)|with (?:my|his|her|their|our|your|the))(?: [a-z]+'s)?(?: (?:${COLORS.map(([w]) => w).join('|')}|school|work|wedding|party|new|old|best|favourite|favorite|good|smart|winter|summer|suit))? $`,
+  String.raw`\b(?:(?:(?<!\b(?:look|looks|looking|looked|search|searching|searched|shop|shopping|shopped|hunt|hunting|browse|browsing|ask|asking|market) )for|under|over|beneath|to go with|to wear (?:with|under|over)|to match) (?:my|his|her|their|our|your|the|a|an)|with (?:my|his|her|their|our|your|the))(?: [a-z]+'s)?(?: (?:${COLORS.map(([w]) => w).join('|')}|school|work|wedding|party|new|old|best|favourite|favorite|good|smart|winter|summer|suit))? $`,
 );
 
 const SERVED_REACH = 60;
+/** What follows an item asked for to go with another: "(the shoes) to match", "(a bag) to go with it". */
+const TO_MATCH = /^ (?:to match|that match(?:es)?|matching|to go with (?:it|them|that|this))\b/;
 
 /** The text with the items said as what another goes with blanked (SERVED), and the item words then left. */
 function withoutServed(text: string, taken: ReturnType<typeof takeKinds>) {
@@ -173,15 +177,17 @@ function withoutServed(text: string, taken: ReturnType<typeof takeKinds>) {
     // The phrase is a few words long: only the text just before the item is looked at.
     const from = Math.max(0, f.at - SERVED_REACH);
     const m = text.slice(from, f.at).match(SERVED);
-    if (!m) continue;
+    // "with the shoes to match", "with a bag to go with it": the item is asked for, to match.
+    if (!m || TO_MATCH.test(text.slice(f.at + f.w.length))) continue;
     const [start, end] = [from + m.index!, f.at + f.w.length];
     rest = rest.slice(0, start) + ' '.repeat(end - start) + rest.slice(end);
   }
   return rest === text ? { text, taken } : { text: rest, taken: takeKinds(rest) };
 }
 
+/** What is said no to: "not black", "no heels" ("do not forget the wedding" is a reminder, no negation). */
 const NEGATION =
-  /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ )?but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|don'?t like|hate|avoid|no more)\s+/g;
+  /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ )?but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|don'?t like|hate|avoid|no more)\s+(?!forget\b)/g;
 const SCOPE_END =
   /^(?:and|but|just|only|wait|thanks|problem|worries|way|idea|under|below|over|less|around|about|for|size|in|because|so|i|we|please|though|with|that|which|maybe|instead|anything|make|actually)$/;
 
@@ -197,7 +203,8 @@ function readNegations(text: string) {
     const words = text.slice(start).split(' ');
     let end = start;
     for (const [i, w] of words.entries()) {
-      if (i >= 5 || w === ',' || w === '.' || SCOPE_END.test(w)) break;
+      // "not in black", "nothing in pink": "in" right after the negation starts what is said no to.
+      if (i >= 5 || w === ',' || w === '.' || (SCOPE_END.test(w) && !(i === 0 && w === 'in'))) break;
       end += w.length + 1;
       // "no labels t-shirts": a detail said no to ends the phrase, the item after it is asked for.
       if (DETAILS.test(w)) break;
@@ -246,8 +253,9 @@ const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
     'brands',
   ],
   // "forget the party, it's for school now": the occasion goes (a "party dress" is still asked for).
+  // "don't forget the wedding" is a reminder: the occasion stays.
   [
-    /\b(?:forget|drop|ignore|never ?mind|scrap|ditch|no more) (?:about )?(?:the |that )?(?:occasion|event|party|wedding|birthday|prom|funeral|interview|holiday|trip|date|christening|graduation|function)(?= ?(?:,|\.|$| and\b| now\b| it'?s\b| its\b| we\b| i\b| instead\b| for\b))/,
+    /(?<!\b(?:don'?t|do not|never|not|won'?t|can'?t|didn'?t|mustn'?t|shouldn'?t) )\b(?:forget|drop|ignore|never ?mind|scrap|ditch|no more) (?:about )?(?:the |that )?(?:occasion|event|party|wedding|birthday|prom|funeral|interview|holiday|trip|date|christening|graduation|function)(?= ?(?:,|\.|$| and\b| now\b| it'?s\b| its\b| we\b| i\b| instead\b| for\b))/,
     'occasion',
   ],
   [
@@ -278,9 +286,13 @@ const ANSWER =
 /** "no thanks, none of these": declining what was shown, not thanking. */
 const DECLINED =
   /\b(?:no|nah|nope) (?:thanks|thank you|thx|cheers)\b|\bnone of (?:these|those|them)\b|\bnot (?:that|this|the) (?:1|one)\b|\bnot (?:these|those|them)\b|\b(?:don'?t|do not) (?:like|love|want) (?:it|that|this|them|these|those)\b/;
-/** "i need to buy a winter coat for my son": shopping for something new, not buying what was shown. */
+/**
+ * "i need to buy a winter coat for my son", "want to buy trainers": shopping for something new,
+ * not buying what was shown. What is pointed at ("want to buy the blue one", "looking to purchase
+ * that one", "to buy it") was shown: that is buying.
+ */
 const BUY_SOMETHING_NEW =
-  /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us)\s+)?(?:a|an|some|new|one|\d{1,2}|pairs?|for)\b|\b(?:want|wants|need|needs|like|looking|hoping|planning|trying) to (?:buy|purchase|order)\b/;
+  /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us)\s+)?(?:a|an|some|new|one|\d{1,2}|pairs?|for)\b|\b(?:want|wants|need|needs|like|looking|hoping|planning|trying) to (?:buy|purchase|order)\b(?! (?:the|it|this|that|these|those|them|one of|both|either)\b)/;
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
 const SHOPPING =
@@ -345,6 +357,9 @@ const A_LETTER = new RegExp(String.raw`\b${LETTER}\b(?!')`, 'g');
 const alternatives = (chain: string | undefined, re: RegExp) =>
   chain ? [...chain.matchAll(re)].map((m) => m[0]) : [];
 
+/** What is bought by band and cup ("34b"). */
+const CUPPED = /\b(?:bras?|sports bras?|bralettes?|bikinis?|swimsuits?|lingerie)\b/;
+
 function readSizes(said: string, ages: number[]): string[] {
   // "42 eu", "5 uk": the system after the number, as before it.
   const baby = readBabySizes(spokenSizes(said).replace(/\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1'));
@@ -387,6 +402,12 @@ function readSizes(said: string, ages: number[]): string[] {
   for (const m of text.matchAll(/\b(?:w|waist)\s?(\d{2})\s+(?:l|leg|length|inseam)\s?\d{2}\b/g)) add(m[1]!);
   // "chest 38 inches", "collar 16": a shirt's or jacket's measurement said first.
   for (const m of text.matchAll(/\b(?:chest|collar|neck) (\d{2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d)/g)) add(m[1]!);
+  // "a bra, 34b", "size 36dd": a band and cup, said of a bra or after "size" ("30c" alone is the weather).
+  const cupped = CUPPED.test(text);
+  for (const m of text.matchAll(
+    /(\bsize )?\b((?:2[68]|3[02468]|4[02468]|5[02])(?:aa|a|b|c|dd|ddd|d|e|ff|f|gg|g|hh|h|j))\b/g,
+  ))
+    if (cupped || m[1]) add(m[2]!.toUpperCase());
   const letter = (s: string) => s.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL');
   for (const m of text.matchAll(SIZE_LETTERS))
     for (const l of [m[1]!, ...alternatives(m[2], A_LETTER)]) add(letter(l));
@@ -535,6 +556,10 @@ function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
   return { owned: { text: said, kind: hit.kind, ...(color ? { color } : {}) }, rest };
 }
 
+/** A season said by name ("a winter coat", "summer dresses"); "fall" only where it is the season. */
+const NAMED_SEASON =
+  /\b(?:spring(?:time)?|summer(?:y|time)?|autumn(?:al)?|wint(?:er|ry))\b|\b(?:this|next|last|the|for|in|early|late) fall\b|\bfall (?:coat|jacket|wedding|clothes|wardrobe|outfits?|colou?rs?)\b/;
+
 const READINGS_KEPT = 256;
 const readings = new Map<string, Reading>();
 
@@ -593,15 +618,18 @@ function readOnce(message: string): Reading {
   const toned = positive.replace(TONED_DOWN, ' ');
   const occasionHit = OCCASIONS.find(([re]) => re.test(toned));
   const steppedFrom = [...positive.matchAll(TONED_DOWN)].map((m) => TONED_OCCASION[m[1]!]!)[0];
-  // Where the clothes are worn decides over the calendar ("Iceland in March", "a ski trip in April").
-  const climate = climateOf(text, occasionHit?.[1]);
+  // Where the clothes are worn decides over the calendar ("Iceland in March", "a ski trip in April"),
+  // and a season the family names decides over both ("a winter coat for Christmas in Sydney"),
+  // though not over skiing or the beach ("a summer ski trip to chile" is for the snow).
+  const named = NAMED_SEASON.test(text);
+  const climate = climateOf(text, occasionHit?.[1], named);
   const seasons = climate
     ? [climate]
     : uniq([
         ...SEASON_HINTS.filter(([re]) => re.test(text)).map(([, s]) => s),
-        ...CALENDAR_HINTS.filter(([re]) => re.test(text)).map(([, s]) => localSeason(text, s)),
+        ...(named ? [] : CALENDAR_HINTS.filter(([re]) => re.test(text)).map(([, s]) => localSeason(text, s))),
       ]);
-  const occasionSeason = occasionHit?.[2] && localSeason(text, occasionHit[2]);
+  const occasionSeason = !named && occasionHit?.[2] && localSeason(text, occasionHit[2]);
   if (!climate && occasionSeason && !seasons.includes(occasionSeason)) seasons.push(occasionSeason);
   for (const k of kinds) {
     const s = kindSeason(k);

@@ -512,6 +512,8 @@ export const KINDS: Kind[] = [
   // Work wear a family buys for a nurse, vet or carer.
   { kind: 'scrubs', category: 'OTHER', words: ['scrubs'] },
   { kind: 'sports bra', category: 'TOP', words: ['sports bras', 'sports bra', 'sport bras', 'sport bra'] },
+  // Underwear bought by size ("a bra, 34B"): the longer "sports bra" phrase above wins.
+  { kind: 'bra', category: 'OTHER', words: ['bras', 'bra'] },
   // The longer phrase wins, so a dressing gown is not a gown (a dress).
   {
     kind: 'dressing gown',
