@@ -1,12 +1,12 @@
 // Speaks to the cart-prep service (services/cartprep, POST /api/v1/cartprep/jobs) through the
 // typed peer client: CARTPREP_INTERNAL_TOKEN, request id, timeout, reply validation, 502/504.
 import { CartprepJob, type CreateCartprepJobRequest } from '@hs/contracts';
-import type { PeerClient } from '@hs/service-kit';
+import { isAppError, type PeerClient } from '@hs/service-kit';
 import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 
 export function createCartprepClient(peer: PeerClient) {
   return {
-    /** Idempotent on jobId: dispatching the same job twice creates it once. */
+    /** Idempotent on jobId: dispatching the same job twice creates it once; a lost answer is asked once more. */
     async dispatch(request: StoredPurchaseRequest, requestId?: string): Promise<CartprepJob> {
       if (!request.cartprepJobId) throw new Error('request has no cart-prep job id');
       const body: CreateCartprepJobRequest = {
@@ -20,14 +20,24 @@ export function createCartprepClient(peer: PeerClient) {
         unitPrice: request.price,
         currency: request.currency,
       };
-      const reply = await peer.call({
-        method: 'POST',
-        path: '/api/v1/cartprep/jobs',
-        body,
-        schema: CartprepJob,
-        ...(requestId ? { requestId } : {}),
-      });
-      return reply.body;
+      const send = () =>
+        peer.call({
+          method: 'POST',
+          path: '/api/v1/cartprep/jobs',
+          body,
+          schema: CartprepJob,
+          ...(requestId ? { requestId } : {}),
+        });
+      try {
+        return (await send()).body;
+      } catch (err) {
+        // No answer (a timeout, a connection cut mid-reply) says nothing of whether cart-prep made
+        // the job: asked again with the same jobId it answers with the one it has, or makes it.
+        // Without this the caller took the job for never made, and the job ran anyway for a
+        // request put back to APPROVED, its callbacks refused (an orphan cart, a false alarm).
+        if (!isAppError(err) || (err.status !== 502 && err.status !== 504)) throw err;
+        return (await send()).body;
+      }
     },
   };
 }

@@ -1,0 +1,68 @@
+// Starting a purchase whose dispatch answer is lost on the way back (cart-prep made the job, the
+// connection was cut): the gateway asks once more with the same jobId, cart-prep answers with
+// the job it has, and the purchase goes on (201) instead of being put back to APPROVED while the
+// job runs anyway (an orphan cart whose callbacks are refused).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBuyflowGateway } from './buyflow-harness.ts';
+
+/** A cart-prep that makes every job it is sent, but cuts the connection of the first answer. */
+let server: Server;
+let url = '';
+const received: string[] = [];
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const body = JSON.parse(raw);
+    received.push(body.jobId);
+    if (received.length === 1) {
+      req.socket.destroy();
+      return;
+    }
+    const now = new Date().toISOString();
+    res.writeHead(received.filter((j) => j === body.jobId).length > 1 ? 200 : 201, {
+      'content-type': 'application/json',
+    });
+    res.end(
+      JSON.stringify({
+        ...body,
+        size: body.size ?? null,
+        status: 'QUEUED',
+        errorCode: null,
+        errorMessage: null,
+        cart: null,
+        attempts: 0,
+        createdAt: now,
+        updatedAt: now,
+        startedAt: null,
+        finishedAt: null,
+      }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe('a cart-prep dispatch whose answer was lost', () => {
+  it('is asked once more with the same job, and the purchase goes on', async () => {
+    const t = await buildBuyflowGateway({ env: { CARTPREP_BASE_URL: url } });
+    try {
+      const pr = (await t.post('/requests', t.adult, t.item)).json();
+      await t.post(`/requests/${pr.requestId}/approve`, t.guardian);
+      const intent = await t.post(`/requests/${pr.requestId}/purchase-intents`, t.adult);
+      expect(intent.statusCode).toBe(201);
+      expect(received).toEqual([intent.json().cartprepJobId, intent.json().cartprepJobId]);
+      const read = await t.app.inject({
+        method: 'GET',
+        url: `${t.h}/requests/${pr.requestId}`,
+        headers: t.adult.auth,
+      });
+      expect(read.json()).toMatchObject({ status: 'CART_PREP', lastFailure: null });
+    } finally {
+      await t.close();
+    }
+  });
+});
