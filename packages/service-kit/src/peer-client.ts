@@ -113,7 +113,13 @@ export function createPeerClient(options: {
         const outcome = isTimeout(err) ? 'timeout' : 'unreachable';
         span.end(true, { 'error.type': outcome });
         metrics.inc('peer_calls_total', { peer: service, outcome });
-        if (isTimeout(err)) throw upstreamTimeout(`${service} did not answer within ${limit} ms`, err);
+        if (isTimeout(err))
+          throw upstreamTimeout(
+            limit <= 0
+              ? `${service} was not called: no time was left of the request's deadline`
+              : `${service} did not answer within ${limit} ms`,
+            err,
+          );
         throw upstreamError(`${service} is unreachable`, err);
       }
       span.end(res.statusCode >= 500, { 'http.response.status_code': res.statusCode });

@@ -82,7 +82,8 @@ async function boot<C extends ProcessConfig>(
     if (!stopping) return;
     reply.header('connection', 'close');
     if (request.url === '/ready')
-      return reply.code(503).send({ status: 'not_ready', service, checks: { shuttingDown: false } });
+      // Each check says whether it passed (`store: true`): this one, whether requests are taken.
+      return reply.code(503).send({ status: 'not_ready', service, checks: { acceptingRequests: false } });
   });
   try {
     await app.listen({ host: config.host, port: config.port });
