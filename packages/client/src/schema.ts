@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a sign-in idToken for an access token
-         * @description AUTH_MODE=dev: any idToken up to 256 characters that is not blank, else 401 (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id and its `email` the email, unless the token says `email_verified: false` (then the user has no email).
+         * @description AUTH_MODE=dev: any idToken up to 256 characters that is not blank, else 401 (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id (one longer than 128 characters: `oidc_` and its SHA-256, unless the user signed in with it whole before) and its `email` the email, unless the token says `email_verified` false (then the user has no email).
          */
         post: operations["login"];
         delete?: never;
@@ -113,7 +113,7 @@ export interface paths {
         put?: never;
         /**
          * Create mission plan
-         * @description Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet; another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN. 409 CONFLICT when the key already exists.
+         * @description Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet (at most 200 such plans per household: 409 CONFLICT past it); another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN. 409 CONFLICT when the key already exists.
          */
         post: operations["createMissionPlan"];
         delete?: never;
@@ -354,7 +354,7 @@ export interface paths {
         post?: never;
         /**
          * Delete member
-         * @description PARENT_GUARDIAN only. The last PARENT_GUARDIAN cannot be removed (409).
+         * @description A PARENT_GUARDIAN removes a member (others: 403); any member may remove themself, to leave a household they were added to. The last PARENT_GUARDIAN can neither be removed nor leave (409).
          */
         delete: operations["deleteMember"];
         options?: never;
@@ -548,7 +548,10 @@ export interface paths {
          */
         get: operations["listMissions"];
         put?: never;
-        /** Create a mission; its first turn runs with the initial message before the reply */
+        /**
+         * Create a mission; its first turn runs with the initial message before the reply
+         * @description With an `Idempotency-Key` (passed on by the gateway), the same key, caller, household and body always name the same mission: a retry whose first answer was lost returns that mission as it now is (201) instead of creating a second one and running its first turn again.
+         */
         post: operations["createMission"];
         delete?: never;
         options?: never;
@@ -618,7 +621,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message; the agent runs one turn
-         * @description With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.
+         * @description With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. With an `Idempotency-Key` (passed on by the gateway) a message is taken once: a retry of one already sent answers the mission with the reply of that turn (409 CONFLICT while it still runs; 409 for a streamed retry, whose events are on the stream of the mission) and runs nothing again. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.
          */
         post: operations["sendMissionMessage"];
         delete?: never;
@@ -859,7 +862,7 @@ export interface paths {
         put?: never;
         /**
          * Start the purchase: create the intent and dispatch cart preparation
-         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable: 502/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token). When the caller’s own purchase is already under way (CART_PREP or CART_READY: an earlier answer that never arrived, say), the 409 names POST .../confirmation-token, which issues a fresh token for it.
+         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable (asked twice with the same job id, since a lost answer may hide a job it made): 502/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token). When the caller’s own purchase is already under way (CART_PREP or CART_READY: an earlier answer that never arrived, say), the 409 names POST .../confirmation-token, which issues a fresh token for it.
          */
         post: operations["startPurchaseIntent"];
         delete?: never;
