@@ -59,27 +59,20 @@ const follows = (opening: MissionOpening, caller: Caller) =>
   opening.ownerId === caller.userId || opening.missionType === 'POLL';
 
 /**
- * What a member writes or reads about a mission (a MissionPlan, an AuditLog export, its artifacts
- * and audit trail) names a mission of this household: one that is missing or another household's
- * is 404 NOT_FOUND, so nothing is stored or recorded for a mission that does not exist here.
- * The ledger answers for a mission with a trail (every running mission has one), without a call;
- * the orchestrator, which owns missions, for the rest, and for `mayFollow`: the caller must also
- * be able to follow the mission (see followsMissionOfHousehold: 403 otherwise). So reading a
- * mission's trail does not need the orchestrator up. A service's own call (no caller) is about a
- * mission it runs: only a mission of another household is refused.
+ * What a guardian exports or reads about a mission (an AuditLog export, its artifacts and audit
+ * trail) names a mission of this household: one that is missing or another household's is 404
+ * NOT_FOUND, so nothing is stored or recorded for a mission that does not exist here. The ledger
+ * answers for a mission with a trail (every running mission has one), without a call, so reading
+ * a mission's trail does not need the orchestrator up; the orchestrator, which owns missions, for
+ * the rest. A service's own call (no caller) is about a mission it runs: only a mission of another
+ * household is refused.
  */
 export async function assertMissionOfHousehold(
   ctx: ArtifactsAuditContext,
   request: FastifyRequest,
   householdId: string,
   missionId: string,
-  options: { mayFollow: boolean },
 ): Promise<void> {
-  if (options.mayFollow) {
-    if (!(await followsMissionOfHousehold(ctx, request, householdId, missionId)))
-      throw forbidden(NOT_THE_CALLERS_MISSION);
-    return;
-  }
   const whereabouts = await ctx.ledger.missionWhereabouts(householdId, missionId);
   if (whereabouts === 'elsewhere') throw notFound('Mission not found');
   if (!request.caller || whereabouts === 'here') return;

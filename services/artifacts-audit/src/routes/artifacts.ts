@@ -16,12 +16,7 @@ import type { ArtifactsAuditContext } from '../context.ts';
 import { defaultRecordingPath, isHouseholdPath } from '../domain/artifact-keys.ts';
 import { buildMissionPlan } from '../domain/mission-plan.ts';
 import { aggregateTranscript } from '../domain/transcript.ts';
-import {
-  assertMayPlanMission,
-  assertMissionOfHousehold,
-  followsMissionOfHousehold,
-  writtenByService,
-} from './access.ts';
+import { assertMayPlanMission, followsMissionOfHousehold, writtenByService } from './access.ts';
 import { assertMayReadArtifact, listableTypes, listReadableArtifacts } from './artifact-read-access.ts';
 import { recordDataAccess } from './data-access.ts';
 

@@ -47,7 +47,7 @@ export function registerAuditLogExportRoutes(app: ServiceApp, ctx: ArtifactsAudi
     },
     async (request, reply) => {
       const { id, mId } = request.params;
-      await assertMissionOfHousehold(ctx, request, id, mId, { mayFollow: false });
+      await assertMissionOfHousehold(ctx, request, id, mId);
       const reused = await unchangedExport(ctx, id, mId);
       const artifact = reused ?? (await newExport(ctx, id, mId));
       await recordDataAccess(ctx, request, id, {

@@ -83,7 +83,7 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
     async (request) => {
       const { id, mId } = request.params;
       // A member's read names a mission of this household (404 otherwise, nothing recorded).
-      await assertMissionOfHousehold(ctx, request, id, mId, { mayFollow: false });
+      await assertMissionOfHousehold(ctx, request, id, mId);
       const page = await ctx.ledger.missionTrail(id, mId, request.query);
       await recordDataAccess(ctx, request, id, {
         action: 'MISSION_AUDIT_READ',
