@@ -131,6 +131,31 @@ describe('GET .../stream', () => {
     expect(fromQuery.events[0]!.event).not.toHaveProperty('seq');
   });
 
+  it('resumes from the last event there is when Last-Event-ID is past it, so new events still arrive', async () => {
+    const m = await create();
+    const { es, received } = openEventSource(`${base}${M}/${m.mission_id}/stream`, {
+      ...as(OWNER),
+      'last-event-id': '9999',
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(received).toEqual([]); // nothing replayed: the client claims to have it all
+      const chat = await app.inject({
+        method: 'POST',
+        url: `${M}/${m.mission_id}/chat`,
+        headers: as(OWNER),
+        payload: { message: 'something in blue' },
+      });
+      expect(chat.statusCode).toBe(200);
+      await vi.waitFor(() => expect(received.map((e) => e.type)).toContain('turn.completed'), {
+        timeout: 5000,
+      });
+      expect(received[0]!.seq).toBe(14);
+    } finally {
+      es.close();
+    }
+  });
+
   it('delivers live events to every open stream intact, multi-byte text and keep-alives between them included', async () => {
     const m = await create();
     // Each stream is read until the turn's end and two keep-alives have come (10 s at most).
