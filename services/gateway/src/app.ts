@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { createAccessTokens } from './adapters/access-tokens.ts';
 import { createAccessWatch } from './adapters/access-watch.ts';
 import { createBuyflow } from './adapters/buyflow.ts';
+import { limitConnectionsPerClient } from './adapters/connection-limit.ts';
 import { createHouseholdRepository } from './adapters/household-repository.ts';
 import {
   createDevIdentityProvider,
@@ -64,6 +65,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     readiness: { store: () => store.ping(), ...peerChecks(config.peers, REQUIRED_PEERS) },
     trustProxy: config.trustProxy,
   });
+  limitConnectionsPerClient(app.server, config.maxConnectionsPerClient);
   const peers = Object.fromEntries(
     SERVICES.map((service) => [
       service,
