@@ -82,7 +82,11 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   let interrupted: TurnLease | null = null;
   let sentBefore = false;
   const { doc, changed } = await ctx.missions.update(req.missionId, (m) => {
-    sentBefore = m.household_id === req.householdId && m.history.some((h) => h.id === messageId);
+    const at = m.household_id === req.householdId ? m.history.findIndex((h) => h.id === messageId) : -1;
+    // Still the last message, nothing after it: its turn failed (a model error, a shutdown) and
+    // left it unanswered, so the retry runs the turn again on it, as a failed attempt promises.
+    const unanswered = at >= 0 && at === m.history.length - 1;
+    sentBefore = at >= 0 && !unanswered;
     if (
       sentBefore ||
       m.household_id !== req.householdId ||
@@ -94,7 +98,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
     interrupted = m.turn_lease; // an expired lease: its turn died with its process
     return {
       ...m,
-      history: [...m.history, message],
+      history: unanswered ? m.history : [...m.history, message],
       turn_lease: { turn_id: turnId, expires_at: now + ctx.config.turnLeaseMs },
       updated_at: message.created_at,
     };
