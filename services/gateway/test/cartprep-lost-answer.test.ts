@@ -4,7 +4,8 @@
 // job runs anyway (an orphan cart whose callbacks are refused).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { recoverDispatches } from '../src/flows/start-purchase-intent.ts';
 import { buildBuyflowGateway } from './buyflow-harness.ts';
 
 /** A cart-prep that makes every job it is sent, but cuts the connection of the first answer. */
@@ -63,6 +64,74 @@ describe('a cart-prep dispatch whose answer was lost', () => {
       expect(read.json()).toMatchObject({ status: 'CART_PREP', lastFailure: null });
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('a dispatch that fails after the sweep got the job through', () => {
+  it('answers the intent (201) instead of putting the request back to APPROVED', async () => {
+    // The route's calls (its request id) fail after a while; the dispatch sweep's go through.
+    let routeRequestId: string | undefined;
+    const jobs = new Set<string>();
+    const flaky = createServer(async (req, res) => {
+      let raw = '';
+      for await (const chunk of req) raw += chunk;
+      const body = JSON.parse(raw);
+      const id = String(req.headers['x-request-id']);
+      routeRequestId ??= id;
+      if (id === routeRequestId) {
+        await new Promise((r) => setTimeout(r, 400));
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'UPSTREAM_ERROR', message: 'busy' }));
+        return;
+      }
+      jobs.add(body.jobId);
+      const now = new Date().toISOString();
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          ...body,
+          size: body.size ?? null,
+          status: 'QUEUED',
+          errorCode: null,
+          errorMessage: null,
+          cart: null,
+          attempts: 0,
+          createdAt: now,
+          updatedAt: now,
+          startedAt: null,
+          finishedAt: null,
+        }),
+      );
+    });
+    await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
+    const t = await buildBuyflowGateway({
+      env: { CARTPREP_BASE_URL: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}` },
+    });
+    try {
+      const pr = (await t.post('/requests', t.adult, t.item)).json();
+      await t.post(`/requests/${pr.requestId}/approve`, t.guardian);
+      const route = t.post(`/requests/${pr.requestId}/purchase-intents`, t.adult);
+      for (let i = 0; i < 100; i++) {
+        if ((await t.app.ctx.buyflow.requests.get(pr.householdId, pr.requestId))?.dispatchPending) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 11_000 });
+      expect(await recoverDispatches(t.app.ctx)).toBe(1);
+      vi.useRealTimers();
+      const intent = await route;
+      expect(intent.statusCode).toBe(201);
+      expect(jobs).toEqual(new Set([intent.json().cartprepJobId]));
+      const read = await t.app.inject({
+        method: 'GET',
+        url: `${t.h}/requests/${pr.requestId}`,
+        headers: t.adult.auth,
+      });
+      expect(read.json()).toMatchObject({ status: 'CART_PREP', lastFailure: null });
+    } finally {
+      vi.useRealTimers();
+      await t.close();
+      await new Promise<void>((r) => flaky.close(() => r()));
     }
   });
 });

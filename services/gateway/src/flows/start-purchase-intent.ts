@@ -74,7 +74,10 @@ export async function startPurchaseIntent(
   try {
     await dispatch(ctx, doc, allowed, request.id);
   } catch (err) {
-    await revertDispatch(ctx, doc, err);
+    // The dispatch sweep may have got the job through meanwhile (this route's dispatch outlived
+    // its grace): then the purchase is under way, and the caller gets its intent after all.
+    if (!(await revertDispatch(ctx, doc, err)) && (await dispatchedMeanwhile(ctx, doc)))
+      return { intentId, requestId, actorId, cartprepJobId, confirmationToken, expiresAt };
     // A refusal by cart-prep (e.g. domain not allowed) is audited by `guarded`.
     if (!isRefusal(err))
       await auditGate(ctx, request, gate, 'FAILED', {
@@ -113,14 +116,22 @@ async function dispatch(
   if (after) await payOwedAudit(ctx, after);
 }
 
-/** Undo of step 2 when cart-prep never got the job: back to APPROVED so a new intent can retry. */
-async function revertDispatch(ctx: GatewayContext, doc: StoredPurchaseRequest, err: unknown): Promise<void> {
+/**
+ * Undo of step 2 when cart-prep never got the job: back to APPROVED so a new intent can retry.
+ * False when there was nothing to undo (the sweep dispatched it, or the request moved on).
+ */
+async function revertDispatch(
+  ctx: GatewayContext,
+  doc: StoredPurchaseRequest,
+  err: unknown,
+): Promise<boolean> {
   const at = nowIso();
   const message = `Cart preparation could not be started: ${isAppError(err) ? err.message : 'cart-prep failed'}`;
   const errorCode =
     isAppError(err) && err.code === 'POLICY_VIOLATION' ? 'DOMAIN_NOT_ALLOWED' : 'INTERNAL_ERROR';
-  await ctx.buyflow.requests.change(doc.requestId, (r) =>
-    r.status === 'CART_PREP' && r.cartprepJobId === doc.cartprepJobId
+  // Only a job still waiting for its dispatch: one the sweep got through is cart-prep's now.
+  const { changed } = await ctx.buyflow.requests.change(doc.requestId, (r) =>
+    r.status === 'CART_PREP' && r.cartprepJobId === doc.cartprepJobId && r.dispatchPending
       ? applyEvent(
           r,
           'cartFailed',
@@ -128,6 +139,19 @@ async function revertDispatch(ctx: GatewayContext, doc: StoredPurchaseRequest, e
           at,
         )
       : ABORT,
+  );
+  return changed;
+}
+
+/** Whether this intent's job reached cart-prep after all (the sweep sent it): the request went on with it. */
+async function dispatchedMeanwhile(ctx: GatewayContext, doc: StoredPurchaseRequest): Promise<boolean> {
+  const now = await ctx.buyflow.requests.get(doc.householdId, doc.requestId);
+  return (
+    !!now &&
+    now.cartprepJobId === doc.cartprepJobId &&
+    !now.dispatchPending &&
+    now.lastFailure?.jobId !== doc.cartprepJobId &&
+    ['CART_PREP', 'CART_READY', 'COMPLETED'].includes(now.status)
   );
 }
 
