@@ -35,7 +35,7 @@ const NUM = String.raw`(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,9}(?:
 /** An amount with an optional currency before or after it: "$50", "50 EUR", "€ 60", "30 pounds". */
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 
-const MAX_WORDS = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than)|never (?:over|above|more than)|not above|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not exceeding|at most|up to|upto|within|max(?:imum)?\.?(?:\s+of)?|budget(?:\s+(?:of|is))?|<=?`;
+const MAX_WORDS = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than)|never (?:over|above|more than)|not above|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not exceeding|at most|up to|upto|within|max(?:imum)?\.?(?:\s+of)?|(?:can |could |will )?stretch to|budget(?:\s+(?:of|is))?|<=?`;
 // "nothing over 40" is a ceiling (MAX_WORDS), never a floor.
 const MIN_WORDS = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?\.?(?:\s+of)?|starting (?:at|from)|from|>=?)`;
 // "tops" is read by topsBound, which tells the ceiling ("50 tops") from the item ("2 tops").

@@ -11,7 +11,7 @@ export const MAX_KIDS_SIZES = 6;
 
 /** Someone an age can belong to. Without one, "2 years" is a duration ("2 years warranty"). */
 const PERSON =
-  /\b(?:kids?|child(?:ren)?|sons?|daughters?|boys?|girls?|toddlers?|bab(?:y|ies)|grand(?:son|daughter|kid|child)s?|grandchildren|nephews?|nieces?|twins|teens?|teenagers?|he|she|hes|shes|he's|she's)\b/;
+  /\b(?:kids?|child(?:ren)?|sons?|daughters?|boys?|girls?|toddlers?|bab(?:y|ies)|grand(?:son|daughter|kid|child)s?|grandchildren|nephews?|nieces?|twins|teens?|teenagers?|eldest|oldest|youngest|he|she|hes|shes|he's|she's)\b/;
 /** "6 year old", "6yo", "6 y/o": an age wherever it is said. */
 const YEARS_OLD = String.raw`(?:(?:years?|yrs?)[ -]?olds?|yo|y\/o)\b`;
 /** "6 years": an age only for someone, and never a duration ("lasts 2 years", "2 years warranty"). */
@@ -25,16 +25,21 @@ const ITEM = KINDS.flatMap((k) => k.words)
   .sort((a, b) => b.length - a.length)
   .map(escapeRe)
   .join('|');
+/** Children counted: "1 boy 1 girl", "2 sons" (a number before them is how many). */
+const CHILDREN =
+  'sons?|daughters?|boys?|girls?|kids?|child(?:ren)?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?';
 /** "18 months", "6 weeks": a baby's age in months or weeks is no age in years. */
 const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?)\b)`;
 const ONE_AGE = new RegExp(
   [
-    // "my son, 10" as typed; never a count ("my son 3 hoodies", "for my son, 2 pairs").
-    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:, )?(?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
+    // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my
+    // son, 2 pairs", "1 boy 1 girl").
+    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:, )?(?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:kids|children|twins|boys|girls) (?:are|r) (\d{1,2})\b${NOT_MONTHS}`,
     // "kids 8" is a size: a child, toddler or baby is an age only when said so ("my kid is 7").
-    String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
+    // "my eldest who is 14", "the youngest is 5": a child named by birth order is one too.
+    String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|middle one|little one|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(\d{1,2})[ -]?${YEARS_OLD}`,
     String.raw`\bage(?:d|s)? (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b${NOT_MONTHS}`,
@@ -63,6 +68,10 @@ const AGES_SAID = new RegExp(
   String.raw`\b(?:ages?|aged|(?:kids|children|twins|boys|girls|they) (?:are|r)|they'?re|theyre)\s(?:${RANGE}|${LIST(',|and|&|or')})\b`,
 );
 const AGES_YEARS_OLD = new RegExp(String.raw`\b(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${YEARS_OLD}`);
+/** "a dress 2-3 years", "leggings, 4 and 5 years": kids' sizes as shops label them, after the item. */
+const ITEM_AGES = new RegExp(
+  String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${BARE_YEARS}(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,
+);
 const AGES_BARE = new RegExp(
   String.raw`${NOT_DURATION}\b(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${BARE_YEARS}|\b${EACH_YEARS}`,
 );
@@ -91,7 +100,11 @@ const firstNumber = (m: RegExpMatchArray | null) =>
  * it was said.
  */
 function listedAges(text: string, person: boolean): { ages: number[]; at: number; end: number } | undefined {
-  const m = text.match(AGES_SAID) ?? text.match(AGES_YEARS_OLD) ?? (person ? text.match(AGES_BARE) : null);
+  const m =
+    text.match(AGES_SAID) ??
+    text.match(AGES_YEARS_OLD) ??
+    (person ? text.match(AGES_BARE) : null) ??
+    text.match(ITEM_AGES);
   if (!m) return undefined;
   const [, from, to, list, each] = m;
   const at = m.index!;

@@ -237,6 +237,9 @@ const COLOUR_ISH = new RegExp(
   'g',
 );
 
+const BLACK_NECKTIE =
+  /\b(a|an|one|his|my|your|her|their|plain|skinny|silk|thin) black tie(?=$| (?:[.,]|(?:and|or|for|to|with|please|in|size|under)\b|\d))/g;
+
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
     // No price, size or age runs past nine digits, so a longer run is read as nothing whatever its
@@ -277,6 +280,9 @@ export function normalize(message: string): string {
     .join(' ');
   // "40ish", "40-ish", "40 ish" → "around 40"
   t = t.replace(/(\$|£|€)?(\d+(?:\.\d+)?)\s?-?\s?ish\b/g, 'around $1$2');
+  // "a black tie and black shoes", "his black tie for the funeral": a tie, counted or owned, as the
+  // phrase ends; "black tie" alone and "a black tie do", "a black tie outfit" are the dress code.
+  if (t.includes('black tie')) t = t.replace(BLACK_NECKTIE, '$1 black necktie');
   return slangMoney(t);
 }
 

@@ -1,7 +1,7 @@
 /**
  * Requests outside clothing that a shopping stylist declines: homework, recipes, the weather
  * forecast, jokes and stories, medical, legal and money questions, coding and computers, trivia
- * and the news. Such a subject only makes a message off-topic when the message says nothing
+ * and the news, and questions about the service itself ("how does this work", "who are you"). Such a subject only makes a message off-topic when the message says nothing
  * about clothes (see `CLOTHING_TALK` and the reading's constraints): "a jacket for the
  * weather", "a costume for the school play" and "shoes for my maths teacher's wedding" are
  * shopping.
@@ -24,6 +24,8 @@ export const OFF_TOPIC_SUBJECT = new RegExp(
     String.raw`\b(?:landlord|lawyer|legal(?:ly)?|lawsuit|sue|divorce|custody|contract|tenancy|deposit back|taxes|tax return|mortgage|invest(?:ing|ment)?|stock market|crypto|bitcoin|loan)\b`,
     // Coding and computers
     String.raw`\b(?:coding|programming|write (?:me )?(?:some |a |the )?(?:code|program)|my code|this code|python|javascript|java|sql|html|css|script|debug|bug in|compile|excel|spreadsheet|wifi|wi-fi|router|laptop|computer|printer|password|iphone|android|app crash\w*)\b`,
+    // The service itself: how it works, who or what answers
+    String.raw`\b(?:how (?:(?:does|do|did|will|would|can|could) )?(?:this|it|you|the app|the service|approvals?|payments?|budgets?|buying|ordering) work|what can you do|who are you|are you (?:a |an )?(?:bot|robot|human|real person|person|ai)|(?:speak|talk) to (?:a |an |the )?(?:human|real person|person|manager|customer service))\b`,
     // Trivia, the news, the time
     String.raw`\b(?:capital of|who won|who is the president|what time is it|time (?:is it )?in|translate|the news|the score|population of|how far is|meaning of life)\b`,
   ].join('|'),

@@ -25,7 +25,7 @@ const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
  * go over 60", "not paying above 50". Without it "more than 80" would read as a floor.
  */
 export const REFUSED_SPEND = String.raw`(?:(?:do|does|did|wo|ca|could|would|should|must)n['’]?t|not|never|cannot)(?: (?!(?:but|and|so|though)\b)[a-z'’]+){0,3}? (?:spend(?:ing)?|pay(?:ing)?|go(?:ing)?) (?:any )?(?:more than|over|above|higher than)`;
-const MAX = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
+const MAX = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|(?:can |could |will )?stretch to|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
 const MIN = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?(?:\s+of)?|starting (?:at|from))`;
 export const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in the region of|somewhere around`;
 // "50 for both", "200 in total", "30 each": what the things may cost, a ceiling.
@@ -71,7 +71,10 @@ const round = (v: number) => Math.round(v);
 /** The amounts of `readPrice`, compiled once (building them per message cost more than matching). */
 const DASH = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s*(?:-|–|to)\s*${MONEY}(\s*(?:${CUR}|range|price))?`);
 const BETWEEN = new RegExp(String.raw`\b(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`);
-const AROUND_AMOUNT = new RegExp(String.raw`\b(?:${AROUND})\s+(?:a\s)?${MONEY}`);
+// "around the 60 mark" is around 60.
+const AROUND_AMOUNT = new RegExp(
+  String.raw`\b(?:${AROUND})\s+(?:a\s|the\s(?=\S+\s(?:mark|region|range)\b))?${MONEY}`,
+);
 const MAX_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MAX})\s*(?:like\s|about\s|around\s)?${MONEY}`);
 const AMOUNT_MAX_AFTER = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s+(?:${MAX_AFTER})\b`);
 /** "budget 50-70", "can spend 30 to 40": two figures after a word for money are a price range. */

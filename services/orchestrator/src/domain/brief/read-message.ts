@@ -195,6 +195,13 @@ const SCOPE_END =
 const DETAILS =
   /^(?:labels?|tags?|logos?|zips?|zippers?|buttons?|laces|hoods?|frills?|ruffles?|prints?|patterns?|slogans?|writing|pockets?|straps?|sleeves?|collars?|glitter|embroidery|characters?|cartoons?|pictures?|bows?|seams?|fastenings?|poppers?)$/;
 
+/**
+ * A cut, fit or pattern said no to before the item ("not skinny jeans", "no ripped jeans", "no
+ * floral dresses"): the item after it is still asked for, and the look is no exclusion.
+ */
+const LOOKS =
+  /^(?:skinny|ripped|distressed|cropped|oversized|baggy|flared|sleeveless|strapless|backless|frilly|floral|florals|flowery|striped|stripy|stripey|checked|chequered|checkered|tartan|plaid|spotty|chunky|padded|pleated|tiered|ruffled|glittery|sparkly|sequined|sequinned|shiny|sheer|tight|fitted|slim|wide|straight|low-rise|high-waisted)$/;
+
 /** Blanks negated phrases ("not black", "no heels", "anything but red") and returns what they excluded. */
 function readNegations(text: string) {
   const spans: Array<[number, number]> = [];
@@ -204,10 +211,18 @@ function readNegations(text: string) {
     let end = start;
     for (const [i, w] of words.entries()) {
       // "not in black", "nothing in pink": "in" right after the negation starts what is said no to.
-      if (i >= 5 || w === ',' || w === '.' || (SCOPE_END.test(w) && !(i === 0 && w === 'in'))) break;
+      // "nothing with sequins" says no to sequins.
+      if (
+        i >= 5 ||
+        w === ',' ||
+        w === '.' ||
+        (SCOPE_END.test(w) && !(i === 0 && (w === 'in' || w === 'with')))
+      )
+        break;
       end += w.length + 1;
-      // "no labels t-shirts": a detail said no to ends the phrase, the item after it is asked for.
-      if (DETAILS.test(w)) break;
+      // "no labels t-shirts", "not skinny jeans": a detail or a look said no to ends the phrase, the
+      // item after it is asked for.
+      if (DETAILS.test(w) || LOOKS.test(w)) break;
     }
     spans.push([start, Math.min(end, text.length)]);
   }
@@ -311,6 +326,12 @@ const TONED_OCCASION: Record<string, string> = {
 
 const THANKS =
   /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
+/** "thanks for your help": the help thanked for asks for nothing. */
+const HELP_THANKED =
+  /\b(?:thanks|thank you|thx|cheers)(?: (?:so|very) much)? (?:for|4) (?:all )?(?:your |ur |the |that )?(?:help|helping)\b/g;
+/** "hi", "hello there", "good morning": a greeting alone opens the chat, asking what is wanted. */
+const GREETING =
+  /^ ?(?:hi|hello|hey|hiya|heya|howdy|yo|good (?:morning|afternoon|evening)|morning|evening)(?: (?:there|again|all|everyone|you))?(?: ,)?(?: (?:how are you|how r u|how are things))?(?: \.)? ?$/;
 
 /**
  * Sizes as they are said aloud, in the form read below: "xx large", "extra extra large" and
@@ -388,6 +409,11 @@ function readSizes(said: string, ages: number[]): string[] {
   // "sizes 10 and 12": one size each (the twins', the family's).
   for (const m of text.matchAll(/\bsizes (\d{1,2}(?:\.5)?(?: ?(?:,|and|&|or|\/) ?\d{1,2}(?:\.5)?\b)+)/g))
     for (const n of m[1]!.match(/\d{1,2}(?:\.5)?/g) ?? []) add(n);
+  // "size 12 and 14" (for two people) when the clause ends there: never a count ("size 12 and 2 tops").
+  for (const m of text.matchAll(
+    /\bsize (?:\d{1,2}(?:\.5)?) ?(?:and|&) ?(\d{1,2}(?:\.5)?)(?= ?(?:$|[.,;]|please\b|for\b|respectively\b|each\b))/g,
+  ))
+    add(m[1]!);
   for (const m of text.matchAll(
     /\bin an? (\d{1,2}(?:\.5)?)\b(?! ?(?:dollars?|bucks|pounds?|euros?|years?|yrs?|yo))/g,
   ))
@@ -398,6 +424,11 @@ function readSizes(said: string, ages: number[]): string[] {
   ))
     add((m[1] ?? m[2])!);
   for (const m of text.matchAll(/\b(?:w\s?)?(\d{2})\s?(?:x|by|\/)\s?(?:l\s?)?\d{2}\b/g)) add(m[1]!);
+  // "38 regular", "28 short", "42 long": a suit's chest or trousers' waist with its length fitting.
+  for (const m of text.matchAll(
+    /(?<!\b(?:about|around|roughly|under|over|below|budget|max|to|than|spend|for) |[£$€])\b(2[6-9]|[3-5]\d) (?:regular|reg|short|long|tall)(?= ?(?:$|[.,]|and\b|for\b|please\b|in\b))/g,
+  ))
+    add(m[1]!);
   // "w32 l34", "waist 32 leg 30": the waist, as above.
   for (const m of text.matchAll(/\b(?:w|waist)\s?(\d{2})\s+(?:l|leg|length|inseam)\s?\d{2}\b/g)) add(m[1]!);
   // "chest 38 inches", "collar 16": a shirt's or jacket's measurement said first.
@@ -726,6 +757,8 @@ function intentOf(r: Reading): Reading['intent'] {
   if (BUY_SHOWN.test(r.text) && states(r) === 0 && !DECLINED.test(r.text)) return 'buy';
   if (r.owned || r.pairsShown !== undefined) return 'pair';
   if (states(r) > 0) return 'search';
-  if (SHOPPING.test(r.text) || DECLINED.test(r.text) || ANSWER.test(r.text)) return 'clarify';
+  if (SHOPPING.test(r.text.replace(HELP_THANKED, ' ')) || DECLINED.test(r.text) || ANSWER.test(r.text))
+    return 'clarify';
+  if (GREETING.test(r.text)) return 'clarify';
   return THANKS.test(r.text) ? 'thanks' : 'offtopic';
 }

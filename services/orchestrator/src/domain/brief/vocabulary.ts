@@ -922,8 +922,13 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   ],
   [/\bback to school\b/, 'school', 'FALL'],
   [/\bschool\b|\bclass(?:es)?\b/, 'school'],
-  // "a new job", "my waitressing job" ("job interview" is read above).
-  [/\b(?:work|office|business|meetings?|jobs?)\b/, 'work'],
+  // "a new job", "my waitressing job" ("job interview" is read above); "how does this work", "how
+  // approvals work", "will that work", "it doesn't work" use the verb, no place of work ("how to
+  // dress for work" is one).
+  [
+    /\b(?:(?<!\b(?:how (?!to\b)(?:\S+ ){0,3}(?!(?:to|for|at|from|into|my|our|his|her|their|your|the|a|new)\b)\S+|does|do|did|doesnt|doesn't|dont|don't|didnt|didn't|will|wont|won't|would|might|it|this|that) )work(?! out\b)|office|business|meetings?|jobs?)\b/,
+    'work',
+  ],
   [/\bblack tie\b|\bformal\b|\bgala\b/, 'formal'],
   [/\bbeach\b|\bpool\b|\bseaside\b/, 'beach', 'SUMMER'],
   [/\bhik(?:e|es|ing)\b|\bcamping\b|\btrekking\b/, 'hiking'],
@@ -965,7 +970,7 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
   ],
   [/\b(?:fall|autumn(?:al)?)\b/, 'FALL'],
   [
-    /\bwint(?:er|ry)\b|\bsnow(?:y|ing)?\b|\bfreezing\b|\bcold (?:weather|days?|out)\b|\bwhen it'?s (?:super |really |so )?cold\b|\bicy\b/,
+    /\bwint(?:er|ry)\b|\bsnow(?:y|ing|s)?\b|\bfreezing\b|\bcold (?:weather|days?|out)\b|\bwhen it'?s (?:super |really |so )?cold\b|\bicy\b/,
     'WINTER',
   ],
   // Warm clothes ("something warmer", "a warm coat", "thermals") are for the cold; warm weather
