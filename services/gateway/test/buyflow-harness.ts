@@ -15,6 +15,28 @@ export type GateEntry = {
   detail: Record<string, unknown>;
 };
 
+/** What cart-prep answers for a job it has just queued. */
+export function queuedJob(body: Record<string, unknown>) {
+  const now = new Date().toISOString();
+  return {
+    jobId: body.jobId,
+    householdId: body.householdId,
+    requestId: body.requestId,
+    url: body.url,
+    size: body.size ?? null,
+    quantity: body.quantity ?? 1,
+    status: 'QUEUED',
+    errorCode: null,
+    errorMessage: null,
+    cart: null,
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+    startedAt: null,
+    finishedAt: null,
+  };
+}
+
 /** A stand-in cart-prep service on a loopback port: records dispatched jobs, answers like the real one. */
 export async function startFakeCartprep(options: { delayMs?: number; fail?: number } = {}) {
   const jobs: Array<Record<string, unknown>> = [];
@@ -30,27 +52,8 @@ export async function startFakeCartprep(options: { delayMs?: number; fail?: numb
     }
     const body = JSON.parse(raw || '{}');
     jobs.push({ ...body, token: req.headers['x-internal-token'] });
-    const now = new Date().toISOString();
     res.writeHead(201, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        jobId: body.jobId,
-        householdId: body.householdId,
-        requestId: body.requestId,
-        url: body.url,
-        size: body.size ?? null,
-        quantity: body.quantity ?? 1,
-        status: 'QUEUED',
-        errorCode: null,
-        errorMessage: null,
-        cart: null,
-        attempts: 0,
-        createdAt: now,
-        updatedAt: now,
-        startedAt: null,
-        finishedAt: null,
-      }),
-    );
+    res.end(JSON.stringify(queuedJob(body)));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

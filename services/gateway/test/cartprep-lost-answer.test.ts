@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recoverDispatches } from '../src/flows/start-purchase-intent.ts';
-import { buildBuyflowGateway } from './buyflow-harness.ts';
+import { buildBuyflowGateway, queuedJob } from './buyflow-harness.ts';
 
 /** A cart-prep that makes every job it is sent, but cuts the connection of the first answer. */
 let server: Server;
@@ -22,25 +22,10 @@ beforeAll(async () => {
       req.socket.destroy();
       return;
     }
-    const now = new Date().toISOString();
     res.writeHead(received.filter((j) => j === body.jobId).length > 1 ? 200 : 201, {
       'content-type': 'application/json',
     });
-    res.end(
-      JSON.stringify({
-        ...body,
-        size: body.size ?? null,
-        status: 'QUEUED',
-        errorCode: null,
-        errorMessage: null,
-        cart: null,
-        attempts: 0,
-        createdAt: now,
-        updatedAt: now,
-        startedAt: null,
-        finishedAt: null,
-      }),
-    );
+    res.end(JSON.stringify(queuedJob(body)));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -86,23 +71,8 @@ describe('a dispatch that fails after the sweep got the job through', () => {
         return;
       }
       jobs.add(body.jobId);
-      const now = new Date().toISOString();
       res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          ...body,
-          size: body.size ?? null,
-          status: 'QUEUED',
-          errorCode: null,
-          errorMessage: null,
-          cart: null,
-          attempts: 0,
-          createdAt: now,
-          updatedAt: now,
-          startedAt: null,
-          finishedAt: null,
-        }),
-      );
+      res.end(JSON.stringify(queuedJob(body)));
     });
     await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
     const t = await buildBuyflowGateway({

@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, buildTestApp, createMission, H } from './fixtures/build.ts';
-import { startCuttingProxy } from './fixtures/cutting-proxy.ts';
-import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
+import { as, createMission, H } from './fixtures/build.ts';
+import { orchestratorBehindCuttingProxy } from './fixtures/cutting-proxy.ts';
+import type { FakePeers } from './fixtures/fake-peers.ts';
 
+let setup: Awaited<ReturnType<typeof orchestratorBehindCuttingProxy>>;
 let peers: FakePeers;
-let proxy: Awaited<ReturnType<typeof startCuttingProxy>>;
-let app: Awaited<ReturnType<typeof buildTestApp>>;
+let proxy: typeof setup.proxy;
+let app: typeof setup.app;
 beforeAll(async () => {
-  peers = await startFakePeers();
-  proxy = await startCuttingProxy(peers.url);
-  app = await buildTestApp(proxy.url);
+  setup = await orchestratorBehindCuttingProxy();
+  ({ peers, proxy, app } = setup);
 });
-afterAll(async () => {
-  await app.close();
-  await proxy.close();
-  await peers.close();
-});
+afterAll(() => setup.close());
 
 const creates = () => peers.calls.filter((c) => c.method === 'POST' && c.url === '/api/v1/sessions');
 
