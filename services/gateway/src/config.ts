@@ -35,7 +35,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       RATE_LIMIT_CONFIRM_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
       RATE_LIMIT_EVENTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
       MAX_STREAMS_PER_USER: z.coerce.number().int().min(0).max(100_000).default(20),
-      MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(256),
+      MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(1024),
       TRUST_PROXY: z
         .string()
         .regex(
@@ -108,7 +108,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Whose X-Forwarded-For to believe: nobody (unset), a number of hops, or these addresses. */
     trustProxy: trustProxyOf(raw.TRUST_PROXY),
     /** Connections one client address may hold open; not applied behind a proxy (TRUST_PROXY set). */
-    maxConnectionsPerClient: raw.TRUST_PROXY ? 0 : raw.MAX_CONNECTIONS_PER_CLIENT,
+    maxConnectionsPerClient: trustProxyOf(raw.TRUST_PROXY) ? 0 : raw.MAX_CONNECTIONS_PER_CLIENT,
     voice: {
       sessionTtlSeconds: raw.VOICE_SESSION_TTL_SECONDS,
       rateLimitPerMinute: raw.VOICE_RATE_LIMIT_PER_MINUTE,

@@ -5,8 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { recoverOwedAudits } from '../src/flows/owed-audit.ts';
 import { recoverDispatches } from '../src/flows/start-purchase-intent.ts';
-import { buildBuyflowGateway, queuedJob } from './buyflow-harness.ts';
+import { buildBuyflowGateway, queuedJob, sampleCart } from './buyflow-harness.ts';
 
 /** A cart-prep that makes every job it is sent, but cuts the connection of the first answer. */
 let server: Server;
@@ -53,8 +54,11 @@ describe('a cart-prep dispatch whose answer was lost', () => {
   });
 });
 
-describe('a dispatch that fails after the sweep got the job through', () => {
-  it('answers the intent (201) instead of putting the request back to APPROVED', async () => {
+describe('a dispatch that fails after the job got through another way', () => {
+  it.each([
+    ['the dispatch sweep sent it', 'CART_PREP'],
+    ["cart-prep's callback came first", 'CART_READY'],
+  ] as const)('answers the intent (201), recorded once, when %s', async (way, status) => {
     // The route's calls (its request id) fail after a while; the dispatch sweep's go through.
     let routeRequestId: string | undefined;
     const jobs = new Set<string>();
@@ -86,18 +90,34 @@ describe('a dispatch that fails after the sweep got the job through', () => {
         if ((await t.app.ctx.buyflow.requests.get(pr.householdId, pr.requestId))?.dispatchPending) break;
         await new Promise((r) => setTimeout(r, 10));
       }
-      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 11_000 });
-      expect(await recoverDispatches(t.app.ctx)).toBe(1);
-      vi.useRealTimers();
+      if (way.startsWith('the dispatch sweep')) {
+        vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 11_000 });
+        expect(await recoverDispatches(t.app.ctx)).toBe(1);
+        vi.useRealTimers();
+      } else {
+        const stored = await t.app.ctx.buyflow.requests.get(pr.householdId, pr.requestId);
+        const ready = await t.post(`/requests/${pr.requestId}/cart-ready`, t.internal(), {
+          jobId: stored!.cartprepJobId,
+          cart: sampleCart(),
+        });
+        expect(ready.statusCode).toBe(200);
+      }
       const intent = await route;
       expect(intent.statusCode).toBe(201);
-      expect(jobs).toEqual(new Set([intent.json().cartprepJobId]));
+      if (status === 'CART_PREP') expect(jobs).toEqual(new Set([intent.json().cartprepJobId]));
       const read = await t.app.inject({
         method: 'GET',
         url: `${t.h}/requests/${pr.requestId}`,
         headers: t.adult.auth,
       });
-      expect(read.json()).toMatchObject({ status: 'CART_PREP', lastFailure: null });
+      expect(read.json()).toMatchObject({ status, lastFailure: null });
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 11_000 });
+      await recoverOwedAudits(t.app.ctx);
+      vi.useRealTimers();
+      const intents = (await t.gates()).filter(
+        (g) => g.action === 'CREATE_PURCHASE_INTENT' && g.targetId === pr.requestId,
+      );
+      expect(intents.map((g) => g.detail.outcome)).toEqual(['ALLOWED']);
     } finally {
       vi.useRealTimers();
       await t.close();

@@ -50,9 +50,11 @@ describe('connections per client address', () => {
     for (let i = 0; i < 10; i++) expect(connect(i % 2 ? '127.0.0.1' : '::1').destroyed).toBe(false);
   });
 
-  it('is 256 by default, and off behind a proxy (every connection comes from the proxy)', () => {
-    expect(loadGatewayConfig({ APP_ENV: 'test' }).maxConnectionsPerClient).toBe(256);
+  it('is 1024 by default, and off behind a proxy (every connection comes from the proxy)', () => {
+    expect(loadGatewayConfig({ APP_ENV: 'test' }).maxConnectionsPerClient).toBe(1024);
     expect(loadGatewayConfig({ APP_ENV: 'test', TRUST_PROXY: '1' }).maxConnectionsPerClient).toBe(0);
+    // TRUST_PROXY=0 trusts nobody: no proxy in front, so the limit applies.
+    expect(loadGatewayConfig({ APP_ENV: 'test', TRUST_PROXY: '0' }).maxConnectionsPerClient).toBe(1024);
     expect(
       loadGatewayConfig({ APP_ENV: 'test', MAX_CONNECTIONS_PER_CLIENT: '0' }).maxConnectionsPerClient,
     ).toBe(0);

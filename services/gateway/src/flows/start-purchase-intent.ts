@@ -76,8 +76,12 @@ export async function startPurchaseIntent(
   } catch (err) {
     // The dispatch sweep may have got the job through meanwhile (this route's dispatch outlived
     // its grace): then the purchase is under way, and the caller gets its intent after all.
-    if (!(await revertDispatch(ctx, doc, err)) && (await dispatchedMeanwhile(ctx, doc)))
+    if (!(await revertDispatch(ctx, doc, err)) && (await dispatchedMeanwhile(ctx, doc))) {
+      // cart-prep may have called back before any sweep owed the entry: owe it here (same id).
+      const { doc: now } = await ctx.buyflow.requests.change(doc.requestId, (r) => owing(r, allowed));
+      if (now) await payOwedAudit(ctx, now);
       return { intentId, requestId, actorId, cartprepJobId, confirmationToken, expiresAt };
+    }
     // A refusal by cart-prep (e.g. domain not allowed) is audited by `guarded`.
     if (!isRefusal(err))
       await auditGate(ctx, request, gate, 'FAILED', {
