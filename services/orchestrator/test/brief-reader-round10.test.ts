@@ -176,3 +176,86 @@ describe('several items, sizes and prices as said', () => {
     expect(readMessage('clothes for when it snows, for my toddler, 2 years').seasons).toEqual(['WINTER']);
   });
 });
+
+// Review of round 10: plain requests its rules read worse than before.
+describe('round 10 reviewed: plain requests read as before or better', () => {
+  it('"a black tie" one goes to, or is for, is the dress code; one bought is the tie', async () => {
+    const { brief, searches } = await chat("we're going to a black tie, need a long dress for me under 150");
+    expect(brief).toMatchObject({ itemKinds: ['dress'], maxPrice: 150, occasion: 'formal' });
+    expect(searches).toEqual([{ query: 'dress', maxPrice: 150 }]);
+    expect(readMessage('a gown for a black tie in december, size 12')).toMatchObject({
+      kinds: ['dress'],
+      occasion: 'formal',
+      sizes: ['12'],
+    });
+    expect(parseConstraints('a gown for a black tie in december, size 12').occasion).toBe('formal');
+    // Bought: still the tie.
+    expect(readMessage('a white shirt, a black tie and black shoes size 10').kinds).toEqual([
+      'shirt',
+      'tie',
+      'shoes',
+    ]);
+    expect(readMessage('need a black tie for my son').kinds).toEqual(['tie']);
+  });
+
+  it('a look said no to with its item, and another item asked for, refuses the item', async () => {
+    const a = await chat('no skinny or ripped jeans, I want a dress');
+    expect(a.brief).toMatchObject({ itemKinds: ['dress'], excludedKinds: ['jeans'] });
+    expect(a.searches).toEqual([{ query: 'dress', excludeWords: ['jeans'] }]);
+    expect(readMessage('no tight jeans for my daughter, she wants a skirt')).toMatchObject({
+      kinds: ['skirt'],
+      excludedKinds: ['jeans'],
+    });
+    // Another look of the same item, or no other item: the item is wanted.
+    expect(readMessage('not skinny jeans, straight leg, size 32 waist')).toMatchObject({
+      kinds: ['jeans'],
+      excludedKinds: [],
+    });
+    expect(readMessage('not skinny jeans, straight leg ones, and a belt').kinds).toEqual(['jeans', 'belt']);
+    expect(readMessage('no floral dresses please, size 10').kinds).toEqual(['dress']);
+  });
+
+  it.each([
+    ['a suit for this work conference next month, size 40'],
+    ['smart shoes for that work trip'],
+    ['my daughter does work experience next week, she needs smart trousers'],
+    ['he will work at a bank this summer, needs shirts'],
+  ])('"%s": "work" before a noun or a place is the work occasion', (text) => {
+    expect(readMessage(text).occasion).toBe('work');
+    expect(parseConstraints(text).occasion).toBe('work');
+  });
+
+  it.each(['how does this work?', 'will that work for you', 'does it work with paypal', "it doesn't work"])(
+    '"%s": the verb is still no occasion',
+    (text) => {
+      expect(readMessage(text).occasion).toBeUndefined();
+    },
+  );
+
+  it('a count of sizes is no price and no age', async () => {
+    const { brief, searches } = await chat('a top that can stretch to 2 sizes bigger');
+    expect(brief).toEqual({ itemKinds: ['top'], categories: ['TOP'] });
+    expect(searches).toEqual([{}]);
+    expect(parseConstraints('a top that can stretch to 2 sizes bigger').maxPrice).toBeUndefined();
+    const youngest = readMessage('my youngest is 2 sizes smaller than her sister');
+    expect(youngest.forAge).toBeUndefined();
+    expect(youngest.sizes).toEqual([]);
+    expect(parseConstraints('my youngest is 2 sizes smaller than her sister').sizes).toBeUndefined();
+    // Money and ages stay.
+    expect(readMessage('a top, can stretch to 150').price).toEqual({ maxPrice: 150 });
+    expect(readMessage('my youngest is 5').forAge).toBe(5);
+  });
+
+  it('"size 12 and 14" before the item is two sizes when the second is a size or two up', async () => {
+    const { brief, searches } = await chat('size 12 and 14 school skirts for my two daughters');
+    expect(brief).toMatchObject({ itemKinds: ['skirt'], sizes: ['12', '14'], occasion: 'school' });
+    expect(searches).toEqual([
+      { query: 'skirt', size: '12' },
+      { query: 'skirt', size: '14' },
+    ]);
+    expect(parseConstraints('size 12 and 14 school skirts').sizes).toEqual(['12', '14']);
+    // A count stays a count.
+    expect(readMessage('jeans size 12 and 2 tops').sizes).toEqual(['12']);
+    expect(readMessage('size 8 and 10 pairs of socks').sizes).toEqual(['8']);
+  });
+});

@@ -7,7 +7,7 @@
 
 import { type Season, WardrobeCategory } from '@hs/contracts';
 import { spokenAmounts } from './brief/normalize.ts';
-import { AROUND, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
+import { AROUND, NOT_SIZE_COUNT, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
 import { categoryOf, readMessage } from './brief/read-message.ts';
 import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from './currencies.ts';
 
@@ -31,7 +31,8 @@ const CUR = CURRENCY;
  */
 // A figure still ending in "k" (a distance: "a 10k run") is none: money in thousands ("max 1k")
 // is in digits by then (spokenAmounts).
-const NUM = String.raw`(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,9}(?:[.,]\d{1,2})?)(?!\d|(?:[.,]\d+)?k\b)`;
+// A count of sizes ("can stretch to 2 sizes bigger") is none either (brief/price.ts).
+const NUM = String.raw`(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,9}(?:[.,]\d{1,2})?)(?!\d|(?:[.,]\d+)?k\b)${NOT_SIZE_COUNT}`;
 /** An amount with an optional currency before or after it: "$50", "50 EUR", "€ 60", "30 pounds". */
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 

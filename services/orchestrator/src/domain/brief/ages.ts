@@ -28,8 +28,11 @@ const ITEM = KINDS.flatMap((k) => k.words)
 /** Children counted: "1 boy 1 girl", "2 sons" (a number before them is how many). */
 const CHILDREN =
   'sons?|daughters?|boys?|girls?|kids?|child(?:ren)?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?';
-/** "18 months", "6 weeks": a baby's age in months or weeks is no age in years. */
-const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?)\b)`;
+/**
+ * "18 months", "6 weeks": a baby's age in months or weeks is no age in years; "2 sizes smaller",
+ * "1 size up" count sizes, no age at all.
+ */
+const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down))\b)`;
 const ONE_AGE = new RegExp(
   [
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my

@@ -237,8 +237,13 @@ const COLOUR_ISH = new RegExp(
   'g',
 );
 
+/**
+ * A black tie one buys: counted or owned, as the phrase ends ("need a black tie", "his black tie for
+ * the funeral"). After a word of going or attending ("going to a black tie", "a gown for a black tie
+ * in december", "at a black tie") the article names the event: the dress code.
+ */
 const BLACK_NECKTIE =
-  /\b(a|an|one|his|my|your|her|their|plain|skinny|silk|thin) black tie(?=$| (?:[.,]|(?:and|or|for|to|with|please|in|size|under)\b|\d))/g;
+  /\b((?<!\b(?:to|for|at|attend|attending|attended|host|hosting|throwing|organising|organizing) )(?:a|an|one)|his|my|your|her|their|plain|skinny|silk|thin) black tie(?=$| (?:[.,]|(?:and|or|for|to|with|please|in|size|under)\b|\d))/g;
 
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
@@ -281,7 +286,8 @@ export function normalize(message: string): string {
   // "40ish", "40-ish", "40 ish" → "around 40"
   t = t.replace(/(\$|£|€)?(\d+(?:\.\d+)?)\s?-?\s?ish\b/g, 'around $1$2');
   // "a black tie and black shoes", "his black tie for the funeral": a tie, counted or owned, as the
-  // phrase ends; "black tie" alone and "a black tie do", "a black tie outfit" are the dress code.
+  // phrase ends; "black tie" alone, "a black tie do", "a black tie outfit" and "going to a black
+  // tie" are the dress code.
   if (t.includes('black tie')) t = t.replace(BLACK_NECKTIE, '$1 black necktie');
   return slangMoney(t);
 }

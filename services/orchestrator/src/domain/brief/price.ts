@@ -16,7 +16,9 @@ const BAND = 0.2;
 const CUR = CURRENCY;
 // A figure still ending in "k" after normalising is no money ("a 10k run": normalize.ts turns
 // "max 1k" and "£2k" into thousands).
-const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d|(?:\.\d+)?k\b)`;
+// A count of sizes is no money either ("can stretch to 2 sizes bigger", "1 size up").
+export const NOT_SIZE_COUNT = String.raw`(?! ?(?:sizes|size (?:bigger|smaller|larger|up|down))\b)`;
+const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d|(?:\.\d+)?k\b)${NOT_SIZE_COUNT}`;
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
 

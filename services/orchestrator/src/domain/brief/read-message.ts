@@ -202,37 +202,68 @@ const DETAILS =
 const LOOKS =
   /^(?:skinny|ripped|distressed|cropped|oversized|baggy|flared|sleeveless|strapless|backless|frilly|floral|florals|flowery|striped|stripy|stripey|checked|chequered|checkered|tartan|plaid|spotty|chunky|padded|pleated|tiered|ruffled|glittery|sparkly|sequined|sequinned|shiny|sheer|tight|fitted|slim|wide|straight|low-rise|high-waisted)$/;
 
+/**
+ * A cut or fit of the same item said next ("not skinny jeans, straight leg"): the family names what
+ * they want instead, so the item said with the refused look is still wanted.
+ */
+const ANOTHER_LOOK = new RegExp(
+  `^(?:${LOOKS.source.slice(4, -2)}|bootcut|boot-cut|mom|boyfriend|relaxed|regular|leg)$`,
+);
+
+/** Where a negated phrase ends: at a break, a scope word, or (if `atLook`) a detail or look said no to. */
+function negatedEnd(text: string, start: number, atLook: boolean) {
+  const words = text.slice(start).split(' ');
+  let end = start;
+  for (const [i, w] of words.entries()) {
+    // "not in black", "nothing in pink": "in" right after the negation starts what is said no to.
+    // "nothing with sequins" says no to sequins.
+    if (i >= 5 || w === ',' || w === '.' || (SCOPE_END.test(w) && !(i === 0 && (w === 'in' || w === 'with'))))
+      break;
+    end += w.length + 1;
+    // "no labels t-shirts", "not skinny jeans": a detail or a look said no to ends the phrase, the
+    // item after it is asked for.
+    if (DETAILS.test(w) || (atLook && LOOKS.test(w))) break;
+  }
+  return Math.min(end, text.length);
+}
+
+const blankSpans = (text: string, spans: Array<[number, number]>) =>
+  spans.reduce((rest, [a, b]) => rest.slice(0, a) + ' '.repeat(b - a) + rest.slice(b), text);
+
 /** Blanks negated phrases ("not black", "no heels", "anything but red") and returns what they excluded. */
 function readNegations(text: string) {
   const spans: Array<[number, number]> = [];
+  const looks: Array<{ span: number; end: number }> = [];
   for (const m of text.matchAll(NEGATION)) {
     const start = m.index! + m[0].length;
-    const words = text.slice(start).split(' ');
-    let end = start;
-    for (const [i, w] of words.entries()) {
-      // "not in black", "nothing in pink": "in" right after the negation starts what is said no to.
-      // "nothing with sequins" says no to sequins.
-      if (
-        i >= 5 ||
-        w === ',' ||
-        w === '.' ||
-        (SCOPE_END.test(w) && !(i === 0 && (w === 'in' || w === 'with')))
-      )
-        break;
-      end += w.length + 1;
-      // "no labels t-shirts", "not skinny jeans": a detail or a look said no to ends the phrase, the
-      // item after it is asked for.
-      if (DETAILS.test(w) || LOOKS.test(w)) break;
+    const end = negatedEnd(text, start, true);
+    const whole = negatedEnd(text, start, false);
+    if (whole > end) looks.push({ span: spans.length, end: whole });
+    spans.push([start, end]);
+  }
+  // "no skinny or ripped jeans, I want a dress", "no tight jeans, she wants a skirt": a look said no
+  // to with its item, and another item asked for, refuses the item too. The item stays wanted when it
+  // is the only one, or when another look of it follows ("not skinny jeans, straight leg").
+  if (looks.length) {
+    const whole = spans.map(([a, b], i): [number, number] => [a, looks.find((l) => l.span === i)?.end ?? b]);
+    const others = takeKinds(blankSpans(text, whole)).found.map((f) => f.kind);
+    for (const { span, end } of looks) {
+      const lookKinds = takeKinds(` ${text.slice(spans[span]![1], end)} `).found.map((f) => f.kind);
+      if (!lookKinds.length || !others.some((k) => !lookKinds.includes(k))) continue;
+      const next = text.slice(end).replace(/^[\s,.]+/, '');
+      const clause = ` ${next.split(/ [,.] /)[0]} `;
+      const insteadLook =
+        ANOTHER_LOOK.test(next.split(' ')[0] ?? '') &&
+        takeKinds(clause).found.every((f) => lookKinds.includes(f.kind));
+      if (!insteadLook) spans[span] = [spans[span]![0], end];
     }
-    spans.push([start, Math.min(end, text.length)]);
   }
   const negated = spans.map(([a, b]) => ` ${text.slice(a, b)} `).join(' ; ');
   const kinds = takeKinds(negated).found.map((f) => f.kind);
   const colors = coloursOf(negated);
   const materials = take(negated, MATERIAL_WORDS).found.flatMap((f) => f.words);
   const brands = take(negated, BRAND_WORDS).found.map((f) => brandName(f.b));
-  let rest = text;
-  for (const [a, b] of spans) rest = rest.slice(0, a) + ' '.repeat(b - a) + rest.slice(b);
+  const rest = blankSpans(text, spans);
   return {
     kinds: uniq([...kinds, ...materials]),
     colors: uniq(colors),
@@ -381,6 +412,9 @@ const alternatives = (chain: string | undefined, re: RegExp) =>
 /** What is bought by band and cup ("34b"). */
 const CUPPED = /\b(?:bras?|sports bras?|bralettes?|bikinis?|swimsuits?|lingerie)\b/;
 
+/** What may follow "size 12 and 14" said for two people: the clause ends. */
+const SIZES_CLAUSE_END = /^ ?(?:$|[.,;]|please\b|for\b|respectively\b|each\b)/;
+
 function readSizes(said: string, ages: number[]): string[] {
   // "42 eu", "5 uk": the system after the number, as before it.
   const baby = readBabySizes(spokenSizes(said).replace(/\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1'));
@@ -409,11 +443,16 @@ function readSizes(said: string, ages: number[]): string[] {
   // "sizes 10 and 12": one size each (the twins', the family's).
   for (const m of text.matchAll(/\bsizes (\d{1,2}(?:\.5)?(?: ?(?:,|and|&|or|\/) ?\d{1,2}(?:\.5)?\b)+)/g))
     for (const n of m[1]!.match(/\d{1,2}(?:\.5)?/g) ?? []) add(n);
-  // "size 12 and 14" (for two people) when the clause ends there: never a count ("size 12 and 2 tops").
+  // "size 12 and 14" (for two people) when the clause ends there, or when the second is the next
+  // size or two up ("size 12 and 14 school skirts for my two daughters"): never a count ("size 12
+  // and 2 tops", "size 8 and 10 pairs of socks").
   for (const m of text.matchAll(
-    /\bsize (?:\d{1,2}(?:\.5)?) ?(?:and|&) ?(\d{1,2}(?:\.5)?)(?= ?(?:$|[.,;]|please\b|for\b|respectively\b|each\b))/g,
-  ))
-    add(m[1]!);
+    /\bsize (\d{1,2}(?:\.5)?) ?(?:and|&) ?(\d{1,2}(?:\.5)?)\b(?! ?(?:pairs?|packs?|sets?|of|x)\b)/g,
+  )) {
+    const step = Number(m[2]) - Number(m[1]);
+    const clauseEnds = SIZES_CLAUSE_END.test(text.slice(m.index! + m[0].length));
+    if (clauseEnds || (step > 0 && step <= 4)) add(m[2]!);
+  }
   for (const m of text.matchAll(
     /\bin an? (\d{1,2}(?:\.5)?)\b(?! ?(?:dollars?|bucks|pounds?|euros?|years?|yrs?|yo))/g,
   ))

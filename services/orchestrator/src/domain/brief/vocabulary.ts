@@ -924,9 +924,11 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\bschool\b|\bclass(?:es)?\b/, 'school'],
   // "a new job", "my waitressing job" ("job interview" is read above); "how does this work", "how
   // approvals work", "will that work", "it doesn't work" use the verb, no place of work ("how to
-  // dress for work" is one).
+  // dress for work" is one). After "does", "will", "this" or "that" the verb ends the clause or is
+  // followed by how it works ("will that work for you", "does it work with"); followed by a noun
+  // or a place it is work ("this work conference", "does work experience", "will work at a bank").
   [
-    /\b(?:(?<!\b(?:how (?!to\b)(?:\S+ ){0,3}(?!(?:to|for|at|from|into|my|our|his|her|their|your|the|a|new)\b)\S+|does|do|did|doesnt|doesn't|dont|don't|didnt|didn't|will|wont|won't|would|might|it|this|that) )work(?! out\b)|office|business|meetings?|jobs?)\b/,
+    /\b(?:(?<!\b(?:how (?!to\b)(?:\S+ ){0,3}(?!(?:to|for|at|from|into|my|our|his|her|their|your|the|a|new)\b)\S+) )(?:(?<!\b(?:does|do|did|doesnt|doesn't|dont|don't|didnt|didn't|will|wont|won't|would|might|it|this|that) )work|work(?! *$| [.,]| (?:for (?:me|you|us|him|her|them|it|this|that)|with|on|out|properly|ok|okay|well|if|when|together|here|now|again|anymore|any more)\b))(?! out\b)|office|business|meetings?|jobs?)\b/,
     'work',
   ],
   [/\bblack tie\b|\bformal\b|\bgala\b/, 'formal'],
