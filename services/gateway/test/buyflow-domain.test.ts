@@ -103,6 +103,30 @@ describe('confirmation tokens', () => {
 });
 
 describe('dispatch recovery', () => {
+  it('leaves a request alone while its route may still be dispatching (two asks of the peer timeout)', async () => {
+    const t = await buildBuyflowGateway({ env: { INTERNAL_API_TIMEOUT_SECONDS: '10' } });
+    try {
+      const pr = (await t.post('/requests', t.adult, t.item)).json();
+      await t.post(`/requests/${pr.requestId}/approve`, t.guardian);
+      const pending = (agoMs: number) =>
+        t.app.ctx.buyflow.requests.change(pr.requestId, (r) => ({
+          ...r,
+          status: 'CART_PREP',
+          intentId: 'pi_inflight00',
+          cartprepJobId: 'cpj_inflight00',
+          dispatchPending: true,
+          updatedAt: new Date(Date.now() - agoMs).toISOString(),
+        }));
+      // 15 s: the route may be on its second ask (10 s each): not the sweep's yet.
+      await pending(15_000);
+      expect(await recoverDispatches(t.app.ctx)).toBe(0);
+      await pending(30_000);
+      expect(await recoverDispatches(t.app.ctx)).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('re-sends the cart-prep job of a request a crash left CART_PREP with dispatchPending', async () => {
     const t = await buildBuyflowGateway();
     try {

@@ -160,12 +160,15 @@ async function dispatchedMeanwhile(ctx: GatewayContext, doc: StoredPurchaseReque
 }
 
 /**
- * Re-sends jobs a crash may have left undispatched (older than 10 s, so a request still in its
- * route is not raced). Cart-prep dedupes on the job id; a request that left CART_PREP in the
- * meantime just loses its flag.
+ * Re-sends jobs a crash may have left undispatched. Only requests older than a route's whole
+ * dispatch (two asks of INTERNAL_API_TIMEOUT_SECONDS each, and 5 s to spare; 25 s by default), so
+ * a request still in its route is not raced: a route failing while the sweep's send of the same
+ * job was in flight put the request back to APPROVED as cart-prep took the job. Cart-prep dedupes
+ * on the job id; a request that left CART_PREP in the meantime just loses its flag.
  */
 export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
-  const before = new Date(Date.now() - 10_000).toISOString();
+  const grace = 2 * ctx.config.internalTimeoutMs + 5_000;
+  const before = new Date(Date.now() - grace).toISOString();
   let sent = 0;
   for (const r of await ctx.buyflow.requests.pendingDispatch(before)) {
     if (r.status !== 'CART_PREP') {
