@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { ServiceName } from '@hs/contracts';
 import { type RunningStack, startStack } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -151,16 +152,7 @@ const login = async (name: string) => {
 
 beforeAll(async () => {
   stack = await startStack({
-    services: [
-      'gateway',
-      'orchestrator',
-      'wardrobe',
-      'commerce',
-      'vto',
-      'cartprep',
-      'browser-bridge',
-      'artifacts-audit',
-    ],
+    services: ServiceName.options,
     durable: true,
     env: { RATE_LIMIT_CHAT_PER_MINUTE: '12' },
   });

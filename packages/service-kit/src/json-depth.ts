@@ -30,7 +30,7 @@ export function exceedsJsonDepth(text: string, max = MAX_JSON_DEPTH): boolean {
 
 export const tooDeep = () => new AppError('BAD_REQUEST', 400, TOO_DEEP_MESSAGE);
 
-export const PROTOTYPE_KEYS_MESSAGE = 'JSON must not use "__proto__" or "constructor.prototype" as keys';
+const PROTOTYPE_KEYS_MESSAGE = 'JSON must not use "__proto__" or "constructor.prototype" as keys';
 
 /**
  * The refusal for a body the prototype-poisoning guard stopped: text that JSON.parse reads is

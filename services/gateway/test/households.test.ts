@@ -20,13 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+const postHousehold = (token: string, name: string) =>
+  app.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(token), payload: { name } });
+
 async function createHousehold(token: string, name = 'The Family') {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/v1/households',
-    headers: bearer(token),
-    payload: { name },
-  });
+  const res = await postHousehold(token, name);
   expect(res.statusCode).toBe(201);
   return res.json();
 }
@@ -87,12 +85,7 @@ describe('households', () => {
   });
 
   it('refuses a blank name with 422 details', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/households',
-      headers: bearer(parent.token),
-      payload: { name: '  ' },
-    });
+    const res = await postHousehold(parent.token, '  ');
     expect(res.statusCode).toBe(422);
     expect(res.json().details[0].loc).toEqual(['body', 'name']);
   });
@@ -102,28 +95,13 @@ describe('households', () => {
     ['a right-to-left override', 'Family \u202etxt.exe'],
     ['an escape sequence', 'Home\u001b[2J'],
   ])('refuses a name with %s (422), and keeps accents and scripts', async (_, name) => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/households',
-      headers: bearer(parent.token),
-      payload: { name },
-    });
+    const res = await postHousehold(parent.token, name);
     expect(res.statusCode).toBe(422);
     expect(res.json().details[0].loc).toEqual(['body', 'name']);
-    const fine = await app.inject({
-      method: 'POST',
-      url: '/api/v1/households',
-      headers: bearer(parent.token),
-      payload: { name: 'Famille Müller-Østergård 李家 👪' },
-    });
+    const fine = await postHousehold(parent.token, 'Famille Müller-Østergård 李家 👪');
     expect(fine.statusCode).toBe(201);
     // A phone's contact list marks a right-to-left name's direction: a plain mark reorders nothing.
-    const marked = await app.inject({
-      method: 'POST',
-      url: '/api/v1/households',
-      headers: bearer(parent.token),
-      payload: { name: '\u200fعائلة مريم' },
-    });
+    const marked = await postHousehold(parent.token, '\u200fعائلة مريم');
     expect(marked.statusCode).toBe(201);
   });
 });

@@ -9,7 +9,13 @@ import {
   RecordingRequest,
   TranscriptRequest,
 } from '@hs/contracts';
-import { errorResponses, notFound, type ServiceApp, validationError } from '@hs/service-kit';
+import {
+  errorResponses,
+  idempotencyKeyOf,
+  notFound,
+  type ServiceApp,
+  validationError,
+} from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ArtifactsAuditContext } from '../context.ts';
@@ -28,9 +34,8 @@ const SERVICE_WRITE =
   ' Written only by a service (internal token, no caller identity): a member forwarded by the gateway gets 403 FORBIDDEN. The writer may send its own Idempotency-Key: a retry with the same key answers 200 with the stored artifact; an artifact stored under another key is 409 CONFLICT.';
 /** The writing service's key for its artifact (see SERVICE_WRITE). */
 const writerKeyOf = (request: FastifyRequest): { writerKey?: string } => {
-  const raw = request.headers['idempotency-key'];
-  const key = Array.isArray(raw) ? raw[0] : raw;
-  return key && key.length <= 255 ? { writerKey: key } : {};
+  const key = idempotencyKeyOf(request.headers);
+  return key ? { writerKey: key } : {};
 };
 const readErrors = errorResponses(403, 404, 422, 502);
 /** Who reads what (artifact-read-access.ts); a service's own call (no caller) reads every artifact. */
