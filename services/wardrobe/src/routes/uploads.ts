@@ -47,8 +47,9 @@ const discardLimit = (maxBytes: number) => Math.max(8 * 1024 * 1024, 4 * maxByte
  * the URL's own HMAC signature and expiry authorise it. Checks, in order: content type (images
  * only), signature (covers key, content type, byte limit, expiry), expiry, declared length,
  * that the image is still pending; then streams the body into storage, counting bytes and
- * stopping past the limit. A refused upload stores nothing, and is answered without resetting
- * the connection (see discardRest).
+ * stopping past the limit, and takes the bytes back when the image was deleted meanwhile. A
+ * refused upload stores nothing, and is answered without resetting the connection (see
+ * discardRest).
  */
 export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, storage: LocalBlobStorage): void {
   const secret = ctx.config.storage.signingSecret;
@@ -68,6 +69,16 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
       );
     if (!isValidKey(key)) throw notFound('Upload target not found');
     return { key, maxBytes: check.maxBytes ?? 0 };
+  };
+
+  /** The image is still on its item. A store that cannot say keeps the bytes (the image may well be). */
+  const stillThere = async (target: { householdId: string; itemId: string; imageId: string }) => {
+    try {
+      const item = await ctx.items.get(target.householdId, target.itemId);
+      return item?.images.some((i) => i.imageId === target.imageId) ?? false;
+    } catch {
+      return true;
+    }
   };
 
   app.register(async (scope: FastifyInstance) => {
@@ -147,6 +158,12 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
         try {
           const checked = fenceBody(body, requireImageType(contentType as ImageContentType));
           const info = await storage.receiveUpload(key, checked, { contentType, maxBytes: limit });
+          if (!(await stillThere(target))) {
+            // Deleted (the image or its item) while the bytes streamed in: the removal deleted a
+            // file that was not there yet, so these bytes would stay on disk, uncounted, for good.
+            await storage.delete(key);
+            throw notFound('The image was deleted during its upload');
+          }
           return { size: info.size, contentType: info.contentType, sha256: info.sha256 ?? '' };
         } catch (err) {
           if (err instanceof UploadTooLargeError) throw tooLarge(limit);
