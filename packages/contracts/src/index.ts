@@ -3,6 +3,7 @@ export * from './artifacts.ts';
 export * from './audit.ts';
 export * from './audit-actions.ts';
 export * from './browser.ts';
+export * from './cart-match.ts';
 export * from './cartprep.ts';
 export * from './commerce.ts';
 export * from './common.ts';

@@ -109,7 +109,7 @@ describe('browser cart preparation on the demo shop', () => {
     const { job } = await run(DEMO_PATHS.shortCart, 'M', 2);
     expect(job).toMatchObject({ status: 'FAILED', errorCode: 'UNKNOWN_DOM' });
     expect(job.evidence.reason).toBe(
-      'The cart does not match the request: the cart holds 1 of the item, 2 were asked',
+      'The cart does not match the request: the cart holds 1 of the item, the request is for 2',
     );
   });
 

@@ -34,6 +34,21 @@ describe('cart-ready with a cart that does not match the approval', () => {
     ],
     ['is in another currency', { currency: 'USD' }, 'Cart is in USD, but the approved request is in EUR'],
     [
+      'has lines dearer than its subtotal says',
+      { subtotal: 20, items: [{ title: 'Something else', size: 'M', quantity: 50, unitPrice: 20 }] },
+      'Cart lines add up to 1000.00 EUR, more than the approved total 80.00 EUR',
+    ],
+    [
+      'holds another quantity',
+      { subtotal: 80, items: [{ title: 'Rain jacket', size: 'M', quantity: 4, unitPrice: 20 }] },
+      'Cart does not hold what was approved: the cart holds 4 of the item, the request is for 1',
+    ],
+    [
+      'holds another size',
+      { items: [{ title: 'Rain jacket', size: 'XXL', quantity: 1, unitPrice: 80 }] },
+      'Cart does not hold what was approved: the cart holds no line in size M (it reads XXL)',
+    ],
+    [
       'comes from another merchant',
       { merchantDomain: 'evil-shop.com', checkoutUrl: 'https://evil-shop.com/checkout' },
       'Cart is from evil-shop.com, but the approved request is from shop.example.com',

@@ -1,18 +1,19 @@
-import { type Cart, formatMoney, type PurchaseRequest, roundToCurrency } from '@hs/contracts';
+import { type Cart, cartMismatch, formatMoney, type PurchaseRequest, roundToCurrency } from '@hs/contracts';
 import { requestTotal } from './purchase-request-rules.ts';
 
 const sameOrSubdomain = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
 
 /**
  * Why a prepared cart may not be put in front of the user for checkout, or null when it matches
- * what the parent approved. The approval covered one amount, currency and merchant: a cart that
- * costs more, is in another currency, comes from another merchant, or sends the user to a
- * checkout page off that merchant (or not over https) is refused, never silently accepted. The
+ * what the parent approved. The approval covered one amount, currency, merchant, size and
+ * quantity: a cart that costs more (by its subtotal or by its lines), is in another currency,
+ * holds another size or quantity, comes from another merchant, or sends the user to a checkout
+ * page off that merchant (or not over https) is refused, never silently accepted. The
  * request then goes back to APPROVED with lastFailure SAFETY_VIOLATION (the cartFailed
  * transition); a cheaper cart is fine.
  */
 export function cartRefusal(
-  request: Pick<PurchaseRequest, 'price' | 'quantity' | 'currency' | 'merchantDomain'>,
+  request: Pick<PurchaseRequest, 'price' | 'quantity' | 'currency' | 'merchantDomain' | 'size'>,
   cart: Cart,
   allowPrivateHosts: readonly string[] = [],
 ): string | null {
@@ -22,6 +23,15 @@ export function cartRefusal(
   // Both in the currency's smallest unit, as cart-prep rounds its subtotals.
   if (roundToCurrency(cart.subtotal, cart.currency) > approved)
     return `Cart subtotal ${formatMoney(cart.subtotal, cart.currency)} exceeds the approved total ${formatMoney(approved, request.currency)}`;
+  // The subtotal is one figure read off a page; the lines are what will be charged.
+  const lines = roundToCurrency(
+    cart.items.reduce((sum, i) => sum + i.unitPrice * i.quantity, 0),
+    cart.currency,
+  );
+  if (lines > approved)
+    return `Cart lines add up to ${formatMoney(lines, cart.currency)}, more than the approved total ${formatMoney(approved, request.currency)}`;
+  const mismatch = cartMismatch(cart, { size: request.size ?? null, quantity: request.quantity });
+  if (mismatch) return `Cart does not hold what was approved: ${mismatch}`;
   const merchant = cart.merchantDomain.toLowerCase().replace(/\.$/, '');
   if (merchant !== request.merchantDomain)
     return `Cart is from ${merchant}, but the approved request is from ${request.merchantDomain}`;

@@ -6,9 +6,8 @@
 // one-line reason.
 
 import { BrowserCapacityError, type BrowserPool } from '@hs/browser';
-import type { CartprepEvidence, CartprepFailureCode } from '@hs/contracts';
+import { type CartprepEvidence, type CartprepFailureCode, cartMismatch } from '@hs/contracts';
 import type { Page } from 'playwright-core';
-import { cartMismatch } from '../../domain/cart-match.ts';
 import type { StoredJob } from '../../domain/job-machine.ts';
 import type { CartExecutor, CartFailure, CartResult } from '../cart-executor.ts';
 import { openCart, readCart } from './cart-reader.ts';

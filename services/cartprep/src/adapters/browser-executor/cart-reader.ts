@@ -2,6 +2,7 @@
 // names and data attributes common cart markup uses ("cart-item", "line-item", "*-price"...).
 import { type Cart, roundToCurrency } from '@hs/contracts';
 import type { Page } from 'playwright-core';
+import { readPagePrice } from '../../domain/page-price.ts';
 import { stop } from './cart-stop.ts';
 
 const CART_LINK = /^(cart|bag|basket|shopping (cart|bag)|view (cart|bag))(\s*\(\d+\))?$/i;
@@ -37,16 +38,6 @@ const READ = `(() => {
   return { items, subtotal: pick(document, '[class*="subtotal"]'), currency: currencyEl ? currencyEl.getAttribute('data-currency') : '', checkout: checkout ? checkout.href : null, text: document.body.innerText.slice(0, 5000) };
 })()`;
 
-const amount = (v: string) => {
-  const n = Number(
-    v
-      .replace(/[^\d.,]/g, '')
-      .replace(/,(\d{2})$/, '.$1')
-      .replace(/,/g, ''),
-  );
-  return Number.isFinite(n) ? n : Number.NaN;
-};
-
 export async function readCart(page: Page, merchantDomain: string): Promise<Cart> {
   const raw = (await page.evaluate(READ)) as Raw;
   if (raw.items.length === 0) stop('UNKNOWN_DOM', 'The cart page shows no line items');
@@ -54,13 +45,14 @@ export async function readCart(page: Page, merchantDomain: string): Promise<Cart
     title: i.title,
     size: i.size || null,
     quantity: Number.parseInt(i.qty, 10),
-    unitPrice: amount(i.price),
+    unitPrice: readPagePrice(i.price),
   }));
   if (items.some((i) => !i.title || !(i.quantity > 0) || Number.isNaN(i.unitPrice)))
     stop('UNKNOWN_DOM', 'The cart lines could not be read');
   const subtotal = raw.subtotal
-    ? amount(raw.subtotal)
+    ? readPagePrice(raw.subtotal)
     : items.reduce((s, i) => s + i.unitPrice * i.quantity, 0);
+  if (Number.isNaN(subtotal)) stop('UNKNOWN_DOM', 'The cart subtotal could not be read');
   const currency = (
     raw.currency ||
     /\b([A-Z]{3})\b/.exec(raw.subtotal)?.[1] ||

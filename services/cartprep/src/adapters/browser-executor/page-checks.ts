@@ -1,7 +1,7 @@
 // What a page is, judged from what any shop shows rather than one site's markup.
 import { BLOCKED_HEADER } from '@hs/browser';
 import type { Page, Response } from 'playwright-core';
-import { sameMerchant } from '../../domain/cart-match.ts';
+import { sameMerchant } from '../../domain/same-merchant.ts';
 import { stop } from './cart-stop.ts';
 
 const BOT_WALL =
