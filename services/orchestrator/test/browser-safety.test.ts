@@ -1,0 +1,68 @@
+// The agent never pays or places orders: whatever a shop calls its order button, in whatever
+// language, and wherever its checkout lives, the agent leaves that step to the user.
+import { describe, expect, it } from 'vitest';
+import { paymentRefusal } from '../src/domain/browser-safety.ts';
+
+const click = (name: string) => paymentRefusal({ sessionId: 'bs_1', type: 'CLICK', selector: '#b' }, name);
+const open = (url: string) => paymentRefusal({ sessionId: 'bs_1', type: 'NAVIGATE', url }, null);
+
+describe('controls the agent never presses', () => {
+  it.each([
+    'Pay now',
+    'Place my order',
+    'Order now',
+    'Buy',
+    'Buy with 1-Click',
+    'Purchase',
+    'Complete purchase',
+    'Proceed to checkout',
+    'Jetzt kaufen',
+    'Zahlungspflichtig bestellen',
+    'Zur Kasse',
+    'Commander',
+    'Valider ma commande',
+    'Comprar ahora',
+    'Realizar pedido',
+    'Acquista ora',
+    'Afrekenen',
+    'Card number',
+  ])('%s', (name) => {
+    expect(click(name)).toBe(`I never pay or place orders: "${name}" is for you to press yourself.`);
+  });
+
+  it.each([
+    'Add to bag',
+    'Add to cart',
+    'In den Warenkorb',
+    'Ajouter au panier',
+    'Size guide',
+    'Order summary',
+    'Accept cookies',
+  ])('but presses %s', (name) => {
+    expect(click(name)).toBeNull();
+  });
+});
+
+describe('pages the agent never opens', () => {
+  it.each([
+    'https://shop.example.com/checkout',
+    'https://shop.example.com/checkouts/cn/abc123',
+    'https://shop.example.com/checkout.html',
+    'https://shop.example.com/order/confirm',
+    'https://shop.example.com/purchase',
+    'https://shop.example.com/kasse',
+    'https://shop.example.com/cart?step=payment',
+    'https://shop.example.com/checkout/onepage/',
+  ])('%s', (url) => {
+    expect(open(url)).toBe('I never open checkout or payment pages: that step is yours.');
+  });
+
+  it.each([
+    'https://shop.example.com/cart',
+    'https://shop.example.com/p/linen-shirt',
+    'https://shop.example.com/account/orders',
+    'https://shop.example.com/search?q=payment+plans+shirt',
+  ])('but opens %s', (url) => {
+    expect(open(url)).toBeNull();
+  });
+});
