@@ -7,7 +7,7 @@
 
 import { type Season, WardrobeCategory } from '@hs/contracts';
 import { spokenAmounts } from './brief/normalize.ts';
-import { AROUND, NOT_SIZE_COUNT, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
+import { AROUND, BIT_OVER, NOT_SIZE_COUNT, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
 import { categoryOf, readMessage } from './brief/read-message.ts';
 import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from './currencies.ts';
 
@@ -64,6 +64,8 @@ const DASH = new RegExp(String.raw`(?<!size\s)${MONEY}\s*(?:-|–|to)\s*${MONEY}
 const MAX_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MAX_WORDS})\s*:?\s*${MONEY}`);
 const AMOUNT_MAX_AFTER = new RegExp(String.raw`${MONEY}\s+(?:${MAX_AFTER})\b`);
 const MIN_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MIN_WORDS})\s*:?\s*${MONEY}`);
+/** "a bit over 100": a ceiling a fifth above the figure, as the brief reads it (brief/price.ts). */
+const BIT_OVER_AMOUNT = new RegExp(String.raw`${BIT_OVER}\s*${MONEY}`);
 const BARE_AMOUNT = bareMoney(NUM, String.raw`(?<!\b(?:size|${AROUND})\s?)`);
 
 function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | 'currency'> {
@@ -82,13 +84,18 @@ function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | '
   } else {
     const max = text.match(MAX_AMOUNT);
     const maxAfter = text.match(AMOUNT_MAX_AFTER);
-    const min = text.match(MIN_AMOUNT);
+    const bitOver = text.match(BIT_OVER_AMOUNT);
+    const min = bitOver ? null : text.match(MIN_AMOUNT);
     // Not a size ("size 40 eur"), nor "around 70 pounds" (a band the brief reads; not read here).
     const bare = text.match(BARE_AMOUNT);
     const tops = topsBound(text);
     if (max) found.push(money(max, 1));
     else if (maxAfter && !/size\s*$/.test(text.slice(0, maxAfter.index))) found.push(money(maxAfter, 1));
     else if (tops) found.push({ amount: tops.max, currency: tops.currency });
+    else if (bitOver) {
+      const m = money(bitOver, 1);
+      found.push({ ...m, amount: Math.round(m.amount * 1.2) });
+    }
     // A bare amount with a currency is the budget, as in the stylist's brief: "hoodie for 80 zł".
     else if (bare && !min) {
       const { raw, currency } = bareMoneyOf(bare);

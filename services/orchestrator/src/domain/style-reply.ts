@@ -9,6 +9,10 @@ export const CLARIFY =
   'Happy to help! What are you shopping for: which item (say jeans, a rain jacket or trainers), who it is for, and roughly what budget?';
 export const OFF_TOPIC =
   "That's outside what I can help with: I'm your household's stylist. Tell me what you're shopping for (say, \"a rain jacket under 60\") and I'll find options.";
+export const AFTER_SALES_REPLY =
+  "I can't see or change orders, so returns, exchanges, refunds and deliveries are for the shop the order was placed with (its confirmation has the details). If something didn't fit, tell me the item and the size you need and I'll find options.";
+export const WEIGHT_LOSS_REPLY =
+  "I can't help with losing weight or dieting. I can help find clothes that fit and feel good as things are now: tell me the item, the size and the occasion.";
 export const WELCOME =
   "You're welcome! Tell me if you'd like something cheaper, another colour or size, or something else entirely.";
 export const REFUSAL =

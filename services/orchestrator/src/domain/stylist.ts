@@ -12,13 +12,21 @@ import { BABY_SIZES } from './brief/baby-sizes.ts';
 import { memberMentioned } from './brief/for-member.ts';
 import { itemMemory, withoutReplaced } from './brief/item-memory.ts';
 import { briefForKind, type ItemScopes } from './brief/item-scopes.ts';
-import { OFF_TOPIC_SUBJECT } from './brief/off-topic.ts';
+import { AFTER_SALES, OFF_TOPIC_SUBJECT, WEIGHT_LOSS } from './brief/off-topic.ts';
 import { preferredBrand } from './brief/preferred-brand.ts';
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
 import { ownedName, type Paired, shownOffer } from './brief/shown-offer.ts';
 import { compact, updateBrief } from './brief/update-brief.ts';
-import { CLARIFY, OFF_TOPIC, REFUSAL, styleReply, WELCOME } from './style-reply.ts';
+import {
+  AFTER_SALES_REPLY,
+  CLARIFY,
+  OFF_TOPIC,
+  REFUSAL,
+  styleReply,
+  WEIGHT_LOSS_REPLY,
+  WELCOME,
+} from './style-reply.ts';
 import { purchaseDecision } from './stylist-purchase.ts';
 
 /**
@@ -139,6 +147,9 @@ export function styleDecision(input: ModelInput): ModelDecision {
   if (step === 0) {
     if (reading.intent === 'refuse') return reply(REFUSAL);
     if (reading.intent === 'thanks') return reply(WELCOME);
+    // "can i return the coat", "where is my order", a diet: its own answer, the brief kept as it was.
+    if (reading.intent === 'offtopic' && AFTER_SALES.test(reading.text)) return reply(AFTER_SALES_REPLY);
+    if (reading.intent === 'offtopic' && WEIGHT_LOSS.test(reading.text)) return reply(WEIGHT_LOSS_REPLY);
     if (forMemberId && empty && (reading.intent === 'offtopic' || reading.intent === 'clarify'))
       return reply(CLARIFY, { forMemberId });
     // Mid-conversation, a detail the reader has no word for ("with a hood", "slim fit") is no

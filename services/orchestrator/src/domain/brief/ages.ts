@@ -30,9 +30,9 @@ const CHILDREN =
   'sons?|daughters?|boys?|girls?|kids?|child(?:ren)?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?';
 /**
  * "18 months", "6 weeks": a baby's age in months or weeks is no age in years; "2 sizes smaller",
- * "1 size up" count sizes, no age at all.
+ * "1 size up" count sizes, no age at all; "1.40 m" is a height.
  */
-const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down))\b)`;
+const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down))\b)(?![.,]\d)`;
 const ONE_AGE = new RegExp(
   [
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my
@@ -160,9 +160,16 @@ function schoolAges(text: string): string {
     .replace(/\b(?:in |for )reception\b/g, 'aged 4');
 }
 
+/** "grey trousers for school, 9-10 yrs": a range of years starting a clause, an item said. */
+const CLAUSE_YEARS = new RegExp(
+  String.raw`(?:^| , )(?:age |size )?${RANGE} ?(?:years?|yrs?)\b(?![ -]?olds?\b)`,
+);
+const AN_ITEM = new RegExp(String.raw`(?<![\w-])(?:${ITEM})(?![\w-])`);
+
 export function readAges(message: string): { age?: number; ages: number[] } {
   const text = schoolAges(message);
-  const person = PERSON.test(text);
+  // A clause of years after an item is the kids' size of whoever wears it.
+  const person = PERSON.test(text) || (CLAUSE_YEARS.test(text) && AN_ITEM.test(text));
   const said = text.match(ONE_AGE);
   const bare = person ? text.match(ONE_AGE_BARE) : null;
   // The first age said, as one pattern would find it.

@@ -15,7 +15,7 @@ const FILLERS =
 const I_MEAN = /\bi mean\b/g;
 // "like" is a filler unless someone likes something ("i like", "would like", "i'd like").
 const LIKE_FILLER =
-  /(?<!\b(?:i|i'd|id|would|we|we'd|you|they|he|she|don't|dont|really|also|also really))\s+like\b(?!\s+(?:it|this|that|these|those|them)\b)/g;
+  /(?<!\b(?:i|i'd|id|would|we|we'd|you|they|he|she|don't|dont|doesn't|doesnt|didn't|didnt|not|never|really|also|also really))\s+like\b(?!\s+(?:it|this|that|these|those|them)\b)/g;
 
 /** Words worth correcting to: the stylist's vocabulary (single words of four letters or more). */
 // Only whole vocabulary words are targets: a part of a phrase ("forest" of "forest green", "sling"
@@ -245,6 +245,20 @@ const COLOUR_ISH = new RegExp(
 const BLACK_NECKTIE =
   /\b((?<!\b(?:to|for|at|attend|attending|attended|host|hosting|throwing|organising|organizing) )(?:a|an|one)|his|my|your|her|their|plain|skinny|silk|thin) black tie(?=$| (?:[.,]|(?:and|or|for|to|with|please|in|size|under)\b|\d))/g;
 
+/**
+ * "a dark coat", "something dark", "dark ones": dark said without a colour is the dark colours
+ * (vocabulary.ts COLOR_FAMILIES). "dark green" is green and "dark wash jeans" a finish.
+ */
+const DARK_ALONE = new RegExp(
+  String.raw`\bdark(?= (?:(?:coloured|colored) )?(?:${KINDS.flatMap((k) => k.words)
+    .sort((a, b) => b.length - a.length)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join(
+      '|',
+    )}|ones?)(?![\w-]))|(?:^|(?<=\b(?:something|anything|in|preferably|prefer|go|ideally|maybe|more|all) ))dark(?= ?(?:$|[.,]|please|for|and|or|but|if|under|size)\b|$)`,
+  'g',
+);
+
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
     // No price, size or age runs past nine digits, so a longer run is read as nothing whatever its
@@ -289,6 +303,7 @@ export function normalize(message: string): string {
   // phrase ends; "black tie" alone, "a black tie do", "a black tie outfit" and "going to a black
   // tie" are the dress code.
   if (t.includes('black tie')) t = t.replace(BLACK_NECKTIE, '$1 black necktie');
+  if (t.includes('dark')) t = t.replace(DARK_ALONE, 'dark colours');
   return slangMoney(t);
 }
 

@@ -34,3 +34,36 @@ export const OFF_TOPIC_SUBJECT = new RegExp(
 /** Words that keep a message about clothes whatever else it mentions. */
 export const CLOTHING_TALK =
   /\b(?:wear(?:ing)?|wore|outfits?|clothes|clothing|dressed|dress up|look(?:s)? (?:good|nice|smart)|style|styling|wardrobe|fits?|size|sizes|uniform|kit|costume|gifts?|presents?|shopping|looking for|find(?:ing)? (?:me |her |him |them |us )?(?:something|some|an?)|something (?:nice |smart |comfy |warm )?(?:to|for))\b/;
+
+/**
+ * After the sale: returning or exchanging what was bought, refunds, where an order is ("can i
+ * return the coat", "where is my order"). The stylist neither sees nor changes orders, so these
+ * start no search and no purchase, whatever garment they name.
+ */
+export const AFTER_SALES = new RegExp(
+  [
+    String.raw`\b(?:can|could|may|do|how (?:do|can|could|would|should)|where (?:do|can)|want to|wanna|need to|like to|have to|is it (?:possible|ok|okay) to|able to|going to) (?:i |we |you |he |she |they )?(?:still )?(?:return|exchange|send back)\b`,
+    String.raw`\b(?:return|send) (?:it|them|this|that|these|those|the \w+|my \w+|our \w+) (?:back|for a refund)\b`,
+    String.raw`\b(?:returns? (?:policy|label|form|window|period|address)|refunds?|refunded|money back)\b`,
+    String.raw`\b(?:where(?:'s| is| are)|track|tracking|status of|cancel|change) (?:my|our|the) (?:order|orders|parcel|package|delivery|purchase)\b`,
+    String.raw`\b(?:order|parcel|package|delivery)(?: still)? (?:hasn'?t|has not|never|didn'?t|did not|not) (?:arrived|come|turned up|shown up|been delivered)\b`,
+    String.raw`\b(?:has|have|did|was|were) (?:my|our|the) (?:order|orders|parcel|package|delivery) (?:shipped|been|arrived|gone|left|come|dispatched|sent)\b|\border (?:status|number|tracking|confirmation)\b`,
+    String.raw`\bwhen (?:will|does|is) (?:my|our|the|it) (?:order |parcel |package |delivery )?(?:arrive|come|be delivered|get here)\b`,
+  ].join('|'),
+);
+
+/**
+ * Asking how to make someone lose weight or diet ("how do i make my daughter lose weight for her
+ * dress", "diet pills"): no advice the stylist gives, and no shopping, whatever garment is named.
+ * Having lost weight ("she's lost weight, needs smaller jeans") is shopping.
+ */
+export const WEIGHT_LOSS = new RegExp(
+  [
+    String.raw`\b(?:how (?:do|can|could|should|would) (?:i|we|she|he|they) (?:make \w+(?: \w+)? )?|help (?:me |her |him |them |my \w+ )?|make (?:me|her|him|them|my \w+|our \w+) |want(?:s)? to |need(?:s)? to |has to |have to |trying to |try to |going to |gonna |tips to |ways to |get (?:her|him|them|me|my \w+) to )(?:lose|drop|shed) (?:some |a bit of |a little |the |a few |\d+ ?(?:kg|kilos?|lbs?|pounds|stone) ?(?:of )?)?(?:weight|kg|kilos?|lbs?|pounds|stone|belly fat|baby weight)\b`,
+    String.raw`\b(?:weight[- ]loss (?:tips|plan|pills|advice|diet|shakes?)|diet pills?|diet plan|crash diet|put (?:her|him|me|them|my \w+) on a diet|go on a diet|stop eating|skip(?:ping)? meals|starve)\b`,
+  ].join('|'),
+);
+
+/** "write me a poem about socks", "tell me a story about a dress": a creative task, not shopping. */
+export const CREATIVE_TASK =
+  /\b(?:write|tell|sing|make up|compose) (?:me |us |my \w+ )?(?:a |an |some )?(?:funny |short |little )?(?:poem|story|song|joke|rap|limerick|haiku|essay|riddle)s?\b/;

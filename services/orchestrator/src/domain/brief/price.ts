@@ -17,7 +17,8 @@ const CUR = CURRENCY;
 // A figure still ending in "k" after normalising is no money ("a 10k run": normalize.ts turns
 // "max 1k" and "£2k" into thousands).
 // A count of sizes is no money either ("can stretch to 2 sizes bigger", "1 size up").
-export const NOT_SIZE_COUNT = String.raw`(?! ?(?:sizes|size (?:bigger|smaller|larger|up|down))\b)`;
+// A height or length is none ("about 152 cm", "1m50", "4 ft").
+export const NOT_SIZE_COUNT = String.raw`(?! ?(?:sizes|size (?:bigger|smaller|larger|up|down)|cm|cms|centimet(?:re|er)s?|mm|metres?|meters?|ft|feet|foot|inch(?:es)?)\b)(?!m ?\d)`;
 const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d|(?:\.\d+)?k\b)${NOT_SIZE_COUNT}`;
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
@@ -27,8 +28,13 @@ const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
  * go over 60", "not paying above 50". Without it "more than 80" would read as a floor.
  */
 export const REFUSED_SPEND = String.raw`(?:(?:do|does|did|wo|ca|could|would|should|must)n['’]?t|not|never|cannot)(?: (?!(?:but|and|so|though)\b)[a-z'’]+){0,3}? (?:spend(?:ing)?|pay(?:ing)?|go(?:ing)?) (?:any )?(?:more than|over|above|higher than)`;
-const MAX = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|(?:can |could |will )?stretch to|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like`;
+const MAX = String.raw`${REFUSED_SPEND}|nothing (?:over|above|more than|higher than)|never (?:over|above|more than)|not (?:over|above)|under|below|beneath|less than|lower than|cheaper than|no more than|not more than|no higher than|not over|not above|not exceeding|at most|up to|upto|within|max(?:imum)?(?:\s+of)?|(?:can |could |will )?stretch to|budget(?:\s+(?:of|is))?|spend(?:ing)?(?:\s+(?:is|of))?|no more then|less then|under like|<=?|≤`;
 const MIN = String.raw`(?<!\b(?:not|nothing|no|never) )(?:over|above|more than|higher than|at least|min(?:imum)?(?:\s+of)?|starting (?:at|from))`;
+/**
+ * "a bit over 100", "slightly more than 50", "just over 80": a budget a little past the figure, a
+ * ceiling a band above it (never a floor: cheaper offers still do).
+ */
+export const BIT_OVER = String.raw`\b(?:a (?:little |tiny |wee )?bit|slightly|just|a little|a tad|a touch|little) (?:over|above|more than|higher than|past)`;
 export const AROUND = `around|about|approximately|approx|roughly|circa|close to|near|in the region of|somewhere around`;
 // "50 for both", "200 in total", "30 each": what the things may cost, a ceiling.
 const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most|and under|and below|or lower|for (?:both|the (?:two|pair|lot|set)|everything|all of (?:it|them))|(?:in )?total|altogether|each|apiece|a piece`;
@@ -82,6 +88,7 @@ const AMOUNT_MAX_AFTER = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s+(?:${MAX_AF
 /** "budget 50-70", "can spend 30 to 40": two figures after a word for money are a price range. */
 const BUDGET_BEFORE =
   /\b(?:budget|price|prices|price range|spend|spending|pay|paying|costing)(?: (?:is|of|around|about|roughly))? ?$/;
+const BIT_OVER_AMOUNT = new RegExp(String.raw`${BIT_OVER}\s*${MONEY}`);
 const MIN_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MIN})\s*${MONEY}`);
 const BARE_AMOUNT = bareMoney(NUM, NOT_SIZE);
 
@@ -100,6 +107,7 @@ export function readPrice(text: string): PriceReading {
   const maxAfter = text.match(AMOUNT_MAX_AFTER);
   const min = text.match(MIN_AMOUNT);
   const tops = topsBound(text);
+  const bitOver = text.match(BIT_OVER_AMOUNT);
   if (range) {
     const [a, b] = [Number(range[2]), Number(range[5])];
     currencies.push(currencyOf(range[1]), currencyOf(range[3]), currencyOf(range[4]), currencyOf(range[6]));
@@ -113,6 +121,9 @@ export function readPrice(text: string): PriceReading {
       out.minPrice = Number(min[2]);
       currencies.push(currencyOf(min[1]), currencyOf(min[3]));
     }
+  } else if (bitOver) {
+    out.maxPrice = round(Number(bitOver[2]) * (1 + BAND));
+    currencies.push(currencyOf(bitOver[1]), currencyOf(bitOver[3]));
   } else if (around) {
     const v = Number(around[2]);
     out.minPrice = round(v * (1 - BAND));

@@ -4,7 +4,7 @@ import { readBabySizes } from './baby-sizes.ts';
 import { climateOf, localSeason } from './climate.ts';
 import { type ItemScope, type ItemScopes, itemSpans, SHARED_WORDS, widestPrice } from './item-scopes.ts';
 import { normalize } from './normalize.ts';
-import { CLOTHING_TALK, OFF_TOPIC_SUBJECT } from './off-topic.ts';
+import { AFTER_SALES, CLOTHING_TALK, CREATIVE_TASK, OFF_TOPIC_SUBJECT, WEIGHT_LOSS } from './off-topic.ts';
 import { CHEAPER, PRICE_CLEARED, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
 import {
   BRANDS,
@@ -187,7 +187,7 @@ function withoutServed(text: string, taken: ReturnType<typeof takeKinds>) {
 
 /** What is said no to: "not black", "no heels" ("do not forget the wedding" is a reminder, no negation). */
 const NEGATION =
-  /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ )?but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|don'?t like|hate|avoid|no more)\s+(?!forget\b)/g;
+  /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ )?but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|(?:don'?t|doesn'?t|didn'?t|do not|does not|never) like|dislikes?|hates?|hated|can'?t stand|won'?t wear|will not wear|refuses to wear|avoid|no more)\s+(?!forget\b)/g;
 const SCOPE_END =
   /^(?:and|but|just|only|wait|thanks|problem|worries|way|idea|under|below|over|less|around|about|for|size|in|because|so|i|we|please|though|with|that|which|maybe|instead|anything|make|actually)$/;
 
@@ -415,6 +415,54 @@ const CUPPED = /\b(?:bras?|sports bras?|bralettes?|bikinis?|swimsuits?|lingerie)
 /** What may follow "size 12 and 14" said for two people: the clause ends. */
 const SIZES_CLAUSE_END = /^ ?(?:$|[.,;]|please\b|for\b|respectively\b|each\b)/;
 
+/** What is no size after a figure: money, an age, a count. */
+const NOT_A_SIZE_AFTER = String.raw`(?![.,]\d)(?! ?(?:-|–|to|or less|or under|ish|max(?:imum)?|tops|each|apiece|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|years?|yrs?|y|yo|year olds?|months?|k|pairs?|percent|off)\b)(?! ?[$£€%])`;
+const RANGE_SIZE = new RegExp(
+  String.raw`\b(?:ladies|ladies'|lady's|womens|women's|woman's|womans|mens|men's|man's)(?: size)? (\d{1,2}(?:\.5)?)\b${NOT_A_SIZE_AFTER}`,
+  'g',
+);
+const SHOE_WORDS = new RegExp(
+  String.raw`\b(?:${KINDS.filter((k) => k.category === 'SHOES')
+    .flatMap((k) => k.words)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|')})\b`,
+);
+const SHOE_NUMBER = new RegExp(String.raw`\b(?:number|nr|no\.) ([1-4]\d(?:\.5)?)\b${NOT_A_SIZE_AFTER}`, 'g');
+const WAIST_AFTER_ITEM =
+  /\b(?:jeans|trousers|chinos|pants|cords|slacks|denims)(?: ,)? (2[6-9]|3\d|4[0-4])\b(?![.,]\d)(?! ?(?:-|–|to|or|and|ish|max(?:imum)?|tops|at most|each|apiece|total|a pair|for (?:both|the (?:two|pair|lot|set)|everything|all)|\$|£|€|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|years?|yrs?|y|yo|year olds?|k|%|pairs?|percent|off)\b)(?! ?[$£€%])/g;
+
+/** A child said to be there: whose height a figure in centimetres is. */
+const A_CHILD =
+  /\b(?:sons?|daughters?|kids?|child(?:ren)?|boys?|girls?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?|toddlers?|twins|youngest|eldest|little one|dd|ds|lad|lass)\b/;
+/** "140 cm", "140cm tall", "1.40 m", "1m40": a height (not a scarf's "150 cm long"). */
+const HEIGHT =
+  /\b(?:(\d{2,3}) ?(?:cm|cms|centimet(?:re|er)s?)|1[.,](\d{2}) ?(?:m|metres?|meters?)|1 ?m ?(\d{2}))\b(?! ?(?:long|wide|length|width|across|round|around)\b)/g;
+/** "size 128", "in a 140": European kids' sizes are the child's height, in steps of 6 cm from 92. */
+const HEIGHT_SIZE = /\b(?:size|sz|in an?|in size|number) (9[28]|1[0-6][0-9])\b(?! ?(?:cm|cms|centimet))/g;
+/**
+ * The kids' sizes (ages) heights stand for: 92 cm is 2 years, and each 6 cm a year more, up to
+ * 164 cm (14). A height an adult could be (147 cm and over) counts only when a child is said.
+ */
+function heightAges(text: string, ages: number[]): number[] {
+  if (
+    !/\d ?(?:cm|cms|centimet|m\b|metre|meter|m ?\d)|\b(?:size|sz|in an?|in size|number) (?:9[28]|1[0-6]\d)\b/.test(
+      text,
+    )
+  )
+    return [];
+  const child = A_CHILD.test(text) || ages.some((a) => a <= 14);
+  const out: number[] = [];
+  const at = (cm: number, step: boolean) => {
+    if (cm < 92 || cm > 164 || (step && (cm - 92) % 6 !== 0)) return;
+    if (cm >= 147 && !child && !step) return;
+    const age = Math.round((cm - 80) / 6);
+    if (!out.includes(age)) out.push(age);
+  };
+  for (const m of text.matchAll(HEIGHT)) at(m[1] ? Number(m[1]) : 100 + Number(m[2] ?? m[3]), false);
+  for (const m of text.matchAll(HEIGHT_SIZE)) at(Number(m[1]), true);
+  return out;
+}
+
 function readSizes(said: string, ages: number[]): string[] {
   // "42 eu", "5 uk": the system after the number, as before it.
   const baby = readBabySizes(spokenSizes(said).replace(/\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1'));
@@ -468,6 +516,13 @@ function readSizes(said: string, ages: number[]): string[] {
     /(?<!\b(?:about|around|roughly|under|over|below|budget|max|to|than|spend|for) |[£$€])\b(2[6-9]|[3-5]\d) (?:regular|reg|short|long|tall)(?= ?(?:$|[.,]|and\b|for\b|please\b|in\b))/g,
   ))
     add(m[1]!);
+  // "ladies 14", "mens 10", "women's 8": a size said with whom the range is cut for.
+  for (const m of text.matchAll(RANGE_SIZE)) add(m[1]!);
+  // "shoes number 34": a shoe size as many languages name it.
+  if (SHOE_WORDS.test(text)) for (const m of text.matchAll(SHOE_NUMBER)) add(m[1]!);
+  // "jeans 32", "chinos, 34": a bare figure a waist can be, right after trousers, is the waist
+  // (not a price: "jeans 30 max", "jeans 40 quid", "shorts 30 each"; nor an age or a count).
+  for (const m of text.matchAll(WAIST_AFTER_ITEM)) add(m[1]!);
   // "w32 l34", "waist 32 leg 30": the waist, as above.
   for (const m of text.matchAll(/\b(?:w|waist)\s?(\d{2})\s+(?:l|leg|length|inseam)\s?\d{2}\b/g)) add(m[1]!);
   // "chest 38 inches", "collar 16": a shirt's or jacket's measurement said first.
@@ -486,6 +541,11 @@ function readSizes(said: string, ages: number[]): string[] {
   for (const m of text.matchAll(/\b(?:extra[ -]large|x[ -]large)\b/g)) add(m && 'XL');
   const words = text.replace(/\b(?:extra[ -]|x[ -])(?:small|large)\b/g, ' ');
   for (const m of words.matchAll(SIZE_WORDS)) add({ small: 'S', medium: 'M', large: 'L' }[m[1] as 'small']);
+  // "something warm for my dad, L": a letter size alone in its clause, as a list is typed.
+  for (const m of text.matchAll(/(?<=(?:^|[,.]) )(s|m|l)(?= ?(?:$|[,.]|please\b))/g))
+    add(m[1]!.toUpperCase());
+  // "she's 140 cm", "size 128": a child's height, as European kids' sizes are labelled.
+  for (const age of heightAges(text, ages)) add(`KIDS ${age}`);
   // Sizes said outright win; else each baby's and child's age gives theirs.
   if (sizes.length === 0) {
     for (const s of baby.sizes) add(s);
@@ -630,6 +690,10 @@ function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
 const NAMED_SEASON =
   /\b(?:spring(?:time)?|summer(?:y|time)?|autumn(?:al)?|wint(?:er|ry))\b|\b(?:this|next|last|the|for|in|early|late) fall\b|\bfall (?:coat|jacket|wedding|clothes|wardrobe|outfits?|colou?rs?)\b/;
 
+/** "make it two", "make that a couple": a count said in words (a size is said "make it a 2"). */
+const COUNT_ASKED =
+  /\bmake (?:it|that) (?:two|three|four|five|six|a couple|a pair)\b(?! (?:sizes?|and a half)\b)/i;
+
 const READINGS_KEPT = 256;
 const readings = new Map<string, Reading>();
 
@@ -745,7 +809,9 @@ function readOnce(message: string): Reading {
     /^ ?(?:(?:no|nah|oh)?(?: , )? ?(?:actually|sorry|wait)?(?: , )? ?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(?:an? )?(\d{1,3}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,
   );
   // "what about 43": a size when a size was given before, else a price (decided with the brief).
-  if (retry && sizes.length === 0 && !price.currency) reading.sizeRetry = retry[1]!;
+  // "make it two", "make that three": how many, said in words, is no size and no price.
+  if (retry && sizes.length === 0 && !price.currency && !COUNT_ASKED.test(message))
+    reading.sizeRetry = retry[1]!;
   reading.intent = intentOf(reading);
   return reading;
 }
@@ -789,7 +855,10 @@ const offTopic = (r: Reading) =>
 
 function intentOf(r: Reading): Reading['intent'] {
   if (REFUSE.test(r.text)) return 'refuse';
-  if (offTopic(r)) return 'offtopic';
+  // A return, a refund, an order's delivery, a diet or a poem: no search and no purchase, whatever
+  // garment is named.
+  if (offTopic(r) || AFTER_SALES.test(r.text) || WEIGHT_LOSS.test(r.text) || CREATIVE_TASK.test(r.text))
+    return 'offtopic';
   if (BUY.test(r.text) && !(BUY_SOMETHING_NEW.test(r.text) && states(r) > 0)) return 'buy';
   // "what would go with the second one" asks for its complements; "go with the second one" picks it.
   if (r.pairsShown !== undefined && PAIR_QUESTION.test(r.text)) return 'pair';

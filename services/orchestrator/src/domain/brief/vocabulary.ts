@@ -776,10 +776,9 @@ export const COLOR_FAMILIES: Array<[string, string[]]> = [
   ...['neutral colours', 'neutral colors', 'neutral tones', 'neutral shades', 'neutrals'].map(
     (w): [string, string[]] => [w, ['black', 'white', 'grey', 'beige', 'cream']],
   ),
-  ...['dark colours', 'dark colors', 'dark tones', 'dark shades'].map((w): [string, string[]] => [
-    w,
-    ['black', 'navy', 'grey', 'burgundy'],
-  ]),
+  ...['dark colours', 'dark colors', 'dark colour', 'dark color', 'dark tones', 'dark shades'].map(
+    (w): [string, string[]] => [w, ['black', 'navy', 'grey', 'burgundy']],
+  ),
   ...['jewel tones', 'jewel tone', 'jewel colours', 'jewel colors', 'jewel-toned', 'jewel toned'].map(
     (w): [string, string[]] => [w, ['green', 'blue', 'purple', 'red']],
   ),
