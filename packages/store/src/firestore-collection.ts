@@ -1,5 +1,6 @@
 import type { DocumentData, Query as FirestoreQuery } from '@google-cloud/firestore';
 import { encodeCursor } from './cursor.ts';
+import { currentCallDeadline } from './firestore-faults.ts';
 import type { FirestoreContext } from './firestore-store.ts';
 import { normalizeQuery, normalizeWhere } from './normalize-query.ts';
 import { ABORT, type Collection, type Doc, StoreConflictError, type Where } from './types.ts';
@@ -8,6 +9,13 @@ const GRPC_ALREADY_EXISTS = 6;
 const GRPC_NOT_FOUND = 5;
 /** Above the SDK default of 5: one-time-token spends contend hard on a single document. */
 const MAX_TRANSACTION_ATTEMPTS = 10;
+
+/** Ends a transaction whose caller's deadline passed (the caller already has its 503). */
+class TransactionCutOffError extends Error {
+  constructor() {
+    super('Transaction abandoned: its deadline passed');
+  }
+}
 
 const grpcCode = (err: unknown): unknown => (err as { code?: unknown } | null)?.code;
 /** What the store returns is what was stored: JSON semantics, undefined fields dropped. */
@@ -109,12 +117,18 @@ export function firestoreCollection<T extends Doc>(
       }
     },
     async update(id, mutate) {
+      const deadline = currentCallDeadline();
       const { db, ref } = await open();
       const docRef = ref.doc(id);
-      // Firestore may re-run this function on contention; `mutate` is pure by contract.
+      // Firestore may re-run this function on contention; `mutate` is pure by contract. An
+      // attempt after the caller was answered 503 ends the transaction uncommitted: the change
+      // then lands never, rather than a minute later behind its caller's back. (A commit already
+      // sent when the deadline passed may still land: that is the timeout's "may or may not".)
       return db.runTransaction(
         async (tx) => {
+          if (deadline?.aborted) throw new TransactionCutOffError();
           const snap = await tx.get(docRef);
+          if (deadline?.aborted) throw new TransactionCutOffError();
           const current = snap.exists ? (snap.data() as T) : null;
           const result = mutate(current === null ? null : stored(current));
           if (result === ABORT) return { doc: current, changed: false };

@@ -1,5 +1,6 @@
 // The one place where Firestore being away becomes "storage unavailable" (503), and where a call
 // that gets no answer is cut off instead of hanging the request that made it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { StoreUnavailableError } from './store-errors.ts';
 
 /**
@@ -27,6 +28,17 @@ export const FIRESTORE_TRANSACTION_TIMEOUT_MS = 8000;
  * request after its return finds it, and one that is still away costs each call a second.
  */
 export const FIRESTORE_DOWN_CALL_TIMEOUT_MS = 1000;
+
+/**
+ * The deadline of the store call being made, aborted once its caller was answered 503: a
+ * transaction the SDK is still retrying (up to ten attempts, close to a minute on a contended
+ * document) checks it and gives up instead of committing a change its caller was told may not
+ * have been saved (a budget reserved for an approval that answered 503, say).
+ */
+const callDeadlines = new AsyncLocalStorage<AbortSignal>();
+
+/** The signal of the store call under way (see callDeadlines); undefined outside one. */
+export const currentCallDeadline = (): AbortSignal | undefined => callDeadlines.getStore();
 
 /** What a call does, which decides its deadline and what a timeout says about its outcome. */
 export type FirestoreCallKind = 'read' | 'write' | 'transaction';
@@ -80,8 +92,12 @@ export function createFirestoreDeadlines() {
     lost(): void {
       away = true;
     },
-    /** `call` (already started) or a StoreUnavailableError once it outlives its deadline. */
-    async run<R>(call: Promise<R>, kind: FirestoreCallKind): Promise<R> {
+    /**
+     * The call's result, or a StoreUnavailableError once it outlives its deadline. `call` is
+     * started here (a function) so that it can see its deadline (currentCallDeadline), or was
+     * started already (a promise).
+     */
+    async run<R>(call: Promise<R> | (() => Promise<R>), kind: FirestoreCallKind): Promise<R> {
       const ms = away
         ? FIRESTORE_DOWN_CALL_TIMEOUT_MS
         : kind === 'transaction'
@@ -89,14 +105,17 @@ export function createFirestoreDeadlines() {
           : FIRESTORE_CALL_TIMEOUT_MS;
       let timer: NodeJS.Timeout | undefined;
       let expired = false;
+      const cutOff = new AbortController();
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           expired = true;
+          cutOff.abort();
           reject(timedOut(ms, kind));
         }, ms);
       });
+      const started = typeof call === 'function' ? callDeadlines.run(cutOff.signal, call) : call;
       try {
-        const result = await Promise.race([call, deadline]);
+        const result = await Promise.race([started, deadline]);
         answered();
         return result;
       } catch (err) {

@@ -73,7 +73,7 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
       assertCollectionName(name);
       return aroundCalls(
         firestoreCollection<T>(connect, name, `${namespace}${name}`, deadlines.onReturn),
-        (call, run) => deadlines.run(track(run()), KIND_OF_CALL[call] ?? 'read'),
+        (call, run) => deadlines.run(() => track(run()), KIND_OF_CALL[call] ?? 'read'),
       );
     },
     async ping() {
