@@ -189,7 +189,7 @@ describe('rate limits', () => {
       expect((await post(voter.token, h, 'missions/m1/events', unlimited)).statusCode).toBe(201);
   });
 
-  it('limits checkout confirmations per user; 0 switches a limit off', async () => {
+  it('limits checkout confirmations and confirmation tokens per user; 0 switches a limit off', async () => {
     const app = await gateway({ RATE_LIMIT_CONFIRM_PER_MINUTE: '1', RATE_LIMIT_LOGIN_PER_MINUTE: '0' });
     for (let i = 0; i < 5; i++) expect((await signIn(app, '10.0.4.1')).statusCode).toBe(200);
     const user = await login(app, 'buyer@x.test');
@@ -205,6 +205,15 @@ describe('rate limits', () => {
       });
     expect((await confirm()).statusCode).not.toBe(429);
     expect((await confirm()).statusCode).toBe(429);
+    // Confirmation tokens count apart, under the same setting: each is a live secret and an audit entry.
+    const token = () =>
+      app.inject({
+        method: 'POST',
+        url: `/api/v1/households/${h}/requests/pr_1/confirmation-token`,
+        headers: bearer(user.token),
+      });
+    expect((await token()).statusCode).not.toBe(429);
+    expect((await token()).statusCode).toBe(429);
   });
 
   it('answers 403 and 404 before 429: membership, role and existence come before the limit', async () => {

@@ -60,11 +60,18 @@ export const LIMITED_ROUTES = {
     method: 'POST',
     url: '/api/v1/households/:id/requests/:requestId/confirm-checkout',
   },
+  // Each token is a live secret for CHECKOUT_TOKEN_TTL_SECONDS and an audit entry: a client in a
+  // loop would fill both. Its own count, under the same setting as confirmations.
+  confirmationToken: {
+    name: 'confirmation-token',
+    method: 'POST',
+    url: '/api/v1/households/:id/requests/:requestId/confirmation-token',
+  },
 } satisfies Record<string, LimitedRoute>;
 
 /**
  * Rate limits (decisions "Public URLs, browsers and proxies"): sign-in per client address (as
- * TRUST_PROXY reveals it), chat turns, mission client events and checkout confirmations per user, counted in the
+ * TRUST_PROXY reveals it), chat turns, mission client events, checkout confirmations and confirmation tokens per user, counted in the
  * gateway's store so they hold across replicas. Checked after authentication and before the
  * body is read; over the limit is 429 RATE_LIMITED with Retry-After. The limits are route-level
  * `onRequest` hooks, which Fastify runs after the instance's own (authentication, then membership
@@ -96,6 +103,7 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       { ...LIMITED_ROUTES.events, perMinute: limits.eventsPerMinute, key: byUser, exists: missionExists },
       // The purchase request's existence is checked before any limit (plugins/resource-exists.ts).
       { ...LIMITED_ROUTES.confirm, perMinute: limits.confirmPerMinute, key: byUser },
+      { ...LIMITED_ROUTES.confirmationToken, perMinute: limits.confirmPerMinute, key: byUser },
     ] satisfies Rule[]
   ).filter((rule) => rule.perMinute > 0);
 
