@@ -47,6 +47,12 @@ export interface OutboxOptions<P> {
   finalDrainMs?: number;
   /** How long a delivered id is remembered, so sending it again is a no-op (default 1 h). */
   keepDoneMs?: number;
+  /**
+   * How long `send` waits for its first delivery attempt (default 2 s) before it answers
+   * `delivered: false` and lets the attempt go on: the item is stored by then, and a receiver that
+   * hangs must not hold the caller's request (an approval, say) for the attempt's whole timeout.
+   */
+  sendWaitMs?: number;
 }
 
 export interface Outbox<P> {
@@ -103,6 +109,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   const maxBackoff = options.maxBackoffMs ?? 60_000;
   const leaseMs = options.leaseMs ?? 30_000;
   const keepDoneMs = options.keepDoneMs ?? 3_600_000;
+  const sendWaitMs = options.sendWaitMs ?? 2000;
   const log = options.logger;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -276,11 +283,18 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
         if (existing?.state === 'dropped') return { delivered: false };
       }
       // Stored: from here on a failure only delays the item, it never fails the caller.
-      try {
-        return { delivered: await track(attempt(id)) };
-      } catch (err) {
+      const delivery = track(attempt(id)).catch((err: unknown) => {
         log?.warn({ err, outbox: options.name, id }, 'outbox item stored; delivery deferred');
-        return { delivered: false };
+        return false;
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), sendWaitMs);
+      });
+      try {
+        return { delivered: await Promise.race([delivery, waited]) };
+      } finally {
+        clearTimeout(timer);
       }
     },
     drain: () => track(drain()),

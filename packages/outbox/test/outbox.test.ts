@@ -47,6 +47,21 @@ describe.each(backends)('outbox on %s', (_name, open) => {
     expect(await outbox.pending()).toBe(0);
   });
 
+  it('answers the sender after sendWaitMs when the peer hangs, and delivers once it answers', async () => {
+    const peer = fakePeer();
+    peer.delayMs = 1500;
+    const outbox = make(open(), peer.deliver, { sendWaitMs: 200 });
+    const started = Date.now();
+    // Stored, not yet delivered: the caller (an approval, say) is not held for the slow peer.
+    expect(await outbox.send('h1', { n: 1 })).toEqual({ delivered: false });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(peer.accepted).toEqual([]);
+    // The attempt went on and delivered it, once.
+    await expect.poll(() => peer.accepted, { timeout: 5000, interval: 50 }).toEqual(['h1:1']);
+    await expect.poll(() => outbox.pending(), { timeout: 5000, interval: 50 }).toBe(0);
+    expect(peer.calls).toBe(1);
+  });
+
   it('keeps an item while the peer is down, retries with backoff, then delivers it', async () => {
     const peer = fakePeer();
     peer.up = false;
