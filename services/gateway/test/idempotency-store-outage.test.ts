@@ -8,18 +8,19 @@ import { createIdempotencyStore } from '../src/adapters/idempotency-store.ts';
 // "in progress" (409 to every retry for the lease's minute) nor, once the lease ran out, let a
 // retry do the work a second time.
 
-/** A store whose idempotency records cannot be changed while `down.now` is set. */
+/** A store whose idempotency records cannot be changed while `down.now` is set, or answer after `stallMs`. */
 function storeGoingAway() {
-  const down = { now: false };
+  const down = { now: false, stallMs: 0 };
   const store = wrapCollection(
     createStore({ backend: 'inmemory' }),
     'idempotency_keys',
     (method, original) =>
       method === 'update'
-        ? (...args: unknown[]) =>
-            down.now
-              ? Promise.reject(new StoreUnavailableError('FIRESTORE_TIMEOUT', 'Storage did not answer'))
-              : original(...args)
+        ? async (...args: unknown[]) => {
+            if (down.stallMs) await new Promise((r) => setTimeout(r, down.stallMs));
+            if (down.now) throw new StoreUnavailableError('FIRESTORE_TIMEOUT', 'Storage did not answer');
+            return original(...args);
+          }
         : undefined,
   );
   return { store, down };
@@ -68,5 +69,41 @@ describe('idempotency records while the store goes away', () => {
           .catch((err: unknown) => (err as Error).message),
       )
       .toEqual({ status: 201, body: { offerId: 'off_2' }, replayed: false });
+  });
+
+  it('does not hold a ready answer, nor a failure, while the store stalls on writing the outcome', async () => {
+    const { store, down } = storeGoingAway();
+    const keys = createIdempotencyStore(store, { settleRetryMs: SETTLE_RETRY_MS, settleWaitMs: 100 });
+    const stalled = async <T>(work: () => Promise<T>) => {
+      const started = Date.now();
+      const outcome = await work().catch((err: unknown) => err);
+      return { outcome, ms: Date.now() - started };
+    };
+    const done = await stalled(() =>
+      keys.run('offers', 'k-3', { title: 'Shirt' }, async () => {
+        down.stallMs = 3000; // the store stalls after the work is done
+        return { status: 201, body: { offerId: 'off_3' } };
+      }),
+    );
+    expect(done.outcome).toEqual({ status: 201, body: { offerId: 'off_3' }, replayed: false });
+    expect(done.ms).toBeLessThan(1500);
+
+    down.stallMs = 0;
+    const peerTimeout = new Error('orchestrator did not answer within 10000 ms');
+    const failed = await stalled(() =>
+      keys.run('offers', 'k-4', { title: 'Shirt' }, async () => {
+        down.stallMs = 3000;
+        throw peerTimeout;
+      }),
+    );
+    expect(failed.outcome).toBe(peerTimeout);
+    expect(failed.ms).toBeLessThan(1500);
+    // The stalled write lands in the end: the first key replays, the second runs again.
+    down.stallMs = 0;
+    await expect
+      .poll(() => keys.run('offers', 'k-3', { title: 'Shirt' }, async () => ({ status: 500, body: {} })), {
+        timeout: 6000,
+      })
+      .toEqual({ status: 201, body: { offerId: 'off_3' }, replayed: true });
   });
 });

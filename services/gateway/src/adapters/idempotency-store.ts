@@ -18,7 +18,7 @@ export const IDEMPOTENCY_COLLECTIONS = {
 /** Idempotency records in the gateway's store (rules in domain/idempotency.ts). */
 export function createIdempotencyStore(
   store: Store,
-  options: { ttlMs?: number; leaseMs?: number; settleRetryMs?: number } = {},
+  options: { ttlMs?: number; leaseMs?: number; settleRetryMs?: number; settleWaitMs?: number } = {},
 ) {
   const records = store.collection<IdempotencyRecord>(
     'idempotency_keys',
@@ -27,12 +27,15 @@ export function createIdempotencyStore(
   const ttlMs = options.ttlMs ?? 24 * 3600_000;
   const leaseMs = options.leaseMs ?? 60_000;
   const settleRetryMs = options.settleRetryMs ?? 1000;
+  const settleWaitMs = options.settleWaitMs ?? 500;
 
   /**
    * Writes an attempt's outcome (done, or key released) to its RUNNING record. When the store is
    * away at that moment the write is tried again in the background until it lands or the lease
    * runs out: left RUNNING, the key answered 409 to every retry until the lease ended, and then
-   * ran the work a second time although it had been done (a create made twice).
+   * ran the work a second time although it had been done (a create made twice). The answer waits
+   * for the first write at most `settleWaitMs`: a stalled store (a transaction waits up to 8 s)
+   * must not hold an answer that is ready, nor push a 504 past the gateway's own timeout.
    */
   const settle = async (
     id: string,
@@ -40,20 +43,32 @@ export function createIdempotencyStore(
     change: (r: IdempotencyRecord | null) => IdempotencyRecord | null | typeof ABORT,
   ): Promise<void> => {
     const write = () => records.update(id, change);
+    const again = () => {
+      if (Date.now() + settleRetryMs >= leaseUntil) return;
+      const timer = setTimeout(() => {
+        write().catch((e: unknown) => {
+          if (e instanceof StoreUnavailableError) again();
+        });
+      }, settleRetryMs);
+      timer.unref();
+    };
+    const first = write().then(
+      () => undefined,
+      (err: unknown) => {
+        if (!(err instanceof StoreUnavailableError)) throw err;
+        again();
+      },
+    );
+    // Still failing after the answer went out: nobody is left to tell.
+    first.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, settleWaitMs);
+    });
     try {
-      await write();
-    } catch (err) {
-      if (!(err instanceof StoreUnavailableError)) throw err;
-      const again = () => {
-        if (Date.now() + settleRetryMs >= leaseUntil) return;
-        const timer = setTimeout(() => {
-          write().catch((e: unknown) => {
-            if (e instanceof StoreUnavailableError) again();
-          });
-        }, settleRetryMs);
-        timer.unref();
-      };
-      again();
+      await Promise.race([first, waited]);
+    } finally {
+      clearTimeout(timer);
     }
   };
   return {
