@@ -32,6 +32,43 @@ export class ConfigError extends Error {
   }
 }
 
+const PREFIX = 'Configuration error: ';
+
+/** The problems found by the checks of the configuration being loaded (see collectConfigProblems). */
+let collecting: string[] | null = null;
+
+/**
+ * A setting that is wrong given the others (a development switch in production, a backend
+ * without its bucket). Inside collectConfigProblems it is noted and the loading goes on, so that
+ * the boot names every such setting at once; outside one it throws ConfigError at once.
+ */
+export function configProblem(message: string): void {
+  if (collecting) collecting.push(message);
+  else throw new ConfigError(`${PREFIX}${message}`);
+}
+
+/**
+ * Loads a configuration, then throws one ConfigError naming every problem its checks found
+ * (`;`-separated), so an operator fixes them in one restart. Values of the wrong form (the
+ * schema's) are named together already; the checks that compare settings come after them.
+ */
+export function collectConfigProblems<T>(load: () => T): T {
+  const outer = collecting;
+  const found: string[] = [];
+  collecting = found;
+  let result: T;
+  try {
+    result = load();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    found.push(err.message.replace(PREFIX, ''));
+  } finally {
+    collecting = outer;
+  }
+  if (found.length > 0) throw new ConfigError(`${PREFIX}${found.join('; ')}`);
+  return result!;
+}
+
 export const envBool = (fallback: boolean) =>
   z.stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] }).default(fallback);
 export const envNumber = (fallback: number) => z.coerce.number().finite().default(fallback);
@@ -145,10 +182,14 @@ export type BaseConfig = {
 const isSecretName = (name: string) =>
   /(?:TOKEN|SECRET|KEY|PASSWORD)$/.test(name) && !name.startsWith('REQUIRE_');
 
+/** A value as a boot message may show it: a password written into a URL is masked. */
+const shownValue = (value: string) =>
+  JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, '$1:***@'));
+
 function formatIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
   const name = issue.path.join('.') || '(environment)';
   const value = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
-  const shown = value === undefined ? 'unset' : isSecretName(name) ? 'set' : JSON.stringify(value);
+  const shown = value === undefined ? 'unset' : isSecretName(name) ? 'set' : shownValue(value);
   return `${name} ${issue.message} (value: ${shown})`;
 }
 
@@ -180,11 +221,9 @@ export function loadConfig<E extends z.ZodRawShape>(
     .enum(APP_ENVS)
     .default('dev')
     .safeParse(env.APP_ENV || undefined);
-  if (!appEnvResult.success)
-    throw new ConfigError(
-      `Configuration error: APP_ENV must be one of ${APP_ENVS.join(', ')} (value: ${env.APP_ENV})`,
-    );
-  const appEnv = appEnvResult.data;
+  // A wrong APP_ENV is named with the other wrong values (the schema checks it again below); the
+  // rest is read as in development meanwhile.
+  const appEnv = appEnvResult.success ? appEnvResult.data : 'dev';
   const schema = z.object({ ...baseShape(service, appEnv), ...extra(appEnv) });
   configVariables.set(service, Object.keys(schema.shape));
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
@@ -210,15 +249,10 @@ export function loadConfig<E extends z.ZodRawShape>(
     '(the default; every write is lost on restart, use sqlite or docstore)',
   );
   if (raw.PERSISTENCE_BACKEND === 'docstore' && !raw.FIRESTORE_PROJECT_ID)
-    throw new ConfigError(
-      'Configuration error: FIRESTORE_PROJECT_ID is required when PERSISTENCE_BACKEND=docstore',
-    );
+    configProblem('FIRESTORE_PROJECT_ID is required when PERSISTENCE_BACKEND=docstore');
   if (raw.PERSISTENCE_BACKEND === 'sqlite') {
     const problem = dataDirProblem(raw.DATA_DIR, service);
-    if (problem)
-      throw new ConfigError(
-        `Configuration error: DATA_DIR ${problem} (value: ${JSON.stringify(raw.DATA_DIR)})`,
-      );
+    if (problem) configProblem(`DATA_DIR ${problem} (value: ${JSON.stringify(raw.DATA_DIR)})`);
   }
   return {
     service,
@@ -274,5 +308,5 @@ function dataDirProblem(dataDir: string, service: ServiceName): string | null {
 /** Fails the boot in staging/production when a development-only switch is on. */
 export function refuseInProduction(appEnv: AppEnv, variable: string, isDevOnly: boolean, why: string): void {
   if (isProductionLike(appEnv) && isDevOnly)
-    throw new ConfigError(`Configuration error: ${variable} ${why} is not allowed when APP_ENV=${appEnv}`);
+    configProblem(`${variable} ${why} is not allowed when APP_ENV=${appEnv}`);
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { type BaseConfig, ConfigError } from './config.ts';
+import { type BaseConfig, ConfigError, collectConfigProblems } from './config.ts';
 import { createLogger } from './logger.ts';
 import { serviceScope } from './service-scope.ts';
 import { drainGracefully } from './shutdown.ts';
@@ -69,7 +69,8 @@ async function boot<C extends ProcessConfig>(
   env: NodeJS.ProcessEnv,
 ): Promise<RunningService> {
   const { service } = definition;
-  const config = definition.loadConfig(env);
+  // Every setting that is wrong given the others is named at once, not one per restart.
+  const config = collectConfigProblems(() => definition.loadConfig(env));
   const logger = createLogger(service, config.logLevel);
   if (await startTracing(service, env)) logger.info('exporting traces over OTLP');
   const shutdownHooks: Array<() => Promise<void> | void> = [];

@@ -261,6 +261,43 @@ describe('boot refusals (real processes)', () => {
     ).toMatch(/AUTH_MODE=dev is not allowed/);
   });
 
+  it('names every setting that is wrong given the others in one line, so one restart fixes them all', () => {
+    const { status, stderr } = boot('gateway', {
+      ...production,
+      PERSISTENCE_BACKEND: 'inmemory',
+      AUTH_JWT_SECRET: 'too-short',
+      REQUIRE_BUYFLOW_INTERNAL_TOKEN: 'false',
+      BUYFLOW_INTERNAL_TOKEN: 'dev-buyflow-internal-token',
+      OIDC_ISSUER: '',
+      ALLOW_PRIVATE_MERCHANT_HOSTS: '127.0.0.1:9999',
+    });
+    expect(status).toBe(1);
+    expect(stderr.split('\n')).toHaveLength(1);
+    expect(stderr).toBe(
+      [
+        'gateway: Configuration error: PERSISTENCE_BACKEND=inmemory (the default; every write is lost on restart, use sqlite or docstore) is not allowed when APP_ENV=production',
+        'AUTH_JWT_SECRET must be at least 32 bytes in staging and production',
+        'REQUIRE_BUYFLOW_INTERNAL_TOKEN=false is not allowed when APP_ENV=production',
+        'BUYFLOW_INTERNAL_TOKEN must be a 32+ byte secret in staging and production',
+        'OIDC_ISSUER and OIDC_AUDIENCE are required when AUTH_MODE=oidc',
+        'ALLOW_PRIVATE_MERCHANT_HOSTS is not allowed when APP_ENV=production',
+      ].join('; '),
+    );
+  });
+
+  it('names a wrong APP_ENV with the other wrong values, and never shows a password in a URL', () => {
+    const { stderr } = boot('orchestrator', {
+      APP_ENV: 'prod',
+      PORT: 'abc',
+      ORCHESTRATOR_LLM_BASE_URL: 'https://apikey:s3cr3tPW@llm.example.com:99999/',
+    });
+    expect(stderr).toMatch(
+      /^orchestrator: Configuration error: APP_ENV .*; PORT .*; ORCHESTRATOR_LLM_BASE_URL /,
+    );
+    expect(stderr).not.toContain('s3cr3tPW');
+    expect(stderr.split('\n')).toHaveLength(1);
+  });
+
   it('stops any service with one line naming a wrong variable', () => {
     const { status, stderr } = boot('commerce', { INTERNAL_API_TIMEOUT_SECONDS: 'soon' });
     expect(status).toBe(1);

@@ -1,7 +1,7 @@
 // The one reading of the blob storage settings, shared by every service that reads or writes
 // blobs (wardrobe, vto, artifacts-audit). Services sharing ARTIFACT_LOCAL_DIR must also share
 // ARTIFACT_SIGNING_SECRET: a URL one of them signs is checked by whichever serves it.
-import { type AppEnv, ConfigError, httpUrl, isProductionLike, writableDirProblem } from '@hs/service-kit';
+import { type AppEnv, configProblem, httpUrl, isProductionLike, writableDirProblem } from '@hs/service-kit';
 import { z } from 'zod';
 import { createBlobStorage } from './create-blob-storage.ts';
 import type { BlobStorage } from './types.ts';
@@ -32,18 +32,16 @@ export type StorageSettings = {
   projectId: string | undefined;
 } & ({ backend: 'local'; bucket: string | undefined } | { backend: 'cloudstore'; bucket: string });
 
-/** Checks what a schema cannot see alone; throws ConfigError with one line naming the variable. */
+/** Checks what a schema cannot see alone; a wrong setting is a configProblem naming the variable. */
 export function storageSettingsFrom(raw: StorageEnv, appEnv: AppEnv): StorageSettings {
   const secret = raw.ARTIFACT_SIGNING_SECRET;
   if (isProductionLike(appEnv)) {
     if (secret.startsWith('dev-'))
-      throw new ConfigError(
-        `Configuration error: ARTIFACT_SIGNING_SECRET is a development placeholder, which is not allowed when APP_ENV=${appEnv}`,
+      configProblem(
+        `ARTIFACT_SIGNING_SECRET is a development placeholder, which is not allowed when APP_ENV=${appEnv}`,
       );
     if (Buffer.byteLength(secret) < 32)
-      throw new ConfigError(
-        'Configuration error: ARTIFACT_SIGNING_SECRET must be at least 32 bytes in staging and production',
-      );
+      configProblem('ARTIFACT_SIGNING_SECRET must be at least 32 bytes in staging and production');
   }
   const common = {
     localDir: raw.ARTIFACT_LOCAL_DIR,
@@ -54,10 +52,8 @@ export function storageSettingsFrom(raw: StorageEnv, appEnv: AppEnv): StorageSet
   if (raw.ARTIFACT_STORAGE_BACKEND === 'local')
     return { ...common, backend: 'local', bucket: raw.ARTIFACT_BUCKET };
   if (!raw.ARTIFACT_BUCKET)
-    throw new ConfigError(
-      'Configuration error: ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore',
-    );
-  return { ...common, backend: 'cloudstore', bucket: raw.ARTIFACT_BUCKET };
+    configProblem('ARTIFACT_BUCKET is required when ARTIFACT_STORAGE_BACKEND=cloudstore');
+  return { ...common, backend: 'cloudstore', bucket: raw.ARTIFACT_BUCKET ?? '' };
 }
 
 /**
@@ -72,10 +68,7 @@ export function createBlobStorageFromSettings(
 ): BlobStorage {
   if (settings.backend === 'local') {
     const problem = writableDirProblem(settings.localDir);
-    if (problem)
-      throw new ConfigError(
-        `Configuration error: ARTIFACT_LOCAL_DIR ${problem} (value: ${JSON.stringify(settings.localDir)})`,
-      );
+    if (problem) configProblem(`ARTIFACT_LOCAL_DIR ${problem} (value: ${JSON.stringify(settings.localDir)})`);
     return createBlobStorage({
       backend: 'local',
       dir: settings.localDir,

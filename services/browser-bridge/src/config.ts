@@ -2,7 +2,7 @@ import { DEFAULT_CHROMIUM_PATH, privateMerchantHosts } from '@hs/browser';
 import { BrowserProviderName } from '@hs/contracts';
 import {
   type BaseConfig,
-  ConfigError,
+  configProblem,
   envBool,
   envList,
   httpUrl,
@@ -40,18 +40,16 @@ export function loadBrowserBridgeConfig(env: NodeJS.ProcessEnv = process.env) {
   );
   const raw = base.raw;
   if (raw.BROWSER_PROVIDER === 'cloud' && (!raw.BROWSER_API_KEY || !raw.BROWSER_PROJECT_ID))
-    throw new ConfigError(
-      'Configuration error: BROWSER_PROVIDER=cloud needs BROWSER_API_KEY and BROWSER_PROJECT_ID',
-    );
+    configProblem('BROWSER_PROVIDER=cloud needs BROWSER_API_KEY and BROWSER_PROJECT_ID');
   const real = raw.BROWSER_PROVIDER !== 'simulated';
   if (real && isProductionLike(base.appEnv) && raw.BROWSER_LIVE_VIEW_SECRET === DEV_LIVE_VIEW_SECRET)
-    throw new ConfigError(
-      `Configuration error: BROWSER_LIVE_VIEW_SECRET is the development placeholder, which is not allowed when APP_ENV=${base.appEnv}`,
+    configProblem(
+      `BROWSER_LIVE_VIEW_SECRET is the development placeholder, which is not allowed when APP_ENV=${base.appEnv}`,
     );
   if (isProductionLike(base.appEnv) && raw.BROWSER_ENFORCE_EVENT_SIGNATURES) {
     if (raw.BROWSER_EVENT_SIGNING_SECRET === DEV_EVENT_SIGNING_SECRET)
-      throw new ConfigError(
-        `Configuration error: BROWSER_EVENT_SIGNING_SECRET is the development placeholder, which is not allowed when APP_ENV=${base.appEnv}`,
+      configProblem(
+        `BROWSER_EVENT_SIGNING_SECRET is the development placeholder, which is not allowed when APP_ENV=${base.appEnv}`,
       );
   }
   return {

@@ -1,7 +1,7 @@
 import { DEFAULT_CHROMIUM_PATH, privateMerchantHosts } from '@hs/browser';
 import {
   type BaseConfig,
-  ConfigError,
+  configProblem,
   envBool,
   envList,
   isProductionLike,
@@ -38,13 +38,9 @@ export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
     isProductionLike(base.appEnv) &&
     (raw.BUYFLOW_INTERNAL_TOKEN.startsWith('dev-') || Buffer.byteLength(raw.BUYFLOW_INTERNAL_TOKEN) < 32)
   )
-    throw new ConfigError(
-      'Configuration error: BUYFLOW_INTERNAL_TOKEN must be a 32+ byte secret in staging and production',
-    );
+    configProblem('BUYFLOW_INTERNAL_TOKEN must be a 32+ byte secret in staging and production');
   if (raw.CARTPREP_ENFORCE_DOMAIN_ALLOWLIST && raw.CARTPREP_ALLOWED_DOMAINS.length === 0)
-    throw new ConfigError(
-      'Configuration error: CARTPREP_ALLOWED_DOMAINS must list domains when CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true',
-    );
+    configProblem('CARTPREP_ALLOWED_DOMAINS must list domains when CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true');
   return {
     ...base,
     cartprep: {

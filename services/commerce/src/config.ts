@@ -1,4 +1,4 @@
-import { type BaseConfig, ConfigError, envBool, envList, loadConfig } from '@hs/service-kit';
+import { type BaseConfig, configProblem, envBool, envList, loadConfig } from '@hs/service-kit';
 import { z } from 'zod';
 import { DEFAULT_MAX_OFFERS_PER_HOUSEHOLD } from './adapters/offer-repository.ts';
 
@@ -22,9 +22,7 @@ export function loadCommerceConfig(env: NodeJS.ProcessEnv = process.env) {
   const raw = base.raw;
   // An enforced but empty allowlist would refuse every offer: almost certainly a deployment mistake.
   if (raw.COMMERCE_ENFORCE_DOMAIN_ALLOWLIST && raw.COMMERCE_ALLOWED_DOMAINS.length === 0)
-    throw new ConfigError(
-      'Configuration error: COMMERCE_ALLOWED_DOMAINS must list domains when COMMERCE_ENFORCE_DOMAIN_ALLOWLIST=true',
-    );
+    configProblem('COMMERCE_ALLOWED_DOMAINS must list domains when COMMERCE_ENFORCE_DOMAIN_ALLOWLIST=true');
   return {
     ...base,
     commerce: {

@@ -1,7 +1,7 @@
 import { privateMerchantHosts } from '@hs/browser/private-merchant-hosts';
 import {
   type BaseConfig,
-  ConfigError,
+  configProblem,
   envBool,
   envList,
   httpUrl,
@@ -55,26 +55,17 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const raw = base.raw;
   if (isProductionLike(base.appEnv)) {
     const why = `is not allowed when APP_ENV=${base.appEnv}`;
-    if (raw.AUTH_MODE === 'dev') throw new ConfigError(`Configuration error: AUTH_MODE=dev ${why}`);
+    if (raw.AUTH_MODE === 'dev') configProblem(`AUTH_MODE=dev ${why}`);
     if (raw.AUTH_JWT_SECRET === DEV_JWT_SECRET)
-      throw new ConfigError(
-        `Configuration error: AUTH_JWT_SECRET is the development placeholder, which ${why}`,
-      );
+      configProblem(`AUTH_JWT_SECRET is the development placeholder, which ${why}`);
     if (Buffer.byteLength(raw.AUTH_JWT_SECRET) < 32)
-      throw new ConfigError(
-        'Configuration error: AUTH_JWT_SECRET must be at least 32 bytes in staging and production',
-      );
-    if (!raw.REQUIRE_BUYFLOW_INTERNAL_TOKEN)
-      throw new ConfigError(`Configuration error: REQUIRE_BUYFLOW_INTERNAL_TOKEN=false ${why}`);
+      configProblem('AUTH_JWT_SECRET must be at least 32 bytes in staging and production');
+    if (!raw.REQUIRE_BUYFLOW_INTERNAL_TOKEN) configProblem(`REQUIRE_BUYFLOW_INTERNAL_TOKEN=false ${why}`);
     if (raw.BUYFLOW_INTERNAL_TOKEN.startsWith('dev-') || Buffer.byteLength(raw.BUYFLOW_INTERNAL_TOKEN) < 32)
-      throw new ConfigError(
-        'Configuration error: BUYFLOW_INTERNAL_TOKEN must be a 32+ byte secret in staging and production',
-      );
+      configProblem('BUYFLOW_INTERNAL_TOKEN must be a 32+ byte secret in staging and production');
   }
   if (raw.AUTH_MODE === 'oidc' && (!raw.OIDC_ISSUER || !raw.OIDC_AUDIENCE))
-    throw new ConfigError(
-      'Configuration error: OIDC_ISSUER and OIDC_AUDIENCE are required when AUTH_MODE=oidc',
-    );
+    configProblem('OIDC_ISSUER and OIDC_AUDIENCE are required when AUTH_MODE=oidc');
   return {
     /** Local demo shops (dev/test): accepted by the merchant-URL rule and the cart check over http. */
     allowPrivateMerchantHosts: privateMerchantHosts(raw.ALLOW_PRIVATE_MERCHANT_HOSTS, base.appEnv),

@@ -1,6 +1,6 @@
 import {
   type BaseConfig,
-  ConfigError,
+  configProblem,
   envBool,
   httpUrl,
   isProductionLike,
@@ -35,12 +35,10 @@ export function loadOrchestratorConfig(env: NodeJS.ProcessEnv = process.env) {
   );
   const raw = base.raw;
   if (isProductionLike(base.appEnv) && !raw.REQUIRE_INTERNAL_EVENT_TOKEN)
-    throw new ConfigError(
-      `Configuration error: REQUIRE_INTERNAL_EVENT_TOKEN=false is not allowed when APP_ENV=${base.appEnv}`,
-    );
+    configProblem(`REQUIRE_INTERNAL_EVENT_TOKEN=false is not allowed when APP_ENV=${base.appEnv}`);
   if (raw.ORCHESTRATOR_REQUIRE_LLM_AGENT && !raw.ORCHESTRATOR_GCP_PROJECT)
-    throw new ConfigError(
-      'Configuration error: ORCHESTRATOR_GCP_PROJECT is required when ORCHESTRATOR_REQUIRE_LLM_AGENT=true (value: unset)',
+    configProblem(
+      'ORCHESTRATOR_GCP_PROJECT is required when ORCHESTRATOR_REQUIRE_LLM_AGENT=true (value: unset)',
     );
   return {
     ...base,

@@ -1,4 +1,4 @@
-import { type BaseConfig, ConfigError, httpUrl, loadConfig } from '@hs/service-kit';
+import { type BaseConfig, configProblem, httpUrl, loadConfig } from '@hs/service-kit';
 import { storageEnvShape, storageSettingsFrom } from '@hs/storage';
 import { z } from 'zod';
 
@@ -31,9 +31,7 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
   );
   const raw = base.raw;
   if (raw.VTO_INFERENCE_BACKEND === 'http' && !raw.VTO_HTTP_ENDPOINT)
-    throw new ConfigError(
-      'Configuration error: VTO_HTTP_ENDPOINT is required when VTO_INFERENCE_BACKEND=http',
-    );
+    configProblem('VTO_HTTP_ENDPOINT is required when VTO_INFERENCE_BACKEND=http');
   return {
     ...base,
     storage: storageSettingsFrom(raw, base.appEnv),
