@@ -49,7 +49,7 @@ ENV NODE_ENV=production \
     PERSISTENCE_BACKEND=sqlite \
     DATA_DIR=/data \
     ARTIFACT_LOCAL_DIR=/blobs \
-    CHROMIUM_PATH=/usr/bin/chromium
+    BROWSER_CHROMIUM_PATH=/usr/bin/chromium
 # The services' Node options: SERVICE_NODE_OPTIONS in packages/service-kit/src/node-options.ts.
 ENV NODE_OPTIONS=--max-semi-space-size=2
 WORKDIR /app
@@ -61,6 +61,6 @@ EXPOSE 8080-8087
 # Liveness (/health), not /ready: compose's depends_on waits on it, and readiness depends on
 # peers that may start later (wardrobe's readiness needs the gateway, the gateway's needs wardrobe).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "const d={gateway:8080,orchestrator:8081,wardrobe:8082,commerce:8083,vto:8084,cartprep:8085,'browser-bridge':8086,'artifacts-audit':8087};fetch('http://127.0.0.1:'+(process.env.PORT||d[process.env.SERVICE]||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM reaches node directly (exec form, no shell): graceful shutdown within SHUTDOWN_GRACE_SECONDS.
 CMD ["node", "scripts/serve.mjs"]

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
-import { declaredConfigVariables, SERVICE_NODE_OPTIONS } from '@hs/service-kit';
+import { DEFAULT_PORTS, declaredConfigVariables, SERVICE_NODE_OPTIONS } from '@hs/service-kit';
 import { REPO_ROOT } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -53,6 +53,17 @@ describe('the image', () => {
   it('runs the services with the Node options npm start and the benchmarks use', () => {
     const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toContain(`ENV NODE_OPTIONS=${SERVICE_NODE_OPTIONS}\n`);
+  });
+
+  it('sets only variables the services read, and probes each service on its own default port', () => {
+    const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    const envBlocks = [...dockerfile.matchAll(/^ENV ((?:.*\\\n)*.*)$/gm)].map((m) => m[1]!);
+    const names = envBlocks.flatMap((block) => [...block.matchAll(/([A-Z][A-Z0-9_]*)=/g)].map((m) => m[1]!));
+    expect(names).toContain('BROWSER_CHROMIUM_PATH');
+    expect(unknownFor(names, anyService)).toEqual([]);
+    const probe = /HEALTHCHECK[\s\S]*?const d=(\{[^}]*\})/.exec(dockerfile)?.[1] ?? '{}';
+    const ports = Function(`return ${probe}`)() as Record<string, number>;
+    expect(ports).toEqual(DEFAULT_PORTS);
   });
 });
 
@@ -206,6 +217,22 @@ describe.skipIf(!hasKubectl)('kubectl kustomize deploy/kubernetes/overlays/produ
 });
 
 describe('deploy/cloudrun', () => {
+  it('takes only secrets the README tells operators to create', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const paragraph = /\n- Secrets \(never in the ConfigMap[\s\S]*?(?=\n- )/.exec(readme)?.[0] ?? '';
+    const listed = (name: string) =>
+      paragraph.includes(`\`${name}\``) ||
+      (name.endsWith('_INTERNAL_TOKEN') && paragraph.includes('`<SERVICE>_INTERNAL_TOKEN`'));
+    const fromSecrets = SERVICES.flatMap((service) => {
+      const doc: Obj = parse(readFileSync(join(REPO_ROOT, 'deploy', 'cloudrun', `${service}.yaml`), 'utf8'));
+      return (doc.spec.template.spec.containers[0].env as Env[])
+        .filter((e) => e.valueFrom?.secretKeyRef)
+        .map((e) => e.name);
+    });
+    expect(fromSecrets.length).toBeGreaterThan(0);
+    expect([...new Set(fromSecrets)].filter((name) => !listed(name))).toEqual([]);
+  });
+
   for (const service of SERVICES)
     it(`${service}: declared variables, secrets from Secret Manager, CPU always on for background loops`, () => {
       const doc: Obj = parse(readFileSync(join(REPO_ROOT, 'deploy', 'cloudrun', `${service}.yaml`), 'utf8'));
