@@ -5,6 +5,7 @@
 // (dist/one-process.js, see one-process.ts). Ctrl-C (or SIGTERM to this process) stops them all.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stackLayout } from './stack-layout.ts';
@@ -67,6 +68,26 @@ function launch(name: string, args: string[], childEnv: NodeJS.ProcessEnv) {
   children.push(child);
 }
 
+/** Whether something already listens on the port (another stack, another program). */
+function portTaken(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRINUSE'));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+  });
+}
+
+// A port already taken would be answered by whoever holds it: the health checks below would
+// report this stack up while its own service is failing to listen.
+const taken: string[] = [];
+for (const [service, port] of services) if (await portTaken(port)) taken.push(`${port} (${service})`);
+if (taken.length > 0) {
+  console.error(
+    `cannot start: port ${taken.join(', ')} already in use (another stack or program); stop it, or move this stack with PORT_BASE=<port>`,
+  );
+  process.exit(2);
+}
+
 if (oneProcess) {
   // Each log line names its service (the `service` field), so the prefix names the process.
   launch(
@@ -86,10 +107,19 @@ if (oneProcess) {
     );
 }
 
+/** How long the stack may take to come up: a loaded machine is slow, a broken setting stops it at once. */
+const HEALTHY_WITHIN_MS = 120_000;
+
 async function waitHealthy() {
-  const deadline = Date.now() + 30_000;
+  const started = Date.now();
+  const deadline = started + HEALTHY_WITHIN_MS;
   const pending = new Set(services.map(([s]) => s));
+  let said = false;
   while (pending.size && Date.now() < deadline && !stopping) {
+    if (!said && Date.now() - started > 30_000) {
+      said = true;
+      process.stdout.write(`still starting after 30 s: ${[...pending].join(', ')}\n`);
+    }
     for (const [service, port] of services) {
       if (!pending.has(service)) continue;
       const ok = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(500) })
@@ -101,7 +131,9 @@ async function waitHealthy() {
   }
   if (stopping) return;
   if (pending.size) {
-    process.stderr.write(`not healthy after 30 s: ${[...pending].join(', ')}\n`);
+    process.stderr.write(
+      `not healthy after ${HEALTHY_WITHIN_MS / 1000} s: ${[...pending].join(', ')} (their lines above say why)\n`,
+    );
     stopAll(1);
     return;
   }
