@@ -86,6 +86,11 @@ async function boot<C extends ProcessConfig>(
       // Each check says whether it passed (`store: true`): this one, whether requests are taken.
       return reply.code(503).send({ status: 'not_ready', service, checks: { acceptingRequests: false } });
   });
+  // A request received before the stop and answered after it ends its connection too.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (stopping) reply.header('connection', 'close');
+    return payload;
+  });
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {

@@ -57,14 +57,15 @@ describe('runService', () => {
     let answered = false;
     const inflight = fetch(`http://127.0.0.1:${port}/slow`).then(async (r) => {
       answered = true;
-      return { status: r.status, body: await r.json() };
+      return { status: r.status, body: await r.json(), connection: r.headers.get('connection') };
     });
     await service.started;
     service.proc.kill('SIGTERM');
     await untilRefused(port);
     // Refused while the slow request was still being worked on.
     expect(answered).toBe(false);
-    expect(await inflight).toEqual({ status: 200, body: { finished: true } });
+    // Received before the stop, answered after it: its connection ends with it.
+    expect(await inflight).toEqual({ status: 200, body: { finished: true }, connection: 'close' });
     expect(await service.exited).toBe(0);
     expect(service.output.some((l) => l.includes('resources closed'))).toBe(true);
   });
