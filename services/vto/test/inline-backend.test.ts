@@ -107,7 +107,7 @@ describe('try-on jobs with VTO_INFERENCE_BACKEND=inline', () => {
       expect(job.error).toEqual({
         code: 'INPUT_FORBIDDEN',
         message:
-          'Refused to fetch https://shop.example.com/shirt.png: shop.example.com resolves to 10.0.0.7, which is not a public address',
+          'Refused to fetch https://shop.example.com/shirt.png: shop.example.com resolves to an address that is not public',
       });
     } finally {
       await remote.close();

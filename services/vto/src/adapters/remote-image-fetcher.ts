@@ -21,9 +21,13 @@ export interface RemoteImageFetcher {
 }
 
 export class ForbiddenAddressError extends Error {
+  /** The address, for the service's own log: the message reaches the member, who must not learn
+   * what internal names resolve to. */
+  readonly address: string;
   constructor(hostname: string, address: string) {
-    super(`${hostname} resolves to ${address}, which is not a public address`);
+    super(`${hostname} resolves to an address that is not public`);
     this.name = 'ForbiddenAddressError';
+    this.address = address;
   }
 }
 
