@@ -191,7 +191,7 @@ export interface paths {
         };
         /**
          * List audit logs
-         * @description PARENT_GUARDIAN only (403 for other members); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType, category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header.
+         * @description PARENT_GUARDIAN only (403 for other members); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType (matched whatever its letter case: the services write both HOUSEHOLD and household), category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header.
          */
         get: operations["listAuditLogs"];
         put?: never;

@@ -240,6 +240,15 @@ describe('reading', () => {
     expect((await get(`${H}/h_1/audit?targetType=MISSION`)).json().total).toBe(1);
     expect((await get(`${H}/h_1/audit?category=MISSION_LIFECYCLE&targetType=MISSION`)).json().total).toBe(1);
     expect((await get(`${H}/h_1/audit?action=MEMBER_ADDED&targetType=MISSION`)).json().total).toBe(0);
+    // Services name target types in either case; a reader's filter finds both.
+    await append('h_1', event({ eventId: 'aud_lower_case', targetType: 'mission' }));
+    const either = (await get(`${H}/h_1/audit?targetType=mission`)).json();
+    expect(either.total).toBe(2);
+    expect(either.items.map((e: { targetType: string }) => e.targetType).sort()).toEqual([
+      'MISSION',
+      'mission',
+    ]);
+    expect((await get(`${H}/h_1/audit?targetType=Mission&category=MISSION_LIFECYCLE`)).json().total).toBe(1);
   });
 
   it('gives a mission trail oldest first, only of that household', async () => {

@@ -329,7 +329,12 @@ export function createAuditLedger(store: Store) {
       const where: Where[] = [];
       for (const field of FILTERS) {
         const value = query[field];
-        if (value !== undefined) where.push([field, '==', value]);
+        if (value === undefined) continue;
+        // The services name target types in either case (`HOUSEHOLD` from the gateway, `household`
+        // here): a filter finds both, as a reader of the log would expect.
+        const spellings = [...new Set([value, value.toUpperCase(), value.toLowerCase()])];
+        if (field === 'targetType' && spellings.length > 1) where.push([field, 'in', spellings]);
+        else where.push([field, '==', value]);
       }
       return page(householdId, {
         limit: query.limit,

@@ -48,7 +48,7 @@ export function registerAuditRoutes(app: ServiceApp, ctx: ArtifactsAuditContext)
       schema: {
         tags,
         security,
-        description: `The household log, newest first (by seq). limit default 50, max 500; offset at most ${MAX_AUDIT_OFFSET} (422 beyond); beforeSeq pages on by seq (entries with a smaller seq; total still counts every entry the filters match); equality filters action, targetType, category.${GUARDIAN_READ}`,
+        description: `The household log, newest first (by seq). limit default 50, max 500; offset at most ${MAX_AUDIT_OFFSET} (422 beyond); beforeSeq pages on by seq (entries with a smaller seq; total still counts every entry the filters match); equality filters action, targetType (any letter case matches), category.${GUARDIAN_READ}`,
         params: ArtifactsAuditHouseholdParams,
         querystring: HouseholdAuditQuery,
         response: { 200: AuditPage, ...errors },
