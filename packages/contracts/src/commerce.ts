@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
-import { amountsFitCurrency } from './money.ts';
+import { amountsFitCurrency, isKnownCurrency } from './money.ts';
 import { Season, WardrobeCategory } from './wardrobe.ts';
 
 export const OfferStatus = z.enum(['ACTIVE', 'INACTIVE', 'ARCHIVED']);
@@ -11,6 +11,8 @@ const Currency = z
   .trim()
   .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code')
   .transform((v) => v.toUpperCase());
+/** An offer's own currency: one a family can pay in (a purchase request refuses the others). */
+const OfferCurrency = Currency.refine(isKnownCurrency, 'is not a known ISO 4217 currency code');
 const Label = z.string().trim().min(1).max(40);
 
 export const Offer = z.object({
@@ -45,7 +47,7 @@ export const CreateOfferRequest = z
       .describe(
         'major units, with no more decimals than the currency has (EUR 2, JPY 0, BHD 3); finer is 422',
       ),
-    currency: Currency,
+    currency: OfferCurrency,
     category: WardrobeCategory.default('OTHER'),
     colors: z.array(Label).max(20).default([]),
     season: z.array(Season).max(4).default([]),

@@ -34,6 +34,11 @@ const MINOR_UNITS: Readonly<Record<string, number>> = {
 };
 
 /** How many decimals a currency's amounts have (EUR 2, JPY 0, BHD 3), as ISO 4217 says; 2 when it has no entry. */
+const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** An ISO 4217 code the runtime knows (Intl.supportedValuesOf('currency')): not XXX, not ZZZ. */
+export const isKnownCurrency = (code: string): boolean => KNOWN_CURRENCIES.has(code);
+
 export const currencyDecimals = (currency: string): number => MINOR_UNITS[currency] ?? 2;
 
 /** `amount` rounded to the currency's smallest unit (a total of 3 × 19.99 is 59.97, not 59.970000000000006). */

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { Cart, CartprepEvidence, CartprepFailureCode } from './cartprep.ts';
 import { NoBody, optionalBody, Timestamp } from './common.ts';
-import { amountsFitCurrency } from './money.ts';
-
-const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+import { amountsFitCurrency, isKnownCurrency } from './money.ts';
 
 /** An ISO 4217 code the runtime knows (Intl.supportedValuesOf('currency')). */
 export const PurchaseCurrency = z
   .string()
   .regex(/^[A-Z]{3}$/, 'must be an upper-case ISO 4217 code such as EUR')
-  .refine((c) => KNOWN_CURRENCIES.has(c), 'is not a known ISO 4217 currency code');
+  .refine(isKnownCurrency, 'is not a known ISO 4217 currency code');
 
 /** Prices and limits in major units; anything above a million is a typo or an attack. */
 export const MAX_PURCHASE_AMOUNT = 1_000_000;

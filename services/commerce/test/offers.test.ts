@@ -187,6 +187,17 @@ describe("offer prices in the currency's own decimals", () => {
     const listed = await app.inject({ method: 'GET', url: '/api/v1/households/h_prec/offers', headers });
     expect(listed.json().items).toEqual([]);
   });
+
+  it('refuses a currency nobody pays in (ZZZ, XXX): the offer could never be bought', async () => {
+    for (const currency of ['ZZZ', 'xxx']) {
+      const res = await post('/api/v1/households/h_prec/offers', offer({ currency }));
+      expect(res.statusCode).toBe(422);
+      expect(res.json().details).toContainEqual(
+        expect.objectContaining({ loc: ['body', 'currency'], msg: 'is not a known ISO 4217 currency code' }),
+      );
+    }
+    expect((await post('/api/v1/households/h_prec/offers', offer({ currency: 'chf' }))).statusCode).toBe(201);
+  });
 });
 
 describe('a household holds at most COMMERCE_MAX_OFFERS_PER_HOUSEHOLD offers', () => {
