@@ -408,15 +408,39 @@ describe('client events', () => {
       error: 'INVALID_MISSION_TYPE',
       message: 'USER_TAKEOVER_START needs an INTERACTIVE mission; this one is STYLE',
     });
-    expect((await send({ eventType: 'USER_APPROVED_REQUEST', requestId: 'pr_1' })).json().accepted).toBe(
-      true,
+    // A purchase signal naming a request follows its action: one still waiting is refused.
+    const early = await send({ eventType: 'USER_CONFIRMED_FINAL_CHECKOUT', requestId: 'pr_approved' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toEqual({
+      error: 'CONFLICT',
+      message:
+        'Purchase request pr_approved is APPROVED: USER_CONFIRMED_FINAL_CHECKOUT follows its completed checkout (POST .../confirm-checkout)',
+    });
+    const pending = await send({ eventType: 'USER_APPROVED_REQUEST', requestId: 'pr_1' });
+    expect(pending.statusCode).toBe(409);
+    expect((await send({ eventType: 'USER_APPROVED_REQUEST', requestId: 'pr_missing' })).statusCode).toBe(
+      404,
     );
+    expect(
+      (await send({ eventType: 'USER_CONFIRMED_FINAL_CHECKOUT', requestId: 'pr_done' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await send({ eventType: 'USER_APPROVED_REQUEST', requestId: 'pr_approved' })).json().accepted,
+    ).toBe(true);
     // The stream shows the event as recorded (camelCase), with the sender under both spellings.
     const shown = (await app.ctx.events.after(m.mission_id, 0)).filter((e) => e.type === 'client.event');
     expect(shown.map(frameData)).toEqual([
       {
+        eventType: 'USER_CONFIRMED_FINAL_CHECKOUT',
+        requestId: 'pr_done',
+        memberId: OWNER,
+        member_id: OWNER,
+        missionId: m.mission_id,
+        at: expect.any(String),
+      },
+      {
         eventType: 'USER_APPROVED_REQUEST',
-        requestId: 'pr_1',
+        requestId: 'pr_approved',
         memberId: OWNER,
         member_id: OWNER,
         missionId: m.mission_id,

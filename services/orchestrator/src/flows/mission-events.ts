@@ -8,6 +8,7 @@ import { clientEventAuditDetail } from '../domain/client-event-audit.ts';
 import { isTerminal, type MissionDoc, mayFollow, NOT_A_FOLLOWER } from '../domain/mission.ts';
 import { recordVote, voteRefusal } from '../domain/poll-tally.ts';
 import { applyTakeoverEvent } from './browser-takeover.ts';
+import { assertSignalFollowsAction } from './purchase-signal.ts';
 
 const invalidMissionType = (message: string) => new AppError('INVALID_MISSION_TYPE', 409, message);
 
@@ -36,6 +37,12 @@ export async function recordClientEvent(
     throw invalidMissionType(
       `${event.eventType} needs an INTERACTIVE mission; this one is ${mission.mission_type}`,
     );
+  await assertSignalFollowsAction(ctx, {
+    householdId: input.householdId,
+    caller: input.caller,
+    event,
+    requestId: input.requestId,
+  });
   if (TAKEOVER_EVENTS.includes(event.eventType) && event.sessionId)
     await applyTakeoverEvent(ctx, {
       householdId: input.householdId,
