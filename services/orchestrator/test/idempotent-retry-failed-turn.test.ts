@@ -60,4 +60,33 @@ describe('a failed turn retried with the same Idempotency-Key', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json().history).toHaveLength(4);
   });
+
+  it('says so (409) when the user wrote again since: there is no answer to give back', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: M,
+      headers: as('usr_owner'),
+      payload: { mission_type: 'STYLE', initial_message: 'hello' },
+    });
+    const id = created.json().mission_id;
+    failNext = true;
+    expect((await chat(id, 'k2', 'something in blue')).statusCode).toBe(502);
+    expect((await chat(id, 'k3', 'cheaper please')).statusCode).toBe(200);
+
+    const late = await chat(id, 'k2', 'something in blue');
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toEqual({
+      error: 'CONFLICT',
+      message:
+        "This Idempotency-Key's message got no answer (its turn failed) and the conversation has gone on since; send it again under a new Idempotency-Key",
+    });
+    const mission = await app.inject({ method: 'GET', url: `${M}/${id}`, headers: as('usr_owner') });
+    expect(mission.json().history.map((m: { role: string }) => m.role)).toEqual([
+      'user',
+      'model',
+      'user',
+      'user',
+      'model',
+    ]);
+  });
 });

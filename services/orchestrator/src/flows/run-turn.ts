@@ -45,9 +45,12 @@ export type TurnRequest = {
  */
 export class TurnAlreadySent extends Error {
   readonly mission: MissionDoc;
-  constructor(mission: MissionDoc) {
+  /** The message sent before under the key (its id derives from the key). */
+  readonly messageId: string;
+  constructor(mission: MissionDoc, messageId: string) {
     super('This message was already sent under its Idempotency-Key');
     this.mission = mission;
+    this.messageId = messageId;
   }
 }
 
@@ -105,7 +108,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   });
   if (!changed || !doc) {
     if (!doc || doc.household_id !== req.householdId) throw notFound('Mission not found');
-    if (sentBefore) throw new TurnAlreadySent(doc);
+    if (sentBefore) throw new TurnAlreadySent(doc, messageId);
     if (doc.owner_id !== req.caller.userId) throw forbidden('Only the owner of the mission can chat with it');
     // Role before state (decisions, order of checks): an ended mission refuses a CHILD with 403 too.
     if (refusesBrowserChat(doc.mission_type, req.caller.role))

@@ -19,10 +19,17 @@ import { openSse, wantsEventStream } from './sse.ts';
  * answer, or 409 while the turn still runs; a streamed turn runs once, and its events are read
  * from the mission's stream (as the gateway answers a streamed replay).
  */
-function replayed(mission: MissionDoc, streamed: boolean) {
+function replayed(mission: MissionDoc, messageId: string, streamed: boolean) {
   if (streamed) throw conflict(STREAMED_REPLAY);
   if (turnBlocker(mission, Date.now()) === 'busy')
     throw conflict("This Idempotency-Key's turn is still running; read the mission again in a moment");
+  // Its turn failed and the user wrote again since: there is no answer to give back, and one
+  // now would come after later messages.
+  const at = mission.history.findIndex((m) => m.id === messageId);
+  if (at >= 0 && mission.history[at + 1]?.role !== 'model')
+    throw conflict(
+      "This Idempotency-Key's message got no answer (its turn failed) and the conversation has gone on since; send it again under a new Idempotency-Key",
+    );
   return toView(mission);
 }
 
@@ -53,7 +60,7 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
         tags: ['missions'],
         summary: 'Send a message; the agent runs one turn',
         description:
-          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. With an `Idempotency-Key` (passed on by the gateway) a message is taken once: a retry of one already answered answers the mission with that reply and runs nothing again (409 CONFLICT while its turn still runs; 409 for a streamed retry, whose events are on the stream of the mission); a retry of one whose turn failed, still the last message and unanswered, runs its turn again. A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.',
+          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. With an `Idempotency-Key` (passed on by the gateway) a message is taken once: a retry of one already answered answers the mission with that reply and runs nothing again (409 CONFLICT while its turn still runs; 409 for a streamed retry, whose events are on the stream of the mission); a retry of one whose turn failed, still the last message and unanswered, runs its turn again; one whose turn failed while later messages followed is 409 CONFLICT (there is no answer to give back: send it again under a new key). A failed turn (model error) answers 502/504 and leaves the mission RUNNING. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.',
         params: MissionParams,
         body: ChatRequest,
         response: {
@@ -79,7 +86,7 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
         turn = await (wantsEventStream(request) ? withoutDeadline(start) : start());
       } catch (err) {
         if (!(err instanceof TurnAlreadySent)) throw err;
-        return replayed(err.mission, wantsEventStream(request));
+        return replayed(err.mission, err.messageId, wantsEventStream(request));
       }
       if (wantsEventStream(request)) {
         const sse = openSse(request, reply, ctx.config.stream);
