@@ -1,8 +1,15 @@
 import type { CreateItemRequest, ItemImage, UpdateItemRequest, WardrobeItem } from '@hs/contracts';
 import type { z } from 'zod';
 
-/** `chargedBytes`: what the image holds of the household's upload quota (see upload-quota.ts). */
-export type StoredImage = Omit<ItemImage, 'contentPath'> & { key: string; chargedBytes?: number };
+/**
+ * `chargedBytes`: what the image holds of the household's upload quota (see upload-quota.ts).
+ * `requestedBy`: the member who asked for its upload URL (the URL works only while they belong).
+ */
+export type StoredImage = Omit<ItemImage, 'contentPath'> & {
+  key: string;
+  chargedBytes?: number;
+  requestedBy?: string | null;
+};
 export type StoredItem = Omit<WardrobeItem, 'images'> & { images: StoredImage[] };
 export type Tombstone = { itemId: string; householdId: string; deletedAt: string };
 
@@ -78,7 +85,7 @@ export function itemView(item: StoredItem): WardrobeItem {
     season: item.season,
     occasion: item.occasion,
     tags: item.tags,
-    images: item.images.map(({ key: _key, chargedBytes: _charged, ...image }) => ({
+    images: item.images.map(({ key: _key, chargedBytes: _charged, requestedBy: _by, ...image }) => ({
       ...image,
       contentPath: image.status === 'confirmed' ? imageContentPath(item, image.imageId) : null,
     })),

@@ -130,6 +130,7 @@ export async function startImageUpload(
             confirmedAt: null,
             key,
             chargedBytes: s.reserved,
+            requestedBy: caller?.userId ?? null,
           };
           changed(
             await ctx.items.change(householdId, itemId, (current) => {

@@ -46,7 +46,7 @@ const discardLimit = (maxBytes: number) => Math.max(8 * 1024 * 1024, 4 * maxByte
  * The local backend's signed upload URLs, reached through the gateway without a bearer token:
  * the URL's own HMAC signature and expiry authorise it. Checks, in order: content type (images
  * only), signature (covers key, content type, byte limit, expiry), expiry, declared length,
- * that the image is still pending; then streams the body into storage, counting bytes and
+ * that the image is still pending and its asker still a member; then streams the body into storage, counting bytes and
  * stopping past the limit, and takes the bytes back when the image was deleted meanwhile. A
  * refused upload stores nothing, and is answered without resetting the connection (see
  * discardRest).
@@ -152,6 +152,12 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
         const image = item?.images.find((i) => i.imageId === target.imageId);
         if (!image) throw notFound('Upload target not found');
         if (image.status === 'confirmed') throw conflict('Image is already confirmed');
+        // The URL is the asker's: once they have left the household (or were removed), it is dead.
+        if (
+          image.requestedBy &&
+          !(await ctx.members.isMember(target.householdId, image.requestedBy, request.id))
+        )
+          throw forbidden('The member who asked for this upload URL no longer belongs to the household');
         if (await storage.stat(key)) throw conflict(ALREADY_UPLOADED);
         const body = request.body as Readable | undefined;
         if (!body || declared === 0) throw badRequest('Upload body is empty');
