@@ -82,7 +82,10 @@ function isPaymentUrl(url: string): boolean {
   const query = [...parsed.searchParams]
     .filter(([name]) => !SEARCH_TEXT_PARAMS.has(name.toLowerCase()))
     .map(([name, value]) => `${name} ${value}`);
-  const words = [parsed.pathname, ...query].join(' ').toLowerCase().split(/[^a-z0-9]+/);
+  const words = [parsed.pathname, ...query]
+    .join(' ')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
   if (words.some((w) => PAYMENT_URL_WORDS.has(w))) return true;
   return words.includes('order') && words.some((w) => ORDER_STEP_WORDS.has(w));
 }
