@@ -56,6 +56,21 @@ describe('the stack', () => {
     });
     expect(removed.response.status).toBe(204);
 
+    // Entries reach the ledger through the gateway's audit outbox: each action's answer waits for
+    // its entry only so long (a slow ledger must not hold a family's requests), so wait for the
+    // five here, on the ledger's internal route (a read there is not itself recorded).
+    await expect
+      .poll(
+        async () => {
+          const page = await fetch(`${stack.url('artifacts-audit')}/api/v1/households/${id}/audit`, {
+            headers: { 'x-internal-token': 'dev-internal-token-artifacts-audit' },
+          }).then((r) => r.json() as Promise<{ total?: number }>);
+          return page.total ?? 0;
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBeGreaterThanOrEqual(5);
+
     type AuditQuery = NonNullable<operations['listAuditLogs']['parameters']['query']>;
     const auditLog = (user: typeof parent, query: AuditQuery = {}) =>
       client

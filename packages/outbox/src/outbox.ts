@@ -48,7 +48,7 @@ export interface OutboxOptions<P> {
   /** How long a delivered id is remembered, so sending it again is a no-op (default 1 h). */
   keepDoneMs?: number;
   /**
-   * How long `send` waits for its first delivery attempt (default 2 s) before it answers
+   * How long `send` waits for its first delivery attempt (default 4 s) before it answers
    * `delivered: false` and lets the attempt go on: the item is stored by then, and a receiver that
    * hangs must not hold the caller's request (an approval, say) for the attempt's whole timeout.
    */
@@ -109,7 +109,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   const maxBackoff = options.maxBackoffMs ?? 60_000;
   const leaseMs = options.leaseMs ?? 30_000;
   const keepDoneMs = options.keepDoneMs ?? 3_600_000;
-  const sendWaitMs = options.sendWaitMs ?? 2000;
+  const sendWaitMs = options.sendWaitMs ?? 4000;
   const log = options.logger;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
