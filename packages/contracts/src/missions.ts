@@ -180,6 +180,12 @@ function metadataProblem(metadata: Record<string, unknown> | undefined): string 
 }
 
 /** Spec part 6: the field each event type requires; a missing one is 400 VALIDATION_ERROR. */
+/** The client events that follow an action on a purchase request, and must name it. */
+export const PURCHASE_SIGNALS: readonly ClientEventType[] = [
+  'USER_APPROVED_REQUEST',
+  'USER_CONFIRMED_FINAL_CHECKOUT',
+];
+
 export const ClientEventRequest = z
   .object({
     eventType: ClientEventType,
@@ -190,9 +196,11 @@ export const ClientEventRequest = z
     metadata: EventMetadata.optional(),
   })
   .superRefine((e, ctx) => {
-    const need = (field: 'offerId' | 'reason' | 'sessionId') =>
+    const need = (field: 'offerId' | 'reason' | 'sessionId' | 'requestId') =>
       ctx.addIssue({ code: 'custom', path: [field], message: `is required for ${e.eventType}` });
     if (e.eventType === 'USER_LIKED_ITEM' && !e.offerId) need('offerId');
+    // A purchase signal names its request: it is checked against it (an approval, a checkout).
+    if (PURCHASE_SIGNALS.includes(e.eventType) && !e.requestId) need('requestId');
     if (e.eventType === 'USER_DISLIKED_ITEM' && !e.reason) need('reason');
     if (TAKEOVER_EVENTS.includes(e.eventType) && !e.sessionId) need('sessionId');
     const tooLarge = metadataProblem(e.metadata);

@@ -83,8 +83,14 @@ describe('roles in missions', () => {
 
   it('takes purchase signals only from the roles that take those actions', async () => {
     const own = (await create(kid, 'STYLE')).json();
+    // Each names its request, as the contract requires: one approved and completed, in the fake gateway.
     const signal = (headers: Record<string, string>, mId: string, eventType: string) =>
-      t.app.inject({ method: 'POST', url: `${M}/${mId}/events`, headers, payload: { eventType } });
+      t.app.inject({
+        method: 'POST',
+        url: `${M}/${mId}/events`,
+        headers,
+        payload: { eventType, requestId: 'pr_done' },
+      });
 
     const approve = await signal(kid, own.mission_id, 'USER_APPROVED_REQUEST');
     expect(approve.statusCode).toBe(403);
@@ -99,5 +105,19 @@ describe('roles in missions', () => {
     expect((await signal(adult, mine.mission_id, 'USER_CONFIRMED_FINAL_CHECKOUT')).statusCode).toBe(200);
     // A guardian approves a member's request, then signals it on that member's mission.
     expect((await signal(as(OWNER), own.mission_id, 'USER_APPROVED_REQUEST')).statusCode).toBe(200);
+    // One that names no request is refused before anything else is looked at.
+    const unnamed = await t.app.inject({
+      method: 'POST',
+      url: `${M}/${mine.mission_id}/events`,
+      headers: adult,
+      payload: { eventType: 'USER_CONFIRMED_FINAL_CHECKOUT' },
+    });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json().details).toContainEqual(
+      expect.objectContaining({
+        loc: ['body', 'requestId'],
+        msg: 'is required for USER_CONFIRMED_FINAL_CHECKOUT',
+      }),
+    );
   });
 });

@@ -20,9 +20,9 @@ const ACTION: Partial<Record<ClientEventRequest['eventType'], string>> = {
 const RequestStatus = PurchaseRequest.pick({ requestId: true, status: true });
 
 /**
- * 409 CONFLICT when the signal names a request whose action has not been taken, 404 when the
- * household has no such request (the gateway's answer, read as the sender). Other events, and
- * signals naming no request, pass.
+ * 409 CONFLICT when the signal's request has not had its action taken, 404 when the household
+ * has no such request (the gateway's answer, read as the sender). Other events pass; a purchase
+ * signal always names its request (the contract requires it).
  */
 export async function assertSignalFollowsAction(
   ctx: OrchestratorContext,
