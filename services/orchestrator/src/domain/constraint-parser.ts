@@ -7,7 +7,15 @@
 
 import { type Season, WardrobeCategory } from '@hs/contracts';
 import { spokenAmounts } from './brief/normalize.ts';
-import { AROUND, BIT_OVER, NOT_SIZE_COUNT, PRICE_CLEARED, REFUSED_SPEND, topsBound } from './brief/price.ts';
+import {
+  AROUND,
+  BIT_OVER,
+  BUDGET_BEFORE,
+  NOT_SIZE_COUNT,
+  PRICE_CLEARED,
+  REFUSED_SPEND,
+  topsBound,
+} from './brief/price.ts';
 import { categoryOf, readMessage } from './brief/read-message.ts';
 import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from './currencies.ts';
 
@@ -61,7 +69,10 @@ const money = (m: RegExpMatchArray, offset: number): Money => ({
 /** The amounts of `parsePrice`, compiled once. */
 const BETWEEN = new RegExp(String.raw`(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`);
 const DASH = new RegExp(String.raw`(?<!size\s)${MONEY}\s*(?:-|–|to)\s*${MONEY}`);
-const MAX_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MAX_WORDS})\s*:?\s*${MONEY}`);
+// "budget maybe 50", "spending probably 30": a hedge before the figure, as the brief reads it.
+const MAX_AMOUNT = new RegExp(
+  String.raw`(?:^|[^a-z])(?:${MAX_WORDS})\s*:?\s*(?:(?:maybe|probably|prob|possibly|perhaps|roughly|approx|approximately|say)\s)?${MONEY}`,
+);
 const AMOUNT_MAX_AFTER = new RegExp(String.raw`${MONEY}\s+(?:${MAX_AFTER})\b`);
 const MIN_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MIN_WORDS})\s*:?\s*${MONEY}`);
 /** "a bit over 100": a ceiling a fifth above the figure, as the brief reads it (brief/price.ts). */
@@ -77,7 +88,15 @@ function parsePrice(text: string): Pick<Constraints, 'maxPrice' | 'minPrice' | '
     const [a, b] = [money(range, 1), money(range, 4)];
     found.push(a, b);
     [out.minPrice, out.maxPrice] = [Math.min(a.amount, b.amount), Math.max(a.amount, b.amount)];
-  } else if (dashRange && (dashRange[1] || dashRange[3] || dashRange[4] || dashRange[6])) {
+  } else if (
+    dashRange &&
+    // "budget maybe 50-60": two figures after a word for money are a range, as the brief reads them.
+    (dashRange[1] ||
+      dashRange[3] ||
+      dashRange[4] ||
+      dashRange[6] ||
+      BUDGET_BEFORE.test(text.slice(0, dashRange.index)))
+  ) {
     const [a, b] = [money(dashRange, 1), money(dashRange, 4)];
     found.push(a, b);
     [out.minPrice, out.maxPrice] = [Math.min(a.amount, b.amount), Math.max(a.amount, b.amount)];

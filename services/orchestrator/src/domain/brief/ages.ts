@@ -32,7 +32,8 @@ const CHILDREN =
  * "18 months", "6 weeks": a baby's age in months or weeks is no age in years; "2 sizes smaller",
  * "1 size up" count sizes, no age at all; "1.40 m" is a height.
  */
-const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down))\b)(?![.,]\d)`;
+// "she's 4 foot 2", "he's 4ft 7", "4'7": a height in feet, no age.
+const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down)|ft|foot|feet)\b)(?![.,]\d)(?!ft\d|' ?\d)`;
 const ONE_AGE = new RegExp(
   [
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my

@@ -317,7 +317,9 @@ const soundsLike = (t: string) =>
     .replace(/\bgene (?=jacket|shorts|skirt|dress)/g, 'jean ')
     .replace(/\bjump hers?\b/g, 'jumper')
     .replace(/\bte[ea] shirts\b/g, 't-shirts')
-    .replace(/\bte[ea] shirt\b/g, 't-shirt');
+    .replace(/\bte[ea] shirt\b/g, 't-shirt')
+    // "talla 38", "taille 40": the size, as Spanish and French families type it.
+    .replace(/\b(?:talla|taille)(?= \d)/g, 'size');
 
 /**
  * A correction said mid-sentence, as dictation keeps it: "size ten no eleven", "red no wait
@@ -346,7 +348,22 @@ const CORRECTIONS = [
   new RegExp(String.raw`${SAID}\b${SIZE_WORD} ${MARKER(true)}${NEW_VALUE}(?=${SIZE_WORD}\b)`, 'g'),
   new RegExp(String.raw`${SAID}\b${COLOUR_WORD} ${MARKER(false)}(?=${COLOUR_WORD}\b)`, 'g'),
 ];
-const selfCorrected = (t: string) => CORRECTIONS.reduce((s, re) => s.replace(re, ''), ` ${t} `);
+/** Item words, longest first, for a colour corrected after its item. */
+const ITEM_WORD = `(?:${KINDS.flatMap((k) => k.words)
+  .sort((a, b) => b.length - a.length)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|')})`;
+/**
+ * "a black coat, no sorry navy", "a pink hoodie no wait purple", "a green jumper, i mean blue":
+ * the colour is corrected after its item was said; the item stays, with the new colour. A "no"
+ * right before the marker ("no sorry", "no, actually") is part of the correction.
+ */
+const COLOUR_AFTER_ITEM = new RegExp(
+  String.raw`${SAID}\b${COLOUR_WORD} (${ITEM_WORD}) (?:, )?(?:(?:no|nope) (?:, )?)?${MARKER(false)}(?=${COLOUR_WORD}\b)`,
+  'g',
+);
+const selfCorrected = (t: string) =>
+  CORRECTIONS.reduce((s, re) => s.replace(re, ''), ` ${t} `).replace(COLOUR_AFTER_ITEM, '$1 ');
 
 /**
  * Amounts and sizes as they are said, for a reader that keeps the rest of the text as typed (the

@@ -83,11 +83,15 @@ const BETWEEN = new RegExp(String.raw`\b(?:between|from)\s+${MONEY}\s*(?:and|to|
 const AROUND_AMOUNT = new RegExp(
   String.raw`\b(?:${AROUND})\s+(?:a\s|the\s(?=\S+\s(?:mark|region|range)\b))?${MONEY}`,
 );
-const MAX_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MAX})\s*(?:like\s|about\s|around\s)?${MONEY}`);
+/** "budget maybe 50", "spending probably 30": a hedge between the word for money and the figure. */
+const HEDGE = '(?:maybe|probably|prob|possibly|perhaps|roughly|approx|approximately|say)';
+const MAX_AMOUNT = new RegExp(
+  String.raw`(?:^|[^a-z])(?:${MAX})\s*(?:like\s|about\s|around\s|${HEDGE}\s(?:about\s|around\s)?)?${MONEY}`,
+);
 const AMOUNT_MAX_AFTER = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s+(?:${MAX_AFTER})\b`);
 /** "budget 50-70", "can spend 30 to 40": two figures after a word for money are a price range. */
-const BUDGET_BEFORE =
-  /\b(?:budget|price|prices|price range|spend|spending|pay|paying|costing)(?: (?:is|of|around|about|roughly))? ?$/;
+export const BUDGET_BEFORE =
+  /\b(?:budget|price|prices|price range|spend|spending|pay|paying|costing)(?:'s)?(?: (?:is|of|around|about|roughly|maybe|probably|prob|possibly|perhaps|approx|approximately|say|like))* ?$/;
 const BIT_OVER_AMOUNT = new RegExp(String.raw`${BIT_OVER}\s*${MONEY}`);
 const MIN_AMOUNT = new RegExp(String.raw`(?:^|[^a-z])(?:${MIN})\s*${MONEY}`);
 const BARE_AMOUNT = bareMoney(NUM, NOT_SIZE);
@@ -157,4 +161,4 @@ export const PRICIER =
 
 /** "cheaper", "less expensive", "too pricey": lower the bound below what was shown. */
 export const CHEAPER =
-  /\b(?:cheaper|less expensive|lower price|(?<!\bnot )too (?:expensive|pricey|much)|more affordable|cheaper ones?|cheaper options?)\b/;
+  /\b(?:cheaper|less expensive|lower price|(?<!\bnot )too (?:expensive|pricey|much)|more affordable|cheaper ones?|cheaper options?|half (?:the|that) (?:price|cost)|half (?:what|as much as) (?:that|this|those|these|it|they|we|i)\b)\b/;

@@ -214,10 +214,23 @@ const ANOTHER_LOOK = new RegExp(
 function negatedEnd(text: string, start: number, atLook: boolean) {
   const words = text.slice(start).split(' ');
   let end = start;
+  // "hates anything pink", "won't wear anything green or brown": "anything" right after the
+  // negation says what follows is said no to (elsewhere it ends the phrase: "no pink or anything").
+  const lead = words[0] === 'anything' ? 1 : 0;
   for (const [i, w] of words.entries()) {
+    if (i < lead) {
+      end += w.length + 1;
+      continue;
+    }
     // "not in black", "nothing in pink": "in" right after the negation starts what is said no to.
     // "nothing with sequins" says no to sequins.
-    if (i >= 5 || w === ',' || w === '.' || (SCOPE_END.test(w) && !(i === 0 && (w === 'in' || w === 'with'))))
+    const first = i === lead;
+    if (
+      i >= 5 + lead ||
+      w === ',' ||
+      w === '.' ||
+      (SCOPE_END.test(w) && !(first && (w === 'in' || w === 'with')))
+    )
       break;
     end += w.length + 1;
     // "no labels t-shirts", "not skinny jeans": a detail or a look said no to ends the phrase, the
@@ -443,9 +456,12 @@ const HEIGHT_SIZE = /\b(?:size|sz|in an?|in size|number) (9[28]|1[0-6][0-9])\b(?
  * The kids' sizes (ages) heights stand for: 92 cm is 2 years, and each 6 cm a year more, up to
  * 164 cm (14). A height an adult could be (147 cm and over) counts only when a child is said.
  */
+/** "4ft 7", "4 foot 2", "4 feet 7 inches", "4'7": a height in feet and inches. */
+const FEET =
+  /\b([3-5]) ?(?:ft|foot|feet|')(?: ?(\d{1,2})(?: ?(?:in|ins|inch|inches)\b)?)?(?![\w'])(?! ?(?:long|wide|length|width|across|round|around)\b)/g;
 function heightAges(text: string, ages: number[]): number[] {
   if (
-    !/\d ?(?:cm|cms|centimet|m\b|metre|meter|m ?\d)|\b(?:size|sz|in an?|in size|number) (?:9[28]|1[0-6]\d)\b/.test(
+    !/\d ?(?:cm|cms|centimet|m\b|metre|meter|m ?\d|ft|foot|feet|' ?\d)|\b(?:size|sz|in an?|in size|number) (?:9[28]|1[0-6]\d)\b/.test(
       text,
     )
   )
@@ -460,8 +476,16 @@ function heightAges(text: string, ages: number[]): number[] {
   };
   for (const m of text.matchAll(HEIGHT)) at(m[1] ? Number(m[1]) : 100 + Number(m[2] ?? m[3]), false);
   for (const m of text.matchAll(HEIGHT_SIZE)) at(Number(m[1]), true);
+  for (const m of text.matchAll(FEET)) {
+    const inches = Number(m[2] ?? 0);
+    if (inches < 12) at(Math.round((Number(m[1]) * 12 + inches) * 2.54), false);
+  }
   return out;
 }
+
+/** "kids 10-11" (groups 1, 2), "13-14y" / "9-10 yrs" as labelled (groups 3, 4). */
+const KIDS_RANGE =
+  /\b(?:kids?'?s?|youth|children'?s?)(?: size)? (\d{1,2}) ?(?:-|–|\/) ?(\d{1,2})\b(?! ?(?:years?|yrs?|y)\b)|(?<!\b(?:last|lasts|lasting|lasted|within|in|for|over|after|every|about|around|than)\s)\b(\d{1,2}) ?(?:-|–|\/) ?(\d{1,2}) ?(?:y|yrs?)\b(?! (?:warranty|guarantee|ago|later|from now|of)\b)/g;
 
 function readSizes(said: string, ages: number[]): string[] {
   // "42 eu", "5 uk": the system after the number, as before it.
@@ -479,6 +503,14 @@ function readSizes(said: string, ages: number[]): string[] {
   ))
     if (Number(m[2]) <= (m[1] ? 16 : 4)) add(`KIDS ${m[2]}`);
     else add(m[2]!);
+  // "kids 10-11", "13-14y", "9-10yrs hoodie": a kids' size as labels give it, two ages a year or
+  // two apart (not "lasts 2-3 yrs", a duration).
+  for (const m of text.matchAll(KIDS_RANGE)) {
+    const [lo, hi] = [Number(m[1] ?? m[3]), Number(m[2] ?? m[4])];
+    if (hi - lo >= 1 && hi - lo <= 2 && hi <= 16) for (let age = lo; age <= hi; age++) add(`KIDS ${age}`);
+  }
+  // "2T", "4t": a US toddler's size is that age's kids' size.
+  for (const m of text.matchAll(/\b([2-5])t(?![\w'-])/g)) add(`KIDS ${m[1]}`);
   // "he's a 4", "she takes a 10", "i wear a 12": a size said of the person who wears it.
   for (const m of text.matchAll(WEARS_A)) add(m[1]!);
   // "size 10-11 years": a kids' size said as a range of ages.
@@ -671,8 +703,11 @@ function pairsShownOf(text: string): number | undefined {
 function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
   if (!PAIR.test(text) && !/\bi (?:have|own|got|bought) (?:a|an|these|this|some)\b/.test(text))
     return { rest: text };
+  // "what goes with a mustard skirt", "which colour would go with an olive coat": a question about
+  // one piece, said with "a", pairs with it as with "my" (an item asked for "to go with a
+  // skirt" is still the item, SERVED).
   const m = text.match(
-    /\b(?:my|our|his|her|their|i (?:have|own|got|bought) (?:a|an|these|this|some)) ((?:[a-z'-]+ ?){1,4})/,
+    /\b(?:my|our|his|her|their|i (?:have|own|got|bought) (?:a|an|these|this|some)|(?<=^ ?(?:so |and |ok |okay |hi |hey )?(?:what|which)(?: (?:colou?rs?|shoes|top|tops|else|would|could|will|can|might|do you think|should i|to|goes|go|looks?|works?|would look|good|best|nice))* (?:go(?:es)?|looks? (?:good|nice|great|best)|work|works|match(?:es)?|wear|pair) (?:well |nicely |best )?with )(?:a|an)) ((?:[a-z'-]+ ?){1,4})/,
   );
   if (!m) return { rest: text };
   // The owned piece runs up to its item word: "my white jeans under 60" is "white jeans".

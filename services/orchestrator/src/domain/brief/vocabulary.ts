@@ -158,7 +158,10 @@ export const KINDS: Kind[] = [
       'snow boots',
       'wellington boots',
       'wellingtons',
+      'welly boots',
       'wellies',
+      'wellys',
+      'welly',
       'booties',
       'boots',
       'boot',
@@ -349,6 +352,13 @@ export const KINDS: Kind[] = [
   },
   { kind: 'dress', category: 'DRESS', words: ['dresses', 'dress', 'gown', 'frock', 'pinafores', 'pinafore'] },
   { kind: 'kaftan', category: 'DRESS', words: ['kaftans', 'kaftan', 'caftans', 'caftan'] },
+  // Worn for Eid and Friday prayers: a long robe (a thobe, for boys and men) and an abaya.
+  { kind: 'abaya', category: 'DRESS', words: ['abayas', 'abaya'] },
+  {
+    kind: 'thobe',
+    category: 'OTHER',
+    words: ['thobes', 'thobe', 'thawbs', 'thawb', 'jubbas', 'jubba', 'kanduras', 'kandura'],
+  },
   // South Asian clothes, searched by the name merchants give them.
   { kind: 'saree', category: 'DRESS', words: ['sarees', 'saree', 'saris', 'sari'] },
   { kind: 'lehenga', category: 'DRESS', words: ['lehenga cholis', 'lehenga choli', 'lehengas', 'lehenga'] },
@@ -391,7 +401,11 @@ export const KINDS: Kind[] = [
     season: 'WINTER',
   },
   { kind: 'cap', category: 'ACCESSORY', words: ['baseball cap', 'ball cap', 'snapback', 'caps', 'cap'] },
-  { kind: 'hat', category: 'ACCESSORY', words: ['bucket hat', 'sun hat', 'hats', 'hat'] },
+  {
+    kind: 'hat',
+    category: 'ACCESSORY',
+    words: ['bucket hat', 'sun hats', 'sun hat', 'sunhats', 'sunhat', 'hats', 'hat'],
+  },
   {
     kind: 'scarf',
     category: 'ACCESSORY',
@@ -645,6 +659,16 @@ export const READ_AS_WRITTEN = new Set([
   'salwar',
   'chappals',
   'chappal',
+  // "welly" is a step from "well" and "wells", "thawb" from "thaw", "thobes" from "thrones",
+  // "sunhats" from "suntans".
+  'wellys',
+  'welly',
+  'thawbs',
+  'thawb',
+  'thobes',
+  'thobe',
+  'sunhats',
+  'sunhat',
 ]);
 
 export const MODIFIER_WORDS = new Set(['denim', 'denims', 'jean', 'dress']);
@@ -884,6 +908,35 @@ export const COLORS: Array<[string, string]> = [
   ['turquoise', 'blue'],
   ['aqua', 'blue'],
 ];
+/**
+ * Colours families mix in from Spanish ("zapatos negros", "una chaqueta azul"), as BORROWED items
+ * are: only words that mean nothing else in English text ("rosa", a name, is left out).
+ */
+const SPANISH_COLOURS: Array<[string, string]> = [
+  ['negros', 'black'],
+  ['negras', 'black'],
+  ['negro', 'black'],
+  ['negra', 'black'],
+  ['azules', 'blue'],
+  ['azul', 'blue'],
+  ['rojos', 'red'],
+  ['rojas', 'red'],
+  ['rojo', 'red'],
+  ['roja', 'red'],
+  ['blancos', 'white'],
+  ['blancas', 'white'],
+  ['blanco', 'white'],
+  ['blanca', 'white'],
+  ['verdes', 'green'],
+  ['verde', 'green'],
+  ['amarillo', 'yellow'],
+  ['amarilla', 'yellow'],
+  ['morado', 'purple'],
+  ['morada', 'purple'],
+];
+COLORS.push(...SPANISH_COLOURS);
+// Read as written: a step from many English words ("verse", "balance", "neurons").
+for (const [w] of SPANISH_COLOURS) READ_AS_WRITTEN.add(w);
 
 /** Occasions, first match wins: "ski trip" is ski, not travel; "birthday party" is a party. */
 export const OCCASIONS: Array<[RegExp, string, Season?]> = [
@@ -895,7 +948,8 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   ],
   // A baby's blessing: christening, baptism, naming day, first communion.
   [
-    /\bchristenings?\b|\bbaptisms?\b|\bnaming (?:day|ceremony)\b|\b(?:first |holy )communion\b/,
+    // "her communion", "my son's confirmation" (an order's confirmation is no such day).
+    /\bchristenings?\b|\bbaptisms?\b|\bnaming (?:day|ceremony)\b|\bcommunions?\b|\b(?:first|holy|her|his|their|my|our|(?:daughter|son|grandson|granddaughter|niece|nephew|godson|goddaughter)'?s) confirmation\b/,
     'christening',
   ],
   [/\bjob interview|\binterviews?\b/, 'interview'],
@@ -966,7 +1020,7 @@ const MONTHS: Array<[string, Season]> = [
 export const SEASON_HINTS: Array<[RegExp, Season]> = [
   [/\bspring(?:time)?\b/, 'SPRING'],
   [
-    /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b/,
+    /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b/,
     'SUMMER',
   ],
   [/\b(?:fall|autumn(?:al)?)\b/, 'FALL'],
