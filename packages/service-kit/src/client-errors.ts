@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { ErrorEnvelope } from '@hs/contracts';
 import type { FastifyInstance } from 'fastify';
 import { nodeHttp } from './node-http.ts';
+import { CLIENT_CLOSED_STATUS, isRequestId, requestInProgress } from './request-line.ts';
 
 const { STATUS_CODES } = nodeHttp;
 
@@ -46,6 +47,17 @@ export function noteEarlyAnswers(app: FastifyInstance): void {
   });
 }
 
+const SENT_ID = /\r\nx-request-id:[ \t]*([^\r\n]*?)[ \t]*\r\n/gi;
+/**
+ * The client's own X-Request-Id among the bytes of a request Node could not parse (headers too
+ * large): when it arrived whole, once, and is valid, the refusal carries it like any answer.
+ */
+function sentRequestId(err: NodeJS.ErrnoException & { rawPacket?: unknown }): string | undefined {
+  if (!Buffer.isBuffer(err.rawPacket)) return undefined;
+  const found = [...err.rawPacket.toString('latin1').matchAll(SENT_ID)].map((m) => m[1] ?? '');
+  return found.length === 1 && isRequestId(found[0]!) ? found[0] : undefined;
+}
+
 /**
  * Fastify's `clientErrorHandler`: a request Node could not parse (431 headers too large, 400
  * malformed) or that took longer than the request timeout (408) gets the error envelope and a
@@ -53,14 +65,29 @@ export function noteEarlyAnswers(app: FastifyInstance): void {
  */
 export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // Answered already (a refusal before its body had all arrived): that answer was its request
+  // line; the timeout that fires later for the unread body is no second answer and no line.
+  if (answerStarted(socket)) {
+    socket.destroy(err);
+    return;
+  }
   const { status, body } = refusal(err.code);
   const text = JSON.stringify(body);
-  this.log.info({ statusCode: status, code: err.code }, 'client error');
-  if (socket.writable && !answerStarted(socket))
+  // A request whose headers were parsed (a body too slow) is Fastify's already: it keeps its id
+  // (the client's, when valid) and this answer is its one request line. Before that (headers too
+  // large or too slow) there is no request yet: a new id, on the line and in the answer.
+  const current = requestInProgress(socket as Parameters<typeof requestInProgress>[0]);
+  const id = current?.id ?? sentRequestId(err) ?? randomUUID();
+  // The connection ended in the middle of the body: the client left, nobody reads an answer.
+  if (current && err.code === 'HPE_INVALID_EOF_STATE')
+    current.end(CLIENT_CLOSED_STATUS, { code: err.code, clientClosed: true });
+  else if (current) current.end(status, { code: err.code });
+  else this.log.info({ reqId: id, statusCode: status, code: err.code }, 'client error');
+  if (socket.writable)
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n` +
-        `x-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${text}`,
+        `x-request-id: ${id}\r\nconnection: close\r\n\r\n${text}`,
     );
   socket.destroy(err);
 }

@@ -44,6 +44,7 @@ import {
 } from './operation-ids.ts';
 import { boundPipelining } from './pipelining.ts';
 import { drainRefusedBodies } from './refused-body.ts';
+import { installRequestEnd, installRequestLine, isRequestId } from './request-line.ts';
 import { requestLoggerFactory } from './request-logger.ts';
 import { accessExtensions } from './route-access.ts';
 import { installSecurityHeaders } from './security-headers.ts';
@@ -93,7 +94,6 @@ const zodCompilers: CompilersFactory = {
   buildSerializer: (() => serializerCompiler) as unknown as CompilersFactory['buildSerializer'],
 };
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Longer than any request line Node accepts with its default header limit (16 KiB). */
 const MAX_PARAM_LENGTH = 16 * 1024;
 
@@ -124,7 +124,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      return isRequestId(incoming) ? incoming : randomUUID();
     },
     // Any id that arrives reaches its route, whose checks run in order (401/403 before the 404 of
     // an id its params schema says cannot exist). Node refuses a request line over its header
@@ -158,6 +158,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     return parseJson(request, text, (err, value) => done(err ? (refusedJson(text) ?? err) : null, value));
   });
 
+  // First, so that a client leaving during the hooks that follow is seen (the request line, metrics).
+  installRequestEnd(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -166,18 +168,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   registerMetrics(app, { token: options.metricsToken });
   installDeadline(app);
   installSecurityHeaders(app);
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url.split('?')[0],
-        route: request.routeOptions.url,
-        statusCode: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request',
-    );
-  });
+  // One line per request, also for one whose client left first (a closed stream, an abandoned call).
+  installRequestLine(app);
 
   const corsOrigins = options.corsOrigins ?? options.config?.corsOrigins;
   if (corsOrigins && corsOrigins.length > 0) {

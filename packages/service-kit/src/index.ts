@@ -26,6 +26,14 @@ export * from './operation-ids.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
 export { discardRest } from './refused-body.ts';
+export {
+  CLIENT_CLOSED_STATUS,
+  endClientClosed,
+  endRequestLine,
+  holdRequestLine,
+  onRequestEnd,
+  type RequestEnd,
+} from './request-line.ts';
 export * from './role-guard.ts';
 export * from './route-access.ts';
 export * from './run-service.ts';

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { forbidden } from './errors.ts';
 import { secretsEqual } from './internal-auth.ts';
 import { openStreamCount } from './open-streams.ts';
+import { onRequestEnd } from './request-line.ts';
 import { serviceScope } from './service-scope.ts';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -133,16 +134,13 @@ export const serviceMetrics: Metrics = {
  */
 export function registerMetrics(app: FastifyInstance, options: { token?: string | undefined } = {}): void {
   const metrics = scopeRegistry();
-  app.addHook('onResponse', async (request, reply) => {
+  // Counted when the request ends, however it ends: a stream its client closed counts too.
+  onRequestEnd(app, (request, _reply, { statusCode, durationMs }) => {
     const route = request.routeOptions.url ?? 'unmatched';
     if (route === '/metrics') return;
-    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    const labels = { method: request.method, route, status: String(statusCode) };
     metrics.inc('http_requests_total', labels);
-    metrics.observe(
-      'http_request_duration_seconds',
-      { method: request.method, route },
-      reply.elapsedTime / 1000,
-    );
+    metrics.observe('http_request_duration_seconds', { method: request.method, route }, durationMs / 1000);
   });
   app.get('/metrics', { schema: { hide: true }, config: { public: true } }, async (request, reply) => {
     const given = request.headers['x-internal-token'];

@@ -175,7 +175,9 @@ describe('curl -T through the gateway (Expect: 100-continue)', () => {
           .logs('gateway')
           .split('\n')
           .filter((line) => line.includes(requestId));
-        return mine.some((line) => line.includes('client closed') || line.includes('unreachable')) && mine;
+        return (
+          mine.some((line) => line.includes('"clientClosed":true') || line.includes('unreachable')) && mine
+        );
       },
       { context: () => stack.logs('gateway') },
     );

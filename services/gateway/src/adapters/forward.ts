@@ -6,6 +6,7 @@ import { type Readable, Transform } from 'node:stream';
 import { CALLER_HEADERS } from '@hs/contracts';
 import {
   badRequest,
+  endClientClosed,
   INTERNAL_TOKEN_HEADER,
   outgoingTraceparent,
   type Peer,
@@ -213,9 +214,11 @@ export async function forward(
     });
   } catch (err) {
     // A client that hung up mid-upload is not a peer failure: nobody is left to answer.
+    // Its request line (written now) says so, and which peer was being asked.
     if (clientGone) {
-      request.log.info({ service: target.service }, 'client closed the request before the answer');
-      return reply.hijack();
+      reply.hijack();
+      endClientClosed(request, reply, { peer: target.service });
+      return reply;
     }
     const reason = abort.signal.reason as { name?: string } | undefined;
     if (reason?.name === 'TimeoutError')

@@ -9,6 +9,8 @@ import {
   AppError,
   type Caller,
   createMissionLookup,
+  endClientClosed,
+  endRequestLine,
   forbidden,
   type ServiceApp,
   unauthorized,
@@ -131,7 +133,11 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
       const access = await accessHousehold(ctx.households, request, request.params.id);
       // A client gone during the checks above: its 'close' has fired already and would never give
       // a slot back, and nobody is left to stream to.
-      if (reply.raw.destroyed) return reply.hijack();
+      if (reply.raw.destroyed) {
+        reply.hijack();
+        endClientClosed(request, reply);
+        return reply;
+      }
       const release = quota.take(access.userId);
       if (!release)
         throw new AppError(
@@ -143,7 +149,11 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
       // The slot is held until the stream's response is over, however it ends.
       reply.raw.once('close', release);
       // A member removed while following: the stream ends (its reconnect is refused 403).
-      const unwatch = ctx.access.watch(request.params.id, access.userId, () => reply.raw.destroy());
+      const unwatch = ctx.access.watch(request.params.id, access.userId, () => {
+        // Cut by us, not by its client: its request line says why.
+        endRequestLine(request, reply, { clientClosed: false, closedBy: 'membership' });
+        reply.raw.destroy();
+      });
       reply.raw.once('close', unwatch);
       return forward(
         request,

@@ -1,6 +1,12 @@
 import fastifyWebsocket from '@fastify/websocket';
 import { ErrorEnvelope, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
-import { AppError, type Caller, createMissionLookup, type ServiceApp } from '@hs/service-kit';
+import {
+  AppError,
+  type Caller,
+  createMissionLookup,
+  holdRequestLine,
+  type ServiceApp,
+} from '@hs/service-kit';
 import { createSharedLimiter } from '../adapters/rate-limit-store.ts';
 import { createVoiceChat } from '../adapters/voice-chat.ts';
 import { handleVoiceSocket } from '../adapters/voice-socket.ts';
@@ -104,8 +110,11 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
     scope.get(
       '/api/v1/voice/ws',
       { websocket: true, config: { public: true }, schema: { hide: true } },
-      (socket, request) =>
-        handleVoiceSocket(socket, request, {
+      (socket, request) => {
+        // One request line per socket, written when it closes: 101, with how it closed (4401 refused).
+        const endLine = holdRequestLine(request);
+        socket.once('close', (code: number) => endLine(101, { wsCloseCode: code }));
+        return handleVoiceSocket(socket, request, {
           tokens,
           limiter: connectLimiter,
           households: ctx.households,
@@ -115,7 +124,8 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
           access: ctx.access,
           quota,
           quotaLimit,
-        }),
+        });
+      },
     );
   });
 }

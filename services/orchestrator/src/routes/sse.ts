@@ -1,5 +1,5 @@
 import type { StreamEvent } from '@hs/contracts';
-import { trackOpenStream } from '@hs/service-kit';
+import { endClientClosed, trackOpenStream } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sseFrame, sseRetry } from '../domain/stream-frame.ts';
 
@@ -66,6 +66,8 @@ export function openSse(
   const maxBuffered = options.maxBufferedBytes ?? SSE_MAX_BUFFERED_BYTES;
   reply.hijack();
   const raw = reply.raw;
+  // A client gone while the route prepared the stream: nothing reaches it, its request line is written now.
+  if (raw.destroyed) endClientClosed(request, reply);
   raw.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache, no-transform',
