@@ -48,6 +48,9 @@ describe('trace context', () => {
       expect(gatewayMetrics).toMatch(
         /^http_request_duration_seconds_count\{method="POST",route="[^"]*orchestrator[^"]*"\} 1$/m,
       );
+      // The forward to the orchestrator is a peer call like any other.
+      expect(gatewayMetrics).toMatch(/^peer_calls_total\{peer="orchestrator",outcome="201"\} 1$/m);
+      expect(gatewayMetrics).toMatch(/^peer_call_duration_seconds_count\{peer="orchestrator"\} [1-9]/m);
       const orchestratorMetrics = await (await fetch(`${stack.url('orchestrator')}/metrics`)).text();
       expect(orchestratorMetrics).toMatch(/^peer_calls_total\{peer="wardrobe",outcome="200"\} [1-9]/m);
       expect(orchestratorMetrics).toMatch(/^sse_open_streams 0$/m);

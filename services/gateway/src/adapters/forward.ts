@@ -11,6 +11,7 @@ import {
   outgoingTraceparent,
   type Peer,
   REQUEST_TIMEOUT_HEADER,
+  serviceMetrics,
   trackOpenStream,
   httpRequest as undiciRequest,
   upstreamError,
@@ -190,6 +191,9 @@ export async function forward(
     target.timeoutMs,
   );
 
+  // Counted as the peer client counts its calls, so a peer failing behind the gateway shows in
+  // peer_calls_total and peer_call_duration_seconds (time to the answer's headers).
+  const started = performance.now();
   let upstream: Dispatcher.ResponseData;
   try {
     upstream = await undiciRequest(url, {
@@ -221,12 +225,23 @@ export async function forward(
       return reply;
     }
     const reason = abort.signal.reason as { name?: string } | undefined;
-    if (reason?.name === 'TimeoutError')
+    const timedOut = reason?.name === 'TimeoutError';
+    serviceMetrics.inc('peer_calls_total', {
+      peer: target.service,
+      outcome: timedOut ? 'timeout' : 'unreachable',
+    });
+    if (timedOut)
       throw upstreamTimeout(`${target.service} did not answer within ${target.timeoutMs} ms`, err);
     throw upstreamError(`${target.service} is unreachable`, err);
   } finally {
     clearTimeout(headerTimer);
   }
+  serviceMetrics.inc('peer_calls_total', { peer: target.service, outcome: String(upstream.statusCode) });
+  serviceMetrics.observe(
+    'peer_call_duration_seconds',
+    { peer: target.service },
+    (performance.now() - started) / 1000,
+  );
   // Every service answers an error in the JSON envelope: an error page instead (a proxy on the
   // way, a peer half-started) is a broken peer, not an answer to pass on to the client.
   if (upstream.statusCode >= 400 && !isJson(upstream)) {
