@@ -295,6 +295,12 @@ describe('boot refusals (real processes)', () => {
       /^orchestrator: Configuration error: APP_ENV .*; PORT .*; ORCHESTRATOR_LLM_BASE_URL /,
     );
     expect(stderr).not.toContain('s3cr3tPW');
+    // A password with an `@` or a `/` in it is masked whole too.
+    for (const url of ['https://user:p@ss@llm.example.com:99999/', 'ftp://user:ab/cd@llm.example.com/']) {
+      const masked = boot('orchestrator', { ORCHESTRATOR_LLM_BASE_URL: url }).stderr;
+      expect(masked).toContain('ORCHESTRATOR_LLM_BASE_URL');
+      expect(masked).not.toMatch(/ss@|ab\/cd|user/);
+    }
     expect(stderr.split('\n')).toHaveLength(1);
   });
 
