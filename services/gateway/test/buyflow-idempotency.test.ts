@@ -62,6 +62,7 @@ describe('Idempotency-Key', () => {
       error: 'CONFLICT',
       message: 'A request with this Idempotency-Key is still being processed',
     });
+    expect(during.headers['retry-after']).toBe('1');
     const done = await first;
     expect(done.statusCode).toBe(201);
     const replay = await t.post(`${r}/purchase-intents`, t.adult, {}, key);

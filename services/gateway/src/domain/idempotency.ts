@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { conflict, validationError } from '@hs/service-kit';
+import { AppError, validationError } from '@hs/service-kit';
 
 /**
  * Idempotency-Key semantics (IETF draft "The Idempotency-Key HTTP Header Field"): a key is
@@ -76,7 +76,9 @@ export function decide(
     );
   if (record.state === 'RUNNING') {
     if (record.leaseUntil <= now) return { kind: 'run' };
-    throw conflict(IDEMPOTENCY_MESSAGES.running);
+    // The first attempt may be done and its record still being written (a slow store): worth
+    // asking again in a moment.
+    throw new AppError('CONFLICT', 409, IDEMPOTENCY_MESSAGES.running, { headers: { 'retry-after': '1' } });
   }
   return { kind: 'replay', status: record.status ?? 200, sealedBody: record.sealedBody };
 }
