@@ -21,7 +21,7 @@ describe('a price as a shop page writes it', () => {
     ['EUR 80.00', 80],
     ['80', 80],
     ['Subtotal (2 items): €39.98', 39.98],
-    ['Qty 2 19,99 €', 19.99],
+    ['2 × 19,99 €', 19.99],
   ])('%s reads as %d', (text, amount) => {
     expect(readPagePrice(text)).toBe(amount);
   });
@@ -32,6 +32,11 @@ describe('a price as a shop page writes it', () => {
     ['mixed grouping', '1,299.000,00'],
     ['a stray separator', '1.29.9'],
     ['four decimals', '1.2345'],
+    ['a price and its saving', 'Price: 19.99 (save 5.00 EUR)'],
+    ['cents set apart', '€12 99'],
+    ['a count right before the price', 'Qty 2 19,99 €'],
+    ['a negative amount', '-€5.00'],
+    ['a discount', 'Discount − 5,00 €'],
     ['no figure', 'Free'],
   ])('%s is not read (%s)', (_what, text) => {
     expect(readPagePrice(text)).toBeNaN();

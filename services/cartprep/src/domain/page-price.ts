@@ -44,17 +44,40 @@ const FIGURE = /\d+(?:[.,]\d+|['’ \u00a0\u202f]\d{3}(?!\d))*/g;
 const CURRENCY_BEFORE = /(?:[€$£¥₹₩]|\b[A-Z]{3}|\bkr\.?)\s*$/;
 const CURRENCY_AFTER = /^\s*(?:[€$£¥₹₩]|[A-Z]{3}\b|kr\b)/;
 
+/** A figure written as money: with decimals ("5.00"), or beside a currency. */
+const isMoneyLike = (text: string, m: RegExpMatchArray) => {
+  const at = m.index ?? 0;
+  return (
+    /[.,]\d{1,2}$/.test(m[0]) ||
+    CURRENCY_BEFORE.test(text.slice(0, at)) ||
+    CURRENCY_AFTER.test(text.slice(at + m[0].length))
+  );
+};
+
+/** Only spaces and currency marks between two figures: one price split in two ("€12 99"). */
+const SPLIT_FIGURE = /^[\s\u00a0\u202f€$£¥₹₩]*$/;
+
 /**
- * The one figure of a price: the only one, or the only one written beside a currency
- * ("Subtotal (2 items): €39.98"). Null when that is a guess: two prices side by side (an old and
- * a new one) or none beside a currency among several.
+ * The one figure of a price: the only one, or the only money-like one among counts ("Subtotal
+ * (2 items): €39.98"). Null when that is a guess: two prices (an old and a new one, a price and
+ * its saving), a figure split by a space (cents set apart: "€12 99"), a negative amount, or no
+ * figure written as money among several.
  */
 function figureIn(text: string): string | null {
   const figures = [...text.matchAll(FIGURE)];
-  if (figures.length === 1) return figures[0]![0];
-  const priced = figures.filter((m) => {
-    const at = m.index ?? 0;
-    return CURRENCY_BEFORE.test(text.slice(0, at)) || CURRENCY_AFTER.test(text.slice(at + m[0].length));
-  });
-  return priced.length === 1 ? priced[0]![0] : null;
+  if (figures.length === 0) return null;
+  const money = figures.length === 1 ? figures : figures.filter((m) => isMoneyLike(text, m));
+  if (money.length !== 1) return null;
+  const chosen = money[0]!;
+  const at = chosen.index ?? 0;
+  // A minus before it (or before its currency): a discount or a refund, never a price to charge.
+  if (/[-−–]\s*(?:[€$£¥₹₩]|[A-Z]{3})?\s*$/.test(text.slice(0, at))) return null;
+  for (const other of figures) {
+    if (other === chosen) continue;
+    const start = other.index ?? 0;
+    const between =
+      start < at ? text.slice(start + other[0].length, at) : text.slice(at + chosen[0].length, start);
+    if (SPLIT_FIGURE.test(between)) return null;
+  }
+  return chosen[0];
 }
