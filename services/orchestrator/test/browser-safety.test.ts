@@ -26,6 +26,16 @@ describe('controls the agent never presses', () => {
     'Acquista ora',
     'Afrekenen',
     'Card number',
+    'Bestellung absenden',
+    'Confirmer la commande',
+    'Envoyer la commande',
+    'Weiter zur Zahlung',
+    'Finalizar compra',
+    'Conferma l’ordine',
+    // Names a page writes to slip past: a soft hyphen, a zero-width space, a Cyrillic а.
+    'Pl\u00ADace order',
+    'B\u200Buy now',
+    'P\u0430y now',
   ])('%s', (name) => {
     expect(click(name)).toBe(`I never pay or place orders: "${name}" is for you to press yourself.`);
   });
@@ -53,6 +63,13 @@ describe('pages the agent never opens', () => {
     'https://shop.example.com/kasse',
     'https://shop.example.com/cart?step=payment',
     'https://shop.example.com/checkout/onepage/',
+    'https://shop.example.com/#/checkout',
+    'https://shop.example.com/check%6Fut',
+    'https://shop.example.com/onestepcheckout/',
+    'https://shop.example.com/commander/',
+    'https://shop.example.com/finalizar-compra/',
+    'https://shop.example.com/cassa/',
+    'https://shop.example.com/index.php?cl=order',
   ])('%s', (url) => {
     expect(open(url)).toBe('I never open checkout or payment pages: that step is yours.');
   });
@@ -64,5 +81,19 @@ describe('pages the agent never opens', () => {
     'https://shop.example.com/search?q=payment+plans+shirt',
   ])('but opens %s', (url) => {
     expect(open(url)).toBeNull();
+  });
+});
+
+describe('pages the agent never acts on', () => {
+  it('refuses a click or typing on a checkout page it reached by clicking on', () => {
+    const on = (type: 'CLICK' | 'TYPE', pageUrl: string) =>
+      paymentRefusal({ sessionId: 'bs_1', type, selector: '#b' }, 'Continue', pageUrl);
+    expect(on('CLICK', 'https://shop.example.com/checkout/shipping')).toBe(
+      'I never act on checkout or payment pages: that step is yours.',
+    );
+    expect(on('TYPE', 'https://shop.example.com/payment')).toBe(
+      'I never act on checkout or payment pages: that step is yours.',
+    );
+    expect(on('CLICK', 'https://shop.example.com/cart')).toBeNull();
   });
 });

@@ -2,8 +2,9 @@ import type { BrowserActionArgs } from '@hs/contracts';
 
 /**
  * The agent prepares, it never pays: a control whose name reads like paying or ordering, a
- * payment field, or a checkout/payment page is out of its reach (the user does that part).
- * Shops are in many languages and name their buttons freely, so the words are broad: a refusal
+ * payment field, or a checkout/payment page (opened, or acted on) is out of its reach (the user
+ * does that part). Shops are in many languages and name their buttons freely, and a page writes
+ * the names the agent reads, so names are normalised first and the words are broad: a refusal
  * costs the user one press, a miss could cost them an order they did not place.
  */
 const PAYMENT_CONTROL = new RegExp(
@@ -15,7 +16,7 @@ const PAYMENT_CONTROL = new RegExp(
     'order now',
     'check ?out',
     'buy',
-    'purchase',
+    'purchase(?! history)',
     '1-click',
     'one-click',
     'subscribe',
@@ -27,74 +28,157 @@ const PAYMENT_CONTROL = new RegExp(
     'expiration',
     // German, French, Spanish, Italian, Dutch, Portuguese
     '(jetzt |zahlungspflichtig )?(kaufen|bestellen|bezahlen|zahlen)',
+    'bestellung',
+    'zahlung',
     'zur kasse',
     'kasse',
     'commander',
+    'commande',
     'payer',
     'acheter',
-    'valider (la |ma )?commande',
     'paiement',
     'comprar',
+    'compra',
     'pagar',
+    'pagamento',
     'realizar (el )?pedido',
-    'finalizar (la )?compra',
+    'finalizar',
     'acquista',
     'paga',
-    'ordina',
+    'ordina (ora|adesso)',
+    'conferma (l.)?ordine',
+    'cassa',
     'afrekenen',
     'betalen',
     'kopen',
-    'finalizar',
   ]
     .map((words) => `\\b${words}\\b`)
     .join('|'),
   'i',
 );
 
-/** Words of a URL's path or query that name a checkout or payment step. */
-const PAYMENT_URL_WORDS = new Set([
+/** Letters of other scripts that read as Latin ones ("Pаy now" with a Cyrillic а). */
+const LOOKALIKES: Record<string, string> = {
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  Х: 'X',
+  І: 'I',
+  α: 'a',
+  ο: 'o',
+  ρ: 'p',
+  ν: 'v',
+  υ: 'u',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Χ: 'X',
+};
+
+/** A control's name as read: compatibility forms folded, invisible characters gone, look-alikes Latin. */
+export function readableName(name: string): string {
+  return name
+    .normalize('NFKC')
+    .replace(/[\p{Cf}\u00ad]/gu, '')
+    .replace(/[\u0370-\u052f]/g, (c) => LOOKALIKES[c] ?? c);
+}
+
+/** Words of a URL that name a checkout or payment step, alone or within a longer word. */
+const PAYMENT_URL_STEMS = [
   'checkout',
-  'checkouts',
   'payment',
-  'payments',
+  'paiement',
+  'pagamento',
+  'bezahl',
+  'zahlung',
+  'afrekenen',
+  'betalen',
+  'placeorder',
+];
+/** Words of a URL that name such a step only as a whole word (`pay`, not `display`). */
+const PAYMENT_URL_WORDS = new Set([
   'pay',
   'paypal',
   'billing',
   'purchase',
-  'placeorder',
   'kasse',
-  'bezahlen',
-  'zahlung',
-  'paiement',
+  'cassa',
   'pago',
-  'pagamento',
-  'afrekenen',
-  'betalen',
+  'commander',
+  'compra',
+  'finalizar',
+  'bestellen',
+  'bestellung',
 ]);
 /** An order page that places or confirms it (`/order/confirm`), not the order history. */
 const ORDER_STEP_WORDS = new Set(['confirm', 'confirmation', 'place', 'submit', 'review', 'complete']);
-
 /** Query parameters that carry what the shopper typed (`?q=payment plans`), not a step. */
 const SEARCH_TEXT_PARAMS = new Set(['q', 'query', 'search', 's', 'k', 'keyword', 'keywords', 'term']);
 
-function isPaymentUrl(url: string): boolean {
+const decoded = (part: string) => {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+};
+
+/** Whether the address is a checkout or payment step: its path, its fragment (`#/checkout`), its query. */
+export function isPaymentUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
   const parsed = new URL(url);
-  const query = [...parsed.searchParams]
-    .filter(([name]) => !SEARCH_TEXT_PARAMS.has(name.toLowerCase()))
-    .map(([name, value]) => `${name} ${value}`);
-  const words = [parsed.pathname, ...query]
+  const query = [...parsed.searchParams].filter(([name]) => !SEARCH_TEXT_PARAMS.has(name.toLowerCase()));
+  // A step named by a parameter (`?cl=order`, `?step=payment`).
+  if (query.some(([, value]) => /^(order|payment|checkout)$/i.test(value))) return true;
+  const text = [decoded(parsed.pathname), decoded(parsed.hash), ...query.map(([n, v]) => `${n} ${v}`)]
     .join(' ')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/);
-  if (words.some((w) => PAYMENT_URL_WORDS.has(w))) return true;
+    .toLowerCase();
+  const words = text.split(/[^a-z0-9]+/).filter(Boolean);
+  if (words.some((w) => PAYMENT_URL_WORDS.has(w) || PAYMENT_URL_STEMS.some((stem) => w.includes(stem))))
+    return true;
   return words.includes('order') && words.some((w) => ORDER_STEP_WORDS.has(w));
 }
 
-/** Why the agent may not take this action on this element, or null when it may. */
-export function paymentRefusal(args: BrowserActionArgs, targetName: string | null): string | null {
-  if (targetName && PAYMENT_CONTROL.test(targetName))
+/**
+ * Why the agent may not take this action, or null when it may: on an element named like paying
+ * or ordering, towards a checkout page, or on one (`pageUrl`, where a CLICK or TYPE happens).
+ */
+export function paymentRefusal(
+  args: BrowserActionArgs,
+  targetName: string | null,
+  pageUrl: string | null = null,
+): string | null {
+  if (targetName && PAYMENT_CONTROL.test(readableName(targetName)))
     return `I never pay or place orders: "${targetName}" is for you to press yourself.`;
   if (args.type === 'NAVIGATE' && args.url && isPaymentUrl(args.url))
     return 'I never open checkout or payment pages: that step is yours.';
+  if ((args.type === 'CLICK' || args.type === 'TYPE') && pageUrl && isPaymentUrl(pageUrl))
+    return 'I never act on checkout or payment pages: that step is yours.';
   return null;
 }

@@ -49,15 +49,21 @@ async function requireOwnSession(sessionId: string, ctx: ToolContext) {
     throw notFound('Browser session not found for this mission');
 }
 
-/** CLICK and TYPE act on an element read on the current page, so its name can be checked first. */
-async function targetName(args: BrowserActionArgs, ctx: ToolContext): Promise<string | null> {
-  if (args.type !== 'CLICK' && args.type !== 'TYPE') return null;
-  if (!args.selector) return null;
+/**
+ * CLICK and TYPE act on an element read on the current page, so its name, and the page it is
+ * on, can be checked first.
+ */
+async function targetOf(
+  args: BrowserActionArgs,
+  ctx: ToolContext,
+): Promise<{ name: string | null; pageUrl: string | null }> {
+  if (args.type !== 'CLICK' && args.type !== 'TYPE') return { name: null, pageUrl: null };
   const page = await readElements(args.sessionId, ctx);
+  if (!args.selector) return { name: null, pageUrl: page.url };
   const target = page.elements.find((e) => e.selector === args.selector);
   if (!target)
     throw invalidState(`No element ${args.selector} on the current page; read the page again first`);
-  return target.name;
+  return { name: target.name, pageUrl: page.url };
 }
 
 export const browserAction: ToolDefinition<typeof BrowserActionArgs, typeof BrowserActionResult> = {
@@ -68,7 +74,8 @@ export const browserAction: ToolDefinition<typeof BrowserActionArgs, typeof Brow
   result: BrowserActionResult,
   async run(args, ctx) {
     await requireOwnSession(args.sessionId, ctx);
-    const target = args.type === 'READ' ? null : await targetName(args, ctx);
+    const { name: target, pageUrl } =
+      args.type === 'READ' ? { name: null, pageUrl: null } : await targetOf(args, ctx);
     const base = { sessionId: args.sessionId, type: args.type, target };
     if (args.type === 'READ')
       return {
@@ -77,7 +84,7 @@ export const browserAction: ToolDefinition<typeof BrowserActionArgs, typeof Brow
         message: 'Read the page.',
         page: view(await readElements(args.sessionId, ctx)),
       };
-    const refusal = paymentRefusal(args, target);
+    const refusal = paymentRefusal(args, target, pageUrl);
     if (refusal) throw new AppError('SAFETY_VIOLATION', 403, refusal);
     const { type, url, selector, text } = args;
     try {
