@@ -1,6 +1,5 @@
 import type { Member, PurchaseRequest } from '@hs/contracts';
 import { notFound, nowIso, runFlow } from '@hs/service-kit';
-import { StoreUnavailableError } from '@hs/store';
 import type { GatewayContext } from '../context.ts';
 import { applyEvent, assertCanApply, SPENDING_STATES } from '../domain/purchase-request-machine.ts';
 import {
@@ -20,8 +19,7 @@ export type Decision = { member: Member; userId: string; found: StoredPurchaseRe
 /**
  * Approving is three named steps:
  *  1. check: PARENT_GUARDIAN, PENDING_APPROVAL, and the requester's spending policy;
- *  2. reserve the total in the month's ledger (atomic on the ledger); a reservation that timed
- *     out is given back a little later should it land after all (releaseIfItLands);
+ *  2. reserve the total in the month's ledger (atomic on the ledger);
  *     undo: release it, unless the request is in a spending state by now (a racing approval
  *     won and the reservation, keyed by the request, is also its own);
  *  3. move the request to APPROVED with the gate's audit entry owed in the same atomic update,
@@ -49,17 +47,7 @@ export async function approvePurchaseRequest(
         run: async (s) => {
           const policy = await policies.getPolicy(found.householdId, found.requesterId);
           checkPolicyForRequest(policy, found);
-          try {
-            s.budgetKey = await policies.reserve(found, monthOf(now), policy);
-          } catch (err) {
-            if (err instanceof StoreUnavailableError && err.outcomeUnknown)
-              releaseIfItLands(
-                ctx,
-                found,
-                ledgerKey(found.householdId, found.requesterId, monthOf(now), found.currency),
-              );
-            throw err;
-          }
+          s.budgetKey = await policies.reserve(found, monthOf(now), policy);
         },
         undo: async (s) => {
           const current = await requests.get(found.householdId, found.requestId);
@@ -127,32 +115,6 @@ export async function closePurchaseRequest(
       );
   for (const key of keys) await ctx.buyflow.policies.release(key, doc.requestId);
   return publicRequest(doc);
-}
-
-/** How long a reservation whose caller was answered 503 may still take to land. */
-const LATE_LANDING_MS = 5000;
-
-/**
- * A reservation cut off at its deadline may still land (its commit was on its way): the
- * approval answered 503, so it would count against the member's month for nothing. Once it has
- * had time to land, it is given back, unless an approval of the request has made it its own by
- * then. (A gateway that stops before that leaves it to the request's reject or cancel, which
- * release it too.)
- */
-function releaseIfItLands(ctx: GatewayContext, found: StoredPurchaseRequest, key: string): void {
-  const timer = setTimeout(async () => {
-    try {
-      const current = await ctx.buyflow.requests.get(found.householdId, found.requestId);
-      if (!current || !SPENDING_STATES.includes(current.status))
-        await ctx.buyflow.policies.release(key, found.requestId);
-    } catch (err) {
-      ctx.logger?.warn(
-        { err, purchaseRequestId: found.requestId },
-        'could not give back a reservation that timed out',
-      );
-    }
-  }, LATE_LANDING_MS);
-  timer.unref();
 }
 
 const gateOf = (doc: StoredPurchaseRequest, action: Gate['action'], userId: string): Gate => ({
