@@ -36,6 +36,13 @@ describe('controls the agent never presses', () => {
     'Pl\u00ADace order',
     'B\u200Buy now',
     'P\u0430y now',
+    'Buy\u200Bnow',
+    'Pay\u2060now',
+    'Pa\u034Fy now',
+    'Bu\uFE0Fy now',
+    'B\u0578y now',
+    'Ordina',
+    'Invia ordine',
   ])('%s', (name) => {
     expect(click(name)).toBe(`I never pay or place orders: "${name}" is for you to press yourself.`);
   });

@@ -45,7 +45,8 @@ const PAYMENT_CONTROL = new RegExp(
     'finalizar',
     'acquista',
     'paga',
-    'ordina (ora|adesso)',
+    'ordina(?!\\s+per\\b)',
+    'invia (l.)?ordine',
     'conferma (l.)?ordine',
     'cassa',
     'afrekenen',
@@ -84,6 +85,9 @@ const LOOKALIKES: Record<string, string> = {
   Т: 'T',
   Х: 'X',
   І: 'I',
+  ո: 'u',
+  ս: 'u',
+  օ: 'o',
   α: 'a',
   ο: 'o',
   ρ: 'p',
@@ -101,13 +105,28 @@ const LOOKALIKES: Record<string, string> = {
   Χ: 'X',
 };
 
-/** A control's name as read: compatibility forms folded, invisible characters gone, look-alikes Latin. */
-export function readableName(name: string): string {
-  return name
-    .normalize('NFKC')
-    .replace(/[\p{Cf}\u00ad]/gu, '')
-    .replace(/[\u0370-\u052f]/g, (c) => LOOKALIKES[c] ?? c);
+/**
+ * A control's name as read, in the two ways a page could hide a word: invisible characters
+ * dropped ("Pl\u00ADace order") and read as a space ("Buy\u200Bnow"); compatibility forms folded,
+ * combining marks gone, look-alike letters Latin.
+ */
+export function readableNames(name: string): string[] {
+  const folded = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[\u0370-\u052f\u0530-\u058f]/g, (c) => LOOKALIKES[c] ?? c);
+  return [folded.replace(/[\p{Cf}\u00ad]/gu, ''), folded.replace(/[\p{Cf}\u00ad]/gu, ' ')];
 }
+
+/** A word of Latin letters with Cyrillic, Greek or Armenian ones in it: a name dressed up to pass. */
+const mixesScripts = (name: string) =>
+  name
+    .split(/\s+/)
+    .some(
+      (word) =>
+        /\p{Script=Latin}/u.test(word) &&
+        /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}]/u.test(word),
+    );
 
 /** Words of a URL that name a checkout or payment step, alone or within a longer word. */
 const PAYMENT_URL_STEMS = [
@@ -174,7 +193,10 @@ export function paymentRefusal(
   targetName: string | null,
   pageUrl: string | null = null,
 ): string | null {
-  if (targetName && PAYMENT_CONTROL.test(readableName(targetName)))
+  if (
+    targetName &&
+    (readableNames(targetName).some((name) => PAYMENT_CONTROL.test(name)) || mixesScripts(targetName))
+  )
     return `I never pay or place orders: "${targetName}" is for you to press yourself.`;
   if (args.type === 'NAVIGATE' && args.url && isPaymentUrl(args.url))
     return 'I never open checkout or payment pages: that step is yours.';
