@@ -179,13 +179,13 @@ function metadataProblem(metadata: Record<string, unknown> | undefined): string 
   return null;
 }
 
-/** Spec part 6: the field each event type requires; a missing one is 400 VALIDATION_ERROR. */
 /** The client events that follow an action on a purchase request, and must name it. */
 export const PURCHASE_SIGNALS: readonly ClientEventType[] = [
   'USER_APPROVED_REQUEST',
   'USER_CONFIRMED_FINAL_CHECKOUT',
 ];
 
+/** Spec part 6: the field each event type requires; a missing one is 400 VALIDATION_ERROR. */
 export const ClientEventRequest = z
   .object({
     eventType: ClientEventType,

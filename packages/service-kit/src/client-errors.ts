@@ -76,7 +76,12 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
   // A request whose headers were parsed (a body too slow) is Fastify's already: it keeps its id
   // (the client's, when valid) and this answer is its one request line. Before that (headers too
   // large or too slow) there is no request yet: a new id, on the line and in the answer.
-  const current = requestInProgress(socket as Parameters<typeof requestInProgress>[0]);
+  // Only a timeout or an end in the middle of a body is the running request's own; a pipelined
+  // next request's headers too large would otherwise end the running one as 431.
+  const current =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'HPE_INVALID_EOF_STATE'
+      ? requestInProgress(socket as Parameters<typeof requestInProgress>[0])
+      : null;
   const id = current?.id ?? sentRequestId(err) ?? randomUUID();
   // The connection ended in the middle of the body: the client left, nobody reads an answer.
   if (current && err.code === 'HPE_INVALID_EOF_STATE')

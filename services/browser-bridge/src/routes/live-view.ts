@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BrowserSession, HouseholdBrowserSessionParams } from '@hs/contracts';
-import { errorResponses, isAppError, type ServiceApp } from '@hs/service-kit';
+import { endClientClosed, errorResponses, isAppError, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { LiveView } from '../flows/live-view.ts';
 import type { SessionFlows } from '../flows/session-flows.ts';
@@ -96,7 +96,11 @@ export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: S
         streams.delete(raw);
         void stop();
       };
-      if (raw.destroyed) return end();
+      if (raw.destroyed) {
+        // Gone while the screencast started: its request line says so (nothing else would).
+        endClientClosed(request, reply);
+        return end();
+      }
       raw.on('close', end);
       streams.add(raw);
       raw.writeHead(200, {
