@@ -77,6 +77,11 @@ describe('pages the agent never opens', () => {
     'https://shop.example.com/finalizar-compra/',
     'https://shop.example.com/cassa/',
     'https://shop.example.com/index.php?cl=order',
+    'https://checkout.shop.example.com/cart/1',
+    'https://pay.shop.example.com/',
+    'https://www.paypal.com/checkoutnow?token=x',
+    'https://shop.example.com/paynow',
+    'https://shop.example.com/quickpay/start',
   ])('%s', (url) => {
     expect(open(url)).toBe('I never open checkout or payment pages: that step is yours.');
   });
@@ -86,6 +91,9 @@ describe('pages the agent never opens', () => {
     'https://shop.example.com/p/linen-shirt',
     'https://shop.example.com/account/orders',
     'https://shop.example.com/search?q=payment+plans+shirt',
+    'https://www.paymentshop.com/p/shirt',
+    'https://www.paymentshop.co.uk/p/shirt',
+    'https://shop.example.com/display/shirts',
   ])('but opens %s', (url) => {
     expect(open(url)).toBeNull();
   });

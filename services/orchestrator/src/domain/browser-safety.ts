@@ -157,6 +157,37 @@ const PAYMENT_URL_WORDS = new Set([
 ]);
 /** An order page that places or confirms it (`/order/confirm`), not the order history. */
 const ORDER_STEP_WORDS = new Set(['confirm', 'confirmation', 'place', 'submit', 'review', 'complete']);
+/** Payment providers' own sites: paying happens there, whatever the path. */
+const PAYMENT_PROVIDERS = [
+  'paypal.com',
+  'klarna.com',
+  'afterpay.com',
+  'affirm.com',
+  'clearpay.co.uk',
+  'stripe.com',
+];
+
+/**
+ * A checkout or payment host: a provider's site, or a shop's subdomain named for that step
+ * (`checkout.shop.com`, `pay.shop.com`). The shop's own name is not read (`paymentshop.com` may
+ * be a shop), only the labels in front of it.
+ */
+function isPaymentHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (PAYMENT_PROVIDERS.some((p) => host === p || host.endsWith(`.${p}`))) return true;
+  const labels = host.split('.');
+  // The shop's own name: two labels, three under a country's second level (`shop.co.uk`).
+  const secondLevel = labels.length > 2 && /^(co|com|org|net|gov|ac|ne|or)$/.test(labels.at(-2) ?? '');
+  const subdomains = labels.slice(0, secondLevel && (labels.at(-1) ?? '').length === 2 ? -3 : -2);
+  return subdomains.some(
+    (label) =>
+      PAYMENT_URL_WORDS.has(label) ||
+      PAYMENT_URL_STEMS.some((stem) => label.includes(stem)) ||
+      label === 'secure-checkout' ||
+      label.endsWith('pay'),
+  );
+}
+
 /** Query parameters that carry what the shopper typed (`?q=payment plans`), not a step. */
 const SEARCH_TEXT_PARAMS = new Set(['q', 'query', 'search', 's', 'k', 'keyword', 'keywords', 'term']);
 
@@ -172,6 +203,7 @@ const decoded = (part: string) => {
 export function isPaymentUrl(url: string): boolean {
   if (!URL.canParse(url)) return false;
   const parsed = new URL(url);
+  if (isPaymentHost(parsed.hostname)) return true;
   const query = [...parsed.searchParams].filter(([name]) => !SEARCH_TEXT_PARAMS.has(name.toLowerCase()));
   // A step named by a parameter (`?cl=order`, `?step=payment`).
   if (query.some(([, value]) => /^(order|payment|checkout)$/i.test(value))) return true;
@@ -181,6 +213,8 @@ export function isPaymentUrl(url: string): boolean {
   const words = text.split(/[^a-z0-9]+/).filter(Boolean);
   if (words.some((w) => PAYMENT_URL_WORDS.has(w) || PAYMENT_URL_STEMS.some((stem) => w.includes(stem))))
     return true;
+  // `/paynow`, `/quickpay`, `/applepay`: paying, joined to another word.
+  if (words.some((w) => w.endsWith('pay') || /^pay(now|online|later|by|in)/.test(w))) return true;
   return words.includes('order') && words.some((w) => ORDER_STEP_WORDS.has(w));
 }
 
