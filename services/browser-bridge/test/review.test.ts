@@ -50,7 +50,9 @@ describe('extension events: signature before body', () => {
 
   it('a timestamp in the future beyond the tolerance is refused', async () => {
     const body = JSON.stringify({ sessionId, missionId: 'msn_1', type: 'PAGE_LOADED' });
-    const res = await post(signed('msg_future', body, Math.floor(Date.now() / 1000) + 301), body);
+    // Well past the tolerance: at 301 s, a second boundary crossed between signing and checking
+    // (both count whole seconds) made it 300 s, within the tolerance.
+    const res = await post(signed('msg_future', body, Math.floor(Date.now() / 1000) + 310), body);
     expect(res.json()).toEqual({
       error: 'INVALID_SIGNATURE',
       message: 'Webhook timestamp is outside the 5 minute tolerance',
