@@ -151,3 +151,13 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
       .send(metrics.render({ sse_open_streams: openStreamCount(app.server) }, await metrics.gauges()));
   });
 }
+
+/**
+ * One call to a peer service, as every caller counts it: `outcome` is the answer's status or
+ * `timeout`/`unreachable`; an answered call (`startedAt` given) is also timed.
+ */
+export function recordPeerCall(metrics: Metrics, peer: string, outcome: string, startedAt?: number): void {
+  metrics.inc('peer_calls_total', { peer, outcome });
+  if (startedAt !== undefined)
+    metrics.observe('peer_call_duration_seconds', { peer }, (performance.now() - startedAt) / 1000);
+}

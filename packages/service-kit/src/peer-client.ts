@@ -6,7 +6,7 @@ import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
 import { request } from './http-request.ts';
 import type { Caller } from './internal-auth.ts';
 import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
-import { scopeRegistry } from './metrics.ts';
+import { recordPeerCall, scopeRegistry } from './metrics.ts';
 import { startPeerCall } from './trace-context.ts';
 
 export type PeerCall<S extends z.ZodType | undefined> = {
@@ -112,7 +112,7 @@ export function createPeerClient(options: {
       } catch (err) {
         const outcome = isTimeout(err) ? 'timeout' : 'unreachable';
         span.end(true, { 'error.type': outcome });
-        metrics.inc('peer_calls_total', { peer: service, outcome });
+        recordPeerCall(metrics, service, outcome);
         if (isTimeout(err))
           throw upstreamTimeout(
             limit <= 0
@@ -123,8 +123,7 @@ export function createPeerClient(options: {
         throw upstreamError(`${service} is unreachable`, err);
       }
       span.end(res.statusCode >= 500, { 'http.response.status_code': res.statusCode });
-      metrics.inc('peer_calls_total', { peer: service, outcome: String(res.statusCode) });
-      metrics.observe('peer_call_duration_seconds', { peer: service }, (performance.now() - started) / 1000);
+      recordPeerCall(metrics, service, String(res.statusCode), started);
       let json: unknown = null;
       if (text) {
         try {

@@ -11,6 +11,7 @@ import {
   outgoingTraceparent,
   type Peer,
   REQUEST_TIMEOUT_HEADER,
+  recordPeerCall,
   serviceMetrics,
   trackOpenStream,
   httpRequest as undiciRequest,
@@ -226,22 +227,14 @@ export async function forward(
     }
     const reason = abort.signal.reason as { name?: string } | undefined;
     const timedOut = reason?.name === 'TimeoutError';
-    serviceMetrics.inc('peer_calls_total', {
-      peer: target.service,
-      outcome: timedOut ? 'timeout' : 'unreachable',
-    });
+    recordPeerCall(serviceMetrics, target.service, timedOut ? 'timeout' : 'unreachable');
     if (timedOut)
       throw upstreamTimeout(`${target.service} did not answer within ${target.timeoutMs} ms`, err);
     throw upstreamError(`${target.service} is unreachable`, err);
   } finally {
     clearTimeout(headerTimer);
   }
-  serviceMetrics.inc('peer_calls_total', { peer: target.service, outcome: String(upstream.statusCode) });
-  serviceMetrics.observe(
-    'peer_call_duration_seconds',
-    { peer: target.service },
-    (performance.now() - started) / 1000,
-  );
+  recordPeerCall(serviceMetrics, target.service, String(upstream.statusCode), started);
   // Every service answers an error in the JSON envelope: an error page instead (a proxy on the
   // way, a peer half-started) is a broken peer, not an answer to pass on to the client.
   if (upstream.statusCode >= 400 && !isJson(upstream)) {

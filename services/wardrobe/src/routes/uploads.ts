@@ -71,15 +71,17 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
     return { key, maxBytes: check.maxBytes ?? 0 };
   };
 
-  /** The image is still on its item. A store that cannot say keeps the bytes (the image may well be). */
-  const stillThere = async (target: { householdId: string; itemId: string; imageId: string }) => {
-    try {
-      const item = await ctx.items.get(target.householdId, target.itemId);
-      return item?.images.some((i) => i.imageId === target.imageId) ?? false;
-    } catch {
-      return true;
-    }
+  /** The image the upload key names, as its item now holds it (null: the image or item is gone). */
+  const imageOf = async (target: { householdId: string; itemId: string; imageId: string }) => {
+    const item = await ctx.items.get(target.householdId, target.itemId);
+    return item?.images.find((i) => i.imageId === target.imageId) ?? null;
   };
+  /** The image is still on its item. A store that cannot say keeps the bytes (the image may well be). */
+  const stillThere = (target: { householdId: string; itemId: string; imageId: string }) =>
+    imageOf(target).then(
+      (image) => image !== null,
+      () => true,
+    );
 
   app.register(async (scope: FastifyInstance) => {
     // Raw bytes for this route only: the body is streamed to storage, never buffered or parsed.
@@ -148,8 +150,7 @@ export function registerUploadRoutes(app: ServiceApp, ctx: WardrobeContext, stor
         }
         const target = parseImageKey(key);
         if (!target) throw notFound('Upload target not found');
-        const item = await ctx.items.get(target.householdId, target.itemId);
-        const image = item?.images.find((i) => i.imageId === target.imageId);
+        const image = await imageOf(target);
         if (!image) throw notFound('Upload target not found');
         if (image.status === 'confirmed') throw conflict('Image is already confirmed');
         // The URL is the asker's: once they have left the household (or were removed), it is dead.
