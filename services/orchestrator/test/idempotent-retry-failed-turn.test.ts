@@ -39,15 +39,19 @@ const chat = (id: string, key: string, message: string) =>
     payload: { message },
   });
 
-describe('a failed turn retried with the same Idempotency-Key', () => {
-  it('runs the turn again on the message, once, and then replays its reply', async () => {
-    const created = await app.inject({
+const newMission = async (): Promise<string> =>
+  (
+    await app.inject({
       method: 'POST',
       url: M,
       headers: as('usr_owner'),
       payload: { mission_type: 'STYLE', initial_message: 'hello' },
-    });
-    const id = created.json().mission_id;
+    })
+  ).json().mission_id;
+
+describe('a failed turn retried with the same Idempotency-Key', () => {
+  it('runs the turn again on the message, once, and then replays its reply', async () => {
+    const id = await newMission();
     failNext = true;
     expect((await chat(id, 'k1', 'a linen shirt under 80')).statusCode).toBe(502);
 
@@ -62,13 +66,7 @@ describe('a failed turn retried with the same Idempotency-Key', () => {
   });
 
   it('says so (409) when the user wrote again since: there is no answer to give back', async () => {
-    const created = await app.inject({
-      method: 'POST',
-      url: M,
-      headers: as('usr_owner'),
-      payload: { mission_type: 'STYLE', initial_message: 'hello' },
-    });
-    const id = created.json().mission_id;
+    const id = await newMission();
     failNext = true;
     expect((await chat(id, 'k2', 'something in blue')).statusCode).toBe(502);
     expect((await chat(id, 'k3', 'cheaper please')).statusCode).toBe(200);
