@@ -31,13 +31,17 @@ describe('closing a request gives back a reservation its approval left behind', 
       // still PENDING_APPROVAL with no budgetKey.
       const policies = createSpendingPolicyRepository(t.store);
       const policyDoc = await policies.getPolicy(created.householdId, t.adult.userId);
-      await policies.reserve({ ...created }, monthOf(new Date().toISOString()), policyDoc);
-      expect((await budgetOf(created.requestId)).spentThisMonth).toBe(80);
+      const now = new Date().toISOString();
+      await policies.reserve({ ...created }, monthOf(now), policyDoc, now);
+      const ledger = () => policies.getLedger(created.householdId, t.adult.userId, monthOf(now), 'EUR');
+      expect((await ledger())?.amounts).toEqual({ [created.requestId]: 80 });
+      // Not approved, so not shown as spent.
+      expect((await budgetOf(created.requestId)).spentThisMonth).toBe(0);
 
       const who = event === 'reject' ? t.guardian : t.adult;
       const closed = await t.post(`/requests/${created.requestId}/${event}`, who, { reason: 'no' });
       expect(closed.statusCode).toBe(200);
-      expect((await budgetOf(created.requestId)).spentThisMonth).toBe(0);
+      expect((await ledger())?.amounts).toEqual({});
     },
   );
 });

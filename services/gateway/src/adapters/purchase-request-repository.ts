@@ -28,6 +28,20 @@ export function createPurchaseRequestRepository(store: Store) {
       const r = await requests.get(requestId);
       return r && r.householdId === householdId ? r : null;
     },
+    /** The household's requests among `ids` that are in one of `states` (another household's are left out). */
+    async inStates(
+      householdId: string,
+      ids: readonly string[],
+      states: readonly PurchaseRequestStatus[],
+    ): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const found = await requests.getMany(ids);
+      return new Set(
+        [...found.values()]
+          .filter((r) => r.householdId === householdId && states.includes(r.status))
+          .map((r) => r.requestId),
+      );
+    },
     /**
      * One page of the household's requests, newest first: a household may hold any number, so
      * nobody reads them all at once. A cursor the store can't use fails with StoreQueryError.

@@ -23,7 +23,22 @@ export type SpendingLedger = {
   currency: string;
   /** requestId → reserved total */
   amounts: Record<string, number>;
+  /**
+   * requestId → when an approval reserved it, until the approval is seen on the request
+   * (settled). An approval whose reservation landed but whose request never moved (its store call
+   * timed out, a commit still on its way) leaves an entry here: after RESERVATION_FENCE_MS nothing
+   * can move the request any more, and an entry whose request is not approved by then is given
+   * back (flows/stale-reservations.ts). Entries written before this field existed have none.
+   */
+  pending?: Record<string, string>;
 };
+
+/**
+ * How long an approval's reservation is held before it may be judged stale: beyond Firestore's
+ * longest transaction lifetime (270 s), so an approval's commit that was still on its way when
+ * its caller gave up has landed or failed for good by then.
+ */
+export const RESERVATION_FENCE_MS = 5 * 60_000;
 
 export const monthOf = (iso: string) => iso.slice(0, 7);
 
@@ -88,9 +103,17 @@ export function reserveInLedger(
   base: Omit<SpendingLedger, 'amounts'>,
   policy: SpendingPolicy | null,
   request: PurchaseRequest,
+  now: string,
 ): SpendingLedger {
   const current = ledger ?? { ...base, amounts: {} };
-  if (request.requestId in current.amounts) return current;
+  if (request.requestId in current.amounts) {
+    // Held by an earlier approval that never reached the request: this approval holds it anew,
+    // so the entry is not judged stale while this one is under way.
+    const held = current.pending?.[request.requestId];
+    return held === undefined
+      ? current
+      : { ...current, pending: { ...current.pending, [request.requestId]: now } };
+  }
   const total = requestTotal(request);
   const spent = sum(current, request.currency);
   if (hasLimits(policy) && policy.monthlyLimit !== null && spent + total > policy.monthlyLimit + 1e-9) {
@@ -99,13 +122,69 @@ export function reserveInLedger(
       `Request total ${formatMoney(total, request.currency)} exceeds the requester's remaining monthly budget of ${formatMoney(remaining, policy.currency)} (limit ${formatMoney(policy.monthlyLimit, policy.currency)}, spent ${formatMoney(spent, policy.currency)})`,
     );
   }
-  return { ...current, amounts: { ...current.amounts, [request.requestId]: total } };
+  return {
+    ...current,
+    amounts: { ...current.amounts, [request.requestId]: total },
+    pending: { ...current.pending, [request.requestId]: now },
+  };
+}
+
+/** The ledger with the request's reservation settled (its approval is on the request); null: nothing to do. */
+export function settleInLedger(ledger: SpendingLedger | null, requestId: string): SpendingLedger | null {
+  if (!ledger?.pending || !(requestId in ledger.pending)) return null;
+  const { [requestId]: _settled, ...pending } = ledger.pending;
+  return { ...ledger, pending };
+}
+
+/** Reservations held longer than the fence by an approval not seen on its request: requestId → reservedAt. */
+export function staleReservations(ledger: SpendingLedger | null, now: string): Map<string, string> {
+  const cutoff = Date.parse(now) - RESERVATION_FENCE_MS;
+  const stale = new Map<string, string>();
+  for (const [requestId, at] of Object.entries(ledger?.pending ?? {}))
+    if (Date.parse(at) <= cutoff) stale.set(requestId, at);
+  return stale;
+}
+
+/**
+ * The ledger after judging stale reservations (`seen`: requestId → reservedAt as read): those of
+ * requests now spending are settled, the others given back. An entry held again since it was
+ * read (another approval of the same request) is left alone. Null: nothing changes.
+ */
+export function judgeStale(
+  ledger: SpendingLedger | null,
+  seen: ReadonlyMap<string, string>,
+  spending: ReadonlySet<string>,
+): SpendingLedger | null {
+  if (!ledger?.pending) return null;
+  const amounts = { ...ledger.amounts };
+  const pending = { ...ledger.pending };
+  let changed = false;
+  for (const [requestId, at] of seen) {
+    if (pending[requestId] !== at) continue;
+    delete pending[requestId];
+    if (!spending.has(requestId)) delete amounts[requestId];
+    changed = true;
+  }
+  return changed ? { ...ledger, amounts, pending } : null;
+}
+
+/** The ledger as the member's spending: without reservations whose request is not (yet) spending. */
+export function countedLedger(
+  ledger: SpendingLedger | null,
+  spending: ReadonlySet<string>,
+): SpendingLedger | null {
+  if (!ledger?.pending) return ledger;
+  const amounts = { ...ledger.amounts };
+  for (const requestId of Object.keys(ledger.pending))
+    if (!spending.has(requestId)) delete amounts[requestId];
+  return { ...ledger, amounts };
 }
 
 export function releaseFromLedger(ledger: SpendingLedger | null, requestId: string): SpendingLedger | null {
   if (!ledger || !(requestId in ledger.amounts)) return null;
   const { [requestId]: _released, ...amounts } = ledger.amounts;
-  return { ...ledger, amounts };
+  const { [requestId]: _held, ...pending } = ledger.pending ?? {};
+  return { ...ledger, amounts, ...(ledger.pending ? { pending } : {}) };
 }
 
 /** The roles table: a guardian reads any request's budget, everyone else only their own. */

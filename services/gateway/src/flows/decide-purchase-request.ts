@@ -9,7 +9,8 @@ import {
   requireGate,
   type StoredPurchaseRequest,
 } from '../domain/purchase-request-rules.ts';
-import { checkPolicyForRequest, ledgerKey, monthOf, monthsSince } from '../domain/spending-policy.ts';
+import { checkPolicyForRequest, ledgerKey, monthsSince } from '../domain/spending-policy.ts';
+import { reserveBudget } from './budget-reservation.ts';
 import { owedEntry, owing, payOwedAudit } from './owed-audit.ts';
 import { type Gate, gateEntry, type RequestRef } from './purchase-gate.ts';
 
@@ -19,11 +20,13 @@ export type Decision = { member: Member; userId: string; found: StoredPurchaseRe
 /**
  * Approving is three named steps:
  *  1. check: PARENT_GUARDIAN, PENDING_APPROVAL, and the requester's spending policy;
- *  2. reserve the total in the month's ledger (atomic on the ledger);
- *     undo: release it, unless the request is in a spending state by now (a racing approval
- *     won and the reservation, keyed by the request, is also its own);
+ *  2. reserve the total in the month's ledger (atomic on the ledger); over the monthly cap, give
+ *     back reservations other approvals left behind and try once more (flows/budget-reservation.ts);
+ *     undo: release it when the request is closed (rejected, cancelled, gone). A request still
+ *     PENDING_APPROVAL keeps it: step 3 may have failed with its write still on its way, and the
+ *     reservation is judged once that can no longer land (RESERVATION_FENCE_MS);
  *  3. move the request to APPROVED with the gate's audit entry owed in the same atomic update,
- *     then hand the entry to the audit outbox (flows/owed-audit.ts).
+ *     then hand the entry to the audit outbox (flows/owed-audit.ts), and settle the reservation.
  */
 export async function approvePurchaseRequest(
   ctx: GatewayContext,
@@ -47,12 +50,13 @@ export async function approvePurchaseRequest(
         run: async (s) => {
           const policy = await policies.getPolicy(found.householdId, found.requesterId);
           checkPolicyForRequest(policy, found);
-          s.budgetKey = await policies.reserve(found, monthOf(now), policy);
+          s.budgetKey = await reserveBudget(ctx.buyflow, found, policy, now);
         },
         undo: async (s) => {
           const current = await requests.get(found.householdId, found.requestId);
-          if (!current || !SPENDING_STATES.includes(current.status))
-            await policies.release(s.budgetKey, found.requestId);
+          const open =
+            current && (current.status === 'PENDING_APPROVAL' || SPENDING_STATES.includes(current.status));
+          if (!open) await policies.release(s.budgetKey, found.requestId);
         },
       },
       {
@@ -75,6 +79,8 @@ export async function approvePurchaseRequest(
           if (!doc) throw notFound('Purchase request not found');
           await payOwedAudit(ctx, doc);
           s.approved = doc;
+          // Best effort: a reservation left unsettled is settled when it is next judged.
+          await policies.settle(s.budgetKey, found.requestId).catch(() => {});
         },
       },
     ],

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { GatewayContext } from '../../context.ts';
 import { publicRequest, ROLE_RULES } from '../../domain/purchase-request-rules.ts';
 import { budgetView, mayReadBudget, monthOf } from '../../domain/spending-policy.ts';
+import { spendingLedger } from '../../flows/budget-reservation.ts';
 import { createPurchaseRequest } from '../../flows/create-purchase-request.ts';
 import { guarded } from '../../flows/purchase-gate.ts';
 import { currentUser } from '../../plugins/authenticate.ts';
@@ -143,7 +144,10 @@ export function registerCreateAndReadRoutes(app: ServiceApp, ctx: GatewayContext
       if (!mayReadBudget(member, found.requesterId)) return { ...publicRequest(found), budget: null };
       const policy = await policies.getPolicy(id, found.requesterId);
       const currency = policy?.currency ?? found.currency;
-      const ledger = await policies.getLedger(id, found.requesterId, monthOf(nowIso()), currency);
+      const ledger = await spendingLedger(
+        ctx.buyflow,
+        await policies.getLedger(id, found.requesterId, monthOf(nowIso()), currency),
+      );
       return { ...publicRequest(found), budget: budgetView(policy, ledger, currency) };
     },
   );

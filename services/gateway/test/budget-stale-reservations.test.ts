@@ -1,0 +1,137 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSpendingPolicyRepository } from '../src/adapters/spending-policy-repository.ts';
+import {
+  judgeStale,
+  monthOf,
+  RESERVATION_FENCE_MS,
+  type SpendingLedger,
+} from '../src/domain/spending-policy.ts';
+import { buildBuyflowGateway } from './buyflow-harness.ts';
+
+/*
+ * An approval whose ledger write landed after its caller was told it failed (a Firestore commit
+ * on its way at the deadline) leaves the request PENDING_APPROVAL with its amount reserved: a
+ * "phantom". It must neither block the member's budget for good nor be given back while an
+ * approval could still reach the request.
+ */
+type Harness = Awaited<ReturnType<typeof buildBuyflowGateway>>;
+let t: Harness;
+beforeEach(async () => {
+  t = await buildBuyflowGateway();
+  await t.app.inject({
+    method: 'PUT',
+    url: `${t.h}/members/${t.adult.userId}/spending-policy`,
+    headers: t.guardian.auth,
+    payload: { perRequestLimit: null, monthlyLimit: 100, currency: 'EUR' },
+  });
+});
+afterEach(async () => t.close());
+
+const month = () => monthOf(new Date().toISOString());
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+const policies = () => createSpendingPolicyRepository(t.store);
+const ledger = async () => policies().getLedger(t.household.householdId, t.adult.userId, month(), 'EUR');
+const create = async (price = 80) => (await t.post('/requests', t.adult, { ...t.item, price })).json();
+const approve = (requestId: string) => t.post(`/requests/${requestId}/approve`, t.guardian);
+const budget = async (requestId: string) =>
+  (
+    await t.app.inject({ method: 'GET', url: `${t.h}/requests/${requestId}`, headers: t.guardian.auth })
+  ).json().budget;
+
+/** What a timed-out approval leaves: the amount reserved at `reservedAt`, the request untouched. */
+async function phantom(request: { requestId: string }, reservedAt: string) {
+  const repo = policies();
+  const policy = await repo.getPolicy(t.household.householdId, t.adult.userId);
+  await repo.reserve(request as never, month(), policy, reservedAt);
+}
+
+describe('reservations an approval left behind', () => {
+  it('block the budget while the approval could still land, yet do not show as spent', async () => {
+    const stuck = await create(80);
+    await phantom(stuck, ago(60_000));
+    const next = await create(50);
+    const refused = await approve(next.requestId);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('remaining monthly budget of 20.00 EUR');
+    // spentThisMonth counts approved-or-later requests only.
+    expect(await budget(next.requestId)).toMatchObject({ spentThisMonth: 0, remaining: 100 });
+    expect((await ledger())?.amounts).toEqual({ [stuck.requestId]: 80 });
+  });
+
+  it('are given back once past the fence, so the approval they blocked goes through', async () => {
+    const stuck = await create(80);
+    await phantom(stuck, ago(RESERVATION_FENCE_MS + 1000));
+    const next = await create(50);
+    const approved = await approve(next.requestId);
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().status).toBe('APPROVED');
+    expect(await ledger()).toMatchObject({ amounts: { [next.requestId]: 50 }, pending: {} });
+    expect(await budget(next.requestId)).toMatchObject({ spentThisMonth: 50, remaining: 50 });
+    // The stuck request can still be approved later: it reserves again, within what is left.
+    expect((await approve(stuck.requestId)).statusCode).toBe(409);
+  });
+
+  it('are kept (and settled) when their request was approved after all', async () => {
+    const first = await create(80);
+    expect((await approve(first.requestId)).statusCode).toBe(200);
+    // Its settling write was lost: the reservation still looks held by an approval.
+    await t.store
+      .collection<SpendingLedger>('spending_ledgers')
+      .update(`${t.household.householdId}:${t.adult.userId}:${month()}:EUR`, (l) => ({
+        ...l!,
+        pending: { [first.requestId]: ago(RESERVATION_FENCE_MS + 1000) },
+      }));
+    const next = await create(50);
+    expect((await approve(next.requestId)).statusCode).toBe(409);
+    expect(await ledger()).toMatchObject({ amounts: { [first.requestId]: 80 }, pending: {} });
+    expect(await budget(next.requestId)).toMatchObject({ spentThisMonth: 80, remaining: 20 });
+  });
+
+  it('are settled by the approval that reserved them', async () => {
+    const one = await create(30);
+    expect((await approve(one.requestId)).statusCode).toBe(200);
+    expect(await ledger()).toMatchObject({ amounts: { [one.requestId]: 30 }, pending: {} });
+  });
+
+  it('are held anew by a second approval of the same request, and count once', async () => {
+    const stuck = await create(80);
+    await phantom(stuck, ago(RESERVATION_FENCE_MS + 1000));
+    const approved = await approve(stuck.requestId);
+    expect(approved.statusCode).toBe(200);
+    expect(await ledger()).toMatchObject({ amounts: { [stuck.requestId]: 80 }, pending: {} });
+    expect(await budget(stuck.requestId)).toMatchObject({ spentThisMonth: 80, remaining: 20 });
+  });
+});
+
+describe('judging stale reservations', () => {
+  const base = { householdId: 'h', memberId: 'm', month: '2026-11', currency: 'EUR' };
+  it('leaves an entry another approval has held again since it was read', () => {
+    const read = new Map([['r1', '2026-11-01T00:00:00.000Z']]);
+    const now: SpendingLedger = {
+      ...base,
+      amounts: { r1: 10 },
+      pending: { r1: '2026-11-01T00:09:00.000Z' },
+    };
+    expect(judgeStale(now, read, new Set())).toBeNull();
+  });
+  it('gives back the stale entries of requests not spending and settles the others', () => {
+    const at = '2026-11-01T00:00:00.000Z';
+    const ledger: SpendingLedger = {
+      ...base,
+      amounts: { gone: 10, kept: 20, young: 5 },
+      pending: { gone: at, kept: at, young: '2026-11-01T00:09:00.000Z' },
+    };
+    const judged = judgeStale(
+      ledger,
+      new Map([
+        ['gone', at],
+        ['kept', at],
+      ]),
+      new Set(['kept']),
+    );
+    expect(judged).toMatchObject({
+      amounts: { kept: 20, young: 5 },
+      pending: { young: '2026-11-01T00:09:00.000Z' },
+    });
+  });
+});
