@@ -22,6 +22,7 @@ describe('a price as a shop page writes it', () => {
     ['80', 80],
     ['Subtotal (2 items): €39.98', 39.98],
     ['2 × 19,99 €', 19.99],
+    ['￥１，２９９', 1299],
   ])('%s reads as %d', (text, amount) => {
     expect(readPagePrice(text)).toBe(amount);
   });
@@ -38,6 +39,10 @@ describe('a price as a shop page writes it', () => {
     ['a negative amount', '-€5.00'],
     ['a discount', 'Discount − 5,00 €'],
     ['no figure', 'Free'],
+    ['superscript cents', '€12⁹⁹'],
+    ['a fraction', '€12½'],
+    ['another script’s digits', '€١٢٫٩٩'],
+    ['another script’s digits beside ASCII ones', '12٩٩ €'],
   ])('%s is not read (%s)', (_what, text) => {
     expect(readPagePrice(text)).toBeNaN();
   });

@@ -9,7 +9,13 @@
  * should it be (a three-decimal currency), the larger reading is refused by the gateway as more
  * than approved, never accepted as less.
  */
-export function readPagePrice(text: string): number {
+export function readPagePrice(pageText: string): number {
+  // Superscript cents (`€12⁹⁹`), a fraction (`½`) or another script's digits are figures the
+  // pattern below cannot see: reading the digits beside them would read the price low.
+  // Full-width ones (`￥１，２９９`) read as their ASCII selves.
+  if (/\p{No}/u.test(pageText)) return Number.NaN;
+  const text = pageText.normalize('NFKC');
+  if (/[^\P{N}0-9]/u.test(text)) return Number.NaN;
   const found = figureIn(text);
   if (found === null) return Number.NaN;
   const figure = found.replace(/['’\s\u00a0\u202f]/g, '');
