@@ -183,7 +183,7 @@ const isSecretName = (name: string) =>
   /(?:TOKEN|SECRET|KEY|PASSWORD)$/.test(name) && !name.startsWith('REQUIRE_');
 
 /** A value as a boot message may show it: a password written into a URL is masked. */
-const shownValue = (value: string) => {
+export const shownValue = (value: string) => {
   // Whatever sits between the scheme and the last `@` is a user and password, whatever it holds.
   const at = value.lastIndexOf('@');
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0];

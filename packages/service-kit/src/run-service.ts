@@ -5,6 +5,7 @@ import { createLogger } from './logger.ts';
 import { serviceScope } from './service-scope.ts';
 import { drainGracefully } from './shutdown.ts';
 import { startTracing, stopTracing } from './tracing.ts';
+import { checkTracingSettings } from './tracing-settings.ts';
 
 type ProcessConfig = {
   host: string;
@@ -70,7 +71,10 @@ async function boot<C extends ProcessConfig>(
 ): Promise<RunningService> {
   const { service } = definition;
   // Every setting that is wrong given the others is named at once, not one per restart.
-  const config = collectConfigProblems(() => definition.loadConfig(env));
+  const config = collectConfigProblems(() => {
+    checkTracingSettings(env);
+    return definition.loadConfig(env);
+  });
   const logger = createLogger(service, config.logLevel);
   if (await startTracing(service, env)) logger.info('exporting traces over OTLP');
   const shutdownHooks: Array<() => Promise<void> | void> = [];

@@ -1,0 +1,51 @@
+import { configProblem, shownValue } from './config.ts';
+
+/**
+ * The OpenTelemetry variables the trace export reads (tracing.ts), checked at boot like every
+ * other setting: the SDK itself would log a warning (or nothing) and export no span at all, and
+ * an operator would learn it only when a trace is missing.
+ */
+const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+];
+
+export function checkTracingSettings(env: NodeJS.ProcessEnv): void {
+  const set = (name: string) => {
+    const value = env[name]?.trim();
+    return value ? value : undefined;
+  };
+  for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) {
+    const value = set(name);
+    if (value !== undefined && !/^https?:$/.test(URL.parse(value)?.protocol ?? ''))
+      configProblem(`${name} must be an http or https URL (value: ${shownValue(value)})`);
+  }
+  const delay = set('OTEL_BSP_SCHEDULE_DELAY');
+  if (delay !== undefined && !/^[1-9]\d{0,6}$/.test(delay))
+    configProblem(
+      `OTEL_BSP_SCHEDULE_DELAY must be a whole number of milliseconds above 0 (got ${JSON.stringify(delay)})`,
+    );
+  for (const name of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS']) {
+    const value = set(name);
+    // Values are secrets (an API key): the message names the form only.
+    if (value !== undefined && !value.split(',').every((pair) => /^\s*[^=\s]+\s*=.+$/.test(pair)))
+      configProblem(`${name} must be comma-separated name=value pairs`);
+  }
+  const protocol = set('OTEL_EXPORTER_OTLP_PROTOCOL') ?? set('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL');
+  if (protocol !== undefined && protocol !== 'http/json')
+    configProblem(
+      `spans are exported as OTLP http/json only; OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)} is not supported`,
+    );
+  const sampler = set('OTEL_TRACES_SAMPLER');
+  if (sampler !== undefined && !SAMPLERS.includes(sampler))
+    configProblem(
+      `OTEL_TRACES_SAMPLER must be one of ${SAMPLERS.join(', ')} (got ${JSON.stringify(sampler)})`,
+    );
+  const ratio = set('OTEL_TRACES_SAMPLER_ARG');
+  if (ratio !== undefined && sampler?.endsWith('traceidratio') && !(Number(ratio) >= 0 && Number(ratio) <= 1))
+    configProblem(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1 (got ${JSON.stringify(ratio)})`);
+}
