@@ -80,6 +80,7 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
           issuer: config.auth.oidc.issuer!,
           audience: config.auth.oidc.audience!,
           jwksUrl: config.auth.oidc.jwksUrl,
+          emailsAlwaysVerified: config.auth.oidc.emailsAlwaysVerified,
           timeoutMs: config.internalTimeoutMs,
         })
       : createDevIdentityProvider());

@@ -26,6 +26,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       OIDC_ISSUER: httpUrl().optional(),
       OIDC_AUDIENCE: z.string().min(1).optional(),
       OIDC_JWKS_URL: httpUrl().optional(),
+      OIDC_EMAILS_ALWAYS_VERIFIED: envBool(false),
       BUYFLOW_INTERNAL_TOKEN: z.string().min(1).default('dev-buyflow-internal-token'),
       REQUIRE_BUYFLOW_INTERNAL_TOKEN: envBool(true),
       CHECKOUT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(1800),
@@ -76,7 +77,12 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       ttlSeconds: raw.AUTH_TOKEN_TTL_SECONDS,
       issuer: raw.AUTH_ISSUER,
       audience: raw.AUTH_AUDIENCE,
-      oidc: { issuer: raw.OIDC_ISSUER, audience: raw.OIDC_AUDIENCE, jwksUrl: raw.OIDC_JWKS_URL },
+      oidc: {
+        issuer: raw.OIDC_ISSUER,
+        audience: raw.OIDC_AUDIENCE,
+        jwksUrl: raw.OIDC_JWKS_URL,
+        emailsAlwaysVerified: raw.OIDC_EMAILS_ALWAYS_VERIFIED,
+      },
     },
     buyflow: {
       internalToken: raw.BUYFLOW_INTERNAL_TOKEN,

@@ -43,7 +43,13 @@ beforeAll(async () => {
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
   });
   server.on('request', provider.callback());
-  gateway = await buildGateway({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'styling-app' });
+  gateway = await buildGateway({
+    AUTH_MODE: 'oidc',
+    OIDC_ISSUER: issuer,
+    OIDC_AUDIENCE: 'styling-app',
+    // Every test signs several users in from the one test client address.
+    RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
+  });
 });
 afterAll(async () => {
   await gateway.close();
@@ -55,7 +61,11 @@ const loginWith = (idToken: string) =>
 
 describe('OIDC login', () => {
   it('accepts an id_token of the configured issuer and audience; sub and email become the user', async () => {
-    const idToken = await mintIdToken('styling-app', { sub: 'oidc-user-1', email: 'parent@example.com' });
+    const idToken = await mintIdToken('styling-app', {
+      sub: 'oidc-user-1',
+      email: 'parent@example.com',
+      email_verified: true,
+    });
     const res = await loginWith(idToken);
     expect(res.statusCode).toBe(200);
     const me = await gateway.inject({
@@ -126,13 +136,82 @@ describe('OIDC emails and adding members by email', () => {
     expect(real.json()).toMatchObject({ memberId: 'grandma', role: 'PARENT_GUARDIAN' });
   });
 
+  it('an email without email_verified is not the user’s either, unless the provider is said to verify every address', async () => {
+    const guardian = await guardianHousehold('guardian-no-claim');
+    const claimant = await signIn({ sub: 'no-claim', email: 'aunt@example.com' });
+    const me = await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(claimant) });
+    expect(me.json()).toEqual({ userId: 'no-claim', email: '' });
+    expect((await addByEmail(guardian, 'aunt@example.com')).statusCode).toBe(404);
+
+    const trusting = await buildGateway({
+      AUTH_MODE: 'oidc',
+      OIDC_ISSUER: issuer,
+      OIDC_AUDIENCE: 'styling-app',
+      OIDC_EMAILS_ALWAYS_VERIFIED: 'true',
+    });
+    try {
+      const res = await trusting.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: {
+          idToken: await mintIdToken('styling-app', { sub: 'no-claim', email: 'aunt@example.com' }),
+        },
+      });
+      const mine = await trusting.inject({
+        method: 'GET',
+        url: '/api/v1/me',
+        headers: bearer(res.json().accessToken),
+      });
+      expect(mine.json()).toEqual({ userId: 'no-claim', email: 'aunt@example.com' });
+    } finally {
+      await trusting.close();
+    }
+  });
+
+  it.each([
+    ['a slash', 'https://id.example.com/users/42'],
+    ['a space', 'user 42'],
+    ['dots only', '..'],
+    ['reserved underscores', '__user__'],
+    ['a line break', 'user\n42'],
+    ['other scripts', 'пользователь-42'],
+  ])(
+    'a subject with %s signs in with a stable id that can be managed like any member',
+    async (_what, sub) => {
+      const guardian = await guardianHousehold(`guardian-${_what.replaceAll(' ', '-')}`);
+      const first = await signIn({
+        sub,
+        email: `${_what.replaceAll(' ', '-')}@example.com`,
+        email_verified: true,
+      });
+      const me = (await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(first) })).json();
+      expect(me.userId).toMatch(/^oidc_[\w-]{43}$/);
+      const again = await signIn({
+        sub,
+        email: `${_what.replaceAll(' ', '-')}@example.com`,
+        email_verified: true,
+      });
+      expect(
+        (await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(again) })).json().userId,
+      ).toBe(me.userId);
+      const added = await addByEmail(guardian, `${_what.replaceAll(' ', '-')}@example.com`);
+      expect(added.json()).toMatchObject({ memberId: me.userId });
+      const removed = await gateway.inject({
+        method: 'DELETE',
+        url: `/api/v1/households/${guardian.householdId}/members/${me.userId}`,
+        headers: bearer(guardian.token),
+      });
+      expect(removed.statusCode).toBe(204);
+    },
+  );
+
   it('a subject longer than ids may be gets a stable id of its own, and can be managed like any member', async () => {
     const guardian = await guardianHousehold('guardian-long-sub');
     const sub = `tenant:${'x'.repeat(240)}`;
-    const first = await signIn({ sub, email: 'long@example.com' });
+    const first = await signIn({ sub, email: 'long@example.com', email_verified: true });
     const me = (await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(first) })).json();
     expect(me.userId.length).toBeLessThanOrEqual(128);
-    const again = await signIn({ sub, email: 'long@example.com' });
+    const again = await signIn({ sub, email: 'long@example.com', email_verified: true });
     expect(
       (await gateway.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(again) })).json().userId,
     ).toBe(me.userId);
@@ -161,7 +240,7 @@ describe('OIDC emails and adding members by email', () => {
 
   it('an email two users have signed in with adds neither of them (409)', async () => {
     const guardian = await guardianHousehold('guardian-shared');
-    await signIn({ sub: 'old-owner', email: 'shared@example.com' });
+    await signIn({ sub: 'old-owner', email: 'shared@example.com', email_verified: 'true' });
     await signIn({ sub: 'new-owner', email: 'shared@example.com', email_verified: true });
     const added = await addByEmail(guardian, 'shared@example.com');
     expect(added.statusCode).toBe(409);

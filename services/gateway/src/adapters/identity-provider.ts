@@ -3,6 +3,7 @@
 // (createRemoteJWKSet caches keys), using OIDC discovery when no JWKS URL is configured.
 import { createHash } from 'node:crypto';
 import { httpRequest as request, unauthorized, upstreamError } from '@hs/service-kit';
+import { isValidDocId } from '@hs/store';
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
 
 import type { Identity } from './access-tokens.ts';
@@ -32,13 +33,17 @@ export function createDevIdentityProvider(): IdentityProvider {
 /** The longest id every contract takes for a member (paths, audit actors, owners). */
 const MAX_USER_ID_LENGTH = 128;
 
+/** Printable ASCII without spaces: an id that travels in paths and headers as it is. */
+const PLAIN_ID = /^[\x21-\x7e]+$/;
+
 /**
- * The user id of an OIDC subject: the `sub` itself, or for one longer than ids may be (OIDC
- * allows 255 characters) a stable digest of it, so the member can still be named in paths and
- * audit entries and managed like anyone else.
+ * The user id of an OIDC subject: the `sub` itself, or for one that cannot be an id as it is (OIDC
+ * allows 255 characters of any kind: longer than ids may be, a `/`, a space, `..`) a stable
+ * digest of it, so the member can still be named in paths, headers and audit entries, stored on
+ * every backend, and managed like anyone else.
  */
 export function oidcUserId(sub: string): string {
-  if (sub.length <= MAX_USER_ID_LENGTH) return sub;
+  if (sub.length <= MAX_USER_ID_LENGTH && PLAIN_ID.test(sub) && isValidDocId(sub)) return sub;
   return `oidc_${createHash('sha256').update(sub).digest('base64url')}`;
 }
 
@@ -46,6 +51,8 @@ export function createOidcIdentityProvider(settings: {
   issuer: string;
   audience: string;
   jwksUrl?: string | undefined;
+  /** The provider verifies every address and does not say so (no `email_verified` claim). */
+  emailsAlwaysVerified?: boolean;
   timeoutMs: number;
 }): IdentityProvider {
   let jwks: JWTVerifyGetKey | undefined;
@@ -77,11 +84,14 @@ export function createOidcIdentityProvider(settings: {
           algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
           requiredClaims: ['exp', 'sub'],
         });
-        // An address the provider says it has not verified is anyone's to type in: taken as the
-        // user's, a guardian adding "parent@example.com" could add whoever claimed it first.
-        // (Some providers send the claim as the string "false".)
-        const unverified = payload.email_verified === false || payload.email_verified === 'false';
-        const email = typeof payload.email === 'string' && !unverified ? payload.email : '';
+        // An address the provider has not said it verified is anyone's to type in: taken as the
+        // user's, a guardian adding "parent@example.com" could add whoever claimed it first. Only
+        // `email_verified: true` (some providers send the string "true") makes it the user's,
+        // unless the operator says the provider verifies every address without the claim.
+        const claim = payload.email_verified;
+        const verified =
+          claim === true || claim === 'true' || (claim === undefined && !!settings.emailsAlwaysVerified);
+        const email = typeof payload.email === 'string' && verified ? payload.email : '';
         const sub = String(payload.sub);
         const userId = oidcUserId(sub);
         return { userId, email, ...(userId !== sub ? { formerUserId: sub } : {}) };
