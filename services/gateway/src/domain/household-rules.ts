@@ -21,6 +21,7 @@ export const MAX_HOUSEHOLDS_CREATED_PER_USER = 20;
 
 export const MANAGE_MEMBERS_MESSAGE = 'Only a PARENT_GUARDIAN can manage household members';
 const LAST_GUARDIAN_MESSAGE = 'A household must keep at least one PARENT_GUARDIAN';
+const LAST_GUARDIAN_LEAVING_MESSAGE = `${LAST_GUARDIAN_MESSAGE}: make another member a PARENT_GUARDIAN, or remove the other members, before leaving`;
 
 export function newHousehold(id: string, name: string, creatorId: string, now: string): StoredHousehold {
   const creator: Member = {
@@ -124,7 +125,10 @@ export function changeMember(
 /**
  * A PARENT_GUARDIAN removes a member, or any member leaves (removes themself): nobody can be
  * kept in a household they were added to without asking (a stranger's household counts against
- * the 50 a user may belong to). The last PARENT_GUARDIAN can do neither (409).
+ * the 50 a user may belong to). The last PARENT_GUARDIAN cannot be removed, and leaves only as
+ * the last member (409 otherwise): a stranger who adds someone as guardian and leaves must not
+ * leave them a household they can never get out of. A household whose last member left keeps
+ * its data and is nobody's.
  */
 export function removeMember(
   h: StoredHousehold,
@@ -136,7 +140,8 @@ export function removeMember(
   else requireGuardian(h, actorId);
   if (!h.memberIds.includes(memberId)) throw notFound('Member not found');
   const members = h.members.filter((m) => m.memberId !== memberId);
-  if (guardians(members) === 0) throw conflict(LAST_GUARDIAN_MESSAGE);
+  if (members.length > 0 && guardians(members) === 0)
+    throw conflict(memberId === actorId ? LAST_GUARDIAN_LEAVING_MESSAGE : LAST_GUARDIAN_MESSAGE);
   return withMembers(h, members, now);
 }
 

@@ -126,7 +126,7 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
         tags,
         security,
         description:
-          'A PARENT_GUARDIAN removes a member (others: 403); any member may remove themself, to leave a household they were added to. The last PARENT_GUARDIAN can neither be removed nor leave (409).',
+          'A PARENT_GUARDIAN removes a member (others: 403); any member may remove themself, to leave a household they were added to. The last PARENT_GUARDIAN cannot be removed, and leaves only as the last member (409 while others remain): a household whose last member left is nobody’s.',
         params: MemberParams,
         response: { 204: z.null().describe('No content'), ...errors },
       },
