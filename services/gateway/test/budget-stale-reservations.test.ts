@@ -1,3 +1,4 @@
+import { type CollectionOptions, createStore, type Doc, type Store, StoreUnavailableError } from '@hs/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSpendingPolicyRepository } from '../src/adapters/spending-policy-repository.ts';
 import {
@@ -133,5 +134,55 @@ describe('judging stale reservations', () => {
       amounts: { kept: 20, young: 5 },
       pending: { young: '2026-11-01T00:09:00.000Z' },
     });
+  });
+});
+
+describe('an approval whose move of the request fails with its outcome unknown', () => {
+  /** A store whose purchase requests refuse their next update (a commit that timed out). */
+  function storeFailingNextRequestUpdate() {
+    const inner = createStore({ backend: 'inmemory' });
+    const failing = { next: false };
+    const store: Store = {
+      backend: inner.backend,
+      ping: () => inner.ping(),
+      close: () => inner.close(),
+      collection<T extends Doc>(name: string, options?: CollectionOptions) {
+        const collection = inner.collection<T>(name, options);
+        if (name !== 'purchase_requests') return collection;
+        return {
+          ...collection,
+          get: (id) => collection.get(id),
+          update: async (id, mutate) => {
+            if (failing.next) {
+              failing.next = false;
+              throw new StoreUnavailableError('STORE_TIMEOUT', 'timed out', { outcomeUnknown: true });
+            }
+            return collection.update(id, mutate);
+          },
+        } as typeof collection;
+      },
+    };
+    return { store, failing };
+  }
+
+  it('keeps its reservation for judging; the retried approval reserves nothing twice and settles it', async () => {
+    const made = storeFailingNextRequestUpdate();
+    const f = await buildBuyflowGateway({ store: made.store });
+    try {
+      const created = (await f.post('/requests', f.adult, { ...f.item, price: 40 })).json();
+      made.failing.next = true;
+      const failed = await f.post(`/requests/${created.requestId}/approve`, f.guardian);
+      expect(failed.statusCode).toBe(503);
+      const key = `${f.household.householdId}:${f.adult.userId}:${month()}:EUR`;
+      const ledgers = f.store.collection<SpendingLedger>('spending_ledgers');
+      // The write may still land: the amount stays held, not shown as spent.
+      expect((await ledgers.get(key))?.amounts).toEqual({ [created.requestId]: 40 });
+      expect(Object.keys((await ledgers.get(key))?.pending ?? {})).toEqual([created.requestId]);
+      const retried = await f.post(`/requests/${created.requestId}/approve`, f.guardian);
+      expect(retried.statusCode).toBe(200);
+      expect(await ledgers.get(key)).toMatchObject({ amounts: { [created.requestId]: 40 }, pending: {} });
+    } finally {
+      await f.close();
+    }
   });
 });
