@@ -35,6 +35,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
       RATE_LIMIT_CONFIRM_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
       RATE_LIMIT_EVENTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
+      RATE_LIMIT_HOUSEHOLDS_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(50),
       MAX_STREAMS_PER_USER: z.coerce.number().int().min(0).max(100_000).default(20),
       MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(1024),
       TRUST_PROXY: z
@@ -99,6 +100,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       confirmPerMinute: raw.RATE_LIMIT_CONFIRM_PER_MINUTE,
       /** Client events (votes, takeover and purchase signals) per user. */
       eventsPerMinute: raw.RATE_LIMIT_EVENTS_PER_MINUTE,
+      /** Households one user may create in 24 hours. */
+      householdsPerDay: raw.RATE_LIMIT_HOUSEHOLDS_PER_DAY,
       /** Mission streams open at once per user on this instance (0: no limit). */
       streamsPerUser: raw.MAX_STREAMS_PER_USER,
     },

@@ -84,3 +84,46 @@ describe('households per user', () => {
     expect(await listHouseholds(joiner)).toHaveLength(50);
   });
 });
+
+describe('households created per day', () => {
+  it('stops a user who creates and leaves households in a loop (RATE_LIMIT_HOUSEHOLDS_PER_DAY)', async () => {
+    const limited = await buildGateway({ RATE_LIMIT_HOUSEHOLDS_PER_DAY: '3' });
+    try {
+      const churner = await login(limited, 'churner@limits.test');
+      const create = () =>
+        limited.inject({
+          method: 'POST',
+          url: '/api/v1/households',
+          headers: bearer(churner.token),
+          payload: { name: 'Spam' },
+        });
+      for (let i = 0; i < 3; i++) {
+        const created = await create();
+        expect(created.statusCode).toBe(201);
+        // Leaving frees the place among the 20 live households a user may have created.
+        const id = created.json().householdId;
+        const left = await limited.inject({
+          method: 'DELETE',
+          url: `/api/v1/households/${id}/members/${churner.userId}`,
+          headers: bearer(churner.token),
+        });
+        expect(left.statusCode).toBe(204);
+      }
+      const refused = await create();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error).toBe('RATE_LIMITED');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(23 * 3600);
+      // Another user is not counted with them.
+      const other = await login(limited, 'other@limits.test');
+      const theirs = await limited.inject({
+        method: 'POST',
+        url: '/api/v1/households',
+        headers: bearer(other.token),
+        payload: { name: 'Home' },
+      });
+      expect(theirs.statusCode).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
+});

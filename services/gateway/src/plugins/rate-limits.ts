@@ -7,6 +7,7 @@ import { clientAddressKey } from '../domain/client-address.ts';
 import { accessHousehold } from './household-access.ts';
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 
 /** Which requests one per-minute limit counts: a route, and for a wildcard route which of its paths. */
 export type LimitedRoute = {
@@ -18,7 +19,10 @@ export type LimitedRoute = {
 };
 
 type Rule = LimitedRoute & {
-  perMinute: number;
+  /** Requests per window (0: no limit). */
+  max: number;
+  /** The window: a minute unless said otherwise. */
+  windowMs?: number;
   key: (request: FastifyRequest) => string;
   /**
    * Throws 404 when the resource the request names is missing. Asked only once the caller is over
@@ -38,7 +42,7 @@ const byUser = (request: FastifyRequest) => request.user?.userId ?? `ip:${reques
  */
 export const CHAT_TURNS = 'chat';
 
-/** The routes the gateway's per-minute limits count (also what the OpenAPI document marks 429). */
+/** The routes the gateway's limits count (also what the OpenAPI document marks 429). */
 export const LIMITED_ROUTES = {
   login: { name: 'login', method: 'POST', url: '/api/v1/auth/login' },
   // A chat, or a new mission (its first turn runs at creation).
@@ -67,6 +71,9 @@ export const LIMITED_ROUTES = {
     method: 'POST',
     url: '/api/v1/households/:id/requests/:requestId/confirmation-token',
   },
+  // Per day: the live households a user created are capped, but leaving one frees its place, so
+  // without a limit in time one account could create (and fill) households without end.
+  createHousehold: { name: 'households', method: 'POST', url: '/api/v1/households' },
 } satisfies Record<string, LimitedRoute>;
 
 /**
@@ -96,21 +103,22 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
     [
       {
         ...LIMITED_ROUTES.login,
-        perMinute: limits.loginPerMinute,
+        max: limits.loginPerMinute,
         key: (request: FastifyRequest) => clientAddressKey(request.ip),
       },
-      { ...LIMITED_ROUTES.chat, perMinute: limits.chatPerMinute, key: byUser, exists: missionExists },
-      { ...LIMITED_ROUTES.events, perMinute: limits.eventsPerMinute, key: byUser, exists: missionExists },
+      { ...LIMITED_ROUTES.chat, max: limits.chatPerMinute, key: byUser, exists: missionExists },
+      { ...LIMITED_ROUTES.events, max: limits.eventsPerMinute, key: byUser, exists: missionExists },
       // The purchase request's existence is checked before any limit (plugins/resource-exists.ts).
-      { ...LIMITED_ROUTES.confirm, perMinute: limits.confirmPerMinute, key: byUser },
-      { ...LIMITED_ROUTES.confirmationToken, perMinute: limits.confirmPerMinute, key: byUser },
+      { ...LIMITED_ROUTES.confirm, max: limits.confirmPerMinute, key: byUser },
+      { ...LIMITED_ROUTES.confirmationToken, max: limits.confirmPerMinute, key: byUser },
+      { ...LIMITED_ROUTES.createHousehold, max: limits.householdsPerDay, windowMs: DAY_MS, key: byUser },
     ] satisfies Rule[]
-  ).filter((rule) => rule.perMinute > 0);
+  ).filter((rule) => rule.max > 0);
 
   for (const rule of rules) {
     const check = app.createRateLimit({
-      max: rule.perMinute,
-      timeWindow: MINUTE_MS,
+      max: rule.max,
+      timeWindow: rule.windowMs ?? MINUTE_MS,
       keyGenerator: (request) => `${rule.name}:${rule.key(request)}`,
     });
     const hook = async (request: FastifyRequest) => {

@@ -22,7 +22,7 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
       schema: {
         tags: ['households'],
         security: [{ bearer: [] }],
-        description: `The caller becomes its PARENT_GUARDIAN. A user creates at most ${MAX_HOUSEHOLDS_CREATED_PER_USER} households and belongs to at most ${MAX_HOUSEHOLDS_PER_USER}: past either, 409 CONFLICT. Honours Idempotency-Key.`,
+        description: `The caller becomes its PARENT_GUARDIAN. A user creates at most ${MAX_HOUSEHOLDS_CREATED_PER_USER} households and belongs to at most ${MAX_HOUSEHOLDS_PER_USER}: past either, 409 CONFLICT. Leaving a household frees its place; creating more than RATE_LIMIT_HOUSEHOLDS_PER_DAY (default 50) in 24 hours is 429 RATE_LIMITED with Retry-After. Honours Idempotency-Key.`,
         headers: IdempotencyHeaders,
         body: CreateHouseholdRequest,
         response: { 201: Household, 401: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope },
