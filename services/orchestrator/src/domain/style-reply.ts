@@ -18,6 +18,10 @@ export const WELCOME =
 export const REFUSAL =
   "I can't do that. Approving a purchase is a parent's or guardian's decision in the app, and only the person who asked confirms the checkout, with a one-time confirmation. Nothing was changed. I'm happy to keep looking for things with you.";
 
+/** Another household's or another child's data asked for: the stylist sees this household only. */
+export const OTHERS_DATA_REFUSAL =
+  "I can't look at another household's or another child's wardrobe, sizes or details: I only see your own household's. I'm happy to help with shopping for your family, or with a gift if you tell me the size and age yourself.";
+
 /** "buy it now": how buying works here; the stylist never buys and never confirms a checkout. */
 export function purchaseSteps(role: Role | null, item?: string): string {
   const how = `I can't buy anything myself. Buying goes in steps: a purchase request is raised for ${item ? `the ${item}` : 'the item'}, a parent or guardian approves it, I prepare the cart, and then you confirm the checkout yourself in the app with a one-time confirmation.`;

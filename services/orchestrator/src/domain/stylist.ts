@@ -12,7 +12,7 @@ import { BABY_SIZES } from './brief/baby-sizes.ts';
 import { memberMentioned } from './brief/for-member.ts';
 import { itemMemory, withoutReplaced } from './brief/item-memory.ts';
 import { briefForKind, type ItemScopes } from './brief/item-scopes.ts';
-import { AFTER_SALES, OFF_TOPIC_SUBJECT, WEIGHT_LOSS } from './brief/off-topic.ts';
+import { AFTER_SALES, OFF_TOPIC_SUBJECT, OTHERS_DATA, WEIGHT_LOSS } from './brief/off-topic.ts';
 import { preferredBrand } from './brief/preferred-brand.ts';
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
@@ -22,6 +22,7 @@ import {
   AFTER_SALES_REPLY,
   CLARIFY,
   OFF_TOPIC,
+  OTHERS_DATA_REFUSAL,
   REFUSAL,
   styleReply,
   WEIGHT_LOSS_REPLY,
@@ -145,7 +146,8 @@ export function styleDecision(input: ModelInput): ModelDecision {
   const forMemberId = step === 0 ? memberMentioned(input.userText, input.members ?? []) : undefined;
   const empty = Object.keys(previous).length === 0;
   if (step === 0) {
-    if (reading.intent === 'refuse') return reply(REFUSAL);
+    if (reading.intent === 'refuse')
+      return reply(OTHERS_DATA.test(reading.text) ? OTHERS_DATA_REFUSAL : REFUSAL);
     if (reading.intent === 'thanks') return reply(WELCOME);
     // "can i return the coat", "where is my order", a diet: its own answer, the brief kept as it was.
     if (reading.intent === 'offtopic' && AFTER_SALES.test(reading.text)) return reply(AFTER_SALES_REPLY);

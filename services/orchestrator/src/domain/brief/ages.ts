@@ -167,8 +167,14 @@ const CLAUSE_YEARS = new RegExp(
 );
 const AN_ITEM = new RegExp(String.raw`(?<![\w-])(?:${ITEM})(?![\w-])`);
 
+/** "ages 5 7 and 9", "aged 4 6": ages listed as they are dictated, with no comma between. */
+const SPACED_AGES = /\b(ages|aged) (\d{1,2}(?: \d{1,2})+)\b/g;
+
 export function readAges(message: string): { age?: number; ages: number[] } {
-  const text = schoolAges(message);
+  const text = schoolAges(message).replace(
+    SPACED_AGES,
+    (_, word: string, list: string) => `${word} ${list.split(' ').join(' , ')}`,
+  );
   // A clause of years after an item is the kids' size of whoever wears it.
   const person = PERSON.test(text) || (CLAUSE_YEARS.test(text) && AN_ITEM.test(text));
   const said = text.match(ONE_AGE);

@@ -259,6 +259,10 @@ const DARK_ALONE = new RegExp(
   'g',
 );
 
+/** "no cap", "fire no cap fr", "no cap , size 7": the slang tag, ending its phrase (not "no cap on the price"). */
+const NO_CAP_SLANG =
+  /\bno cap\b(?= ?(?:$|[.,]|fr|frfr|tho|though|bro|lol|fam|deadass|ngl|i|i'm|im|we|these|this|that|it|they|not|no|but|and|need|want)\b| ?[.,]| ?$)/g;
+
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
     // No price, size or age runs past nine digits, so a longer run is read as nothing whatever its
@@ -284,6 +288,8 @@ export function normalize(message: string): string {
     .trim();
   t = soundsLike(t);
   t = ` ${t} `.replace(FILLERS, ' ').replace(LIKE_FILLER, ' ').replace(/\s+/g, ' ').trim();
+  // "no cap" closing a phrase is slang for "no lie": no budget dropped and no cap said no to.
+  if (t.includes('no cap')) t = t.replace(NO_CAP_SLANG, ' ').replace(/\s+/g, ' ').trim();
   t = spellNumbers(t);
   // Most messages have no "-ish": the colour pattern runs only when one is there.
   if (t.includes('ish'))

@@ -39,7 +39,7 @@ export const AROUND = `around|about|approximately|approx|roughly|circa|close to|
 // "50 for both", "200 in total", "30 each": what the things may cost, a ceiling.
 const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most|and under|and below|or lower|for (?:both|the (?:two|pair|lot|set)|everything|all of (?:it|them))|(?:in )?total|altogether|each|apiece|a piece`;
 const CHEAP =
-  /\b(?:cheap|cheapest|cheapish|reasonably priced|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|not too expensive|not (?:so|very|that|overly) expensive|not expensive|not too pricey|not (?:so|very) pricey|thrifty|on a budget|low budget|tight budget)\b/;
+  /\b(?:cheap|cheapest|cheapish|reasonably priced|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|(?:not|nothing)(?: too| so| very| that| overly)? (?:expensive|pricey|pricy|dear|spenny|costly)|thrifty|on a budget|low budget|tight budget|(?:won'?t|doesn'?t|does not|will not|not|without) (?:break(?:ing)? the bank|cost(?:ing)? (?:a fortune|the earth|too much))|(?:doesn'?t|does not|won'?t|will not) cost much)\b/;
 
 /**
  * "tops" beside an amount is the ceiling ("50 tops", "tops 50", "$30 tops"), not the item, when the
@@ -155,10 +155,13 @@ export function readPrice(text: string): PriceReading {
   return out;
 }
 
-/** "more expensive", "go higher": raise the ceiling by half. */
+/**
+ * "more expensive", "go higher": raise the ceiling by half. Said no to ("i don't want to spend
+ * more", "nothing more expensive") or compared ("spend more than 100"), it raises nothing.
+ */
 export const PRICIER =
-  /\b(?:more expensive|pricier|go (?:a bit |a little )?higher|higher budget|bigger budget|spend (?:a bit |a little )?more|nicer ones|better quality)\b/;
+  /(?<!\b(?:not|no|nothing|never|(?:do|does|did|wo|ca|could|would|should|must)n'?t|cannot)(?: [a-z']+){0,3} )\b(?:more expensive|pricier|go (?:a bit |a little )?higher|higher budget|bigger budget|spend (?:a bit |a little )?more(?! than| then)|nicer ones|better quality)\b/;
 
 /** "cheaper", "less expensive", "too pricey": lower the bound below what was shown. */
 export const CHEAPER =
-  /\b(?:cheaper|less expensive|lower price|(?<!\bnot )too (?:expensive|pricey|much)|more affordable|cheaper ones?|cheaper options?|half (?:the|that) (?:price|cost)|half (?:what|as much as) (?:that|this|those|these|it|they|we|i)\b)\b/;
+  /\b(?:cheaper|less expensive|lower price|(?<!\b(?:not|nothing|never|isn'?t|aren'?t|wasn'?t|weren'?t) )too (?:expensive|pricey|much)|more affordable|cheaper ones?|cheaper options?|half (?:the|that) (?:price|cost)|half (?:what|as much as) (?:that|this|those|these|it|they|we|i)\b)\b/;

@@ -4,7 +4,14 @@ import { readBabySizes } from './baby-sizes.ts';
 import { climateOf, localSeason } from './climate.ts';
 import { type ItemScope, type ItemScopes, itemSpans, SHARED_WORDS, widestPrice } from './item-scopes.ts';
 import { normalize } from './normalize.ts';
-import { AFTER_SALES, CLOTHING_TALK, CREATIVE_TASK, OFF_TOPIC_SUBJECT, WEIGHT_LOSS } from './off-topic.ts';
+import {
+  AFTER_SALES,
+  CLOTHING_TALK,
+  CREATIVE_TASK,
+  OFF_TOPIC_SUBJECT,
+  OTHERS_DATA,
+  WEIGHT_LOSS,
+} from './off-topic.ts';
 import { CHEAPER, PRICE_CLEARED, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
 import {
   BRANDS,
@@ -324,13 +331,14 @@ const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
 ];
 
 /**
- * Another item on top of those asked for: "also", "too", and a message that opens with "and" or
+ * Another item on top of those asked for: "also", "too" (not the "too" of "nothing too dear", "not
+ * too tight": a wish about the look or the price), and a message that opens with "and" or
  * "with" ("and a cardigan", "with shoes to match"), or asks for what matches ("and matching gloves").
  */
 const ADD_KINDS =
-  /\b(?:also|too|as well|plus|another)\b|^ ?(?:and|with|oh and|and then)\b|\bmatching\b|\bto match\b|\bto go with (?:it|them|that|this)\b/;
+  /\b(?:also|too(?! (?:expensive|pricey|pricy|dear|spenny|costly|much|many|big|small|large|tight|loose|long|short|fancy|formal|dressy|casual|sporty|bright|dark|warm|hot|cold|thin|thick|heavy|light|girly|babyish|childish|revealing|plain|busy|loud|flashy|baggy|high|low|young|old)\b)|as well|plus|another)\b|^ ?(?:and|with|oh and|and then)\b|\bmatching\b|\bto match\b|\bto go with (?:it|them|that|this)\b/;
 const REFUSE =
-  /\bignore (?:the |all |your |any |previous |those )*(?:rules|instructions|limits|restrictions)\b|\b(?:admin|developer|god|dev) mode\b|\bapprove (?:it|this|that|the request|my request|the purchase|them)\b|\bconfirm (?:the |my )?(?:checkout|purchase|order|payment)\b|\bbypass\b|\boverride\b|\bpretend (?:you|to)\b|\byou are now\b|\b(?:skip|without|get round|get around|no need for) (?:the |my |a |any |your )?(?:(?:parent(?:al|s|'s|s')?|mum'?s|mom'?s|dad'?s|guardian'?s?) )?(?:approval|confirmation|permission|parents?|asking)\b/;
+  /\bignore (?:the |all |your |any |previous |those )*(?:rules|instructions|limits|restrictions)\b|\b(?:admin|developer|god|dev) mode\b|\bapprove (?:it|this|that|the request|my request|the purchase|them)\b|\bconfirm (?:the |my )?(?:checkout|purchase|order|payment)\b|\bbypass\b|\boverride\b|\bpretend (?:you|to)\b|\byou are now\b|\b(?:skip|without|get round|get around|no need for) (?:the |my |a |any |your )?(?:(?:parent(?:al|s|'s|s')?|mum'?s|mom'?s|dad'?s|guardian'?s?) )?(?:approval|confirmation|permission|parents?|asking)\b|\b(?:log|logged|logging|sign|signed|signing) ?(?:into|onto|in|on)(?: (?:as|to|with|using))? (?:my |his |her |their |our |the )?(?:husband|wife|partner|mum|mom|dad|mother|father|parents?|guardian|brother|sister|someone|somebody|another|other|[a-z]+'s)\b|\b(?:use|using|with|on|from) (?:my |his |her |their |our )?(?:husband|wife|partner|mum|mom|dad|mother|father|parents?|guardian|brother|sister|grandma|grandad|grandpa|nan|someone|somebody)(?:'s|s|s')? (?:credit |debit |bank )?(?:card|account|login|password|details|approval|phone|paypal)\b/;
 const BUY =
   /\b(?:buy|purchase|order|check ?out|checkout|pay for|place (?:the |an |my )?order|add (?:it |this |that |them )?to (?:the |my )?(?:cart|basket)|get (?:it|this|that|them|one) (?:now|for (?:me|him|her|us))|i'?ll take (?:it|that|this|the))\b/;
 /**
@@ -397,21 +405,42 @@ const BAG_WORDS = KINDS.filter((k) => k.category === 'BAG')
   .flatMap((k) => k.words)
   .sort((a, b) => b.length - a.length)
   .join('|');
-/** "small", "medium", "large" as a size: not how an item fits or packs ("runs small", "too big"). */
+/**
+ * "small", "medium", "large" as a size: not how an item fits or packs ("runs small", "too big"),
+ * nor how a child is built ("he's 6 but small", "tall for her age").
+ */
 const SIZE_WORDS = new RegExp(
-  String.raw`(?<!\b(?:too|so|bit|very|packs|packs down|folds|folds down|runs|run|fits|fit|comes up|come up) )\b(small|medium|large)\b(?! (?:${BAG_WORDS}|amount|budget|family|group|number))`,
+  String.raw`(?<!\b(?:too|so|bit|very|packs|packs down|folds|folds down|runs|run|fits|fit|comes up|come up|but|quite|rather|pretty|really) )\b(small|medium|large)\b(?! (?:${BAG_WORDS}|amount|budget|family|group|number)\b)(?! for (?:his|her|their|its|my|our|your|an?) (?:age|\d))`,
   'g',
 );
-const WEARS_A =
-  /\b(?:he'?s|she'?s|he is|she is|i'?m|i am|they'?re|they are|(?:he|she|i|they) (?:wears?|takes?|is|are)) an? (\d{1,2}(?:\.5)?)\b(?! ?(?:years?|yrs?|yo|y\/o|months?|weeks?|year olds?|dollars?|bucks|pounds?|euros?|quid))/g;
+/** Who wears the size, said by name of the relation: "my daughter wears a 10", "my husband takes a 42". */
+const WEARER =
+  '(?:sons?|daughters?|husband|wife|partner|boys?|girls?|kids?|child|toddler|teen|teenager|eldest|oldest|youngest|little one|mum|mom|dad|mother|father|grandson|granddaughter|nephew|niece|brother|sister|twins)';
+/** "she's actually a 1 now", "he is now a 5", "i usually take a 12": a word of time or habit between. */
+const WEARS_ADVERB =
+  '(?: (?:actually|now|currently|probably|usually|normally|generally|typically|mostly|still|really|already|just|definitely|more like|nearly|almost))?';
+const WEARS_A = new RegExp(
+  String.raw`\b(?:(?:he'?s|she'?s|he is|she is|i'?m|i am|they'?re|they are)${WEARS_ADVERB}|${WEARER}'s${WEARS_ADVERB}|(?:he|she|i|they|${WEARER})${WEARS_ADVERB} (?:wears?|takes?|is|are))${WEARS_ADVERB} an? (\d{1,2}(?:\.5)?)\b(?! ?(?:years?|yrs?|yo|y\/o|months?|weeks?|year olds?|dollars?|bucks|pounds?|euros?|quid))`,
+  'g',
+);
 /** "m or l", "s/m", "10 or 12": the alternatives after a first size. */
 const OR_LETTERS = String.raw`((?:(?:\s?(?:or|/|,|&|and)\s?|\s)(?:an?\s)?${LETTER}\b(?!'))*)`;
 /** "10 or 12", "8 or a 10", "8 or size 10" (not "8 or a 10 year old": an age). */
 const OR_NUMBERS = String.raw`((?:\s?(?:or|/)\s?(?:an?\s|size\s)?\d{1,2}(?:\.5)?\b(?! ?(?:years?|yrs?|year olds?|months?)\b))*)`;
+/** Who a size's range is cut for, said after the figure ("13 kids", "size 2 youth", "9 infant"). */
+const KIDS_RANGE_WORD =
+  "(?:(kids?'?s?|youth|juniors?|jnr|jr|children'?s?|little kids?|big kids?)|infants?|toddlers?)";
+const RANGE_AFTER = KIDS_RANGE_WORD.replace('(kids', '(?:kids');
+/** A kids' size said by age after what the child wears or needs ("wears age 12", "so age 12-13"). */
+const WORN_AGE =
+  /\b(?:wears?|wearing|takes?|taking|fits?(?: into| in)?|fitting(?: into)?|needs?|is in|she'?s in|he'?s in|they'?re in|in|so|but|buy|get|usually|actually|more like) (?:an? |the )?(?:age|aged) (\d{1,2}) ?(?:(?:-|–|to|\/) ?(\d{1,2}))?(?! ?(?:months?|mths?|weeks?)\b)(?![\w.])/g;
+/** "wears 10-11", "takes 7-8": a range worn, said without "age". */
+const WORN_RANGE =
+  /\b(?:wears?|wearing|takes?|taking|fits?(?: into| in)?|is in|she'?s in|he'?s in|they'?re in) (\d{1,2}) ?(?:-|–|\/) ?(\d{1,2})\b(?! ?(?:months?|mths?|weeks?)\b)(?![\w.])/g;
 const SIZE_NUMBERS = new RegExp(
   // "32 waist 34 length": the number before a length, leg or inseam is no waist.
   // "kids size 13" is read above, as one kids' size.
-  String.raw`(?<!\b(?:kids?'?s?|youth|children'?s?|toddler) )\b(?:size|sz|waist)(?: is| was)? (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)(?! ?(?:length|leg|inseam|long)\b)${OR_NUMBERS}`,
+  String.raw`(?<!\b(?:kids?'?s?|youth|children'?s?|toddler) )\b(?:size|sz|waist)(?: is| was)? (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)(?! ?(?:length|leg|inseam|long)\b)(?! ?${RANGE_AFTER}(?![\w']))${OR_NUMBERS}`,
   'g',
 );
 const SIZE_LETTERS = new RegExp(
@@ -434,11 +463,19 @@ const RANGE_SIZE = new RegExp(
   String.raw`\b(?:ladies|ladies'|lady's|womens|women's|woman's|womans|mens|men's|man's)(?: size)? (\d{1,2}(?:\.5)?)\b${NOT_A_SIZE_AFTER}`,
   'g',
 );
-const SHOE_WORDS = new RegExp(
-  String.raw`\b(?:${KINDS.filter((k) => k.category === 'SHOES')
-    .flatMap((k) => k.words)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('|')})\b`,
+const SHOE_WORD = KINDS.filter((k) => k.category === 'SHOES')
+  .flatMap((k) => k.words)
+  .sort((a, b) => b.length - a.length)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|');
+const SHOE_WORDS = new RegExp(String.raw`\b(?:${SHOE_WORD})\b`);
+/**
+ * "trainers 13 kids", "size 2 youth", "school shoes, 1 junior": a kids' shoe size with its range
+ * after the figure, after "size" or a shoe word ("for 3 kids" counts them).
+ */
+const SIZE_THEN_RANGE = new RegExp(
+  String.raw`\b(?:size|sz|${SHOE_WORD})(?: ,)? (\d{1,2}(?:\.5)?) ?${KIDS_RANGE_WORD}(?![\w'])`,
+  'g',
 );
 const SHOE_NUMBER = new RegExp(String.raw`\b(?:number|nr|no\.) ([1-4]\d(?:\.5)?)\b${NOT_A_SIZE_AFTER}`, 'g');
 const WAIST_AFTER_ITEM =
@@ -503,6 +540,20 @@ function readSizes(said: string, ages: number[]): string[] {
   ))
     if (Number(m[2]) <= (m[1] ? 16 : 4)) add(`KIDS ${m[2]}`);
     else add(m[2]!);
+  // "she's 10 but wears age 12", "he's 11 but tall so age 12-13": the kids' size worn, said by age,
+  // is no age of the child's (whose own age stays the brief's).
+  // "she is 9 but wears 10-11": a range a year wide, worn by a child whose age is said.
+  if (ages.length > 0)
+    for (const m of text.matchAll(WORN_RANGE))
+      if (Number(m[2]) - Number(m[1]) === 1 && Number(m[2]) <= 16)
+        for (const a of [m[1], m[2]]) add(`KIDS ${a}`);
+  for (const m of text.matchAll(WORN_AGE)) {
+    const [lo, hi] = [Number(m[1]), Number(m[2] ?? m[1])];
+    if (hi >= lo && hi - lo <= 2 && hi <= 16) for (let a = lo; a <= hi; a++) add(`KIDS ${a}`);
+  }
+  for (const m of text.matchAll(SIZE_THEN_RANGE))
+    if (Number(m[1]) <= (m[2] ? 16 : 4)) add(`KIDS ${m[1]}`);
+    else add(m[1]!);
   // "kids 10-11", "13-14y", "9-10yrs hoodie": a kids' size as labels give it, two ages a year or
   // two apart (not "lasts 2-3 yrs", a duration).
   for (const m of text.matchAll(KIDS_RANGE)) {
@@ -705,9 +756,9 @@ function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
     return { rest: text };
   // "what goes with a mustard skirt", "which colour would go with an olive coat": a question about
   // one piece, said with "a", pairs with it as with "my" (an item asked for "to go with a
-  // skirt" is still the item, SERVED).
+  // skirt" is still the item, SERVED). "the green dress we bought" is owned as "my" is.
   const m = text.match(
-    /\b(?:my|our|his|her|their|i (?:have|own|got|bought) (?:a|an|these|this|some)|(?<=^ ?(?:so |and |ok |okay |hi |hey )?(?:what|which)(?: (?:colou?rs?|shoes|top|tops|else|would|could|will|can|might|do you think|should i|to|goes|go|looks?|works?|would look|good|best|nice))* (?:go(?:es)?|looks? (?:good|nice|great|best)|work|works|match(?:es)?|wear|pair) (?:well |nicely |best )?with )(?:a|an)) ((?:[a-z'-]+ ?){1,4})/,
+    /\b(?:my|our|his|her|their|i (?:have|own|got|bought) (?:a|an|these|this|some)|(?:the|that|this|those|these)(?= (?:[a-z'-]+ ){1,3}(?:(?:we|i|she|he|they) (?:already |just |recently )?(?:bought|got|have|own|ordered|had)|(?:we|i) got (?:her|him|them))\b)|(?<=^ ?(?:so |and |ok |okay |hi |hey )?(?:what|which)(?: (?:colou?rs?|shoes|top|tops|else|would|could|will|can|might|do you think|should i|to|goes|go|looks?|works?|would look|good|best|nice))* (?:go(?:es)?|looks? (?:good|nice|great|best)|work|works|match(?:es)?|wear|pair) (?:well |nicely |best )?with )(?:a|an)) ((?:[a-z'-]+ ?){1,4})/,
   );
   if (!m) return { rest: text };
   // The owned piece runs up to its item word: "my white jeans under 60" is "white jeans".
@@ -728,6 +779,17 @@ const NAMED_SEASON =
 /** "make it two", "make that a couple": a count said in words (a size is said "make it a 2"). */
 const COUNT_ASKED =
   /\bmake (?:it|that) (?:two|three|four|five|six|a couple|a pair)\b(?! (?:sizes?|and a half)\b)/i;
+
+/** Not said of the fit: "not too tight", "nothing too big" say how it should fit, no step from the last size. */
+const FIT_WISH = String.raw`(?<!\b(?:not|nothing|never|isn'?t|aren'?t|wasn'?t|weren'?t) )`;
+/** "smaller", "too big": one size down from the brief's. */
+const SIZE_DOWN = new RegExp(
+  String.raw`\b(?:smaller|size down|a size down|one size down)\b|${FIT_WISH}\btoo (?:big|large|loose)\b`,
+);
+/** "bigger", "too small": one size up. */
+const SIZE_UP = new RegExp(
+  String.raw`\b(?:bigger|larger|size up|a size up|one size up)\b|${FIT_WISH}\btoo (?:small|tight)\b`,
+);
 
 const READINGS_KEPT = 256;
 const readings = new Map<string, Reading>();
@@ -765,13 +827,7 @@ function readOnce(message: string): Reading {
   const price = readPrice(text);
   const cheaper = CHEAPER.test(text);
   const pricier = PRICIER.test(text);
-  const sizeStep = /\b(?:smaller|size down|a size down|one size down|too big|too large|too loose)\b/.test(
-    text,
-  )
-    ? -1
-    : /\b(?:bigger|larger|size up|a size up|one size up|too small|too tight)\b/.test(text)
-      ? 1
-      : undefined;
+  const sizeStep = SIZE_DOWN.test(text) ? -1 : SIZE_UP.test(text) ? 1 : undefined;
   const neg = readNegations(text);
   // "50 tops" is the ceiling (read with the price), not a top.
   const tops = topsBound(text);
@@ -889,7 +945,8 @@ const offTopic = (r: Reading) =>
   OFF_TOPIC_SUBJECT.test(r.text) && !CLOTHING_TALK.test(r.text) && garmentStates(r) === 0;
 
 function intentOf(r: Reading): Reading['intent'] {
-  if (REFUSE.test(r.text)) return 'refuse';
+  // Skipping an approval, or another household's or child's data (OTHERS_DATA): refused.
+  if (REFUSE.test(r.text) || OTHERS_DATA.test(r.text)) return 'refuse';
   // A return, a refund, an order's delivery, a diet or a poem: no search and no purchase, whatever
   // garment is named.
   if (offTopic(r) || AFTER_SALES.test(r.text) || WEIGHT_LOSS.test(r.text) || CREATIVE_TASK.test(r.text))

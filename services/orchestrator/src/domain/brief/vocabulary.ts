@@ -447,6 +447,9 @@ export const KINDS: Kind[] = [
       'sunsuits',
       'sunsuit',
       'swimming costume',
+      // "swimming kit for school", "her swim kit": what is worn to swim.
+      'swimming kit',
+      'swim kit',
       'swim trunks',
       'swim shorts',
       'board shorts',
