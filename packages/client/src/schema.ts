@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a sign-in idToken for an access token
-         * @description AUTH_MODE=dev: any idToken up to 256 characters that is not blank, else 401 (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id (one longer than 128 characters: `oidc_` and its SHA-256, unless the user signed in with it whole before) and its `email` the email, unless the token says `email_verified` false (then the user has no email).
+         * @description AUTH_MODE=dev: any idToken up to 256 characters that is not blank, else 401 (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id (one longer than 128 characters or not a plain id (a `/`, a space, characters outside printable ASCII, `.`, `..`): `oidc_` and its SHA-256, unless the user signed in with it whole before) and its `email` the email when the token says `email_verified` true (or carries no such claim and OIDC_EMAILS_ALWAYS_VERIFIED is set); otherwise the user has no email.
          */
         post: operations["login"];
         delete?: never;
@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create household
-         * @description The caller becomes its PARENT_GUARDIAN. A user creates at most 20 households and belongs to at most 50: past either, 409 CONFLICT. Honours Idempotency-Key.
+         * @description The caller becomes its PARENT_GUARDIAN. A user creates at most 20 households and belongs to at most 50: past either, 409 CONFLICT. Leaving a household frees its place; creating more than RATE_LIMIT_HOUSEHOLDS_PER_DAY (default 50) in 24 hours is 429 RATE_LIMITED with Retry-After. Honours Idempotency-Key.
          */
         post: operations["createHousehold"];
         delete?: never;
@@ -191,7 +191,7 @@ export interface paths {
         };
         /**
          * List audit logs
-         * @description PARENT_GUARDIAN only (403 for other members); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType (matched whatever its letter case: the services write both HOUSEHOLD and household), category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header.
+         * @description PARENT_GUARDIAN only (403 for other members, before the query is looked at); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType (matched whatever its letter case: the services write both HOUSEHOLD and household), category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header.
          */
         get: operations["listAuditLogs"];
         put?: never;
@@ -354,7 +354,7 @@ export interface paths {
         post?: never;
         /**
          * Delete member
-         * @description A PARENT_GUARDIAN removes a member (others: 403); any member may remove themself, to leave a household they were added to. The last PARENT_GUARDIAN can neither be removed nor leave (409).
+         * @description A PARENT_GUARDIAN removes a member (others: 403); any member may remove themself, to leave a household they were added to. The last PARENT_GUARDIAN cannot be removed, and leaves only as the last member (409 while others remain): a household whose last member left is nobody’s.
          */
         delete: operations["deleteMember"];
         options?: never;
@@ -676,7 +676,7 @@ export interface paths {
         };
         /**
          * The mission's events as Server-Sent Events
-         * @description Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`; a `Last-Event-ID` that is not a sequence number is 400 BAD_REQUEST, an `after` that is not one 422 VALIDATION_ERROR; one past the mission’s last event resumes from that last event), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.
+         * @description Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. Not a member: 403, before the query and headers are looked at. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`; a `Last-Event-ID` that is not a sequence number is 400 BAD_REQUEST, an `after` that is not one 422 VALIDATION_ERROR; one past the mission’s last event resumes from that last event), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.
          */
         get: operations["streamMissionEvents"];
         put?: never;
@@ -802,7 +802,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a purchase request
-         * @description The requester or a PARENT_GUARDIAN. From PENDING_APPROVAL, APPROVED, CART_PREP or CART_READY → CANCELLED (final); otherwise 409 CONFLICT. A cart-prep result arriving later is refused.
+         * @description The requester or a PARENT_GUARDIAN (403 otherwise, before the body is looked at). From PENDING_APPROVAL, APPROVED, CART_PREP or CART_READY → CANCELLED (final); otherwise 409 CONFLICT. A cart-prep result arriving later is refused.
          */
         post: operations["cancelPurchaseRequest"];
         delete?: never;
@@ -2170,6 +2170,17 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: over this route's per-minute limit; `Retry-After` says when to retry. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -107,12 +107,20 @@ export const NoBody = optionalBody(z.object({}));
 
 /**
  * Characters a name shown to other people must not hold: control characters (NUL, newlines,
- * escapes: they break logs, notifications and screens) and the invisible overrides, embeddings
+ * escapes: they break logs, notifications and screens), the invisible overrides, embeddings
  * and isolates that reverse the direction of the text after them (a name could then read as
- * something it is not). The plain direction marks (U+200E, U+200F) stay: phones' contact lists
- * put them around Arabic and Hebrew names, and they reorder nothing beyond a neutral character.
+ * something it is not), lone surrogates (not text at all: strict JSON decoders and UTF-8 stores
+ * refuse them), the line and paragraph separators U+2028/U+2029 (line breaks by another name),
+ * and the invisible characters that only hide or split words: zero-width space U+200B, word
+ * joiner and invisible operators U+2060-U+2064, the BOM U+FEFF, and tag characters
+ * (U+E0020-U+E007F) anywhere but in a flag's tag sequence after U+1F3F4.
+ * What real names use stays: the plain direction marks (U+200E, U+200F: phones' contact lists put
+ * them around Arabic and Hebrew names, and they reorder nothing beyond a neutral character),
+ * ZWJ U+200D (emoji sequences such as a family), ZWNJ U+200C (Persian), variation selectors
+ * (U+FE0F) and flags such as Scotland's (U+1F3F4 and its tags).
  */
-const UNSHOWABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+const UNSHOWABLE =
+  /[\p{Cc}\p{Cs}\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?<![\u{1f3f4}\u{e0020}-\u{e007f}])[\u{e0020}-\u{e007f}]/u;
 
 /** A name people see (a household, a member): trimmed, 1 to `max` characters, nothing unshowable. */
 export const ShownName = (max: number) =>
@@ -122,5 +130,5 @@ export const ShownName = (max: number) =>
     .min(1)
     .max(max)
     .refine((v) => !UNSHOWABLE.test(v), {
-      message: 'Must not contain control characters or text-direction marks',
+      message: 'Must not contain control characters, invisible characters or text-direction marks',
     });

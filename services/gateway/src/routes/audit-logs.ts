@@ -2,18 +2,25 @@ import { AuditEntry, AuditPage, HouseholdAuditQuery, HouseholdParams } from '@hs
 import { errorResponses, type ServiceApp } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
-import { requireRole } from '../domain/household-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
+
+// Checked by the route-access hook with membership, before the query is validated: a CHILD or
+// ADULT is 403 whatever the query holds (decisions, order of checks).
+const config = {
+  roles: ['PARENT_GUARDIAN'] as const,
+  rolesMessage: 'Only a PARENT_GUARDIAN may read the audit log',
+};
 
 export function registerAuditLogRoutes(app: ServiceApp, ctx: GatewayContext): void {
   app.get(
     '/api/v1/households/:id/audit-logs',
     {
+      config,
       schema: {
         tags: ['audit'],
         security: [{ bearer: [] }],
         description:
-          'PARENT_GUARDIAN only (403 for other members); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType (matched whatever its letter case: the services write both HOUSEHOLD and household), category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header.',
+          'PARENT_GUARDIAN only (403 for other members, before the query is looked at); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType (matched whatever its letter case: the services write both HOUSEHOLD and household), category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header.',
         params: HouseholdParams,
         querystring: HouseholdAuditQuery,
         response: { 200: z.array(AuditEntry), ...errorResponses(401, 403, 404, 422, 502, 504) },
@@ -21,7 +28,6 @@ export function registerAuditLogRoutes(app: ServiceApp, ctx: GatewayContext): vo
     },
     async (request, reply) => {
       const { userId, email, member } = await accessHousehold(ctx.households, request, request.params.id);
-      requireRole(member, ['PARENT_GUARDIAN'], 'Only a PARENT_GUARDIAN may read the audit log');
       const page = await ctx.peers['artifacts-audit'].call({
         method: 'GET',
         path: `/api/v1/households/${encodeURIComponent(request.params.id)}/audit`,

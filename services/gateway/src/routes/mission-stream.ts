@@ -100,6 +100,15 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
     request.user = { userId: claims.userId, email: claims.email };
   };
 
+  /**
+   * After the stream's credential, membership: the route is public to the route-access hook (a
+   * browser has no bearer), so it is checked here, 403 (404 for a missing household) before the
+   * query and headers are validated (decisions, order of checks).
+   */
+  const streamMember = async (request: FastifyRequest) => {
+    await accessHousehold(ctx.households, request, (request.params as { id: string }).id);
+  };
+
   app.get(
     `${MISSION}/stream`,
     {
@@ -116,13 +125,13 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
           },
         },
       },
-      onRequest: authenticateStream,
+      onRequest: [authenticateStream, streamMember],
       schema: {
         tags: ['missions'],
         security: [{ bearer: [] }, {}],
         summary: "The mission's events as Server-Sent Events",
         description:
-          'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`; a `Last-Event-ID` that is not a sequence number is 400 BAD_REQUEST, an `after` that is not one 422 VALIDATION_ERROR; one past the mission’s last event resumes from that last event), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
+          'Bearer token, or `?streamToken=` from POST .../stream-token for a browser EventSource. Not a member: 403, before the query and headers are looked at. The stream ends when its user leaves the household (at once when removed through this gateway, within 2 s otherwise). A user holds at most MAX_STREAMS_PER_USER (default 20) streams open at once on one gateway instance; one more is 429 RATE_LIMITED with Retry-After. Replays stored events after `Last-Event-ID` (or `?after=<seq>`; a `Last-Event-ID` that is not a sequence number is 400 BAD_REQUEST, an `after` that is not one 422 VALIDATION_ERROR; one past the mission’s last event resumes from that last event), then follows live. Events: turn.started, reasoning, tool.call, tool.result, message, plan.updated, brief.updated, state.changed, client.event, browser.event, turn.completed, turn.failed.',
         params: MissionParams,
         querystring: GatewayStreamQuery,
         headers: StreamHeaders,

@@ -1,5 +1,6 @@
 import { MemberParams, SpendingPolicy, SpendingPolicyInput } from '@hs/contracts';
 import { errorResponses, forbidden, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
+import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { ROLE_RULES, requireGate } from '../domain/purchase-request-rules.ts';
 import { emptyPolicy, roundedLimit } from '../domain/spending-policy.ts';
@@ -65,9 +66,23 @@ export function registerSpendingPolicyRoutes(app: ServiceApp, ctx: GatewayContex
     },
   );
 
+  /**
+   * After membership (the route-access hook) and before the params are validated: a member who is
+   * neither a PARENT_GUARDIAN nor the member named is 403 whatever the params, then a member not
+   * in the household is 404 (decisions, order of checks).
+   */
+  const mayReadPolicy = async (request: FastifyRequest) => {
+    const { id, memberId } = request.params as { id: string; memberId: string };
+    const { member, household } = await accessHousehold(ctx.households, request, id);
+    if (member.role !== 'PARENT_GUARDIAN' && member.memberId !== memberId)
+      throw forbidden('Only a PARENT_GUARDIAN or the member can read a spending policy');
+    if (!household.members.some((m) => m.memberId === memberId)) throw notFound('Member not found');
+  };
+
   app.get(
     PATH,
     {
+      onRequest: mayReadPolicy,
       schema: {
         tags,
         security,
@@ -80,10 +95,6 @@ export function registerSpendingPolicyRoutes(app: ServiceApp, ctx: GatewayContex
     },
     async (request) => {
       const { id, memberId } = request.params;
-      const { member, household } = await accessHousehold(ctx.households, request, id);
-      if (member.role !== 'PARENT_GUARDIAN' && member.memberId !== memberId)
-        throw forbidden('Only a PARENT_GUARDIAN or the member can read a spending policy');
-      if (!household.members.some((m) => m.memberId === memberId)) throw notFound('Member not found');
       return (await policies.getPolicy(id, memberId)) ?? emptyPolicy(id, memberId);
     },
   );

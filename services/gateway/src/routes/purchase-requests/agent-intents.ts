@@ -5,6 +5,7 @@ import {
   ErrorEnvelope,
   HouseholdParams,
   IssuedConfirmationToken,
+  type Member,
   PurchaseRequest,
   PurchaseRequestParams,
 } from '@hs/contracts';
@@ -40,25 +41,54 @@ const INTERNAL = `${INTERNAL_LIST}/:requestId`;
  * returned here; the owner asks for one (POST /requests/{id}/confirmation-token) and confirms.
  */
 export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext): void {
-  const actingMember = async (request: FastifyRequest, householdId: string) => {
-    if (!secretsEqual(internalTokenOf(request), ctx.config.internalToken))
-      throw forbidden('Missing or invalid internal token');
-    const userId = request.headers[CALLER_HEADERS.userId];
-    if (typeof userId !== 'string' || !userId) throw unauthorized('Acting user (X-User-Id) is missing');
-    const household = await ctx.households.get(householdId);
-    if (!household) throw notFound('Household not found');
-    return memberOf(household, userId);
+  // One household read per request: the guard finds the acting member, the handler reuses it.
+  const acting = new WeakMap<FastifyRequest, Promise<Member>>();
+  const actingMember = (request: FastifyRequest, householdId: string): Promise<Member> => {
+    const seen = acting.get(request);
+    if (seen) return seen;
+    const found = (async () => {
+      if (!secretsEqual(internalTokenOf(request), ctx.config.internalToken))
+        throw forbidden('Missing or invalid internal token');
+      const userId = request.headers[CALLER_HEADERS.userId];
+      if (typeof userId !== 'string' || !userId) throw unauthorized('Acting user (X-User-Id) is missing');
+      const household = await ctx.households.get(householdId);
+      if (!household) throw notFound('Household not found');
+      return memberOf(household, userId);
+    })();
+    acting.set(request, found);
+    return found;
   };
+
+  /**
+   * The route-access hook's guard for these routes (they carry no bearer): the internal token
+   * (403), the acting user (401), the household (404) and membership (403), then the gate's role
+   * (403, audited) where there is one, all before the params or the body are validated
+   * (decisions, order of checks).
+   */
+  const guardOf =
+    (gate?: { action: 'CREATE_PURCHASE_REQUEST' | 'CREATE_PURCHASE_INTENT'; rule: 'create' | 'intent' }) =>
+    async (request: FastifyRequest) => {
+      const { id, requestId } = request.params as { id: string; requestId?: string };
+      const member = await actingMember(request, id);
+      if (!gate) return;
+      const ref = {
+        householdId: id,
+        action: gate.action,
+        actorId: member.memberId,
+        targetId: requestId ?? null,
+      };
+      await guarded(ctx, request, ref, async () => requireGate(member, gate.rule));
+    };
 
   app.post(
     INTERNAL_LIST,
     {
-      config: { public: true },
+      config: { public: true, guard: guardOf({ action: 'CREATE_PURCHASE_REQUEST', rule: 'create' }) },
       schema: {
         tags: ['internal'],
         security: [{ internalToken: [] }],
         description:
-          'Raises a purchase request on behalf of the acting user (X-User-Id), exactly as POST /api/v1/households/{id}/requests does: ADULT or PARENT_GUARDIAN (CHILD: 403, audited), the same merchant-URL rule, PENDING_APPROVAL, audited, Idempotency-Key honoured (the stylist sends one per mission and offer). Nothing is approved or bought.',
+          'Raises a purchase request on behalf of the acting user (X-User-Id), exactly as POST /api/v1/households/{id}/requests does: ADULT or PARENT_GUARDIAN (CHILD: 403, audited). The internal token (403), X-User-Id (401), the household (404), membership and role (403) are checked before the body (413, 400, 422). Then the same merchant-URL rule, PENDING_APPROVAL, audited, Idempotency-Key honoured (the stylist sends one per mission and offer). Nothing is approved or bought.',
         params: HouseholdParams,
         headers: IdempotencyHeaders,
         body: CreatePurchaseRequest,
@@ -89,7 +119,7 @@ export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext):
   app.get(
     INTERNAL,
     {
-      config: { public: true },
+      config: { public: true, guard: guardOf() },
       schema: {
         tags: ['internal'],
         security: [{ internalToken: [] }],
@@ -109,7 +139,7 @@ export function registerAgentIntentRoutes(app: ServiceApp, ctx: GatewayContext):
   app.post(
     `${INTERNAL}/purchase-intents`,
     {
-      config: { public: true },
+      config: { public: true, guard: guardOf({ action: 'CREATE_PURCHASE_INTENT', rule: 'intent' }) },
       schema: {
         tags: ['internal'],
         security: [{ internalToken: [] }],

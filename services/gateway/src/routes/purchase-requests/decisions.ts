@@ -8,7 +8,7 @@ import {
 import { errorResponses, notFound, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../../context.ts';
-import { ROLE_RULES } from '../../domain/purchase-request-rules.ts';
+import { ROLE_RULES, requireCanCancel } from '../../domain/purchase-request-rules.ts';
 import {
   approvePurchaseRequest,
   closePurchaseRequest,
@@ -97,16 +97,40 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
     finish('reject', 'REJECT_PURCHASE_REQUEST'),
   );
 
+  /**
+   * Who may cancel depends on the request (its requester), so it is not a route role: checked
+   * here, after membership (the route-access hook) and before the body is read, so a member who
+   * may not cancel is 403 (audited) whatever the body (decisions, order of checks). A missing
+   * request is 404 first: there is nobody to compare with.
+   */
+  const mayCancel = async (request: FastifyRequest) => {
+    const { id, requestId } = request.params as Params;
+    const { userId } = currentUser(request);
+    const gate = {
+      householdId: id,
+      action: 'CANCEL_PURCHASE_REQUEST' as const,
+      actorId: userId,
+      targetId: requestId,
+    };
+    await guarded(ctx, request, gate, async () => {
+      const { member } = await accessHousehold(ctx.households, request, id);
+      const found = await requests.get(id, requestId);
+      if (!found) throw notFound('Purchase request not found');
+      requireCanCancel(member, found);
+    });
+  };
+
   app.post(
     '/api/v1/households/:id/requests/:requestId/cancel',
     {
       config: gateAccess(ctx, 'CANCEL_PURCHASE_REQUEST'),
+      onRequest: mayCancel,
       schema: {
         tags,
         security,
         summary: 'Cancel a purchase request',
         description:
-          'The requester or a PARENT_GUARDIAN. From PENDING_APPROVAL, APPROVED, CART_PREP or CART_READY → CANCELLED (final); otherwise 409 CONFLICT. A cart-prep result arriving later is refused.',
+          'The requester or a PARENT_GUARDIAN (403 otherwise, before the body is looked at). From PENDING_APPROVAL, APPROVED, CART_PREP or CART_READY → CANCELLED (final); otherwise 409 CONFLICT. A cart-prep result arriving later is refused.',
         params: PurchaseRequestParams,
         body: CancelPurchaseRequest,
         response: { 200: PurchaseRequest, ...errors },
