@@ -113,8 +113,32 @@ describe('households created per day', () => {
       expect(refused.statusCode).toBe(429);
       expect(refused.json().error).toBe('RATE_LIMITED');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(23 * 3600);
-      // Another user is not counted with them.
+      // A refusal (a bad body) costs nothing, and neither does a keyed retry of a create it answered.
+      expect(
+        (
+          await limited.inject({
+            method: 'POST',
+            url: '/api/v1/households',
+            headers: bearer(churner.token),
+            payload: {},
+          })
+        ).statusCode,
+      ).toBe(422);
+      // Another user is not counted with them; their keyed retry replays after their quota is used.
       const other = await login(limited, 'other@limits.test');
+      const keyed = (key: string) =>
+        limited.inject({
+          method: 'POST',
+          url: '/api/v1/households',
+          headers: { ...bearer(other.token), 'idempotency-key': key },
+          payload: { name: 'Keyed' },
+        });
+      const k1 = await keyed('household-k1');
+      const k2 = await keyed('household-k2');
+      expect([k1.statusCode, k2.statusCode]).toEqual([201, 201]);
+      const replay = await keyed('household-k2');
+      expect(replay.statusCode).toBe(201);
+      expect(replay.json().householdId).toBe(k2.json().householdId);
       const theirs = await limited.inject({
         method: 'POST',
         url: '/api/v1/households',
@@ -122,6 +146,7 @@ describe('households created per day', () => {
         payload: { name: 'Home' },
       });
       expect(theirs.statusCode).toBe(201);
+      expect((await keyed('household-k3')).statusCode).toBe(429);
     } finally {
       await limited.close();
     }

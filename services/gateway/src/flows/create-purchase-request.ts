@@ -1,5 +1,5 @@
 import type { CreatePurchaseRequest, Member, PurchaseRequest } from '@hs/contracts';
-import { newId, nowIso } from '@hs/service-kit';
+import { keyedId, newId, nowIso } from '@hs/service-kit';
 import type { GatewayContext } from '../context.ts';
 import {
   listOnHousehold,
@@ -7,6 +7,7 @@ import {
   publicRequest,
   requestTotal,
   requireGate,
+  type StoredPurchaseRequest,
 } from '../domain/purchase-request-rules.ts';
 import { owedEntry, owing, payOwedAudit } from './owed-audit.ts';
 import { gateEntry, guarded, type RequestRef } from './purchase-gate.ts';
@@ -32,10 +33,16 @@ export async function createPurchaseRequest(
   const gate = { householdId, action: 'CREATE_PURCHASE_REQUEST' as const, actorId: userId, targetId: null };
   return guarded(ctx, request, gate, async () => {
     requireGate(member, 'create');
-    return ctx.buyflow.idempotency.run(input.idempotency.scope, input.idempotency.key, body, async () => {
+    const { scope, key } = input.idempotency;
+    return ctx.buyflow.idempotency.run(scope, key, body, async () => {
+      // Under a key the request's id is the key's: a retry whose first attempt saved the request
+      // but never answered (a crash, its lease run out) finds it instead of making a second one.
+      const requestId = key ? keyedId('pr', key, [scope, householdId], body) : newId('pr');
+      const saved = key ? await ctx.buyflow.requests.get(householdId, requestId) : null;
+      if (saved) return finishCreate(ctx, saved);
       const now = nowIso();
       const created = newPurchaseRequest(
-        { requestId: newId('pr'), householdId, requesterId: userId },
+        { requestId, householdId, requesterId: userId },
         body,
         now,
         ctx.config.allowPrivateMerchantHosts,
@@ -55,9 +62,14 @@ export async function createPurchaseRequest(
         ),
       );
       await ctx.buyflow.requests.create(owed);
-      await ctx.households.change(householdId, (h) => listOnHousehold(h, created.requestId, now));
-      await payOwedAudit(ctx, owed);
-      return { status: 201, body: publicRequest(created) };
+      return finishCreate(ctx, owed);
     });
   });
+}
+
+/** The steps after the request is saved, each one safe to run again: listing it, its audit entry. */
+async function finishCreate(ctx: GatewayContext, saved: StoredPurchaseRequest) {
+  await ctx.households.change(saved.householdId, (h) => listOnHousehold(h, saved.requestId, nowIso()));
+  await payOwedAudit(ctx, saved);
+  return { status: 201, body: publicRequest(saved) };
 }

@@ -7,7 +7,6 @@ import { clientAddressKey } from '../domain/client-address.ts';
 import { accessHousehold } from './household-access.ts';
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
 
 /** Which requests one per-minute limit counts: a route, and for a wildcard route which of its paths. */
 export type LimitedRoute = {
@@ -19,10 +18,8 @@ export type LimitedRoute = {
 };
 
 type Rule = LimitedRoute & {
-  /** Requests per window (0: no limit). */
+  /** Requests per minute (0: no limit). */
   max: number;
-  /** The window: a minute unless said otherwise. */
-  windowMs?: number;
   key: (request: FastifyRequest) => string;
   /**
    * Throws 404 when the resource the request names is missing. Asked only once the caller is over
@@ -72,7 +69,8 @@ export const LIMITED_ROUTES = {
     url: '/api/v1/households/:id/requests/:requestId/confirmation-token',
   },
   // Per day: the live households a user created are capped, but leaving one frees its place, so
-  // without a limit in time one account could create (and fill) households without end.
+  // without a limit in time one account could create (and fill) households without end. Counted
+  // by the route itself, only when a household is made (a keyed retry replays, a refusal is free).
   createHousehold: { name: 'households', method: 'POST', url: '/api/v1/households' },
 } satisfies Record<string, LimitedRoute>;
 
@@ -111,14 +109,13 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       // The purchase request's existence is checked before any limit (plugins/resource-exists.ts).
       { ...LIMITED_ROUTES.confirm, max: limits.confirmPerMinute, key: byUser },
       { ...LIMITED_ROUTES.confirmationToken, max: limits.confirmPerMinute, key: byUser },
-      { ...LIMITED_ROUTES.createHousehold, max: limits.householdsPerDay, windowMs: DAY_MS, key: byUser },
     ] satisfies Rule[]
   ).filter((rule) => rule.max > 0);
 
   for (const rule of rules) {
     const check = app.createRateLimit({
       max: rule.max,
-      timeWindow: rule.windowMs ?? MINUTE_MS,
+      timeWindow: MINUTE_MS,
       keyGenerator: (request) => `${rule.name}:${rule.key(request)}`,
     });
     const hook = async (request: FastifyRequest) => {
