@@ -1,5 +1,5 @@
 import { type CollectionOptions, createStore, type Doc, type Store, StoreUnavailableError } from '@hs/store';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSpendingPolicyRepository } from '../src/adapters/spending-policy-repository.ts';
 import {
   judgeStale,
@@ -183,6 +183,107 @@ describe('an approval whose move of the request fails with its outcome unknown',
       expect(await ledgers.get(key)).toMatchObject({ amounts: { [created.requestId]: 40 }, pending: {} });
     } finally {
       await f.close();
+    }
+  });
+});
+
+describe('two approvals of one request racing across midnight at a month’s end', () => {
+  /** A store whose purchase-request updates wait at a gate while `hold` is set. */
+  function gatedStore() {
+    const inner = createStore({ backend: 'inmemory' });
+    const gate = { hold: false, waiting: 0, open: () => {}, opened: Promise.resolve() };
+    const store: Store = {
+      backend: inner.backend,
+      ping: () => inner.ping(),
+      close: () => inner.close(),
+      collection<T extends Doc>(name: string, options?: CollectionOptions) {
+        const collection = inner.collection<T>(name, options);
+        if (name !== 'purchase_requests') return collection;
+        return {
+          ...collection,
+          get: (id) => collection.get(id),
+          update: async (id, mutate) => {
+            if (gate.hold) {
+              gate.waiting++;
+              await gate.opened;
+            }
+            return collection.update(id, mutate);
+          },
+        } as typeof collection;
+      },
+    };
+    return { store, gate };
+  }
+
+  it('charge the request to the month its approval landed in, and nothing to the other', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-31T23:59:00Z'));
+    const { store, gate } = gatedStore();
+    const g = await buildBuyflowGateway({ store });
+    try {
+      await g.app.inject({
+        method: 'PUT',
+        url: `${g.h}/members/${g.adult.userId}/spending-policy`,
+        headers: g.guardian.auth,
+        payload: { perRequestLimit: null, monthlyLimit: 100, currency: 'EUR' },
+      });
+      const r = (await g.post('/requests', g.adult, { ...g.item, price: 80 })).json();
+      // Approval A at 23:59:59 on 31 December; its write of the request is slow.
+      vi.setSystemTime(new Date('2026-12-31T23:59:59Z'));
+      gate.opened = new Promise((resolve) => {
+        gate.open = resolve;
+      });
+      gate.hold = true;
+      const a = g.post(`/requests/${r.requestId}/approve`, g.guardian);
+      await vi.waitFor(() => expect(gate.waiting).toBe(1));
+      // Approval B (a second tab, a double tap) two seconds later, in January.
+      vi.setSystemTime(new Date('2027-01-01T00:00:01Z'));
+      const b = g.post(`/requests/${r.requestId}/approve`, g.guardian);
+      await vi.waitFor(() => expect(gate.waiting).toBe(2));
+      gate.hold = false;
+      gate.open();
+      const results = (await Promise.all([a, b])).map((res) => res.statusCode).sort();
+      expect(results).toEqual([200, 409]);
+      const ledgers = store.collection<SpendingLedger>('spending_ledgers');
+      const key = (m: string) => `${g.household.householdId}:${g.adult.userId}:${m}:EUR`;
+      expect((await ledgers.get(key('2026-12')))?.amounts).toEqual({ [r.requestId]: 80 });
+      expect((await ledgers.get(key('2027-01')))?.amounts ?? {}).toEqual({});
+      // January is untouched: a 30 EUR request is approved there.
+      vi.setSystemTime(new Date('2027-01-01T00:07:00Z'));
+      const next = (await g.post('/requests', g.adult, { ...g.item, price: 30 })).json();
+      expect((await g.post(`/requests/${next.requestId}/approve`, g.guardian)).statusCode).toBe(200);
+    } finally {
+      await g.close();
+      vi.useRealTimers();
+    }
+  });
+
+  it('cancelling gives back an amount left in any month since the request was made', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-31T23:50:00Z'));
+    const g = await buildBuyflowGateway();
+    try {
+      const r = (await g.post('/requests', g.adult, { ...g.item, price: 40 })).json();
+      expect((await g.post(`/requests/${r.requestId}/approve`, g.guardian)).statusCode).toBe(200);
+      // What a lost race left in January (an older version settled such entries).
+      vi.setSystemTime(new Date('2027-01-01T00:10:00Z'));
+      const ledgers = g.store.collection<SpendingLedger>('spending_ledgers');
+      const january = `${g.household.householdId}:${g.adult.userId}:2027-01:EUR`;
+      await ledgers.put(january, {
+        householdId: g.household.householdId,
+        memberId: g.adult.userId,
+        month: '2027-01',
+        currency: 'EUR',
+        amounts: { [r.requestId]: 40 },
+        pending: {},
+      });
+      expect((await g.post(`/requests/${r.requestId}/cancel`, g.adult, { reason: 'no' })).statusCode).toBe(
+        200,
+      );
+      expect((await ledgers.get(january))?.amounts).toEqual({});
+    } finally {
+      await g.close();
+      vi.useRealTimers();
     }
   });
 });

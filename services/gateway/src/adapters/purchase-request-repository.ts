@@ -1,5 +1,6 @@
 import type { PurchaseRequestStatus } from '@hs/contracts';
 import type { ABORT, CollectionOptions, Page, Store } from '@hs/store';
+import { SPENDING_STATES } from '../domain/purchase-request-machine.ts';
 import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 import { atomicChange } from './atomic-change.ts';
 
@@ -28,17 +29,23 @@ export function createPurchaseRequestRepository(store: Store) {
       const r = await requests.get(requestId);
       return r && r.householdId === householdId ? r : null;
     },
-    /** The household's requests among `ids` that are in one of `states` (another household's are left out). */
-    async inStates(
-      householdId: string,
-      ids: readonly string[],
-      states: readonly PurchaseRequestStatus[],
-    ): Promise<Set<string>> {
+    /**
+     * The household's requests among `ids` whose approval reserved their total in the ledger
+     * `budgetKey` and still holds it (a spending state): another ledger's entry for them is one an
+     * approval that lost a race left behind (a request approved in December, reserved again
+     * in January by a second approval after midnight).
+     */
+    async spendingFrom(householdId: string, ids: readonly string[], budgetKey: string): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
       const found = await requests.getMany(ids);
       return new Set(
         [...found.values()]
-          .filter((r) => r.householdId === householdId && states.includes(r.status))
+          .filter(
+            (r) =>
+              r.householdId === householdId &&
+              SPENDING_STATES.includes(r.status) &&
+              (!r.budgetKey || r.budgetKey === budgetKey),
+          )
           .map((r) => r.requestId),
       );
     },

@@ -1,7 +1,6 @@
 import type { PurchaseRequest, SpendingPolicy } from '@hs/contracts';
 import { AppError } from '@hs/service-kit';
 import type { Buyflow } from '../adapters/buyflow.ts';
-import { SPENDING_STATES } from '../domain/purchase-request-machine.ts';
 import {
   countedLedger,
   ledgerKey,
@@ -39,7 +38,8 @@ export async function reserveBudget(
 
 /**
  * Gives back the month's reservations whose approval never reached its request (see
- * `SpendingLedger.pending`), and settles those whose approval did. Run when an approval would go
+ * `SpendingLedger.pending`), or reached it with another month's reservation, and settles those
+ * whose approval did with this one. Run when an approval would go
  * over the monthly cap: a phantom must not block the member's budget. True when any amount was
  * given back (the approval is worth trying again).
  */
@@ -56,21 +56,18 @@ export async function releaseStaleReservations(
   );
   const stale = staleReservations(current, now);
   if (stale.size === 0) return false;
-  const spending = await buyflow.requests.inStates(ledger.householdId, [...stale.keys()], SPENDING_STATES);
   const key = ledgerKey(ledger.householdId, ledger.memberId, ledger.month, ledger.currency);
+  const spending = await buyflow.requests.spendingFrom(ledger.householdId, [...stale.keys()], key);
   return buyflow.policies.judge(key, stale, spending);
 }
 
-/** The ledger as the member's budget shows it: reservations of requests not approved (yet) left out. */
+/** The ledger as the member's budget shows it: reservations of requests not approved (yet) into it left out. */
 export async function spendingLedger(
   buyflow: Pick<Buyflow, 'requests'>,
   ledger: SpendingLedger | null,
 ): Promise<SpendingLedger | null> {
   if (!ledger?.pending || Object.keys(ledger.pending).length === 0) return ledger;
-  const spending = await buyflow.requests.inStates(
-    ledger.householdId,
-    Object.keys(ledger.pending),
-    SPENDING_STATES,
-  );
+  const key = ledgerKey(ledger.householdId, ledger.memberId, ledger.month, ledger.currency);
+  const spending = await buyflow.requests.spendingFrom(ledger.householdId, Object.keys(ledger.pending), key);
   return countedLedger(ledger, spending);
 }

@@ -54,9 +54,12 @@ export async function approvePurchaseRequest(
         },
         undo: async (s) => {
           const current = await requests.get(found.householdId, found.requestId);
-          const open =
-            current && (current.status === 'PENDING_APPROVAL' || SPENDING_STATES.includes(current.status));
-          if (!open) await policies.release(s.budgetKey, found.requestId);
+          // Still pending: this approval's own write may land yet (judged later). Approved by a
+          // racing approval: its reservation is this one only when it was made in the same ledger.
+          const pending = current?.status === 'PENDING_APPROVAL';
+          const heldHere =
+            !!current && SPENDING_STATES.includes(current.status) && current.budgetKey === s.budgetKey;
+          if (!pending && !heldHere) await policies.release(s.budgetKey, found.requestId);
         },
       },
       {
@@ -111,14 +114,13 @@ export async function closePurchaseRequest(
   );
   if (!doc) throw notFound('Purchase request not found');
   await payOwedAudit(ctx, doc);
-  // A request that never reached APPROVED has no budgetKey, yet an approval whose reservation
-  // timed out (it may still have landed) can have left its amount in a month's ledger: releasing
-  // is idempotent, so every ledger it could be in gives it back.
-  const keys = doc.budgetKey
-    ? [doc.budgetKey]
-    : monthsSince(doc.createdAt, now).map((month) =>
-        ledgerKey(doc.householdId, doc.requesterId, month, doc.currency),
-      );
+  // Besides the ledger its approval reserved in (budgetKey), an approval that timed out or lost a
+  // race (across midnight at a month's end) can have left its amount in any month's ledger since
+  // the request was made: releasing is idempotent, so every ledger it could be in gives it back.
+  const months = monthsSince(doc.createdAt, now).map((month) =>
+    ledgerKey(doc.householdId, doc.requesterId, month, doc.currency),
+  );
+  const keys = [...new Set([...(doc.budgetKey ? [doc.budgetKey] : []), ...months])];
   for (const key of keys) await ctx.buyflow.policies.release(key, doc.requestId);
   return publicRequest(doc);
 }
