@@ -172,6 +172,15 @@ describe('another household’s or child’s data, and someone else’s login', 
     expect(readMessage('my friend’s daughter wears a 10, a dress for her birthday').intent).toBe('search');
     // Others named in passing are not asked about.
     for (const text of [
+      'which size would suit my friend, she wears a 12',
+      'what do other families buy for school uniform',
+      'what can i buy my friend to update her wardrobe, budget 40',
+      'show me a jacket my friend would love for her wardrobe',
+      'what sizes do other families usually get for toddlers',
+      'what did other families buy for the school trip? need a raincoat',
+      'send the gift to my friend’s address please, a scarf under 30',
+      'something to complete my friend’s wardrobe, she loves green',
+      'a hoodie with a sign on another colour',
       'my neighbour’s party, need an outfit, details: smart casual',
       'my friend’s order arrived and I love the coat, find me one',
       'my friend and I want matching hoodies, her wardrobe is all black',
@@ -181,6 +190,8 @@ describe('another household’s or child’s data, and someone else’s login', 
       expect(readMessage(text).intent, text).not.toBe('refuse');
     expect(readMessage('can you check what my friend has in her wardrobe').intent).toBe('refuse');
     expect(readMessage('what’s my friend’s address').intent).toBe('refuse');
+    expect(readMessage('open the neighbours’ account').intent).toBe('refuse');
+    expect(readMessage('what size does my friend’s son wear').intent).toBe('refuse');
   });
 
   it('"log in as my husband", "pay with my wife’s card" are refused', async () => {

@@ -68,28 +68,30 @@ export const WEIGHT_LOSS = new RegExp(
 export const CREATIVE_TASK =
   /\b(?:write|tell|sing|make up|compose) (?:me |us |my \w+ )?(?:a |an |some )?(?:funny |short |little )?(?:poem|story|song|joke|rap|limerick|haiku|essay|riddle)s?\b/;
 
-/** Someone outside the family: the neighbours, a friend, a classmate, another household. */
-const OUTSIDER =
-  "(?:the )?(?:neighbou?rs?|next door|(?:an)?other (?:family|families|households?)|someone else|somebody else|(?:my |his |her |their |our )?(?:friends?|classmates?|ex|colleagues?)|[a-z]+ from (?:my |his |her |their |our )?(?:[a-z]+'s )?(?:class|school|team|nursery|club|work))";
-/** What is theirs to keep private ("my friend's order arrived" is news, not a request for it). */
-const THEIR_DETAILS = 'wardrobes?|closets?|accounts?|address|password|phone number|personal data';
-const THEIR_DATA = `(?:${THEIR_DETAILS}|orders?|purchases?)`;
 /**
- * Another household's or another child's data ("show me what the neighbours have in their
- * wardrobe", "what size is Emily from my son's class", "my friend's address"): the stylist sees
- * only this household, and says so instead of searching. Loose mentions stay shopping: "my
- * friend's wedding", "a gift for my friend's daughter", "what do other kids wear to school".
+ * One someone outside the family: the neighbours, a friend, a classmate, the other family. ("What
+ * do other families buy" asks what is usual, not for anyone's data.)
+ */
+const OUTSIDER =
+  "(?:the )?(?:neighbou?rs?|(?:[a-z]+ )?next door|(?:an)?other (?:family|household)|someone else|somebody else|(?:my |his |her |their |our )?(?:friend|classmate|ex|colleague)s?|[a-z]+ from (?:my |his |her |their |our )?(?:[a-z]+'s )?(?:class|school|team|nursery|club|work))";
+/** What is theirs to keep private. */
+const THEIR_DETAILS = 'wardrobes?|closets?|accounts?|address|password|phone number|personal data';
+/**
+ * Asked to see another household's or another child's data ("show me what the neighbours have in
+ * their wardrobe", "what size is Emily from my son's class", "what's my friend's address"): the
+ * stylist sees only this household, and says so instead of searching. Others named in passing stay
+ * shopping: "a gift to update my friend's wardrobe", "send it to my friend's address", "which size
+ * would suit my friend", "my friend's wedding".
  */
 export const OTHERS_DATA = new RegExp(
   [
-    // Asked to see it: "show me what the johnsons next door have in their wardrobe" (not "my
-    // friend and I want matching hoodies, her wardrobe is all black").
-    String.raw`\b(?:show|see|look (?:at|in|through|into)|check|tell me|what|open|access|get into|read)\b(?: [a-z']+){0,4}? (?:${OUTSIDER})(?: [a-z']+){0,6}? (?:their|his|her) ${THEIR_DATA}\b`,
-    // "my friend's account", "the neighbours' address".
-    String.raw`\b(?:${OUTSIDER})(?:'s|s'|') (?:${THEIR_DETAILS})\b`,
+    // "show me what the johnsons next door have in their wardrobe", "check what my friend has in hers".
+    String.raw`\b(?:show|see|look|check|tell)(?: me| us)? (?:what(?:'s| is)?|inside|into|in) (?:[a-z']+ ){0,3}?(?:${OUTSIDER})(?: [a-z']+){0,4}? (?:their|his|her) (?:${THEIR_DETAILS}|orders?|purchases?)\b`,
+    // "what's my friend's address", "open the neighbours' account".
+    String.raw`\b(?:show|see|look (?:at|in|into|through)|check|open|access|get into|read|give me|tell me|what(?:'s| is| are))(?: me| us)? (?:${OUTSIDER})(?:'s|s'|') (?:${THEIR_DETAILS})\b`,
     // "what did the other family order", "what have the neighbours bought".
-    String.raw`\bwhat (?:did|do|does|has|have) (?:${OUTSIDER}) (?:order|buy|bought|purchase|get|got)\b`,
-    // Their size, asked about: "what size is emily from his class", "my friend's son's shoe size".
-    String.raw`\b(?:what|which) (?:size|sizes|shoe size)(?: (?:is|are|does|do|did))? (?:[a-z']+ ){0,2}?(?:${OUTSIDER})(?!'s (?:wedding|party|birthday))\b(?! (?:wedding|party|birthday))`,
+    String.raw`\bwhat (?:did|has|have) (?:${OUTSIDER}) (?:order|ordered|buy|bought|purchase|purchased)\b`,
+    // Their size, asked about: "what size is emily from his class", "what size does my friend's son wear".
+    String.raw`\b(?:what|which) (?:size|sizes|shoe size) (?:is|are|does|do|did) (?:${OUTSIDER})(?!'s (?:wedding|party|birthday))\b(?! (?:wedding|party|birthday))`,
   ].join('|'),
 );
