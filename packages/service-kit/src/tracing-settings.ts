@@ -12,14 +12,26 @@ const SAMPLERS = [
   'parentbased_always_on',
   'parentbased_always_off',
   'parentbased_traceidratio',
+  'jaeger_remote',
+  'parentbased_jaeger_remote',
+  'xray',
 ];
 
+/**
+ * Checked only when export is on (an endpoint is set): a platform that sets OTEL_* for every
+ * workload must not stop a service that exports nothing. Only what would make the export silently
+ * fail stops the boot: an endpoint that is not http(s), a batch delay or header list the SDK cannot
+ * read, gRPC (spans are sent as OTLP/HTTP JSON, which any OTLP/HTTP receiver takes whatever
+ * `http/*` protocol is named), an unknown sampler, a ratio outside 0..1.
+ */
 export function checkTracingSettings(env: NodeJS.ProcessEnv): void {
   const set = (name: string) => {
     const value = env[name]?.trim();
     return value ? value : undefined;
   };
-  for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) {
+  const endpoints = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'];
+  if (!endpoints.some((name) => set(name) !== undefined)) return;
+  for (const name of endpoints) {
     const value = set(name);
     if (value !== undefined && !/^https?:$/.test(URL.parse(value)?.protocol ?? ''))
       configProblem(`${name} must be an http or https URL (value: ${shownValue(value)})`);
@@ -30,15 +42,19 @@ export function checkTracingSettings(env: NodeJS.ProcessEnv): void {
       `OTEL_BSP_SCHEDULE_DELAY must be a whole number of milliseconds above 0 (got ${JSON.stringify(delay)})`,
     );
   for (const name of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS']) {
-    const value = set(name);
+    const pairs = (set(name) ?? '').split(',').filter((pair) => pair.trim() !== '');
     // Values are secrets (an API key): the message names the form only.
-    if (value !== undefined && !value.split(',').every((pair) => /^\s*[^=\s]+\s*=.+$/.test(pair)))
+    if (!pairs.every((pair) => /^\s*[^=\s]+\s*=.+$/.test(pair)))
       configProblem(`${name} must be comma-separated name=value pairs`);
   }
-  const protocol = set('OTEL_EXPORTER_OTLP_PROTOCOL') ?? set('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL');
-  if (protocol !== undefined && protocol !== 'http/json')
+  // The traces-only setting wins over the general one, as in the SDK.
+  const protocolName = set('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL')
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = set(protocolName);
+  if (protocol !== undefined && !protocol.startsWith('http/'))
     configProblem(
-      `spans are exported as OTLP http/json only; OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)} is not supported`,
+      `spans are exported over OTLP/HTTP (JSON); ${protocolName} ${JSON.stringify(protocol)} is not supported`,
     );
   const sampler = set('OTEL_TRACES_SAMPLER');
   if (sampler !== undefined && !SAMPLERS.includes(sampler))
