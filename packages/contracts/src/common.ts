@@ -113,14 +113,20 @@ export const NoBody = optionalBody(z.object({}));
  * refuse them), the line and paragraph separators U+2028/U+2029 (line breaks by another name),
  * and the invisible characters that only hide or split words: zero-width space U+200B, word
  * joiner and invisible operators U+2060-U+2064, the BOM U+FEFF, and tag characters
- * (U+E0020-U+E007F) anywhere but in a flag's tag sequence after U+1F3F4.
+ * (U+E0000-U+E007F) anywhere but in a whole flag's tag sequence after U+1F3F4.
  * What real names use stays: the plain direction marks (U+200E, U+200F: phones' contact lists put
  * them around Arabic and Hebrew names, and they reorder nothing beyond a neutral character),
  * ZWJ U+200D (emoji sequences such as a family), ZWNJ U+200C (Persian), variation selectors
  * (U+FE0F) and flags such as Scotland's (U+1F3F4 and its tags).
  */
 const UNSHOWABLE =
-  /[\p{Cc}\p{Cs}\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?<![\u{1f3f4}\u{e0020}-\u{e007f}])[\u{e0020}-\u{e007f}]/u;
+  /[\p{Cc}\p{Cs}\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
+/**
+ * A subdivision flag: U+1F3F4, two to six tag letters or digits (the region, "gbsct"), the cancel
+ * tag U+E007F. Only these tags are kept; any other run could spell hidden text a model reads.
+ */
+const TAG_FLAG = /\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{2,6}\u{e007f}/gu;
+const unshowable = (text: string) => UNSHOWABLE.test(text.replace(TAG_FLAG, '\u{1f3f4}'));
 
 /** A name people see (a household, a member): trimmed, 1 to `max` characters, nothing unshowable. */
 export const ShownName = (max: number) =>
@@ -129,6 +135,6 @@ export const ShownName = (max: number) =>
     .trim()
     .min(1)
     .max(max)
-    .refine((v) => !UNSHOWABLE.test(v), {
+    .refine((v) => !unshowable(v), {
       message: 'Must not contain control characters, invisible characters or text-direction marks',
     });
