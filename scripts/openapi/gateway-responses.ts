@@ -71,6 +71,9 @@ function gatewayErrors(operation: Json, facts: OperationFacts): Record<string, s
   }
   if (facts.rateLimited)
     errors['429'] = "RATE_LIMITED: over this route's per-minute limit; `Retry-After` says when to retry.";
+  if (facts.idempotent)
+    errors['409'] =
+      'CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body.';
   if (jsonBody(operation)) {
     errors['400'] = 'BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels.';
     errors['413'] = 'PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default).';
@@ -101,7 +104,7 @@ export function withGatewayResponses(operation: Json, facts: OperationFacts): Js
   }
   for (const [status, response] of Object.entries<Json>(responses)) {
     let entry = withHeader(response, 'X-Request-Id', headerRef('RequestId'));
-    if (status === '429' || status === '503')
+    if (status === '429' || status === '503' || (status === '409' && facts.idempotent))
       entry = withHeader(entry, 'Retry-After', headerRef('RetryAfter'));
     if (facts.idempotent && /^2/.test(status))
       entry = withHeader(entry, 'Idempotent-Replayed', headerRef('IdempotentReplayed'));

@@ -459,7 +459,7 @@ export interface paths {
         };
         /**
          * List offers
-         * @description Offers of the household with one status (default ACTIVE), by price ascending.
+         * @description Offers of the household with one status (default ACTIVE), by price ascending (then offerId). Filters, all optional and combined with AND: query (every word must occur in the title or brand, singular or plural); colors (any of them: comma-separated or the parameter repeated, up to 10); excludeColors, excludeBrands (the whole brand, any letter case), excludeWords (words of the title or brand), each in the same list forms, leave out offers with any of them; size (matched across spellings: "42" finds "EU 42", "M" finds "Medium"); minPrice and maxPrice (plain decimals, else 422; minPrice above maxPrice gives an empty page); currency, category, season (an offer without seasons matches every season). limit 1-100 (default 20). A cursor belongs to the filters it came with: reused with other filters it is not refused but resumes after its position (its price), skipping cheaper matches, so start again without it when a filter changes; a cursor the service did not issue is 400 BAD_REQUEST. A page may hold fewer than limit offers while nextCursor is not null: page on until it is null.
          */
         get: operations["listOffers"];
         put?: never;
@@ -2136,10 +2136,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,10 +2501,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2665,10 +2667,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2831,10 +2834,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2998,10 +3002,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3092,6 +3097,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description How many entries the filters match, on all pages together (beforeSeq does not narrow it). */
+                    "X-Total-Count"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3402,10 +3409,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,10 +3498,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3578,10 +3587,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,6 +4346,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unprocessable Entity */
             422: {
                 headers: {
@@ -4645,10 +4666,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5087,10 +5109,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5324,10 +5347,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5715,10 +5739,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5848,10 +5873,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5991,10 +6017,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6137,10 +6164,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6639,10 +6667,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7024,10 +7053,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7229,10 +7259,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7577,6 +7608,17 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8184,10 +8226,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8562,10 +8605,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8938,10 +8982,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9447,6 +9492,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unprocessable Entity */
             422: {
                 headers: {
@@ -9660,10 +9716,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9903,10 +9960,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10145,10 +10203,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict */
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10507,6 +10566,17 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -163,7 +163,8 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
     {
       schema: {
         tags,
-        description: 'Offers of the household with one status (default ACTIVE), by price ascending.',
+        description:
+          'Offers of the household with one status (default ACTIVE), by price ascending (then offerId). Filters, all optional and combined with AND: query (every word must occur in the title or brand, singular or plural); colors (any of them: comma-separated or the parameter repeated, up to 10); excludeColors, excludeBrands (the whole brand, any letter case), excludeWords (words of the title or brand), each in the same list forms, leave out offers with any of them; size (matched across spellings: "42" finds "EU 42", "M" finds "Medium"); minPrice and maxPrice (plain decimals, else 422; minPrice above maxPrice gives an empty page); currency, category, season (an offer without seasons matches every season). limit 1-100 (default 20). A cursor belongs to the filters it came with: reused with other filters it is not refused but resumes after its position (its price), skipping cheaper matches, so start again without it when a filter changes; a cursor the service did not issue is 400 BAD_REQUEST. A page may hold fewer than limit offers while nextCursor is not null: page on until it is null.',
         params: HouseholdParams,
         querystring: ListOffersQuery,
         response: { 200: OfferPage, ...errors },

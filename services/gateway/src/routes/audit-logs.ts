@@ -15,7 +15,25 @@ export function registerAuditLogRoutes(app: ServiceApp, ctx: GatewayContext): vo
   app.get(
     '/api/v1/households/:id/audit-logs',
     {
-      config,
+      // The body is the contract's array; only the document needs the total's header added.
+      config: {
+        ...config,
+        openapi: {
+          responses: {
+            200: {
+              type: 'array',
+              items: { $ref: '#/components/schemas/AuditEntry' },
+              headers: {
+                'X-Total-Count': {
+                  type: 'integer',
+                  description:
+                    'How many entries the filters match, on all pages together (beforeSeq does not narrow it).',
+                },
+              },
+            },
+          },
+        },
+      },
       schema: {
         tags: ['audit'],
         security: [{ bearer: [] }],
