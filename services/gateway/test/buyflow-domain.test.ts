@@ -12,7 +12,7 @@ const merchantDomainOf = (url: string) => checkedMerchantUrl(url).domain;
 
 import { canApply, type PurchaseEvent, TRANSITIONS } from '../src/domain/purchase-request-machine.ts';
 import { recoverDispatches } from '../src/flows/start-purchase-intent.ts';
-import { buildBuyflowGateway } from './buyflow-harness.ts';
+import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
 
 const STATES: PurchaseRequestStatus[] = [
   'PENDING_APPROVAL',
@@ -122,6 +122,47 @@ describe('dispatch recovery', () => {
       expect(await recoverDispatches(t.app.ctx)).toBe(0);
       await pending(30_000);
       expect(await recoverDispatches(t.app.ctx)).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('records the intent of a request whose job cart-prep ran although the route crashed before recording it', async () => {
+    const t = await buildBuyflowGateway();
+    try {
+      const pr = (await t.post('/requests', t.adult, t.item)).json();
+      await t.post(`/requests/${pr.requestId}/approve`, t.guardian);
+      // The route crashed after sending the job; cart-prep ran it and its callback brought the cart.
+      await t.app.ctx.buyflow.requests.change(pr.requestId, (r) => ({
+        ...r,
+        status: 'CART_READY',
+        intentId: 'pi_ranjob0000',
+        intentActorId: t.adult.userId,
+        cartprepJobId: 'cpj_ranjob0000',
+        cart: sampleCart(),
+        dispatchPending: true,
+        updatedAt: new Date(Date.now() - 60_000).toISOString(),
+      }));
+      expect(await recoverDispatches(t.app.ctx)).toBe(0);
+      expect(t.cartprep.jobs).toEqual([]);
+      const intents = (await t.gates()).filter(
+        (g) => g.action === 'CREATE_PURCHASE_INTENT' && g.targetId === pr.requestId,
+      );
+      expect(intents).toEqual([
+        expect.objectContaining({
+          actorId: t.adult.userId,
+          detail: expect.objectContaining({ outcome: 'ALLOWED', intentId: 'pi_ranjob0000', recovered: true }),
+        }),
+      ]);
+      expect((await t.app.ctx.buyflow.requests.get(pr.householdId, pr.requestId))?.dispatchPending).toBe(
+        false,
+      );
+      // Once only.
+      await t.app.ctx.buyflow.requests.change(pr.requestId, (r) => ({ ...r, dispatchPending: true }));
+      await recoverDispatches(t.app.ctx);
+      expect(
+        (await t.gates()).filter((g) => g.action === 'CREATE_PURCHASE_INTENT' && g.targetId === pr.requestId),
+      ).toHaveLength(1);
     } finally {
       await t.close();
     }

@@ -100,6 +100,9 @@ export async function startPurchaseIntent(
  */
 const intentAuditId = (intentId: string) => `aud_intent_${intentId}`.slice(0, 68);
 
+/** States a request reaches only through its cart-prep job: the intent that started it happened. */
+const INTENT_REACHED: readonly StoredPurchaseRequest['status'][] = ['CART_READY', 'COMPLETED'];
+
 /**
  * Step 3: send the job; once cart-prep has it, clear `dispatchPending` and owe the gate's ALLOWED
  * entry in the same write (flows/owed-audit.ts), whatever cart-prep's callback changed meanwhile.
@@ -171,13 +174,8 @@ export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
   const before = new Date(Date.now() - grace).toISOString();
   let sent = 0;
   for (const r of await ctx.buyflow.requests.pendingDispatch(before)) {
-    if (r.status !== 'CART_PREP') {
-      await ctx.buyflow.requests.change(r.requestId, (cur) =>
-        cur.dispatchPending ? { ...cur, dispatchPending: false } : ABORT,
-      );
-      continue;
-    }
-    // The route that made the intent never got to record it: the sweep does, as recovered.
+    // The route that made the intent never got to record it: the sweep does, as recovered (under
+    // the route's own event id, so the ledger keeps one if both did).
     const gate = {
       householdId: r.householdId,
       action: 'CREATE_PURCHASE_INTENT' as const,
@@ -189,6 +187,20 @@ export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
       gateEntry(gate, 'ALLOWED', { intentId: r.intentId, cartprepJobId: r.cartprepJobId, recovered: true }),
       intentAuditId(r.intentId ?? r.requestId),
     );
+    if (r.status !== 'CART_PREP') {
+      // Cart-prep had the job after all and its callback brought a cart (CART_READY, later
+      // COMPLETED or CANCELLED): the intent happened, and is owed its entry with the flag cleared.
+      const reached = r.cartprepJobId !== null && (INTENT_REACHED.includes(r.status) || r.cart !== null);
+      const { doc } = await ctx.buyflow.requests.change(r.requestId, (cur) =>
+        cur.dispatchPending
+          ? reached
+            ? owing({ ...cur, dispatchPending: false }, allowed)
+            : { ...cur, dispatchPending: false }
+          : ABORT,
+      );
+      if (doc && reached) await payOwedAudit(ctx, doc);
+      continue;
+    }
     try {
       await dispatch(ctx, r, allowed);
       sent++;
