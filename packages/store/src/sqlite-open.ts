@@ -3,7 +3,13 @@ import { aroundCalls } from './around-calls.ts';
 import { fromSqliteError, StoreUnavailableError, StoreUnusableError } from './store-errors.ts';
 import type { Collection, Doc } from './types.ts';
 
-const BUSY_TIMEOUT_MS = 5000;
+/**
+ * How long a write waits for a lock another process holds. `DatabaseSync` waits synchronously,
+ * so the whole service (its /health too) stands still meanwhile: long enough for another
+ * writer's transaction on the same file, short enough that a lock held for good (a backup, a
+ * shell left in a transaction) answers 503 SQLITE_BUSY instead of freezing every request.
+ */
+const BUSY_TIMEOUT_MS = 2000;
 
 /** Opens the file and runs `PRAGMA quick_check`; a damaged file stops the boot with one line naming it. */
 export function openChecked(file: string): DatabaseSync {

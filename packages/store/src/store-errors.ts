@@ -1,5 +1,12 @@
-/** SQLite result codes (the primary code, `errcode & 0xff`) that mean the storage itself is unusable. */
+/** SQLite result codes (the primary code, `errcode & 0xff`) that mean the storage cannot serve the request now. */
 const UNUSABLE: Record<number, { code: string; message: string }> = {
+  // Another process holds the file's lock (a backup, an `sqlite3` shell left in a transaction)
+  // past the busy timeout: nothing was written, and a retry may find it free.
+  5: {
+    code: 'SQLITE_BUSY',
+    message: 'Storage is busy (another process holds its lock): the change was not saved',
+  },
+  6: { code: 'SQLITE_LOCKED', message: 'Storage is locked: the change was not saved' },
   8: { code: 'SQLITE_READONLY', message: 'Storage is read-only: the change was not saved' },
   10: { code: 'SQLITE_IOERR', message: 'Storage could not be read or written' },
   11: { code: 'SQLITE_CORRUPT', message: 'Storage is damaged: the request could not be completed' },
