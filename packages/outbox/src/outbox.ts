@@ -51,6 +51,7 @@ export interface OutboxOptions<P> {
    * How long `send` waits for its first delivery attempt (default 4 s) before it answers
    * `delivered: false` and lets the attempt go on: the item is stored by then, and a receiver that
    * hangs must not hold the caller's request (an approval, say) for the attempt's whole timeout.
+   * Once one wait has run out, sends do not wait until a delivery gets through again.
    */
   sendWaitMs?: number;
 }
@@ -110,6 +111,12 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   const leaseMs = options.leaseMs ?? 30_000;
   const keepDoneMs = options.keepDoneMs ?? 3_600_000;
   const sendWaitMs = options.sendWaitMs ?? 4000;
+  /**
+   * Set when a send's wait ran out with its delivery still going (a receiver that hangs), cleared
+   * by the next delivery that gets through: meanwhile sends do not wait, so a hung receiver costs
+   * one request its wait, not every request (a mission's creation sends two items) four seconds.
+   */
+  let receiverHangs = false;
   const log = options.logger;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -212,6 +219,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
         );
       return false;
     }
+    receiverHangs = false;
     const at = Date.now();
     // Delivered whoever holds the lease now: the peer has it, so nobody needs to send it again.
     await items.update(id, (current) =>
@@ -287,9 +295,13 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
         log?.warn({ err, outbox: options.name, id }, 'outbox item stored; delivery deferred');
         return false;
       });
+      if (receiverHangs) return { delivered: false };
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), sendWaitMs);
+        timer = setTimeout(() => {
+          receiverHangs = true;
+          resolve(false);
+        }, sendWaitMs);
       });
       try {
         return { delivered: await Promise.race([delivery, waited]) };

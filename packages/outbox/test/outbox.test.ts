@@ -62,6 +62,23 @@ describe.each(backends)('outbox on %s', (_name, open) => {
     expect(peer.calls).toBe(1);
   });
 
+  it('waits for a hung peer once: later sends answer at once until a delivery gets through', async () => {
+    const peer = fakePeer();
+    peer.delayMs = 3000;
+    // A wait longer than the peer's hang, so a send that waited cannot pass for one that did not.
+    const outbox = make(open(), peer.deliver, { sendWaitMs: 1000 });
+    const first = Date.now();
+    expect(await outbox.send('w1', { n: 1 })).toEqual({ delivered: false });
+    expect(Date.now() - first).toBeGreaterThanOrEqual(900);
+    // While no delivery has got through since, a send is not waited for, however fast its own
+    // delivery would be: stored, and delivered by the attempt under way.
+    peer.delayMs = 0;
+    expect(await outbox.send('w2', { n: 2 })).toEqual({ delivered: false });
+    await expect.poll(() => peer.accepted.length, { timeout: 10_000, interval: 50 }).toBe(2);
+    // A delivery got through: sends wait for (and report) theirs as before.
+    expect(await outbox.send('w3', { n: 3 })).toEqual({ delivered: true });
+  });
+
   it('keeps an item while the peer is down, retries with backoff, then delivers it', async () => {
     const peer = fakePeer();
     peer.up = false;
