@@ -100,7 +100,7 @@ describe('browser_action', () => {
       ok: false,
       error: {
         code: 'UPSTREAM_ERROR',
-        message: 'browser-bridge sent a reply that does not match its contract',
+        message: 'The browser is not working right now',
       },
     });
   });

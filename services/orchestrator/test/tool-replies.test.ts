@@ -31,9 +31,15 @@ async function toolContext(body: unknown) {
 const run = async (tool: string, args: Record<string, unknown>, reply: unknown) =>
   runToolCall(checkToolCall({ tool, args }), await toolContext(reply));
 
+/** A reply that breaks its contract: the family reads which part is not working, not the peer's name. */
+const SUBJECT: Record<string, string> = {
+  wardrobe: 'The wardrobe',
+  commerce: 'The shop search',
+  gateway: 'Cart preparation',
+};
 const contractBreach = (service: string) => ({
   code: 'UPSTREAM_ERROR',
-  message: `${service} sent a reply that does not match its contract`,
+  message: `${SUBJECT[service]} is not working right now`,
 });
 
 describe("tools check their peers' replies against the contracts", () => {

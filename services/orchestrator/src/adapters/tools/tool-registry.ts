@@ -54,6 +54,29 @@ export function checkToolCall(call: ToolCallRequest): CheckedToolCall {
   return { tool: tool.name, args: parsed.data as Record<string, unknown> };
 }
 
+/** What a tool's call is about, as a family reads it. */
+const TOOL_SUBJECT: Partial<Record<ToolName, string>> = {
+  search_commerce: 'The shop search',
+  list_wardrobe: 'The wardrobe',
+  pair_with_wardrobe: 'The wardrobe',
+  request_purchase: 'Purchase requests',
+  prepare_cart: 'Cart preparation',
+  check_cart: 'Cart preparation',
+  create_browser_session: 'The browser',
+  browser_action: 'The browser',
+};
+/**
+ * A peer that failed to answer, as the stream and the reply say it: which part of the product is
+ * unavailable, not which internal service timed out after how many milliseconds (that goes to the
+ * peer-call log and metrics). The model relays what it reads, so it reads this too.
+ */
+const PEER_TROUBLE: Record<string, (tool: string) => string> = {
+  UPSTREAM_TIMEOUT: (tool) => `${subject(tool)} did not answer in time`,
+  UPSTREAM_ERROR: (tool) => `${subject(tool)} is not working right now`,
+  SERVICE_UNAVAILABLE: (tool) => `${subject(tool)} is unavailable for a moment`,
+};
+const subject = (tool: string) => TOOL_SUBJECT[tool as ToolName] ?? 'This step';
+
 /** Runs a checked call. Whatever goes wrong with the peer is the tool's answer, not an exception. */
 export async function runToolCall(call: CheckedToolCall, ctx: ToolContext): Promise<ToolOutcome> {
   const tool = REGISTRY[call.tool];
@@ -75,7 +98,7 @@ export async function runToolCall(call: CheckedToolCall, ctx: ToolContext): Prom
     return { ok: true, tool: call.tool, args: call.args, result };
   } catch (err) {
     const error = isAppError(err)
-      ? { code: String(err.code), message: err.message }
+      ? { code: String(err.code), message: PEER_TROUBLE[String(err.code)]?.(call.tool) ?? err.message }
       : { code: 'TOOL_FAILED', message: `${call.tool} failed: ${(err as Error).message}` };
     return { ok: false, tool: call.tool, args: call.args, error };
   }
