@@ -239,21 +239,21 @@ export async function forward(
   // way, a peer half-started) is a broken peer, not an answer to pass on to the client.
   if (upstream.statusCode >= 400 && !isJson(upstream)) {
     upstream.body.dump().catch(() => {});
-    throw upstreamError(`${target.service} answered ${upstream.statusCode} without a JSON error`);
+    throw notJsonReply(target.service, upstream.statusCode);
+  }
+  // Every reply but an event stream is bounded (see replyLimit): a declared length over the
+  // limit is refused before any byte goes to the client.
+  const limit = isStream(upstream) ? Number.POSITIVE_INFINITY : replyLimit(upstream, url);
+  const declared = Number(upstream.headers['content-length'] ?? Number.NaN);
+  if (declared > limit) {
+    upstream.body.dump().catch(() => {});
+    throw replyTooLarge(target.service, limit);
   }
   // A small reply is read whole and sent as one buffer: piping it as a stream costs more than
   // the read, and a peer failing mid-body still gets a clean error envelope (nothing sent yet).
   let small: Buffer | null = null;
-  if (!isStream(upstream) && Number(upstream.headers['content-length'] ?? Number.NaN) <= SMALL_REPLY_BYTES) {
-    const idle = setTimeout(() => abort.abort(), target.timeoutMs);
-    try {
-      small = Buffer.from(await upstream.body.arrayBuffer());
-    } catch (err) {
-      throw upstreamError(`${target.service} broke off its reply`, err);
-    } finally {
-      clearTimeout(idle);
-    }
-  }
+  if (!isStream(upstream) && declared <= SMALL_REPLY_BYTES)
+    small = await readReply(upstream, target, SMALL_REPLY_BYTES);
 
   reply.code(upstream.statusCode);
   const upstreamHopByHop = connectionTokens(upstream.headers.connection);
@@ -290,10 +290,90 @@ export async function forward(
   }
   if (small) return reply.send(small);
   upstream.body.on('error', () => reply.raw.destroy());
-  // Only an event stream may stay idle; any other reply that stalls mid-body is cut after the
-  // peer timeout, so a stuck peer can't hold a client connection open forever.
-  if (!isStream(upstream)) whenIdle(upstream.body, target.timeoutMs, () => abort.abort());
+  if (!isStream(upstream)) {
+    // Headers are on their way now: a body that breaks a bound can only be cut.
+    const cut = () => {
+      abort.abort();
+      reply.raw.destroy();
+    };
+    // Only an event stream may stay idle; any other reply that stalls mid-body is cut after the
+    // peer timeout, so a stuck peer can't hold a client connection open forever.
+    whenIdle(upstream.body, target.timeoutMs, cut);
+    let seen = 0;
+    upstream.body.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit) cut();
+    });
+    // A JSON reply is small and whole within the peer timeout after its headers; one that keeps
+    // trickling is cut then. A download (image, recording) may take longer on a slow link.
+    if (isJson(upstream)) {
+      const deadline = setTimeout(cut, target.timeoutMs);
+      upstream.body.once('close', () => clearTimeout(deadline));
+    }
+  }
   return reply.send(upstream.body);
+}
+
+const MIB = 1024 * 1024;
+/** The largest JSON reply passed on (lists, mission views, transcripts are far below it). */
+export const MAX_JSON_REPLY_BYTES = 8 * MIB;
+/**
+ * The largest download a forwarded route may carry: a recording's bytes
+ * (`/artifacts/{id}/content`, served by artifacts-audit from one buffer) up to 1 GiB; any other
+ * non-JSON reply (an item's image or a signed upload's bytes, at most the wardrobe's
+ * UPLOAD_MAX_BYTES ceiling of 100 MiB; a try-on result PNG; the live view's page) up to 100 MiB.
+ */
+export const MAX_RECORDING_REPLY_BYTES = 1024 * MIB;
+export const MAX_MEDIA_REPLY_BYTES = 100 * MIB;
+const RECORDING_CONTENT = /\/artifacts\/[^/?]+\/content(?:\?|$)/;
+
+function replyLimit(res: Dispatcher.ResponseData, url: string): number {
+  if (isJson(res)) return MAX_JSON_REPLY_BYTES;
+  return RECORDING_CONTENT.test(url) ? MAX_RECORDING_REPLY_BYTES : MAX_MEDIA_REPLY_BYTES;
+}
+
+const replyTooLarge = (service: string, limit: number) =>
+  upstreamError(`${service} answered with a body over ${limit} bytes`);
+
+/** A reply that should be JSON (an error, a kept create) and is not: a broken peer's page. */
+export function notJsonReply(service: string, status: number) {
+  return upstreamError(`${service} answered ${status} without a JSON ${status >= 400 ? 'error' : 'body'}`);
+}
+
+/**
+ * Reads a reply's whole body, at most `limit` bytes and within the peer timeout after its
+ * headers: over the limit or broken off is 502 UPSTREAM_ERROR, too slow 504 UPSTREAM_TIMEOUT.
+ */
+export async function readReply(
+  upstream: Dispatcher.ResponseData,
+  target: { service: string; timeoutMs: number },
+  limit: number,
+): Promise<Buffer> {
+  const declared = Number(upstream.headers['content-length'] ?? Number.NaN);
+  let outcome: 'late' | 'large' | undefined;
+  const stop = (why: 'late' | 'large') => {
+    outcome ??= why;
+    upstream.body.destroy();
+  };
+  if (declared > limit) stop('large');
+  const deadline = setTimeout(() => stop('late'), target.timeoutMs);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of upstream.body) {
+      size += (chunk as Buffer).length;
+      if (size > limit) stop('large');
+      else chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if (outcome === undefined) throw upstreamError(`${target.service} broke off its reply`, err);
+  } finally {
+    clearTimeout(deadline);
+  }
+  if (outcome === 'large') throw replyTooLarge(target.service, limit);
+  if (outcome === 'late')
+    throw upstreamTimeout(`${target.service} did not finish its reply within ${target.timeoutMs} ms`);
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -311,7 +391,7 @@ function whenIdle(body: Readable, ms: number, onIdle: () => void): () => void {
   return stop;
 }
 
-function isJson(res: Dispatcher.ResponseData): boolean {
+export function isJson(res: Dispatcher.ResponseData): boolean {
   const type = res.headers['content-type'];
   return typeof type === 'string' && /^application\/(?:[\w.-]+\+)?json\b/i.test(type);
 }

@@ -1,12 +1,29 @@
 // Idempotency-Key on forwarded writes (every create and chat turn the gateway passes on): the
 // first success is kept and a retry with the same key and body gets it again without reaching
 // the owning service twice (rules in domain/idempotency.ts, store in idempotency-store.ts).
-import { AppError, conflict, httpRequest as undiciRequest, validationError } from '@hs/service-kit';
+import {
+  AppError,
+  conflict,
+  recordPeerCall,
+  serviceMetrics,
+  httpRequest as undiciRequest,
+  upstreamError,
+  upstreamTimeout,
+  validationError,
+} from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { IDEMPOTENCY_KEY } from '../domain/idempotency.ts';
 import { idempotencyScope } from '../plugins/idempotency-key.ts';
-import { type ForwardIdentity, forward, forwardTarget, upstreamHeaders } from './forward.ts';
+import {
+  type ForwardIdentity,
+  forward,
+  forwardTarget,
+  isJson,
+  notJsonReply,
+  readReply,
+  upstreamHeaders,
+} from './forward.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
 
 type Target = Parameters<typeof forward>[2];
@@ -48,35 +65,68 @@ function fingerprintable(body: Buffer): unknown {
   }
 }
 
+/** A create's reply is a small JSON document: more than this is a broken peer, not an answer. */
+export const MAX_KEPT_REPLY_BYTES = 1024 * 1024;
+
+/**
+ * One call to the peer, answered as `forward` answers it (same helpers, same envelopes): down
+ * 502, slow 504, broken off mid-body 502, a body over MAX_KEPT_REPLY_BYTES 502, an error that is
+ * not JSON 502. Only a 2xx with a JSON body (or a 204) is returned as a success to keep.
+ */
 async function exchange(
   request: FastifyRequest,
   target: Target,
   identity: ForwardIdentity,
   body: Buffer,
 ): Promise<{ status: number; kept: Kept }> {
+  const abort = new AbortController();
+  const headerTimer = setTimeout(
+    () => abort.abort(new DOMException('timeout', 'TimeoutError')),
+    target.timeoutMs,
+  );
+  const started = performance.now();
   let upstream: Dispatcher.ResponseData;
   try {
     upstream = await undiciRequest(forwardTarget(target.peer.baseUrl, target.url ?? request.url), {
       method: 'POST',
       headers: upstreamHeaders(request, target, identity),
       body,
-      signal: AbortSignal.timeout(target.timeoutMs),
+      signal: abort.signal,
+      headersTimeout: target.timeoutMs + 1000,
+      bodyTimeout: 0,
     });
   } catch (err) {
-    if ((err as { name?: string }).name === 'TimeoutError')
-      throw new AppError(
-        'UPSTREAM_TIMEOUT',
-        504,
-        `${target.service} did not answer within ${target.timeoutMs} ms`,
-      );
-    throw new AppError('UPSTREAM_ERROR', 502, `${target.service} is unreachable`);
+    const timedOut = (abort.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+    recordPeerCall(serviceMetrics, target.service, timedOut ? 'timeout' : 'unreachable');
+    if (timedOut)
+      throw upstreamTimeout(`${target.service} did not answer within ${target.timeoutMs} ms`, err);
+    throw upstreamError(`${target.service} is unreachable`, err);
+  } finally {
+    clearTimeout(headerTimer);
+  }
+  recordPeerCall(serviceMetrics, target.service, String(upstream.statusCode), started);
+  const status = upstream.statusCode;
+  const success = status >= 200 && status < 300;
+  // Every service answers in JSON: a page instead (a proxy on the way, a half-started peer) is
+  // a broken peer, neither an answer to pass on nor a result to keep for the key.
+  if (status !== 204 && !isJson(upstream)) {
+    upstream.body.dump().catch(() => {});
+    throw notJsonReply(target.service, status);
+  }
+  const text = (await readReply(upstream, target, MAX_KEPT_REPLY_BYTES)).toString('utf8');
+  if (success && status !== 204) {
+    try {
+      JSON.parse(text);
+    } catch {
+      throw notJsonReply(target.service, status);
+    }
   }
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = upstream.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  return { status: upstream.statusCode, kept: { headers, text: await upstream.body.text() } };
+  return { status, kept: { headers, text } };
 }
 
 /**
@@ -117,7 +167,7 @@ export async function forwardIdempotent(
         return { status: reply.statusCode, body: { headers: {}, text: '', streamed: true } };
       }
       const answer = await exchange(request, target, identity, body);
-      if (answer.status >= 400) throw new NotKept(answer.status, answer.kept);
+      if (answer.status < 200 || answer.status >= 300) throw new NotKept(answer.status, answer.kept);
       return { status: answer.status, body: answer.kept };
     });
     if (result.body.streamed) {

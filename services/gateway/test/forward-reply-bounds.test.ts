@@ -1,0 +1,279 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_REPLY_BYTES } from '../src/adapters/forward.ts';
+import { MAX_KEPT_REPLY_BYTES } from '../src/adapters/idempotent-forward.ts';
+import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+
+// A stand-in wardrobe/artifacts-audit that fails the ways a broken or half-started peer does.
+// The last path segment names the fault; `healthy` answers a create as the real service would.
+let peer: http.Server;
+let gateway: GatewayApp;
+let gatewayUrl = '';
+const writes: string[] = [];
+const timers = new Set<NodeJS.Timeout>();
+let healthy = false;
+
+function every(ms: number, fn: () => void): NodeJS.Timeout {
+  const t = setInterval(fn, ms);
+  timers.add(t);
+  return t;
+}
+
+beforeAll(async () => {
+  peer = http.createServer((req, res) => {
+    req.resume();
+    const fault = (req.url ?? '').split('?')[0]?.split('/').pop() ?? '';
+    if (req.method === 'POST') writes.push(fault);
+    if (healthy || fault === 'ok') {
+      res.writeHead(201, { 'content-type': 'application/json', etag: '"v1"' });
+      res.end(JSON.stringify({ itemId: `w_${writes.length}` }));
+      return;
+    }
+    switch (fault) {
+      case 'html-200': // a proxy's page on the peer's port
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>starting…</html>');
+        return;
+      case 'bad-json':
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end('{"itemId":');
+        return;
+      case 'html-500':
+        res.writeHead(500, { 'content-type': 'text/html' });
+        res.end('<h1>oops!</h1>');
+        return;
+      case 'reset':
+        res.writeHead(201, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.write('{"itemId":"w_');
+        setTimeout(() => req.socket.destroy(), 20);
+        return;
+      case 'huge-declared':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2147483648' });
+        res.write('{"items":[');
+        return;
+      case 'huge-image':
+      case 'content': // a recording link's bytes
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': '2147483648' });
+        res.write(Buffer.alloc(1024));
+        return;
+      case 'endless': {
+        // Fast, chunked, never ending: 64 KB every 5 ms.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"items":[');
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const t = every(5, () => res.write(chunk));
+        res.on('close', () => clearInterval(t));
+        return;
+      }
+      case 'flood': {
+        // Chunked, never ending, as fast as the gateway takes it.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"items":[');
+        const chunk = Buffer.alloc(256 * 1024, 0x20);
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk));
+        };
+        res.on('drain', pump);
+        pump();
+        return;
+      }
+      case 'trickle': {
+        // A few bytes every 100 ms, forever: never idle long enough to look stalled.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"items":[');
+        const t = every(100, () => res.write('1,'));
+        res.on('close', () => clearInterval(t));
+        return;
+      }
+      case 'slow-image': {
+        // A legitimate 2 MB image on a slow link: 200 KB every 150 ms (about 1.5 s, timeout 1 s).
+        res.writeHead(200, { 'content-type': 'image/png' });
+        let sent = 0;
+        const t = every(150, () => {
+          res.write(Buffer.alloc(200 * 1024, 1));
+          sent++;
+          if (sent === 10) {
+            clearInterval(t);
+            res.end();
+          }
+        });
+        res.on('close', () => clearInterval(t));
+        return;
+      }
+      default:
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{"error":"NOT_FOUND","message":"no such fault"}');
+    }
+  });
+  await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+  const peerUrl = `http://127.0.0.1:${(peer.address() as { port: number }).port}`;
+  gateway = await buildGateway({
+    WARDROBE_BASE_URL: peerUrl,
+    ARTIFACTS_AUDIT_BASE_URL: peerUrl,
+    INTERNAL_API_TIMEOUT_SECONDS: '1',
+  });
+  await gateway.listen({ port: 0, host: '127.0.0.1' });
+  gatewayUrl = `http://127.0.0.1:${(gateway.server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  for (const t of timers) clearInterval(t);
+  await gateway.close();
+  peer.closeAllConnections();
+  await new Promise((resolve) => peer.close(resolve));
+});
+
+async function family() {
+  const user = await login(gateway, `bounds-${Math.random()}@x.test`);
+  const h = await gateway.inject({
+    method: 'POST',
+    url: '/api/v1/households',
+    headers: bearer(user.token),
+    payload: { name: 'H' },
+  });
+  return { token: user.token, id: h.json().householdId as string };
+}
+
+const create = (f: { token: string; id: string }, fault: string, key?: string) =>
+  fetch(`${gatewayUrl}/api/v1/households/${f.id}/wardrobe/items/${fault}`, {
+    method: 'POST',
+    headers: {
+      ...bearer(f.token),
+      'content-type': 'application/json',
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
+    body: JSON.stringify({ category: 'TOP' }),
+  });
+
+/** Reads a reply to its end: how many bytes came, and whether the connection broke off. */
+async function drain(res: Response): Promise<{ size: number; cut: boolean }> {
+  let size = 0;
+  try {
+    for await (const chunk of res.body ?? []) size += (chunk as Uint8Array).length;
+    return { size, cut: false };
+  } catch {
+    return { size, cut: true };
+  }
+}
+
+describe('a keyed forwarded create whose peer answers badly', () => {
+  it('keeps no HTML success: 502, and the retry once the peer is back creates the item', async () => {
+    const f = await family();
+    for (const fault of ['html-200', 'bad-json']) {
+      const key = `k-${fault}-${Math.random()}`;
+      const first = await create(f, fault, key);
+      expect(first.status).toBe(502);
+      expect(await first.json()).toMatchObject({
+        error: 'UPSTREAM_ERROR',
+        message: `wardrobe answered ${fault === 'bad-json' ? 201 : 200} without a JSON body`,
+      });
+      healthy = true;
+      try {
+        const before = writes.length;
+        const retry = await create(f, fault, key);
+        expect(retry.status).toBe(201);
+        expect(retry.headers.get('idempotent-replayed')).toBeNull();
+        expect(writes.length).toBe(before + 1);
+        expect(await retry.json()).toMatchObject({ itemId: expect.stringMatching(/^w_/) });
+      } finally {
+        healthy = false;
+      }
+    }
+  });
+
+  const faults: Array<[string, number, string]> = [
+    ['reset', 502, 'wardrobe broke off its reply'],
+    ['html-500', 502, 'wardrobe answered 500 without a JSON error'],
+    ['huge-declared', 502, `wardrobe answered with a body over ${MAX_KEPT_REPLY_BYTES} bytes`],
+    ['endless', 502, `wardrobe answered with a body over ${MAX_KEPT_REPLY_BYTES} bytes`],
+    ['trickle', 504, 'wardrobe did not finish its reply within 1000 ms'],
+  ];
+  it.each(faults)(
+    'answers %s as the unkeyed forward does (%i), and frees the key',
+    async (fault, status, message) => {
+      const f = await family();
+      const started = Date.now();
+      const keyed = await create(f, fault, `k-${fault}`);
+      expect(keyed.status).toBe(status);
+      expect(await keyed.json()).toMatchObject({
+        error: status === 504 ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
+        message,
+      });
+      expect(Date.now() - started).toBeLessThan(3000);
+      // Nothing kept: the same key reaches the peer again.
+      const before = writes.length;
+      const again = await create(f, fault, `k-${fault}`);
+      expect(again.status).toBe(status);
+      expect(writes.length).toBe(before + 1);
+      await again.arrayBuffer();
+      if (fault === 'reset' || fault === 'html-500') {
+        // The unkeyed path answers these two in its envelope too: the same words.
+        const plain = await create(f, fault);
+        expect(plain.status).toBe(status);
+        expect(((await plain.json()) as { message: string }).message).toBe(message);
+      }
+    },
+  );
+});
+
+describe('an unkeyed forwarded reply', () => {
+  it('refuses a JSON reply declaring more than the JSON limit before sending any byte', async () => {
+    const f = await family();
+    const res = await fetch(`${gatewayUrl}/api/v1/households/${f.id}/wardrobe/items/huge-declared`, {
+      headers: bearer(f.token),
+    });
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({
+      error: 'UPSTREAM_ERROR',
+      message: expect.stringContaining('over'),
+    });
+  });
+
+  it('cuts an endless JSON body once it passes the size limit', { timeout: 10_000 }, async () => {
+    const f = await family();
+    const started = Date.now();
+    const flood = await fetch(`${gatewayUrl}/api/v1/households/${f.id}/wardrobe/items/flood`, {
+      headers: bearer(f.token),
+    });
+    expect(flood.status).toBe(200);
+    const { size, cut } = await drain(flood);
+    expect(cut).toBe(true);
+    // Cut by its size (at most a chunk in flight past the limit), not by the deadline alone.
+    expect(size).toBeLessThanOrEqual(MAX_JSON_REPLY_BYTES + 1024 * 1024);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('cuts a JSON body that keeps trickling at the deadline after its headers', {
+    timeout: 10_000,
+  }, async () => {
+    const f = await family();
+    const started = Date.now();
+    const trickle = await fetch(`${gatewayUrl}/api/v1/households/${f.id}/wardrobe/items/trickle`, {
+      headers: bearer(f.token),
+    });
+    expect(trickle.status).toBe(200);
+    expect((await drain(trickle)).cut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("refuses a download declaring more than its route's maximum, and passes a slow one whole", async () => {
+    const f = await family();
+    const image = await fetch(
+      `${gatewayUrl}/api/v1/households/${f.id}/wardrobe/items/i_1/images/huge-image`,
+      {
+        headers: bearer(f.token),
+      },
+    );
+    expect(image.status).toBe(502);
+    expect(((await image.json()) as { error: string }).error).toBe('UPSTREAM_ERROR');
+    const recording = await fetch(
+      `${gatewayUrl}/api/v1/households/${f.id}/artifacts/art_1/content?expires=1&signature=s`,
+    );
+    expect(recording.status).toBe(502);
+    await recording.arrayBuffer();
+    const slow = await fetch(`${gatewayUrl}/api/v1/households/${f.id}/wardrobe/items/i_1/images/slow-image`, {
+      headers: bearer(f.token),
+    });
+    expect(slow.status).toBe(200);
+    expect(await drain(slow)).toEqual({ size: 10 * 200 * 1024, cut: false });
+  });
+});
