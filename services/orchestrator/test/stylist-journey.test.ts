@@ -241,6 +241,16 @@ describe('safety', () => {
     // Asking again in the same mission is the same request, not a second one.
     const again = await say(adult, adultView.mission_id, 'yes please buy it');
     expect(lastReply(again).tool_calls[0].result.requestId).toBe(requestId);
+    // Once a parent has approved it, asking again says where it stands now.
+    const approved = await client.api(h(`/requests/${requestId}/approve`), {
+      method: 'POST',
+      token: parent.token,
+    });
+    expect(approved.status).toBe(200);
+    const later = await say(adult, adultView.mission_id, 'buy it now');
+    expect(lastReply(later).tool_calls[0].result).toMatchObject({ requestId, status: 'APPROVED' });
+    expect(lastReply(later).content).toContain(`purchase request ${requestId}`);
+    expect(lastReply(later).content).not.toContain('waiting for a parent');
 
     const childView = await start(child, 'white sneakers');
     const childBuy = await say(child, childView.mission_id, 'buy it now please');

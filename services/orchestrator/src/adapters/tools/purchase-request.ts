@@ -27,7 +27,8 @@ const requestPath = (ctx: ToolContext, requestId: string) =>
 
 /**
  * Raises a purchase request (PENDING_APPROVAL) as the mission owner. `idempotencyKey` makes a
- * repeat (the user asks again, a retried turn) return the same request instead of a second one.
+ * repeat (the user asks again, a retried turn) return the same request, as it is now, instead of
+ * a second one.
  */
 export async function createPurchaseRequest(
   ctx: ToolContext,
@@ -43,6 +44,10 @@ export async function createPurchaseRequest(
     ...call,
     headers: { ...call.headers, 'idempotency-key': idempotencyKey },
   });
+  // A repeat replays the first answer, as the request stood then (PENDING_APPROVAL): what the
+  // user is told must be where it stands now (approved, bought, cancelled).
+  if (created.headers['idempotent-replayed'] === 'true')
+    return readPurchaseRequest(ctx, created.body.requestId);
   return created.body;
 }
 

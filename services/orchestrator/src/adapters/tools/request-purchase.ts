@@ -3,7 +3,7 @@
 // (adapters/tools/purchase-request.ts). A parent approves it; the tool never buys.
 import { Offer, RequestPurchaseArgs, RequestPurchaseResult } from '@hs/contracts';
 import { isAppError } from '@hs/service-kit';
-import { createPurchaseRequest } from './purchase-request.ts';
+import { createPurchaseRequest, type RequestRead } from './purchase-request.ts';
 import { householdPath, peerCall, type ToolContext, type ToolDefinition } from './tool-context.ts';
 
 const OfferRead = Offer.pick({
@@ -29,6 +29,17 @@ async function readOffer(ctx: ToolContext, offerId: string) {
     throw err;
   }
 }
+
+/** Where a request stands, as the family reads it. */
+const STANDING: Record<RequestRead['status'], string> = {
+  PENDING_APPROVAL: 'is waiting for a parent or guardian to approve it',
+  APPROVED: 'is approved: the cart can be prepared, and you confirm the checkout yourself in the app',
+  CART_PREP: 'is approved and its cart is being prepared',
+  CART_READY: 'has its cart ready: confirm the checkout yourself in the app',
+  COMPLETED: 'is already bought',
+  REJECTED: 'was declined by a parent or guardian',
+  CANCELLED: 'was cancelled',
+};
 
 export const requestPurchase: ToolDefinition<typeof RequestPurchaseArgs, typeof RequestPurchaseResult> = {
   name: 'request_purchase',
@@ -68,7 +79,7 @@ export const requestPurchase: ToolDefinition<typeof RequestPurchaseArgs, typeof 
       requestId: created.requestId,
       status: created.status,
       title: offer.title,
-      message: `Purchase request ${created.requestId} for the ${offer.title} is ${created.status === 'PENDING_APPROVAL' ? 'waiting for a parent or guardian to approve it' : created.status}.`,
+      message: `Purchase request ${created.requestId} for the ${offer.title} ${STANDING[created.status]}.`,
     };
   },
 };
