@@ -249,6 +249,24 @@ describe.each(backends)('offer search (%s)', (_name, makeStore) => {
       }
     });
 
+    it('refuses a cursor sent back with other filters (it would skip cheaper matches), not with the same ones reordered', async () => {
+      const first = await search({ colors: 'white,blue', limit: 1 });
+      expect(first.nextCursor).not.toBeNull();
+      const reordered = await search({ colors: 'blue,white', limit: 1, cursor: first.nextCursor });
+      expect(reordered.items).toHaveLength(1);
+      const other = await app.inject({
+        method: 'POST',
+        url: '/api/v1/search',
+        headers: { 'x-internal-token': headers['x-internal-token'] },
+        payload: { householdId: H, colors: 'white', limit: 1, cursor: first.nextCursor },
+      });
+      expect(other.statusCode).toBe(400);
+      expect(other.json()).toEqual({
+        error: 'BAD_REQUEST',
+        message: 'This cursor belongs to other filters: start again without it when a filter changes',
+      });
+    });
+
     it('serves GET /offers with query parameters and a status filter', async () => {
       const res = await app.inject({
         method: 'GET',
