@@ -4,7 +4,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema.ts';
 
 export type { components, operations, paths } from './schema.ts';
-export { type MissionEvent, type MissionStreamOptions, streamMission } from './stream.ts';
+export { type MissionEvent, type MissionStreamOptions, StreamRefused, streamMission } from './stream.ts';
 export { openVoice, type VoiceConnection } from './voice.ts';
 
 export type ApiClient = Client<paths>;

@@ -92,6 +92,68 @@ describe('@hs/client', () => {
     });
   });
 
+  describe('streamMission against a mission that ends', () => {
+    let server: Server;
+    let baseUrl = '';
+    let replies: Array<(res: import('node:http').ServerResponse) => void> = [];
+    const seen: IncomingHttpHeaders[] = [];
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        seen.push(req.headers);
+        const next = replies.shift();
+        if (next) next(res);
+        else res.writeHead(500).end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const follow = (events: MissionEvent[], retryMs = 20) =>
+      streamMission({
+        baseUrl,
+        householdId: 'h_1',
+        missionId: 'msn_1',
+        token: 'tok',
+        retryMs,
+        signal: new AbortController().signal,
+        onEvent: (event) => events.push(event),
+      });
+
+    it('resolves once the mission is DONE although the server keeps the stream open', async () => {
+      replies = [
+        (res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('id: 7\nevent: state.changed\ndata: {"from":"RUNNING","to":"DONE"}\n\n');
+        },
+      ];
+      const events: MissionEvent[] = [];
+      await follow(events);
+      expect(events.map((e) => e.seq)).toEqual([7]);
+    });
+
+    it('waits what a 429 asks (Retry-After) instead of its own interval', async () => {
+      replies = [
+        (res) => res.writeHead(429, { 'retry-after': '0' }).end(),
+        (res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('id: 1\nevent: state.changed\ndata: {"from":"RUNNING","to":"FAILED"}\n\n');
+        },
+      ];
+      const events: MissionEvent[] = [];
+      // Its own interval is a minute: only the server's Retry-After can bring the second call in time.
+      await follow(events, 60_000);
+      expect(events.map((e) => e.data.to)).toEqual(['FAILED']);
+    });
+
+    it('rejects a refusal no retry can change, with its status', async () => {
+      replies = [(res) => res.writeHead(400, { 'content-type': 'application/json' }).end('{}')];
+      await expect(follow([])).rejects.toMatchObject({ name: 'StreamRefused', status: 400 });
+    });
+  });
+
   describe('openVoice', () => {
     it('says the text once open, hands over each message and resolves `closed` with the code and reason', async () => {
       // A voice socket that answers one turn and then ends, as the gateway does for a mission that is over.
