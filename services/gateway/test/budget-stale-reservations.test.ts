@@ -1,4 +1,4 @@
-import { type CollectionOptions, createStore, type Doc, type Store, StoreUnavailableError } from '@hs/store';
+import { StoreUnavailableError } from '@hs/store';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSpendingPolicyRepository } from '../src/adapters/spending-policy-repository.ts';
 import {
@@ -8,6 +8,7 @@ import {
   type SpendingLedger,
 } from '../src/domain/spending-policy.ts';
 import { buildBuyflowGateway } from './buyflow-harness.ts';
+import { storeWith } from './store-with.ts';
 
 /*
  * An approval whose ledger write landed after its caller was told it failed (a Firestore commit
@@ -140,28 +141,16 @@ describe('judging stale reservations', () => {
 describe('an approval whose move of the request fails with its outcome unknown', () => {
   /** A store whose purchase requests refuse their next update (a commit that timed out). */
   function storeFailingNextRequestUpdate() {
-    const inner = createStore({ backend: 'inmemory' });
     const failing = { next: false };
-    const store: Store = {
-      backend: inner.backend,
-      ping: () => inner.ping(),
-      close: () => inner.close(),
-      collection<T extends Doc>(name: string, options?: CollectionOptions) {
-        const collection = inner.collection<T>(name, options);
-        if (name !== 'purchase_requests') return collection;
-        return {
-          ...collection,
-          get: (id) => collection.get(id),
-          update: async (id, mutate) => {
-            if (failing.next) {
-              failing.next = false;
-              throw new StoreUnavailableError('STORE_TIMEOUT', 'timed out', { outcomeUnknown: true });
-            }
-            return collection.update(id, mutate);
-          },
-        } as typeof collection;
+    const store = storeWith('purchase_requests', (collection) => ({
+      update: async (id, mutate) => {
+        if (failing.next) {
+          failing.next = false;
+          throw new StoreUnavailableError('STORE_TIMEOUT', 'timed out', { outcomeUnknown: true });
+        }
+        return collection.update(id, mutate);
       },
-    };
+    }));
     return { store, failing };
   }
 
@@ -190,28 +179,16 @@ describe('an approval whose move of the request fails with its outcome unknown',
 describe('two approvals of one request racing across midnight at a month’s end', () => {
   /** A store whose purchase-request updates wait at a gate while `hold` is set. */
   function gatedStore() {
-    const inner = createStore({ backend: 'inmemory' });
     const gate = { hold: false, waiting: 0, open: () => {}, opened: Promise.resolve() };
-    const store: Store = {
-      backend: inner.backend,
-      ping: () => inner.ping(),
-      close: () => inner.close(),
-      collection<T extends Doc>(name: string, options?: CollectionOptions) {
-        const collection = inner.collection<T>(name, options);
-        if (name !== 'purchase_requests') return collection;
-        return {
-          ...collection,
-          get: (id) => collection.get(id),
-          update: async (id, mutate) => {
-            if (gate.hold) {
-              gate.waiting++;
-              await gate.opened;
-            }
-            return collection.update(id, mutate);
-          },
-        } as typeof collection;
+    const store = storeWith('purchase_requests', (collection) => ({
+      update: async (id, mutate) => {
+        if (gate.hold) {
+          gate.waiting++;
+          await gate.opened;
+        }
+        return collection.update(id, mutate);
       },
-    };
+    }));
     return { store, gate };
   }
 

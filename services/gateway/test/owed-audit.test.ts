@@ -3,36 +3,25 @@
 // decision still answers 200 and the entry stays owed on the request until the recovery sweep
 // records it, exactly once. Before, the caller got 503 for a decision that had landed, and the
 // entry was lost: a retried approval is 409.
-import { type CollectionOptions, createStore, type Doc, type Store, StoreUnavailableError } from '@hs/store';
+import { StoreUnavailableError } from '@hs/store';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { recoverOwedAudits } from '../src/flows/owed-audit.ts';
 import { recoverDispatches } from '../src/flows/start-purchase-intent.ts';
 import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
+import { storeWith } from './store-with.ts';
 
 /** A store whose audit outbox refuses new entries while `failing` is set. */
-function storeWithFailingAuditOutbox(): { store: Store; failing: { on: boolean } } {
-  const inner = createStore({ backend: 'inmemory' });
+function storeWithFailingAuditOutbox() {
   const failing = { on: false };
-  const store: Store = {
-    backend: inner.backend,
-    ping: () => inner.ping(),
-    close: () => inner.close(),
-    collection<T extends Doc>(name: string, options?: CollectionOptions) {
-      const collection = inner.collection<T>(name, options);
-      if (name !== 'outbox_audit') return collection;
-      return {
-        ...collection,
-        get: (id) => collection.get(id),
-        create: async (id, doc) => {
-          if (failing.on)
-            throw new StoreUnavailableError('STORE_TIMEOUT', 'audit outbox unavailable', {
-              outcomeUnknown: true,
-            });
-          return collection.create(id, doc);
-        },
-      } as typeof collection;
+  const store = storeWith('outbox_audit', (collection) => ({
+    create: async (id, doc) => {
+      if (failing.on)
+        throw new StoreUnavailableError('STORE_TIMEOUT', 'audit outbox unavailable', {
+          outcomeUnknown: true,
+        });
+      return collection.create(id, doc);
     },
-  };
+  }));
   return { store, failing };
 }
 

@@ -225,12 +225,7 @@ export async function forward(
       endClientClosed(request, reply, { peer: target.service });
       return reply;
     }
-    const reason = abort.signal.reason as { name?: string } | undefined;
-    const timedOut = reason?.name === 'TimeoutError';
-    recordPeerCall(serviceMetrics, target.service, timedOut ? 'timeout' : 'unreachable');
-    if (timedOut)
-      throw upstreamTimeout(`${target.service} did not answer within ${target.timeoutMs} ms`, err);
-    throw upstreamError(`${target.service} is unreachable`, err);
+    throw unanswered(target, abort.signal, err);
   } finally {
     clearTimeout(headerTimer);
   }
@@ -312,6 +307,22 @@ export async function forward(
     }
   }
   return reply.send(upstream.body);
+}
+
+/**
+ * The error for a call its peer never answered (no headers): 504 when our timer cut it, else 502.
+ * Counted in the peer metrics as a timeout or an unreachable peer.
+ */
+export function unanswered(
+  target: { service: string; timeoutMs: number },
+  signal: AbortSignal,
+  err: unknown,
+) {
+  const timedOut = (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+  recordPeerCall(serviceMetrics, target.service, timedOut ? 'timeout' : 'unreachable');
+  return timedOut
+    ? upstreamTimeout(`${target.service} did not answer within ${target.timeoutMs} ms`, err)
+    : upstreamError(`${target.service} is unreachable`, err);
 }
 
 const MIB = 1024 * 1024;

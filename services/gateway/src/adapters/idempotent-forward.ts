@@ -7,8 +7,6 @@ import {
   recordPeerCall,
   serviceMetrics,
   httpRequest as undiciRequest,
-  upstreamError,
-  upstreamTimeout,
   validationError,
 } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,6 +20,7 @@ import {
   isJson,
   notJsonReply,
   readReply,
+  unanswered,
   upstreamHeaders,
 } from './forward.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
@@ -96,11 +95,7 @@ async function exchange(
       bodyTimeout: 0,
     });
   } catch (err) {
-    const timedOut = (abort.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
-    recordPeerCall(serviceMetrics, target.service, timedOut ? 'timeout' : 'unreachable');
-    if (timedOut)
-      throw upstreamTimeout(`${target.service} did not answer within ${target.timeoutMs} ms`, err);
-    throw upstreamError(`${target.service} is unreachable`, err);
+    throw unanswered(target, abort.signal, err);
   } finally {
     clearTimeout(headerTimer);
   }
