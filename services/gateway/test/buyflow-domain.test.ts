@@ -132,37 +132,37 @@ describe('dispatch recovery', () => {
     try {
       const pr = (await t.post('/requests', t.adult, t.item)).json();
       await t.post(`/requests/${pr.requestId}/approve`, t.guardian);
-      // The route crashed after sending the job; cart-prep ran it and its callback brought the cart.
+      // The route crashed after sending the job, before recording the intent.
       await t.app.ctx.buyflow.requests.change(pr.requestId, (r) => ({
         ...r,
-        status: 'CART_READY',
+        status: 'CART_PREP',
         intentId: 'pi_ranjob0000',
         intentActorId: t.adult.userId,
         cartprepJobId: 'cpj_ranjob0000',
-        cart: sampleCart(),
         dispatchPending: true,
-        updatedAt: new Date(Date.now() - 60_000).toISOString(),
       }));
-      expect(await recoverDispatches(t.app.ctx)).toBe(0);
-      expect(t.cartprep.jobs).toEqual([]);
-      const intents = (await t.gates()).filter(
-        (g) => g.action === 'CREATE_PURCHASE_INTENT' && g.targetId === pr.requestId,
-      );
-      expect(intents).toEqual([
+      // Cart-prep ran it: its callback brings the cart.
+      const ready = await t.post(`/requests/${pr.requestId}/cart-ready`, t.internal(), {
+        jobId: 'cpj_ranjob0000',
+        cart: sampleCart(),
+      });
+      expect(ready.json().status).toBe('CART_READY');
+      const intents = async () =>
+        (await t.gates()).filter((g) => g.action === 'CREATE_PURCHASE_INTENT' && g.targetId === pr.requestId);
+      expect(await intents()).toEqual([
         expect.objectContaining({
           actorId: t.adult.userId,
           detail: expect.objectContaining({ outcome: 'ALLOWED', intentId: 'pi_ranjob0000', recovered: true }),
         }),
       ]);
-      expect((await t.app.ctx.buyflow.requests.get(pr.householdId, pr.requestId))?.dispatchPending).toBe(
-        false,
-      );
-      // Once only.
-      await t.app.ctx.buyflow.requests.change(pr.requestId, (r) => ({ ...r, dispatchPending: true }));
+      // The sweep finds nothing left to do, and the entry stays one.
+      await t.app.ctx.buyflow.requests.change(pr.requestId, (r) => ({
+        ...r,
+        updatedAt: new Date(Date.now() - 60_000).toISOString(),
+      }));
       await recoverDispatches(t.app.ctx);
-      expect(
-        (await t.gates()).filter((g) => g.action === 'CREATE_PURCHASE_INTENT' && g.targetId === pr.requestId),
-      ).toHaveLength(1);
+      expect(t.cartprep.jobs).toEqual([]);
+      expect(await intents()).toHaveLength(1);
     } finally {
       await t.close();
     }

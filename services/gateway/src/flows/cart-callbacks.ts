@@ -7,6 +7,7 @@ import { applyEvent } from '../domain/purchase-request-machine.ts';
 import { publicRequest, type StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 import { owedEntry, owing, payOwedAudit } from './owed-audit.ts';
 import { cartMismatchEntry, gateEntry, guarded, type RequestRef } from './purchase-gate.ts';
+import { recoveredIntentEntry } from './start-purchase-intent.ts';
 
 /** The lastFailure code of a cart refused for not matching the approval. */
 const CART_REFUSED_CODE = 'SAFETY_VIOLATION' as const;
@@ -50,7 +51,13 @@ async function applyCallback(
       }
       if (r.status === 'CART_PREP' && r.cartprepJobId !== jobId)
         throw conflict(`Callback is for job ${jobId}, but the request is waiting for job ${r.cartprepJobId}`);
-      const outcome = apply(r, now);
+      const applied = apply(r, now);
+      // A dispatch still pending means the route that started the intent never recorded it (a
+      // crash after sending the job): the callback clearing it owes the intent's entry too.
+      const outcome =
+        r.dispatchPending && r.intentId
+          ? { ...applied, next: owing(applied.next, recoveredIntentEntry(r)) }
+          : applied;
       // The gate's entries are owed with the change they record (flows/owed-audit.ts).
       if (!outcome.refused)
         return owing(outcome.next, { ...owed.gate, entry: gateEntry(gate, 'ALLOWED', { jobId, ...detail }) });

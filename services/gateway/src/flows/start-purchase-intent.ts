@@ -100,6 +100,25 @@ export async function startPurchaseIntent(
  */
 const intentAuditId = (intentId: string) => `aud_intent_${intentId}`.slice(0, 68);
 
+/**
+ * The intent's ALLOWED entry, owed by whoever finds that its route never recorded it (the
+ * dispatch sweep, or cart-prep's callback clearing a dispatch still pending): under the route's
+ * own event id, so the ledger keeps one if both did.
+ */
+export function recoveredIntentEntry(r: StoredPurchaseRequest): OwedAudit {
+  const gate = {
+    householdId: r.householdId,
+    action: 'CREATE_PURCHASE_INTENT' as const,
+    actorId: r.intentActorId,
+    targetId: r.requestId,
+  };
+  return owedEntry(
+    { id: 'dispatch-recovery' },
+    gateEntry(gate, 'ALLOWED', { intentId: r.intentId, cartprepJobId: r.cartprepJobId, recovered: true }),
+    intentAuditId(r.intentId ?? r.requestId),
+  );
+}
+
 /** States a request reaches only through its cart-prep job: the intent that started it happened. */
 const INTENT_REACHED: readonly StoredPurchaseRequest['status'][] = ['CART_READY', 'COMPLETED'];
 
@@ -174,19 +193,8 @@ export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
   const before = new Date(Date.now() - grace).toISOString();
   let sent = 0;
   for (const r of await ctx.buyflow.requests.pendingDispatch(before)) {
-    // The route that made the intent never got to record it: the sweep does, as recovered (under
-    // the route's own event id, so the ledger keeps one if both did).
-    const gate = {
-      householdId: r.householdId,
-      action: 'CREATE_PURCHASE_INTENT' as const,
-      actorId: r.intentActorId,
-      targetId: r.requestId,
-    };
-    const allowed = owedEntry(
-      { id: 'dispatch-recovery' },
-      gateEntry(gate, 'ALLOWED', { intentId: r.intentId, cartprepJobId: r.cartprepJobId, recovered: true }),
-      intentAuditId(r.intentId ?? r.requestId),
-    );
+    // The route that made the intent never got to record it: the sweep does, as recovered.
+    const allowed = recoveredIntentEntry(r);
     if (r.status !== 'CART_PREP') {
       // Cart-prep had the job after all and its callback brought a cart (CART_READY, later
       // COMPLETED or CANCELLED): the intent happened, and is owed its entry with the flag cleared.
