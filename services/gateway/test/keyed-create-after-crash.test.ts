@@ -52,6 +52,54 @@ describe('a keyed create retried after a crash', () => {
   });
 });
 
+describe('a key used again once it no longer stands for its first create', () => {
+  it('makes a new purchase request after the key’s life (24 h)', async () => {
+    const key = { 'idempotency-key': 'reused-after-a-day' };
+    const first = (await t.post('/requests', t.adult, t.item, key)).json();
+    expect(
+      (await t.post(`/requests/${first.requestId}/reject`, t.guardian, { reason: 'no' })).statusCode,
+    ).toBe(200);
+    await dropIdempotencyRecords();
+    // A day and more later.
+    await t.app.ctx.buyflow.requests.change(first.requestId, (r) => ({
+      ...r,
+      createdAt: new Date(Date.now() - 25 * 3600_000).toISOString(),
+    }));
+    const again = await t.post('/requests', t.adult, t.item, key);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().requestId).not.toBe(first.requestId);
+    expect(again.json().status).toBe('PENDING_APPROVAL');
+  });
+
+  it('never hands a household back to its creator once they are no longer a member', async () => {
+    const headers = { ...t.guardian.auth, 'idempotency-key': 'household-then-left' };
+    const create = () =>
+      t.app.inject({ method: 'POST', url: '/api/v1/households', headers, payload: { name: 'Watched' } });
+    const first = (await create()).json();
+    const h = `/api/v1/households/${first.householdId}`;
+    await t.app.inject({
+      method: 'POST',
+      url: `${h}/members`,
+      headers: t.guardian.auth,
+      payload: { memberId: t.adult.userId, role: 'PARENT_GUARDIAN' },
+    });
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `${h}/members/${t.guardian.userId}`,
+          headers: t.guardian.auth,
+        })
+      ).statusCode,
+    ).toBe(204);
+    await dropIdempotencyRecords();
+    const again = await create();
+    expect(again.statusCode).toBe(201);
+    expect(again.json().householdId).not.toBe(first.householdId);
+    expect(again.json().members.map((m: { memberId: string }) => m.memberId)).toEqual([t.guardian.userId]);
+  });
+});
+
 /** What a crash leaves of a key's record once its lease has run out: nothing that answers. */
 async function dropIdempotencyRecords() {
   const records = t.store.collection<{ id?: string }>('idempotency_keys');

@@ -244,11 +244,13 @@ export async function forward(
     upstream.body.dump().catch(() => {});
     throw replyTooLarge(target.service, limit);
   }
-  // A small reply is read whole and sent as one buffer: piping it as a stream costs more than
-  // the read, and a peer failing mid-body still gets a clean error envelope (nothing sent yet).
+  // A small reply, and any JSON reply (at most MAX_JSON_REPLY_BYTES), is read whole within the
+  // peer timeout and sent as one buffer: piping it as a stream costs more than the read, a peer
+  // failing mid-body still gets a clean error envelope (nothing sent yet), and a slow client's
+  // reading cannot be mistaken for a peer that trickles.
   let small: Buffer | null = null;
-  if (!isStream(upstream) && declared <= SMALL_REPLY_BYTES)
-    small = await readReply(upstream, target, SMALL_REPLY_BYTES);
+  if (!isStream(upstream) && (declared <= SMALL_REPLY_BYTES || isJson(upstream)))
+    small = await readReply(upstream, target, isJson(upstream) ? limit : SMALL_REPLY_BYTES);
 
   reply.code(upstream.statusCode);
   const upstreamHopByHop = connectionTokens(upstream.headers.connection);
@@ -299,12 +301,6 @@ export async function forward(
       seen += chunk.length;
       if (seen > limit) cut();
     });
-    // A JSON reply is small and whole within the peer timeout after its headers; one that keeps
-    // trickling is cut then. A download (image, recording) may take longer on a slow link.
-    if (isJson(upstream)) {
-      const deadline = setTimeout(cut, target.timeoutMs);
-      upstream.body.once('close', () => clearTimeout(deadline));
-    }
   }
   return reply.send(upstream.body);
 }

@@ -73,6 +73,12 @@ export function createIdempotencyStore(
   };
   return {
     /**
+     * Whether something made under a key at `createdAt` may still be the key's own: within the
+     * key's life a run of its work again is a retry after a crash (its lease ran out), past it the
+     * key is free for a new resource.
+     */
+    madeUnderLiveKey: (createdAt: string, now = Date.now()) => now - Date.parse(createdAt) < ttlMs,
+    /**
      * Deletes records past their expiry (they are already ignored), a batch at a time, so the
      * store doesn't grow with every key ever used. Returns how many were deleted.
      */

@@ -37,9 +37,11 @@ export async function createPurchaseRequest(
     return ctx.buyflow.idempotency.run(scope, key, body, async () => {
       // Under a key the request's id is the key's: a retry whose first attempt saved the request
       // but never answered (a crash, its lease run out) finds it instead of making a second one.
-      const requestId = key ? keyedId('pr', key, [scope, householdId], body) : newId('pr');
-      const saved = key ? await ctx.buyflow.requests.get(householdId, requestId) : null;
-      if (saved) return finishCreate(ctx, saved);
+      const keyed = key ? keyedId('pr', key, [scope, householdId], body) : null;
+      const saved = keyed ? await ctx.buyflow.requests.get(householdId, keyed) : null;
+      if (saved && ctx.buyflow.idempotency.madeUnderLiveKey(saved.createdAt)) return finishCreate(ctx, saved);
+      // A key used again after its life (24 h) makes a new request, as any other create.
+      const requestId = keyed && !saved ? keyed : newId('pr');
       const now = nowIso();
       const created = newPurchaseRequest(
         { requestId, householdId, requesterId: userId },

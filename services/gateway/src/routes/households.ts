@@ -67,8 +67,17 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
       const result = await ctx.buyflow.idempotency.run(scope, key, request.body, async () => {
         // Under a key the household's id (and its audit entry's) is the key's: a retry whose first
         // attempt saved it but never answered (a crash, its lease run out) finds it again.
-        const householdId = key ? keyedId('h', key, [scope], request.body) : newId('h');
-        let household = key ? await ctx.households.get(householdId) : null;
+        const keyed = key ? keyedId('h', key, [scope], request.body) : null;
+        const saved = keyed ? await ctx.households.get(keyed) : null;
+        // Only as the key's own retry: its life not over, the caller still a member (one who left
+        // or was removed must not read the household again through an old key).
+        let household =
+          saved &&
+          ctx.buyflow.idempotency.madeUnderLiveKey(saved.createdAt) &&
+          saved.memberIds.includes(user.userId)
+            ? saved
+            : null;
+        const householdId = keyed && !saved ? keyed : newId('h');
         if (!household) {
           requireRoomToCreate(await ctx.households.listFor(user.userId), user.userId);
           await countCreation(user.userId);
@@ -86,7 +95,7 @@ export function registerHouseholdRoutes(app: ServiceApp, ctx: GatewayContext): v
             detail: { name: household.name },
           },
           request.id,
-          key ? keyedId('aud', key, [scope, 'HOUSEHOLD_CREATED'], request.body) : undefined,
+          key ? keyedId('aud', household.householdId, ['HOUSEHOLD_CREATED'], null) : undefined,
         );
         return { status: 201, body: publicHousehold(household) };
       });
