@@ -50,7 +50,7 @@ describe('a chat turn while a peer hangs', () => {
     expect(search?.result).toEqual({
       error: {
         code: 'UPSTREAM_TIMEOUT',
-        message: 'search_commerce was not run: earlier steps of this turn used up its time',
+        message: 'The shop search was not tried: earlier steps of this turn used up its time',
       },
     });
     expect(res.json().history.at(-1).content).not.toMatch(/within 0 ms/);

@@ -59,7 +59,7 @@ const TOOL_SUBJECT: Partial<Record<ToolName, string>> = {
   search_commerce: 'The shop search',
   list_wardrobe: 'The wardrobe',
   pair_with_wardrobe: 'The wardrobe',
-  request_purchase: 'Purchase requests',
+  request_purchase: 'Raising a purchase request',
   prepare_cart: 'Cart preparation',
   check_cart: 'Cart preparation',
   create_browser_session: 'The browser',
@@ -90,7 +90,7 @@ export async function runToolCall(call: CheckedToolCall, ctx: ToolContext): Prom
       args: call.args,
       error: {
         code: 'UPSTREAM_TIMEOUT',
-        message: `${call.tool} was not run: earlier steps of this turn used up its time`,
+        message: `${subject(call.tool)} was not tried: earlier steps of this turn used up its time`,
       },
     };
   try {
