@@ -85,6 +85,13 @@ beforeAll(async () => {
         res.on('close', () => clearInterval(t));
         return;
       }
+      case 'big-image': {
+        // 4 MiB at once: far more than the sockets between peer, gateway and client hold.
+        const body = Buffer.alloc(4 * 1024 * 1024, 7);
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(body.length) });
+        res.end(body);
+        return;
+      }
       case 'slow-image': {
         // A legitimate 2 MB image on a slow link: 200 KB every 150 ms (about 1.5 s, timeout 1 s).
         res.writeHead(200, { 'content-type': 'image/png' });
@@ -279,5 +286,31 @@ describe('an unkeyed forwarded reply', () => {
     });
     expect(slow.status).toBe(200);
     expect(await drain(slow)).toEqual({ size: 10 * 200 * 1024, cut: false });
+  });
+
+  it('passes a download whole to a client that stops reading for longer than the peer timeout', {
+    timeout: 15_000,
+  }, async () => {
+    const f = await family();
+    const url = new URL(`${gatewayUrl}/api/v1/households/${f.id}/wardrobe/items/i_1/images/big-image`);
+    // A phone that stops reading for 2.5 s (timeout 1 s): backpressure holds the peer's body back,
+    // which is the client's slowness, not a peer that stopped sending.
+    const got = await new Promise<{ size: number; complete: boolean }>((resolve, reject) => {
+      const req = http.request(
+        { host: url.hostname, port: url.port, path: url.pathname, headers: bearer(f.token) },
+        (res) => {
+          res.pause();
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+          });
+          res.on('close', () => resolve({ size, complete: res.complete }));
+          setTimeout(() => res.resume(), 2500);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(got).toEqual({ size: 4 * 1024 * 1024, complete: true });
   });
 });

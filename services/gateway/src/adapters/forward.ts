@@ -295,7 +295,12 @@ export async function forward(
     };
     // Only an event stream may stay idle; any other reply that stalls mid-body is cut after the
     // peer timeout, so a stuck peer can't hold a client connection open forever.
-    whenIdle(upstream.body, target.timeoutMs, cut);
+    whenIdle(
+      upstream.body,
+      target.timeoutMs,
+      cut,
+      () => reply.raw.writableNeedDrain || upstream.body.isPaused(),
+    );
     let seen = 0;
     upstream.body.on('data', (chunk: Buffer) => {
       seen += chunk.length;
@@ -385,14 +390,20 @@ export async function readReply(
 
 /**
  * Calls `onIdle` once `body` has sent nothing for `ms` (each chunk starts the wait again), until
- * the body closes; the returned function stops the wait sooner.
+ * the body closes; the returned function stops the wait sooner. While `waitingOnClient` says the
+ * body is held back by its reader (a slow client: backpressure pauses the body), the wait starts
+ * again instead: only a peer that stops sending is cut.
  */
-function whenIdle(body: Readable, ms: number, onIdle: () => void): () => void {
-  let timer = setTimeout(onIdle, ms);
+function whenIdle(body: Readable, ms: number, onIdle: () => void, waitingOnClient = () => false): () => void {
+  const fire = () => {
+    if (waitingOnClient()) timer = setTimeout(fire, ms);
+    else onIdle();
+  };
+  let timer = setTimeout(fire, ms);
   const stop = () => clearTimeout(timer);
   body.on('data', () => {
     clearTimeout(timer);
-    timer = setTimeout(onIdle, ms);
+    timer = setTimeout(fire, ms);
   });
   body.once('close', stop);
   return stop;
