@@ -1,4 +1,4 @@
-import { AppError } from '@hs/service-kit';
+import { rateLimited } from '@hs/service-kit';
 
 /** What the count needs of a queue's collection (both queues keep `householdId` and `status`). */
 type CountsJobs = { count(where: [string, '==', string][]): Promise<number> };
@@ -28,10 +28,8 @@ const RETRY_AFTER_SECONDS = 30;
  */
 export function refuseWhenHouseholdQueueFull(active: number, max: number, jobs: string): void {
   if (active < max) return;
-  throw new AppError(
-    'RATE_LIMITED',
-    429,
+  throw rateLimited(
     `This household already has ${max} ${jobs}; try again when one is done`,
-    { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } },
+    RETRY_AFTER_SECONDS,
   );
 }

@@ -33,6 +33,9 @@ export const badRequest = (message: string) => new AppError('BAD_REQUEST', 400, 
 export const invalidState = (message: string) => new AppError('INVALID_STATE', 409, message);
 export const policyViolation = (message: string) => new AppError('POLICY_VIOLATION', 400, message);
 export const serviceUnavailable = (message: string) => new AppError('SERVICE_UNAVAILABLE', 503, message);
+/** 429 RATE_LIMITED with the Retry-After (whole seconds) the client should wait. */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new AppError('RATE_LIMITED', 429, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
 export const preconditionFailed = (message = 'The resource changed since it was read') =>
   new AppError('PRECONDITION_FAILED', 412, message);
 export const upstreamError = (message: string, cause?: unknown) =>

@@ -2,7 +2,7 @@
 // household: BROWSER_MAX_SESSIONS local sessions in all, a plan's concurrency for the hosted one.
 // Without a share per household, one member could hold the whole pool with a few INTERACTIVE
 // missions (each keeps its session open while it is used) and every other family would get 503.
-import { AppError } from '@hs/service-kit';
+import { rateLimited } from '@hs/service-kit';
 
 /** Seconds a refused household is told to wait: ending a session frees its place at once. */
 export const RETRY_AFTER_SECONDS = 30;
@@ -36,10 +36,8 @@ export function heldSessions<S extends { updatedAt: string }>(
 /** 429 RATE_LIMITED once the household already holds its share of open sessions. */
 export function refuseWhenHouseholdHoldsMax(held: number, max: number): void {
   if (held < max) return;
-  throw new AppError(
-    'RATE_LIMITED',
-    429,
+  throw rateLimited(
     `This household already has ${max} browser sessions open (BROWSER_MAX_SESSIONS_PER_HOUSEHOLD); end one and try again`,
-    { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } },
+    RETRY_AFTER_SECONDS,
   );
 }

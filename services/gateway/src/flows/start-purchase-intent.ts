@@ -119,9 +119,6 @@ export function recoveredIntentEntry(r: StoredPurchaseRequest): OwedAudit {
   );
 }
 
-/** States a request reaches only through its cart-prep job: the intent that started it happened. */
-const INTENT_REACHED: readonly StoredPurchaseRequest['status'][] = ['CART_READY', 'COMPLETED'];
-
 /**
  * Step 3: send the job; once cart-prep has it, clear `dispatchPending` and owe the gate's ALLOWED
  * entry in the same write (flows/owed-audit.ts), whatever cart-prep's callback changed meanwhile.
@@ -193,22 +190,16 @@ export async function recoverDispatches(ctx: GatewayContext): Promise<number> {
   const before = new Date(Date.now() - grace).toISOString();
   let sent = 0;
   for (const r of await ctx.buyflow.requests.pendingDispatch(before)) {
-    // The route that made the intent never got to record it: the sweep does, as recovered.
-    const allowed = recoveredIntentEntry(r);
+    // A request that left CART_PREP meanwhile just loses its flag: cart-prep's callback, which
+    // moved it on, owed the intent's entry itself when it found the dispatch pending.
     if (r.status !== 'CART_PREP') {
-      // Cart-prep had the job after all and its callback brought a cart (CART_READY, later
-      // COMPLETED or CANCELLED): the intent happened, and is owed its entry with the flag cleared.
-      const reached = r.cartprepJobId !== null && (INTENT_REACHED.includes(r.status) || r.cart !== null);
-      const { doc } = await ctx.buyflow.requests.change(r.requestId, (cur) =>
-        cur.dispatchPending
-          ? reached
-            ? owing({ ...cur, dispatchPending: false }, allowed)
-            : { ...cur, dispatchPending: false }
-          : ABORT,
+      await ctx.buyflow.requests.change(r.requestId, (cur) =>
+        cur.dispatchPending ? { ...cur, dispatchPending: false } : ABORT,
       );
-      if (doc && reached) await payOwedAudit(ctx, doc);
       continue;
     }
+    // The route that made the intent never got to record it: the sweep does, as recovered.
+    const allowed = recoveredIntentEntry(r);
     try {
       await dispatch(ctx, r, allowed);
       sent++;

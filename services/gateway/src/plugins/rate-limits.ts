@@ -1,5 +1,5 @@
 import fastifyRateLimit from '@fastify/rate-limit';
-import { AppError, type Caller, createMissionLookup, type ServiceApp } from '@hs/service-kit';
+import { type Caller, createMissionLookup, rateLimited, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
 import type { GatewayContext } from '../context.ts';
@@ -126,9 +126,7 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       if (result.isAllowed || !result.isExceeded) return;
       await rule.exists?.(request);
       const retryAfter = Math.max(1, result.ttlInSeconds);
-      throw new AppError('RATE_LIMITED', 429, `Too many requests; retry in ${retryAfter} s`, {
-        headers: { 'retry-after': String(retryAfter) },
-      });
+      throw rateLimited(`Too many requests; retry in ${retryAfter} s`, retryAfter);
     };
     app.addHook('onRoute', (route: RouteOptions) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];

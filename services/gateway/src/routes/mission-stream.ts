@@ -6,12 +6,12 @@ import {
   StreamTokenResponse,
 } from '@hs/contracts';
 import {
-  AppError,
   type Caller,
   createMissionLookup,
   endClientClosed,
   endRequestLine,
   forbidden,
+  rateLimited,
   type ServiceApp,
   unauthorized,
 } from '@hs/service-kit';
@@ -149,11 +149,9 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
       }
       const release = quota.take(access.userId);
       if (!release)
-        throw new AppError(
-          'RATE_LIMITED',
-          429,
+        throw rateLimited(
           `Too many open streams: at most ${limit} per user at once; close one and retry`,
-          { headers: { 'retry-after': String(STREAM_RETRY_AFTER_SECONDS) } },
+          STREAM_RETRY_AFTER_SECONDS,
         );
       // The slot is held until the stream's response is over, however it ends.
       reply.raw.once('close', release);

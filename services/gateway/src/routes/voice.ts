@@ -1,10 +1,10 @@
 import fastifyWebsocket from '@fastify/websocket';
 import { ErrorEnvelope, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
 import {
-  AppError,
   type Caller,
   createMissionLookup,
   holdRequestLine,
+  rateLimited,
   type ServiceApp,
 } from '@hs/service-kit';
 import { createSharedLimiter } from '../adapters/rate-limit-store.ts';
@@ -79,11 +79,9 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
       if (refusal && refusal.status === 403) throw refusal;
       const limit = await issueLimiter.hit(clientAddressKey(request.ip));
       if (!limit.allowed)
-        throw new AppError(
-          'RATE_LIMITED',
-          429,
+        throw rateLimited(
           `Too many voice session requests; retry in ${limit.retryAfterSeconds} s`,
-          { headers: { 'retry-after': String(limit.retryAfterSeconds) } },
+          limit.retryAfterSeconds,
         );
       if (refusal) throw refusal;
       const sessionToken = await tokens.issue({

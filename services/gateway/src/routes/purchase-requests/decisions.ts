@@ -103,22 +103,12 @@ export function registerDecisionRoutes(app: ServiceApp, ctx: GatewayContext): vo
    * may not cancel is 403 (audited) whatever the body (decisions, order of checks). A missing
    * request is 404 first: there is nobody to compare with.
    */
-  const mayCancel = async (request: FastifyRequest) => {
-    const { id, requestId } = request.params as Params;
-    const { userId } = currentUser(request);
-    const gate = {
-      householdId: id,
-      action: 'CANCEL_PURCHASE_REQUEST' as const,
-      actorId: userId,
-      targetId: requestId,
-    };
-    await guarded(ctx, request, gate, async () => {
-      const { member } = await accessHousehold(ctx.households, request, id);
-      const found = await requests.get(id, requestId);
-      if (!found) throw notFound('Purchase request not found');
-      requireCanCancel(member, found);
-    });
-  };
+  const mayCancel = async (request: FastifyRequest) =>
+    decide(
+      request as FastifyRequest<{ Params: Params }>,
+      'CANCEL_PURCHASE_REQUEST',
+      async ({ member, found }) => requireCanCancel(member, found),
+    );
 
   app.post(
     '/api/v1/households/:id/requests/:requestId/cancel',
