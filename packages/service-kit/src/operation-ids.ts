@@ -43,6 +43,7 @@ const H = '/api/v1/households/{id}';
 /** Operations whose derived name reads badly: the name an app developer would look for. */
 const NAMED: Record<string, string> = {
   'POST /api/v1/auth/login': 'login',
+  'POST /api/v1/auth/logout': 'logout',
   [`GET ${H}/browser/sessions/{sessionId}/elements`]: 'listBrowserSessionElements',
   [`POST ${H}/browser/sessions/{sessionId}/terminate`]: 'terminateBrowserSession',
   [`GET ${H}/cartprep/jobs/{jobId}`]: 'getCartPrepJob',

@@ -72,7 +72,8 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       createPeerClient({ service, ...config.peers[service], timeoutMs: config.internalTimeoutMs }),
     ]),
   ) as Record<ServiceName, ReturnType<typeof createPeerClient>>;
-  const tokens = createAccessTokens(config.auth);
+  const users = createUserDirectory(store);
+  const tokens = createAccessTokens(config.auth, users);
   const identity =
     deps.identity ??
     (config.auth.mode === 'oidc'
@@ -91,8 +92,8 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     tokens,
     identity,
     households,
-    access: createAccessWatch(households),
-    users: createUserDirectory(store),
+    access: createAccessWatch(households, users),
+    users,
     audit: createAuditWriter({
       store,
       ledger: peers['artifacts-audit'],

@@ -71,16 +71,19 @@ describe('verified access tokens', () => {
 
   it('refuses a token that expired after it was accepted', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const tokens = createAccessTokens(settings);
+    const tokens = createAccessTokens(settings, { sessionsOf: async () => 0 });
     const token = await tokens.issue({ userId: 'u_1', email: 'a@b.test' });
-    await expect(tokens.verify(token)).resolves.toEqual({ userId: 'u_1', email: 'a@b.test' });
+    await expect(tokens.verify(token)).resolves.toEqual({ userId: 'u_1', email: 'a@b.test', sessions: 0 });
     vi.setSystemTime(Date.now() + 61_000);
     await expect(tokens.verify(token)).rejects.toMatchObject({ message: 'Access token has expired' });
   });
 
   it('does not accept a token signed with another secret, even after a good one', async () => {
-    const tokens = createAccessTokens(settings);
-    const other = createAccessTokens({ ...settings, jwtSecret: 'y'.repeat(32) });
+    const tokens = createAccessTokens(settings, { sessionsOf: async () => 0 });
+    const other = createAccessTokens(
+      { ...settings, jwtSecret: 'y'.repeat(32) },
+      { sessionsOf: async () => 0 },
+    );
     await tokens.verify(await tokens.issue({ userId: 'u_1', email: '' }));
     const forged = await other.issue({ userId: 'u_1', email: '' });
     await expect(tokens.verify(forged)).rejects.toMatchObject({ message: 'Invalid access token' });

@@ -392,6 +392,38 @@ describe('voice WebSocket', () => {
     expect(chats.filter((c) => c.url.includes('msn_removed'))).toEqual([]);
   });
 
+  it('closes an open conversation with 4401 "Signed out" when its user signs out everywhere, and refuses the token after', async () => {
+    const talker = await login(gateway, 'voice-signs-out@x.test');
+    await gateway.inject({
+      method: 'POST',
+      url: `/api/v1/households/${householdId}/members`,
+      headers: bearer(owner.token),
+      payload: { memberId: talker.userId, role: 'ADULT' },
+    });
+    missions.set('msn_signout', {
+      mission_id: 'msn_signout',
+      household_id: householdId,
+      owner_id: talker.userId,
+      state: 'RUNNING',
+    });
+    const { sessionToken } = (await issue(gateway, 'msn_signout', talker.token)).json();
+    const live = connect(wsUrl(sessionToken));
+    await until(() => live.messages.length === 1);
+    const out = await gateway.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      headers: bearer(talker.token),
+    });
+    expect(out.statusCode).toBe(204);
+    expect(await live.closed).toEqual({ code: VOICE_CLOSE_CODES.unauthorized, reason: 'Signed out' });
+    const again = connect(wsUrl(sessionToken));
+    expect(await again.closed).toEqual({
+      code: VOICE_CLOSE_CODES.unauthorized,
+      reason: 'Invalid or expired voice token',
+    });
+    expect(chats.filter((c) => c.url.includes('msn_signout'))).toEqual([]);
+  });
+
   it('counts each spoken turn against the per-user chat limit (RATE_LIMIT_CHAT_PER_MINUTE)', async () => {
     const limited = await buildGateway({
       ORCHESTRATOR_BASE_URL: orchestratorUrl,

@@ -4,20 +4,32 @@
 import { AppError, unauthorized } from '@hs/service-kit';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { createRecentCache } from './recent-cache.ts';
+import type { SessionCounts } from './user-directory.ts';
 
 export type AccessTokenSettings = { jwtSecret: string; ttlSeconds: number; issuer: string; audience: string };
 /**
  * Who signed in. `formerUserId`: the id the same person had before (an OIDC subject longer than
  * ids may be, used whole until it was shortened); a user known by it keeps it.
  */
-export type Identity = { userId: string; email: string; formerUserId?: string };
+export type Identity = {
+  userId: string;
+  email: string;
+  formerUserId?: string;
+  /** The user's sign-out count the token was issued under (user-directory.ts); 0 when absent. */
+  sessions?: number;
+};
 
 const CLOCK_SKEW_SECONDS = 30;
 // A client sends the same token on every request until it expires: once it has passed every
 // check below it is remembered until its `exp`, so later requests skip the WebCrypto round trip.
 const VERIFIED_TOKENS_KEPT = 10_000;
 
-export function createAccessTokens(settings: AccessTokenSettings) {
+/**
+ * `sessions`: the users' current sign-out counts. A token issued before its user signed out
+ * everywhere is refused like an expired one, at once on the gateway that signed them out and
+ * within MEMBERSHIP_CACHE_MS on the others.
+ */
+export function createAccessTokens(settings: AccessTokenSettings, sessions: SessionCounts) {
   const key = new TextEncoder().encode(settings.jwtSecret);
   // Imported once: jose would import raw key bytes again on every verification.
   let verifyKey: ReturnType<typeof crypto.subtle.importKey> | undefined;
@@ -29,7 +41,7 @@ export function createAccessTokens(settings: AccessTokenSettings) {
   return {
     ttlSeconds: settings.ttlSeconds,
     async issue(identity: Identity): Promise<string> {
-      return new SignJWT({ email: identity.email })
+      return new SignJWT({ email: identity.email, sv: identity.sessions ?? 0 })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(identity.userId)
         .setIssuer(settings.issuer)
@@ -39,36 +51,50 @@ export function createAccessTokens(settings: AccessTokenSettings) {
         .sign(key);
     },
     async verify(token: string): Promise<Identity> {
-      const known = verified.get(token);
-      if (known) return known;
-      try {
-        const { payload } = await jwtVerify(token, await preparedKey(), {
-          algorithms: ['HS256'],
-          issuer: settings.issuer,
-          audience: settings.audience,
-          requiredClaims: ['exp', 'sub', 'iat'],
-        });
-        if (typeof payload.sub !== 'string' || !payload.sub)
-          throw unauthorized('Access token has no subject');
-        // Only tokens this gateway could have issued: not from the future (beyond clock skew
-        // between replicas) and never living longer than AUTH_TOKEN_TTL_SECONDS.
-        const iat = payload.iat!;
-        if (iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw unauthorized('Access token is not valid yet');
-        if (payload.exp! - iat > settings.ttlSeconds)
-          throw unauthorized('Access token lives longer than this gateway issues them');
-        const identity = {
-          userId: payload.sub,
-          email: typeof payload.email === 'string' ? payload.email : '',
-        };
-        if (typeof payload.exp === 'number') verified.set(token, identity, payload.exp * 1000);
-        return identity;
-      } catch (err) {
-        if (err instanceof AppError) throw err;
-        if (err instanceof joseErrors.JWTExpired) throw unauthorized('Access token has expired');
-        throw unauthorized('Invalid access token');
-      }
+      const identity = verified.get(token) ?? (await verifySignature(token));
+      await refuseSignedOut(sessions, identity);
+      return identity;
     },
   };
+
+  async function verifySignature(token: string): Promise<Identity> {
+    try {
+      const { payload } = await jwtVerify(token, await preparedKey(), {
+        algorithms: ['HS256'],
+        issuer: settings.issuer,
+        audience: settings.audience,
+        requiredClaims: ['exp', 'sub', 'iat'],
+      });
+      if (typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('Access token has no subject');
+      // Only tokens this gateway could have issued: not from the future (beyond clock skew
+      // between replicas) and never living longer than AUTH_TOKEN_TTL_SECONDS.
+      const iat = payload.iat!;
+      if (iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw unauthorized('Access token is not valid yet');
+      if (payload.exp! - iat > settings.ttlSeconds)
+        throw unauthorized('Access token lives longer than this gateway issues them');
+      const identity = {
+        userId: payload.sub,
+        email: typeof payload.email === 'string' ? payload.email : '',
+        sessions: sessionsClaim(payload.sv),
+      };
+      if (typeof payload.exp === 'number') verified.set(token, identity, payload.exp * 1000);
+      return identity;
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (err instanceof joseErrors.JWTExpired) throw unauthorized('Access token has expired');
+      throw unauthorized('Invalid access token');
+    }
+  }
+}
+
+/** A token's sign-out count claim; tokens issued before sign-out existed carry none (0). */
+export const sessionsClaim = (sv: unknown): number =>
+  typeof sv === 'number' && Number.isSafeInteger(sv) && sv >= 0 ? sv : 0;
+
+/** 401 for a token issued before its user signed out everywhere. */
+export async function refuseSignedOut(sessions: SessionCounts, identity: Identity): Promise<void> {
+  if ((identity.sessions ?? 0) < (await sessions.sessionsOf(identity.userId)))
+    throw unauthorized('Signed out: sign in again');
 }
 
 export type AccessTokens = ReturnType<typeof createAccessTokens>;

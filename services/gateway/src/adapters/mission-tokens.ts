@@ -2,21 +2,40 @@
 // https://github.com/panva/jose) whose audience says what they open (`voice`, `stream`). A bearer
 // access token (another audience) is never accepted in their place, nor the other way round,
 // and a token of one audience never opens the other.
+// Like access tokens, they carry the user's sign-out count and stop working once the user signs
+// out everywhere.
 import { jwtVerify, SignJWT } from 'jose';
+import { sessionsClaim } from './access-tokens.ts';
+import type { SessionCounts } from './user-directory.ts';
 
-export type MissionClaims = { userId: string; email: string; missionId: string; householdId: string };
+export type MissionClaims = {
+  userId: string;
+  email: string;
+  missionId: string;
+  householdId: string;
+  /** The sign-out count of the access token it was issued for. */
+  sessions: number;
+};
 
-export function createMissionTokens(settings: {
-  jwtSecret: string;
-  issuer: string;
-  audience: string;
-  ttlSeconds: number;
-}) {
+export function createMissionTokens(
+  settings: {
+    jwtSecret: string;
+    issuer: string;
+    audience: string;
+    ttlSeconds: number;
+  },
+  sessions: SessionCounts,
+) {
   const key = new TextEncoder().encode(settings.jwtSecret);
   return {
     ttlSeconds: settings.ttlSeconds,
     issue(claims: MissionClaims): Promise<string> {
-      return new SignJWT({ mission: claims.missionId, household: claims.householdId, email: claims.email })
+      return new SignJWT({
+        mission: claims.missionId,
+        household: claims.householdId,
+        email: claims.email,
+        sv: claims.sessions,
+      })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(claims.userId)
         .setIssuer(settings.issuer)
@@ -25,30 +44,41 @@ export function createMissionTokens(settings: {
         .setExpirationTime(`${settings.ttlSeconds}s`)
         .sign(key);
     },
-    /** The claims of a valid token; null for a missing, expired, foreign or malformed one. */
+    /**
+     * The claims of a valid token; null for a missing, expired, foreign or malformed one, or one
+     * issued before its user signed out everywhere.
+     */
     async verify(token: string | undefined): Promise<MissionClaims | null> {
-      if (!token) return null;
-      try {
-        const { payload } = await jwtVerify(token, key, {
-          algorithms: ['HS256'],
-          issuer: settings.issuer,
-          audience: settings.audience,
-          requiredClaims: ['exp', 'sub', 'mission', 'household'],
-        });
-        const { sub, mission, household, email } = payload;
-        if (typeof sub !== 'string' || typeof mission !== 'string' || typeof household !== 'string')
-          return null;
-        return {
-          userId: sub,
-          missionId: mission,
-          householdId: household,
-          email: typeof email === 'string' ? email : '',
-        };
-      } catch {
-        return null;
-      }
+      const claims = await signedClaims(token);
+      if (!claims) return null;
+      // Outside the signature check: a store that cannot answer is its own error, not a bad token.
+      return claims.sessions < (await sessions.sessionsOf(claims.userId)) ? null : claims;
     },
   };
+
+  async function signedClaims(token: string | undefined): Promise<MissionClaims | null> {
+    if (!token) return null;
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: ['HS256'],
+        issuer: settings.issuer,
+        audience: settings.audience,
+        requiredClaims: ['exp', 'sub', 'mission', 'household'],
+      });
+      const { sub, mission, household, email } = payload;
+      if (typeof sub !== 'string' || typeof mission !== 'string' || typeof household !== 'string')
+        return null;
+      return {
+        userId: sub,
+        missionId: mission,
+        householdId: household,
+        email: typeof email === 'string' ? email : '',
+        sessions: sessionsClaim(payload.sv),
+      };
+    } catch {
+      return null;
+    }
+  }
 }
 
 export type MissionTokens = ReturnType<typeof createMissionTokens>;

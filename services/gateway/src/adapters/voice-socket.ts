@@ -178,8 +178,11 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
         `Too many open voice connections: at most ${deps.quotaLimit} per user at once`,
       );
     socket.once('close', release);
-    const unwatch = deps.access.watch(claims.householdId, claims.userId, () =>
-      close(VOICE_CLOSE_CODES.unauthorized, 'No longer a member of the household'),
+    const unwatch = deps.access.watch(claims.householdId, claims.userId, claims.sessions, (why) =>
+      close(
+        VOICE_CLOSE_CODES.unauthorized,
+        why === 'signed-out' ? 'Signed out' : 'No longer a member of the household',
+      ),
     );
     socket.once('close', unwatch);
     session = { claims, caller };

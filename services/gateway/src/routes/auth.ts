@@ -1,5 +1,6 @@
 import { CurrentUser, ErrorEnvelope, LoginRequest, LoginResponse } from '@hs/contracts';
 import { nowIso, type ServiceApp } from '@hs/service-kit';
+import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 
@@ -23,9 +24,27 @@ export function registerAuthRoutes(app: ServiceApp, ctx: GatewayContext): void {
       // keeps it: their households, requests and items are under it.
       const former = signedIn.formerUserId ? await ctx.users.get(signedIn.formerUserId) : null;
       const identity = { userId: former?.userId ?? signedIn.userId, email: signedIn.email };
-      await ctx.users.record(identity, nowIso());
-      const accessToken = await ctx.tokens.issue(identity);
+      const known = await ctx.users.record(identity, nowIso());
+      const accessToken = await ctx.tokens.issue({ ...identity, sessions: known.sessions ?? 0 });
       return { accessToken, tokenType: 'Bearer' as const, expiresIn: ctx.tokens.ttlSeconds };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/logout',
+    {
+      schema: {
+        tags: ['identity'],
+        security: [{ bearer: [] }],
+        summary: 'Sign out everywhere',
+        description:
+          'Ends every session of the caller, on every device: each access token issued to them so far, and each stream or voice token, stops working (401 UNAUTHORIZED "Signed out: sign in again") at once on this gateway and within 2 s on other replicas, and their open mission streams and voice sockets are closed (voice close code 4401 "Signed out"). Signing in again gives a token that works. For a lost phone, or a child’s device handed on. No body; answers 204 (also when already signed out elsewhere: the token used here must still be valid).',
+        response: { 204: z.null().describe('Signed out everywhere'), 401: ErrorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      await ctx.users.signOutEverywhere(currentUser(request), nowIso());
+      return reply.code(204).send(null);
     },
   );
 

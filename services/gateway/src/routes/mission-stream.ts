@@ -20,7 +20,7 @@ import { forward } from '../adapters/forward.ts';
 import { createMissionTokens } from '../adapters/mission-tokens.ts';
 import type { GatewayContext } from '../context.ts';
 import { createStreamQuota } from '../domain/stream-quota.ts';
-import { bearerIdentity } from '../plugins/authenticate.ts';
+import { bearerIdentity, currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
 const MISSION = '/api/v1/households/:id/orchestrator/missions/:mId';
@@ -48,12 +48,15 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
   const limit = ctx.config.rateLimits.streamsPerUser;
   const quota = createStreamQuota(limit);
   const { auth, streamTokenTtlSeconds } = ctx.config;
-  const tokens = createMissionTokens({
-    jwtSecret: auth.jwtSecret,
-    issuer: auth.issuer,
-    audience: STREAM_AUDIENCE,
-    ttlSeconds: streamTokenTtlSeconds,
-  });
+  const tokens = createMissionTokens(
+    {
+      jwtSecret: auth.jwtSecret,
+      issuer: auth.issuer,
+      audience: STREAM_AUDIENCE,
+      ttlSeconds: streamTokenTtlSeconds,
+    },
+    ctx.users,
+  );
   const loadMission = createMissionLookup(ctx.peers.orchestrator);
 
   app.post(
@@ -80,6 +83,7 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
         email: access.email,
         missionId: mId,
         householdId: id,
+        sessions: currentUser(request).sessions ?? 0,
       });
       reply.header('cache-control', 'no-store');
       return { streamToken, expiresInSeconds: tokens.ttlSeconds };
@@ -97,7 +101,7 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
     const claims = await tokens.verify(streamToken);
     if (!claims || claims.householdId !== id || claims.missionId !== mId)
       throw unauthorized('Invalid or expired stream token');
-    request.user = { userId: claims.userId, email: claims.email };
+    request.user = { userId: claims.userId, email: claims.email, sessions: claims.sessions };
   };
 
   /**
@@ -155,10 +159,12 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
         );
       // The slot is held until the stream's response is over, however it ends.
       reply.raw.once('close', release);
-      // A member removed while following: the stream ends (its reconnect is refused 403).
-      const unwatch = ctx.access.watch(request.params.id, access.userId, () => {
+      // A member removed while following, or who signs out everywhere: the stream ends (its
+      // reconnect is refused 403 or 401).
+      const sessions = currentUser(request).sessions ?? 0;
+      const unwatch = ctx.access.watch(request.params.id, access.userId, sessions, (why) => {
         // Cut by us, not by its client: its request line says why.
-        endRequestLine(request, reply, { clientClosed: false, closedBy: 'membership' });
+        endRequestLine(request, reply, { clientClosed: false, closedBy: why });
         reply.raw.destroy();
       });
       reply.raw.once('close', unwatch);

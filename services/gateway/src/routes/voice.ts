@@ -15,6 +15,7 @@ import type { GatewayContext } from '../context.ts';
 import { clientAddressKey } from '../domain/client-address.ts';
 import { createStreamQuota } from '../domain/stream-quota.ts';
 import { voiceRefusal } from '../domain/voice-rules.ts';
+import { currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 import { CHAT_TURNS } from '../plugins/rate-limits.ts';
 
@@ -27,11 +28,14 @@ const MINUTE_MS = 60_000;
  */
 export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext): Promise<void> {
   const { voice, auth } = ctx.config;
-  const tokens = createVoiceTokens({
-    jwtSecret: auth.jwtSecret,
-    issuer: auth.issuer,
-    ttlSeconds: voice.sessionTtlSeconds,
-  });
+  const tokens = createVoiceTokens(
+    {
+      jwtSecret: auth.jwtSecret,
+      issuer: auth.issuer,
+      ttlSeconds: voice.sessionTtlSeconds,
+    },
+    ctx.users,
+  );
   // Counted in the shared store, so the limits hold across gateway replicas.
   const perMinute = { limit: voice.rateLimitPerMinute, windowMs: MINUTE_MS };
   const issueLimiter = createSharedLimiter(ctx.store, { name: 'voice-session', ...perMinute });
@@ -89,6 +93,7 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
         email: access.email,
         missionId: mId,
         householdId: id,
+        sessions: currentUser(request).sessions ?? 0,
       });
       return {
         sessionToken,
