@@ -4,7 +4,7 @@
 // else its TypeScript source. `--one-process` runs all eight in a single Node process instead
 // (dist/one-process.js, see one-process.ts). Ctrl-C (or SIGTERM to this process) stops them all.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,9 +41,39 @@ function stopAll(code: number) {
   );
 }
 
-/** Runs the built entry point when there is one, else its TypeScript source. */
+/** The newest modification time (ms) of the TypeScript sources a build is made from. */
+function newestSource(): number {
+  let newest = 0;
+  const dirs = ['packages', 'services'].flatMap((top) =>
+    existsSync(join(root, top))
+      ? readdirSync(join(root, top)).map((name) => join(root, top, name, 'src'))
+      : [],
+  );
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+      if (file.endsWith('.ts')) newest = Math.max(newest, statSync(join(dir, file)).mtimeMs);
+  }
+  // The all-in-one entry and what it reads of this folder.
+  for (const file of ['one-process.ts', 'stack-layout.ts'])
+    if (existsSync(join(root, 'scripts', file)))
+      newest = Math.max(newest, statSync(join(root, 'scripts', file)).mtimeMs);
+  return newest;
+}
+const sourcesChangedAt = newestSource();
+
+/**
+ * Runs the built entry point when there is one built since the sources last changed, else the
+ * TypeScript source: started without `npm start` (which builds first), an old build would run
+ * code that is no longer there.
+ */
 function nodeArgs(built: string, source: string): string[] {
-  return existsSync(built) ? [built] : ['--conditions=@hs/source', source];
+  if (existsSync(built) && statSync(built).mtimeMs >= sourcesChangedAt) return [built];
+  if (existsSync(built))
+    console.error(
+      `${built.slice(root.length + 1)} is older than the source: running the source (npm run build to refresh)`,
+    );
+  return ['--conditions=@hs/source', source];
 }
 
 function launch(name: string, args: string[], childEnv: NodeJS.ProcessEnv) {
