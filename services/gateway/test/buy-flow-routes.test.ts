@@ -344,6 +344,16 @@ describe('purchase intents, callbacks and checkout', () => {
     const again = await t.post(`${r}/cart-ready`, t.internal(), body);
     expect(first.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
+    // Another cart for the same job is not taken, and the worker is told so.
+    const other = {
+      ...body,
+      cart: { ...body.cart, subtotal: 1, checkoutUrl: 'https://shop.example.com/other' },
+    };
+    const changed = await t.post(`${r}/cart-ready`, t.internal(), other);
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json().error).toBe('CONFLICT');
+    const kept = await t.app.inject({ method: 'GET', url: `${t.h}${r}`, headers: t.adult.auth });
+    expect(kept.json().cart).toEqual(first.json().cart);
     expect(
       (await t.gates()).filter((g) => g.action === 'CART_READY' && g.detail.outcome === 'ALLOWED'),
     ).toHaveLength(1);

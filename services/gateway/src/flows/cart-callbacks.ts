@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { CartFailedCallback, CartReadyCallback, PurchaseRequest } from '@hs/contracts';
 import { conflict, notFound, nowIso } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
@@ -90,7 +91,10 @@ export function cartReady(
     'CART_READY',
     jobId,
     (r) =>
-      (r.cartprepJobId === jobId && (r.status === 'CART_READY' || r.status === 'COMPLETED')) ||
+      // The same cart again (a retry of a lost answer); another cart for this job is 409 below.
+      (r.cartprepJobId === jobId &&
+        (r.status === 'CART_READY' || r.status === 'COMPLETED') &&
+        isDeepStrictEqual(r.cart, canonicalCart(cart))) ||
       // This job's cart was refused before: same answer, no second transition.
       (r.status !== 'CART_PREP' &&
         r.lastFailure?.jobId === jobId &&
