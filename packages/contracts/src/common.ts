@@ -128,6 +128,17 @@ const UNSHOWABLE =
 const TAG_FLAG = /\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{2,6}\u{e007f}/gu;
 const unshowable = (text: string) => UNSHOWABLE.test(text.replace(TAG_FLAG, '\u{1f3f4}'));
 
+/**
+ * What a message to the stylist must not hold: control characters other than line breaks and
+ * tabs, lone surrogates, the overrides, embeddings and isolates that reverse text, and tag
+ * characters outside a whole flag (invisible text a model still reads: an instruction hidden in
+ * a pasted message). Pasted text's zero-width spaces and the line separators are harmless here.
+ */
+const UNREADABLE_IN_MESSAGE =
+  /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/u;
+export const unreadableInMessage = (text: string) =>
+  UNREADABLE_IN_MESSAGE.test(text.replace(TAG_FLAG, '\u{1f3f4}'));
+
 /** A name people see (a household, a member): trimmed, 1 to `max` characters, nothing unshowable. */
 export const ShownName = (max: number) =>
   z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BrowserEventPayload } from './browser.ts';
 import { Cart } from './cartprep.ts';
-import { Timestamp } from './common.ts';
+import { Timestamp, unreadableInMessage } from './common.ts';
 import { PurchaseFailure } from './purchase-requests.ts';
 import { PairingsRequest, PairingsResult, Season, WardrobeCategory } from './wardrobe.ts';
 
@@ -37,6 +37,10 @@ const MessageText = z
   .refine(
     (s) => new TextEncoder().encode(s).length <= MAX_MESSAGE_BYTES,
     `must be at most ${MAX_MESSAGE_BYTES} bytes`,
+  )
+  .refine(
+    (s) => !unreadableInMessage(s),
+    'must not contain control characters (line breaks and tabs are fine), text-direction overrides or hidden tag characters',
   );
 
 export const MessageSource = z.enum(['text', 'voice']);

@@ -166,6 +166,27 @@ describe('hostile input', () => {
     expect((await chat(a, m.mission_id, 'é'.repeat(4096))).statusCode).toBe(200);
   });
 
+  it('refuses control characters, direction overrides and hidden tag text in a message, keeps line breaks, tabs and flags', async () => {
+    const a = await build();
+    const m = await create(a);
+    for (const message of [
+      'hi\u0000there',
+      '\u001b[31mred',
+      'cheap \u202eseoj',
+      'a\ud800b',
+      'x \u{e0069}\u{e0067}\u{e006e}',
+    ]) {
+      const refused = await chat(a, m.mission_id, message);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().details[0].loc).toEqual(['body', 'message']);
+    }
+    const view = await a.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) });
+    expect(JSON.stringify(view.json().history)).not.toContain('there');
+    const kept =
+      'a coat\n\tin navy \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} שלום\u200f';
+    expect((await chat(a, m.mission_id, kept)).statusCode).toBe(200);
+  });
+
   it('refuses a prepare_cart call whose request id is not a pr_ id (no path segments reach the gateway)', () => {
     for (const requestId of ['..', '.', 'pr_a/../../x', 'pr_ok?x=1', ''])
       expect(() => checkToolCall({ tool: 'prepare_cart', args: { requestId } })).toThrow(ModelError);
