@@ -134,10 +134,9 @@ const unshowable = (text: string) => UNSHOWABLE.test(text.replace(TAG_FLAG, '\u{
  * characters outside a whole flag (invisible text a model still reads: an instruction hidden in
  * a pasted message). Pasted text's zero-width spaces and the line separators are harmless here.
  */
-const UNREADABLE_IN_MESSAGE =
-  /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/u;
+const UNREADABLE_IN_MESSAGE = /[\p{Cc}\p{Cs}\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/u;
 export const unreadableInMessage = (text: string) =>
-  UNREADABLE_IN_MESSAGE.test(text.replace(TAG_FLAG, '\u{1f3f4}'));
+  UNREADABLE_IN_MESSAGE.test(text.replace(/[\t\n\r]/g, '').replace(TAG_FLAG, '\u{1f3f4}'));
 
 /** A name people see (a household, a member): trimmed, 1 to `max` characters, nothing unshowable. */
 export const ShownName = (max: number) =>
