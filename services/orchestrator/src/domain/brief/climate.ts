@@ -9,6 +9,12 @@ import type { Season } from '@hs/contracts';
 /** Places cold in every month families travel there. */
 const COLD_PLACES =
   /\b(?:iceland|lapland|greenland|svalbard|the arctic|arctic circle|antarctica|alaska|siberia|reykjavik|troms(?:o|ø)|rovaniemi|the north pole|north pole|yukon)\b/;
+/**
+ * Their summer months, when those places are cool, not cold ("Iceland in July" is about 11°C):
+ * the coat and layers of an autumn day, not a winter parka.
+ */
+const COLD_PLACES_SUMMER =
+  /\b(?:in|during|for|this|next|early|late|mid|mid-|end of|start of) ?(?:june|july|august)\b/;
 /** Places warm in every month: winter-sun destinations. */
 const WARM_PLACES =
   /\b(?:canaries|canary islands|tenerife|lanzarote|gran canaria|fuerteventura|dubai|abu dhabi|maldives|thailand|bali|caribbean|barbados|jamaica|bahamas|antigua|st lucia|cancun|hawaii|florida|miami|egypt|sharm|hurghada|goa|sri lanka|mauritius|seychelles|the tropics|singapore|dominican republic|cuba|phuket|costa rica|cape verde)\b/;
@@ -28,7 +34,8 @@ export function climateOf(
   if (occasion === 'ski') return 'WINTER';
   if (occasion === 'beach') return 'SUMMER';
   if (seasonNamed) return undefined;
-  if (COLD_PLACES.test(text)) return 'WINTER';
+  if (COLD_PLACES.test(text))
+    return COLD_PLACES_SUMMER.test(text) && !/\bantarctica\b/.test(text) ? 'FALL' : 'WINTER';
   if (WARM_PLACES.test(text)) return 'SUMMER';
   return undefined;
 }

@@ -255,7 +255,7 @@ const DARK_ALONE = new RegExp(
     .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join(
       '|',
-    )}|ones?)(?![\w-]))|(?:^|(?<=\b(?:something|anything|in|preferably|prefer|go|ideally|maybe|more|all) ))dark(?= ?(?:$|[.,]|please|for|and|or|but|if|under|size)\b|$)`,
+    )}|ones?)(?![\w-]))|(?:^|(?<=\b(?:something|anything|in|preferably|prefer|go|ideally|maybe|more|all|colou?rs?) ))dark(?= ?(?:$|[.,]|please|for|and|or|but|if|under|size)\b|$)`,
   'g',
 );
 

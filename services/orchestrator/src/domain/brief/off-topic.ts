@@ -26,6 +26,8 @@ export const OFF_TOPIC_SUBJECT = new RegExp(
     String.raw`\b(?:coding|programming|write (?:me )?(?:some |a |the )?(?:code|program)|my code|this code|python|javascript|java|sql|html|css|script|debug|bug in|compile|excel|spreadsheet|wifi|wi-fi|router|laptop|computer|printer|password|iphone|android|app crash\w*)\b`,
     // The service itself: how it works, who or what answers
     String.raw`\b(?:how (?:(?:does|do|did|will|would|can|could) )?(?:this|it|you|the app|the service|approvals?|payments?|budgets?|buying|ordering) work|what can you do|who are you|are you (?:a |an )?(?:bot|robot|human|real person|person|ai)|(?:speak|talk) to (?:a |an |the )?(?:human|real person|person|manager|customer service))\b`,
+    // Services that are not shopping for clothes
+    String.raw`\b(?:hairdressers?|hair ?cuts?|barbers?|hair salon|nail salon|manicure|pedicure|babysitters?|childminders?|plumbers?|electricians?|dentists?|restaurants?)\b`,
     // Trivia, the news, the time
     String.raw`\b(?:capital of|who won|who is the president|what time is it|time (?:is it )?in|translate|the news|the score|population of|how far is|meaning of life)\b`,
   ].join('|'),
@@ -93,5 +95,18 @@ export const OTHERS_DATA = new RegExp(
     String.raw`\bwhat (?:did|has|have) (?:${OUTSIDER}) (?:order|ordered|buy|bought|purchase|purchased)\b`,
     // Their size, asked about: "what size is emily from his class", "what size does my friend's son wear".
     String.raw`\b(?:what|which) (?:size|sizes|shoe size) (?:is|are|does|do|did) (?:${OUTSIDER})(?!'s (?:wedding|party|birthday))\b(?! (?:wedding|party|birthday))`,
+  ].join('|'),
+);
+
+/**
+ * Caring for clothes already owned: washing, ironing, stains, mending ("how do i get a stain out of
+ * a white shirt", "can i tumble dry wool", "how to shrink jeans back"). Advice, not shopping, whatever
+ * garment is named; "a coat that is easy to wash" asks for a coat.
+ */
+export const CLOTHES_CARE = new RegExp(
+  [
+    String.raw`\b(?:how (?:do|can|could|should|would) (?:i|we|you|one)|how to|best way to|tips (?:on|for) (?:how to )?|can (?:i|we|you)|should (?:i|we)|is it (?:ok|okay|safe) to) (?:remove|wash|hand wash|machine wash|clean|dry clean|iron|steam|dry|tumble dry|bleach|dye|unshrink|shrink|de-?pill|mend|darn|sew up|patch|repair|fix|stretch|soften|whiten|waterproof|polish|store|fold)\b(?! (?:me|him|her|them|us|some|a new|new|another)\b)(?!.*\b(?:buy|get (?:a|some|new)|find|recommend|looking for)\b)`,
+    String.raw`\b(?:stains?|stained|bobbles|bobbling|pilling|shrunk|shrank|faded) (?:out of|off|on|from)\b.*\?|\b(?:get|remove|getting|removing) (?:(?:a|an|the|this|that|these|those|some|his|her|my) )?(?:[a-z]+ )?(?:stain|mark|grease|ink|wine|mud|blood|chewing gum|gum)s? (?:out|off)\b`,
+    String.raw`\bwhat (?:temperature|setting|programme|program|cycle) (?:should|do|can) (?:i|we) (?:wash|dry|iron)\b`,
   ].join('|'),
 );

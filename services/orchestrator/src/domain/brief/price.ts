@@ -39,7 +39,7 @@ export const AROUND = `around|about|approximately|approx|roughly|circa|close to|
 // "50 for both", "200 in total", "30 each": what the things may cost, a ceiling.
 const MAX_AFTER = `or less|or under|or cheaper|or below|max(?:imum)?|at most|at the most|and under|and below|or lower|for (?:both|the (?:two|pair|lot|set)|everything|all of (?:it|them))|(?:in )?total|altogether|each|apiece|a piece`;
 const CHEAP =
-  /\b(?:cheap|cheapest|cheapish|reasonably priced|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|(?:not|nothing)(?: too| so| very| that| overly)? (?:expensive|pricey|pricy|dear|spenny|costly)|thrifty|on a budget|low budget|tight budget|(?:won'?t|doesn'?t|does not|will not|not|without) (?:break(?:ing)? the bank|cost(?:ing)? (?:a fortune|the earth|too much))|(?:doesn'?t|does not|won'?t|will not) cost much)\b/;
+  /\b(?:cheap|cheapest|cheapish|reasonably priced|budget[ -]friendly|affordable|inexpensive|bargains?|low cost|low price|(?:not|nothing)(?: too| so| very| that| overly)?(?: much)? (?:expensive|pricey|pricy|dear|spenny|costly)|thrifty|on a budget|low budget|tight budget|(?:won'?t|doesn'?t|does not|will not|not|without) (?:break(?:ing)? the bank|cost(?:ing)? (?:a fortune|the earth|too much))|(?:doesn'?t|does not|won'?t|will not) cost much)\b/;
 
 /**
  * "tops" beside an amount is the ceiling ("50 tops", "tops 50", "$30 tops"), not the item, when the

@@ -6,6 +6,7 @@ import { type ItemScope, type ItemScopes, itemSpans, SHARED_WORDS, widestPrice }
 import { normalize } from './normalize.ts';
 import {
   AFTER_SALES,
+  CLOTHES_CARE,
   CLOTHING_TALK,
   CREATIVE_TASK,
   OFF_TOPIC_SUBJECT,
@@ -194,7 +195,7 @@ function withoutServed(text: string, taken: ReturnType<typeof takeKinds>) {
 
 /** What is said no to: "not black", "no heels" ("do not forget the wedding" is a reminder, no negation). */
 const NEGATION =
-  /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ )?but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|(?:don'?t|doesn'?t|didn'?t|do not|does not|never) like|dislikes?|hates?|hated|can'?t stand|won'?t wear|will not wear|refuses to wear|avoid|no more)\s+(?!forget\b)/g;
+  /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ ){0,2}but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|(?:don'?t|doesn'?t|didn'?t|do not|does not|never) like|dislikes?|hates?|hated|can'?t stand|won'?t wear|will not wear|refuses to wear|avoid|no more)\s+(?!forget\b)/g;
 const SCOPE_END =
   /^(?:and|but|just|only|wait|thanks|problem|worries|way|idea|under|below|over|less|around|about|for|size|in|because|so|i|we|please|though|with|that|which|maybe|instead|anything|make|actually)$/;
 
@@ -338,7 +339,7 @@ const CLEARS: Array<[RegExp, Reading['clear'][number]]> = [
 const ADD_KINDS =
   /\b(?:also|too(?! (?:expensive|pricey|pricy|dear|spenny|costly|much|many|big|small|large|tight|loose|long|short|fancy|formal|dressy|casual|sporty|bright|dark|warm|hot|cold|thin|thick|heavy|light|girly|babyish|childish|revealing|plain|busy|loud|flashy|baggy|high|low|young|old)\b)|as well|plus|another)\b|^ ?(?:and|with|oh and|and then)\b|\bmatching\b|\bto match\b|\bto go with (?:it|them|that|this)\b/;
 const REFUSE =
-  /\bignore (?:the |all |your |any |previous |those )*(?:rules|instructions|limits|restrictions)\b|\b(?:admin|developer|god|dev) mode\b|\bapprove (?:it|this|that|the request|my request|the purchase|them)\b|\bconfirm (?:the |my )?(?:checkout|purchase|order|payment)\b|\bbypass\b|\boverride\b|\bpretend (?:you|to)\b|\byou are now\b|\b(?:skip|without|get round|get around|no need for) (?:the |my |a |any |your )?(?:(?:parent(?:al|s|'s|s')?|mum'?s|mom'?s|dad'?s|guardian'?s?) )?(?:approval|confirmation|permission|parents?|asking)\b|\b(?:(?:log|logged|logging) ?(?:into|onto|in|on)|(?:sign|signed|signing) ?(?:into|in))(?: (?:as|to|with|using))? (?:my |his |her |their |our |the )?(?:husband|wife|partner|mum|mom|dad|mother|father|parents?|guardian|brother|sister|someone|somebody|(?:an)?other (?:account|user|person|profile|member)|[a-z]+'s)\b|\b(?:use|using|with|on|from) (?:my |his |her |their |our )?(?:husband|wife|partner|mum|mom|dad|mother|father|parents?|guardian|brother|sister|grandma|grandad|grandpa|nan|someone|somebody)(?:'s|s|s')? (?:credit |debit |bank )?(?:card|account|login|password|details|approval|phone|paypal)\b/;
+  /\bignore (?:the |all |your |any |previous |those )*(?:rules|instructions|limits|restrictions)\b|\b(?:admin|developer|god|dev) mode\b|\bapprove (?:it|this|that|the request|my request|the purchase|them)\b|\bconfirm (?:the |my )?(?:checkout|purchase|order|payment)\b|\bbypass\b|\boverride\b|\bpretend (?:you|to)\b|\byou are now\b|\b(?:skip|without|get round|get around|no need for) (?:the |my |a |any |your )?(?:(?:parent(?:al|s|'s|s')?|mum'?s|mom'?s|dad'?s|guardian'?s?) )?(?:approval|confirmation|permission|parents?|asking)\b|\b(?:without|before) (?:telling|asking|letting|checking with|involving) (?:my |our |the )?(?:mum|mom|mam|mummy|mommy|dad|daddy|mother|father|parents?|guardian|folks)\b|\bbehind (?:my |our )?(?:mum|mom|dad|parents?)(?:'s|s'|s)? backs?\b|\b(?:(?:log|logged|logging) ?(?:into|onto|in|on)|(?:sign|signed|signing) ?(?:into|in))(?: (?:as|to|with|using))? (?:my |his |her |their |our |the )?(?:husband|wife|partner|mum|mom|dad|mother|father|parents?|guardian|brother|sister|someone|somebody|(?:an)?other (?:account|user|person|profile|member)|[a-z]+'s)\b|\b(?:use|using|with|on|from) (?:my |his |her |their |our )?(?:husband|wife|partner|mum|mom|dad|mother|father|parents?|guardian|brother|sister|grandma|grandad|grandpa|nan|someone|somebody)(?:'s|s|s')? (?:credit |debit |bank )?(?:card|account|login|password|details|approval|phone|paypal)\b/;
 const BUY =
   /\b(?:buy|purchase|order|check ?out|checkout|pay for|place (?:the |an |my )?order|add (?:it |this |that |them )?to (?:the |my )?(?:cart|basket)|get (?:it|this|that|them|one) (?:now|for (?:me|him|her|us))|i'?ll take (?:it|that|this|the))\b/;
 /**
@@ -359,7 +360,7 @@ const DECLINED =
  * that one", "to buy it") was shown: that is buying.
  */
 const BUY_SOMETHING_NEW =
-  /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us)\s+)?(?:a|an|some|new|one|\d{1,2}|pairs?|for)\b|\b(?:want|wants|need|needs|like|looking|hoping|planning|trying) to (?:buy|purchase|order)\b(?! (?:the|it|this|that|these|those|them|one of|both|either)\b)/;
+  /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us)\s+)?(?:a|an|some|new|one|\d{1,2}|pairs?|for)\b|\b(?:want|wants|need|needs|like|looking|hoping|planning|trying)(?: to)? (?:buy|purchase|order)\b(?! (?:the|it|this|that|these|those|them|one of|both|either)\b)/;
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
 const SHOPPING =
@@ -440,9 +441,12 @@ const WORN_RANGE =
 const SIZE_NUMBERS = new RegExp(
   // "32 waist 34 length": the number before a length, leg or inseam is no waist.
   // "kids size 13" is read above, as one kids' size.
-  String.raw`(?<!\b(?:kids?'?s?|youth|children'?s?|toddler) )\b(?:size|sz|waist)(?: is| was)? (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d{1,2} ?(?:years?|yrs?|y)\b)(?! ?(?:length|leg|inseam|long)\b)(?! ?${RANGE_AFTER}(?![\w']))${OR_NUMBERS}`,
+  String.raw`(?<!\b(?:kids?'?s?|youth|children'?s?|toddler) )\b(?:size|sz|waist)(?: is| was)? (\d{1,2}(?:\.5)?)\b(?![.,]\d)(?! ?(?:(?:-|–|to) ?\d{1,2} ?)?(?:years?|yrs?|y)\b)(?! ?(?:length|leg|inseam|long)\b)(?! ?${RANGE_AFTER}(?![\w']))${OR_NUMBERS}`,
   'g',
 );
+/** "size 7-8", "size 7 to 8" (no age after: "size 7-8 years" is read as ages). */
+const SIZE_PAIR =
+  /\b(?:size|sz) (\d{1,2}(?:\.5)?) ?(?:-|–|to) ?(\d{1,2}(?:\.5)?)\b(?! ?(?:years?|yrs?|y|\$|£|€|dollars?|bucks|pounds?|quid|euros?)\b)(?![.,]\d|[$£€])/g;
 const SIZE_LETTERS = new RegExp(
   String.raw`\b(?:size|sz|size is|size was|in|in an?|an?) (${LETTER})\b(?!')${OR_LETTERS}`,
   'g',
@@ -569,8 +573,16 @@ function readSizes(said: string, ages: number[]): string[] {
     const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
     if (hi - lo < 3) for (let age = lo; age <= hi; age++) add(`KIDS ${age}`);
   }
+  // "size 8 years", "size 8y": one age, as the label says it.
+  for (const m of text.matchAll(/\b(?:size|sz) (\d{1,2}) ?(?:years?|yrs?|y)\b(?! old)/g))
+    if (Number(m[1]) <= 16) add(`KIDS ${m[1]}`);
   for (const m of text.matchAll(SIZE_NUMBERS))
     for (const n of [m[1]!, ...alternatives(m[2], /\d{1,2}(?:\.5)?/g)]) add(n);
+  // "size 7-8", "size 7 to 8": both sizes of a label's pair (a size and the next one, or a half).
+  for (const m of text.matchAll(SIZE_PAIR)) {
+    const step = Number(m[2]) - Number(m[1]);
+    if (step > 0 && step <= 1) add(m[2]!);
+  }
   // "sizes 10 and 12": one size each (the twins', the family's).
   for (const m of text.matchAll(/\bsizes (\d{1,2}(?:\.5)?(?: ?(?:,|and|&|or|\/) ?\d{1,2}(?:\.5)?\b)+)/g))
     for (const n of m[1]!.match(/\d{1,2}(?:\.5)?/g) ?? []) add(n);
@@ -822,6 +834,12 @@ function readOnce(message: string): Reading {
       clear.push(what);
       text = text.replace(re, ' ');
     }
+  // "any colour except pink": the colours asked for before go too (the negation is read below).
+  if (
+    /\bany (?:other )?colou?rs? (?:but|except|apart from|other than)\b/.test(text) &&
+    !clear.includes('colors')
+  )
+    clear.push('colors');
   const { owned, rest: afterOwned } = readOwned(text);
   text = afterOwned;
   const price = readPrice(text);
@@ -895,9 +913,10 @@ function readOnce(message: string): Reading {
     ...(items ? { items } : {}),
     ...(joinedItems ? { joinedItems } : {}),
   };
-  // "no , 25" answers the last figure with another ("under 30" then "no 25"), as "actually 25" does.
+  // "no , 25" answers the last figure with another ("under 30" then "no 25"), as "actually 25" does;
+  // "too long, maybe 11" says why.
   const retry = text.match(
-    /^ ?(?:(?:no|nah|oh)?(?: , )? ?(?:actually|sorry|wait)?(?: , )? ?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(?:an? )?(\d{1,3}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,
+    /^ ?(?:(?:no|nah|oh)?(?: , )? ?(?:actually|sorry|wait)?(?: , )? ?)?(?:(?:(?:they'?re|they are|they were|it'?s|it is|it was|these are|those are|that'?s) )?(?:way |a bit |bit |slightly |much )?too (?:long|short|big|small|tight|loose|baggy|wide|narrow|large)(?: on (?:him|her|me|them))? (?:, )?(?:so )?|(?:he|she|they|i)(?:'s| has| have|'ve) (?:grown|shot up|had a growth spurt)(?: a lot| again| since)? (?:, )?(?:so )?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(?:an? )?(\d{1,3}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,
   );
   // "what about 43": a size when a size was given before, else a price (decided with the brief).
   // "make it two", "make that three": how many, said in words, is no size and no price.
@@ -949,7 +968,14 @@ function intentOf(r: Reading): Reading['intent'] {
   if (REFUSE.test(r.text) || OTHERS_DATA.test(r.text)) return 'refuse';
   // A return, a refund, an order's delivery, a diet or a poem: no search and no purchase, whatever
   // garment is named.
-  if (offTopic(r) || AFTER_SALES.test(r.text) || WEIGHT_LOSS.test(r.text) || CREATIVE_TASK.test(r.text))
+  // Washing, ironing or mending what is owned ("how do i get a stain out of a white shirt") too.
+  if (
+    offTopic(r) ||
+    AFTER_SALES.test(r.text) ||
+    WEIGHT_LOSS.test(r.text) ||
+    CREATIVE_TASK.test(r.text) ||
+    CLOTHES_CARE.test(r.text)
+  )
     return 'offtopic';
   if (BUY.test(r.text) && !(BUY_SOMETHING_NEW.test(r.text) && states(r) > 0)) return 'buy';
   // "what would go with the second one" asks for its complements; "go with the second one" picks it.

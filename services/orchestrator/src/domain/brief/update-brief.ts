@@ -121,6 +121,10 @@ export function updateBrief(
     ((r.sizes.every(personSize) && (previous.sizes ?? []).every(personSize)) || ANOTHER_PERSON.test(r.text))
   )
     b.sizes = [...new Set([...(previous.sizes ?? []), ...r.sizes])];
+  // "same but for her brother", "the same for my husband": the brief again for someone else, whose
+  // size and age are not the last person's ("and the same for her brother" keeps both people's).
+  if (r.sizes.length === 0 && !r.addKinds && SAME_FOR_ANOTHER.test(r.text) && ANOTHER_PERSON.test(r.text))
+    drop('sizes', 'forAge');
   if (r.colors.length > 0) {
     const also = r.kinds.length === 0 && (alternative || /\b(?:also|too|as well)\b/.test(r.text));
     b.colors = also
@@ -189,6 +193,8 @@ const shoesOnly = (b: Brief) => (b.categories?.length ?? 0) > 0 && b.categories!
 /** "for my daughter", "for her brother": whom a size said after "and" is for. */
 const ANOTHER_PERSON =
   /\bfor (?:my|his|her|their|our|the|your) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|one)s?\b/;
+const SAME_FOR_ANOTHER =
+  /\b(?:same|similar|one like that|one of those|another one) (?:(?:thing|again|one|but|please|,) )*for\b/;
 const personSize = (size: string) => BABY_SIZES.includes(size) || size.startsWith('KIDS ');
 
 const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];

@@ -162,6 +162,9 @@ export const KINDS: Kind[] = [
       'wellies',
       'wellys',
       'welly',
+      'gumboots',
+      'gumboot',
+      'gum boots',
       'booties',
       'boots',
       'boot',
@@ -497,7 +500,11 @@ export const KINDS: Kind[] = [
       'costume',
     ],
   },
-  { kind: 'pajamas', category: 'OTHER', words: ['pajamas', 'pyjamas', 'pjs', 'jammies', 'pajama', 'pyjama'] },
+  {
+    kind: 'pajamas',
+    category: 'OTHER',
+    words: ['pajamas', 'pyjamas', 'pjs', "pj's", 'pj', 'jammies', 'pajama', 'pyjama'],
+  },
   // Sleepwear, so a "night dress" is no dress (the longer phrase wins).
   {
     kind: 'nightdress',
@@ -631,6 +638,8 @@ const BORROWED: Record<string, string[]> = {
   sweatshirt: ['sudaderas', 'sudadera'],
 };
 for (const k of KINDS) k.words.push(...(BORROWED[k.kind] ?? []));
+/** Borrowed words are read as written: a misspelling is English, and "jake" (a name) is no "jacke". */
+const BORROWED_WORDS = Object.values(BORROWED).flat();
 
 /**
  * Item words that describe another item when one follows: "denim skirt", "jean shorts" and
@@ -939,7 +948,7 @@ const SPANISH_COLOURS: Array<[string, string]> = [
 ];
 COLORS.push(...SPANISH_COLOURS);
 // Read as written: a step from many English words ("verse", "balance", "neurons").
-for (const [w] of SPANISH_COLOURS) READ_AS_WRITTEN.add(w);
+for (const w of [...BORROWED_WORDS, ...SPANISH_COLOURS.map(([c]) => c)]) READ_AS_WRITTEN.add(w);
 
 /** Occasions, first match wins: "ski trip" is ski, not travel; "birthday party" is a party. */
 export const OCCASIONS: Array<[RegExp, string, Season?]> = [
@@ -1023,7 +1032,7 @@ const MONTHS: Array<[string, Season]> = [
 export const SEASON_HINTS: Array<[RegExp, Season]> = [
   [/\bspring(?:time)?\b/, 'SPRING'],
   [
-    /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b/,
+    /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b/,
     'SUMMER',
   ],
   [/\b(?:fall|autumn(?:al)?)\b/, 'FALL'],
