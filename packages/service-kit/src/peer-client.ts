@@ -55,8 +55,9 @@ export function buildQuery(query: PeerCall<undefined>['query']): string {
 
 /**
  * One typed client per peer: sends the peer's internal token and the request id, applies the
- * timeout, validates the reply. A peer's 4xx is passed on in its own envelope; a 5xx, an
- * unreachable peer or a bad reply become 502 UPSTREAM_ERROR, a slow one 504 UPSTREAM_TIMEOUT.
+ * timeout, validates the reply. A peer's 4xx and its 503 SERVICE_UNAVAILABLE (busy) are passed on
+ * in its own envelope (with its Retry-After); another 5xx, an unreachable peer or a bad reply
+ * become 502 UPSTREAM_ERROR, a slow one 504 UPSTREAM_TIMEOUT.
  */
 export function createPeerClient(options: {
   service: ServiceName;
@@ -134,6 +135,14 @@ export function createPeerClient(options: {
       }
       if (res.statusCode >= 500) {
         const env = ErrorEnvelope.safeParse(json);
+        // "Busy, come back later" (a full browser pool, a locked or unreachable store) is not a
+        // broken peer: it keeps its code, message and Retry-After, as the proxy passes it on.
+        if (res.statusCode === 503 && env.success && env.data.error === 'SERVICE_UNAVAILABLE') {
+          const retryAfter = res.headers['retry-after'];
+          throw new AppError('SERVICE_UNAVAILABLE', 503, env.data.message, {
+            ...(typeof retryAfter === 'string' ? { headers: { 'retry-after': retryAfter } } : {}),
+          });
+        }
         throw upstreamError(
           `${service} failed (${res.statusCode}${env.success ? `: ${env.data.error}` : ''})`,
         );

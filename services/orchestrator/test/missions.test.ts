@@ -116,6 +116,14 @@ describe('STYLE missions', () => {
     });
   });
 
+  it('reports a busy peer (503 with Retry-After) as unavailable for a moment, not as broken', async () => {
+    peers.behaviour.set('/search', 'busy');
+    const m = await create('STYLE', 'black jeans');
+    expect(m.history[1].tool_calls[1].result).toEqual({
+      error: { code: 'SERVICE_UNAVAILABLE', message: 'The shop search is unavailable for a moment' },
+    });
+  });
+
   it('lists only the caller’s missions, newest first, and hides other households', async () => {
     const a = await create('STYLE', 'first');
     const b = await create('STYLE', 'second');
