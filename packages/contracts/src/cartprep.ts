@@ -52,6 +52,15 @@ export const CreateCartprepJobRequest = z.object({
   jobId: CartprepJobId.optional(),
   householdId: z.string().min(1).max(128),
   requestId: z.string().min(1).max(128),
+  // Optional so a gateway from before it still dispatches; such a job counts for its household only.
+  actorId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe(
+      "the user whose purchase intent the job prepares (the gateway's intent actor); CARTPREP_MAX_ACTIVE_JOBS_PER_USER bounds their jobs queued or running across all their households",
+    ),
   url: z.string().min(1).max(2048),
   size: z.string().min(1).max(40).nullable().optional(),
   quantity: z.number().int().min(1).max(99).default(1),

@@ -116,7 +116,11 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
     defaultStartUrl: config.browser.defaultStartUrl,
     allowPrivateHosts: config.browser.allowPrivateHosts,
     householdShare: real
-      ? { max: config.browser.maxSessionsPerHousehold, idleMs: config.browser.idleMs }
+      ? {
+          max: config.browser.maxSessionsPerHousehold,
+          maxPerUser: config.browser.maxSessionsPerUser,
+          idleMs: config.browser.idleMs,
+        }
       : null,
     recordings,
     liveView: live ? { secret: config.browser.liveViewSecret, publicBaseUrl: config.publicBaseUrl } : null,

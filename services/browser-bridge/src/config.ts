@@ -30,6 +30,7 @@ export function loadBrowserBridgeConfig(env: NodeJS.ProcessEnv = process.env) {
       BROWSER_DEFAULT_START_URL: z.url({ protocol: /^https?$/ }).default('https://www.example.com/'),
       BROWSER_MAX_SESSIONS: z.coerce.number().int().min(1).max(64).default(4),
       BROWSER_MAX_SESSIONS_PER_HOUSEHOLD: z.coerce.number().int().min(1).max(64).default(2),
+      BROWSER_MAX_SESSIONS_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
       BROWSER_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().max(86_400).default(600),
       BROWSER_CHROMIUM_PATH: z.string().min(1).default(DEFAULT_CHROMIUM_PATH),
       BROWSER_LIVE_VIEW_SECRET: z.string().min(1).default(DEV_LIVE_VIEW_SECRET),
@@ -65,6 +66,8 @@ export function loadBrowserBridgeConfig(env: NodeJS.ProcessEnv = process.env) {
       eventSigningSecret: raw.BROWSER_EVENT_SIGNING_SECRET,
       maxSessions: raw.BROWSER_MAX_SESSIONS,
       maxSessionsPerHousehold: raw.BROWSER_MAX_SESSIONS_PER_HOUSEHOLD,
+      /** Across all the households of a session's owner: one account may guard many households. */
+      maxSessionsPerUser: raw.BROWSER_MAX_SESSIONS_PER_USER,
       idleMs: raw.BROWSER_IDLE_TIMEOUT_SECONDS * 1000,
       chromiumPath: raw.BROWSER_CHROMIUM_PATH,
       liveViewSecret: raw.BROWSER_LIVE_VIEW_SECRET,

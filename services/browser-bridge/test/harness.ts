@@ -20,7 +20,7 @@ export async function startFakeOrchestrator() {
   const app: FastifyInstance = Fastify();
   app.post('/api/v1/internal/browser/events', async (request, reply) => {
     const body = request.body as Record<string, unknown>;
-    if (down) return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', message: 'down' });
+    if (down) return reply.code(500).send({ error: 'INTERNAL_ERROR', message: 'down' });
     if (request.headers['x-internal-token'] !== ORCH_TOKEN)
       return reply.code(403).send({ error: 'FORBIDDEN', message: 'Missing or invalid internal event token' });
     if (String(body.missionId).startsWith('msn_style'))

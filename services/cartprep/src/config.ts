@@ -18,6 +18,7 @@ export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
       CARTPREP_EXECUTOR: z.enum(['simulated', 'browser']).default('simulated'),
       CARTPREP_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
       CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD: z.coerce.number().int().min(1).max(1000).default(5),
+      CARTPREP_MAX_ACTIVE_JOBS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
       CARTPREP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
       CARTPREP_LEASE_SECONDS: z.coerce.number().positive().max(3600).default(120),
       CARTPREP_JOB_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(90),
@@ -47,6 +48,8 @@ export function loadCartprepConfig(env: NodeJS.ProcessEnv = process.env) {
       executor: raw.CARTPREP_EXECUTOR,
       concurrency: raw.CARTPREP_CONCURRENCY,
       maxActiveJobsPerHousehold: raw.CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD,
+      /** Across all the households of the intent's actor: one account may guard many households. */
+      maxActiveJobsPerUser: raw.CARTPREP_MAX_ACTIVE_JOBS_PER_USER,
       /** simulate= and simulateDelayMs= in job urls steer the simulated executor in dev and test only. */
       simulationParams: !isProductionLike(base.appEnv),
       maxAttempts: raw.CARTPREP_MAX_ATTEMPTS,

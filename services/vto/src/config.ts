@@ -22,6 +22,7 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
         .default(10 * MIB),
       VTO_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
       VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD: z.coerce.number().int().min(1).max(1000).default(5),
+      VTO_MAX_ACTIVE_JOBS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
       VTO_WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
       // The same storage settings as the services that write images, so `local://` refs of
       // wardrobe images resolve when the services share ARTIFACT_LOCAL_DIR.
@@ -46,6 +47,8 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
       maxImageBytes: raw.VTO_MAX_IMAGE_BYTES,
       concurrency: raw.VTO_WORKER_CONCURRENCY,
       maxActiveJobsPerHousehold: raw.VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD,
+      /** Across all the caller's households: one account may have many. */
+      maxActiveJobsPerUser: raw.VTO_MAX_ACTIVE_JOBS_PER_USER,
       pollIntervalMs: raw.VTO_WORKER_POLL_MS,
     },
   };

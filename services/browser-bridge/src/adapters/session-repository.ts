@@ -4,7 +4,10 @@ import { ABORT, type CollectionOptions, type Store } from '@hs/store';
 import type { StoredBrowserSession, Transition } from '../domain/session-machine.ts';
 
 export const BROWSER_SESSION_COLLECTIONS = {
-  browser_sessions: { indexes: [{ fields: ['missionId'] }, { fields: ['householdId'] }] },
+  browser_sessions: {
+    // `ownerIn`: an owner's sessions in one status (BROWSER_MAX_SESSIONS_PER_USER).
+    indexes: [{ fields: ['missionId'] }, { fields: ['householdId'] }, { fields: ['ownerId', 'status'] }],
+  },
 } satisfies Record<string, CollectionOptions>;
 
 const OPEN_STATUSES = ['ACTIVE', 'USER_TAKEOVER'] as const;
@@ -14,6 +17,21 @@ export function createSessionRepository(store: Store) {
     'browser_sessions',
     BROWSER_SESSION_COLLECTIONS.browser_sessions,
   );
+  async function openWhere(field: string, value: string, limit: number): Promise<StoredBrowserSession[]> {
+    const pages = await Promise.all(
+      OPEN_STATUSES.map((status) =>
+        sessions.query({
+          where: [
+            [field, '==', value],
+            ['status', '==', status],
+          ],
+          limit,
+        }),
+      ),
+    );
+    return pages.flatMap((page) => page.items);
+  }
+
   return {
     get: (id: string) => sessions.get(id),
     async require(id: string): Promise<StoredBrowserSession> {
@@ -23,20 +41,12 @@ export function createSessionRepository(store: Store) {
     },
     create: (session: StoredBrowserSession) => sessions.create(session.sessionId, session),
     /** A household's sessions still open (ACTIVE or USER_TAKEOVER), at most `limit` of each. */
-    async openIn(householdId: string, limit = 100): Promise<StoredBrowserSession[]> {
-      const pages = await Promise.all(
-        OPEN_STATUSES.map((status) =>
-          sessions.query({
-            where: [
-              ['householdId', '==', householdId],
-              ['status', '==', status],
-            ],
-            limit,
-          }),
-        ),
-      );
-      return pages.flatMap((page) => page.items);
-    },
+    openIn: (householdId: string, limit = 100) => openWhere('householdId', householdId, limit),
+    /**
+     * An owner's sessions still open across all their households, at most `limit` of each status.
+     * Sessions stored before owners were recorded have none and are not among them.
+     */
+    openOf: (ownerId: string, limit = 100) => openWhere('ownerId', ownerId, limit),
     /**
      * Applies a state-machine transition atomically. The transition may run more than once
      * (store retries); the outcome of the committed run is the one reported.

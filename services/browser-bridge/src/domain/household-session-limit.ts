@@ -10,6 +10,8 @@ export const RETRY_AFTER_SECONDS = 30;
 export type HouseholdShare = {
   /** BROWSER_MAX_SESSIONS_PER_HOUSEHOLD */
   max: number;
+  /** BROWSER_MAX_SESSIONS_PER_USER: a session owner's open sessions across all their households. */
+  maxPerUser: number;
   /** BROWSER_IDLE_TIMEOUT_SECONDS, in ms. */
   idleMs: number;
 };

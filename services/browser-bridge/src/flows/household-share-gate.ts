@@ -6,6 +6,8 @@
 // several bridge replicas on the cloud provider each replica counts only its own launches, so
 // creates for one household reaching different replicas at the same moment may each pass the
 // share once (the plan's concurrency still bounds the total).
+// BROWSER_MAX_SESSIONS_PER_USER is checked at the same door, the same way, for the session's owner
+// across all their households (domain/user-session-limit.ts), after the household's share.
 import type { BrowserProvider } from '../adapters/browser-provider.ts';
 import type { SessionRepository } from '../adapters/session-repository.ts';
 import {
@@ -14,6 +16,25 @@ import {
   refuseWhenHouseholdHoldsMax,
 } from '../domain/household-session-limit.ts';
 import type { StoredBrowserSession } from '../domain/session-machine.ts';
+import { refuseWhenUserHoldsMax } from '../domain/user-session-limit.ts';
+
+/** Creates past the gate whose row is not written yet, per household or per owner. */
+function launchCounter() {
+  const launching = new Map<string, number>();
+  return {
+    /** Counts one more launch for `key`; returns how many there were before it. */
+    join(key: string): number {
+      const before = launching.get(key) ?? 0;
+      launching.set(key, before + 1);
+      return before;
+    },
+    leave(key: string): void {
+      const left = (launching.get(key) ?? 1) - 1;
+      if (left > 0) launching.set(key, left);
+      else launching.delete(key);
+    },
+  };
+}
 
 export function createHouseholdShareGate(deps: {
   sessions: SessionRepository;
@@ -21,14 +42,8 @@ export function createHouseholdShareGate(deps: {
   share: HouseholdShare;
 }) {
   const { sessions, provider, share } = deps;
-  /** Creates of each household past the gate whose row is not written yet. */
-  const launching = new Map<string, number>();
-
-  function leave(householdId: string) {
-    const left = (launching.get(householdId) ?? 1) - 1;
-    if (left > 0) launching.set(householdId, left);
-    else launching.delete(householdId);
-  }
+  const householdLaunches = launchCounter();
+  const ownerLaunches = launchCounter();
 
   const holdsBrowser = provider.holds
     ? (s: StoredBrowserSession) =>
@@ -37,25 +52,38 @@ export function createHouseholdShareGate(deps: {
 
   return {
     /**
-     * 429 when the household holds its share; otherwise this create counts as launching until
-     * the returned `leave` is called (its row written, or the create given up).
+     * 429 when the household holds its share, or the owner (null: a service opening a session for
+     * no member) holds theirs; otherwise this create counts as launching until the returned
+     * `leave` is called (its row written, or the create given up).
      */
-    async enter(householdId: string): Promise<() => void> {
+    async enter(householdId: string, ownerId: string | null): Promise<() => void> {
       // Launches are counted before the rows are read, not after: a create not among them either
       // wrote its row before our read began or started after us, and then counts us. (One ending
       // during the read may be counted twice: a refusal a moment early, never a place too many.)
-      const launchingBefore = launching.get(householdId) ?? 0;
-      launching.set(householdId, launchingBefore + 1);
+      const householdBefore = householdLaunches.join(householdId);
+      const ownerBefore = ownerId ? ownerLaunches.join(ownerId) : 0;
       let left = false;
       const done = () => {
         if (left) return;
         left = true;
-        leave(householdId);
+        householdLaunches.leave(householdId);
+        if (ownerId) ownerLaunches.leave(ownerId);
       };
       try {
-        const open = await sessions.openIn(householdId);
-        const held = heldSessions(open, Date.now(), share.idleMs, holdsBrowser);
-        refuseWhenHouseholdHoldsMax(held + launchingBefore, share.max);
+        // Both reads at once: the owner's bound adds no round trip to a create.
+        const [inHousehold, ofOwner] = await Promise.all([
+          sessions.openIn(householdId),
+          ownerId ? sessions.openOf(ownerId) : [],
+        ]);
+        const now = Date.now();
+        refuseWhenHouseholdHoldsMax(
+          heldSessions(inHousehold, now, share.idleMs, holdsBrowser) + householdBefore,
+          share.max,
+        );
+        refuseWhenUserHoldsMax(
+          heldSessions(ofOwner, now, share.idleMs, holdsBrowser) + ownerBefore,
+          share.maxPerUser,
+        );
       } catch (err) {
         done();
         throw err;

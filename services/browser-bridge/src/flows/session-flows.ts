@@ -49,8 +49,9 @@ export type SessionFlowDeps = {
   /** Recordings of real browsers (null for the simulated provider, which has no page). */
   recordings?: Recordings | null;
   /**
-   * BROWSER_MAX_SESSIONS_PER_HOUSEHOLD: open sessions one household may hold when they are real
-   * browsers (null: no bound, the simulated provider holds none).
+   * BROWSER_MAX_SESSIONS_PER_HOUSEHOLD and _PER_USER: open sessions one household, and one owner
+   * across their households, may hold when they are real browsers (null: no bound, the simulated
+   * provider holds none).
    */
   householdShare?: HouseholdShare | null;
   /** Live view links for the local provider: `<publicBaseUrl>/api/v1/households/{id}/browser/sessions/{sId}/live?token=`. */
@@ -161,7 +162,7 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       // One that has ended since (idle, terminated) is no use to the retry: it gets a new one.
       const sessionId = keyed && !made ? keyed : newId('bs');
       // The household's share is a rate limit: decided before anything in the body is judged.
-      const leaveGate = shareGate ? await shareGate.enter(input.householdId) : () => {};
+      const leaveGate = shareGate ? await shareGate.enter(input.householdId, ownerId) : () => {};
       try {
         const startUrl = input.startUrl ?? deps.defaultStartUrl;
         const refused = checkStartUrl(startUrl, allowPrivateHosts);

@@ -1,4 +1,4 @@
-import { activeJobCount } from '@hs/jobs';
+import { activeJobCount, activeJobCountOfUser } from '@hs/jobs';
 import { outgoingTraceparent } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
 import { ABORT } from '@hs/store';
@@ -6,13 +6,14 @@ import type { StoredJob } from '../domain/job-machine.ts';
 
 /**
  * `queued`, `leaseExpired` and `callbackPending`: one equality, ordered by the second field;
- * `activeFor`: a household's jobs in one status.
+ * `activeFor`: a household's jobs in one status; `activeOfActor`: a user's jobs in one status.
  */
 export const CARTPREP_JOB_COLLECTIONS = {
   cartprep_jobs: {
     indexes: [
       { fields: ['status', 'createdAt'] },
       { fields: ['householdId', 'status', 'createdAt'] },
+      { fields: ['actorId', 'status'] },
       { fields: ['status', 'leaseUntil'] },
       { fields: ['callbackPending', 'updatedAt'] },
     ],
@@ -34,6 +35,8 @@ export function createJobRepository(store: Store) {
     },
     /** The household's jobs not finished yet (queued or running). */
     activeFor: (householdId: string) => activeJobCount(jobs, householdId),
+    /** The user's jobs not finished yet, across their households (jobs kept without an actor: none). */
+    activeOfActor: (actorId: string) => activeJobCountOfUser(jobs, 'actorId', actorId),
     /** How many jobs wait and since when the oldest waits (for `/metrics`). */
     async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
       const [depth, oldest] = await Promise.all([

@@ -17,6 +17,11 @@ export type StoredJob = CartprepJob & {
   callbackPending: boolean;
   /** The W3C trace of the request that submitted it. */
   traceparent?: string | null;
+  /**
+   * Whose purchase intent it prepares (CARTPREP_MAX_ACTIVE_JOBS_PER_USER counts by it); absent on
+   * jobs from before it was kept and from a gateway that does not send it.
+   */
+  actorId?: string;
   /** What the simulated executor builds its cart from (the shopper's expectation). */
   hint: { title: string | null; unitPrice: number | null; currency: string | null };
 };
@@ -31,6 +36,7 @@ export function newJob(
     jobId,
     householdId: input.householdId,
     requestId: input.requestId,
+    ...(input.actorId ? { actorId: input.actorId } : {}),
     url: input.url,
     size: input.size ?? null,
     quantity: input.quantity ?? 1,
@@ -116,7 +122,7 @@ export function expire(j: StoredJob, nowMs: number, maxAttempts: number): Stored
 }
 
 export function publicJob(j: StoredJob): CartprepJob {
-  const { leaseUntil: _l, callbackPending: _c, hint: _h, ...job } = j;
+  const { leaseUntil: _l, callbackPending: _c, hint: _h, actorId: _a, ...job } = j;
   // Jobs stored before evidence existed have none.
   return { ...job, evidence: job.evidence ?? null };
 }

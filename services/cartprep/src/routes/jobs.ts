@@ -6,7 +6,7 @@ import {
   ErrorEnvelope,
   HouseholdCartprepJobParams,
 } from '@hs/contracts';
-import { refuseWhenHouseholdQueueFull } from '@hs/jobs';
+import { refuseWhenHouseholdQueueFull, refuseWhenUserQueueFull } from '@hs/jobs';
 import { conflict, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { StoreConflictError } from '@hs/store';
 import type { CartprepContext } from '../context.ts';
@@ -29,7 +29,7 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
         tags,
         security,
         summary: 'Queue a cart-preparation job',
-        description: `Idempotent on jobId: the same jobId for the same household and request returns the existing job (200); for another request 409 CONFLICT. New jobs are 201 QUEUED and picked up by the worker (CARTPREP_CONCURRENCY at a time); a household with CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for a new one, so one household cannot fill the shared queue; when finished the service calls the gateway's cart-ready or failed. With CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true a url outside CARTPREP_ALLOWED_DOMAINS (or their subdomains) is 400 POLICY_VIOLATION. ${SIMULATION_DOC}`,
+        description: `Idempotent on jobId: the same jobId for the same household and request returns the existing job (200); for another request 409 CONFLICT. New jobs are 201 QUEUED and picked up by the worker (CARTPREP_CONCURRENCY at a time); a household with CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for a new one, so one household cannot fill the shared queue; so does an actorId (the user whose purchase intent it is) with CARTPREP_MAX_ACTIVE_JOBS_PER_USER jobs queued or running across all their households (the household's bound is checked first), so one account guarding many households cannot either; when finished the service calls the gateway's cart-ready or failed. With CARTPREP_ENFORCE_DOMAIN_ALLOWLIST=true a url outside CARTPREP_ALLOWED_DOMAINS (or their subdomains) is 400 POLICY_VIOLATION. ${SIMULATION_DOC}`,
         body: CreateCartprepJobRequest,
         response: {
           200: CartprepJob,
@@ -54,11 +54,17 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
       };
       const found = await existing();
       if (found) return reply.code(200).send(publicJob(found));
+      // Both counts at once: the user's bound adds no round trip to the common path.
+      const [householdActive, actorActive] = await Promise.all([
+        jobs.activeFor(input.householdId),
+        input.actorId ? jobs.activeOfActor(input.actorId) : 0,
+      ]);
       refuseWhenHouseholdQueueFull(
-        await jobs.activeFor(input.householdId),
+        householdActive,
         ctx.config.cartprep.maxActiveJobsPerHousehold,
         'carts being prepared',
       );
+      refuseWhenUserQueueFull(actorActive, ctx.config.cartprep.maxActiveJobsPerUser, 'carts being prepared');
       const job = newJob(jobId, input, nowIso());
       try {
         await jobs.create(job);

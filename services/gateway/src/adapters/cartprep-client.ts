@@ -13,6 +13,8 @@ export function createCartprepClient(peer: PeerClient) {
         jobId: request.cartprepJobId,
         householdId: request.householdId,
         requestId: request.requestId,
+        // Cart-prep bounds each user's jobs across their households by it.
+        ...(request.intentActorId ? { actorId: request.intentActorId } : {}),
         url: request.url,
         size: request.size,
         quantity: request.quantity,

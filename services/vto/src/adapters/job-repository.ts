@@ -1,10 +1,13 @@
 import type { VtoJobListQuery } from '@hs/contracts';
-import { activeJobCount } from '@hs/jobs';
+import { activeJobCount, activeJobCountOfUser } from '@hs/jobs';
 import { badRequest, outgoingTraceparent } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreQueryError, type Where } from '@hs/store';
 import type { StoredVtoJob } from '../domain/vto-job-machine.ts';
 
-/** `list` (optionally by status, newest first), `queued` and `abandoned` (leaseUntil range). */
+/**
+ * `list` (optionally by status, newest first), `queued` and `abandoned` (leaseUntil range);
+ * `activeOfRequester`: a user's jobs in one status.
+ */
 export const VTO_JOB_COLLECTIONS = {
   vto_jobs: {
     indexes: [
@@ -12,6 +15,7 @@ export const VTO_JOB_COLLECTIONS = {
       { fields: ['householdId', 'status', 'createdAt'] },
       { fields: ['status', 'createdAt'] },
       { fields: ['status', 'leaseUntil'] },
+      { fields: ['requesterId', 'status'] },
     ],
   },
 } satisfies Record<string, CollectionOptions>;
@@ -52,6 +56,9 @@ export function createJobRepository(store: Store) {
 
     /** The household's jobs not finished yet (queued or running). */
     activeFor: (householdId: string) => activeJobCount(jobs, householdId),
+
+    /** The jobs a user queued that are not finished yet, across their households. */
+    activeOfRequester: (userId: string) => activeJobCountOfUser(jobs, 'requesterId', userId),
 
     /** Applies a pure transition atomically; null from it leaves the job unchanged. */
     async transition(jobId: string, change: (job: StoredVtoJob | null) => StoredVtoJob | null) {

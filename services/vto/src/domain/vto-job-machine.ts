@@ -15,6 +15,11 @@ export type StoredVtoJob = VtoJob & {
   notBefore?: number;
   /** The W3C trace of the request that submitted it. */
   traceparent?: string | null;
+  /**
+   * The caller who queued it (X-User-Id), whom VTO_MAX_ACTIVE_JOBS_PER_USER counts it for; the
+   * member it is for (`memberId`) may be someone else. Absent on jobs from before it was kept.
+   */
+  requesterId?: string;
 };
 
 export const MAX_ATTEMPTS = 3;
@@ -23,6 +28,7 @@ export function newJob(input: {
   jobId: string;
   householdId: string;
   memberId: string;
+  requesterId?: string;
   personImageRef: string;
   garmentImageRef: string;
   backend: VtoBackendName;
@@ -43,6 +49,7 @@ export function newJob(input: {
     updatedAt: input.now,
     workerId: null,
     leaseUntil: 0,
+    ...(input.requesterId ? { requesterId: input.requesterId } : {}),
   };
 }
 
@@ -130,6 +137,6 @@ export function requeue(
 
 /** What clients see: the stored job without the worker's claim. */
 export function publicJob(job: StoredVtoJob): VtoJob {
-  const { workerId: _w, leaseUntil: _l, notBefore: _n, ...rest } = job;
+  const { workerId: _w, leaseUntil: _l, notBefore: _n, requesterId: _r, ...rest } = job;
   return rest;
 }

@@ -8,7 +8,7 @@ import {
   VtoJobListQuery,
   VtoJobParams,
 } from '@hs/contracts';
-import { refuseWhenHouseholdQueueFull } from '@hs/jobs';
+import { refuseWhenHouseholdQueueFull, refuseWhenUserQueueFull } from '@hs/jobs';
 import {
   badRequest,
   errorResponses,
@@ -65,7 +65,9 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
           'wrong type (a number for a reference, say) is 400 VALIDATION_ERROR with details, not 422, on this route. The job then ' +
           'runs in the background: QUEUED → RUNNING → SUCCEEDED (resultImageRef) | FAILED (error). With ' +
           'VTO_INFERENCE_BACKEND=simulated it ends FAILED with error.code SIMULATED_RESULT. A household with ' +
-          'VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for one more. ' +
+          'VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD jobs queued or running gets 429 RATE_LIMITED (Retry-After) for one more; ' +
+          'so does a caller who queued VTO_MAX_ACTIVE_JOBS_PER_USER jobs still queued or running across all their ' +
+          "households (the household's bound is checked first). " +
           "With an Idempotency-Key (the gateway passes the client's on) the same caller, key and body always give the " +
           'same job: a retry whose first attempt was queued here but never answered (a restart, a 504) gets that job ' +
           '(202, as it stands now) instead of a second one.',
@@ -89,15 +91,22 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
       const memberId = request.body.memberId?.trim() || caller.userId;
       if (!(await ctx.members.isMember(householdId, memberId, request.id)))
         throw badRequest(MEMBERSHIP_REQUIRED);
+      // Both counts at once: the caller's bound adds no round trip to the common path.
+      const [householdActive, callerActive] = await Promise.all([
+        ctx.jobs.activeFor(householdId),
+        ctx.jobs.activeOfRequester(caller.userId),
+      ]);
       refuseWhenHouseholdQueueFull(
-        await ctx.jobs.activeFor(householdId),
+        householdActive,
         ctx.config.vto.maxActiveJobsPerHousehold,
         'try-ons queued or running',
       );
+      refuseWhenUserQueueFull(callerActive, ctx.config.vto.maxActiveJobsPerUser, 'try-ons queued or running');
       const job = newJob({
         jobId,
         householdId,
         memberId,
+        requesterId: caller.userId,
         personImageRef,
         garmentImageRef,
         backend: ctx.backend.name,
