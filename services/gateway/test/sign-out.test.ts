@@ -72,7 +72,11 @@ const logout = (app: GatewayApp, token: string) =>
   app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: bearer(token) });
 
 /** Opens a mission stream (bearer or stream token) and reads its first frame. */
-async function follow(origin: string, householdId: string, credential: { bearer?: string; streamToken?: string }) {
+async function follow(
+  origin: string,
+  householdId: string,
+  credential: { bearer?: string; streamToken?: string },
+) {
   const url = new URL(`${origin}/api/v1/households/${householdId}/orchestrator/missions/msn_1/stream`);
   if (credential.streamToken) url.searchParams.set('streamToken', credential.streamToken);
   const done = new AbortController();
@@ -165,6 +169,7 @@ describe('signing out everywhere', () => {
     });
     expect(Date.now() - at).toBeLessThan(3000);
     expect(await open.ended).toBe('ended');
+    expect(Date.now() - at).toBeLessThan(3000);
     // Signing in again through the replica works at once.
     const again = await login(replica, 'replica-dad@family.test');
     expect((await me(replica, again.token)).statusCode).toBe(200);

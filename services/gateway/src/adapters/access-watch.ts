@@ -4,68 +4,68 @@ import type { UserDirectory } from './user-directory.ts';
 
 /** Why a connection lost its access. */
 export type AccessLoss = 'membership' | 'signed-out';
-type Watcher = { userId: string; sessions: number; lost: (why: AccessLoss) => void };
+type Watcher = { householdId: string; userId: string; sessions: number; lost: (why: AccessLoss) => void };
 
 /**
  * Long-lived connections (mission streams, voice sockets) outlive the access check that opened
  * them. Each is watched and ended once its user is no longer a member of the household, or has
  * signed out everywhere since its credential was issued: at once when the change goes through
  * this gateway, within MEMBERSHIP_CACHE_MS (plus a store read) when another replica made it, as
- * for requests (decisions: "at most 2 s across replicas").
+ * for requests (decisions: "at most 2 s across replicas"). Each sweep reads every watched
+ * household and user once from the store (refreshing the request caches too), then makes one
+ * pass over the connections.
  */
 export function createAccessWatch(
-  households: HouseholdRepository,
-  users: Pick<UserDirectory, 'sessionsOf' | 'onSignOut'>,
+  households: Pick<HouseholdRepository, 'refresh' | 'onChange'>,
+  users: Pick<UserDirectory, 'sessionsOf' | 'refreshSessions' | 'onSignOut'>,
   everyMs = MEMBERSHIP_CACHE_MS,
 ) {
-  const watched = new Map<string, Set<Watcher>>();
+  const watchers = new Set<Watcher>();
   let timer: NodeJS.Timeout | null = null;
 
   const stopWhenIdle = () => {
-    if (watched.size > 0 || !timer) return;
+    if (watchers.size > 0 || !timer) return;
     clearInterval(timer);
     timer = null;
   };
-  /** Ends the household's watchers that `keeps` no longer lets through. */
-  const settle = (householdId: string, keeps: (w: Watcher) => boolean, why: AccessLoss) => {
-    const watchers = watched.get(householdId);
-    if (!watchers) return;
-    for (const w of watchers) {
-      if (keeps(w)) continue;
-      watchers.delete(w);
-      w.lost(why);
+  const end = (w: Watcher, why: AccessLoss) => {
+    if (!watchers.delete(w)) return;
+    w.lost(why);
+  };
+  /** Ends every connection `lost` says has lost its access (null: it keeps it). */
+  const settle = (lost: (w: Watcher) => AccessLoss | null) => {
+    for (const w of [...watchers]) {
+      const why = lost(w);
+      if (why) end(w, why);
     }
-    if (watchers.size === 0) watched.delete(householdId);
     stopWhenIdle();
   };
-  const stillMember = (household: StoredHousehold | null) => (w: Watcher) =>
-    household?.memberIds.includes(w.userId) ?? false;
-  const signedInUnder = (userId: string, sessions: number) => (w: Watcher) =>
-    w.userId !== userId || w.sessions >= sessions;
-  const sweep = () => {
-    const userIds = new Set<string>();
-    for (const [householdId, watchers] of watched) {
-      for (const w of watchers) userIds.add(w.userId);
-      households.getRecent(householdId).then(
-        (household) => settle(householdId, stillMember(household), 'membership'),
-        // The store is down: connections keep going; the next sweep reads again.
-        () => {},
-      );
-    }
-    for (const userId of userIds)
-      users.sessionsOf(userId).then(
-        (sessions) => {
-          for (const householdId of [...watched.keys()])
-            settle(householdId, signedInUnder(userId, sessions), 'signed-out');
-        },
-        () => {},
-      );
+  const notMember = (household: StoredHousehold | null, userId: string) =>
+    !(household?.memberIds.includes(userId) ?? false);
+  const sweep = async () => {
+    const householdIds = new Set([...watchers].map((w) => w.householdId));
+    const userIds = new Set([...watchers].map((w) => w.userId));
+    // The store is down: connections keep going; the next sweep reads again.
+    const read = <T>(p: Promise<T>) => p.catch(() => undefined);
+    const [homes, counts] = await Promise.all([
+      Promise.all([...householdIds].map(async (id) => [id, await read(households.refresh(id))] as const)),
+      Promise.all([...userIds].map(async (id) => [id, await read(users.refreshSessions(id))] as const)),
+    ]);
+    const householdOf = new Map(homes);
+    const sessionsOf = new Map(counts);
+    settle((w) => {
+      const household = householdOf.get(w.householdId);
+      if (household !== undefined && notMember(household, w.userId)) return 'membership';
+      const sessions = sessionsOf.get(w.userId);
+      return sessions !== undefined && w.sessions < sessions ? 'signed-out' : null;
+    });
   };
-  households.onChange((householdId, household) => settle(householdId, stillMember(household), 'membership'));
-  users.onSignOut((userId, sessions) => {
-    for (const householdId of [...watched.keys()])
-      settle(householdId, signedInUnder(userId, sessions), 'signed-out');
-  });
+  households.onChange((householdId, household) =>
+    settle((w) => (w.householdId === householdId && notMember(household, w.userId) ? 'membership' : null)),
+  );
+  users.onSignOut((userId, sessions) =>
+    settle((w) => (w.userId === userId && w.sessions < sessions ? 'signed-out' : null)),
+  );
 
   return {
     /**
@@ -78,21 +78,27 @@ export function createAccessWatch(
       sessions: number,
       lost: (why: AccessLoss) => void,
     ): () => void {
-      const watcher: Watcher = { userId, sessions, lost };
-      const watchers = watched.get(householdId) ?? new Set();
-      watched.set(householdId, watchers.add(watcher));
+      const watcher: Watcher = { householdId, userId, sessions, lost };
+      watchers.add(watcher);
       if (!timer) {
-        timer = setInterval(sweep, everyMs);
+        timer = setInterval(() => void sweep(), everyMs);
         timer.unref();
       }
+      // A sign-out through this gateway between the credential's check and this watch has
+      // notified nobody: the count as this gateway knows it now (at once) settles it.
+      users.sessionsOf(userId).then(
+        (now) => {
+          if (sessions < now) end(watcher, 'signed-out');
+        },
+        () => {},
+      );
       return () => {
         watchers.delete(watcher);
-        if (watchers.size === 0 && watched.get(householdId) === watchers) watched.delete(householdId);
         stopWhenIdle();
       };
     },
     close(): void {
-      watched.clear();
+      watchers.clear();
       stopWhenIdle();
     },
   };

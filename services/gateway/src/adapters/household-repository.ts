@@ -35,6 +35,13 @@ export function createHouseholdRepository(store: Store) {
       if (household) remember(household);
       return household;
     },
+    /** Read from the store now (the access watch's sweep), and kept for access checks. */
+    async refresh(id: string): Promise<StoredHousehold | null> {
+      const household = await households.get(id);
+      if (household) remember(household);
+      else recent.delete(id);
+      return household;
+    },
     async create(h: StoredHousehold) {
       const created = await households.create(h.householdId, h);
       recent.delete(h.householdId);

@@ -20,8 +20,19 @@ export function createUserDirectory(store: Store) {
   // `byEmail` is a single-field equality: no composite index to declare.
   const users = store.collection<KnownUser & Doc>('users');
   const recentSessions = createRecentCache<number>(SESSIONS_CACHE_ENTRIES);
+  // Never lowered while kept: an answer that left the store before a sign-out (a login's, a
+  // read's) may arrive after it.
   const rememberSessions = (userId: string, sessions: number) =>
-    recentSessions.set(userId, sessions, Date.now() + MEMBERSHIP_CACHE_MS);
+    recentSessions.set(
+      userId,
+      Math.max(sessions, recentSessions.get(userId) ?? 0),
+      Date.now() + MEMBERSHIP_CACHE_MS,
+    );
+  const readSessions = async (userId: string) => {
+    const sessions = (await users.get(userId))?.sessions ?? 0;
+    rememberSessions(userId, sessions);
+    return recentSessions.get(userId) ?? sessions;
+  };
   const signedOut: Array<(userId: string, sessions: number) => void> = [];
   return {
     /** Records a sign-in; returns the user as stored (with the sessions count to issue under). */
@@ -47,12 +58,10 @@ export function createUserDirectory(store: Store) {
     },
     /** The user's sign-out count: may be up to MEMBERSHIP_CACHE_MS old unless changed through this gateway. */
     async sessionsOf(userId: string): Promise<number> {
-      const cached = recentSessions.get(userId);
-      if (cached !== undefined) return cached;
-      const sessions = (await users.get(userId))?.sessions ?? 0;
-      rememberSessions(userId, sessions);
-      return sessions;
+      return recentSessions.get(userId) ?? readSessions(userId);
     },
+    /** Read from the store now (the access watch's sweep), and kept for token checks. */
+    refreshSessions: readSessions,
     /** Signs the user out everywhere: every token issued so far stops opening anything. */
     async signOutEverywhere(identity: { userId: string; email: string }, now: string): Promise<void> {
       const { userId } = identity;

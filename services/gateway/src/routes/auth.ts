@@ -38,7 +38,7 @@ export function registerAuthRoutes(app: ServiceApp, ctx: GatewayContext): void {
         security: [{ bearer: [] }],
         summary: 'Sign out everywhere',
         description:
-          'Ends every session of the caller, on every device: each access token issued to them so far, and each stream or voice token, stops working (401 UNAUTHORIZED "Signed out: sign in again") at once on this gateway and within 2 s on other replicas, and their open mission streams and voice sockets are closed (voice close code 4401 "Signed out"). Signing in again gives a token that works. For a lost phone, or a child’s device handed on. No body; answers 204 (also when already signed out elsewhere: the token used here must still be valid).',
+          'Ends every session of the caller, on every device: each access token issued to them so far answers 401 UNAUTHORIZED "Signed out: sign in again", each stream token 401 "Invalid or expired stream token", each voice token closes the socket with 4401; their open mission streams end and voice sockets close (4401 "Signed out"). At once on this gateway, within 2 s on other replicas. Signing in again gives a token that works. Not covered: live-view links of a browser session (5 minutes) and signed upload or artifact URLs, which are short-lived capabilities of their own. For a lost phone, or a child’s device handed on. No body; answers 204 (the token used here must still be valid).',
         response: { 204: z.null().describe('Signed out everywhere'), 401: ErrorEnvelope },
       },
     },
