@@ -38,7 +38,7 @@ export function registerAuditLogRoutes(app: ServiceApp, ctx: GatewayContext): vo
         tags: ['audit'],
         security: [{ bearer: [] }],
         description:
-          'PARENT_GUARDIAN only (403 for other members, before the query is looked at); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType (matched whatever its letter case: the services write both HOUSEHOLD and household), category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header.',
+          'PARENT_GUARDIAN only (403 for other members, before the query is looked at); the read is itself recorded (DATA_ACCESS). The household audit log, newest first. Paging with limit (default 50, max 500) and offset; filters action, targetType (matched whatever its letter case: the services write both HOUSEHOLD and household), category; a value outside those is 422 VALIDATION_ERROR. The total count is in the x-total-count header. Each read adds its own entry at the top, so offset pages slide by one a read: to walk the log page by page, ask each next page with beforeSeq set to the seq of the last entry received (and no offset).',
         params: HouseholdParams,
         querystring: HouseholdAuditQuery,
         response: { 200: z.array(AuditEntry), ...errorResponses(401, 403, 404, 422, 502, 504) },
