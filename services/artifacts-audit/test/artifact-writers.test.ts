@@ -72,6 +72,21 @@ describe('who writes which artifact', () => {
     expect((await post(`${H}/h_1/artifacts/transcript`, transcript)).statusCode).toBe(409);
   });
 
+  it("replays the orchestrator's own retry of a mission plan (its outbox after a crash), and a member's key does not count", async () => {
+    const plan = { missionId: 'msn_2', missionType: 'STYLE', goal: 'blue tops' };
+    const keyed = { ...internal, 'idempotency-key': 'orchestrator.msn_2.mission-plan' };
+    const first = await post(`${H}/h_1/artifacts/mission-plan`, plan, keyed);
+    expect(first.statusCode).toBe(201);
+    const retry = await post(`${H}/h_1/artifacts/mission-plan`, plan, keyed);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toEqual(first.json());
+    const asMember = await post(`${H}/h_1/artifacts/mission-plan`, plan, {
+      ...member('PARENT_GUARDIAN'),
+      'idempotency-key': 'orchestrator.msn_2.mission-plan',
+    });
+    expect(asMember.statusCode).toBe(409);
+  });
+
   it('still lets members request a MissionPlan', async () => {
     const res = await post(
       `${H}/h_1/artifacts/mission-plan`,

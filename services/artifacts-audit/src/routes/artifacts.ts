@@ -62,25 +62,27 @@ export function registerArtifactRoutes(app: ServiceApp, ctx: ArtifactsAuditConte
     {
       schema: {
         ...created(
-          "Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet (at most 200 such plans per household: 409 CONFLICT past it); another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN.",
+          "Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet (at most 200 such plans per household: 409 CONFLICT past it); another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN. A service's call (internal token, no caller) may send its own Idempotency-Key: a retry with the same key answers 200 with the stored plan.",
         ),
         params: ArtifactsAuditHouseholdParams,
         body: MissionPlanRequest,
-        response: { 201: Artifact, ...errorResponses(403, 404, 409, 422, 502, 503) },
+        response: { 200: Artifact, 201: Artifact, ...errorResponses(403, 404, 409, 422, 502, 503) },
       },
     },
     async (request, reply) => {
       const { missionId } = request.body;
       const mission = await assertMayPlanMission(ctx, request, request.params.id, missionId);
       const data = buildMissionPlan(request.body);
-      const { artifact } = await ctx.artifacts.create({
+      const { artifact, created } = await ctx.artifacts.create({
         householdId: request.params.id,
         missionId,
         type: 'MissionPlan',
         data,
         ...(mission === 'ahead' ? { plannedAhead: true } : {}),
+        // The orchestrator's outbox resends the plan after a crash under its own key: its retry.
+        ...(request.caller ? {} : writerKeyOf(request)),
       });
-      return reply.code(201).send(artifact);
+      return reply.code(created ? 201 : 200).send(artifact);
     },
   );
 
