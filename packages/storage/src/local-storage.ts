@@ -6,7 +6,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, link, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, link, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -44,8 +44,32 @@ export interface LocalBlobStorage extends BlobStorage {
   signDownload(key: string, expiresInSeconds: number): { url: string; expiresAt: string };
 }
 
+/**
+ * A temporary file untouched this long belongs to a write that will never finish: its process
+ * died mid-upload (an upload in progress touches its file with every chunk, and is cut long
+ * before this by the request timeouts).
+ */
+export const ABANDONED_WRITE_MS = 3600_000;
+
+/** Deletes the temporary files of writes cut off by a crash; returns how many went. */
+export async function removeAbandonedWrites(dir: string, now = Date.now()): Promise<number> {
+  const tmpDir = join(resolve(dir), '.tmp');
+  const names = await readdir(tmpDir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const path = join(tmpDir, name);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile() || info.mtimeMs > now - ABANDONED_WRITE_MS) continue;
+    await rm(path, { force: true }).catch(() => undefined);
+    removed += 1;
+  }
+  return removed;
+}
+
 export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage {
   const root = resolve(config.dir);
+  // At each start, in the background: what a crash left is no one's, and no quota counts it.
+  void removeAbandonedWrites(root);
   const dataPath = (key: string) => join(root, assertKey(key));
   const metaPath = (key: string) => join(root, '.meta', `${assertKey(key)}.json`);
   const tmpPath = () => join(root, '.tmp', randomBytes(12).toString('hex'));

@@ -1,0 +1,46 @@
+// A process killed mid-upload leaves its temporary file under `.tmp`; the next start of a local
+// storage on that directory removes such files once they are an hour old, and leaves a write
+// still in progress (touched recently) alone.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createLocalStorage, removeAbandonedWrites } from '../src/local-storage.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function blobsWithTemporaries() {
+  const dir = mkdtempSync(join(tmpdir(), 'abandoned-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, '.tmp'));
+  const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+  for (const name of ['cut-by-crash', 'cut-by-crash.meta']) {
+    writeFileSync(join(dir, '.tmp', name), Buffer.alloc(2_000_000));
+    utimesSync(join(dir, '.tmp', name), twoHoursAgo, twoHoursAgo);
+  }
+  writeFileSync(join(dir, '.tmp', 'in-progress'), 'still arriving');
+  return dir;
+}
+
+describe('temporary files of writes a crash cut off', () => {
+  it('are removed when the storage starts; a write in progress is kept', async () => {
+    const dir = blobsWithTemporaries();
+    createLocalStorage({
+      backend: 'local',
+      dir,
+      signingSecret: 's'.repeat(32),
+      publicBaseUrl: 'http://127.0.0.1:9',
+    });
+    await vi.waitFor(() => expect(readdirSync(join(dir, '.tmp'))).toEqual(['in-progress']));
+  });
+
+  it('counts what it removed, and a directory without temporaries is fine', async () => {
+    expect(await removeAbandonedWrites(blobsWithTemporaries())).toBe(2);
+    const empty = mkdtempSync(join(tmpdir(), 'abandoned-'));
+    dirs.push(empty);
+    expect(await removeAbandonedWrites(empty)).toBe(0);
+  });
+});
