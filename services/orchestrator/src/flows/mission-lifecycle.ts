@@ -3,9 +3,9 @@ import { type Caller, forbidden, invalidState, keyedId, newId, notFound, nowIso 
 import { ABORT, StoreConflictError } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
 import { parseConstraints } from '../domain/constraint-parser.ts';
-import { isTerminal, type MissionDoc, newMissionDoc } from '../domain/mission.ts';
+import { isTerminal, type MissionDoc, newMissionDoc, turnBlocker } from '../domain/mission.ts';
 import { recordMissionEnd } from './mission-end.ts';
-import { startTurn } from './run-turn.ts';
+import { startTurn, TurnAlreadySent } from './run-turn.ts';
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/i;
 const REQUEST_ID = /\bpr_[A-Za-z0-9_-]+/;
@@ -41,27 +41,36 @@ export async function createMission(
       })
     : newId('msn');
   const made = input.idempotencyKey ? await ctx.missions.get(input.householdId, missionId) : null;
-  if (made) return made;
-  const mission = newMissionDoc({
-    missionId,
-    householdId: input.householdId,
-    ownerId: input.caller.userId,
-    missionType: input.missionType,
-    now: nowIso(),
-  });
-  try {
-    await ctx.missions.create(mission);
-  } catch (err) {
-    // The same key raced in twice: the first one's mission is the answer.
-    const first =
-      input.idempotencyKey && err instanceof StoreConflictError
-        ? await ctx.missions.get(input.householdId, missionId)
-        : null;
-    if (first) return first;
-    throw err;
+  // Made, and its first turn answered (or still running): the lost answer's retry gets it as it is.
+  if (made && (made.history.some((h) => h.role !== 'user') || turnBlocker(made, Date.now()))) return made;
+  const mission =
+    made ??
+    newMissionDoc({
+      missionId,
+      householdId: input.householdId,
+      ownerId: input.caller.userId,
+      missionType: input.missionType,
+      now: nowIso(),
+    });
+  if (!made) {
+    try {
+      await ctx.missions.create(mission);
+    } catch (err) {
+      // The same key raced in twice: the first one's mission is the answer.
+      const first =
+        input.idempotencyKey && err instanceof StoreConflictError
+          ? await ctx.missions.get(input.householdId, missionId)
+          : null;
+      if (first) return first;
+      throw err;
+    }
   }
+  // A retry of a create cut off (its process killed) before the first turn answered finishes it:
+  // each step below is written once whichever attempt gets there, and the first message is keyed,
+  // so an unanswered one is answered rather than sent twice.
   const { household_id: householdId } = mission;
-  await ctx.events.append(missionId, 'state.changed', { from: null, to: 'RUNNING' });
+  if (!made || (await ctx.events.lastSeq(missionId)) === 0)
+    await ctx.events.append(missionId, 'state.changed', { from: null, to: 'RUNNING' });
   await ctx.audit.record(
     householdId,
     {
@@ -75,6 +84,7 @@ export async function createMission(
       targetId: missionId,
     },
     input.requestId,
+    input.idempotencyKey ? keyedId('aud', missionId, ['MISSION_CREATED'], null) : undefined,
   );
   const url = input.initialMessage.match(URL_IN_TEXT)?.[0];
   const requestId = input.initialMessage.match(REQUEST_ID)?.[0];
@@ -100,11 +110,14 @@ export async function createMission(
       text: input.initialMessage,
       source: input.source,
       requestId: input.requestId,
+      idempotencyKey: input.idempotencyKey ?? null,
     });
   } catch (err) {
+    // Another attempt under the key answered it meanwhile, or runs it now.
+    if (err instanceof TurnAlreadySent) return err.mission;
     // The mission exists, audited and planned: a first turn that could not even start (the store
-    // failing under it) is a failed first turn, so the creator gets the mission (201, RUNNING) to
-    // retry in, not an error that makes them create a second one.
+    // failing under it, or another attempt's turn running) is a failed first turn, so the creator
+    // gets the mission (201, RUNNING) to retry in, not an error that makes them create a second one.
     ctx.logger?.warn({ err, missionId }, 'first turn could not start');
     const stored = await ctx.missions.get(householdId, missionId).catch(() => null);
     if (!stored) throw err;
