@@ -133,7 +133,7 @@ export interface paths {
         put?: never;
         /**
          * Create mission plan
-         * @description Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet (at most 200 such plans per household: 409 CONFLICT past it); another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN. 409 CONFLICT when the key already exists.
+         * @description Generates the mission plan deterministically from the request (same request, same data) and stores it. One per mission: the orchestrator stores one when a mission starts, so a second (a member's, for a running mission) is 409 CONFLICT, and the mission's plan is read with GET .../missions/{mId}/artifacts. A member may plan any mission id of this household they may follow, or one that does not exist yet (at most 200 such plans per household: 409 CONFLICT past it); another household's mission is 404 NOT_FOUND, another member's (non-POLL) mission 403 FORBIDDEN. A service's call (internal token, no caller) may send its own Idempotency-Key: a retry with the same key answers 200 with the stored plan. 409 CONFLICT when the key already exists.
          */
         post: operations["createMissionPlan"];
         delete?: never;
@@ -570,7 +570,7 @@ export interface paths {
         put?: never;
         /**
          * Create a mission; its first turn runs with the initial message before the reply
-         * @description With an `Idempotency-Key` (passed on by the gateway), the same key, caller, household and body always name the same mission: a retry whose first answer was lost returns that mission as it now is (201) instead of creating a second one and running its first turn again.
+         * @description With an `Idempotency-Key` (passed on by the gateway), the same key, caller, household and body always name the same mission: a retry whose first answer was lost returns that mission as it now is (201) instead of creating a second one and running its first turn again. If that first attempt was cut off (the service stopped) before its first turn answered, the retry finishes it: the first message is answered once.
          */
         post: operations["createMission"];
         delete?: never;
@@ -2499,6 +2499,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Artifact"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
