@@ -291,6 +291,19 @@ describe('voice WebSocket', () => {
     conn.ws.close();
   });
 
+  it('tells a binary frame sent before the socket is ready to send JSON text, as after', async () => {
+    const { sessionToken } = (await issue(gateway, 'msn_running')).json();
+    const conn = connect(wsUrl(sessionToken));
+    await new Promise<void>((resolve) => conn.ws.once('open', () => resolve()));
+    conn.ws.send(Buffer.from(JSON.stringify({ type: 'user_text', text: 'hi' })), { binary: true });
+    await until(() => conn.messages.length === 2);
+    expect(conn.messages).toEqual([
+      { type: 'ready', missionId: 'msn_running' },
+      { type: 'error', error: 'BAD_REQUEST', message: 'Send JSON text messages' },
+    ]);
+    conn.ws.close();
+  });
+
   it('closes with 4401 for a missing, forged, expired or access-token credential', async () => {
     const key = new TextEncoder().encode(DEV_JWT_SECRET);
     const expired = await new SignJWT({ mission: 'msn_running', household: householdId })

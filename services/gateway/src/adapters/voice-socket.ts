@@ -56,7 +56,7 @@ const relayData = (data: string): unknown => {
 };
 
 export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, deps: VoiceSocketDeps): void {
-  const early: RawData[] = [];
+  const early: Array<{ data: RawData; isBinary: boolean }> = [];
   const gone = new AbortController();
   let session: { claims: VoiceClaims; caller: Caller } | null = null;
   /** The turn this socket runs (its number), or null: one at a time. */
@@ -74,7 +74,7 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
 
   // Messages may arrive while the connection is still being checked; they wait, none is lost.
   socket.on('message', (data, isBinary) => {
-    if (!session) early.push(data);
+    if (!session) early.push({ data, isBinary });
     else void onMessage(data, isBinary);
   });
   // Pings keep idle conversations (the user is thinking) from being cut by proxies on the way.
@@ -188,7 +188,7 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
     session = { claims, caller };
     send({ type: 'ready', missionId: claims.missionId });
     // Sequentially, so the queued texts run as turns one after another.
-    for (const data of early.splice(0)) await onMessage(data);
+    for (const { data, isBinary } of early.splice(0)) await onMessage(data, isBinary);
   }
 
   open().catch((err) => {
