@@ -70,7 +70,9 @@ describe('retrying a mission create that a crash cut off', () => {
       ]);
       // The opening entry and the plan the crash may have kept from being written: once each.
       await expect
-        .poll(() => peers.audit.filter((a) => a.action === 'MISSION_CREATED' && a.missionId === missionId).length)
+        .poll(
+          () => peers.audit.filter((a) => a.action === 'MISSION_CREATED' && a.missionId === missionId).length,
+        )
         .toBe(1);
       expect(peers.artifacts.filter((a) => JSON.stringify(a).includes(missionId)).length).toBeGreaterThan(0);
       // Answered now: a second retry replays, running nothing again.
