@@ -882,7 +882,7 @@ export interface paths {
         put?: never;
         /**
          * Start the purchase: create the intent and dispatch cart preparation
-         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable (asked twice with the same job id, since a lost answer may hide a job it made): 502/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared, or the buyer CARTPREP_MAX_ACTIVE_JOBS_PER_USER across their households: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token). When the caller’s own purchase is already under way (CART_PREP or CART_READY: an earlier answer that never arrived, say), the 409 names POST .../confirmation-token, which issues a fresh token for it.
+         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable or busy (asked twice with the same job id, since a lost answer may hide a job it made): 502/503/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared, or the buyer CARTPREP_MAX_ACTIVE_JOBS_PER_USER across their households: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token). When the caller’s own purchase is already under way (CART_PREP or CART_READY: an earlier answer that never arrived, say), the 409 names POST .../confirmation-token, which issues a fresh token for it.
          */
         post: operations["startPurchaseIntent"];
         delete?: never;
@@ -7375,6 +7375,17 @@ export interface operations {
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -13,6 +13,7 @@ import { buildBuyflowGateway, queuedJob, sampleCart } from './buyflow-harness.ts
 let server: Server;
 let url = '';
 const received: string[] = [];
+let firstAnswer: 'cut' | 'unsure-503' = 'cut';
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     let raw = '';
@@ -20,8 +21,16 @@ beforeAll(async () => {
     const body = JSON.parse(raw);
     received.push(body.jobId);
     if (received.length === 1) {
-      req.socket.destroy();
-      return;
+      if (firstAnswer === 'cut') return req.socket.destroy();
+      // A store whose write timed out: the job may well be saved.
+      res.writeHead(503, { 'content-type': 'application/json' });
+      return res.end(
+        JSON.stringify({
+          error: 'SERVICE_UNAVAILABLE',
+          message:
+            'Storage did not answer in time: the change may or may not have been saved; try again later',
+        }),
+      );
     }
     res.writeHead(received.filter((j) => j === body.jobId).length > 1 ? 200 : 201, {
       'content-type': 'application/json',
@@ -34,24 +43,29 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('a cart-prep dispatch whose answer was lost', () => {
-  it('is asked once more with the same job, and the purchase goes on', async () => {
-    const t = await buildBuyflowGateway({ env: { CARTPREP_BASE_URL: url } });
-    try {
-      const pr = (await t.post('/requests', t.adult, t.item)).json();
-      await t.post(`/requests/${pr.requestId}/approve`, t.guardian);
-      const intent = await t.post(`/requests/${pr.requestId}/purchase-intents`, t.adult);
-      expect(intent.statusCode).toBe(201);
-      expect(received).toEqual([intent.json().cartprepJobId, intent.json().cartprepJobId]);
-      const read = await t.app.inject({
-        method: 'GET',
-        url: `${t.h}/requests/${pr.requestId}`,
-        headers: t.adult.auth,
-      });
-      expect(read.json()).toMatchObject({ status: 'CART_PREP', lastFailure: null });
-    } finally {
-      await t.close();
-    }
-  });
+  it.each(['cut', 'unsure-503'] as const)(
+    'is asked once more with the same job, and the purchase goes on (%s)',
+    async (answer) => {
+      firstAnswer = answer;
+      received.length = 0;
+      const t = await buildBuyflowGateway({ env: { CARTPREP_BASE_URL: url } });
+      try {
+        const pr = (await t.post('/requests', t.adult, t.item)).json();
+        await t.post(`/requests/${pr.requestId}/approve`, t.guardian);
+        const intent = await t.post(`/requests/${pr.requestId}/purchase-intents`, t.adult);
+        expect(intent.statusCode).toBe(201);
+        expect(received).toEqual([intent.json().cartprepJobId, intent.json().cartprepJobId]);
+        const read = await t.app.inject({
+          method: 'GET',
+          url: `${t.h}/requests/${pr.requestId}`,
+          headers: t.adult.auth,
+        });
+        expect(read.json()).toMatchObject({ status: 'CART_PREP', lastFailure: null });
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });
 
 describe('a dispatch that fails after the job got through another way', () => {

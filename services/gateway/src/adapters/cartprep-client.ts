@@ -37,7 +37,8 @@ export function createCartprepClient(peer: PeerClient) {
         // the job: asked again with the same jobId it answers with the one it has, or makes it.
         // Without this the caller took the job for never made, and the job ran anyway for a
         // request put back to APPROVED, its callbacks refused (an orphan cart, a false alarm).
-        if (!isAppError(err) || (err.status !== 502 && err.status !== 504)) throw err;
+        // A 503 is as unsure: a Firestore write that timed out "may or may not have been saved".
+        if (!isAppError(err) || ![502, 503, 504].includes(err.status)) throw err;
         return (await send()).body;
       }
     },

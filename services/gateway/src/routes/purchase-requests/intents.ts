@@ -28,7 +28,7 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
         security: [{ bearer: [] }],
         summary: 'Start the purchase: create the intent and dispatch cart preparation',
         description:
-          'ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable (asked twice with the same job id, since a lost answer may hide a job it made): 502/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared, or the buyer CARTPREP_MAX_ACTIVE_JOBS_PER_USER across their households: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token). When the caller’s own purchase is already under way (CART_PREP or CART_READY: an earlier answer that never arrived, say), the 409 names POST .../confirmation-token, which issues a fresh token for it.',
+          'ADULT or PARENT_GUARDIAN (CHILD: 403). The request must be APPROVED (else 409 CONFLICT). Returns 201 with a one-time confirmationToken (32 random bytes, base64url; only its hash is stored) bound to the caller and this request, valid CHECKOUT_TOKEN_TTL_SECONDS; it is needed for confirm-checkout once the cart is ready. The request moves to CART_PREP. Cart-prep unreachable or busy (asked twice with the same job id, since a lost answer may hide a job it made): 502/503/504 and the request stays APPROVED (lastFailure set); the household already has CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD carts being prepared, or the buyer CARTPREP_MAX_ACTIVE_JOBS_PER_USER across their households: 429 RATE_LIMITED with Retry-After, the request stays APPROVED. Honours Idempotency-Key (a replay returns the same token). When the caller’s own purchase is already under way (CART_PREP or CART_READY: an earlier answer that never arrived, say), the 409 names POST .../confirmation-token, which issues a fresh token for it.',
         params: PurchaseRequestParams,
         headers: IdempotencyHeaders,
         body: CreatePurchaseIntentRequest,
@@ -41,6 +41,7 @@ export function registerIntentRoutes(app: ServiceApp, ctx: GatewayContext): void
           422: ErrorEnvelope,
           429: ErrorEnvelope,
           502: ErrorEnvelope,
+          503: ErrorEnvelope,
           504: ErrorEnvelope,
         },
       },
