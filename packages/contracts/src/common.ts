@@ -129,12 +129,19 @@ const TAG_FLAG = /\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{2,6}\u{e007f
 const unshowable = (text: string) => UNSHOWABLE.test(text.replace(TAG_FLAG, '\u{1f3f4}'));
 
 /**
- * What a message to the stylist must not hold: control characters other than line breaks and
- * tabs, lone surrogates, the overrides, embeddings and isolates that reverse text, and tag
- * characters outside a whole flag (invisible text a model still reads: an instruction hidden in
- * a pasted message). Pasted text's zero-width spaces and the line separators are harmless here.
+ * Text pasted from phones and office apps carries invisible direction controls (iOS wraps a copied
+ * phone number in U+202A/U+202C, chat apps a name in U+2068/U+2069) and old line breaks (vertical
+ * tab, form feed, NEL): a message keeps its words without them, its breaks as line breaks.
  */
-const UNREADABLE_IN_MESSAGE = /[\p{Cc}\p{Cs}\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/u;
+export const plainMessageText = (text: string) =>
+  text.replace(/[\u202a-\u202e\u2066-\u2069]/g, '').replace(/[\v\f\u0085]/g, '\n');
+
+/**
+ * What a message to the stylist must not hold once made plain: control characters other than
+ * line breaks and tabs, lone surrogates, and tag characters outside a whole flag (invisible text a
+ * model still reads: an instruction hidden in a pasted message).
+ */
+const UNREADABLE_IN_MESSAGE = /[\p{Cc}\p{Cs}\u{e0000}-\u{e007f}]/u;
 export const unreadableInMessage = (text: string) =>
   UNREADABLE_IN_MESSAGE.test(text.replace(/[\t\n\r]/g, '').replace(TAG_FLAG, '\u{1f3f4}'));
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BrowserEventPayload } from './browser.ts';
 import { Cart } from './cartprep.ts';
-import { Timestamp, unreadableInMessage } from './common.ts';
+import { plainMessageText, Timestamp, unreadableInMessage } from './common.ts';
 import { PurchaseFailure } from './purchase-requests.ts';
 import { PairingsRequest, PairingsResult, Season, WardrobeCategory } from './wardrobe.ts';
 
@@ -30,7 +30,12 @@ export type ToolName = z.infer<typeof ToolName>;
 /** Upper bound of one user message (UTF-8 bytes); longer ones are 422. */
 export const MAX_MESSAGE_BYTES = 8192;
 
-const MessageText = z
+/**
+ * A message to the stylist (typed, or spoken and turned into text): 1 to 8192 bytes; control
+ * characters and hidden text are refused. The orchestrator keeps it plain (common.ts:
+ * plainMessageText), which is what the checks below judge.
+ */
+export const MessageText = z
   .string()
   .trim()
   .min(1, 'must not be empty')
@@ -38,9 +43,10 @@ const MessageText = z
     (s) => new TextEncoder().encode(s).length <= MAX_MESSAGE_BYTES,
     `must be at most ${MAX_MESSAGE_BYTES} bytes`,
   )
+  .refine((s) => plainMessageText(s).trim().length > 0, 'must not be empty')
   .refine(
-    (s) => !unreadableInMessage(s),
-    'must not contain control characters (line breaks and tabs are fine), text-direction overrides or hidden tag characters',
+    (s) => !unreadableInMessage(plainMessageText(s)),
+    'must not contain control characters (line breaks and tabs are fine) or hidden tag characters',
   );
 
 export const MessageSource = z.enum(['text', 'voice']);

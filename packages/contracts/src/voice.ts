@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MissionView } from './missions.ts';
+import { MessageText, MissionView } from './missions.ts';
 
 /** Reply of `POST .../orchestrator/missions/{mId}/voice-session` (decisions "Voice (Model B)"). */
 export const VoiceSessionResponse = z.object({
@@ -14,10 +14,10 @@ export const VoiceSessionParams = z.object({
   mId: z.string().min(1).max(128),
 });
 
-/** Same bound as a typed chat message: speech-to-text output is text like any other. */
+/** The same checks as a typed chat message: speech-to-text output is text like any other. */
 export const VoiceUserText = z.object({
   type: z.literal('user_text'),
-  text: z.string().trim().min(1).max(8192),
+  text: MessageText,
 });
 
 /** What the client may send on the voice socket. */

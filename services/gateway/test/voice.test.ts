@@ -273,18 +273,25 @@ describe('voice WebSocket', () => {
     conn.ws.send('not json');
     conn.ws.send(JSON.stringify({ type: 'user_text', text: '   ' }));
     conn.ws.send(JSON.stringify({ type: 'audio', data: 'xyz' }));
-    await until(() => conn.messages.length === 4);
+    conn.ws.send(JSON.stringify({ type: 'user_text', text: 'red\u0000shoes' }));
+    await until(() => conn.messages.length === 5);
     expect(conn.messages.slice(1)).toEqual([
       { type: 'error', error: 'BAD_REQUEST', message: 'Message is not valid JSON' },
       {
         type: 'error',
         error: 'VALIDATION_ERROR',
-        message: 'Expected {"type":"user_text","text":"..."} with 1 to 8192 characters of text',
+        message: 'text must not be empty',
       },
       {
         type: 'error',
         error: 'VALIDATION_ERROR',
-        message: 'Expected {"type":"user_text","text":"..."} with 1 to 8192 characters of text',
+        message: 'Expected {"type":"user_text","text":"..."} with 1 to 8192 bytes of text',
+      },
+      {
+        type: 'error',
+        error: 'VALIDATION_ERROR',
+        message:
+          'text must not contain control characters (line breaks and tabs are fine) or hidden tag characters',
       },
     ]);
     expect(conn.ws.readyState).toBe(WebSocket.OPEN);

@@ -166,13 +166,13 @@ describe('hostile input', () => {
     expect((await chat(a, m.mission_id, 'é'.repeat(4096))).statusCode).toBe(200);
   });
 
-  it('refuses control characters, direction overrides and hidden tag text in a message, keeps line breaks, tabs and flags', async () => {
+  it('refuses control characters and hidden tag text in a message; keeps line breaks, tabs and flags, and drops pasted direction controls', async () => {
     const a = await build();
     const m = await create(a);
     for (const message of [
       'hi\u0000there',
       '\u001b[31mred',
-      'cheap \u202eseoj',
+      '\u202a\u202c',
       'a\ud800b',
       'x \u{e0069}\u{e0067}\u{e006e}',
     ]) {
@@ -185,6 +185,18 @@ describe('hostile input', () => {
     const kept =
       'a coat\n\tin navy \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} שלום\u200f';
     expect((await chat(a, m.mission_id, kept)).statusCode).toBe(200);
+    // Pasted from a phone: direction controls around a number or a name, an office line break.
+    const pasted = await chat(
+      a,
+      m.mission_id,
+      'call \u202a+44 20 7946 0958\u202c about \u2068Layla\u2069\u000bthanks',
+    );
+    expect(pasted.statusCode).toBe(200);
+    const said = pasted
+      .json()
+      .history.filter((h: { role: string }) => h.role === 'user')
+      .at(-1).content;
+    expect(said).toBe('call +44 20 7946 0958 about Layla\nthanks');
   });
 
   it('refuses a prepare_cart call whose request id is not a pr_ id (no path segments reach the gateway)', () => {

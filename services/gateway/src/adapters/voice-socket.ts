@@ -91,11 +91,16 @@ export function handleVoiceSocket(socket: WebSocket, request: FastifyRequest, de
     let parsed: VoiceClientMessage;
     try {
       const result = VoiceClientMessage.safeParse(JSON.parse(data.toString()));
-      if (!result.success)
+      if (!result.success) {
+        // The text's own fault (hidden characters, too long) is named; any other shape gets the form.
+        const textIssue = result.error.issues.find((i) => i.path.join('.') === 'text' && i.code === 'custom');
         return error(
           'VALIDATION_ERROR',
-          'Expected {"type":"user_text","text":"..."} with 1 to 8192 characters of text',
+          textIssue
+            ? `text ${textIssue.message}`
+            : 'Expected {"type":"user_text","text":"..."} with 1 to 8192 bytes of text',
         );
+      }
       parsed = result.data;
     } catch {
       return error('BAD_REQUEST', 'Message is not valid JSON');

@@ -1,4 +1,4 @@
-import { ChatRequest, ErrorEnvelope, MissionParams, MissionView } from '@hs/contracts';
+import { ChatRequest, ErrorEnvelope, MissionParams, MissionView, plainMessageText } from '@hs/contracts';
 import {
   AppError,
   conflict,
@@ -75,7 +75,7 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
           householdId: request.params.id,
           missionId: request.params.mId,
           caller: requireCaller(request),
-          text: request.body.message,
+          text: plainMessageText(request.body.message).trim(),
           source: messageSource(request),
           requestId: request.id,
           idempotencyKey: idempotencyKeyOf(request.headers),

@@ -5,6 +5,7 @@ import {
   MissionParams,
   MissionView,
   NoBody,
+  plainMessageText,
 } from '@hs/contracts';
 import {
   errorResponses,
@@ -45,7 +46,7 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
         householdId: request.params.id,
         caller: requireCaller(request),
         missionType: request.body.mission_type,
-        initialMessage: request.body.initial_message,
+        initialMessage: plainMessageText(request.body.initial_message).trim(),
         source: messageSource(request),
         requestId: request.id,
         idempotencyKey: idempotencyKeyOf(request.headers),
