@@ -23,7 +23,7 @@ const MISSIONS = `/api/v1/households/${H}/orchestrator/missions`;
 const body = { mission_type: 'STYLE', initial_message: 'blue tops under 40' };
 
 /** What the crash left: the keyed mission, stored, with `history` and an expired turn lease. */
-async function leftByCrash(key: string, withMessage: boolean) {
+async function leftByCrash(key: string, withMessage: boolean, leaseLeftMs = -1000) {
   app = await buildTestApp(peers.url);
   const missionId = keyedId('msn', key, [H, OWNER], body);
   const mission = newMissionDoc({
@@ -37,7 +37,7 @@ async function leftByCrash(key: string, withMessage: boolean) {
   await app.ctx.missions.create({
     ...mission,
     history: withMessage ? [userMessage(messageId, body.initial_message, 'text', mission.created_at)] : [],
-    turn_lease: withMessage ? { turn_id: 'turn_dead', expires_at: Date.now() - 1000 } : null,
+    turn_lease: withMessage ? { turn_id: 'turn_dead', expires_at: Date.now() + leaseLeftMs } : null,
   });
   return missionId;
 }
@@ -51,10 +51,15 @@ const retry = (key: string) =>
   });
 
 describe('retrying a mission create that a crash cut off', () => {
-  for (const withMessage of [false, true])
-    it(`answers the first message once (${withMessage ? 'stored, unanswered' : 'never stored'})`, async () => {
-      const key = `create-crash-${withMessage}`;
-      const missionId = await leftByCrash(key, withMessage);
+  for (const [withMessage, leaseLeftMs, left] of [
+    [false, 0, 'never stored'],
+    [true, -1000, 'stored, unanswered'],
+    // The dead process's lease still runs: the retry waits it out rather than answering unanswered.
+    [true, 1500, 'stored, its dead turn still under lease'],
+  ] as const)
+    it(`answers the first message once (${left})`, async () => {
+      const key = `create-crash-${left}`;
+      const missionId = await leftByCrash(key, withMessage, leaseLeftMs);
       const res = await retry(key);
       expect(res.statusCode).toBe(201);
       const view = res.json();

@@ -1,5 +1,14 @@
 import type { MessageSource, MissionType } from '@hs/contracts';
-import { type Caller, forbidden, invalidState, keyedId, newId, notFound, nowIso } from '@hs/service-kit';
+import {
+  type Caller,
+  conflict,
+  forbidden,
+  invalidState,
+  keyedId,
+  newId,
+  notFound,
+  nowIso,
+} from '@hs/service-kit';
 import { ABORT, StoreConflictError } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
 import { parseConstraints } from '../domain/constraint-parser.ts';
@@ -40,8 +49,9 @@ export async function createMission(
         initial_message: input.initialMessage,
       })
     : newId('msn');
-  const made = input.idempotencyKey ? await ctx.missions.get(input.householdId, missionId) : null;
-  // Made, and its first turn answered (or still running): the lost answer's retry gets it as it is.
+  const found = input.idempotencyKey ? await ctx.missions.get(input.householdId, missionId) : null;
+  const made = found && (await untilFirstTurnSettles(ctx, found));
+  // Made, and its first turn answered (or ended): the lost answer's retry gets it as it is.
   if (made && (made.history.some((h) => h.role !== 'user') || turnBlocker(made, Date.now()))) return made;
   const mission =
     made ??
@@ -124,6 +134,28 @@ export async function createMission(
     return stored;
   }
   return (await turn.done).mission;
+}
+
+/** How long a create's retry waits for the first attempt's turn (the lease is 6 s by default). */
+const FIRST_TURN_WAIT_MS = 8000;
+const FIRST_TURN_POLL_MS = 100;
+
+/**
+ * A retry that finds the first attempt's turn under its lease: that turn is still running (the
+ * answer was lost on the way) or its process died (the lease runs out within seconds). Waits for
+ * either, so the retry answers with the first turn done or runs it itself; past the wait, 409
+ * (which the gateway does not keep for the key) asks the client to come back.
+ */
+async function untilFirstTurnSettles(ctx: OrchestratorContext, mission: MissionDoc): Promise<MissionDoc> {
+  const deadline = Date.now() + FIRST_TURN_WAIT_MS;
+  let current = mission;
+  while (turnBlocker(current, Date.now()) === 'busy' && !current.history.some((h) => h.role !== 'user')) {
+    if (Date.now() >= deadline)
+      throw conflict('The first turn of this mission is still running; retry in a few seconds');
+    await new Promise((done) => setTimeout(done, FIRST_TURN_POLL_MS));
+    current = (await ctx.missions.get(current.household_id, current.mission_id)) ?? current;
+  }
+  return current;
 }
 
 /** The owner ends the mission: complete → DONE, cancel → FAILED. Ending twice is 409 INVALID_STATE. */
