@@ -6,6 +6,7 @@
  */
 
 import { type Season, WardrobeCategory } from '@hs/contracts';
+import { bareItemPrices } from './brief/bare-figures.ts';
 import { spokenAmounts } from './brief/normalize.ts';
 import {
   AROUND,
@@ -166,7 +167,8 @@ function readWords(message: string): Omit<Constraints, 'maxPrice' | 'minPrice' |
 
 export function parseConstraints(message: string): Constraints {
   // Amounts as the brief reads them: "fifty bucks" is 50, "forty i mean fifty" 50.
-  const text = spokenAmounts(message.toLowerCase().replace(/\s+/g, ' '));
+  // "a coat 60 and boots 40", "a coat for 60": bare figures beside items are prices, as the brief reads them.
+  const text = bareItemPrices(spokenAmounts(message.toLowerCase().replace(/\s+/g, ' ')));
   // "forget the budget", "ignore the £40": no price to search by.
   return { ...parsePrice(text.replace(PRICE_CLEARED, ' ')), ...readWords(message) };
 }

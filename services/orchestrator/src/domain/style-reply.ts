@@ -18,6 +18,30 @@ export const WELCOME =
 export const REFUSAL =
   "I can't do that. Approving a purchase is a parent's or guardian's decision in the app, and only the person who asked confirms the checkout, with a one-time confirmation. Nothing was changed. I'm happy to keep looking for things with you.";
 
+/** "what's in my daughter's wardrobe": what the household owns, by category, from list_wardrobe. */
+export function wardrobeReply(listed: ToolOutcome | undefined): string {
+  if (!listed?.ok) return "I couldn't open the wardrobe right now. Please try again in a moment.";
+  const { items } = listed.result as ListWardrobeResult;
+  if (items.length === 0)
+    return "There's nothing like that in your household's wardrobe yet. Tell me what you'd like to add and I'll find options.";
+  const byCategory = new Map<string, string[]>();
+  for (const item of items) {
+    const colours = (item.colors ?? []).join('/');
+    const said = [colours, item.brand].filter(Boolean).join(' ');
+    byCategory.set(item.category, [...(byCategory.get(item.category) ?? []), ...(said ? [said] : [])]);
+  }
+  const lines = [...byCategory.entries()].map(([category, said]) => {
+    const count = items.filter((i) => i.category === category).length;
+    const shown = said.slice(0, 3);
+    return `${count} ${category.toLowerCase()}${shown.length ? ` (${shown.join(', ')})` : ''}`;
+  });
+  return `Your household's wardrobe has ${items.length} item${items.length === 1 ? '' : 's'}: ${lines.join('; ')}. I see the household's wardrobe as one list. Tell me what you'd like to add or what to pair, and I'll find options.`;
+}
+
+/** Dressing to pass for an adult where age is checked (brief/off-topic.ts UNDERAGE_ENTRY). */
+export const UNDERAGE_REFUSAL =
+  "I can't help with looking older to get into clubs or bars or to be served: those age checks are there for a reason. I'm happy to help find something you'll feel great in for a party, a birthday or a night with friends.";
+
 /** Another household's or another child's data asked for: the stylist sees this household only. */
 export const OTHERS_DATA_REFUSAL =
   "I can't look at another household's or another child's wardrobe, sizes or details: I only see your own household's. I'm happy to help with shopping for your family, or with a gift if you tell me the size and age yourself.";

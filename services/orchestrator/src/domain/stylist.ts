@@ -12,7 +12,13 @@ import { BABY_SIZES } from './brief/baby-sizes.ts';
 import { memberMentioned } from './brief/for-member.ts';
 import { itemMemory, withoutReplaced } from './brief/item-memory.ts';
 import { briefForKind, type ItemScopes } from './brief/item-scopes.ts';
-import { AFTER_SALES, OFF_TOPIC_SUBJECT, OTHERS_DATA, WEIGHT_LOSS } from './brief/off-topic.ts';
+import {
+  AFTER_SALES,
+  OFF_TOPIC_SUBJECT,
+  OTHERS_DATA,
+  UNDERAGE_ENTRY,
+  WEIGHT_LOSS,
+} from './brief/off-topic.ts';
 import { preferredBrand } from './brief/preferred-brand.ts';
 import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
@@ -25,8 +31,10 @@ import {
   OTHERS_DATA_REFUSAL,
   REFUSAL,
   styleReply,
+  UNDERAGE_REFUSAL,
   WEIGHT_LOSS_REPLY,
   WELCOME,
+  wardrobeReply,
 } from './style-reply.ts';
 import { purchaseDecision } from './stylist-purchase.ts';
 
@@ -147,8 +155,28 @@ export function styleDecision(input: ModelInput): ModelDecision {
   const empty = Object.keys(previous).length === 0;
   if (step === 0) {
     if (reading.intent === 'refuse')
-      return reply(OTHERS_DATA.test(reading.text) ? OTHERS_DATA_REFUSAL : REFUSAL);
+      return reply(
+        OTHERS_DATA.test(reading.text)
+          ? OTHERS_DATA_REFUSAL
+          : UNDERAGE_ENTRY.test(reading.text)
+            ? UNDERAGE_REFUSAL
+            : REFUSAL,
+      );
     if (reading.intent === 'thanks') return reply(WELCOME);
+    // "what's in my daughter's wardrobe": what is owned is listed, nothing searched, the brief kept.
+    if (reading.intent === 'wardrobe') {
+      const category = reading.kinds[0] ? categoryOf(reading.kinds[0]) : undefined;
+      const season = reading.seasons[0];
+      return tools(
+        [
+          {
+            tool: 'list_wardrobe',
+            args: { ...(category ? { category } : {}), ...(season ? { season } : {}) },
+          },
+        ],
+        'Looking in the wardrobe.',
+      );
+    }
     // "can i return the coat", "where is my order", a diet: its own answer, the brief kept as it was.
     if (reading.intent === 'offtopic' && AFTER_SALES.test(reading.text)) return reply(AFTER_SALES_REPLY);
     if (reading.intent === 'offtopic' && WEIGHT_LOSS.test(reading.text)) return reply(WEIGHT_LOSS_REPLY);
@@ -160,6 +188,8 @@ export function styleDecision(input: ModelInput): ModelDecision {
       return reply(OFF_TOPIC);
     if (reading.intent === 'clarify' && empty) return reply(CLARIFY);
   }
+  if (reading.intent === 'wardrobe')
+    return reply(wardrobeReply(input.steps.flat().find((o) => o.tool === 'list_wardrobe')));
   const owned = reading.intent === 'pair' ? pairedWith(reading, input.history) : undefined;
   // "what goes with it" with nothing shown yet: which item is unknown.
   if (step === 0 && reading.intent === 'pair' && !owned && empty) return reply(CLARIFY);

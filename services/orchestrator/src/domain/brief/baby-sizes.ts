@@ -30,7 +30,9 @@ const MONTHS_SAID = new RegExp(
 /** "she is 8 weeks": a newborn's age in weeks. */
 const WEEKS_SAID =
   /(?<!\b(?:last|lasts|lasting|within|in|for|over|after|every)\s)\b(\d{1,2})[ -]?(?:weeks?|wks?)\b(?:[ -]olds?\b)?(?! (?:ago|later|from now|of)\b)/g;
-const NEWBORN_SAID = /\b(?:newborns?|new borns?|new-borns?|just born)\b/g;
+/** "first size", "tiny baby", "premature": the smallest labels, said as shops name them. */
+const NEWBORN_SAID =
+  /\b(?:newborns?|new borns?|new-borns?|just born|first size(?! (?:up|down|bigger|smaller))|tiny baby|early baby|premature|prem|preemie)\b/g;
 const BABY =
   /\b(?:bab(?:y|ies)|infants?|toddlers?|newborns?|sons?|daughters?|boys?|girls?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?|twins|kids?|child|he|she|hes|shes|he's|she's|old)\b/;
 

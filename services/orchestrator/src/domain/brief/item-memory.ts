@@ -94,7 +94,8 @@ function remembered(readings: Reading[]): ItemScopes | undefined {
   let listed: string[] = [];
   for (const r of readings) {
     // Messages that leave the brief alone: buying, refusing, thanking.
-    if (r.intent === 'buy' || r.intent === 'refuse' || r.intent === 'thanks') continue;
+    if (r.intent === 'buy' || r.intent === 'refuse' || r.intent === 'thanks' || r.intent === 'wardrobe')
+      continue;
     if (r.clear.includes('all')) [memory, listed] = [undefined, []];
     if (memory) memory = forgetTouched(memory, r);
     listed = listed.filter((k) => !r.excludedKinds.includes(k));

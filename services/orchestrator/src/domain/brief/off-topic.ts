@@ -110,3 +110,29 @@ export const CLOTHES_CARE = new RegExp(
     String.raw`\bwhat (?:temperature|setting|programme|program|cycle) (?:should|do|can) (?:i|we) (?:wash|dry|iron)\b`,
   ].join('|'),
 );
+
+/**
+ * Dressing to pass for an adult where age is checked ("something to make me look 18 so i can get
+ * into the club", "an outfit to look older to get served"), or a fake id: refused. Looking older
+ * for a party or a prom ("a dress that makes her look older for prom") is no such thing.
+ */
+export const UNDERAGE_ENTRY = new RegExp(
+  [
+    String.raw`\b(?:look|looking|pass(?:ing)? (?:for|as)|seem|appear)(?: like)?(?: (?:i'?m|i am|he'?s|she'?s|we'?re))? (?:older|over ?(?:1[89]|2[01])|1[89]|2[01]|of age|legal|an adult)\b(?=.*\b(?:get (?:into|in|served)|(?:night ?)?clubs?|bars?|pubs?|casinos?|bouncers?|(?:buy|get) (?:drinks|alcohol|booze|beer|cigarettes|vapes?)|served|id)\b)`,
+    String.raw`\bfake id\b|\b(?:get|sneak) (?:into|in) (?:a |the )?(?:(?:night ?)?club|bar|pub|casino)s? (?:underage|under ?age)\b`,
+  ].join('|'),
+);
+
+/** Whose wardrobe: the family's own ("my", "our", "my daughter's"), never an outsider's (OTHERS_DATA). */
+const OWN_WARDROBE = `(?:my|our|his|her|their|the|the family'?s?|my [a-z]+'s|our [a-z]+'s) (?:wardrobe|closet|clothes)`;
+/**
+ * A question about what the family already owns ("what's in my daughter's wardrobe", "show me our
+ * wardrobe", "what coats does my son have"): the wardrobe is listed, no offers searched.
+ */
+export const WARDROBE_ASKED = new RegExp(
+  [
+    String.raw`\bwhat(?:'s| is| do (?:i|we|they|you)(?: already)? have| does (?:she|he)(?: already)? have)(?: already)? in ${OWN_WARDROBE}\b`,
+    String.raw`\b(?:show|list|see|check|look (?:at|in|through)|go through|tell me about)(?: me| us)? (?:what'?s in |what is in )?${OWN_WARDROBE}\b`,
+    String.raw`\bwhat (?:[a-z]+ ){0,2}(?:do|does) (?:i|we|she|he|they|my [a-z]+|our [a-z]+) (?:already |still )?(?:have|own|got)(?: already)?(?: in (?:the|my|our|his|her|their) (?:wardrobe|closet))? ?(?:\?|\.)? ?$`,
+  ].join('|'),
+);

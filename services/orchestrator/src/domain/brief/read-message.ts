@@ -1,6 +1,7 @@
 import type { Season, WardrobeCategory } from '@hs/contracts';
 import { readAges } from './ages.ts';
 import { readBabySizes } from './baby-sizes.ts';
+import { bareItemPrices, namedAges } from './bare-figures.ts';
 import { climateOf, localSeason } from './climate.ts';
 import { type ItemScope, type ItemScopes, itemSpans, SHARED_WORDS, widestPrice } from './item-scopes.ts';
 import { normalize } from './normalize.ts';
@@ -11,6 +12,8 @@ import {
   CREATIVE_TASK,
   OFF_TOPIC_SUBJECT,
   OTHERS_DATA,
+  UNDERAGE_ENTRY,
+  WARDROBE_ASKED,
   WEIGHT_LOSS,
 } from './off-topic.ts';
 import { CHEAPER, PRICE_CLEARED, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
@@ -33,7 +36,8 @@ import {
 /** What one message says: the constraints it states and what it asks to change or clear. */
 export type Reading = {
   text: string;
-  intent: 'search' | 'clarify' | 'offtopic' | 'buy' | 'refuse' | 'pair' | 'thanks';
+  /** `wardrobe`: a question about what the family already owns ("what's in my daughter's wardrobe"). */
+  intent: 'search' | 'clarify' | 'offtopic' | 'buy' | 'refuse' | 'pair' | 'thanks' | 'wardrobe';
   kinds: string[];
   addKinds: boolean;
   price: PriceReading;
@@ -364,7 +368,7 @@ const BUY_SOMETHING_NEW =
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
 const SHOPPING =
-  /\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|clothing|put on|take off|pull on|easy on|adaptive|dress (?:himself|herself|themselves|myself)|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different|formal|dressy|fancy|casual|smart|sporty|plain|simple|longer|shorter|warmer|lighter|thinner|thicker|brighter|darker|looser|tighter)\b/;
+  /\bfor (?:my|our|his|her|the) (?:son|daughter|kids?|children|boys?|girls?|baby|toddler|husband|wife|partner|mum|mom|dad|brother|sister|grandson|granddaughter|nephew|niece|twins)\b|\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|clothing|put on|take off|pull on|easy on|adaptive|dress (?:himself|herself|themselves|myself)|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different|formal|dressy|fancy|casual|smart|sporty|plain|simple|longer|shorter|warmer|lighter|thinner|thicker|brighter|darker|looser|tighter)\b/;
 
 /** "less formal", "not too dressy": a step away from an occasion, never that occasion. */
 const TONED_DOWN = /\b(?:less|too|not so|not too|overly|a bit too) (formal|dressy|fancy|casual|sporty)\b/g;
@@ -464,7 +468,7 @@ const SIZES_CLAUSE_END = /^ ?(?:$|[.,;]|please\b|for\b|respectively\b|each\b)/;
 /** What is no size after a figure: money, an age, a count. */
 const NOT_A_SIZE_AFTER = String.raw`(?![.,]\d)(?! ?(?:-|–|to|or less|or under|ish|max(?:imum)?|tops|each|apiece|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|years?|yrs?|y|yo|year olds?|months?|k|pairs?|percent|off)\b)(?! ?[$£€%])`;
 const RANGE_SIZE = new RegExp(
-  String.raw`\b(?:ladies|ladies'|lady's|womens|women's|woman's|womans|mens|men's|man's)(?: size)? (\d{1,2}(?:\.5)?)\b${NOT_A_SIZE_AFTER}`,
+  String.raw`\b(?:ladies|ladies'|lady's|womens|women's|woman's|womans|mens|men's|man's|(?<!\b(?:he'?s|she'?s|i'?m|is|am|are|quite|very|so|really|pretty|bit) )(?:petite|tall|plus|curve|curvy|maternity))(?: size)? (\d{1,2}(?:\.5)?)\b${NOT_A_SIZE_AFTER}`,
   'g',
 );
 const SHOE_WORD = KINDS.filter((k) => k.category === 'SHOES')
@@ -611,7 +615,7 @@ function readSizes(said: string, ages: number[]): string[] {
     /(?<!\b(?:about|around|roughly|under|over|below|budget|max|to|than|spend|for) |[£$€])\b(2[6-9]|[3-5]\d) (?:regular|reg|short|long|tall)(?= ?(?:$|[.,]|and\b|for\b|please\b|in\b))/g,
   ))
     add(m[1]!);
-  // "ladies 14", "mens 10", "women's 8": a size said with whom the range is cut for.
+  // "ladies 14", "mens 10", "women's 8", "petite 8", "tall 12": a size said with whom the range is cut for.
   for (const m of text.matchAll(RANGE_SIZE)) add(m[1]!);
   // "shoes number 34": a shoe size as many languages name it.
   if (SHOE_WORDS.test(text)) for (const m of text.matchAll(SHOE_NUMBER)) add(m[1]!);
@@ -827,7 +831,8 @@ export function readMessage(message: string): Reading {
 }
 
 function readOnce(message: string): Reading {
-  let text = ` ${normalize(message)} `;
+  // "a coat 60 and boots 40", "a coat for ben, 4": bare figures made readable (bare-figures.ts).
+  let text = ` ${namedAges(bareItemPrices(normalize(message)))} `;
   const clear: Reading['clear'] = [];
   for (const [re, what] of CLEARS)
     if (re.test(text)) {
@@ -965,7 +970,8 @@ const offTopic = (r: Reading) =>
 
 function intentOf(r: Reading): Reading['intent'] {
   // Skipping an approval, or another household's or child's data (OTHERS_DATA): refused.
-  if (REFUSE.test(r.text) || OTHERS_DATA.test(r.text)) return 'refuse';
+  // Dressing a minor to pass for an adult where age is checked (UNDERAGE_ENTRY) too.
+  if (REFUSE.test(r.text) || OTHERS_DATA.test(r.text) || UNDERAGE_ENTRY.test(r.text)) return 'refuse';
   // A return, a refund, an order's delivery, a diet or a poem: no search and no purchase, whatever
   // garment is named.
   // Washing, ironing or mending what is owned ("how do i get a stain out of a white shirt") too.
@@ -977,6 +983,9 @@ function intentOf(r: Reading): Reading['intent'] {
     CLOTHES_CARE.test(r.text)
   )
     return 'offtopic';
+  // "what's in my daughter's wardrobe", "what coats does my son have": the wardrobe listed.
+  if (WARDROBE_ASKED.test(r.text) && !r.owned && r.pairsShown === undefined && !PAIR.test(r.text))
+    return 'wardrobe';
   if (BUY.test(r.text) && !(BUY_SOMETHING_NEW.test(r.text) && states(r) > 0)) return 'buy';
   // "what would go with the second one" asks for its complements; "go with the second one" picks it.
   if (r.pairsShown !== undefined && PAIR_QUESTION.test(r.text)) return 'pair';

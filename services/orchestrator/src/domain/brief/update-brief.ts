@@ -121,6 +121,10 @@ export function updateBrief(
     ((r.sizes.every(personSize) && (previous.sizes ?? []).every(personSize)) || ANOTHER_PERSON.test(r.text))
   )
     b.sizes = [...new Set([...(previous.sizes ?? []), ...r.sizes])];
+  // "my brother wants the same, he's a 32", "my husband would like one too, he's an XL": someone
+  // else wants what was asked for, in their size, beside the first person's.
+  if (r.kinds.length === 0 && r.sizes.length > 0 && !sizeRetry && OTHER_WANTS_SAME.test(r.text))
+    b.sizes = [...new Set([...(previous.sizes ?? []), ...r.sizes])];
   // "same but for her brother", "the same for my husband": the brief again for someone else, whose
   // size and age are not the last person's ("and the same for her brother" keeps both people's).
   if (r.sizes.length === 0 && !r.addKinds && SAME_FOR_ANOTHER.test(r.text) && ANOTHER_PERSON.test(r.text))
@@ -193,6 +197,9 @@ const shoesOnly = (b: Brief) => (b.categories?.length ?? 0) > 0 && b.categories!
 /** "for my daughter", "for her brother": whom a size said after "and" is for. */
 const ANOTHER_PERSON =
   /\bfor (?:my|his|her|their|our|the|your) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|one)s?\b/;
+/** "my brother wants the same", "her sister would like one too": another person wanting the same. */
+const OTHER_WANTS_SAME =
+  /\b(?:my|his|her|their|our|the) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|one)s? (?:also |too |as well )?(?:wants?|would like|would love|needs?|is after|asked for|likes?)(?: (?:the same|them|it|one|1|a pair|some|the same thing|the same ones?|that|those|these))(?: (?:too|also|as well))?\b/;
 const SAME_FOR_ANOTHER =
   /\b(?:same|similar|one like that|one of those|another one) (?:(?:thing|again|one|but|please|,) )*for\b/;
 const personSize = (size: string) => BABY_SIZES.includes(size) || size.startsWith('KIDS ');

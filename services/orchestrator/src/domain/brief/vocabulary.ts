@@ -148,6 +148,19 @@ export const KINDS: Kind[] = [
       'runners',
       'plimsolls',
       'plimsoll',
+      // Trainers asked for by their model's name.
+      'air force 1s',
+      'air force 1',
+      'air force ones',
+      'air force one',
+      'air forces',
+      'af1s',
+      'af1',
+      'air maxes',
+      'air max',
+      'jordans',
+      'stan smiths',
+      'sambas',
     ],
   },
   {
@@ -423,6 +436,9 @@ export const KINDS: Kind[] = [
     words: ['bow ties', 'bow tie', 'neckties', 'necktie', 'ties', 'tie'],
   },
   { kind: 'sunglasses', category: 'ACCESSORY', words: ['sunglasses', 'sunnies', 'shades'] },
+  // What a suit is finished with for a wedding.
+  { kind: 'cufflinks', category: 'ACCESSORY', words: ['cufflinks', 'cuff links'] },
+  { kind: 'pocket square', category: 'ACCESSORY', words: ['pocket squares', 'pocket square'] },
   { kind: 'tote', category: 'BAG', words: ['tote bag', 'totes', 'tote'] },
   {
     kind: 'crossbody',
@@ -1035,9 +1051,9 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
     /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b/,
     'SUMMER',
   ],
-  [/\b(?:fall|autumn(?:al)?)\b/, 'FALL'],
+  [/\b(?:fall|autumn(?:al)?)\b|\b(?:getting|turning) (?:a bit |a lot |much )?cooler\b/, 'FALL'],
   [
-    /\bwint(?:er|ry)\b|\bsnow(?:y|ing|s)?\b|\bfreezing\b|\bcold (?:weather|days?|out)\b|\bwhen it'?s (?:super |really |so )?cold\b|\bicy\b/,
+    /\bwint(?:er|ry)\b|\bsnow(?:y|ing|s)?\b|\bfreezing\b|\bcold (?:weather|days?|out)\b|\bwhen it'?s (?:super |really |so )?cold\b|\bicy\b|\b(?:it'?s|it is|getting|turning|gets|got|going to be|gonna be)(?: (?:a lot|much|a bit|really|so|very|way))? (?:colder|chilly|chillier|nippy|nippier|parky)\b/,
     'WINTER',
   ],
   // Warm clothes ("something warmer", "a warm coat", "thermals") are for the cold; warm weather

@@ -1,0 +1,83 @@
+import { COLORS, KINDS, OCCASIONS, SEASON_HINTS } from './vocabulary.ts';
+
+/**
+ * Figures said with no word for what they are, as families type lists: "a coat 60 and boots 40",
+ * "a coat for 60" (prices), "a coat for ben, 4, in red" (an age after a name). Each is rewritten
+ * into the words the readers know ("a coat under 60", "for ben , age 4 ,"); a figure that could
+ * be a size or an age is left alone.
+ */
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
+const wordsOf = (filter: (k: (typeof KINDS)[number]) => boolean) =>
+  KINDS.filter(filter)
+    .flatMap((k) => k.words)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRe)
+    .join('|');
+const ITEM = wordsOf(() => true);
+const categoryOfWord = new Map(KINDS.flatMap((k) => k.words.map((w) => [w, k.category] as const)));
+/** Trousers whose bare figure is a waist ("jeans 32"): read as a size (read-message.ts). */
+const TROUSERS = /^(?:jeans|trousers|chinos|pants|cords|slacks|denims)$/;
+
+/** What after a figure makes it no price: a unit of age, size, count or measure, or money already. */
+const NOT_PRICE_AFTER = String.raw`(?![.,]\d)(?! ?(?:-|–|to|or|\/|x|th|st|nd|rd|s|years?|yrs?|y|yo|y\/o|year olds?|months?|mths?|m|weeks?|kids?|youth|juniors?|jnr|infants?|toddlers?|eu|uk|us|cm|cms|mm|inch(?:es)?|in|waist|w|chest|leg|long|short|regular|reg|tall|petite|pairs?|packs?|sets?|pieces?|items?|people|guests|minutes?|mins?|hours?|hrs?|days?|degrees?|percent|off|k|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|each|tops|max(?:imum)?|or less|or under|total|in total)\b)(?! ?[$£€%°'])`;
+
+/** "a coat 60", "boots 40 ,": an item with a bare figure right after it. */
+const ITEM_FIGURE = new RegExp(
+  String.raw`(?<![\w-])(${ITEM}) (?:, )?(\d{1,4})(?![\w'])${NOT_PRICE_AFTER}`,
+  'g',
+);
+/** A bare figure a size could never be for the item: a price. */
+function noSize(word: string, n: number): boolean {
+  const category = categoryOfWord.get(word);
+  if (category === 'SHOES') return n > 48;
+  if (TROUSERS.test(word)) return n > 48 || (n > 16 && n < 24);
+  // Clothes: UK and US sizes are even, kids' ages stop at 16, European sizes at about 58.
+  return n > 58 || (n > 16 && n % 2 === 1);
+}
+
+/** "a coat for 60", "something for 30": a figure of 19 or more after what is asked for, no age. */
+const FOR_FIGURE = new RegExp(
+  String.raw`((?<![\w-])(?:${ITEM}|something|anything|outfit|outfits|one|ones|it|them|those|these)(?: [a-z'-]+| ,){0,6}? for )(\d{2,4})(?![\w'])${NOT_PRICE_AFTER}`,
+  'g',
+);
+
+/** Words after "for" that are no one's name: people, times, occasions, places. */
+const NOT_A_NAME =
+  /^(?:me|him|her|them|us|you|it|my|his|her|our|their|the|a|an|this|that|each|both|all|everyone|now|today|tomorrow|tonight|later|work|school|nursery|uni|college|church|kids|boys|girls|baby|babies|toddlers?|him|mum|mom|dad|sale|less|cheap|free|sure|ages|age|size|years?|next|summer|winter|spring|autumn|fall|christmas|xmas|easter|eid|diwali|weekend|holiday|holidays|travel|home|running|football|dance|ballet|swimming|sport|sports|gym|pe)$/;
+const isName = (w: string) =>
+  !NOT_A_NAME.test(w) &&
+  !new RegExp(`^(?:${ITEM})$`).test(w) &&
+  !COLORS.some(([c]) => c === w) &&
+  !OCCASIONS.some(([re]) => re.test(` ${w} `)) &&
+  !SEASON_HINTS.some(([re]) => re.test(` ${w} `));
+
+/** "for ben , 4 ,", "for mia , 7 .": a child's name and a bare figure in its own clause, an age. */
+const NAME_AGE = /\bfor ([a-z]{2,12}) , (\d{1,2})(?= ?(?:,|\.|$)| (?:and|in|size|please|under)\b)/g;
+
+/** Prices said as bare figures beside items ("a coat 60 and boots 40", "a coat for 60"), made readable. */
+export function bareItemPrices(text: string): string {
+  const figures = [...text.matchAll(ITEM_FIGURE)].filter((m) => Number(m[2]) >= 5);
+  let out = text;
+  // "a coat 60 and boots 40": a list of items each with its figure, one of which no size could be.
+  if (figures.some((m) => Number(m[2]) >= 10 && noSize(m[1]!, Number(m[2])))) {
+    // From the end, so earlier places stay where they were.
+    // A trousers' figure a waist can be stays the waist ("jeans 32 and a hoodie 25").
+    const waists = (m: RegExpExecArray | RegExpMatchArray) =>
+      TROUSERS.test(m[1]!) && Number(m[2]) >= 24 && Number(m[2]) <= 44;
+    for (const m of figures.filter((f) => !waists(f)).reverse()) {
+      const at = m.index! + m[0].length - m[2]!.length;
+      out = `${out.slice(0, at)}under ${out.slice(at)}`;
+    }
+  }
+  return out.replace(FOR_FIGURE, (all, before: string, n: string) =>
+    Number(n) >= 19 ? `${before}under ${n}` : all,
+  );
+}
+
+/** "a coat for ben , 4 , in red": the figure after a name is the child's age. */
+export function namedAges(text: string): string {
+  return text.replace(NAME_AGE, (all, name: string, n: string) =>
+    isName(name) && Number(n) >= 1 && Number(n) <= 17 ? `for ${name} , age ${n}` : all,
+  );
+}
