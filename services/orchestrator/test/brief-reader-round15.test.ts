@@ -29,7 +29,32 @@ describe('bare figures beside items', () => {
   it('"a coat for 60" is the budget', async () => {
     expect((await chat('a coat for 60')).brief).toMatchObject({ itemKinds: ['coat'], maxPrice: 60 });
     expect((await chat('a coat for my son for 60')).brief.maxPrice).toBe(60);
-    expect(parseConstraints('boots for 40').maxPrice).toBe(40);
+    expect(parseConstraints('boots for 60').maxPrice).toBe(60);
+    // A figure the item's sizes can be is a size: boots in a 40, a blazer for a 38 chest.
+    expect(parseConstraints('boots for 40').maxPrice).toBeUndefined();
+  });
+
+  it('a figure that counts people, dates or distances, or a child’s height size, a hat or a collar, is no price', () => {
+    for (const text of [
+      'team shirts for 22 players',
+      'matching tops for 25 girls',
+      'a dress for 21 june',
+      'boots for 20 mile walks',
+      'hiking boots for 30 km',
+      'a coat 110 for my son',
+      'pyjamas 104',
+      'a hat 57',
+      'a white shirt 17 for my husband',
+      'shoes for 38',
+      'a blazer for 38',
+      'jeans for 30',
+    ]) {
+      expect(readMessage(text).price, text).toEqual({});
+      expect(parseConstraints(text).maxPrice, text).toBeUndefined();
+    }
+    // In a list with a price, a small figure stays a size.
+    expect(parseConstraints('a dress 12 and a coat 65').maxPrice).toBe(65);
+    expect(readMessage('a dress 12 and a coat 65').items?.byKind.dress?.price ?? {}).toEqual({});
   });
 
   it('a figure a size or an age can be stays a size or an age', () => {

@@ -27,20 +27,34 @@ const ITEM_FIGURE = new RegExp(
   String.raw`(?<![\w-])(${ITEM}) (?:, )?(\d{1,4})(?![\w'])${NOT_PRICE_AFTER}`,
   'g',
 );
+/** Hats are sized by head girth in cm, shirts by collar in inches. */
+const HATS = /^(?:hats?|caps?|beanies?|berets?|sun ?hats?)$/;
+const SHIRTS = /shirts?$/;
+/** European children's sizes are heights in cm, 6 apart: 50, 56, ... 176. */
+const EU_HEIGHT = (n: number) => n >= 50 && n <= 176 && (n - 50) % 6 === 0;
+
 /** A bare figure a size could never be for the item: a price. */
 function noSize(word: string, n: number): boolean {
   const category = categoryOfWord.get(word);
   if (category === 'SHOES') return n > 48;
+  if (HATS.test(word) && n >= 48 && n <= 64) return false;
+  if (SHIRTS.test(word) && n >= 14 && n <= 19) return false;
+  if (EU_HEIGHT(n)) return false;
   if (TROUSERS.test(word)) return n > 48 || (n > 16 && n < 24);
   // Clothes: UK and US sizes are even, kids' ages stop at 16, European sizes at about 58.
   return n > 58 || (n > 16 && n % 2 === 1);
 }
 
-/** "a coat for 60", "something for 30": a figure of 19 or more after what is asked for, no age. */
+/**
+ * "a coat for 60", "something for 30": a figure of 19 or more after what is asked for, ending
+ * its clause (not "for 22 players", "for 21 june", "for 20 mile walks"), that the item's sizes
+ * cannot be ("shoes for 38", "a blazer for 38" are sizes).
+ */
 const FOR_FIGURE = new RegExp(
-  String.raw`((?<![\w-])(?:${ITEM}|something|anything|outfit|outfits|one|ones|it|them|those|these)(?: [a-z'-]+| ,){0,6}? for )(\d{2,4})(?![\w'])${NOT_PRICE_AFTER}`,
+  String.raw`((?<![\w-])(${ITEM}|something|anything|outfit|outfits|one|ones|it|them|those|these)(?: [a-z'-]+| ,){0,6}? for )(\d{2,4})(?![\w'])${NOT_PRICE_AFTER}(?= ?(?:$|[,.!?;]|(?:and|or|please|pls|tops|max|ish|thanks)\b))`,
   'g',
 );
+const PRONOUNS = /^(?:something|anything|outfits?|ones?|it|them|those|these)$/;
 
 /** Words after "for" that are no one's name: people, times, occasions, places. */
 const NOT_A_NAME =
@@ -58,20 +72,30 @@ const NAME_AGE = /\bfor ([a-z]{2,12}) , (\d{1,2})(?= ?(?:,|\.|$)| (?:and|in|size
 /** Prices said as bare figures beside items ("a coat 60 and boots 40", "a coat for 60"), made readable. */
 export function bareItemPrices(text: string): string {
   const figures = [...text.matchAll(ITEM_FIGURE)].filter((m) => Number(m[2]) >= 5);
+  const price = (m: RegExpMatchArray) => noSize(m[1]!, Number(m[2]));
+  // "a coat 60 and boots 40": in a list where one figure can only be a price, the others of 20 or
+  // more are prices too; smaller ones stay sizes or ages ("a dress 12 and a coat 65"), and so do a
+  // waist ("jeans 32 and a hoodie 25"), a child's height size, a hat or a collar.
+  const listOfPrices = figures.some((m) => Number(m[2]) >= 10 && price(m));
+  const sizeOnly = (m: RegExpMatchArray) => {
+    const n = Number(m[2]);
+    return (
+      (TROUSERS.test(m[1]!) && n >= 24 && n <= 44) ||
+      EU_HEIGHT(n) ||
+      (HATS.test(m[1]!) && n >= 48 && n <= 64) ||
+      (SHIRTS.test(m[1]!) && n >= 14 && n <= 19)
+    );
+  };
   let out = text;
-  // "a coat 60 and boots 40": a list of items each with its figure, one of which no size could be.
-  if (figures.some((m) => Number(m[2]) >= 10 && noSize(m[1]!, Number(m[2])))) {
-    // From the end, so earlier places stay where they were.
-    // A trousers' figure a waist can be stays the waist ("jeans 32 and a hoodie 25").
-    const waists = (m: RegExpExecArray | RegExpMatchArray) =>
-      TROUSERS.test(m[1]!) && Number(m[2]) >= 24 && Number(m[2]) <= 44;
-    for (const m of figures.filter((f) => !waists(f)).reverse()) {
-      const at = m.index! + m[0].length - m[2]!.length;
-      out = `${out.slice(0, at)}under ${out.slice(at)}`;
-    }
+  // From the end, so earlier places stay where they were.
+  for (const m of [...figures].reverse()) {
+    const n = Number(m[2]);
+    if (!(price(m) || (listOfPrices && n >= 20 && !sizeOnly(m)))) continue;
+    const at = m.index! + m[0].length - m[2]!.length;
+    out = `${out.slice(0, at)}under ${out.slice(at)}`;
   }
-  return out.replace(FOR_FIGURE, (all, before: string, n: string) =>
-    Number(n) >= 19 ? `${before}under ${n}` : all,
+  return out.replace(FOR_FIGURE, (all, before: string, item: string, n: string) =>
+    Number(n) >= 19 && (PRONOUNS.test(item) || noSize(item, Number(n))) ? `${before}under ${n}` : all,
   );
 }
 
