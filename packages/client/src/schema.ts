@@ -570,7 +570,7 @@ export interface paths {
         put?: never;
         /**
          * Create a mission; its first turn runs with the initial message before the reply
-         * @description With an `Idempotency-Key` (passed on by the gateway), the same key, caller, household and body always name the same mission: a retry whose first answer was lost returns that mission as it now is (201) instead of creating a second one and running its first turn again. If that first attempt was cut off (the service stopped) before its first turn answered, the retry finishes it: the first message is answered once (a first turn still under its lease is waited for, up to 8 s; past that 409 CONFLICT, retry shortly).
+         * @description With an `Idempotency-Key` (passed on by the gateway), the same key, caller, household and body always name the same mission: a retry whose first answer was lost returns that mission as it now is (201) instead of creating a second one and running its first turn again. If that first attempt was cut off (the service stopped) before its first turn answered, the retry finishes it: the first message is answered once (while the first turn is still under its lease: 409 CONFLICT with Retry-After, retry then).
          */
         post: operations["createMission"];
         delete?: never;

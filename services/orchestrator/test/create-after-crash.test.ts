@@ -54,12 +54,18 @@ describe('retrying a mission create that a crash cut off', () => {
   for (const [withMessage, leaseLeftMs, left] of [
     [false, 0, 'never stored'],
     [true, -1000, 'stored, unanswered'],
-    // The dead process's lease still runs: the retry waits it out rather than answering unanswered.
+    // The dead process's lease still runs: 409 with Retry-After until it ends, never unanswered.
     [true, 1500, 'stored, its dead turn still under lease'],
   ] as const)
     it(`answers the first message once (${left})`, async () => {
       const key = `create-crash-${left}`;
       const missionId = await leftByCrash(key, withMessage, leaseLeftMs);
+      if (leaseLeftMs > 0) {
+        const early = await retry(key);
+        expect(early.statusCode).toBe(409);
+        expect(early.headers['retry-after']).toBe('2');
+        await new Promise((done) => setTimeout(done, leaseLeftMs + 100));
+      }
       const res = await retry(key);
       expect(res.statusCode).toBe(201);
       const view = res.json();
@@ -86,4 +92,15 @@ describe('retrying a mission create that a crash cut off', () => {
       expect(again.json().history).toHaveLength(2);
       expect(peers.calls.length).toBe(calls);
     });
+
+  it('two retries racing: one answers the first message, the other is 409, never an unanswered 201', async () => {
+    const key = 'create-crash-race';
+    await leftByCrash(key, true);
+    const answers = await Promise.all([retry(key), retry(key)]);
+    for (const res of answers) {
+      expect([201, 409]).toContain(res.statusCode);
+      if (res.statusCode === 201) expect(res.json().history).toHaveLength(2);
+    }
+    expect(answers.some((res) => res.statusCode === 201)).toBe(true);
+  });
 });

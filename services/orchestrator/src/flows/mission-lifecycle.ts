@@ -1,9 +1,10 @@
 import type { MessageSource, MissionType } from '@hs/contracts';
 import {
+  AppError,
   type Caller,
-  conflict,
   forbidden,
   invalidState,
+  isAppError,
   keyedId,
   newId,
   notFound,
@@ -49,8 +50,8 @@ export async function createMission(
         initial_message: input.initialMessage,
       })
     : newId('msn');
-  const found = input.idempotencyKey ? await ctx.missions.get(input.householdId, missionId) : null;
-  const made = found && (await untilFirstTurnSettles(ctx, found));
+  const made = input.idempotencyKey ? await ctx.missions.get(input.householdId, missionId) : null;
+  if (made) refuseWhileFirstTurnRuns(made, Date.now());
   // Made, and its first turn answered (or ended): the lost answer's retry gets it as it is.
   if (made && (made.history.some((h) => h.role !== 'user') || turnBlocker(made, Date.now()))) return made;
   const mission =
@@ -123,8 +124,9 @@ export async function createMission(
       idempotencyKey: input.idempotencyKey ?? null,
     });
   } catch (err) {
-    // Another attempt under the key answered it meanwhile, or runs it now.
+    // Another attempt under the key answered it meanwhile, or runs it now (two retries racing).
     if (err instanceof TurnAlreadySent) return err.mission;
+    if (made && isAppError(err) && err.status === 409) throw firstTurnRunning(1);
     // The mission exists, audited and planned: a first turn that could not even start (the store
     // failing under it, or another attempt's turn running) is a failed first turn, so the creator
     // gets the mission (201, RUNNING) to retry in, not an error that makes them create a second one.
@@ -136,27 +138,24 @@ export async function createMission(
   return (await turn.done).mission;
 }
 
-/** How long a create's retry waits for the first attempt's turn (the lease is 6 s by default). */
-const FIRST_TURN_WAIT_MS = 8000;
-const FIRST_TURN_POLL_MS = 100;
-
 /**
  * A retry that finds the first attempt's turn under its lease: that turn is still running (the
- * answer was lost on the way) or its process died (the lease runs out within seconds). Waits for
- * either, so the retry answers with the first turn done or runs it itself; past the wait, 409
- * (which the gateway does not keep for the key) asks the client to come back.
+ * answer was lost on the way) or its process died (the lease runs out within seconds). Waiting
+ * here would spend the caller's time budget that the first turn needs, so it is 409 (which the
+ * gateway does not keep for the key) with Retry-After until the lease ends: the next retry
+ * finds the turn answered, or runs it.
  */
-async function untilFirstTurnSettles(ctx: OrchestratorContext, mission: MissionDoc): Promise<MissionDoc> {
-  const deadline = Date.now() + FIRST_TURN_WAIT_MS;
-  let current = mission;
-  while (turnBlocker(current, Date.now()) === 'busy' && !current.history.some((h) => h.role !== 'user')) {
-    if (Date.now() >= deadline)
-      throw conflict('The first turn of this mission is still running; retry in a few seconds');
-    await new Promise((done) => setTimeout(done, FIRST_TURN_POLL_MS));
-    current = (await ctx.missions.get(current.household_id, current.mission_id)) ?? current;
-  }
-  return current;
+function refuseWhileFirstTurnRuns(mission: MissionDoc, now: number): void {
+  if (turnBlocker(mission, now) !== 'busy' || mission.history.some((h) => h.role !== 'user')) return;
+  const seconds = Math.max(1, Math.ceil(((mission.turn_lease?.expires_at ?? now) - now) / 1000));
+  throw firstTurnRunning(seconds);
 }
+
+/** 409 with Retry-After: the first turn is someone else's for a few more seconds. */
+const firstTurnRunning = (seconds: number) =>
+  new AppError('CONFLICT', 409, 'The first turn of this mission is still running; retry in a few seconds', {
+    headers: { 'retry-after': String(seconds) },
+  });
 
 /** The owner ends the mission: complete → DONE, cancel → FAILED. Ending twice is 409 INVALID_STATE. */
 export async function endMission(
