@@ -3,6 +3,7 @@ import type { ToolOutcome } from './agent-model.ts';
 import type { Reading } from './brief/read-message.ts';
 import { applicable, describeRelaxation } from './brief/relax.ts';
 import { ownedName, type Paired } from './brief/shown-offer.ts';
+import { modelSafeText } from './model-safe-text.ts';
 import type { KindSearch } from './stylist.ts';
 
 export const CLARIFY =
@@ -19,6 +20,20 @@ export const REFUSAL =
   "I can't do that. Approving a purchase is a parent's or guardian's decision in the app, and only the person who asked confirms the checkout, with a one-time confirmation. Nothing was changed. I'm happy to keep looking for things with you.";
 
 /** "what's in my daughter's wardrobe": what the household owns, by category, from list_wardrobe. */
+/** How a reply counts a wardrobe category: [one, several]. */
+const CATEGORY_WORDS: Record<string, [string, string]> = {
+  TOP: ['top', 'tops'],
+  BOTTOM: ['bottom', 'bottoms'],
+  DRESS: ['dress', 'dresses'],
+  OUTERWEAR: ['coat or jacket', 'coats and jackets'],
+  SHOES: ['pair of shoes', 'pairs of shoes'],
+  ACCESSORY: ['accessory', 'accessories'],
+  BAG: ['bag', 'bags'],
+  OTHER: ['other item', 'other items'],
+};
+/** list_wardrobe hands the stylist at most this many items (adapters/tools/list-wardrobe.ts). */
+const LISTED_AT_MOST = 50;
+
 export function wardrobeReply(listed: ToolOutcome | undefined): string {
   if (!listed?.ok) return "I couldn't open the wardrobe right now. Please try again in a moment.";
   const { items } = listed.result as ListWardrobeResult;
@@ -26,16 +41,22 @@ export function wardrobeReply(listed: ToolOutcome | undefined): string {
     return "There's nothing like that in your household's wardrobe yet. Tell me what you'd like to add and I'll find options.";
   const byCategory = new Map<string, string[]>();
   for (const item of items) {
-    const colours = (item.colors ?? []).join('/');
-    const said = [colours, item.brand].filter(Boolean).join(' ');
+    // Labels are a member's words, shown again here: without hidden characters (model-safe-text.ts).
+    const colours = (item.colors ?? []).map(modelSafeText).join('/');
+    const said = [colours, modelSafeText(item.brand ?? '')].filter(Boolean).join(' ');
     byCategory.set(item.category, [...(byCategory.get(item.category) ?? []), ...(said ? [said] : [])]);
   }
   const lines = [...byCategory.entries()].map(([category, said]) => {
     const count = items.filter((i) => i.category === category).length;
+    const [one, several] = CATEGORY_WORDS[category] ?? [category.toLowerCase(), category.toLowerCase()];
     const shown = said.slice(0, 3);
-    return `${count} ${category.toLowerCase()}${shown.length ? ` (${shown.join(', ')})` : ''}`;
+    return `${count} ${count === 1 ? one : several}${shown.length ? ` (${shown.join(', ')})` : ''}`;
   });
-  return `Your household's wardrobe has ${items.length} item${items.length === 1 ? '' : 's'}: ${lines.join('; ')}. I see the household's wardrobe as one list. Tell me what you'd like to add or what to pair, and I'll find options.`;
+  const total =
+    items.length >= LISTED_AT_MOST
+      ? `at least ${LISTED_AT_MOST} items (these are the first ${LISTED_AT_MOST})`
+      : `${items.length} item${items.length === 1 ? '' : 's'}`;
+  return `Your household's wardrobe has ${total}: ${lines.join('; ')}. I see the household's wardrobe as one list. Tell me what you'd like to add or what to pair, and I'll find options.`;
 }
 
 /** Dressing to pass for an adult where age is checked (brief/off-topic.ts UNDERAGE_ENTRY). */

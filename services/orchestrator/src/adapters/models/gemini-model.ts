@@ -15,6 +15,7 @@ import {
   type ModelInput,
   type ToolOutcome,
 } from '../../domain/agent-model.ts';
+import { modelSafeText, modelSafeValue } from '../../domain/model-safe-text.ts';
 
 export type GeminiTool = { name: string; description: string; args: z.ZodType };
 
@@ -283,9 +284,10 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
     async next(input, hooks): Promise<ModelDecision> {
       const params: GenerateParams = {
         model: options.model,
-        contents: buildContents(input),
+        // Hidden characters out of everything the model reads (domain/model-safe-text.ts).
+        contents: modelSafeValue(buildContents(input)),
         config: {
-          systemInstruction: systemInstruction(input),
+          systemInstruction: modelSafeText(systemInstruction(input)),
           tools: [
             { functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) },
           ],

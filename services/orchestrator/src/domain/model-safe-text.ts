@@ -1,0 +1,35 @@
+/**
+ * What the model reads comes from many writers: a member's wardrobe labels and brands, offer
+ * titles from any shop, the brief, earlier messages. Characters nobody sees on a screen can still
+ * carry text a model reads (tag characters U+E0000-U+E007F spell ASCII, variation selectors can
+ * encode bytes) or turn a line around (direction overrides): an instruction one member hides in an
+ * item's brand would reach another member's stylist. So every string bound for the model (and for
+ * a reply quoting stored labels) loses them; whole subdivision flags (England's, Scotland's) keep
+ * their black flag, the only part a reader sees.
+ */
+const TAG_FLAG = /\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{2,6}\u{e007f}/gu;
+const HIDDEN_CONTROLS =
+  /[\p{Cc}\p{Cs}\u200b\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/u;
+/** Variation selectors (text/emoji presentation U+FE0E/U+FE0F stay: they only change the look). */
+const isVariationSelector = (cp: number) =>
+  (cp >= 0xfe00 && cp <= 0xfe0d) || (cp >= 0xe0100 && cp <= 0xe01ef);
+
+export function modelSafeText(text: string): string {
+  let out = '';
+  for (const char of text.replace(TAG_FLAG, '\u{1f3f4}').replace(/\r\n?/g, '\n').replace(/\t/g, ' ')) {
+    if (char === '\n') out += char;
+    else if (!HIDDEN_CONTROLS.test(char) && !isVariationSelector(char.codePointAt(0)!)) out += char;
+  }
+  return out;
+}
+
+/** The same, through every string of a JSON-like value (tool arguments and results). */
+export function modelSafeValue<T>(value: T): T {
+  if (typeof value === 'string') return modelSafeText(value) as T;
+  if (Array.isArray(value)) return value.map(modelSafeValue) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, modelSafeValue(v)]),
+    ) as T;
+  return value;
+}
