@@ -29,9 +29,11 @@ describe('bare figures beside items', () => {
   it('"a coat for 60" is the budget', async () => {
     expect((await chat('a coat for 60')).brief).toMatchObject({ itemKinds: ['coat'], maxPrice: 60 });
     expect((await chat('a coat for my son for 60')).brief.maxPrice).toBe(60);
-    expect(parseConstraints('boots for 60').maxPrice).toBe(60);
-    // A figure the item's sizes can be is a size: boots in a 40, a blazer for a 38 chest.
-    expect(parseConstraints('boots for 40').maxPrice).toBeUndefined();
+    expect(parseConstraints('boots for 40').maxPrice).toBe(40);
+    // "for N" is how a budget is said, wherever the rest of the message goes.
+    for (const text of ['a coat for 60 for my son', 'a coat for 60 in red', 'a coat for 60 with a hood'])
+      expect(parseConstraints(text).maxPrice, text).toBe(60);
+    expect(readMessage('a winter coat for 110').price.maxPrice).toBe(110);
   });
 
   it('a figure that counts people, dates or distances, or a child’s height size, a hat or a collar, is no price', () => {
@@ -42,17 +44,16 @@ describe('bare figures beside items', () => {
       'boots for 20 mile walks',
       'hiking boots for 30 km',
       'a coat 110 for my son',
-      'pyjamas 104',
+      'pyjamas 104 for my daughter',
       'a hat 57',
       'a white shirt 17 for my husband',
-      'shoes for 38',
-      'a blazer for 38',
-      'jeans for 30',
     ]) {
       expect(readMessage(text).price, text).toEqual({});
       expect(parseConstraints(text).maxPrice, text).toBeUndefined();
     }
-    // In a list with a price, a small figure stays a size.
+    // In a list with a price, a small figure or a European clothes size stays a size.
+    expect(readMessage('a dress 36 and shoes 60').items?.byKind.dress?.price ?? {}).toEqual({});
+    expect(readMessage('a coat 80 and a scarf 20').price.maxPrice).toBe(80);
     expect(parseConstraints('a dress 12 and a coat 65').maxPrice).toBe(65);
     expect(readMessage('a dress 12 and a coat 65').items?.byKind.dress?.price ?? {}).toEqual({});
   });

@@ -8,19 +8,17 @@
  * their black flag, the only part a reader sees.
  */
 const TAG_FLAG = /\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{2,6}\u{e007f}/gu;
-const HIDDEN_CONTROLS =
-  /[\p{Cc}\p{Cs}\u200b\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/u;
-/** Variation selectors (text/emoji presentation U+FE0E/U+FE0F stay: they only change the look). */
-const isVariationSelector = (cp: number) =>
-  (cp >= 0xfe00 && cp <= 0xfe0d) || (cp >= 0xe0100 && cp <= 0xe01ef);
+const HIDDEN = /[\p{Cc}\p{Cs}\u200b\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/gu;
+/** Variation selectors other than text/emoji presentation (U+FE0E/U+FE0F: they only change the look). */
+const SELECTOR = /\p{Variation_Selector}/gu;
 
 export function modelSafeText(text: string): string {
-  let out = '';
-  for (const char of text.replace(TAG_FLAG, '\u{1f3f4}').replace(/\r\n?/g, '\n').replace(/\t/g, ' ')) {
-    if (char === '\n') out += char;
-    else if (!HIDDEN_CONTROLS.test(char) && !isVariationSelector(char.codePointAt(0)!)) out += char;
-  }
-  return out;
+  return text
+    .replace(TAG_FLAG, '\u{1f3f4}')
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, ' ')
+    .replace(HIDDEN, (c) => (c === '\n' ? c : ''))
+    .replace(SELECTOR, (c) => (c === '\ufe0e' || c === '\ufe0f' ? c : ''));
 }
 
 /** The same, through every string of a JSON-like value (tool arguments and results). */

@@ -31,6 +31,8 @@ const CATEGORY_WORDS: Record<string, [string, string]> = {
   BAG: ['bag', 'bags'],
   OTHER: ['other item', 'other items'],
 };
+const shownLabel = (label: string) => modelSafeText(label).replace(/\s+/g, ' ').trim();
+
 /** list_wardrobe hands the stylist at most this many items (adapters/tools/list-wardrobe.ts). */
 const LISTED_AT_MOST = 50;
 
@@ -41,9 +43,10 @@ export function wardrobeReply(listed: ToolOutcome | undefined): string {
     return "There's nothing like that in your household's wardrobe yet. Tell me what you'd like to add and I'll find options.";
   const byCategory = new Map<string, string[]>();
   for (const item of items) {
-    // Labels are a member's words, shown again here: without hidden characters (model-safe-text.ts).
-    const colours = (item.colors ?? []).map(modelSafeText).join('/');
-    const said = [colours, modelSafeText(item.brand ?? '')].filter(Boolean).join(' ');
+    // Labels are a member's words, shown again here: on one line, without hidden characters
+    // (model-safe-text.ts), so no label reads as a line of the stylist's own.
+    const colours = (item.colors ?? []).map(shownLabel).filter(Boolean).join('/');
+    const said = [colours, shownLabel(item.brand ?? '')].filter(Boolean).join(' ');
     byCategory.set(item.category, [...(byCategory.get(item.category) ?? []), ...(said ? [said] : [])]);
   }
   const lines = [...byCategory.entries()].map(([category, said]) => {
@@ -56,7 +59,10 @@ export function wardrobeReply(listed: ToolOutcome | undefined): string {
     items.length >= LISTED_AT_MOST
       ? `at least ${LISTED_AT_MOST} items (these are the first ${LISTED_AT_MOST})`
       : `${items.length} item${items.length === 1 ? '' : 's'}`;
-  return `Your household's wardrobe has ${total}: ${lines.join('; ')}. I see the household's wardrobe as one list. Tell me what you'd like to add or what to pair, and I'll find options.`;
+  // Asked about some of it ("what tops does she have"): the count is of those, not of everything.
+  const { category, season } = (listed.args ?? {}) as { category?: string; season?: string };
+  const has = category || season ? `has ${total} like that` : `has ${total}`;
+  return `Your household's wardrobe ${has}: ${lines.join('; ')}. I see the household's wardrobe as one list. Tell me what you'd like to add or what to pair, and I'll find options.`;
 }
 
 /** Dressing to pass for an adult where age is checked (brief/off-topic.ts UNDERAGE_ENTRY). */

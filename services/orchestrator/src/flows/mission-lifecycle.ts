@@ -153,7 +153,7 @@ function refuseWhileFirstTurnRuns(mission: MissionDoc, now: number): void {
 
 /** 409 with Retry-After: the first turn is someone else's for a few more seconds. */
 const firstTurnRunning = (seconds: number) =>
-  new AppError('CONFLICT', 409, 'The first turn of this mission is still running; retry in a few seconds', {
+  new AppError('CONFLICT', 409, 'A turn of this mission is still running; retry in a few seconds', {
     headers: { 'retry-after': String(seconds) },
   });
 

@@ -20,7 +20,7 @@ const categoryOfWord = new Map(KINDS.flatMap((k) => k.words.map((w) => [w, k.cat
 const TROUSERS = /^(?:jeans|trousers|chinos|pants|cords|slacks|denims)$/;
 
 /** What after a figure makes it no price: a unit of age, size, count or measure, or money already. */
-const NOT_PRICE_AFTER = String.raw`(?![.,]\d)(?! ?(?:-|–|to|or|\/|x|th|st|nd|rd|s|years?|yrs?|y|yo|y\/o|year olds?|months?|mths?|m|weeks?|kids?|youth|juniors?|jnr|infants?|toddlers?|eu|uk|us|cm|cms|mm|inch(?:es)?|in|waist|w|chest|leg|long|short|regular|reg|tall|petite|pairs?|packs?|sets?|pieces?|items?|people|guests|minutes?|mins?|hours?|hrs?|days?|degrees?|percent|off|k|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|each|tops|max(?:imum)?|or less|or under|total|in total)\b)(?! ?[$£€%°'])`;
+const NOT_PRICE_AFTER = String.raw`(?![.,]\d)(?! ?(?:-|–|to|or|\/|x|th|st|nd|rd|s|years?|yrs?|y|yo|y\/o|year olds?|months?|mths?|m|weeks?|kids?|youth|juniors?|jnr|infants?|toddlers?|eu|uk|us|cm|cms|mm|inch(?:es)?|waist|w|chest|leg|long|short|regular|reg|tall|petite|pairs?|packs?|sets?|pieces?|items?|people|guests?|players?|students?|children|child|girls|boys|adults|members|of us|of them|miles?|mi|km|kms|kilomet(?:er|re)s?|met(?:er|re)s?|jan(?:uary)?|feb(?:ruary)?|april|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|minutes?|mins?|hours?|hrs?|days?|degrees?|percent|off|k|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|each|tops|max(?:imum)?|or less|or under|total|in total)\b)(?! ?[$£€%°'])`;
 
 /** "a coat 60", "boots 40 ,": an item with a bare figure right after it. */
 const ITEM_FIGURE = new RegExp(
@@ -30,31 +30,32 @@ const ITEM_FIGURE = new RegExp(
 /** Hats are sized by head girth in cm, shirts by collar in inches. */
 const HATS = /^(?:hats?|caps?|beanies?|berets?|sun ?hats?)$/;
 const SHIRTS = /shirts?$/;
-/** European children's sizes are heights in cm, 6 apart: 50, 56, ... 176. */
+/** European children's sizes are heights in cm, 6 apart: 50, 56, ... 176 (said of a child). */
 const EU_HEIGHT = (n: number) => n >= 50 && n <= 176 && (n - 50) % 6 === 0;
+const CHILD =
+  /\b(?:son|daughter|kids?|child|children|boys?|girls?|baby|toddler|grandson|granddaughter|nephew|niece)\b/;
 
 /** A bare figure a size could never be for the item: a price. */
-function noSize(word: string, n: number): boolean {
+function noSize(word: string, n: number, forChild: boolean): boolean {
   const category = categoryOfWord.get(word);
   if (category === 'SHOES') return n > 48;
   if (HATS.test(word) && n >= 48 && n <= 64) return false;
   if (SHIRTS.test(word) && n >= 14 && n <= 19) return false;
-  if (EU_HEIGHT(n)) return false;
+  if (forChild && EU_HEIGHT(n)) return false;
   if (TROUSERS.test(word)) return n > 48 || (n > 16 && n < 24);
   // Clothes: UK and US sizes are even, kids' ages stop at 16, European sizes at about 58.
   return n > 58 || (n > 16 && n % 2 === 1);
 }
 
 /**
- * "a coat for 60", "something for 30": a figure of 19 or more after what is asked for, ending
- * its clause (not "for 22 players", "for 21 june", "for 20 mile walks"), that the item's sizes
- * cannot be ("shoes for 38", "a blazer for 38" are sizes).
+ * "a coat for 60", "something for 30 for my son": "for" and a figure of 19 or more after what is
+ * asked for is how families say a budget (a size is "size 38", "in a 38"); not when a count, a
+ * date or a distance follows ("for 22 players", "for 21 june", "for 20 mile walks").
  */
 const FOR_FIGURE = new RegExp(
-  String.raw`((?<![\w-])(${ITEM}|something|anything|outfit|outfits|one|ones|it|them|those|these)(?: [a-z'-]+| ,){0,6}? for )(\d{2,4})(?![\w'])${NOT_PRICE_AFTER}(?= ?(?:$|[,.!?;]|(?:and|or|please|pls|tops|max|ish|thanks)\b))`,
+  String.raw`((?<![\w-])(?:${ITEM}|something|anything|outfit|outfits|one|ones|it|them|those|these)(?: [a-z'-]+| ,){0,6}? for )(\d{2,4})(?![\w'])${NOT_PRICE_AFTER}`,
   'g',
 );
-const PRONOUNS = /^(?:something|anything|outfits?|ones?|it|them|those|these)$/;
 
 /** Words after "for" that are no one's name: people, times, occasions, places. */
 const NOT_A_NAME =
@@ -71,19 +72,22 @@ const NAME_AGE = /\bfor ([a-z]{2,12}) , (\d{1,2})(?= ?(?:,|\.|$)| (?:and|in|size
 
 /** Prices said as bare figures beside items ("a coat 60 and boots 40", "a coat for 60"), made readable. */
 export function bareItemPrices(text: string): string {
+  const forChild = CHILD.test(text);
   const figures = [...text.matchAll(ITEM_FIGURE)].filter((m) => Number(m[2]) >= 5);
-  const price = (m: RegExpMatchArray) => noSize(m[1]!, Number(m[2]));
+  const price = (m: RegExpMatchArray) => noSize(m[1]!, Number(m[2]), forChild);
   // "a coat 60 and boots 40": in a list where one figure can only be a price, the others of 20 or
   // more are prices too; smaller ones stay sizes or ages ("a dress 12 and a coat 65"), and so do a
-  // waist ("jeans 32 and a hoodie 25"), a child's height size, a hat or a collar.
+  // waist ("jeans 32 and a hoodie 25"), a European clothes size ("a dress 36 and shoes 60"), a
+  // child's height size, a hat or a collar.
   const listOfPrices = figures.some((m) => Number(m[2]) >= 10 && price(m));
   const sizeOnly = (m: RegExpMatchArray) => {
-    const n = Number(m[2]);
+    const [word, n] = [m[1]!, Number(m[2])];
     return (
-      (TROUSERS.test(m[1]!) && n >= 24 && n <= 44) ||
-      EU_HEIGHT(n) ||
-      (HATS.test(m[1]!) && n >= 48 && n <= 64) ||
-      (SHIRTS.test(m[1]!) && n >= 14 && n <= 19)
+      (TROUSERS.test(word) && n >= 24 && n <= 44) ||
+      (categoryOfWord.get(word) !== 'SHOES' && n >= 30 && n <= 48 && n % 2 === 0) ||
+      (forChild && EU_HEIGHT(n)) ||
+      (HATS.test(word) && n >= 48 && n <= 64) ||
+      (SHIRTS.test(word) && n >= 14 && n <= 19)
     );
   };
   let out = text;
@@ -94,8 +98,8 @@ export function bareItemPrices(text: string): string {
     const at = m.index! + m[0].length - m[2]!.length;
     out = `${out.slice(0, at)}under ${out.slice(at)}`;
   }
-  return out.replace(FOR_FIGURE, (all, before: string, item: string, n: string) =>
-    Number(n) >= 19 && (PRONOUNS.test(item) || noSize(item, Number(n))) ? `${before}under ${n}` : all,
+  return out.replace(FOR_FIGURE, (all, before: string, n: string) =>
+    Number(n) >= 19 ? `${before}under ${n}` : all,
   );
 }
 
