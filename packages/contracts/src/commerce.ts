@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.ts';
+import { Label, ShownText, Timestamp } from './common.ts';
 import { amountsFitCurrency, isKnownCurrency } from './money.ts';
 import { Season, WardrobeCategory } from './wardrobe.ts';
 
@@ -13,7 +13,6 @@ const Currency = z
   .transform((v) => v.toUpperCase());
 /** An offer's own currency: one a family can pay in (a purchase request refuses the others). */
 const OfferCurrency = Currency.refine(isKnownCurrency, 'is not a known ISO 4217 currency code');
-const Label = z.string().trim().min(1).max(40);
 
 export const Offer = z.object({
   offerId: z.string().describe('off_<id>'),
@@ -37,8 +36,8 @@ export type Offer = z.infer<typeof Offer>;
 
 export const CreateOfferRequest = z
   .object({
-    title: z.string().trim().min(1).max(200),
-    brand: z.string().trim().max(80).default(''),
+    title: ShownText(200, 1),
+    brand: ShownText(80).default(''),
     url: z.string().trim().min(1).max(2048),
     price: z
       .number()

@@ -145,13 +145,22 @@ const UNREADABLE_IN_MESSAGE = /[\p{Cc}\p{Cs}\u{e0000}-\u{e007f}]/u;
 export const unreadableInMessage = (text: string) =>
   UNREADABLE_IN_MESSAGE.test(text.replace(/[\t\n\r]/g, '').replace(TAG_FLAG, '\u{1f3f4}'));
 
-/** A name people see (a household, a member): trimmed, 1 to `max` characters, nothing unshowable. */
-export const ShownName = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
+const UNSHOWABLE_MESSAGE =
+  'Must not contain control characters, invisible characters or text-direction marks';
+
+/**
+ * Text other members see (a brand, a label, a title, a name): trimmed, `min` to `max`
+ * characters, nothing unshowable.
+ */
+export const ShownText = (max: number, min = 0) => {
+  const text = z.string().trim();
+  return (min > 0 ? text.min(min) : text)
     .max(max)
-    .refine((v) => !unshowable(v), {
-      message: 'Must not contain control characters, invisible characters or text-direction marks',
-    });
+    .refine((v) => !unshowable(v), { message: UNSHOWABLE_MESSAGE });
+};
+
+/** A word or two on an item or offer (a colour, a tag, an occasion): 1 to 40 characters. */
+export const Label = ShownText(40, 1);
+
+/** A name people see (a household, a member): 1 to `max` characters. */
+export const ShownName = (max: number) => ShownText(max, 1);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.ts';
+import { Label, ShownText, Timestamp } from './common.ts';
 
 export const WardrobeCategory = z.enum([
   'TOP',
@@ -20,7 +20,6 @@ export type Season = z.infer<typeof Season>;
 export const ImageContentType = z.enum(['image/png', 'image/jpeg', 'image/webp']);
 export type ImageContentType = z.infer<typeof ImageContentType>;
 
-const Label = z.string().trim().min(1).max(40);
 const Labels = z.array(Label).max(20);
 const Seasons = z.array(Season).max(4);
 const MemberId = z.string().min(1).max(128);
@@ -65,7 +64,7 @@ export type WardrobeItem = z.infer<typeof WardrobeItem>;
 export const CreateItemRequest = z.object({
   category: WardrobeCategory,
   ownerMemberId: MemberId.optional().describe('defaults to the caller'),
-  brand: z.string().trim().max(80).default(''),
+  brand: ShownText(80).default(''),
   colors: Labels.default([]),
   season: Seasons.default([]),
   occasion: Labels.default([]),
@@ -76,7 +75,7 @@ export type CreateItemRequest = z.input<typeof CreateItemRequest>;
 export const UpdateItemRequest = z.object({
   category: WardrobeCategory.optional(),
   ownerMemberId: MemberId.optional(),
-  brand: z.string().trim().max(80).optional(),
+  brand: ShownText(80).optional(),
   colors: Labels.optional(),
   season: Seasons.optional(),
   occasion: Labels.optional(),
@@ -222,7 +221,7 @@ export const Outfit = z.object({
 export type Outfit = z.infer<typeof Outfit>;
 
 export const CreateOutfitRequest = z.object({
-  name: z.string().trim().min(1).max(120).optional(),
+  name: ShownText(120, 1).optional(),
   itemIds: z
     .array(z.string().min(1).max(128))
     .min(1)
@@ -278,7 +277,7 @@ export const FeedCollection = z.object({
 });
 export type FeedCollection = z.infer<typeof FeedCollection>;
 
-export const CreateCollectionRequest = z.object({ name: z.string().trim().min(1).max(120) });
+export const CreateCollectionRequest = z.object({ name: ShownText(120, 1) });
 export const AddCollectionEntryRequest = z.object({
   type: z.enum(['ITEM', 'OUTFIT']),
   id: z.string().min(1).max(128),

@@ -68,6 +68,20 @@ describe('offers', () => {
     );
   });
 
+  it('refuses hidden characters in an offer’s title, brand or colours (422): text a model or a family would read', async () => {
+    for (const bad of [
+      { title: 'Coat\u{e0069}\u{e0067}\u{e006e}' },
+      { brand: 'Acme\u202e' },
+      { colors: ['navy\u0000'] },
+    ]) {
+      const res = await post('/api/v1/households/h_1/offers', offer(bad));
+      expect(res.statusCode).toBe(422);
+      expect(res.json().details[0].msg).toBe(
+        'Must not contain control characters, invisible characters or text-direction marks',
+      );
+    }
+  });
+
   it('bulk-creates atomically: one bad URL refuses the whole batch', async () => {
     const bad = await post('/api/v1/households/h_bulk/offers/bulk', {
       offers: [offer(), offer({ url: 'http://10.0.0.1/x' }), offer()],

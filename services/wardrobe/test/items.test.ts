@@ -67,6 +67,30 @@ describe('wardrobe items', () => {
     expect(wrong.statusCode).toBe(422);
   });
 
+  it('refuses hidden characters in what other members see (brand, labels) with 422, and creates nothing', async () => {
+    for (const payload of [
+      { category: 'TOP', brand: 'Acme\u202e\u0000' },
+      { category: 'TOP', tags: ['school\u{e0069}\u{e0067}'] },
+      { category: 'TOP', colors: ['navy\u200b'] },
+    ]) {
+      const res = await app.inject({ method: 'POST', url: ITEMS, headers, payload });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().details[0].msg).toBe(
+        'Must not contain control characters, invisible characters or text-direction marks',
+      );
+    }
+    const listed = await app.inject({ method: 'GET', url: `${ITEMS}?limit=100`, headers });
+    expect(JSON.stringify(listed.json())).not.toMatch(/Acme|school/);
+    // What families write stays: emoji, accents, right-to-left text.
+    const kept = await app.inject({
+      method: 'POST',
+      url: ITEMS,
+      headers,
+      payload: { category: 'TOP', brand: 'Zoë ❤️ שלום', tags: ['👨‍👩‍👧'] },
+    });
+    expect(kept.statusCode).toBe(201);
+  });
+
   it('lists with filters and pages', async () => {
     const h = 'h_2';
     await createItem(app, { category: 'TOP', season: ['SUMMER'] }, h, 'usr_c');
