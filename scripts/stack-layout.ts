@@ -24,14 +24,16 @@ export function stackLayout(root: string, portBaseValue = process.env.PORT_BASE)
       `http://127.0.0.1:${port}`,
     ]),
   );
+  // Blobs live beside the databases: two stacks with their own DATA_DIR share nothing.
+  const dataDir = process.env.DATA_DIR || join(root, '.data');
   return {
     services,
     env: {
       ...peerUrls,
       PUBLIC_BASE_URL: `http://127.0.0.1:${portBase}`,
       PERSISTENCE_BACKEND: 'sqlite',
-      DATA_DIR: join(root, '.data'),
-      ARTIFACT_LOCAL_DIR: join(root, '.data', 'blobs'),
+      DATA_DIR: dataDir,
+      ARTIFACT_LOCAL_DIR: join(dataDir, 'blobs'),
       LOG_FORMAT: 'json',
       NODE_OPTIONS: SERVICE_NODE_OPTIONS,
       ...process.env,

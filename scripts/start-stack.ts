@@ -173,7 +173,7 @@ async function waitHealthy() {
       `  ${service.padEnd(16)} http://127.0.0.1:${port}  (docs: /docs, OpenAPI: /openapi.json)\n`,
     );
   process.stdout.write(
-    `Data: ${env.DATA_DIR} (PERSISTENCE_BACKEND=${env.PERSISTENCE_BACKEND}). Ctrl-C stops the stack.\n\n`,
+    `Data: ${env.DATA_DIR} (PERSISTENCE_BACKEND=${env.PERSISTENCE_BACKEND}), files in ${env.ARTIFACT_LOCAL_DIR}. Ctrl-C stops the stack.\n\n`,
   );
 }
 

@@ -24,7 +24,12 @@ export interface LocalStorageConfig {
   signingSecret: string;
   /** Where clients reach the upload route (the gateway in a deployment). */
   publicBaseUrl: string;
+  /** Told what the start-up clean-up of abandoned upload files did (removeAbandonedWrites). */
+  onAbandonedWrites?: (outcome: AbandonedWrites) => void;
 }
+
+/** What the clean-up of a crash's temporary files did: files removed, and files it could not remove. */
+export type AbandonedWrites = { dir: string; removed: number; failed: number; bytes: number };
 
 export interface LocalBlobStorage extends BlobStorage {
   readonly backend: 'local';
@@ -51,25 +56,33 @@ export interface LocalBlobStorage extends BlobStorage {
  */
 export const ABANDONED_WRITE_MS = 3600_000;
 
-/** Deletes the temporary files of writes cut off by a crash; returns how many went. */
-export async function removeAbandonedWrites(dir: string, now = Date.now()): Promise<number> {
+/** Deletes the temporary files of writes cut off by a crash; says how many went and how many would not. */
+export async function removeAbandonedWrites(dir: string, now = Date.now()): Promise<AbandonedWrites> {
   const tmpDir = join(resolve(dir), '.tmp');
+  const outcome: AbandonedWrites = { dir: tmpDir, removed: 0, failed: 0, bytes: 0 };
   const names = await readdir(tmpDir).catch(() => [] as string[]);
-  let removed = 0;
   for (const name of names) {
     const path = join(tmpDir, name);
     const info = await stat(path).catch(() => null);
     if (!info?.isFile() || info.mtimeMs > now - ABANDONED_WRITE_MS) continue;
-    await rm(path, { force: true }).catch(() => undefined);
-    removed += 1;
+    try {
+      await rm(path);
+      outcome.removed += 1;
+      outcome.bytes += info.size;
+    } catch {
+      outcome.failed += 1;
+    }
   }
-  return removed;
+  return outcome;
 }
 
 export function createLocalStorage(config: LocalStorageConfig): LocalBlobStorage {
   const root = resolve(config.dir);
   // At each start, in the background: what a crash left is no one's, and no quota counts it.
-  void removeAbandonedWrites(root);
+  void removeAbandonedWrites(root).then(
+    (outcome) => config.onAbandonedWrites?.(outcome),
+    () => {},
+  );
   const dataPath = (key: string) => join(root, assertKey(key));
   const metaPath = (key: string) => join(root, '.meta', `${assertKey(key)}.json`);
   const tmpPath = () => join(root, '.tmp', randomBytes(12).toString('hex'));

@@ -64,7 +64,11 @@ export function storageSettingsFrom(raw: StorageEnv, appEnv: AppEnv): StorageSet
  */
 export function createBlobStorageFromSettings(
   settings: StorageSettings,
-  options: { publicBaseUrl: string },
+  options: {
+    publicBaseUrl: string;
+    /** Where the start-up clean-up of a crash's upload files is reported (one line when it did anything). */
+    logger?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void } | undefined;
+  },
 ): BlobStorage {
   if (settings.backend === 'local') {
     const problem = writableDirProblem(settings.localDir);
@@ -74,6 +78,12 @@ export function createBlobStorageFromSettings(
       dir: settings.localDir,
       signingSecret: settings.signingSecret,
       publicBaseUrl: options.publicBaseUrl,
+      onAbandonedWrites: (outcome) => {
+        if (outcome.failed > 0)
+          options.logger?.warn(outcome, 'could not remove the temporary files of uploads cut off by a crash');
+        else if (outcome.removed > 0)
+          options.logger?.info(outcome, 'removed the temporary files of uploads cut off by a crash');
+      },
     });
   }
   return createBlobStorage({

@@ -28,19 +28,25 @@ function blobsWithTemporaries() {
 describe('temporary files of writes a crash cut off', () => {
   it('are removed when the storage starts; a write in progress is kept', async () => {
     const dir = blobsWithTemporaries();
+    const told = vi.fn();
     createLocalStorage({
       backend: 'local',
       dir,
       signingSecret: 's'.repeat(32),
       publicBaseUrl: 'http://127.0.0.1:9',
+      onAbandonedWrites: told,
     });
     await vi.waitFor(() => expect(readdirSync(join(dir, '.tmp'))).toEqual(['in-progress']));
+    // The operator hears of it: what went, and how much space came back.
+    await vi.waitFor(() =>
+      expect(told).toHaveBeenCalledWith({ dir: join(dir, '.tmp'), removed: 2, failed: 0, bytes: 4_000_000 }),
+    );
   });
 
   it('counts what it removed, and a directory without temporaries is fine', async () => {
-    expect(await removeAbandonedWrites(blobsWithTemporaries())).toBe(2);
+    expect((await removeAbandonedWrites(blobsWithTemporaries())).removed).toBe(2);
     const empty = mkdtempSync(join(tmpdir(), 'abandoned-'));
     dirs.push(empty);
-    expect(await removeAbandonedWrites(empty)).toBe(0);
+    expect(await removeAbandonedWrites(empty)).toMatchObject({ removed: 0, failed: 0 });
   });
 });

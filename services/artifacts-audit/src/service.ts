@@ -12,6 +12,7 @@ export const service = defineService({
     const store = createStore(storeConfigFromEnv({ service: 'artifacts-audit', ...config.persistence }));
     const storage = createBlobStorageFromSettings(config.storage, {
       publicBaseUrl: config.publicBaseUrl,
+      logger,
     });
     const app = await buildApp({ config, store, storage, logger });
     // Last, after the app's onClose hooks: workers and outboxes still write while they stop.

@@ -76,7 +76,10 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
         store,
         storage:
           deps.storage ??
-          createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.publicBaseUrl }),
+          createBlobStorageFromSettings(config.storage, {
+            publicBaseUrl: config.publicBaseUrl,
+            logger: deps.logger || undefined,
+          }),
         artifacts,
         audit,
         logger: deps.logger || undefined,

@@ -154,6 +154,22 @@ describe('signing out everywhere', () => {
     });
   });
 
+  it('opens a stream without Node warning of a listener leak (its responses carry a fixed 11 close listeners)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const mum = await withHousehold(gateway, 'listeners@family.test');
+      const open = await follow(base, mum.householdId, { bearer: mum.token });
+      expect(open.res.status).toBe(200);
+      open.close();
+      await new Promise((done) => setTimeout(done, 50));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('reaches another replica within the 2 s staleness: its requests and open streams', async () => {
     const dad = await withHousehold(gateway, 'replica-dad@family.test');
     // The replica has served (and so remembers) the token and the user before the sign-out.

@@ -13,6 +13,7 @@ export const service = defineService({
     // vto signs no URLs; local storage is shared with wardrobe through ARTIFACT_LOCAL_DIR.
     const storage = createBlobStorageFromSettings(config.storage, {
       publicBaseUrl: config.publicBaseUrl,
+      logger,
     });
     const app = await buildApp({ config, store, storage, logger });
     // Last, after the app's onClose hooks: workers and outboxes still write while they stop.

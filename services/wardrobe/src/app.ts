@@ -50,7 +50,10 @@ export async function buildApp(deps: WardrobeDeps): Promise<ServiceApp> {
     createPeerClient({ service, ...config.peers[service], timeoutMs });
   const storage =
     deps.storage ??
-    createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.uploads.publicBaseUrl });
+    createBlobStorageFromSettings(config.storage, {
+      publicBaseUrl: config.uploads.publicBaseUrl,
+      logger: deps.logger || undefined,
+    });
   const ctx: WardrobeContext = {
     config,
     items: createItemRepository(store, config.limits.maxItemsPerHousehold),

@@ -157,6 +157,10 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
           `Too many open streams: at most ${limit} per user at once; close one and retry`,
           STREAM_RETRY_AFTER_SECONDS,
         );
+      // A stream's response carries a fixed handful of 'close' listeners (the slot, the access
+      // watch, the request line, the forward, Fastify's own): eleven, one over Node's default
+      // warning threshold, which then printed a "possible memory leak" line for every stream.
+      reply.raw.setMaxListeners(32);
       // The slot is held until the stream's response is over, however it ends.
       reply.raw.once('close', release);
       // A member removed while following, or who signs out everywhere: the stream ends (its
