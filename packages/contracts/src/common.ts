@@ -126,7 +126,9 @@ const UNSHOWABLE =
  * tag U+E007F. Only these tags are kept; any other run could spell hidden text a model reads.
  */
 const TAG_FLAG = /\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{2,6}\u{e007f}/gu;
-const unshowable = (text: string) => UNSHOWABLE.test(text.replace(TAG_FLAG, '\u{1f3f4}'));
+/** The text with each whole subdivision flag reduced to its black flag, the only part a reader sees. */
+export const flagsWithoutTags = (text: string) => text.replace(TAG_FLAG, '\u{1f3f4}');
+const unshowable = (text: string) => UNSHOWABLE.test(flagsWithoutTags(text));
 
 /**
  * Text pasted from phones and office apps carries invisible direction controls (iOS wraps a copied
@@ -143,7 +145,7 @@ export const plainMessageText = (text: string) =>
  */
 const UNREADABLE_IN_MESSAGE = /[\p{Cc}\p{Cs}\u{e0000}-\u{e007f}]/u;
 export const unreadableInMessage = (text: string) =>
-  UNREADABLE_IN_MESSAGE.test(text.replace(/[\t\n\r]/g, '').replace(TAG_FLAG, '\u{1f3f4}'));
+  UNREADABLE_IN_MESSAGE.test(flagsWithoutTags(text.replace(/[\t\n\r]/g, '')));
 
 const UNSHOWABLE_MESSAGE =
   'Must not contain control characters, invisible characters or text-direction marks';

@@ -28,7 +28,14 @@ export const notFound = (message = 'Resource not found') => new AppError('NOT_FO
 export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', 403, message);
 export const unauthorized = (message = 'Missing or invalid authentication') =>
   new AppError('UNAUTHORIZED', 401, message);
-export const conflict = (message: string) => new AppError('CONFLICT', 409, message);
+/** 409 CONFLICT; with `retryAfterSeconds` when what is in the way ends by itself (a running turn). */
+export const conflict = (message: string, retryAfterSeconds?: number) =>
+  new AppError(
+    'CONFLICT',
+    409,
+    message,
+    retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(retryAfterSeconds) } },
+  );
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', 400, message);
 export const invalidState = (message: string) => new AppError('INVALID_STATE', 409, message);
 export const policyViolation = (message: string) => new AppError('POLICY_VIOLATION', 400, message);

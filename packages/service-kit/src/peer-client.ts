@@ -133,30 +133,26 @@ export function createPeerClient(options: {
           throw upstreamError(`${service} sent a reply that is not JSON (status ${res.statusCode})`);
         }
       }
-      if (res.statusCode >= 500) {
-        const env = ErrorEnvelope.safeParse(json);
-        // "Busy, come back later" (a full browser pool, a locked or unreachable store) is not a
-        // broken peer: it keeps its code, message and Retry-After, as the proxy passes it on.
-        if (res.statusCode === 503 && env.success && env.data.error === 'SERVICE_UNAVAILABLE') {
-          const retryAfter = res.headers['retry-after'];
-          throw new AppError('SERVICE_UNAVAILABLE', 503, env.data.message, {
-            ...(typeof retryAfter === 'string' ? { headers: { 'retry-after': retryAfter } } : {}),
-          });
-        }
-        throw upstreamError(
-          `${service} failed (${res.statusCode}${env.success ? `: ${env.data.error}` : ''})`,
-        );
-      }
       if (res.statusCode >= 400) {
         const env = ErrorEnvelope.safeParse(json);
-        // A peer's "wait this long" (429) reaches the client that will have to wait.
-        const retryAfter = res.headers['retry-after'];
-        if (env.success)
+        // A peer's refusal (4xx) and its "busy, come back later" (503 SERVICE_UNAVAILABLE: a full
+        // browser pool, a locked or unreachable store) reach the caller in the peer's own envelope
+        // with its Retry-After, as the proxy passes them on; any other 5xx is a broken peer.
+        const passedOn =
+          env.success &&
+          (res.statusCode < 500 || (res.statusCode === 503 && env.data.error === 'SERVICE_UNAVAILABLE'));
+        if (passedOn) {
+          const retryAfter = res.headers['retry-after'];
           throw new AppError(env.data.error, res.statusCode, env.data.message, {
             ...(env.data.details ? { details: env.data.details } : {}),
             ...(typeof retryAfter === 'string' ? { headers: { 'retry-after': retryAfter } } : {}),
           });
-        throw upstreamError(`${service} refused the call (${res.statusCode})`);
+        }
+        throw upstreamError(
+          res.statusCode >= 500
+            ? `${service} failed (${res.statusCode}${env.success ? `: ${env.data.error}` : ''})`
+            : `${service} refused the call (${res.statusCode})`,
+        );
       }
       let body: unknown = json;
       if (call.schema) {

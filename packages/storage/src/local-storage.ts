@@ -6,7 +6,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, link, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, link, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -66,11 +66,13 @@ export async function removeAbandonedWrites(dir: string, now = Date.now()): Prom
     const info = await stat(path).catch(() => null);
     if (!info?.isFile() || info.mtimeMs > now - ABANDONED_WRITE_MS) continue;
     try {
-      await rm(path);
+      // unlink, not rm: rm also resolves for a file another process removed meanwhile.
+      await unlink(path);
       outcome.removed += 1;
       outcome.bytes += info.size;
-    } catch {
-      outcome.failed += 1;
+    } catch (err) {
+      // The services sharing the folder all clean it at start: another one got there first.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') outcome.failed += 1;
     }
   }
   return outcome;

@@ -43,6 +43,13 @@ describe('temporary files of writes a crash cut off', () => {
     );
   });
 
+  it('two services cleaning one folder at once remove each file once and report no failure', async () => {
+    const dir = blobsWithTemporaries();
+    const [a, b] = await Promise.all([removeAbandonedWrites(dir), removeAbandonedWrites(dir)]);
+    expect(a.removed + b.removed).toBe(2);
+    expect(a.failed + b.failed).toBe(0);
+  });
+
   it('counts what it removed, and a directory without temporaries is fine', async () => {
     expect((await removeAbandonedWrites(blobsWithTemporaries())).removed).toBe(2);
     const empty = mkdtempSync(join(tmpdir(), 'abandoned-'));

@@ -4,7 +4,7 @@
 import { AppError, unauthorized } from '@hs/service-kit';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { createRecentCache } from './recent-cache.ts';
-import type { SessionCounts } from './user-directory.ts';
+import { type SessionCounts, signedOutSince } from './user-directory.ts';
 
 export type AccessTokenSettings = { jwtSecret: string; ttlSeconds: number; issuer: string; audience: string };
 /**
@@ -93,7 +93,7 @@ export const sessionsClaim = (sv: unknown): number =>
 
 /** 401 for a token issued before its user signed out everywhere. */
 export async function refuseSignedOut(sessions: SessionCounts, identity: Identity): Promise<void> {
-  if ((identity.sessions ?? 0) < (await sessions.sessionsOf(identity.userId)))
+  if (await signedOutSince(sessions, identity.userId, identity.sessions ?? 0))
     throw unauthorized('Signed out: sign in again');
 }
 

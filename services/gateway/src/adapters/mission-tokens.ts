@@ -6,7 +6,7 @@
 // out everywhere.
 import { jwtVerify, SignJWT } from 'jose';
 import { sessionsClaim } from './access-tokens.ts';
-import type { SessionCounts } from './user-directory.ts';
+import { type SessionCounts, signedOutSince } from './user-directory.ts';
 
 export type MissionClaims = {
   userId: string;
@@ -52,7 +52,7 @@ export function createMissionTokens(
       const claims = await signedClaims(token);
       if (!claims) return null;
       // Outside the signature check: a store that cannot answer is its own error, not a bad token.
-      return claims.sessions < (await sessions.sessionsOf(claims.userId)) ? null : claims;
+      return (await signedOutSince(sessions, claims.userId, claims.sessions)) ? null : claims;
     },
   };
 

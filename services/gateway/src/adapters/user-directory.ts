@@ -86,3 +86,7 @@ export type UserDirectory = ReturnType<typeof createUserDirectory>;
 
 /** What token checks need of the directory: the current sign-out count. */
 export type SessionCounts = Pick<UserDirectory, 'sessionsOf'>;
+
+/** Whether the user signed out everywhere after a credential issued under `issuedUnder` sign-outs. */
+export const signedOutSince = async (sessions: SessionCounts, userId: string, issuedUnder: number) =>
+  issuedUnder < (await sessions.sessionsOf(userId));

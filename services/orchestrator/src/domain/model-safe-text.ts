@@ -1,3 +1,5 @@
+import { flagsWithoutTags } from '@hs/contracts';
+
 /**
  * What the model reads comes from many writers: a member's wardrobe labels and brands, offer
  * titles from any shop, the brief, earlier messages. Characters nobody sees on a screen can still
@@ -7,14 +9,12 @@
  * a reply quoting stored labels) loses them; whole subdivision flags (England's, Scotland's) keep
  * their black flag, the only part a reader sees.
  */
-const TAG_FLAG = /\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{2,6}\u{e007f}/gu;
 const HIDDEN = /[\p{Cc}\p{Cs}\u200b\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/gu;
 /** Variation selectors other than text/emoji presentation (U+FE0E/U+FE0F: they only change the look). */
 const SELECTOR = /\p{Variation_Selector}/gu;
 
 export function modelSafeText(text: string): string {
-  return text
-    .replace(TAG_FLAG, '\u{1f3f4}')
+  return flagsWithoutTags(text)
     .replace(/\r\n?/g, '\n')
     .replace(/\t/g, ' ')
     .replace(HIDDEN, (c) => (c === '\n' ? c : ''))

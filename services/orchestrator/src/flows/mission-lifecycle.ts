@@ -1,7 +1,7 @@
 import type { MessageSource, MissionType } from '@hs/contracts';
 import {
-  AppError,
   type Caller,
+  conflict,
   forbidden,
   invalidState,
   isAppError,
@@ -151,11 +151,9 @@ function refuseWhileFirstTurnRuns(mission: MissionDoc, now: number): void {
   throw firstTurnRunning(seconds);
 }
 
-/** 409 with Retry-After: the first turn is someone else's for a few more seconds. */
+/** 409 with Retry-After: a turn of the mission is someone else's for a few more seconds. */
 const firstTurnRunning = (seconds: number) =>
-  new AppError('CONFLICT', 409, 'A turn of this mission is still running; retry in a few seconds', {
-    headers: { 'retry-after': String(seconds) },
-  });
+  conflict('A turn of this mission is still running; retry in a few seconds', seconds);
 
 /** The owner ends the mission: complete → DONE, cancel → FAILED. Ending twice is 409 INVALID_STATE. */
 export async function endMission(

@@ -35,17 +35,29 @@ const EU_HEIGHT = (n: number) => n >= 50 && n <= 176 && (n - 50) % 6 === 0;
 const CHILD =
   /\b(?:son|daughter|kids?|child|children|boys?|girls?|baby|toddler|grandson|granddaughter|nephew|niece)\b/;
 
+/** A size only hats, shirts or a child's clothes are given in: a head girth, a collar, a height. */
+const measuredSize = (word: string, n: number, forChild: boolean) =>
+  (HATS.test(word) && n >= 48 && n <= 64) ||
+  (SHIRTS.test(word) && n >= 14 && n <= 19) ||
+  (forChild && EU_HEIGHT(n));
+
 /** A bare figure a size could never be for the item: a price. */
 function noSize(word: string, n: number, forChild: boolean): boolean {
-  const category = categoryOfWord.get(word);
-  if (category === 'SHOES') return n > 48;
-  if (HATS.test(word) && n >= 48 && n <= 64) return false;
-  if (SHIRTS.test(word) && n >= 14 && n <= 19) return false;
-  if (forChild && EU_HEIGHT(n)) return false;
+  if (categoryOfWord.get(word) === 'SHOES') return n > 48;
+  if (measuredSize(word, n, forChild)) return false;
   if (TROUSERS.test(word)) return n > 48 || (n > 16 && n < 24);
   // Clothes: UK and US sizes are even, kids' ages stop at 16, European sizes at about 58.
   return n > 58 || (n > 16 && n % 2 === 1);
 }
+
+/**
+ * A figure that stays a size even in a list of prices: a waist, a European clothes size (even,
+ * 30 to 48), or a measured size.
+ */
+const sizeInAnyList = (word: string, n: number, forChild: boolean) =>
+  (TROUSERS.test(word) && n >= 24 && n <= 44) ||
+  (categoryOfWord.get(word) !== 'SHOES' && n >= 30 && n <= 48 && n % 2 === 0) ||
+  measuredSize(word, n, forChild);
 
 /**
  * "a coat for 60", "something for 30 for my son": "for" and a figure of 19 or more after what is
@@ -80,21 +92,11 @@ export function bareItemPrices(text: string): string {
   // waist ("jeans 32 and a hoodie 25"), a European clothes size ("a dress 36 and shoes 60"), a
   // child's height size, a hat or a collar.
   const listOfPrices = figures.some((m) => Number(m[2]) >= 10 && price(m));
-  const sizeOnly = (m: RegExpMatchArray) => {
-    const [word, n] = [m[1]!, Number(m[2])];
-    return (
-      (TROUSERS.test(word) && n >= 24 && n <= 44) ||
-      (categoryOfWord.get(word) !== 'SHOES' && n >= 30 && n <= 48 && n % 2 === 0) ||
-      (forChild && EU_HEIGHT(n)) ||
-      (HATS.test(word) && n >= 48 && n <= 64) ||
-      (SHIRTS.test(word) && n >= 14 && n <= 19)
-    );
-  };
   let out = text;
   // From the end, so earlier places stay where they were.
   for (const m of [...figures].reverse()) {
     const n = Number(m[2]);
-    if (!(price(m) || (listOfPrices && n >= 20 && !sizeOnly(m)))) continue;
+    if (!(price(m) || (listOfPrices && n >= 20 && !sizeInAnyList(m[1]!, n, forChild)))) continue;
     const at = m.index! + m[0].length - m[2]!.length;
     out = `${out.slice(0, at)}under ${out.slice(at)}`;
   }
