@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AuditAction } from './audit-actions.ts';
-import { Timestamp } from './common.ts';
+import { queryInteger, Timestamp } from './common.ts';
 
 export const AuditCategory = z.enum([
   'MISSION_LIFECYCLE',
@@ -72,11 +72,11 @@ export type AuditPage = z.infer<typeof AuditPage>;
  */
 export const MAX_AUDIT_OFFSET = 10_000;
 
-const SeqBound = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const SeqBound = queryInteger(0);
 
 export const AuditPageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).max(MAX_AUDIT_OFFSET).default(0),
+  limit: queryInteger(1, 500).withDefault(50),
+  offset: queryInteger(0, MAX_AUDIT_OFFSET).withDefault(0),
 });
 
 /** A mission's trail, oldest first; `afterSeq` starts after that seq (what an export's rest points to). */

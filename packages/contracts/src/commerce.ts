@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Label, ShownText, Timestamp } from './common.ts';
+import { Label, queryInteger, ShownText, Timestamp } from './common.ts';
 import { amountsFitCurrency, isKnownCurrency } from './money.ts';
 import { Season, WardrobeCategory } from './wardrobe.ts';
 
@@ -122,7 +122,7 @@ export const OfferSearchConstraints = z.object({
   excludeWords: wordList
     .optional()
     .describe('offers whose title has any of these words (singular or plural) are left out, e.g. "heels"'),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: queryInteger(1, 100).withDefault(20),
   cursor: z.string().min(1).max(2048).optional(),
 });
 export type OfferSearchConstraints = z.infer<typeof OfferSearchConstraints>;

@@ -71,10 +71,24 @@ export type ServiceName = z.infer<typeof ServiceName>;
 /** Path parameter of every household-scoped route. */
 export const HouseholdParams = z.object({ id: z.string().min(1).max(128) });
 
+/**
+ * An integer in a query string, written in plain digits. `z.coerce` would read `1e3` as 1000,
+ * `0x10` as 16, ` 3 ` as 3 and an empty value as 0: a client's mistake taken for a different ask
+ * instead of a 422 naming the parameter.
+ */
+export function queryInteger(min: number, max = Number.MAX_SAFE_INTEGER) {
+  const digits = (v: unknown) => (typeof v === 'string' && /^-?\d{1,16}$/.test(v) ? Number(v) : v);
+  const integer = z.number({ error: 'Expected a whole number written in digits' }).int().min(min).max(max);
+  return Object.assign(z.preprocess(digits, integer), {
+    /** The default inside the pipe, where the OpenAPI document shows it. */
+    withDefault: (value: number) => z.preprocess(digits, integer.default(value)),
+  });
+}
+
 /** Offset paging used by list routes; limits are capped per route. */
 export const OffsetPageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryInteger(1, 500).withDefault(50),
+  offset: queryInteger(0).withDefault(0),
 });
 
 /** Identity the gateway forwards to services, trusted only with a valid internal token. */

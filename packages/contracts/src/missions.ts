@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BrowserEventPayload } from './browser.ts';
 import { Cart } from './cartprep.ts';
-import { plainMessageText, Timestamp, unreadableInMessage } from './common.ts';
+import { plainMessageText, queryInteger, Timestamp, unreadableInMessage } from './common.ts';
 import { PurchaseFailure } from './purchase-requests.ts';
 import { PairingsRequest, PairingsResult, Season, WardrobeCategory } from './wardrobe.ts';
 
@@ -317,7 +317,7 @@ export type TurnCompletedData = z.infer<typeof TurnCompletedData>;
 /** `turn.failed`: the agent's turn failed or was abandoned; the mission takes the next message. */
 export const TurnFailedData = z.object({ turn_id: z.string(), code: z.string(), message: z.string() });
 
-export const StreamQuery = z.object({ after: z.coerce.number().int().min(0).optional() });
+export const StreamQuery = z.object({ after: queryInteger(0).optional() });
 
 /** What the gateway reads of a mission to decide who may open it (stream tokens). */
 export const MissionAccessSnapshot = MissionView.pick({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Cart, CartprepEvidence, CartprepFailureCode } from './cartprep.ts';
-import { NoBody, optionalBody, Timestamp } from './common.ts';
+import { NoBody, optionalBody, queryInteger, Timestamp } from './common.ts';
 import { amountsFitCurrency, isKnownCurrency } from './money.ts';
 
 /** An ISO 4217 code the runtime knows (Intl.supportedValuesOf('currency')). */
@@ -103,7 +103,7 @@ export const MAX_PURCHASE_REQUEST_PAGE = 200;
 export const ListPurchaseRequestsQuery = z.object({
   status: PurchaseRequestStatus.optional(),
   // 100: most households' whole history, for a client that does not page yet.
-  limit: z.coerce.number().int().min(1).max(MAX_PURCHASE_REQUEST_PAGE).default(100),
+  limit: queryInteger(1, MAX_PURCHASE_REQUEST_PAGE).withDefault(100),
   cursor: z.string().min(1).max(2048).optional(),
 });
 export type ListPurchaseRequestsQuery = z.infer<typeof ListPurchaseRequestsQuery>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.ts';
+import { queryInteger, Timestamp } from './common.ts';
 
 export const VtoJobStatus = z.enum(['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED']);
 export type VtoJobStatus = z.infer<typeof VtoJobStatus>;
@@ -54,7 +54,7 @@ export const VtoJobParams = z.object({ id: z.string().min(1).max(128), jobId: z.
 
 export const VtoJobListQuery = z.object({
   status: VtoJobStatus.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: queryInteger(1, 100).withDefault(20),
   cursor: z.string().max(512).optional(),
 });
 export type VtoJobListQuery = z.infer<typeof VtoJobListQuery>;

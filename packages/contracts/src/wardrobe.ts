@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Label, ShownText, Timestamp } from './common.ts';
+import { Label, queryInteger, ShownText, Timestamp } from './common.ts';
 
 export const WardrobeCategory = z.enum([
   'TOP',
@@ -93,7 +93,7 @@ export const ListItemsQuery = z.object({
   updatedSince: Timestamp.optional().describe(
     'only items changed at or after this instant, plus deletedItemIds',
   ),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: queryInteger(1, 200).withDefault(50),
   cursor: z.string().min(1).max(2048).optional(),
 });
 export type ListItemsQuery = z.infer<typeof ListItemsQuery>;
@@ -250,7 +250,7 @@ export type FeedSource = z.infer<typeof FeedSource>;
 
 export const FeedQuery = z.object({
   source: FeedSource.default('ALL'),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: queryInteger(1, 100).withDefault(50),
 });
 
 export const CollectionEntry = z.object({

@@ -93,3 +93,21 @@ describe('size keys', () => {
     expect(sizeKeys('6-9')).toEqual(['6-9']);
   });
 });
+
+// Every paging integer in a query string shares contracts' queryInteger: one route stands for all.
+describe('paging integers', () => {
+  it('reads plain digits and refuses other spellings with 422 naming the field', async () => {
+    const one = await list('limit=1');
+    expect(one.statusCode).toBe(200);
+    expect(one.json().items).toHaveLength(1);
+    for (const value of ['', '1e1', '0x10', ' 3 ', '2.5', '+3', '0', '101']) {
+      const res = await list(`limit=${encodeURIComponent(value)}`);
+      expect({ value, status: res.statusCode, loc: res.json().details?.[0]?.loc }).toEqual({
+        value,
+        status: 422,
+        loc: ['querystring', 'limit'],
+      });
+    }
+    expect((await list('limit=0x10')).json().details[0].msg).toMatch(/whole number written in digits/);
+  });
+});
