@@ -12,6 +12,7 @@ import {
   chunk,
   fakeAuthClient,
   type GeminiReply,
+  signedCalls,
   startFakeGemini,
   text,
   textChunks,
@@ -518,6 +519,63 @@ describe('Gemini behind the mission routes', () => {
       .filter((e) => e.type === 'turn.failed')
       .map((e) => e.data.code);
     expect(errors).toEqual(['MODEL_INVALID_TOOL_CALL', 'MODEL_INVALID_TOOL_CALL', 'MODEL_TIMEOUT']);
+  });
+
+  it('Gemini 3: each step goes back with its thought signature, or the model refuses the turn', async () => {
+    // A model that checks signatures as Gemini 3 does (400 without them), on its own server.
+    const strict = await startFakeGemini({ requireSignatures: true });
+    try {
+      const app = await buildTestApp(peers.url, {
+        model: createGeminiModel({
+          project: 'demo-project',
+          location: 'europe-west4',
+          model: 'gemini-3-flash',
+          timeoutMs: 2000,
+          baseUrl: strict.url,
+          tools: TOOLS,
+          authClient: fakeAuthClient,
+        }),
+      });
+      strict.script.push(
+        signedCalls(
+          'c2lnLW9uZQ==',
+          { name: 'search_commerce', args: { maxPrice: 50 } },
+          { name: 'list_wardrobe', args: {} },
+        ),
+        signedCalls('c2lnLXR3bw==', { name: 'search_commerce', args: { maxPrice: 75 } }),
+        text('Denim shorts at 30 EUR fit best.'),
+      );
+      const created = await app.inject({
+        method: 'POST',
+        url: `/api/v1/households/${H}/orchestrator/missions`,
+        headers: as(OWNER),
+        payload: { mission_type: 'STYLE', initial_message: 'shorts under 50 EUR' },
+      });
+      expect(created.statusCode).toBe(201);
+      expect(created.json().history[1]).toMatchObject({ content: 'Denim shorts at 30 EUR fit best.' });
+      const steps = strict.requests[2]!.body.contents as Array<{ role: string; parts: unknown[] }>;
+      expect(steps.filter((c) => c.role === 'model').map((c) => c.parts)).toEqual([
+        [
+          {
+            functionCall: { name: 'search_commerce', args: { maxPrice: 50 } },
+            thoughtSignature: 'c2lnLW9uZQ==',
+          },
+          { functionCall: { name: 'list_wardrobe', args: {} } },
+        ],
+        [
+          {
+            functionCall: { name: 'search_commerce', args: { maxPrice: 75 } },
+            thoughtSignature: 'c2lnLXR3bw==',
+          },
+        ],
+      ]);
+      // Signatures live for the turn only: neither the stored history nor the stream carries one.
+      expect(JSON.stringify(created.json())).not.toContain('c2lnLW9uZQ==');
+      const events = await app.ctx.events.after(created.json().mission_id, 0);
+      expect(JSON.stringify(events)).not.toContain('c2lnLW9uZQ==');
+    } finally {
+      await strict.close();
+    }
   });
 
   it('a client watching the stream sees the model write, piece by piece, before the reply lands', async () => {

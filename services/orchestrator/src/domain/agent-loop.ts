@@ -123,7 +123,7 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
     const outcomes: ToolOutcome[] = [];
     // A finished call's step goes DONE in the same plan.updated that starts the next one.
     let done: number | null = null;
-    for (const call of calls) {
+    for (const [i, call] of calls.entries()) {
       const index = plan.length;
       // Pairs a tool.result with its tool.call (unique within the turn).
       const callId = String(steps.flat().length + outcomes.length + 1);
@@ -146,7 +146,8 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
       });
       plan = setStepStatus(plan, index, 'DONE');
       done = index;
-      outcomes.push(outcome);
+      const signature = decision.calls[i]!.signature;
+      outcomes.push(signature ? { ...outcome, signature } : outcome);
     }
     if (done !== null) await ports.emit('plan.updated', planUpdated(turn_id, plan, [done]));
     steps.push(outcomes);

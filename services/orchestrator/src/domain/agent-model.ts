@@ -2,14 +2,20 @@ import type { Brief, Message, MissionType, Role, ToolName } from '@hs/contracts'
 import type { HouseholdPerson } from './brief/for-member.ts';
 import type { MissionContext } from './mission.ts';
 
-export type ToolCallRequest = { tool: string; args: Record<string, unknown> };
+/**
+ * `signature`: what the model asked to get back with this call when the turn's next step is
+ * asked for, untouched (Gemini's thought signature: Gemini 3 refuses a step whose earlier calls
+ * come back without theirs). Kept for the turn only, never stored or shown.
+ */
+export type ToolCallRequest = { tool: string; args: Record<string, unknown>; signature?: string };
 /** A proposed call after checking: a known tool, with arguments its schema accepted. */
 export type CheckedToolCall = { tool: ToolName; args: Record<string, unknown> };
 
 /** A tool call as run: `ok` false carries the error the tool reported (peer down, refused). */
-export type ToolOutcome =
+export type ToolOutcome = (
   | { ok: true; tool: string; args: Record<string, unknown>; result: unknown }
-  | { ok: false; tool: string; args: Record<string, unknown>; error: { code: string; message: string } };
+  | { ok: false; tool: string; args: Record<string, unknown>; error: { code: string; message: string } }
+) & { signature?: string };
 
 export type ModelInput = {
   missionType: MissionType;

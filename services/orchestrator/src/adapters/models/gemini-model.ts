@@ -77,7 +77,11 @@ export function buildContents(input: ModelInput): Content[] {
   for (const step of input.steps) {
     contents.push({
       role: 'model',
-      parts: step.map((o) => ({ functionCall: { name: o.tool, args: o.args } })),
+      // Each call with the thought signature it came with, as Gemini 3 requires.
+      parts: step.map((o) => ({
+        functionCall: { name: o.tool, args: o.args },
+        ...(o.signature ? { thoughtSignature: o.signature } : {}),
+      })),
     });
     contents.push({ role: 'user', parts: step.map(responsePart) });
   }
@@ -164,14 +168,20 @@ const textOf = (p: Part) => (typeof p.text === 'string' && !p.thought ? p.text :
 
 /** The decision in the answer's parts, whether they came in one response or in many chunks. */
 function decide(parts: Part[]): ModelDecision {
-  const calls = parts.flatMap((p) => (p.functionCall ? [p.functionCall] : []));
+  const calls = parts.flatMap((p) =>
+    p.functionCall ? [{ ...p.functionCall, signature: p.thoughtSignature }] : [],
+  );
   const text = parts.map(textOf).join('');
   if (calls.length > 0) {
     if (calls.some((c) => !c.name))
       throw new ModelError('MODEL_INVALID_TOOL_CALL', 'The agent model proposed a tool call without a name');
     return {
       kind: 'tools',
-      calls: calls.map((c) => ({ tool: c.name!, args: c.args ?? {} })),
+      calls: calls.map((c) => ({
+        tool: c.name!,
+        args: c.args ?? {},
+        ...(c.signature ? { signature: c.signature } : {}),
+      })),
       ...(text.trim() ? { reasoning: text.trim() } : {}),
     };
   }
