@@ -91,6 +91,7 @@ describe('Gemini adapter (Vertex generateContent against a local server)', () =>
       properties: { maxPrice: { type: 'number' }, season: { enum: ['SPRING', 'SUMMER', 'FALL', 'WINTER'] } },
     });
     expect(JSON.stringify(req!.body.systemInstruction)).toContain('STYLE mission');
+    expect(req!.body.generationConfig).toMatchObject({ temperature: 0.2 });
   });
 
   it('reads function calls, and sends earlier steps back as function responses (multi-turn)', async () => {
@@ -553,6 +554,8 @@ describe('Gemini behind the mission routes', () => {
       });
       expect(created.statusCode).toBe(201);
       expect(created.json().history[1]).toMatchObject({ content: 'Denim shorts at 30 EUR fit best.' });
+      // Gemini 3 keeps its own temperature (Google's guidance); Gemini 2 gets 0.2 (first test).
+      expect(strict.requests[0]!.body.generationConfig).not.toHaveProperty('temperature');
       const steps = strict.requests[2]!.body.contents as Array<{ role: string; parts: unknown[] }>;
       expect(steps.filter((c) => c.role === 'model').map((c) => c.parts)).toEqual([
         [

@@ -273,6 +273,13 @@ async function generateStreamed(
   return answer;
 }
 
+/**
+ * A low temperature keeps Gemini 1 and 2 on the brief. Gemini 3 is tuned for its default (1.0):
+ * Google's guide warns that lowering it brings loops and worse reasoning, so it is not sent.
+ */
+export const temperatureFor = (model: string): number | undefined =>
+  /(^|\/)gemini-[12][.-]/.test(model) ? 0.2 : undefined;
+
 export function createGeminiModel(options: GeminiOptions): AgentModel {
   const ai = new GoogleGenAI({
     vertexai: true,
@@ -288,6 +295,7 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
   });
   const declarations = functionDeclarations(options.tools);
   const stream = options.stream ?? true;
+  const temperature = temperatureFor(options.model);
 
   return {
     name: `gemini:${options.model}`,
@@ -301,7 +309,7 @@ export function createGeminiModel(options: GeminiOptions): AgentModel {
           tools: [
             { functionDeclarations: declarations.filter((d) => input.tools.includes(d.name as never)) },
           ],
-          temperature: 0.2,
+          ...(temperature === undefined ? {} : { temperature }),
         },
       };
       // A JSON chat's caller stops waiting at its deadline: the model gives up first, so the
