@@ -77,8 +77,16 @@ export const HouseholdParams = z.object({ id: z.string().min(1).max(128) });
  * instead of a 422 naming the parameter.
  */
 export function queryInteger(min: number, max = Number.MAX_SAFE_INTEGER) {
-  const digits = (v: unknown) => (typeof v === 'string' && /^-?\d{1,16}$/.test(v) ? Number(v) : v);
-  const integer = z.number({ error: 'Expected a whole number written in digits' }).int().min(min).max(max);
+  const digits = (v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v);
+  // Only the type error gets this message; a number out of bounds keeps zod's, naming the bound.
+  const integer = z
+    .number({
+      error: (issue) =>
+        issue.code === 'invalid_type' ? 'Expected a whole number written in digits' : undefined,
+    })
+    .int()
+    .min(min)
+    .max(max);
   return Object.assign(z.preprocess(digits, integer), {
     /** The default inside the pipe, where the OpenAPI document shows it. */
     withDefault: (value: number) => z.preprocess(digits, integer.default(value)),

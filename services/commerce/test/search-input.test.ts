@@ -109,5 +109,7 @@ describe('paging integers', () => {
       });
     }
     expect((await list('limit=0x10')).json().details[0].msg).toMatch(/whole number written in digits/);
+    // Out of bounds is told by its bound, not as a spelling mistake.
+    expect((await list('limit=101')).json().details[0].msg).toMatch(/<=100/);
   });
 });

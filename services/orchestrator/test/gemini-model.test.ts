@@ -265,6 +265,43 @@ describe('Gemini adapter (Vertex generateContent against a local server)', () =>
     });
   });
 
+  it('keeps a thought signature that comes on a part of its own for the step’s first call', async () => {
+    // Streamed: the signature in an empty text part after the call (how a stream may end).
+    gemini.script.push({
+      stream: [
+        chunk([{ functionCall: { name: 'list_wardrobe', args: {} } }]),
+        chunk([{ text: '', thoughtSignature: 'U0lH' }], true),
+      ],
+    });
+    expect(await model().next(input())).toEqual({
+      kind: 'tools',
+      calls: [{ tool: 'list_wardrobe', args: {}, signature: 'U0lH' }],
+    });
+    // Whole: on the text written before the calls.
+    gemini.script.push({
+      body: {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                { text: 'Checking.', thoughtSignature: 'dGV4dA==' },
+                { functionCall: { name: 'list_wardrobe', args: {} } },
+              ],
+            },
+            finishReason: 'STOP',
+          },
+        ],
+      },
+    });
+    expect(await model(2000, false).next(input())).toMatchObject({
+      calls: [{ tool: 'list_wardrobe', signature: 'dGV4dA==' }],
+    });
+    // On the call itself.
+    gemini.script.push(signedCalls('b3du', { name: 'list_wardrobe', args: {} }));
+    expect(await model().next(input())).toMatchObject({ calls: [{ signature: 'b3du' }] });
+  });
+
   it('times out a stalled stream, not a slow but steady one', async () => {
     const steady: GeminiReply = {
       stream: [

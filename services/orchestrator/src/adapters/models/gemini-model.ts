@@ -171,6 +171,10 @@ function decide(parts: Part[]): ModelDecision {
   const calls = parts.flatMap((p) =>
     p.functionCall ? [{ ...p.functionCall, signature: p.thoughtSignature }] : [],
   );
+  // A signature may also come on a part of its own (an empty text part ending a stream, or the
+  // text before the calls): it belongs to the step, which Gemini reads off its first call.
+  const loose = parts.find((p) => !p.functionCall && p.thoughtSignature)?.thoughtSignature;
+  if (calls[0] && !calls[0].signature && loose) calls[0].signature = loose;
   const text = parts.map(textOf).join('');
   if (calls.length > 0) {
     if (calls.some((c) => !c.name))
@@ -274,11 +278,11 @@ async function generateStreamed(
 }
 
 /**
- * A low temperature keeps Gemini 1 and 2 on the brief. Gemini 3 is tuned for its default (1.0):
- * Google's guide warns that lowering it brings loops and worse reasoning, so it is not sent.
+ * A low temperature keeps the model on the brief. Gemini 3 and later are tuned for their default
+ * (1.0): Google's guide warns that lowering it brings loops and worse reasoning, so none is sent.
  */
 export const temperatureFor = (model: string): number | undefined =>
-  /(^|\/)gemini-[12][.-]/.test(model) ? 0.2 : undefined;
+  /(^|\/)gemini-([3-9]|\d{2,})([.-]|$)/.test(model) ? undefined : 0.2;
 
 export function createGeminiModel(options: GeminiOptions): AgentModel {
   const ai = new GoogleGenAI({
