@@ -578,7 +578,7 @@ describe('Gemini behind the mission routes', () => {
         signedCalls(
           'c2lnLW9uZQ==',
           { name: 'search_commerce', args: { maxPrice: 50 } },
-          { name: 'list_wardrobe', args: {} },
+          { id: 'fc_2', name: 'list_wardrobe', args: {} },
         ),
         signedCalls('c2lnLXR3bw==', { name: 'search_commerce', args: { maxPrice: 75 } }),
         text('Denim shorts at 30 EUR fit best.'),
@@ -600,7 +600,7 @@ describe('Gemini behind the mission routes', () => {
             functionCall: { name: 'search_commerce', args: { maxPrice: 50 } },
             thoughtSignature: 'c2lnLW9uZQ==',
           },
-          { functionCall: { name: 'list_wardrobe', args: {} } },
+          { functionCall: { id: 'fc_2', name: 'list_wardrobe', args: {} } },
         ],
         [
           {
@@ -608,6 +608,16 @@ describe('Gemini behind the mission routes', () => {
             thoughtSignature: 'c2lnLXR3bw==',
           },
         ],
+      ]);
+      // A call the model gave an id is answered under that id.
+      const responses = steps
+        .filter((c) => c.role === 'user')
+        .flatMap((c) => c.parts as Array<{ functionResponse?: Record<string, unknown> }>)
+        .flatMap((p) => (p.functionResponse ? [p.functionResponse] : []));
+      expect(responses.map((r) => [r.name, r.id])).toEqual([
+        ['search_commerce', undefined],
+        ['list_wardrobe', 'fc_2'],
+        ['search_commerce', undefined],
       ]);
       // Signatures live for the turn only: neither the stored history nor the stream carries one.
       expect(JSON.stringify(created.json())).not.toContain('c2lnLW9uZQ==');

@@ -146,8 +146,12 @@ export async function runAgentTurn(input: TurnInput, ports: TurnPorts): Promise<
       });
       plan = setStepStatus(plan, index, 'DONE');
       done = index;
-      const signature = decision.calls[i]!.signature;
-      outcomes.push(signature ? { ...outcome, signature } : outcome);
+      const { signature, modelCallId } = decision.calls[i]!;
+      outcomes.push({
+        ...outcome,
+        ...(signature ? { signature } : {}),
+        ...(modelCallId ? { modelCallId } : {}),
+      });
     }
     if (done !== null) await ports.emit('plan.updated', planUpdated(turn_id, plan, [done]));
     steps.push(outcomes);

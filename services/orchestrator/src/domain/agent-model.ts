@@ -3,11 +3,14 @@ import type { HouseholdPerson } from './brief/for-member.ts';
 import type { MissionContext } from './mission.ts';
 
 /**
- * `signature`: what the model asked to get back with this call when the turn's next step is
- * asked for, untouched (Gemini's thought signature: Gemini 3 refuses a step whose earlier calls
- * come back without theirs). Kept for the turn only, never stored or shown.
+ * What the model asks to get back with a call when the turn's next step is asked for, untouched
+ * and kept for the turn only (never stored or shown): `signature`, Gemini's thought signature
+ * (Gemini 3 refuses a step whose earlier calls come back without theirs); `modelCallId`, the id
+ * a model may give a call, which the call's answer must carry (not the stream's `callId`).
  */
-export type ToolCallRequest = { tool: string; args: Record<string, unknown>; signature?: string };
+type ModelEcho = { signature?: string; modelCallId?: string };
+
+export type ToolCallRequest = { tool: string; args: Record<string, unknown> } & ModelEcho;
 /** A proposed call after checking: a known tool, with arguments its schema accepted. */
 export type CheckedToolCall = { tool: ToolName; args: Record<string, unknown> };
 
@@ -15,7 +18,8 @@ export type CheckedToolCall = { tool: ToolName; args: Record<string, unknown> };
 export type ToolOutcome = (
   | { ok: true; tool: string; args: Record<string, unknown>; result: unknown }
   | { ok: false; tool: string; args: Record<string, unknown>; error: { code: string; message: string } }
-) & { signature?: string };
+) &
+  ModelEcho;
 
 export type ModelInput = {
   missionType: MissionType;

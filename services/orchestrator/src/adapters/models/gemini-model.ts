@@ -67,7 +67,11 @@ const historyContent = (m: Message): Content => {
 };
 
 const responsePart = (o: ToolOutcome): Part => ({
-  functionResponse: { name: o.tool, response: o.ok ? { output: o.result } : { error: o.error } },
+  functionResponse: {
+    ...(o.modelCallId ? { id: o.modelCallId } : {}),
+    name: o.tool,
+    response: o.ok ? { output: o.result } : { error: o.error },
+  },
 });
 
 /** The mission history, then this turn's message and each model step with its tools' answers. */
@@ -79,7 +83,7 @@ export function buildContents(input: ModelInput): Content[] {
       role: 'model',
       // Each call with the thought signature it came with, as Gemini 3 requires.
       parts: step.map((o) => ({
-        functionCall: { name: o.tool, args: o.args },
+        functionCall: { ...(o.modelCallId ? { id: o.modelCallId } : {}), name: o.tool, args: o.args },
         ...(o.signature ? { thoughtSignature: o.signature } : {}),
       })),
     });
@@ -185,6 +189,7 @@ function decide(parts: Part[]): ModelDecision {
         tool: c.name!,
         args: c.args ?? {},
         ...(c.signature ? { signature: c.signature } : {}),
+        ...(c.id ? { modelCallId: c.id } : {}),
       })),
       ...(text.trim() ? { reasoning: text.trim() } : {}),
     };
