@@ -69,6 +69,14 @@ export function wardrobeReply(listed: ToolOutcome | undefined): string {
 export const UNDERAGE_REFUSAL =
   "I can't help with looking older to get into clubs or bars or to be served: those age checks are there for a reason. I'm happy to help find something you'll feel great in for a party, a birthday or a night with friends.";
 
+/** Dressing a child to look sexy (read-message.ts sexualisesChild): refused. */
+export const CHILD_SAFETY_REFUSAL =
+  "I can't help with making a child look sexy. I'm happy to find clothes that suit their age and that they'll love: tell me the item, the size and the occasion.";
+
+/** "has mum approved the coat" (brief/off-topic.ts APPROVAL_ASKED): where approvals are seen and made. */
+export const APPROVAL_REPLY =
+  "I can't see or decide approvals: a parent or guardian approves or declines each purchase request in the app, and the request shows there whether it is still waiting. Nothing was changed. I'm happy to keep looking for things with you.";
+
 /** Another household's or another child's data asked for: the stylist sees this household only. */
 export const OTHERS_DATA_REFUSAL =
   "I can't look at another household's or another child's wardrobe, sizes or details: I only see your own household's. I'm happy to help with shopping for your family, or with a gift if you tell me the size and age yourself.";

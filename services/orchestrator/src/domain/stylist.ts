@@ -14,18 +14,21 @@ import { itemMemory, withoutReplaced } from './brief/item-memory.ts';
 import { briefForKind, type ItemScopes } from './brief/item-scopes.ts';
 import {
   AFTER_SALES,
+  APPROVAL_ASKED,
   OFF_TOPIC_SUBJECT,
   OTHERS_DATA,
   UNDERAGE_ENTRY,
   WEIGHT_LOSS,
 } from './brief/off-topic.ts';
 import { preferredBrand } from './brief/preferred-brand.ts';
-import { categoryOf, type Reading, readMessage } from './brief/read-message.ts';
+import { categoryOf, type Reading, readMessage, sexualisesChild } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
 import { ownedName, type Paired, shownOffer } from './brief/shown-offer.ts';
 import { compact, updateBrief } from './brief/update-brief.ts';
 import {
   AFTER_SALES_REPLY,
+  APPROVAL_REPLY,
+  CHILD_SAFETY_REFUSAL,
   CLARIFY,
   OFF_TOPIC,
   OTHERS_DATA_REFUSAL,
@@ -160,7 +163,9 @@ export function styleDecision(input: ModelInput): ModelDecision {
           ? OTHERS_DATA_REFUSAL
           : UNDERAGE_ENTRY.test(reading.text)
             ? UNDERAGE_REFUSAL
-            : REFUSAL,
+            : sexualisesChild(reading)
+              ? CHILD_SAFETY_REFUSAL
+              : REFUSAL,
       );
     if (reading.intent === 'thanks') return reply(WELCOME);
     // "what's in my daughter's wardrobe": what is owned is listed, nothing searched, the brief kept.
@@ -179,6 +184,8 @@ export function styleDecision(input: ModelInput): ModelDecision {
     }
     // "can i return the coat", "where is my order", a diet: its own answer, the brief kept as it was.
     if (reading.intent === 'offtopic' && AFTER_SALES.test(reading.text)) return reply(AFTER_SALES_REPLY);
+    // "has mum approved the coat": where a purchase request stands is in the app, not a search.
+    if (reading.intent === 'offtopic' && APPROVAL_ASKED.test(reading.text)) return reply(APPROVAL_REPLY);
     if (reading.intent === 'offtopic' && WEIGHT_LOSS.test(reading.text)) return reply(WEIGHT_LOSS_REPLY);
     if (forMemberId && empty && (reading.intent === 'offtopic' || reading.intent === 'clarify'))
       return reply(CLARIFY, { forMemberId });

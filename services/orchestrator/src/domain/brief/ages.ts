@@ -11,7 +11,7 @@ export const MAX_KIDS_SIZES = 6;
 
 /** Someone an age can belong to. Without one, "2 years" is a duration ("2 years warranty"). */
 const PERSON =
-  /\b(?:kids?|child(?:ren)?|sons?|daughters?|boys?|girls?|toddlers?|bab(?:y|ies)|grand(?:son|daughter|kid|child)s?|grandchildren|nephews?|nieces?|twins|teens?|teenagers?|eldest|oldest|youngest|he|she|hes|shes|he's|she's)\b/;
+  /\b(?:brothers?|sisters?|cousins?|kids?|child(?:ren)?|sons?|daughters?|boys?|girls?|toddlers?|bab(?:y|ies)|grand(?:son|daughter|kid|child)s?|grandchildren|nephews?|nieces?|twins|teens?|teenagers?|eldest|oldest|youngest|he|she|hes|shes|he's|she's)\b/;
 /** "6 year old", "6yo", "6 y/o": an age wherever it is said. */
 const YEARS_OLD = String.raw`(?:(?:years?|yrs?)[ -]?olds?|yo|y\/o)\b`;
 /** "6 years": an age only for someone, and never a duration ("lasts 2 years", "2 years warranty"). */
@@ -38,7 +38,9 @@ const ONE_AGE = new RegExp(
   [
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my
     // son, 2 pairs", "1 boy 1 girl").
+    // "her sister is 8", "his brother who's 11": a sibling said with an age too.
     String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:, )?(?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:my|his|her|their|our|the) (?:little |big |older |younger |baby |twin )?(?:brother|sister|cousin|twin)s? (?:, )?(?:is |who is |whos |who's )(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:kids|children|twins|boys|girls) (?:are|r) (\d{1,2})\b${NOT_MONTHS}`,
     // "kids 8" is a size: a child, toddler or baby is an age only when said so ("my kid is 7").

@@ -16,6 +16,13 @@ const wordsOf = (filter: (k: (typeof KINDS)[number]) => boolean) =>
     .join('|');
 const ITEM = wordsOf(() => true);
 const categoryOfWord = new Map(KINDS.flatMap((k) => k.words.map((w) => [w, k.category] as const)));
+/** Items sold in one size: any figure said beside them is a price ("a shirt 39 and a tie 20"). */
+const ONE_SIZE = new Set(
+  KINDS.filter(
+    (k) =>
+      k.category === 'BAG' || ['tie', 'cufflinks', 'pocket square', 'sunglasses', 'scarf'].includes(k.kind),
+  ).flatMap((k) => k.words),
+);
 /** Trousers whose bare figure is a waist ("jeans 32"): read as a size (read-message.ts). */
 const TROUSERS = /^(?:jeans|trousers|chinos|pants|cords|slacks|denims)$/;
 
@@ -27,9 +34,11 @@ const ITEM_FIGURE = new RegExp(
   String.raw`(?<![\w-])(${ITEM}) (?:, )?(\d{1,4})(?![\w'])${NOT_PRICE_AFTER}`,
   'g',
 );
-/** Hats are sized by head girth in cm, shirts by collar in inches. */
+/** Hats are sized by head girth in cm, shirts by collar in inches or (a man's shirt) in cm. */
 const HATS = /^(?:hats?|caps?|beanies?|berets?|sun ?hats?)$/;
 const SHIRTS = /shirts?$/;
+/** A shirt with a collar ("a shirt 41", "dress shirt 39"), not a t-shirt or a sweatshirt. */
+const COLLARED = /^(?:shirts?|dress shirts?|work shirts?|formal shirts?|oxford shirts?|school shirts?)$/;
 /** European children's sizes are heights in cm, 6 apart: 50, 56, ... 176 (said of a child). */
 const EU_HEIGHT = (n: number) => n >= 50 && n <= 176 && (n - 50) % 6 === 0;
 const CHILD =
@@ -39,11 +48,13 @@ const CHILD =
 const measuredSize = (word: string, n: number, forChild: boolean) =>
   (HATS.test(word) && n >= 48 && n <= 64) ||
   (SHIRTS.test(word) && n >= 14 && n <= 19) ||
+  (COLLARED.test(word) && n >= 36 && n <= 46) ||
   (forChild && EU_HEIGHT(n));
 
 /** A bare figure a size could never be for the item: a price. */
 function noSize(word: string, n: number, forChild: boolean): boolean {
   if (categoryOfWord.get(word) === 'SHOES') return n > 48;
+  if (ONE_SIZE.has(word)) return true;
   if (measuredSize(word, n, forChild)) return false;
   if (TROUSERS.test(word)) return n > 48 || (n > 16 && n < 24);
   // Clothes: UK and US sizes are even, kids' ages stop at 16, European sizes at about 58.
@@ -65,7 +76,7 @@ const sizeInAnyList = (word: string, n: number, forChild: boolean) =>
  * date or a distance follows ("for 22 players", "for 21 june", "for 20 mile walks").
  */
 const FOR_FIGURE = new RegExp(
-  String.raw`((?<![\w-])(?:${ITEM}|something|anything|outfit|outfits|one|ones|it|them|those|these)(?: [a-z'-]+| ,){0,6}? for )(\d{2,4})(?![\w'])${NOT_PRICE_AFTER}`,
+  String.raw`((?<![\w-])(?:${ITEM}|something|anything|outfit|outfits|one|ones|it|them|those|these)(?: [a-z'-]+| ,| (?<=\b(?:size|sz|uk|eu|us|age) )\d{1,2}(?:\.5)?){0,6}? for )(\d{2,4})(?![\w'])${NOT_PRICE_AFTER}`,
   'g',
 );
 

@@ -13,6 +13,7 @@
 export const ENGLISH_WORDS = new Set(
   `
   bars brash brats brays
+  gargles giggled giggles gobbles gurgles
   thermal vets snoop snooped snoops snoozed snoozes stood tacking talking tanking tanning tasking thanking
   abort abound abounds abridge abridges actuality actuary aground annually aroused astound autumnal
   backpacked backspace backtrack backtracks bandies bangs bathroom bathrooms beached beaches beadier

@@ -51,13 +51,24 @@ export function itemSpans(text: string, found: Found[], isColour: (word: string)
     const next = found[i + 1];
     const prevEnd = prev ? prev.at + prev.w.length : 0;
     const before = seps.filter((s) => s.from >= prevEnd && s.to <= f.at).pop();
-    const from = before ? before.to : prev ? prevEnd : 0;
+    const from = before ? before.to : prev ? Math.max(prevEnd, spans[i - 1]?.to ?? 0) : 0;
     const upTo = next ? next.at : text.length;
     const inGap = seps.filter((s) => s.from >= wordEnd && s.to <= upTo);
-    const to = next ? (inGap.pop()?.from ?? wordEnd) : (inGap[0]?.from ?? text.length);
+    const to = next ? (inGap.pop()?.from ?? pricedEnd(text, wordEnd, upTo)) : (inGap[0]?.from ?? text.length);
     spans.push({ kind: f.kind, from, to, wordEnd });
   }
   return spans;
+}
+
+/**
+ * "a coat max 70 boots max 50": with no separator between two items, a ceiling said right after
+ * the first is the first's (the items then meet after it); otherwise they meet after the item word.
+ */
+const CEILING_AFTER_ITEM =
+  /^ (?:(?:max(?:imum)?|under|below|up to|less than|no more than|at most|for|around|about) ?(?:[$£€] ?)?\d+(?:\.\d{1,2})?(?: ?(?:[$£€]|quid|pounds?|euros?|dollars?|bucks|max|tops))?)(?= )/;
+function pricedEnd(text: string, wordEnd: number, upTo: number): number {
+  const m = text.slice(wordEnd, upTo).match(CEILING_AFTER_ITEM);
+  return m ? wordEnd + m[0].length : wordEnd;
 }
 
 const categoryOf = (kind: string) => KINDS.find((k) => k.kind === kind)?.category;

@@ -322,6 +322,12 @@ const soundsLike = (t: string) =>
     .replace(/\bgenes\b/g, 'jeans')
     .replace(/\bgene (?=jacket|shorts|skirt|dress)/g, 'jean ')
     .replace(/\bjump hers?\b/g, 'jumper')
+    // "a winter cost", "a warm cost for my son": a coat, when the word before is what a coat is
+    // (never "the winter cost of heating", "a school cost us 40").
+    .replace(
+      /\b(winter|rain|warm|wool|woollen|woolen|puffer|padded|school|trench|pea|duffle|duffel|waterproof|thick|smart|dress|long|black|navy|grey|gray|red|blue|green|pink|brown|camel|beige) cost(s?)\b(?! (?:of|me|us|him|her|them|around|about|under|over|less|more|too|a lot|much|so|an?|the|\$|£|€|\d))/g,
+      '$1 coat$2',
+    )
     .replace(/\bte[ea] shirts\b/g, 't-shirts')
     .replace(/\bte[ea] shirt\b/g, 't-shirt')
     // "talla 38", "taille 40": the size, as Spanish and French families type it.

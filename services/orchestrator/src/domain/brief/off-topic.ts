@@ -66,9 +66,12 @@ export const WEIGHT_LOSS = new RegExp(
   ].join('|'),
 );
 
-/** "write me a poem about socks", "tell me a story about a dress": a creative task, not shopping. */
+/**
+ * "write me a poem about socks", "tell me a story about a dress", "help me write a birthday card for
+ * my mum": a creative task, not shopping.
+ */
 export const CREATIVE_TASK =
-  /\b(?:write|tell|sing|make up|compose) (?:me |us |my \w+ )?(?:a |an |some )?(?:funny |short |little )?(?:poem|story|song|joke|rap|limerick|haiku|essay|riddle)s?\b/;
+  /\b(?:write|tell|sing|make up|compose) (?:me |us |my \w+ )?(?:a |an |some )?(?:funny |short |little )?(?:poem|story|song|joke|rap|limerick|haiku|essay|riddle)s?\b|\b(?:write|compose|draft|word) (?:me |us )?(?:a |an |the |some |my )?(?:nice |short |funny |little |sweet )?(?:(?:birthday|christmas|thank[- ]you|get[- ]well|wedding|anniversary|leaving|sympathy|valentine'?s?|mother'?s day|father'?s day) )?(?:card|message|letter|note|speech|toast|invitation|invite|email|text|caption|post)s?\b/;
 
 /**
  * One someone outside the family: the neighbours, a friend, a classmate, the other family. ("What
@@ -88,9 +91,11 @@ const THEIR_DETAILS = 'wardrobes?|closets?|accounts?|address|password|phone numb
 export const OTHERS_DATA = new RegExp(
   [
     // "show me what the johnsons next door have in their wardrobe", "check what my friend has in hers".
-    String.raw`\b(?:show|see|look|check|tell)(?: me| us)? (?:what(?:'s| is)?|inside|into|in) (?:[a-z']+ ){0,3}?(?:${OUTSIDER})(?: [a-z']+){0,4}? (?:their|his|her) (?:${THEIR_DETAILS}|orders?|purchases?)\b`,
+    // "show me what my neighbour's kids have in their wardrobe": the outsider's children are outsiders too.
+    String.raw`\b(?:show|see|look|check|tell)(?: me| us)? (?:what(?:'s| is)?|inside|into|in) (?:[a-z']+ ){0,3}?(?:${OUTSIDER})(?:'s|s'|')?(?: [a-z']+){0,4}? (?:their|his|her) (?:${THEIR_DETAILS}|orders?|purchases?)\b`,
     // "what's my friend's address", "open the neighbours' account".
-    String.raw`\b(?:show|see|look (?:at|in|into|through)|check|open|access|get into|read|give me|tell me|what(?:'s| is| are))(?: me| us)? (?:${OUTSIDER})(?:'s|s'|') (?:${THEIR_DETAILS})\b`,
+    // "what's in my neighbour's son's wardrobe": one of theirs, named after them.
+    String.raw`\b(?:show|see|look (?:at|in|into|through)|check|open|access|get into|read|give me|tell me|what(?:'s| is| are))(?: me| us)?(?: in)? (?:my |our )?(?:${OUTSIDER})(?:'s|s'|')(?: [a-z]+(?:'s|s'|'))? (?:${THEIR_DETAILS})\b`,
     // "what did the other family order", "what have the neighbours bought".
     String.raw`\bwhat (?:did|has|have) (?:${OUTSIDER}) (?:order|ordered|buy|bought|purchase|purchased)\b`,
     // Their size, asked about: "what size is emily from his class", "what size does my friend's son wear".
@@ -134,5 +139,29 @@ export const WARDROBE_ASKED = new RegExp(
     String.raw`\bwhat(?:'s| is| do (?:i|we|they|you)(?: already)? have| does (?:she|he)(?: already)? have)(?: already)? in ${OWN_WARDROBE}\b`,
     String.raw`\b(?:show|list|see|check|look (?:at|in|through)|go through|tell me about)(?: me| us)? (?:what'?s in |what is in )?${OWN_WARDROBE}\b`,
     String.raw`\bwhat (?:[a-z]+ ){0,2}(?:do|does) (?:i|we|she|he|they|my [a-z]+|our [a-z]+) (?:already |still )?(?:have|own|got)(?: already)?(?: in (?:the|my|our|his|her|their) (?:wardrobe|closet))? ?(?:\?|\.)? ?$`,
+  ].join('|'),
+);
+
+/**
+ * Dressing a child to look sexy ("a crop top for my 9 year old that makes her look sexy"): refused
+ * whatever is named, when the message is about a child (read-message.ts: a child's age, or a word
+ * for a child). An adult's "a sexy dress for date night" is shopping.
+ */
+export const SEXUALISED = /\b(?:sexy|sexier|seductive|provocative|slutty|raunchy|sultry|va-?va-?voom)\b/;
+export const A_CHILD_SAID =
+  /\b(?:kids?|child|children|toddlers?|little (?:girl|boy|one)s?|schoolgirls?|schoolboys?|pre-?teens?|tweens?|year[- ]olds?|years? old|primary school|year \d|grade \d)\b/;
+
+/**
+ * Asking where a purchase request stands ("has mum approved the coat", "why is my dad still not
+ * approving the jacket", "can you check if the request was approved"): the stylist neither sees nor
+ * decides approvals, so it says where they are instead of searching for the item named.
+ */
+export const APPROVAL_ASKED = new RegExp(
+  [
+    String.raw`\b(?:has|have|did|had) (?:my |our |the )?(?:[a-z]+ ){0,2}(?:already |yet |still |finally )?(?:approved?|okayed|ok'?d|said yes to|declined|rejected|denied|turned down)\b(?! of\b)`,
+    String.raw`\b(?:why|when) (?:is|isn'?t|has|hasn'?t|will|won'?t|did|didn'?t|does|doesn'?t|was|wasn'?t|would|wouldn'?t|can'?t|haven'?t|have) (?:[a-z']+ ){0,5}(?:approv(?:e|ed|es|ing|al)|declined?|rejected?|denied|deny|denies)\b(?! of\b)`,
+    String.raw`\b(?:check|see|know|tell me|find out) (?:if|whether) (?:[a-z']+ ){0,5}(?:approved|declined|rejected|denied)\b`,
+    String.raw`\b(?:is|was|has) (?:it|that|this|the [a-z]+|my [a-z]+|our [a-z]+)(?: been)? (?:approved|declined|rejected|denied)(?: yet)?\b`,
+    String.raw`\b(?:waiting|wait|still waiting) (?:for|on) (?:(?:the |an? |my |his |her )?approval|[a-z]+ to approve)\b|\b(?:pending|awaiting) (?:approval|confirmation)\b|\bstatus of (?:my|the|our|his|her) (?:purchase )?(?:request|approval)\b`,
   ].join('|'),
 );

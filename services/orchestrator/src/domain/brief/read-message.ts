@@ -6,12 +6,15 @@ import { climateOf, localSeason } from './climate.ts';
 import { type ItemScope, type ItemScopes, itemSpans, SHARED_WORDS, widestPrice } from './item-scopes.ts';
 import { normalize } from './normalize.ts';
 import {
+  A_CHILD_SAID,
   AFTER_SALES,
+  APPROVAL_ASKED,
   CLOTHES_CARE,
   CLOTHING_TALK,
   CREATIVE_TASK,
   OFF_TOPIC_SUBJECT,
   OTHERS_DATA,
+  SEXUALISED,
   UNDERAGE_ENTRY,
   WARDROBE_ASKED,
   WEIGHT_LOSS,
@@ -197,9 +200,12 @@ function withoutServed(text: string, taken: ReturnType<typeof takeKinds>) {
   return rest === text ? { text, taken } : { text: rest, taken: takeKinds(rest) };
 }
 
-/** What is said no to: "not black", "no heels" ("do not forget the wedding" is a reminder, no negation). */
+/**
+ * What is said no to: "not black", "no heels", "forget the shoes", "drop the hat" ("do not forget
+ * the wedding" and "don't forget the shoes" are reminders, no negation).
+ */
 const NEGATION =
-  /\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ ){0,2}but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|(?:don'?t|doesn'?t|didn'?t|do not|does not|never) like|dislikes?|hates?|hated|can'?t stand|won'?t wear|will not wear|refuses to wear|avoid|no more)\s+(?!forget\b)/g;
+  /(?<!\b(?:don'?t|do not|never|not|won'?t|can'?t|didn'?t|mustn'?t|shouldn'?t) )\b(?:forget(?: about)?|drop|skip|scrap|ditch|scratch|leave out|cross off) (?:the|those|that|them)(?= )|\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ ){0,2}but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|(?:don'?t|doesn'?t|didn'?t|do not|does not|never) like|dislikes?|hates?|hated|can'?t stand|won'?t wear|will not wear|refuses to wear|avoid|no more)\s+(?!forget\b)/g;
 const SCOPE_END =
   /^(?:and|but|just|only|wait|thanks|problem|worries|way|idea|under|below|over|less|around|about|for|size|in|because|so|i|we|please|though|with|that|which|maybe|instead|anything|make|actually)$/;
 
@@ -364,7 +370,7 @@ const DECLINED =
  * that one", "to buy it") was shown: that is buying.
  */
 const BUY_SOMETHING_NEW =
-  /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us)\s+)?(?:a|an|some|new|one|\d{1,2}|pairs?|for)\b|\b(?:want|wants|need|needs|like|looking|hoping|planning|trying)(?: to)? (?:buy|purchase|order)\b(?! (?:the|it|this|that|these|those|them|one of|both|either)\b)/;
+  /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us|(?:my|our|his|her|their) (?:little |eldest |youngest |oldest |older |younger )?[a-z]+(?:'s)?)\s+)?(?:a|an|some|new|one|\d{1,2}|pairs?|for)\b|\b(?:want|wants|need|needs|like|looking|hoping|planning|trying|have|has|got|gotta|must|going|gonna)(?: to)? (?:buy|purchase|order)\b(?! (?:the|it|this|that|these|those|them|one of|both|either)\b)/;
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
 const SHOPPING =
@@ -534,7 +540,10 @@ const KIDS_RANGE =
 
 function readSizes(said: string, ages: number[]): string[] {
   // "42 eu", "5 uk": the system after the number, as before it.
-  const baby = readBabySizes(spokenSizes(said).replace(/\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1'));
+  // Not a number said after its own system: "uk 5 eu 38" is UK 5 and EU 38.
+  const baby = readBabySizes(
+    spokenSizes(said).replace(/(?<!\b(?:eu|us|uk|au) ?)\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1'),
+  );
   const text = baby.rest;
   const sizes: string[] = [];
   const add = (s: string) => sizes.includes(s) || sizes.push(s);
@@ -774,7 +783,7 @@ function readOwned(text: string): { owned?: Reading['owned']; rest: string } {
   // one piece, said with "a", pairs with it as with "my" (an item asked for "to go with a
   // skirt" is still the item, SERVED). "the green dress we bought" is owned as "my" is.
   const m = text.match(
-    /\b(?:my|our|his|her|their|i (?:have|own|got|bought) (?:a|an|these|this|some)|(?:the|that|this|those|these)(?= (?:[a-z'-]+ ){1,3}(?:(?:we|i|she|he|they) (?:already |just |recently )?(?:bought|got|have|own|ordered|had)|(?:we|i) got (?:her|him|them))\b)|(?<=^ ?(?:so |and |ok |okay |hi |hey )?(?:what|which)(?: (?:colou?rs?|shoes|top|tops|else|would|could|will|can|might|do you think|should i|to|goes|go|looks?|works?|would look|good|best|nice))* (?:go(?:es)?|looks? (?:good|nice|great|best)|work|works|match(?:es)?|wear|pair) (?:well |nicely |best )?with )(?:a|an)) ((?:[a-z'-]+ ?){1,4})/,
+    /\b(?:my|our|his|her|their|i (?:have|own|got|bought) (?:a|an|these|this|some)|(?:the|that|this|those|these)(?= (?:[a-z'-]+ ){1,3}(?:(?:we|i|she|he|they) (?:already |just |recently )?(?:bought|got|have|own|ordered|had)|(?:we|i) got (?:her|him|them))\b)|(?<=^ ?(?:so |and |ok |okay |hi |hey )?(?:what|which)(?: (?:colou?rs?|shoes|top|tops|else|would|could|will|can|might|do you think|should i|to|goes|go|looks?|works?|would look|good|best|nice))* (?:go(?:es)?|looks? (?:good|nice|great|best)|work|works|match(?:es)?|wear|pair) (?:well |nicely |best )?with )(?:a|an)|(?<=\b(?:in (?:my|our|the|his|her|their)(?: [a-z]+'s)? (?:wardrobe|closet)|(?:do|does) (?:i|we|she|he|they) (?:already )?(?:have|own)|(?:i|we|she|he|they) (?:already )?(?:have|has|own|owns|got)|have (?:i|we) got) (?:that |which |to )?(?:would |will |might |could |can )?(?:go(?:es)?|match(?:es)?|work|works|looks? (?:good|nice|great)|pairs?|wear) (?:well |nicely )?with)(?: (?:a|an|some))?)(?! (?:[a-z]+'s )?(?:wardrobe|closet)\b) ((?:[a-z'-]+ ?){1,4})/,
   );
   if (!m) return { rest: text };
   // The owned piece runs up to its item word: "my white jeans under 60" is "white jeans".
@@ -968,10 +977,16 @@ const garmentStates = (r: Reading) =>
 const offTopic = (r: Reading) =>
   OFF_TOPIC_SUBJECT.test(r.text) && !CLOTHING_TALK.test(r.text) && garmentStates(r) === 0;
 
+/** "a crop top for my 9 year old that makes her look sexy": a sexual look asked for a child. */
+export const sexualisesChild = (r: Pick<Reading, 'text' | 'forAge'>) =>
+  SEXUALISED.test(r.text) && ((r.forAge !== undefined && r.forAge < 18) || A_CHILD_SAID.test(r.text));
+
 function intentOf(r: Reading): Reading['intent'] {
   // Skipping an approval, or another household's or child's data (OTHERS_DATA): refused.
   // Dressing a minor to pass for an adult where age is checked (UNDERAGE_ENTRY) too.
   if (REFUSE.test(r.text) || OTHERS_DATA.test(r.text) || UNDERAGE_ENTRY.test(r.text)) return 'refuse';
+  // Dressing a child to look sexy: refused, whatever garment is named.
+  if (sexualisesChild(r)) return 'refuse';
   // A return, a refund, an order's delivery, a diet or a poem: no search and no purchase, whatever
   // garment is named.
   // Washing, ironing or mending what is owned ("how do i get a stain out of a white shirt") too.
@@ -980,7 +995,8 @@ function intentOf(r: Reading): Reading['intent'] {
     AFTER_SALES.test(r.text) ||
     WEIGHT_LOSS.test(r.text) ||
     CREATIVE_TASK.test(r.text) ||
-    CLOTHES_CARE.test(r.text)
+    CLOTHES_CARE.test(r.text) ||
+    APPROVAL_ASKED.test(r.text)
   )
     return 'offtopic';
   // "what's in my daughter's wardrobe", "what coats does my son have": the wardrobe listed.

@@ -125,6 +125,22 @@ export function updateBrief(
   // else wants what was asked for, in their size, beside the first person's.
   if (r.kinds.length === 0 && r.sizes.length > 0 && !sizeRetry && OTHER_WANTS_SAME.test(r.text))
     b.sizes = [...new Set([...(previous.sizes ?? []), ...r.sizes])];
+  // "her sister is 8, same dress", "one for his brother too, he's 7": another child, by age, wanting
+  // what was asked for, beside the first child (a correction, "actually she's 6", still replaces).
+  if (
+    r.sizes.length > 0 &&
+    !sizeRetry &&
+    r.sizes.every(personSize) &&
+    (previous.sizes ?? []).length > 0 &&
+    (previous.sizes ?? []).every(personSize) &&
+    r.kinds.every((k) => previous.itemKinds?.includes(k)) &&
+    SOMEONE_ELSE.test(r.text) &&
+    SAME_TOO.test(r.text) &&
+    !CORRECTED.test(r.text) &&
+    // "same for her brother, he's 5": the brief again, for him instead.
+    !(SAME_FOR_ANOTHER.test(r.text) && !/\b(?:too|as well|also|and)\b/.test(r.text))
+  )
+    b.sizes = [...new Set([...(previous.sizes ?? []), ...r.sizes])];
   // "same but for her brother", "the same for my husband": the brief again for someone else, whose
   // size and age are not the last person's ("and the same for her brother" keeps both people's).
   if (r.sizes.length === 0 && !r.addKinds && SAME_FOR_ANOTHER.test(r.text) && ANOTHER_PERSON.test(r.text))
@@ -202,6 +218,12 @@ const OTHER_WANTS_SAME =
   /\b(?:my|his|her|their|our|the) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|one)s? (?:also |too |as well )?(?:wants?|would like|would love|needs?|is after|asked for|likes?)(?: (?:the same|them|it|one|1|a pair|some|the same thing|the same ones?|that|those|these))(?: (?:too|also|as well))?\b/;
 const SAME_FOR_ANOTHER =
   /\b(?:same|similar|one like that|one of those|another one) (?:(?:thing|again|one|but|please|,) )*for\b/;
+/** A child of the family named (not "she", who may be the child asked for before). */
+const SOMEONE_ELSE =
+  /\b(?:my|his|her|their|our|the) (?:little |older |younger |big |other |baby )?(?:son|daughter|brother|sister|boy|girl|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|baby)s?\b/;
+/** "same", "too", "as well": what was asked for, wanted again. */
+const SAME_TOO = /\b(?:same|too|as well|also|another|one for)\b/;
+const CORRECTED = /\b(?:actually|sorry|i mean|i meant|not|no|wait|oops)\b/;
 const personSize = (size: string) => BABY_SIZES.includes(size) || size.startsWith('KIDS ');
 
 const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];

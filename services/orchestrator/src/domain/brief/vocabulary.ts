@@ -436,6 +436,18 @@ export const KINDS: Kind[] = [
     words: ['bow ties', 'bow tie', 'neckties', 'necktie', 'ties', 'tie'],
   },
   { kind: 'sunglasses', category: 'ACCESSORY', words: ['sunglasses', 'sunnies', 'shades'] },
+  // For the pool and the slopes.
+  {
+    kind: 'goggles',
+    category: 'ACCESSORY',
+    words: ['ski goggles', 'snow goggles', 'swimming goggles', 'swim goggles', 'goggles'],
+  },
+  // A head covering worn for prayer, a bar or bat mitzvah, a wedding.
+  {
+    kind: 'kippah',
+    category: 'ACCESSORY',
+    words: ['kippahs', 'kippah', 'kippot', 'kipa', 'yarmulkes', 'yarmulke', 'yamaka', 'kufi', 'kufis'],
+  },
   // What a suit is finished with for a wedding.
   { kind: 'cufflinks', category: 'ACCESSORY', words: ['cufflinks', 'cuff links'] },
   { kind: 'pocket square', category: 'ACCESSORY', words: ['pocket squares', 'pocket square'] },
