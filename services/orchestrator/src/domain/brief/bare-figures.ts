@@ -34,6 +34,8 @@ const ITEM_FIGURE = new RegExp(
   String.raw`(?<![\w-])(${ITEM}) (?:, )?(\d{1,4})(?![\w'])${NOT_PRICE_AFTER}`,
   'g',
 );
+/** Any item word, to find the items said without a figure. */
+const ITEM_WORD = new RegExp(String.raw`(?<![\w-])(?:${ITEM})(?![\w-])`, 'g');
 /** Hats are sized by head girth in cm, shirts by collar in inches or (a man's shirt) in cm. */
 const HATS = /^(?:hats?|caps?|beanies?|berets?|sun ?hats?)$/;
 const SHIRTS = /shirts?$/;
@@ -45,16 +47,18 @@ const CHILD =
   /\b(?:son|daughter|kids?|child|children|boys?|girls?|baby|toddler|grandson|granddaughter|nephew|niece)\b/;
 
 /** A size only hats, shirts or a child's clothes are given in: a head girth, a collar, a height. */
-const measuredSize = (word: string, n: number, forChild: boolean) =>
+const measuredSize = (word: string, n: number, forChild: boolean, inList = false) =>
   (HATS.test(word) && n >= 48 && n <= 64) ||
   (SHIRTS.test(word) && n >= 14 && n <= 19) ||
-  (COLLARED.test(word) && n >= 36 && n <= 46) ||
+  // A collar in cm is read alone ("a shirt 41 for my husband"); in a list of prices ("a shirt 39
+  // and a tie 20") an odd figure is the shirt's price, as before (an even one stays a size below).
+  (!inList && COLLARED.test(word) && n >= 36 && n <= 46) ||
   (forChild && EU_HEIGHT(n));
 
 /** A bare figure a size could never be for the item: a price. */
-function noSize(word: string, n: number, forChild: boolean): boolean {
+function noSize(word: string, n: number, forChild: boolean, oneSizePriced = true): boolean {
   if (categoryOfWord.get(word) === 'SHOES') return n > 48;
-  if (ONE_SIZE.has(word)) return true;
+  if (oneSizePriced && ONE_SIZE.has(word)) return true;
   if (measuredSize(word, n, forChild)) return false;
   if (TROUSERS.test(word)) return n > 48 || (n > 16 && n < 24);
   // Clothes: UK and US sizes are even, kids' ages stop at 16, European sizes at about 58.
@@ -68,7 +72,7 @@ function noSize(word: string, n: number, forChild: boolean): boolean {
 const sizeInAnyList = (word: string, n: number, forChild: boolean) =>
   (TROUSERS.test(word) && n >= 24 && n <= 44) ||
   (categoryOfWord.get(word) !== 'SHOES' && n >= 30 && n <= 48 && n % 2 === 0) ||
-  measuredSize(word, n, forChild);
+  measuredSize(word, n, forChild, true);
 
 /**
  * "a coat for 60", "something for 30 for my son": "for" and a figure of 19 or more after what is
@@ -97,17 +101,29 @@ const NAME_AGE = /\bfor ([a-z]{2,12}) , (\d{1,2})(?= ?(?:,|\.|$)| (?:and|in|size
 export function bareItemPrices(text: string): string {
   const forChild = CHILD.test(text);
   const figures = [...text.matchAll(ITEM_FIGURE)].filter((m) => Number(m[2]) >= 5);
-  const price = (m: RegExpMatchArray) => noSize(m[1]!, Number(m[2]), forChild);
-  // "a coat 60 and boots 40": in a list where one figure can only be a price, the others of 20 or
-  // more are prices too; smaller ones stay sizes or ages ("a dress 12 and a coat 65"), and so do a
-  // waist ("jeans 32 and a hoodie 25"), a European clothes size ("a dress 36 and shoes 60"), a
-  // child's height size, a hat or a collar.
-  const listOfPrices = figures.some((m) => Number(m[2]) >= 10 && price(m));
+  // A one-size item's figure is its price when every other item is priced by its own figure ("a
+  // shirt 39 and a tie 20", "a tie 20"); beside an item with none, or with a size ("a coat and a
+  // scarf 15", "a shirt 40 and a tie 20"), it is left alone, since a lone price there would be read
+  // as the coat's or the shirt's too.
+  const items = [...text.matchAll(ITEM_WORD)];
+  const priced = (oneSizePriced: boolean) => {
+    const price = (m: RegExpMatchArray) => noSize(m[1]!, Number(m[2]), forChild, oneSizePriced);
+    // "a coat 60 and boots 40": in a list where one figure can only be a price, the others of 20 or
+    // more are prices too; smaller ones stay sizes or ages ("a dress 12 and a coat 65"), and so do a
+    // waist ("jeans 32 and a hoodie 25"), a European clothes size ("a dress 36 and shoes 60"), a
+    // child's height size, a hat or a collar.
+    const listOfPrices = figures.some((m) => Number(m[2]) >= 10 && price(m));
+    return figures.filter((m) => {
+      const n = Number(m[2]);
+      return price(m) || (listOfPrices && n >= 20 && !sizeInAnyList(m[1]!, n, forChild));
+    });
+  };
+  let prices = priced(true);
+  if (!items.every((w) => ONE_SIZE.has(w[0]) || prices.some((m) => m.index === w.index)))
+    prices = priced(false);
   let out = text;
   // From the end, so earlier places stay where they were.
-  for (const m of [...figures].reverse()) {
-    const n = Number(m[2]);
-    if (!(price(m) || (listOfPrices && n >= 20 && !sizeInAnyList(m[1]!, n, forChild)))) continue;
+  for (const m of [...prices].reverse()) {
     const at = m.index! + m[0].length - m[2]!.length;
     out = `${out.slice(0, at)}under ${out.slice(at)}`;
   }

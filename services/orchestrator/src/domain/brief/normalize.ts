@@ -323,9 +323,10 @@ const soundsLike = (t: string) =>
     .replace(/\bgene (?=jacket|shorts|skirt|dress)/g, 'jean ')
     .replace(/\bjump hers?\b/g, 'jumper')
     // "a winter cost", "a warm cost for my son": a coat, when the word before is what a coat is
-    // (never "the winter cost of heating", "a school cost us 40").
+    // (never "the winter cost of heating", "a school cost us 40", "the school cost is crazy", "how
+    // much will the red cost"; "dress" is left out: "what will the dress cost").
     .replace(
-      /\b(winter|rain|warm|wool|woollen|woolen|puffer|padded|school|trench|pea|duffle|duffel|waterproof|thick|smart|dress|long|black|navy|grey|gray|red|blue|green|pink|brown|camel|beige) cost(s?)\b(?! (?:of|me|us|him|her|them|around|about|under|over|less|more|too|a lot|much|so|an?|the|\$|£|€|\d))/g,
+      /(?<!\b(?:much|what) (?:will|would|does|did|do|should|could|might|is|was) (?:the|a|an|my|this|that|her|his|your|their|our) )\b(winter|rain|warm|wool|woollen|woolen|puffer|padded|school|trench|pea|duffle|duffel|waterproof|thick|smart|long|black|navy|grey|gray|red|blue|green|pink|brown|camel|beige) cost(s?)\b(?! (?:of|me|us|him|her|them|around|about|under|over|less|more|too|a lot|much|so|an?|the|is|are|was|were|will|would|has|have|had|went|goes|keeps?|adds? up|\$|£|€|\d))/g,
       '$1 coat$2',
     )
     .replace(/\bte[ea] shirts\b/g, 't-shirts')

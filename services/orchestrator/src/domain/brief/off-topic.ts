@@ -144,12 +144,22 @@ export const WARDROBE_ASKED = new RegExp(
 
 /**
  * Dressing a child to look sexy ("a crop top for my 9 year old that makes her look sexy"): refused
- * whatever is named, when the message is about a child (read-message.ts: a child's age, or a word
- * for a child). An adult's "a sexy dress for date night" is shopping.
+ * whatever is named, when the look is for a child (read-message.ts: a child's age, or a child the
+ * look is for or put on). An adult's "a sexy dress for date night" is shopping, and stays so when
+ * children are only mentioned ("the kids are at grandma's", "mum of 3 kids", "no kids allowed").
  */
 export const SEXUALISED = /\b(?:sexy|sexier|seductive|provocative|slutty|raunchy|sultry|va-?va-?voom)\b/;
-export const A_CHILD_SAID =
-  /\b(?:kids?|child|children|toddlers?|little (?:girl|boy|one)s?|schoolgirls?|schoolboys?|pre-?teens?|tweens?|year[- ]olds?|years? old|primary school|year \d|grade \d)\b/;
+const A_CHILD = String.raw`(?:kids?'?|child(?:ren)?(?:'s)?|toddlers?|little (?:girl|boy|one)s?|schoolgirls?|schoolboys?|pre-?teens?|tweens?|(?:1[0-7]|[1-9])[ -]?(?:years?|yrs?)[ -]?olds?|(?:1[0-7]|[1-9]) ?(?:yo|y\/o)|year \d{1,2}s?|grade \d{1,2}|primary school(?:ers?)?)(?![\w-])`;
+/** "for my 9 year old", "for the kids disco", "make my little girl look": the child the look is for. */
+export const A_CHILD_SAID = new RegExp(
+  String.raw`\b(?:for|make|makes|making|dress|dressing|get|getting|on) (?:(?:my|our|the|a|an|his|her|their|your|this|these|those|two|2|3) )?(?:(?:little|young|younger|youngest|older|eldest|oldest|baby|twin|teenage) )?${A_CHILD}`,
+);
+
+/**
+ * "approved of", "approved for school", "approved by the school": a taste or a uniform rule, no
+ * request (nor is "why was my card declined", a payment).
+ */
+const NOT_A_RULE = String.raw`(?! (?:of\b|(?:by|for|as) (?:the |a |my |our |his |her |their )?(?:school|uniform|pe|work|office|nursery|club|team|dress code)\b))`;
 
 /**
  * Asking where a purchase request stands ("has mum approved the coat", "why is my dad still not
@@ -158,10 +168,11 @@ export const A_CHILD_SAID =
  */
 export const APPROVAL_ASKED = new RegExp(
   [
-    String.raw`\b(?:has|have|did|had) (?:my |our |the )?(?:[a-z]+ ){0,2}(?:already |yet |still |finally )?(?:approved?|okayed|ok'?d|said yes to|declined|rejected|denied|turned down)\b(?! of\b)`,
-    String.raw`\b(?:why|when) (?:is|isn'?t|has|hasn'?t|will|won'?t|did|didn'?t|does|doesn'?t|was|wasn'?t|would|wouldn'?t|can'?t|haven'?t|have) (?:[a-z']+ ){0,5}(?:approv(?:e|ed|es|ing|al)|declined?|rejected?|denied|deny|denies)\b(?! of\b)`,
-    String.raw`\b(?:check|see|know|tell me|find out) (?:if|whether) (?:[a-z']+ ){0,5}(?:approved|declined|rejected|denied)\b`,
-    String.raw`\b(?:is|was|has) (?:it|that|this|the [a-z]+|my [a-z]+|our [a-z]+)(?: been)? (?:approved|declined|rejected|denied)(?: yet)?\b`,
+    // Someone asked about ("has my mum approved"), not "has to be approved", "the school has approved".
+    String.raw`\b(?:has|have|did|had) (?:my |our |the )?(?!(?:the |my |our )?(?:to|be|been|got|school|uniform|teachers?)\b)(?:[a-z]+ ){1,2}(?:already |yet |still |finally )?(?:approved?|okayed|ok'?d|said yes to|declined|rejected|denied|turned down)\b${NOT_A_RULE}`,
+    String.raw`\b(?:why|when) (?:is|isn'?t|has|hasn'?t|will|won'?t|did|didn'?t|does|doesn'?t|was|wasn'?t|would|wouldn'?t|can'?t|haven'?t|have) (?!(?:[a-z']+ ){0,5}?(?:card|payment|transaction|bank)\b)(?:[a-z']+ ){0,5}(?:approv(?:e|ed|es|ing|al)|declined?|rejected?|denied|deny|denies)\b${NOT_A_RULE}`,
+    String.raw`\b(?:check|see|know|tell me|find out) (?:if|whether) (?:[a-z']+ ){0,5}(?:approved|declined|rejected|denied)\b${NOT_A_RULE}`,
+    String.raw`\b(?:is|was|has) (?!the (?:school|uniform|teachers?)\b|(?:my|the|our) (?:card|payment|transaction)\b)(?:it|that|this|the [a-z]+|my [a-z]+|our [a-z]+)(?: been)? (?:approved|declined|rejected|denied)(?: yet)?\b${NOT_A_RULE}`,
     String.raw`\b(?:waiting|wait|still waiting) (?:for|on) (?:(?:the |an? |my |his |her )?approval|[a-z]+ to approve)\b|\b(?:pending|awaiting) (?:approval|confirmation)\b|\bstatus of (?:my|the|our|his|her) (?:purchase )?(?:request|approval)\b`,
   ].join('|'),
 );

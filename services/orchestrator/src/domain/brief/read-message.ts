@@ -202,10 +202,11 @@ function withoutServed(text: string, taken: ReturnType<typeof takeKinds>) {
 
 /**
  * What is said no to: "not black", "no heels", "forget the shoes", "drop the hat" ("do not forget
- * the wedding" and "don't forget the shoes" are reminders, no negation).
+ * the wedding" and "don't forget the shoes" are reminders, no negation; "drop the kids at school"
+ * is the school run).
  */
 const NEGATION =
-  /(?<!\b(?:don'?t|do not|never|not|won'?t|can'?t|didn'?t|mustn'?t|shouldn'?t) )\b(?:forget(?: about)?|drop|skip|scrap|ditch|scratch|leave out|cross off) (?:the|those|that|them)(?= )|\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ ){0,2}but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|(?:don'?t|doesn'?t|didn'?t|do not|does not|never) like|dislikes?|hates?|hated|can'?t stand|won'?t wear|will not wear|refuses to wear|avoid|no more)\s+(?!forget\b)/g;
+  /(?<!\b(?:don'?t|do not|never|not|won'?t|can'?t|didn'?t|mustn'?t|shouldn'?t) )\b(?:forget(?: about)?|drop|skip|scrap|ditch|scratch|leave out|cross off) (?:the|those|that|them)(?= )(?! (?:kids?|children|boys|girls|twins|little ones|baby|dogs?) (?:at|to|off|in|round|over|with)\b)|\b(?:can'?t be|cannot be|shouldn'?t be|mustn'?t be|not be|anything but|any (?:\w+ ){0,2}but|but not|but no|other than|apart from|anything except|except(?: for)?|excluding|without|nothing|not|no|never|isn'?t|aren'?t|don'?t want|do not want|(?:don'?t|doesn'?t|didn'?t|do not|does not|never) like|dislikes?|hates?|hated|can'?t stand|won'?t wear|will not wear|refuses to wear|avoid|no more)\s+(?!forget\b)/g;
 const SCOPE_END =
   /^(?:and|but|just|only|wait|thanks|problem|worries|way|idea|under|below|over|less|around|about|for|size|in|because|so|i|we|please|though|with|that|which|maybe|instead|anything|make|actually)$/;
 

@@ -135,7 +135,8 @@ export function updateBrief(
     (previous.sizes ?? []).every(personSize) &&
     r.kinds.every((k) => previous.itemKinds?.includes(k)) &&
     SOMEONE_ELSE.test(r.text) &&
-    SAME_TOO.test(r.text) &&
+    // "her sister is 8" said alone after her: the sister too, not instead of her.
+    (SAME_TOO.test(r.text) || THAT_CHILDS_SIBLING.test(r.text)) &&
     !CORRECTED.test(r.text) &&
     // "same for her brother, he's 5": the brief again, for him instead.
     !(SAME_FOR_ANOTHER.test(r.text) && !/\b(?:too|as well|also|and)\b/.test(r.text))
@@ -221,6 +222,9 @@ const SAME_FOR_ANOTHER =
 /** A child of the family named (not "she", who may be the child asked for before). */
 const SOMEONE_ELSE =
   /\b(?:my|his|her|their|our|the) (?:little |older |younger |big |other |baby )?(?:son|daughter|brother|sister|boy|girl|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|baby)s?\b/;
+/** "her sister is 8", "his brother who's 10": a sibling of the child asked for before, by age. */
+const THAT_CHILDS_SIBLING =
+  /\b(?:his|her|their) (?:little |big |older |younger |baby |twin )?(?:brother|sister|twin)s? (?:, )?(?:is|who is|whos|who's) \d/;
 /** "same", "too", "as well": what was asked for, wanted again. */
 const SAME_TOO = /\b(?:same|too|as well|also|another|one for)\b/;
 const CORRECTED = /\b(?:actually|sorry|i mean|i meant|not|no|wait|oops)\b/;
