@@ -1,6 +1,11 @@
 import type { CollectionOptions, Store } from '@hs/store';
-import { ABORT } from '@hs/store';
-import { MAX_HOUSEHOLDS_PER_USER, type StoredHousehold } from '../domain/household-rules.ts';
+import { ABORT, createSlotCounter, queryAll, StoreUnavailableError } from '@hs/store';
+import {
+  createdBy,
+  MAX_HOUSEHOLDS_CREATED_PER_USER,
+  MAX_HOUSEHOLDS_PER_USER,
+  type StoredHousehold,
+} from '../domain/household-rules.ts';
 import { createRecentCache } from './recent-cache.ts';
 
 /**
@@ -15,9 +20,60 @@ export const HOUSEHOLD_COLLECTIONS = {
   households: { indexes: [{ fields: ['memberIds', 'createdAt'] }], arrayFields: ['memberIds'] },
 } satisfies Record<string, CollectionOptions>;
 
-/** Households in the gateway's store; every change goes through an atomic update. */
+/**
+ * Per user, the count of live households they created and of those they belong to (slot
+ * counters), one document each: a burst of creates changes both, and two documents halve the
+ * contention on either.
+ */
+const CREATED_HOUSEHOLD_COUNTS = 'user_created_household_counts';
+const MEMBER_HOUSEHOLD_COUNTS = 'user_member_household_counts';
+
+/** Why `create` made nothing: a cap of the creator's (already full). */
+export type CreateRefusal = 'created-cap' | 'member-cap';
+
+const MEMBER_CAP = Symbol('member cap');
+
+/**
+ * Runs calls with the same key one after another in this process. A burst of one user's creates
+ * (or adds) would otherwise all contend for the user's count documents at once, and on Firestore
+ * a transaction losing that race backs off for seconds, past its deadline (503); in turn, each
+ * takes a few milliseconds. Across replicas the counts alone keep the caps.
+ */
+function inTurnPerKey() {
+  const tails = new Map<string, Promise<unknown>>();
+  return async <R>(key: string, run: () => Promise<R>): Promise<R> => {
+    const turn = (tails.get(key) ?? Promise.resolve()).then(run);
+    const tail = turn.catch(() => undefined);
+    tails.set(key, tail);
+    try {
+      return await turn;
+    } finally {
+      if (tails.get(key) === tail) tails.delete(key);
+    }
+  };
+}
+
+/**
+ * Households in the gateway's store; every change goes through an atomic update. Each user's
+ * caps (MAX_HOUSEHOLDS_CREATED_PER_USER live households they created, MAX_HOUSEHOLDS_PER_USER
+ * they belong to) are slot counts taken atomically before the write that would pass them, so
+ * concurrent creates and joins cannot pass a cap together. A change that takes members out gives
+ * their slots back; a count that drifted (a give lost to a crash) is recounted from the
+ * households themselves when the user is found at the cap.
+ */
 export function createHouseholdRepository(store: Store) {
   const households = store.collection<StoredHousehold>('households', HOUSEHOLD_COLLECTIONS.households);
+  const createdSlots = createSlotCounter(store, CREATED_HOUSEHOLD_COUNTS, 'created');
+  const memberSlots = createSlotCounter(store, MEMBER_HOUSEHOLD_COUNTS, 'member');
+  const allFor = (userId: string) =>
+    queryAll(households, {
+      where: [['memberIds', 'array-contains', userId]],
+      orderBy: [{ field: 'createdAt' }],
+    });
+  const countCreated = async (userId: string) =>
+    (await allFor(userId)).filter((h) => createdBy(h, userId)).length;
+  const countMember = async (userId: string) => (await allFor(userId)).length;
+  const inTurn = inTurnPerKey();
   const recent = createRecentCache<StoredHousehold>(MEMBERSHIP_CACHE_ENTRIES);
   const remember = (h: StoredHousehold) => recent.set(h.householdId, h, Date.now() + MEMBERSHIP_CACHE_MS);
   const listeners: Array<(id: string, household: StoredHousehold | null) => void> = [];
@@ -42,10 +98,16 @@ export function createHouseholdRepository(store: Store) {
       else recent.delete(id);
       return household;
     },
-    async create(h: StoredHousehold) {
-      const created = await households.create(h.householdId, h);
-      recent.delete(h.householdId);
-      return created;
+    /**
+     * Stores the new household within its creator's caps (`h.members[0]`), after `beforeWrite`
+     * (run with the slots taken: its failure gives them back); a refusal when a cap is full.
+     */
+    async create(
+      h: StoredHousehold,
+      beforeWrite: () => Promise<void> = async () => {},
+    ): Promise<CreateRefusal | null> {
+      const creatorId = h.members[0]!.memberId;
+      return inTurn(creatorId, () => createInTurn(h, creatorId, beforeWrite));
     },
     /**
      * The households the user belongs to, oldest first: at most MAX_HOUSEHOLDS_PER_USER, the
@@ -59,30 +121,108 @@ export function createHouseholdRepository(store: Store) {
       });
       return page.items;
     },
-    /** Applies a pure change; the change may throw an AppError, which leaves the household as it was. */
-    async change(
+    /**
+     * Applies a pure change; the change may throw an AppError, which leaves the household as it was.
+     * Members it takes out get their slots back (and their creator's slot, from the household they
+     * created).
+     */
+    change,
+    /**
+     * `change` adding `userId` as a member, within their MAX_HOUSEHOLDS_PER_USER: 'full' (nothing
+     * changed) when they belong to that many already. The slot is taken first and given back
+     * unless the change added them.
+     */
+    async changeJoining(
       id: string,
+      userId: string,
       apply: (h: StoredHousehold) => StoredHousehold,
-    ): Promise<StoredHousehold | null> {
-      let failure: unknown;
-      const result = await households.update(id, (current) => {
-        if (!current) return ABORT;
+    ): Promise<StoredHousehold | null | 'full'> {
+      return inTurn(userId, async () => {
+        if (!(await memberSlots.take(userId, 1, MAX_HOUSEHOLDS_PER_USER, () => countMember(userId))))
+          return 'full';
+        let updated: StoredHousehold | null;
         try {
-          failure = undefined;
-          return apply(current);
+          updated = await change(id, apply);
         } catch (err) {
-          failure = err;
-          return ABORT;
+          if (!(err instanceof StoreUnavailableError && err.outcomeUnknown))
+            await memberSlots.give(userId, 1);
+          throw err;
         }
+        if (!updated?.memberIds.includes(userId)) await memberSlots.give(userId, 1);
+        return updated;
       });
-      // Whatever happened, the next access check reads the store again.
-      recent.delete(id);
-      if (failure) throw failure;
-      if (result.doc) remember(result.doc);
-      if (result.changed) for (const listener of listeners) listener(id, result.doc);
-      return result.doc;
     },
   };
+
+  async function change(
+    id: string,
+    apply: (h: StoredHousehold) => StoredHousehold,
+  ): Promise<StoredHousehold | null> {
+    let failure: unknown;
+    let before = null as StoredHousehold | null;
+    const result = await households.update(id, (current) => {
+      before = current;
+      if (!current) return ABORT;
+      try {
+        failure = undefined;
+        return apply(current);
+      } catch (err) {
+        failure = err;
+        return ABORT;
+      }
+    });
+    // Whatever happened, the next access check reads the store again.
+    recent.delete(id);
+    if (failure) throw failure;
+    if (result.doc) remember(result.doc);
+    if (result.changed) {
+      await giveBackLeft(before, result.doc);
+      for (const listener of listeners) listener(id, result.doc);
+    }
+    return result.doc;
+  }
+
+  async function createInTurn(
+    h: StoredHousehold,
+    creatorId: string,
+    beforeWrite: () => Promise<void>,
+  ): Promise<CreateRefusal | null> {
+    const write = async () => {
+      const joined = await memberSlots.createWithin(
+        creatorId,
+        MAX_HOUSEHOLDS_PER_USER,
+        () => countMember(creatorId),
+        async () => {
+          await beforeWrite();
+          await households.create(h.householdId, h);
+        },
+      );
+      if (!joined) throw MEMBER_CAP;
+    };
+    try {
+      const made = await createdSlots.createWithin(
+        creatorId,
+        MAX_HOUSEHOLDS_CREATED_PER_USER,
+        () => countCreated(creatorId),
+        write,
+      );
+      return made ? null : 'created-cap';
+    } catch (err) {
+      if (err === MEMBER_CAP) return 'member-cap';
+      throw err;
+    } finally {
+      recent.delete(h.householdId);
+    }
+  }
+
+  /** Slots of the members `before` had and `after` has not (never throws: see SlotCounter.give). */
+  async function giveBackLeft(before: StoredHousehold | null, after: StoredHousehold | null) {
+    for (const member of before?.members ?? []) {
+      if (after?.memberIds.includes(member.memberId)) continue;
+      await memberSlots.give(member.memberId, 1);
+      if (before && createdBy(before, member.memberId)) await createdSlots.give(member.memberId, 1);
+    }
+  }
 }
 
 export type HouseholdRepository = ReturnType<typeof createHouseholdRepository>;

@@ -13,8 +13,9 @@ export type StoredHousehold = Household & { memberIds: string[] };
 
 /**
  * How many households one user may belong to, and how many of them they may have created: what
- * keeps `GET /households` (and the query behind it) small. Checked before the change, so
- * concurrent requests can pass it together by the few in flight.
+ * keeps `GET /households` (and the query behind it) small. Checked first from the user's list (the
+ * answer's message), then again atomically with the change by the user's slot counts (see
+ * household-repository), so concurrent requests cannot pass them together.
  */
 export const MAX_HOUSEHOLDS_PER_USER = 50;
 export const MAX_HOUSEHOLDS_CREATED_PER_USER = 20;
@@ -43,20 +44,24 @@ export function newHousehold(id: string, name: string, creatorId: string, now: s
 }
 
 /** A household the user made: only its creator adds themselves (see newHousehold). */
-const createdBy = (h: Household, userId: string) =>
+export const createdBy = (h: Household, userId: string) =>
   h.members.some((m) => m.memberId === userId && m.addedBy === userId);
+
+export const tooManyCreated = () =>
+  conflict(`A user can create at most ${MAX_HOUSEHOLDS_CREATED_PER_USER} households`);
+export const tooManyJoined = (who = 'The user already belongs') =>
+  conflict(`${who} to ${MAX_HOUSEHOLDS_PER_USER} households, the most a user can belong to`);
 
 /** `households`: those the user belongs to now (at most MAX_HOUSEHOLDS_PER_USER are read). */
 export function requireRoomToCreate(households: readonly Household[], userId: string): void {
   if (households.filter((h) => createdBy(h, userId)).length >= MAX_HOUSEHOLDS_CREATED_PER_USER)
-    throw conflict(`A user can create at most ${MAX_HOUSEHOLDS_CREATED_PER_USER} households`);
+    throw tooManyCreated();
   requireRoomToJoin(households, 'You already belong');
 }
 
 /** `households`: those the user to be added belongs to now. */
 export function requireRoomToJoin(households: readonly Household[], who = 'The user already belongs'): void {
-  if (households.length >= MAX_HOUSEHOLDS_PER_USER)
-    throw conflict(`${who} to ${MAX_HOUSEHOLDS_PER_USER} households, the most a user can belong to`);
+  if (households.length >= MAX_HOUSEHOLDS_PER_USER) throw tooManyJoined(who);
 }
 
 export function memberOf(household: Household, userId: string): Member {

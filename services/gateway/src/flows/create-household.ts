@@ -2,7 +2,13 @@ import type { CreateHouseholdRequest } from '@hs/contracts';
 import { keyedId, newId, nowIso, rateLimited } from '@hs/service-kit';
 import { createSharedLimiter } from '../adapters/rate-limit-store.ts';
 import type { GatewayContext } from '../context.ts';
-import { newHousehold, publicHousehold, requireRoomToCreate } from '../domain/household-rules.ts';
+import {
+  newHousehold,
+  publicHousehold,
+  requireRoomToCreate,
+  tooManyCreated,
+  tooManyJoined,
+} from '../domain/household-rules.ts';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -46,9 +52,12 @@ export function householdCreation(ctx: GatewayContext) {
         : null;
     if (!household) {
       requireRoomToCreate(await ctx.households.listFor(userId), userId);
-      await countCreation(userId);
       household = newHousehold(keyed && !saved ? keyed : newId('h'), body.name, userId, nowIso());
-      await ctx.households.create(household);
+      // The caps again, atomically with the write (concurrent creates passed the check above
+      // together); the day's count only once the slots are held, so a refused create costs nothing.
+      const refused = await ctx.households.create(household, () => countCreation(userId));
+      if (refused === 'created-cap') throw tooManyCreated();
+      if (refused === 'member-cap') throw tooManyJoined('You already belong');
     }
     await ctx.audit.record(
       household.householdId,

@@ -16,6 +16,7 @@ import {
   MAX_HOUSEHOLDS_PER_USER,
   removeMember,
   requireRoomToJoin,
+  tooManyJoined,
 } from '../domain/household-rules.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 
@@ -75,9 +76,11 @@ export function registerMemberRoutes(app: ServiceApp, ctx: GatewayContext): void
       const user = memberId ? await ctx.users.get(memberId) : await userByEmail(email ?? '');
       if (!user) throw notFound(UNKNOWN_USER);
       requireRoomToJoin(await ctx.households.listFor(user.userId));
-      const updated = await ctx.households.change(request.params.id, (h) =>
+      // Again atomically with the change: concurrent adds of one user passed the check together.
+      const updated = await ctx.households.changeJoining(request.params.id, user.userId, (h) =>
         addMember(h, { ...rest, memberId: user.userId }, userId, nowIso()),
       );
+      if (updated === 'full') throw tooManyJoined();
       const member = updated?.members.find((m) => m.memberId === user.userId);
       if (!member) throw notFound('Household not found');
       await audit(

@@ -126,8 +126,10 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
       if (!collection) throw notFound('Collection not found');
       // Its creator never changes, so this check holds for the atomic change below.
       assertMayChange(request.caller, 'collection', collection.createdBy);
-      const exists = type === 'ITEM' ? await ctx.items.get(id, refId) : await ctx.outfits.get(id, refId);
-      if (!exists) throw notFound(`${type === 'ITEM' ? 'Item' : 'Outfit'} not found`);
+      const exists = async () =>
+        (type === 'ITEM' ? await ctx.items.get(id, refId) : await ctx.outfits.get(id, refId)) !== null;
+      const gone = () => notFound(`${type === 'ITEM' ? 'Item' : 'Outfit'} not found`);
+      if (!(await exists())) throw gone();
       const now = nowIso();
       const addedBy = request.caller?.userId ?? null;
       const updated = await ctx.collections.addEntry(id, collectionId, {
@@ -139,6 +141,12 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
       if (updated === 'full')
         throw conflict(`A collection can hold at most ${MAX_ENTRIES_PER_COLLECTION} entries`);
       if (!updated) throw notFound('Collection not found');
+      // Deleting the item or outfit removes it first, then cleans the collections it finds: one
+      // deleted between the check above and this entry's write was never found there, so look again.
+      if (!(await exists())) {
+        await ctx.collections.removeEntry(id, collectionId, { type, id: refId }, nowIso());
+        throw gone();
+      }
       return collectionView(updated);
     },
   );

@@ -54,6 +54,35 @@ async function createOutfit(ctx: WardrobeContext, outfit: Outfit, keyed: boolean
   );
 }
 
+/**
+ * Run once the outfit is stored: an item deleted meanwhile must not stay in it. The item's delete
+ * removes the item first and then cleans the outfits it finds, so an outfit written after that
+ * search is never cleaned by it; re-reading the items after the write catches exactly that case.
+ * A saved outfit (MANUAL: exactly the items asked for) whose item is gone is taken back whole and
+ * answered 404 like any missing item; a curated look drops the gone items (404 when none is left).
+ */
+async function withoutVanishedItems(ctx: WardrobeContext, outfit: Outfit): Promise<Outfit> {
+  const { householdId, outfitId } = outfit;
+  const found = await ctx.items.getMany(householdId, outfit.itemIds);
+  const gone = outfit.itemIds.filter((itemId) => !found.has(itemId));
+  if (gone.length === 0) return outfit;
+  const missing = notFound(`Item ${gone[0]} not found`);
+  if (outfit.source === 'MANUAL') {
+    if (await ctx.outfits.delete(householdId, outfitId)) await forgetOutfit(ctx, householdId, outfitId);
+    throw missing;
+  }
+  const now = nowIso();
+  for (const itemId of gone) {
+    if ((await ctx.outfits.withoutItem(householdId, outfitId, itemId, now)) === 'deleted') {
+      await forgetOutfit(ctx, householdId, outfitId);
+      throw missing;
+    }
+  }
+  const current = await ctx.outfits.get(householdId, outfitId);
+  if (!current) throw missing;
+  return current;
+}
+
 export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): void {
   const enabled = ctx.config.curation.backend !== 'disabled';
 
@@ -99,7 +128,8 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
       const first = key ? await ctx.outfits.get(householdId, outfitId) : null;
       const saved = (outfit: Outfit) =>
         reply.code(201).header('location', locationOf(request, outfit.outfitId)).send(outfit);
-      if (first) return saved(first);
+      const settled = async (outfit: Outfit) => saved(await withoutVanishedItems(ctx, outfit));
+      if (first) return settled(first);
       const now = nowIso();
       const base = {
         outfitId,
@@ -121,7 +151,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
           source: 'MANUAL',
           why: [],
         };
-        return saved(await createOutfit(ctx, outfit, key !== null));
+        return settled(await createOutfit(ctx, outfit, key !== null));
       }
       if (!enabled) throw serviceUnavailable(DISABLED);
       const anchor = anchorItemId
@@ -139,7 +169,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
         source: 'CURATED',
         why: best?.why ?? ['Nothing in the wardrobe or the offers completes this item yet', ...curated.notes],
       };
-      return saved(await createOutfit(ctx, outfit, key !== null));
+      return settled(await createOutfit(ctx, outfit, key !== null));
     },
   );
 

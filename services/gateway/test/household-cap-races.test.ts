@@ -1,0 +1,221 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Collection, createStore, type Doc, type Store } from '@hs/store';
+import { firestoreEmulatorHost } from '@hs/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+
+/**
+ * The per-user household caps hold under concurrent requests (at most 20 live households a user
+ * created, at most 50 they belong to): each is taken atomically with the write, and leaving a
+ * household gives its place back.
+ */
+
+const emulator = firestoreEmulatorHost();
+if (!emulator)
+  console.warn('household-cap-races: Firestore emulator not available, the docstore case is SKIPPED');
+
+type Open = () => { store: Store; cleanup: () => void };
+const backends: Array<[string, Open, boolean]> = [
+  ['inmemory', () => ({ store: createStore({ backend: 'inmemory' }), cleanup: () => {} }), false],
+  [
+    'sqlite',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gateway-caps-'));
+      return {
+        store: createStore({ backend: 'sqlite', file: join(dir, 'gateway.sqlite') }),
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+    false,
+  ],
+  [
+    'docstore (Firestore emulator)',
+    () => ({
+      store: createStore({
+        backend: 'docstore',
+        projectId: 'demo-test',
+        namespace: `caps${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+      }),
+      cleanup: () => {},
+    }),
+    !emulator,
+  ],
+];
+
+/**
+ * The store with queries of `households` (each request's check of the caps before its write)
+ * held back while armed until `n` of them are waiting, so a burst of requests all pass that check
+ * before any writes, as they may when the requests really run at once (a burst on one process of
+ * the in-memory store would otherwise run nearly one after the other).
+ */
+function withQueryBarrier(inner: Store) {
+  let waiting: Array<() => void> = [];
+  let expected = 0;
+  const store: Store = {
+    backend: inner.backend,
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+    collection<T extends Doc>(name: string, options?: Parameters<Store['collection']>[1]) {
+      const collection = inner.collection<T>(name, options);
+      if (name !== 'households') return collection;
+      const query: Collection<T>['query'] = async (q) => {
+        if (expected > 0) {
+          await new Promise<void>((resolve) => {
+            waiting.push(resolve);
+            if (waiting.length >= expected) {
+              expected = 0;
+              for (const release of waiting) release();
+              waiting = [];
+            }
+          });
+        }
+        return collection.query(q);
+      };
+      return new Proxy(collection, {
+        get: (target, prop, receiver) => (prop === 'query' ? query : Reflect.get(target, prop, receiver)),
+      });
+    },
+  };
+  return { store, holdUntil: (n: number) => (expected = n) };
+}
+
+type User = { token: string; userId: string };
+const CREATED_CAP = { error: 'CONFLICT', message: 'A user can create at most 20 households' };
+
+describe.each(backends)('household caps under concurrent requests (%s)', (_name, open, skip) => {
+  let app: GatewayApp | null = null;
+  let cleanup = () => {};
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+    cleanup();
+  });
+  let holdUntil = (_n: number) => {};
+  const start = async () => {
+    const opened = open();
+    cleanup = opened.cleanup;
+    const barrier = withQueryBarrier(opened.store);
+    holdUntil = (n) => barrier.holdUntil(n);
+    app = await buildGateway({}, barrier.store);
+    return app;
+  };
+  const create = (a: GatewayApp, user: User, name = 'Home') =>
+    a.inject({ method: 'POST', url: '/api/v1/households', headers: bearer(user.token), payload: { name } });
+  const createMany = async (a: GatewayApp, user: User, count: number) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const res = await create(a, user, `Home ${i}`);
+      expect(res.statusCode).toBe(201);
+      ids.push(res.json().householdId);
+    }
+    return ids;
+  };
+  const burst = <T>(n: number, f: (i: number) => Promise<T>) => {
+    holdUntil(n);
+    return Promise.all(Array.from({ length: n }, (_, i) => f(i)));
+  };
+  const codes = (results: Array<{ statusCode: number }>) => results.map((r) => r.statusCode).sort();
+  const createdBy = async (a: GatewayApp, user: User) =>
+    (
+      (
+        await a.inject({ method: 'GET', url: '/api/v1/households', headers: bearer(user.token) })
+      ).json() as Array<{
+        members: Array<{ memberId: string; addedBy: string }>;
+      }>
+    ).filter((h) => h.members.some((m) => m.memberId === user.userId && m.addedBy === user.userId));
+
+  it.skipIf(skip)(
+    'at 15, 10 concurrent creates: exactly 5 succeed, the rest get 409; leaving one frees exactly one place',
+    async () => {
+      const a = await start();
+      const user = await login(a, 'burst@caps.test');
+      const first = await createMany(a, user, 15);
+      const results = await burst(10, (i) => create(a, user, `Burst ${i}`));
+      expect(codes(results)).toEqual([201, 201, 201, 201, 201, 409, 409, 409, 409, 409]);
+      for (const refused of results.filter((r) => r.statusCode === 409))
+        expect(refused.json()).toEqual(CREATED_CAP);
+      expect(await createdBy(a, user)).toHaveLength(20);
+      expect((await create(a, user)).json()).toEqual(CREATED_CAP);
+
+      // Leaving a household they created (its last member: it becomes nobody's) gives its place back.
+      const left = await a.inject({
+        method: 'DELETE',
+        url: `/api/v1/households/${first[0]}/members/${user.userId}`,
+        headers: bearer(user.token),
+      });
+      expect(left.statusCode).toBe(204);
+      expect(await createdBy(a, user)).toHaveLength(19);
+      const again = await burst(10, (i) => create(a, user, `Again ${i}`));
+      expect(codes(again)).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+      expect(await createdBy(a, user)).toHaveLength(20);
+    },
+    120_000,
+  );
+
+  it.skipIf(skip)(
+    'a creator removed by another guardian frees their place too',
+    async () => {
+      const a = await start();
+      const user = await login(a, 'removed@caps.test');
+      const other = await login(a, 'other@caps.test');
+      const ids = await createMany(a, user, 20);
+      const add = await a.inject({
+        method: 'POST',
+        url: `/api/v1/households/${ids[0]}/members`,
+        headers: bearer(user.token),
+        payload: { memberId: other.userId, role: 'PARENT_GUARDIAN' },
+      });
+      expect(add.statusCode).toBe(201);
+      const removed = await a.inject({
+        method: 'DELETE',
+        url: `/api/v1/households/${ids[0]}/members/${user.userId}`,
+        headers: bearer(other.token),
+      });
+      expect(removed.statusCode).toBe(204);
+      const again = await burst(5, (i) => create(a, user, `Again ${i}`));
+      expect(codes(again)).toEqual([201, 409, 409, 409, 409]);
+    },
+    120_000,
+  );
+
+  it.skipIf(skip)(
+    'a user in 45 households added to 10 more at once: exactly 5 adds succeed, the rest get 409',
+    async () => {
+      const a = await start();
+      const joiner = await login(a, 'joiner@caps.test');
+      const [g1, g2, g3] = [
+        await login(a, 'g1@caps.test'),
+        await login(a, 'g2@caps.test'),
+        await login(a, 'g3@caps.test'),
+      ];
+      const addJoiner = (guardian: User, householdId: string) =>
+        a.inject({
+          method: 'POST',
+          url: `/api/v1/households/${householdId}/members`,
+          headers: bearer(guardian.token),
+          payload: { memberId: joiner.userId, role: 'ADULT' },
+        });
+      await createMany(a, joiner, 5);
+      for (const guardian of [g1, g2])
+        for (const id of await createMany(a, guardian, 20))
+          expect((await addJoiner(guardian, id)).statusCode).toBe(201);
+      const more = await createMany(a, g3, 10);
+      const results = await burst(10, (i) => addJoiner(g3, more[i]!));
+      expect(codes(results)).toEqual([201, 201, 201, 201, 201, 409, 409, 409, 409, 409]);
+      for (const refused of results.filter((r) => r.statusCode === 409))
+        expect(refused.json()).toEqual({
+          error: 'CONFLICT',
+          message: 'The user already belongs to 50 households, the most a user can belong to',
+        });
+      const list = await a.inject({
+        method: 'GET',
+        url: '/api/v1/households',
+        headers: bearer(joiner.token),
+      });
+      expect(list.json()).toHaveLength(50);
+    },
+    180_000,
+  );
+});
