@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Collection, createStore, type Doc, type Store } from '@hs/store';
+import { type Collection, createStore, type Doc, type Store, StoreUnavailableError } from '@hs/store';
 import { firestoreEmulatorHost } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createHouseholdRepository } from '../src/adapters/household-repository.ts';
+import { addMember, newHousehold, removeMember } from '../src/domain/household-rules.ts';
 import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
 
 /**
@@ -218,4 +220,87 @@ describe.each(backends)('household caps under concurrent requests (%s)', (_name,
     },
     180_000,
   );
+});
+
+// The day's count runs with the slots held; when it fails (its store timed out, outcome unknown)
+// no household was written, so the slots go back: the user is not refused below the cap.
+it('a day-limit check that times out gives the cap slots back: an immediate retry succeeds', async () => {
+  const inner = createStore({ backend: 'inmemory' });
+  let failNext = false;
+  const store: Store = {
+    backend: inner.backend,
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+    collection<T extends Doc>(name: string, options?: Parameters<Store['collection']>[1]) {
+      const collection = inner.collection<T>(name, options);
+      if (name !== 'rate_limits') return collection;
+      const update: Collection<T>['update'] = async (...args) => {
+        if (failNext) {
+          failNext = false;
+          throw new StoreUnavailableError('FIRESTORE_TIMEOUT', 'Storage did not answer', {
+            outcomeUnknown: true,
+          });
+        }
+        return collection.update(...args);
+      };
+      return new Proxy(collection, {
+        get: (target, prop, receiver) => (prop === 'update' ? update : Reflect.get(target, prop, receiver)),
+      });
+    },
+  };
+  const a = await buildGateway({ RATE_LIMIT_HOUSEHOLDS_PER_DAY: '100' }, store);
+  try {
+    const user = await login(a, 'timeout@caps.test');
+    const create = () =>
+      a.inject({
+        method: 'POST',
+        url: '/api/v1/households',
+        headers: bearer(user.token),
+        payload: { name: 'H' },
+      });
+    for (let i = 0; i < 19; i++) expect((await create()).statusCode).toBe(201);
+    failNext = true;
+    expect((await create()).statusCode).toBe(503);
+    const retry = await create();
+    expect(retry.statusCode).toBe(201);
+    expect((await create()).json()).toEqual(CREATED_CAP);
+  } finally {
+    await a.close();
+  }
+});
+
+// Giving the counts back may wait on a busy store: the access watch must not wait behind it.
+it('a removal reaches those watching access before the counts are given back', async () => {
+  const inner = createStore({ backend: 'inmemory' });
+  let holdCounts = false;
+  let releaseCounts = () => {};
+  const store: Store = {
+    backend: inner.backend,
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+    collection<T extends Doc>(name: string, options?: Parameters<Store['collection']>[1]) {
+      const collection = inner.collection<T>(name, options);
+      if (name !== 'user_member_household_counts') return collection;
+      const update: Collection<T>['update'] = async (...args) => {
+        if (holdCounts) await new Promise<void>((resolve) => (releaseCounts = resolve));
+        return collection.update(...args);
+      };
+      return new Proxy(collection, {
+        get: (target, prop, receiver) => (prop === 'update' ? update : Reflect.get(target, prop, receiver)),
+      });
+    },
+  };
+  const repo = createHouseholdRepository(store);
+  const now = new Date().toISOString();
+  expect(await repo.create(newHousehold('h_watch', 'Home', 'u_1', now))).toBeNull();
+  await repo.changeJoining('h_watch', 'u_2', (h) =>
+    addMember(h, { memberId: 'u_2', role: 'ADULT' }, 'u_1', now),
+  );
+  const seen: string[][] = [];
+  repo.onChange((_id, h) => seen.push(h?.memberIds ?? []));
+  holdCounts = true;
+  const removing = repo.change('h_watch', (h) => removeMember(h, 'u_2', 'u_1', now));
+  await expect.poll(() => seen, { timeout: 2000 }).toEqual([['u_1']]);
+  releaseCounts();
+  await removing;
 });

@@ -153,6 +153,34 @@ describe.each(backends)('deleting what is being referenced (%s)', (name, open, s
   );
 
   it.skipIf(skip)(
+    'a keyed retry of a saved outfit while one of its items is deleted keeps the outfit with the others',
+    async () => {
+      // The item's delete is held while it cleans the outfits; the client's retry of a lost answer lands then.
+      const { app: w, gate } = await start('outfits', 'update');
+      const i1 = (await createItem(w)).itemId;
+      const i2 = (await createItem(w)).itemId;
+      const post = () =>
+        w.inject({
+          method: 'POST',
+          url: `${H}/outfits`,
+          headers: { ...headers, 'idempotency-key': 'outfit-k1' },
+          payload: { itemIds: [i1, i2], name: 'Sunday' },
+        });
+      const first = await post();
+      expect(first.statusCode).toBe(201);
+      gate.arm();
+      const deleting = w.inject({ method: 'DELETE', url: `${H}/items/${i1}`, headers });
+      await gate.reached();
+      const retry = await post();
+      gate.release();
+      expect((await deleting).statusCode).toBe(204);
+      expect(retry.statusCode).toBe(201);
+      expect(retry.json()).toMatchObject({ outfitId: first.json().outfitId, itemIds: [i2] });
+      expect((await outfitsOf(w)).map((o) => o.itemIds)).toEqual([[i2]]);
+    },
+  );
+
+  it.skipIf(skip)(
     'an item deleted while its collection entry is being written: 404, the collection does not list it',
     async () => {
       const { app: w, gate } = await start('feed_collections', 'update');

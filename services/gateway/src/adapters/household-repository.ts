@@ -34,6 +34,19 @@ export type CreateRefusal = 'created-cap' | 'member-cap';
 const MEMBER_CAP = Symbol('member cap');
 
 /**
+ * A failure of the work run before the household's write: the household was never written, so
+ * the slots go back even when that failure's own outcome is unknown (a limiter's 503), which the
+ * counter would otherwise keep in case the write lands.
+ */
+class NotWritten extends Error {
+  readonly reason: unknown;
+  constructor(reason: unknown) {
+    super('not written');
+    this.reason = reason;
+  }
+}
+
+/**
  * Runs calls with the same key one after another in this process. A burst of one user's creates
  * (or adds) would otherwise all contend for the user's count documents at once, and on Firestore
  * a transaction losing that race backs off for seconds, past its deadline (503); in turn, each
@@ -176,8 +189,9 @@ export function createHouseholdRepository(store: Store) {
     if (failure) throw failure;
     if (result.doc) remember(result.doc);
     if (result.changed) {
-      await giveBackLeft(before, result.doc);
+      // Those watching access first (a removed member's streams end now), then the counts.
       for (const listener of listeners) listener(id, result.doc);
+      await giveBackLeft(before, result.doc);
     }
     return result.doc;
   }
@@ -193,7 +207,9 @@ export function createHouseholdRepository(store: Store) {
         MAX_HOUSEHOLDS_PER_USER,
         () => countMember(creatorId),
         async () => {
-          await beforeWrite();
+          await beforeWrite().catch((err: unknown) => {
+            throw new NotWritten(err);
+          });
           await households.create(h.householdId, h);
         },
       );
@@ -209,7 +225,7 @@ export function createHouseholdRepository(store: Store) {
       return made ? null : 'created-cap';
     } catch (err) {
       if (err === MEMBER_CAP) return 'member-cap';
-      throw err;
+      throw err instanceof NotWritten ? err.reason : err;
     } finally {
       recent.delete(h.householdId);
     }

@@ -33,7 +33,6 @@ const createErrors = errorResponses(400, 403, 404, 409, 422, 502, 503);
 const H = '/api/v1/households/:id/wardrobe';
 const DISABLED = 'Curation is not enabled in this environment';
 
-/** Stores a new outfit, or 409 when the household holds WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD already. */
 /**
  * Saves a new outfit (409 at WARDROBE_MAX_OUTFITS_PER_HOUSEHOLD). Under an Idempotency-Key its id
  * is the key's: a retry racing the first attempt gets the outfit that attempt saved.
@@ -58,16 +57,22 @@ async function createOutfit(ctx: WardrobeContext, outfit: Outfit, keyed: boolean
  * Run once the outfit is stored: an item deleted meanwhile must not stay in it. The item's delete
  * removes the item first and then cleans the outfits it finds, so an outfit written after that
  * search is never cleaned by it; re-reading the items after the write catches exactly that case.
- * A saved outfit (MANUAL: exactly the items asked for) whose item is gone is taken back whole and
- * answered 404 like any missing item; a curated look drops the gone items (404 when none is left).
+ * An outfit this request just wrote (MANUAL: exactly the items asked for) whose item is gone is
+ * taken back whole and answered 404 like any missing item. One saved earlier (a keyed retry's)
+ * belongs to the family already: the gone items are dropped as the item's delete would drop them
+ * (404 only when none is left), as is done for a curated look.
  */
-async function withoutVanishedItems(ctx: WardrobeContext, outfit: Outfit): Promise<Outfit> {
+async function withoutVanishedItems(
+  ctx: WardrobeContext,
+  outfit: Outfit,
+  writtenHere: boolean,
+): Promise<Outfit> {
   const { householdId, outfitId } = outfit;
   const found = await ctx.items.getMany(householdId, outfit.itemIds);
   const gone = outfit.itemIds.filter((itemId) => !found.has(itemId));
   if (gone.length === 0) return outfit;
   const missing = notFound(`Item ${gone[0]} not found`);
-  if (outfit.source === 'MANUAL') {
+  if (outfit.source === 'MANUAL' && writtenHere) {
     if (await ctx.outfits.delete(householdId, outfitId)) await forgetOutfit(ctx, householdId, outfitId);
     throw missing;
   }
@@ -128,8 +133,14 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
       const first = key ? await ctx.outfits.get(householdId, outfitId) : null;
       const saved = (outfit: Outfit) =>
         reply.code(201).header('location', locationOf(request, outfit.outfitId)).send(outfit);
-      const settled = async (outfit: Outfit) => saved(await withoutVanishedItems(ctx, outfit));
-      if (first) return settled(first);
+      const settled = async (outfit: Outfit, writtenHere: boolean) =>
+        saved(await withoutVanishedItems(ctx, outfit, writtenHere));
+      // Written here unless a retry racing this one saved it first (createOutfit hands that back).
+      const written = async (outfit: Outfit) => {
+        const stored = await createOutfit(ctx, outfit, key !== null);
+        return settled(stored, stored === outfit);
+      };
+      if (first) return settled(first, false);
       const now = nowIso();
       const base = {
         outfitId,
@@ -151,7 +162,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
           source: 'MANUAL',
           why: [],
         };
-        return settled(await createOutfit(ctx, outfit, key !== null));
+        return written(outfit);
       }
       if (!enabled) throw serviceUnavailable(DISABLED);
       const anchor = anchorItemId
@@ -169,7 +180,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
         source: 'CURATED',
         why: best?.why ?? ['Nothing in the wardrobe or the offers completes this item yet', ...curated.notes],
       };
-      return settled(await createOutfit(ctx, outfit, key !== null));
+      return written(outfit);
     },
   );
 
