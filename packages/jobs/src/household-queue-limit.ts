@@ -1,4 +1,4 @@
-import { rateLimited } from '@hs/service-kit';
+import { type AppError, rateLimited } from '@hs/service-kit';
 
 /** What the count needs of a queue's collection (both queues keep `householdId` and `status`). */
 export type CountsJobs = { count(where: [string, '==', string][]): Promise<number> };
@@ -29,14 +29,8 @@ export const RETRY_AFTER_SECONDS = 30;
 /**
  * A job queue is shared by every household, first in, first out: a household with many jobs
  * waiting would make every other one wait behind them. So a household may have at most `max`
- * jobs queued or running; one more is 429 RATE_LIMITED with Retry-After. Two racing creates may
- * both pass the count, so the bound can be passed by the requests in flight; it still bounds the
- * queue per household.
+ * jobs queued or running (taken atomically with the create: active-job-slots.ts); one more is
+ * this 429 RATE_LIMITED with Retry-After.
  */
-export function refuseWhenHouseholdQueueFull(active: number, max: number, jobs: string): void {
-  if (active < max) return;
-  throw rateLimited(
-    `This household already has ${max} ${jobs}; try again when one is done`,
-    RETRY_AFTER_SECONDS,
-  );
-}
+export const householdQueueFull = (max: number, jobs: string): AppError =>
+  rateLimited(`This household already has ${max} ${jobs}; try again when one is done`, RETRY_AFTER_SECONDS);

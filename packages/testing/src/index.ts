@@ -7,4 +7,5 @@ export * from './memory-blob-storage.ts';
 export * from './otlp-receiver.ts';
 export * from './processes.ts';
 export * from './production-env.ts';
+export * from './store-backends.ts';
 export * from './store-spy.ts';

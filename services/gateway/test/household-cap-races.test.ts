@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Collection, createStore, type Doc, type Store, StoreUnavailableError } from '@hs/store';
-import { firestoreEmulatorHost } from '@hs/testing';
+import { storeBackends } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHouseholdRepository } from '../src/adapters/household-repository.ts';
 import { addMember, newHousehold, removeMember } from '../src/domain/household-rules.ts';
@@ -14,37 +11,7 @@ import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.
  * household gives its place back.
  */
 
-const emulator = firestoreEmulatorHost();
-if (!emulator)
-  console.warn('household-cap-races: Firestore emulator not available, the docstore case is SKIPPED');
-
-type Open = () => { store: Store; cleanup: () => void };
-const backends: Array<[string, Open, boolean]> = [
-  ['inmemory', () => ({ store: createStore({ backend: 'inmemory' }), cleanup: () => {} }), false],
-  [
-    'sqlite',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'gateway-caps-'));
-      return {
-        store: createStore({ backend: 'sqlite', file: join(dir, 'gateway.sqlite') }),
-        cleanup: () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-    false,
-  ],
-  [
-    'docstore (Firestore emulator)',
-    () => ({
-      store: createStore({
-        backend: 'docstore',
-        projectId: 'demo-test',
-        namespace: `caps${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
-      }),
-      cleanup: () => {},
-    }),
-    !emulator,
-  ],
-];
+const backends = storeBackends('household-cap-races');
 
 /**
  * The store with queries of `households` (each request's check of the caps before its write)

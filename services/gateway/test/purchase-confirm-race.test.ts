@@ -1,41 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createStore, type Store } from '@hs/store';
-import { firestoreEmulatorHost } from '@hs/testing';
+import { storeBackends } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
 
-const emulator = firestoreEmulatorHost();
-if (!emulator)
-  console.warn('purchase-confirm-race: Firestore emulator not available, the docstore case is SKIPPED');
-
-const backends: Array<[string, () => { store: Store; cleanup: () => void }, boolean]> = [
-  ['inmemory', () => ({ store: createStore({ backend: 'inmemory' }), cleanup: () => {} }), false],
-  [
-    'sqlite',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'buyflow-race-'));
-      return {
-        store: createStore({ backend: 'sqlite', file: join(dir, 'gateway.sqlite') }),
-        cleanup: () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-    false,
-  ],
-  [
-    'docstore (Firestore emulator)',
-    () => ({
-      store: createStore({
-        backend: 'docstore',
-        projectId: 'demo-test',
-        namespace: `race${Date.now().toString(36)}`,
-      }),
-      cleanup: () => {},
-    }),
-    !emulator,
-  ],
-];
+const backends = storeBackends('buyflow-race');
 
 describe.each(backends)('50 concurrent confirm-checkout calls with one token on %s', (_name, open, skip) => {
   it.skipIf(skip)(

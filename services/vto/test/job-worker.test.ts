@@ -69,7 +69,8 @@ describe('the try-on worker', () => {
       }),
       ...overrides,
     };
-    await createJobRepository(store).create(job);
+    // Seeded as a create would store it, in its slots (bounds far above what a test seeds).
+    await createJobRepository(store).create(job, { household: 99, user: 99 });
     return job.jobId;
   };
 

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type Collection, createStore, type Doc, type Store } from '@hs/store';
-import { firestoreEmulatorHost } from '@hs/testing';
+import type { Collection, Doc, Store } from '@hs/store';
+import { storeBackends } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createItem, headers, type TestWardrobe, wardrobeApp } from './helpers.ts';
 
@@ -14,37 +11,7 @@ import { createItem, headers, type TestWardrobe, wardrobeApp } from './helpers.t
  */
 
 const H = '/api/v1/households/h_1/wardrobe';
-const emulator = firestoreEmulatorHost();
-if (!emulator)
-  console.warn('delete-while-referencing: Firestore emulator not available, the docstore case is SKIPPED');
-
-type Open = () => { store: Store; cleanup: () => void };
-const backends: Array<[string, Open, boolean]> = [
-  ['inmemory', () => ({ store: createStore({ backend: 'inmemory' }), cleanup: () => {} }), false],
-  [
-    'sqlite',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'wardrobe-race-'));
-      return {
-        store: createStore({ backend: 'sqlite', file: join(dir, 'wardrobe.sqlite') }),
-        cleanup: () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-    false,
-  ],
-  [
-    'docstore (Firestore emulator)',
-    () => ({
-      store: createStore({
-        backend: 'docstore',
-        projectId: 'demo-test',
-        namespace: `wrace${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
-      }),
-      cleanup: () => {},
-    }),
-    !emulator,
-  ],
-];
+const backends = storeBackends('delete-while-referencing');
 
 /**
  * The store with one write of collection `name` (`method`) held back while armed: it waits until

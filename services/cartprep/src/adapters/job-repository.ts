@@ -1,4 +1,11 @@
-import { activeJobCount, activeJobCountOfUser } from '@hs/jobs';
+import {
+  type ActiveJobBounds,
+  activeJobCount,
+  activeJobCountOfUser,
+  type CreateOutcome,
+  createActiveJobSlots,
+  isActiveJob,
+} from '@hs/jobs';
 import { outgoingTraceparent } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
 import { ABORT } from '@hs/store';
@@ -20,23 +27,56 @@ export const CARTPREP_JOB_COLLECTIONS = {
   },
 } satisfies Record<string, CollectionOptions>;
 
-/** Cart-prep jobs in the service's store; every state change is one atomic update. */
+/**
+ * Cart-prep jobs in the service's store; every state change is one atomic update. The active
+ * jobs (queued or running) of each household and of each actor are counted in slot counters: a
+ * create takes one slot of each atomically, so a burst cannot pass either bound, and a job gives
+ * both back when it stops being active (SUCCEEDED or FAILED, by whatever path: every change goes
+ * through `change`).
+ */
 export function createJobRepository(store: Store) {
   const jobs = store.collection<StoredJob>('cartprep_jobs', CARTPREP_JOB_COLLECTIONS.cartprep_jobs);
+  const slots = createActiveJobSlots<StoredJob>(store, jobs, {
+    household: 'cartprep_household_job_counts',
+    starter: 'cartprep_actor_job_counts',
+    starterField: 'actorId',
+  });
+  const activeFor = (householdId: string) => activeJobCount(jobs, householdId);
+  const activeOfActor = (actorId: string) => activeJobCountOfUser(jobs, 'actorId', actorId);
+  const insert = (job: StoredJob) =>
+    jobs.create(job.jobId, { ...job, traceparent: job.traceparent ?? outgoingTraceparent() ?? null });
+
   return {
     get: (jobId: string) => jobs.get(jobId),
-    /** Stored with the submitting request's trace, which the job's run continues. */
-    create: (job: StoredJob) =>
-      jobs.create(job.jobId, { ...job, traceparent: job.traceparent ?? outgoingTraceparent() ?? null }),
-    /** Applies a pure change; null from `apply` leaves the job untouched. */
+    /**
+     * Stored with the submitting request's trace, which the job's run continues, in a slot of its
+     * household's (`bounds.household`) and one of its actor's (`bounds.user`; a job without an
+     * actor takes none), taken atomically; when either is full nothing is stored. A create that
+     * fails gives its slots back (unless its outcome is unknown): a StoreConflictError (the same
+     * jobId saved first) too.
+     */
+    create: (job: StoredJob, bounds: ActiveJobBounds): Promise<CreateOutcome> =>
+      slots.create(job, bounds, () => insert(job)),
+    /**
+     * Applies a pure change; null from `apply` leaves the job untouched. A job that stops being
+     * active here (succeeded, failed, timed out, out of attempts) gives its slots back: the
+     * update is atomic, so exactly one change does.
+     */
     async change(jobId: string, apply: (j: StoredJob) => StoredJob | null): Promise<StoredJob | null> {
-      const result = await jobs.update(jobId, (j) => (j ? (apply(j) ?? ABORT) : ABORT));
-      return result.changed ? result.doc : null;
+      // The update may run `apply` more than once (Firestore retries): the last run is the one applied.
+      const seen = { wasActive: false };
+      const result = await jobs.update(jobId, (j) => {
+        seen.wasActive = isActiveJob(j);
+        return j ? (apply(j) ?? ABORT) : ABORT;
+      });
+      if (!result.changed) return null;
+      await slots.settled(seen.wasActive, result.doc);
+      return result.doc;
     },
     /** The household's jobs not finished yet (queued or running). */
-    activeFor: (householdId: string) => activeJobCount(jobs, householdId),
+    activeFor,
     /** The user's jobs not finished yet, across their households (jobs kept without an actor: none). */
-    activeOfActor: (actorId: string) => activeJobCountOfUser(jobs, 'actorId', actorId),
+    activeOfActor,
     /** How many jobs wait and since when the oldest waits (for `/metrics`). */
     async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
       const [depth, oldest] = await Promise.all([

@@ -6,7 +6,7 @@ import {
   ErrorEnvelope,
   HouseholdCartprepJobParams,
 } from '@hs/contracts';
-import { refuseWhenHouseholdQueueFull, refuseWhenUserQueueFull } from '@hs/jobs';
+import { refusal } from '@hs/jobs';
 import { conflict, newId, notFound, nowIso, type ServiceApp } from '@hs/service-kit';
 import { StoreConflictError } from '@hs/store';
 import type { CartprepContext } from '../context.ts';
@@ -54,25 +54,32 @@ export function registerJobRoutes(app: ServiceApp, ctx: CartprepContext): void {
       };
       const found = await existing();
       if (found) return reply.code(200).send(publicJob(found));
-      // Both counts at once: the user's bound adds no round trip to the common path.
-      const [householdActive, actorActive] = await Promise.all([
-        jobs.activeFor(input.householdId),
-        input.actorId ? jobs.activeOfActor(input.actorId) : 0,
-      ]);
-      refuseWhenHouseholdQueueFull(
-        householdActive,
-        ctx.config.cartprep.maxActiveJobsPerHousehold,
-        'carts being prepared',
-      );
-      refuseWhenUserQueueFull(actorActive, ctx.config.cartprep.maxActiveJobsPerUser, 'carts being prepared');
       const job = newJob(jobId, input, nowIso());
+      const { maxActiveJobsPerHousehold, maxActiveJobsPerUser } = ctx.config.cartprep;
+      let outcome: Awaited<ReturnType<typeof jobs.create>>;
       try {
-        await jobs.create(job);
+        // The bounds are taken with the create, atomically: a burst cannot pass them.
+        outcome = await jobs.create(job, {
+          household: maxActiveJobsPerHousehold,
+          user: maxActiveJobsPerUser,
+        });
       } catch (err) {
         if (!(err instanceof StoreConflictError)) throw err;
+        // The same jobId, racing this attempt, was saved first (this one's slots are given back).
         const raced = await existing();
         if (raced) return reply.code(200).send(publicJob(raced));
         throw err;
+      }
+      if (outcome !== 'created') {
+        // The same jobId, racing this attempt, may have taken the last slot with this very job.
+        const raced = await existing();
+        if (raced) return reply.code(200).send(publicJob(raced));
+        // Refused: the household (checked first) or the actor holds its bound already.
+        throw refusal(
+          outcome,
+          { household: maxActiveJobsPerHousehold, user: maxActiveJobsPerUser },
+          'carts being prepared',
+        )!;
       }
       worker.wake();
       return reply.code(201).send(publicJob(job));

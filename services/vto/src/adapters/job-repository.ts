@@ -1,5 +1,12 @@
 import type { VtoJobListQuery } from '@hs/contracts';
-import { activeJobCount, activeJobCountOfUser } from '@hs/jobs';
+import {
+  type ActiveJobBounds,
+  activeJobCount,
+  activeJobCountOfUser,
+  type CreateOutcome,
+  createActiveJobSlots,
+  isActiveJob,
+} from '@hs/jobs';
 import { badRequest, outgoingTraceparent } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreQueryError, type Where } from '@hs/store';
 import type { StoredVtoJob } from '../domain/vto-job-machine.ts';
@@ -23,14 +30,34 @@ export const VTO_JOB_COLLECTIONS = {
 /** Queued jobs in backoff that `queued` reads past to find ones due now. */
 const BACKOFF_LOOKAHEAD = 50;
 
-/** Try-on jobs in the store (collection `vto_jobs`). */
+/**
+ * Try-on jobs in the store (collection `vto_jobs`), with the active jobs (queued or running) of
+ * each household and of each requester counted in slot counters (@hs/jobs active-job-slots): a
+ * create takes one slot of each atomically, so a burst cannot pass either bound, and a job gives
+ * both back when it stops being active (SUCCEEDED or FAILED, by whatever path: every change goes
+ * through `transition`).
+ */
 export function createJobRepository(store: Store) {
   const jobs = store.collection<StoredVtoJob>('vto_jobs', VTO_JOB_COLLECTIONS.vto_jobs);
+  const slots = createActiveJobSlots<StoredVtoJob>(store, jobs, {
+    household: 'vto_household_job_counts',
+    starter: 'vto_requester_job_counts',
+    starterField: 'requesterId',
+  });
+  const activeFor = (householdId: string) => activeJobCount(jobs, householdId);
+  const activeOfRequester = (userId: string) => activeJobCountOfUser(jobs, 'requesterId', userId);
+  const insert = (job: StoredVtoJob) =>
+    jobs.create(job.jobId, { ...job, traceparent: job.traceparent ?? outgoingTraceparent() ?? null });
 
   return {
-    /** Stored with the submitting request's trace, which the job's run continues. */
-    create: (job: StoredVtoJob) =>
-      jobs.create(job.jobId, { ...job, traceparent: job.traceparent ?? outgoingTraceparent() ?? null }),
+    /**
+     * Stored with the submitting request's trace, which the job's run continues, in a slot of its
+     * household's (`bounds.household`) and one of its requester's (`bounds.user`), taken
+     * atomically; when either is full nothing is stored. A create that fails gives its slots
+     * back (unless its outcome is unknown): a StoreConflictError (the same id saved first) too.
+     */
+    create: (job: StoredVtoJob, bounds: ActiveJobBounds): Promise<CreateOutcome> =>
+      slots.create(job, bounds, () => insert(job)),
 
     /** Null for a missing job and for another household's: both are 404 to the caller. */
     async get(householdId: string, jobId: string): Promise<StoredVtoJob | null> {
@@ -55,15 +82,26 @@ export function createJobRepository(store: Store) {
     },
 
     /** The household's jobs not finished yet (queued or running). */
-    activeFor: (householdId: string) => activeJobCount(jobs, householdId),
+    activeFor,
 
     /** The jobs a user queued that are not finished yet, across their households. */
-    activeOfRequester: (userId: string) => activeJobCountOfUser(jobs, 'requesterId', userId),
+    activeOfRequester,
 
-    /** Applies a pure transition atomically; null from it leaves the job unchanged. */
+    /**
+     * Applies a pure transition atomically; null from it leaves the job unchanged. A job that
+     * stops being active here (succeeded, failed, timed out, abandoned) gives its slots back:
+     * the update is atomic, so exactly one transition does.
+     */
     async transition(jobId: string, change: (job: StoredVtoJob | null) => StoredVtoJob | null) {
-      const result = await jobs.update(jobId, (current) => change(current) ?? ABORT);
-      return result.changed ? result.doc : null;
+      // The update may run `change` more than once (Firestore retries): the last run is the one applied.
+      const seen = { wasActive: false };
+      const result = await jobs.update(jobId, (current) => {
+        seen.wasActive = isActiveJob(current);
+        return change(current) ?? ABORT;
+      });
+      if (!result.changed) return null;
+      await slots.settled(seen.wasActive, result.doc);
+      return result.doc;
     },
 
     /** How many jobs wait and since when the oldest waits (for `/metrics`). */

@@ -8,7 +8,7 @@ import {
   VtoJobListQuery,
   VtoJobParams,
 } from '@hs/contracts';
-import { refuseWhenHouseholdQueueFull, refuseWhenUserQueueFull } from '@hs/jobs';
+import { refusal } from '@hs/jobs';
 import {
   badRequest,
   errorResponses,
@@ -91,17 +91,6 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
       const memberId = request.body.memberId?.trim() || caller.userId;
       if (!(await ctx.members.isMember(householdId, memberId, request.id)))
         throw badRequest(MEMBERSHIP_REQUIRED);
-      // Both counts at once: the caller's bound adds no round trip to the common path.
-      const [householdActive, callerActive] = await Promise.all([
-        ctx.jobs.activeFor(householdId),
-        ctx.jobs.activeOfRequester(caller.userId),
-      ]);
-      refuseWhenHouseholdQueueFull(
-        householdActive,
-        ctx.config.vto.maxActiveJobsPerHousehold,
-        'try-ons queued or running',
-      );
-      refuseWhenUserQueueFull(callerActive, ctx.config.vto.maxActiveJobsPerUser, 'try-ons queued or running');
       const job = newJob({
         jobId,
         householdId,
@@ -112,13 +101,30 @@ export function registerVtoJobRoutes(app: ServiceApp, ctx: VtoContext): void {
         backend: ctx.backend.name,
         now: nowIso(),
       });
+      const { maxActiveJobsPerHousehold, maxActiveJobsPerUser } = ctx.config.vto;
+      let outcome: Awaited<ReturnType<typeof ctx.jobs.create>>;
       try {
-        await ctx.jobs.create(job);
+        // The bounds are taken with the create, atomically: a burst cannot pass them.
+        outcome = await ctx.jobs.create(job, {
+          household: maxActiveJobsPerHousehold,
+          user: maxActiveJobsPerUser,
+        });
       } catch (err) {
-        // The same key's retry, racing this attempt, saved the job first.
+        // The same key's retry, racing this attempt, saved the job first (this one's slots are given back).
         const first = key && err instanceof StoreConflictError && (await ctx.jobs.get(householdId, jobId));
         if (first) return accepted(request, reply, first);
         throw err;
+      }
+      if (outcome !== 'created') {
+        // The same key's retry, racing this attempt, may have taken the last slot with this very job.
+        const first = key && (await ctx.jobs.get(householdId, jobId));
+        if (first) return accepted(request, reply, first);
+        // Refused: the household (checked first) or the caller holds its bound already.
+        throw refusal(
+          outcome,
+          { household: maxActiveJobsPerHousehold, user: maxActiveJobsPerUser },
+          'try-ons queued or running',
+        )!;
       }
       ctx.worker.wake();
       return accepted(request, reply, job);
