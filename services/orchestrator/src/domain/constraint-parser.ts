@@ -12,6 +12,7 @@ import {
   AROUND,
   BIT_OVER,
   BUDGET_BEFORE,
+  NOT_A_COUNT,
   NOT_SIZE_COUNT,
   PRICE_CLEARED,
   REFUSED_SPEND,
@@ -40,8 +41,9 @@ const CUR = CURRENCY;
  */
 // A figure still ending in "k" (a distance: "a 10k run") is none: money in thousands ("max 1k")
 // is in digits by then (spokenAmounts).
-// A count of sizes ("can stretch to 2 sizes bigger") is none either (brief/price.ts).
-const NUM = String.raw`(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,9}(?:[.,]\d{1,2})?)(?!\d|(?:[.,]\d+)?k\b)${NOT_SIZE_COUNT}`;
+// A count of sizes ("can stretch to 2 sizes bigger") is none either, nor of things ("max 2 items",
+// "up to 3 tops"): brief/price.ts.
+const NUM = String.raw`(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,9}(?:[.,]\d{1,2})?)(?!\d|(?:[.,]\d+)?k\b)${NOT_SIZE_COUNT}${NOT_A_COUNT}`;
 /** An amount with an optional currency before or after it: "$50", "50 EUR", "€ 60", "30 pounds". */
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 

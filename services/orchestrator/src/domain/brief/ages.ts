@@ -73,6 +73,13 @@ const EACH_YEARS = String.raw`(${N}[ -]?(?:years?|yrs?)(?:\s?(?:,|and|&|or)\s?${
 const AGES_SAID = new RegExp(
   String.raw`\b(?:ages?|aged|(?:kids|children|twins|boys|girls|they) (?:are|r)|they'?re|theyre)\s(?:${RANGE}|${LIST(',|and|&|or')})\b`,
 );
+/**
+ * "pyjamas for my son 7-8", "a coat for my daughter 9-10": a child said with a kids' label's pair
+ * of ages (a year or two apart), never money or a count ("my daughter 20-30 pounds").
+ */
+const PERSON_RANGE = new RegExp(
+  String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece|kid|child|toddler)s? (?:, )?(?:is |who is |whos |who's )?${RANGE}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?)(?![\w-]))(?![.,]\d)`,
+);
 const AGES_YEARS_OLD = new RegExp(String.raw`\b(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${YEARS_OLD}`);
 /** "a dress 2-3 years", "leggings, 4 and 5 years": kids' sizes as shops label them, after the item. */
 const ITEM_AGES = new RegExp(
@@ -106,8 +113,10 @@ const firstNumber = (m: RegExpMatchArray | null) =>
  * it was said.
  */
 function listedAges(text: string, person: boolean): { ages: number[]; at: number; end: number } | undefined {
+  const pair = text.match(PERSON_RANGE);
   const m =
     text.match(AGES_SAID) ??
+    (pair && Math.abs(Number(pair[2]) - Number(pair[1])) <= 2 ? pair : null) ??
     text.match(AGES_YEARS_OLD) ??
     (person ? text.match(AGES_BARE) : null) ??
     text.match(ITEM_AGES);

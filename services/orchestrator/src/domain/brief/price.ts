@@ -1,4 +1,5 @@
 import { bareMoney, bareMoneyOf, CURRENCY, currencyOf } from '../currencies.ts';
+import { KINDS } from './vocabulary.ts';
 
 /**
  * Prices in a normalised message: bounds ("under 80", "no more than 50 bucks"), ranges ("between
@@ -19,7 +20,17 @@ const CUR = CURRENCY;
 // A count of sizes is no money either ("can stretch to 2 sizes bigger", "1 size up").
 // A height or length is none ("about 152 cm", "1m50", "4 ft").
 export const NOT_SIZE_COUNT = String.raw`(?! ?(?:sizes|size (?:bigger|smaller|larger|up|down)|cm|cms|centimet(?:re|er)s?|mm|metres?|meters?|ft|feet|foot|inch(?:es)?)\b)(?!m ?\d)`;
-const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d|(?:\.\d+)?k\b)${NOT_SIZE_COUNT}`;
+const ITEM_WORDS = KINDS.flatMap((k) => k.words)
+  .sort((a, b) => b.length - a.length)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|');
+/**
+ * A count of things is no money: "max 2 items", "no more than 3 pairs", "up to 5 options"; nor is a
+ * single figure before an item word ("up to 2 dresses", "max 3 tops"), unless a currency sign is
+ * before it ("£5 socks"). A garment's price is never one figure without a sign.
+ */
+export const NOT_A_COUNT = String.raw`(?! ?(?:items?|things?|pieces?|pairs?|outfits?|garments?|options?|results?|suggestions?|choices?)\b)(?!(?<=(?<![\d.,]|[$£€]\s?)\d) ?(?:${ITEM_WORDS})(?![\w-]))`;
+const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d|(?:\.\d+)?k\b)${NOT_SIZE_COUNT}${NOT_A_COUNT}`;
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;
 

@@ -63,6 +63,8 @@ export type Reading = {
   clear: Array<'all' | 'price' | 'colors' | 'sizes' | 'seasons' | 'occasion' | 'kinds' | 'brands'>;
   /** "try 41" after a size was given: a size in the same system. */
   sizeRetry?: string;
+  /** "in 11-12?", "what about 7-8": the pair's second size, beside `sizeRetry`. */
+  sizeRetryTo?: string;
   /** "what goes with my white jeans": the owned item, as said. */
   owned?: { text: string; kind?: string; color?: string };
   /**
@@ -374,8 +376,12 @@ const BUY_SOMETHING_NEW =
   /\b(?:buy|purchase|order|get)\s+(?:(?:me|him|her|them|us|(?:my|our|his|her|their) (?:little |eldest |youngest |oldest |older |younger )?[a-z]+(?:'s)?)\s+)?(?:a|an|some|new|one|\d{1,2}|pairs?|for)\b|\b(?:want|wants|need|needs|like|looking|hoping|planning|trying|have|has|got|gotta|must|going|gonna)(?: to)? (?:buy|purchase|order)\b(?! (?:the|it|this|that|these|those|them|one of|both|either)\b)/;
 const PAIR =
   /\b(?:go(?:es)? (?:well )?with|looks? (?:good|nice|great|ok|okay|best) with|match(?:es|ing)?|wear (?:it )?with|to wear with|pair (?:it )?with|style|complement|goes nicely with)\b/;
+/**
+ * Clarified, not declined: asking for someone, for a look, or for what is on sale or new ("what's
+ * on sale", "any deals today?", "what have you got"): shopping, its item still to be asked.
+ */
 const SHOPPING =
-  /\bfor (?:my|our|his|her|the) (?:son|daughter|kids?|children|boys?|girls?|baby|toddler|husband|wife|partner|mum|mom|dad|brother|sister|grandson|granddaughter|nephew|niece|twins)\b|\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|clothing|put on|take off|pull on|easy on|adaptive|dress (?:himself|herself|themselves|myself)|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different|formal|dressy|fancy|casual|smart|sporty|plain|simple|longer|shorter|warmer|lighter|thinner|thicker|brighter|darker|looser|tighter)\b/;
+  /\b(?:(?:on sale|in the sales?|(?:any|the) sales?|sales? on)(?! (?:assistants?|person|people|staff|team|reps?|jobs?)\b)|deals|offers|on offer|discounts?|discounted|reduced|clearance|trending|in stock|new in|new arrivals|what (?:have|do) you (?:got|have|sell|stock)|what(?:'s| is| are) (?:popular|in fashion|in style))\b|\bfor (?:my|our|his|her|the) (?:son|daughter|kids?|children|boys?|girls?|baby|toddler|husband|wife|partner|mum|mom|dad|brother|sister|grandson|granddaughter|nephew|niece|twins)\b|\b(?:colou?rs?|need|needs|find|looking|look for|want|wants|get|something|anything|outfit|outfits|clothes|clothing|put on|take off|pull on|easy on|adaptive|dress (?:himself|herself|themselves|myself)|wear|stuff|shop|shopping|nice|help|show|recommend|suggest|gift|present|ideas?|options?|buy|new|cute|more|other|else|different|formal|dressy|fancy|casual|smart|sporty|plain|simple|longer|shorter|warmer|lighter|thinner|thicker|brighter|darker|looser|tighter)\b/;
 
 /** "less formal", "not too dressy": a step away from an occasion, never that occasion. */
 const TONED_DOWN = /\b(?:less|too|not so|not too|overly|a bit too) (formal|dressy|fancy|casual|sporty)\b/g;
@@ -592,10 +598,11 @@ function readSizes(said: string, ages: number[]): string[] {
     if (Number(m[1]) <= 16) add(`KIDS ${m[1]}`);
   for (const m of text.matchAll(SIZE_NUMBERS))
     for (const n of [m[1]!, ...alternatives(m[2], /\d{1,2}(?:\.5)?/g)]) add(n);
-  // "size 7-8", "size 7 to 8": both sizes of a label's pair (a size and the next one, or a half).
+  // "size 7-8", "size 7 to 8": both sizes of a label's pair (a size and the next one, or a half);
+  // "size 14-16", "size 8-10": a women's size and the next (they go in twos).
   for (const m of text.matchAll(SIZE_PAIR)) {
     const step = Number(m[2]) - Number(m[1]);
-    if (step > 0 && step <= 1) add(m[2]!);
+    if ((step > 0 && step <= 1) || (step === 2 && Number(m[1]) % 2 === 0 && Number(m[1]) >= 4)) add(m[2]!);
   }
   // "sizes 10 and 12": one size each (the twins', the family's).
   for (const m of text.matchAll(/\bsizes (\d{1,2}(?:\.5)?(?: ?(?:,|and|&|or|\/) ?\d{1,2}(?:\.5)?\b)+)/g))
@@ -931,12 +938,23 @@ function readOnce(message: string): Reading {
   // "no , 25" answers the last figure with another ("under 30" then "no 25"), as "actually 25" does;
   // "too long, maybe 11" says why.
   const retry = text.match(
-    /^ ?(?:(?:no|nah|oh)?(?: , )? ?(?:actually|sorry|wait)?(?: , )? ?)?(?:(?:(?:they'?re|they are|they were|it'?s|it is|it was|these are|those are|that'?s) )?(?:way |a bit |bit |slightly |much )?too (?:long|short|big|small|tight|loose|baggy|wide|narrow|large)(?: on (?:him|her|me|them))? (?:, )?(?:so )?|(?:he|she|they|i)(?:'s| has| have|'ve) (?:grown|shot up|had a growth spurt)(?: a lot| again| since)? (?:, )?(?:so )?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say)? ?(?:an? )?(\d{1,3}(?:\.5)?) ?(?:instead|then|please|actually)? ?$/,
+    /^ ?(?:(?:no|nah|oh)?(?: , )? ?(?:actually|sorry|wait)?(?: , )? ?)?(?:(?:(?:they'?re|they are|they were|it'?s|it is|it was|these are|those are|that'?s) )?(?:way |a bit |bit |slightly |much )?too (?:long|short|big|small|tight|loose|baggy|wide|narrow|large)(?: on (?:him|her|me|them))? (?:, )?(?:so )?|(?:he|she|they|i)(?:'s| has| have|'ve) (?:grown|shot up|had a growth spurt)(?: a lot| again| since)? (?:, )?(?:so )?)?(?:try|what about|how about|maybe|or|and|then|make it|make that|change it to|go with|let'?s say|say|(?:(?:(?:do|have|got) you (?:have|got|got any) |(?:have|got|any) (?:you got )?)?(?:it |them |this |that |these |those |one |ones |any )?in(?: size)?))? ?(?:an? )?(\d{1,3}(?:\.5)?)(?: ?(?:-|–|\/) ?(\d{1,2}(?:\.5)?))? ?(?:instead|then|please|actually)? ?$/,
   );
+  // "in 11-12?", "what about 7-8": a pair of sizes as labels give them (the next size or a half,
+  // or the next women's size), said again in the brief's system.
+  const pair = retry?.[2] !== undefined ? Number(retry[2]) - Number(retry[1]) : undefined;
   // "what about 43": a size when a size was given before, else a price (decided with the brief).
   // "make it two", "make that three": how many, said in words, is no size and no price.
-  if (retry && sizes.length === 0 && !price.currency && !COUNT_ASKED.test(message))
+  if (
+    retry &&
+    sizes.length === 0 &&
+    !price.currency &&
+    !COUNT_ASKED.test(message) &&
+    (pair === undefined || pair === 0.5 || pair === 1 || (pair === 2 && Number(retry[1]) % 2 === 0))
+  ) {
     reading.sizeRetry = retry[1]!;
+    if (pair !== undefined) reading.sizeRetryTo = retry[2]!;
+  }
   reading.intent = intentOf(reading);
   return reading;
 }

@@ -47,6 +47,8 @@ export function updateBrief(
   }
   // A number none of the brief's sizes could be ("150" after "size M, under 100") is a price.
   const sizeRetry = r.sizeRetry !== undefined && sizeLike(r.sizeRetry, b);
+  // "in 11-12": both sizes of the pair.
+  const retried = r.sizeRetry === undefined ? [] : [r.sizeRetry, ...(r.sizeRetryTo ? [r.sizeRetryTo] : [])];
   // "or 12", "or green": another size or colour beside those asked for, not in their place.
   const alternative = /^or\b/.test(r.text);
   let p: Reading['price'] = sizeRetry ? {} : r.price;
@@ -90,6 +92,7 @@ export function updateBrief(
   if (
     r.sizeRetry &&
     !sizeRetry &&
+    r.sizeRetryTo === undefined &&
     (b.maxPrice !== undefined || b.minPrice !== undefined) &&
     Number(r.sizeRetry) >= 5
   ) {
@@ -97,7 +100,7 @@ export function updateBrief(
     delete b.minPrice;
   } else if (r.sizeRetry && !sizeRetry && !b.sizes?.length && shoesOnly(b) && Number(r.sizeRetry) <= 48)
     // "trainers" then "9": shoes have no price that small and no size by age, so the answer is the size.
-    b.sizes = [r.sizeRetry];
+    b.sizes = retried;
   if (r.sizeStep && r.sizes.length === 0 && b.sizes?.length) {
     const shoes = b.categories?.includes('SHOES') ?? false;
     b.sizes = b.sizes.map((s) => stepSize(s, r.sizeStep!, shoes));
@@ -109,8 +112,8 @@ export function updateBrief(
   if (r.sizes.length > 0) b.sizes = added(previous.sizes, r.sizes);
   else if (sizeRetry) {
     const system = b.sizes?.[0]?.match(/^([A-Z]+) /)?.[1];
-    const size = system ? `${system} ${r.sizeRetry}` : r.sizeRetry!;
-    b.sizes = alternative ? [...new Set([...(b.sizes ?? []), size])] : [size];
+    const said = retried.map((n) => (system ? `${system} ${n}` : n));
+    b.sizes = alternative ? [...new Set([...(b.sizes ?? []), ...said])] : said;
   }
   // "and the same for her brother, he's 11", "and for my daughter size 2": another person beside
   // the one asked for, each in their size.

@@ -554,6 +554,12 @@ export const KINDS: Kind[] = [
   // Trouser braces (American "suspenders").
   { kind: 'braces', category: 'ACCESSORY', words: ['trouser braces', 'suspenders', 'braces'] },
   { kind: 'socks', category: 'OTHER', words: ['socks', 'sock'] },
+  // Underwear as families name it: "boxer shorts" are no shorts ("pants" is trousers, as in the US).
+  {
+    kind: 'underwear',
+    category: 'OTHER',
+    words: ['underwear', 'undies', 'underpants', 'knickers', 'boxer shorts', 'boxers', 'briefs', 'panties'],
+  },
   // Sports kit a child outgrows: "shin pads for football".
   {
     kind: 'shin pads',
@@ -681,6 +687,14 @@ const BORROWED_WORDS = Object.values(BORROWED).flat();
  * target (brief/normalize.ts).
  */
 export const READ_AS_WRITTEN = new Set([
+  // Underwear's words are a step from "parties", "boxes", "briefly", "unties": read only as written.
+  'underwear',
+  'undies',
+  'underpants',
+  'knickers',
+  'boxers',
+  'briefs',
+  'panties',
   'bathers',
   'boardies',
   'cossies',
@@ -981,9 +995,10 @@ for (const w of [...BORROWED_WORDS, ...SPANISH_COLOURS.map(([c]) => c)]) READ_AS
 /** Occasions, first match wins: "ski trip" is ski, not travel; "birthday party" is a party. */
 export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\b(?:ski(?:ing)?|snowboard(?:ing)?)\b/, 'ski', 'WINTER'],
-  // Indian English says "marriage" (and "marriage function") for a wedding, and names its days.
+  // Indian English says "marriage" (and "marriage function") for a wedding, and names its days;
+  // "a mother of the bride outfit" is for one too.
   [
-    /\bweddings?\b|\bbridesmaid\b|\bmarriage (?:functions?|ceremony|party|reception)\b|\b(?:for|to|at) (?:a |the |my |our |his |her |their )?(?:[a-z]+'s )?marriage\b|\bshaadi\b|\bmehn?di\b|\bmehendi\b|\bsangeet\b|\bhaldi\b/,
+    /\bweddings?\b|\bbridesmaid\b|\bmother of the (?:bride|groom)\b|\bmarriage (?:functions?|ceremony|party|reception)\b|\b(?:for|to|at) (?:a |the |my |our |his |her |their )?(?:[a-z]+'s )?marriage\b|\bshaadi\b|\bmehn?di\b|\bmehendi\b|\bsangeet\b|\bhaldi\b/,
     'wedding',
   ],
   // A baby's blessing: christening, baptism, naming day, first communion.
@@ -1014,7 +1029,8 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
     'formal',
   ],
   [/\bback to school\b/, 'school', 'FALL'],
-  [/\bschool\b|\bclass(?:es)?\b/, 'school'],
+  // "first day at nursery", "a coat for preschool": the little ones' school.
+  [/\bschool\b|\bclass(?:es)?\b|\b(?:at|to|for|starting) (?:nursery|pre-?school)\b/, 'school'],
   // "a new job", "my waitressing job" ("job interview" is read above); "how does this work", "how
   // approvals work", "will that work", "it doesn't work" use the verb, no place of work ("how to
   // dress for work" is one). After "does", "will", "this" or "that" the verb ends the clause or is
