@@ -22,6 +22,8 @@ export const OFF_TOPIC_SUBJECT = new RegExp(
     String.raw`\b(?:fever|medicine|medication|paracetamol|ibuprofen|doctor|symptoms?|rash|vaccines?|diagnos\w*|pregnan\w*|headache|cough|allergic reaction|dosage)\b`,
     // Legal and money
     String.raw`\b(?:landlord|lawyer|legal(?:ly)?|lawsuit|sue|divorce|custody|contract|tenancy|deposit back|taxes|tax return|mortgage|invest(?:ing|ment)?|stock market|crypto|bitcoin|loan)\b`,
+    // Bills and cover ("any deals on car insurance", "discounts on my phone bill")
+    String.raw`\b(?:insurance|broadband|(?:phone|mobile|energy|electricity|gas|water) (?:bills?|contracts?|tariffs?))\b`,
     // Coding and computers
     String.raw`\b(?:coding|programming|write (?:me )?(?:some |a |the )?(?:code|program)|my code|this code|python|javascript|java|sql|html|css|script|debug|bug in|compile|excel|spreadsheet|wifi|wi-fi|router|laptop|computer|printer|password|iphone|android|app crash\w*)\b`,
     // The service itself: how it works, who or what answers

@@ -28,8 +28,10 @@ const ITEM_WORDS = KINDS.flatMap((k) => k.words)
  * A count of things is no money: "max 2 items", "no more than 3 pairs", "up to 5 options"; nor is a
  * single figure before an item word ("up to 2 dresses", "max 3 tops"), unless a currency sign is
  * before it ("£5 socks"). A garment's price is never one figure without a sign.
+ * A count other than one takes the plural: "max 40 outfit", "under 60 outfit for a wedding" are
+ * prices.
  */
-export const NOT_A_COUNT = String.raw`(?! ?(?:items?|things?|pieces?|pairs?|outfits?|garments?|options?|results?|suggestions?|choices?)\b)(?!(?<=(?<![\d.,]|[$£€]\s?)\d) ?(?:${ITEM_WORDS})(?![\w-]))`;
+export const NOT_A_COUNT = String.raw`(?! ?(?:items|things|pieces|pairs|outfits|garments|options|results|suggestions|choices)\b)(?!(?<=(?<![\d.,])1) ?(?:item|thing|piece|pair|outfit|garment|option|result|suggestion|choice)\b)(?!(?<=(?<![\d.,]|[$£€]\s?)\d) ?(?:${ITEM_WORDS})(?![\w-]))`;
 const NUM = String.raw`(?<![\d.])\d{1,7}(?:\.\d{1,2})?(?!\d|(?:\.\d+)?k\b)${NOT_SIZE_COUNT}${NOT_A_COUNT}`;
 const MONEY = String.raw`(?:(${CUR})\s?)?(${NUM})(?:\s?(${CUR})(?![a-z]))?`;
 const NOT_SIZE = String.raw`(?<!\b(?:size|eu|us|uk|kids?|age|aged|waist)\s)`;

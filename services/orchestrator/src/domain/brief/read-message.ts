@@ -65,6 +65,8 @@ export type Reading = {
   sizeRetry?: string;
   /** "in 11-12?", "what about 7-8": the pair's second size, beside `sizeRetry`. */
   sizeRetryTo?: string;
+  /** "in 32?", "have you got them in 8": asked in a size, so never a new price ("jeans under 40", "in 32"). */
+  sizeRetryIn?: true;
   /** "what goes with my white jeans": the owned item, as said. */
   owned?: { text: string; kind?: string; color?: string };
   /**
@@ -954,6 +956,7 @@ function readOnce(message: string): Reading {
   ) {
     reading.sizeRetry = retry[1]!;
     if (pair !== undefined) reading.sizeRetryTo = retry[2]!;
+    if (/\bin(?: size)? ?(?:an? )?\d/.test(text)) reading.sizeRetryIn = true;
   }
   reading.intent = intentOf(reading);
   return reading;

@@ -93,13 +93,21 @@ export function updateBrief(
     r.sizeRetry &&
     !sizeRetry &&
     r.sizeRetryTo === undefined &&
+    !r.sizeRetryIn &&
     (b.maxPrice !== undefined || b.minPrice !== undefined) &&
     Number(r.sizeRetry) >= 5
   ) {
     b.maxPrice = Number(r.sizeRetry);
     delete b.minPrice;
-  } else if (r.sizeRetry && !sizeRetry && !b.sizes?.length && shoesOnly(b) && Number(r.sizeRetry) <= 48)
+  } else if (
+    r.sizeRetry &&
+    !sizeRetry &&
+    !b.sizes?.length &&
+    (shoesOnly(b) || (r.sizeRetryIn && b.forAge === undefined)) &&
+    Number(r.sizeRetry) <= 48
+  )
     // "trainers" then "9": shoes have no price that small and no size by age, so the answer is the size.
+    // "jeans under 40" then "have them in 32?": asked in a size, the size.
     b.sizes = retried;
   if (r.sizeStep && r.sizes.length === 0 && b.sizes?.length) {
     const shoes = b.categories?.includes('SHOES') ?? false;
