@@ -1,13 +1,25 @@
 // The household's and the starter's bounds on active jobs (household-queue-limit.ts,
 // user-queue-limit.ts) held under a burst: counted from the jobs, then created, two requests in
-// flight both passed the count (20 try-ons accepted at a bound of 5). Here each create takes a
-// slot of both atomically (the store's slot counters), and a job gives them back when it stops
-// being active.
+// flight both passed the count (20 try-ons accepted at a bound of 5). Here each create holds a
+// place of both, named by its job id, taken atomically, and the job gives them back when it
+// stops being active. Places named by job id make every step safe to repeat: a retry of the same
+// job (a lost answer, a store timeout whose outcome is unknown, a keyed retry racing its first
+// attempt) finds its place already held instead of being refused, and giving back twice (a
+// transaction the store ran again after it landed, two workers finishing one job) is harmless.
 import { createHash } from 'node:crypto';
 import type { AppError } from '@hs/service-kit';
-import { createSlotCounter, isValidDocId, type Store } from '@hs/store';
-import { activeJobCount, type CountsJobs, householdQueueFull } from './household-queue-limit.ts';
-import { activeJobCountOfUser, userQueueFull } from './user-queue-limit.ts';
+import {
+  ABORT,
+  type Collection,
+  inTurnPerKey,
+  isValidDocId,
+  queryAll,
+  type Store,
+  StoreConflictError,
+  StoreUnavailableError,
+} from '@hs/store';
+import { householdQueueFull } from './household-queue-limit.ts';
+import { userQueueFull } from './user-queue-limit.ts';
 
 /** What a create may hold: the household's bound and the starter's, across their households. */
 export type ActiveJobBounds = { household: number; user: number };
@@ -15,18 +27,11 @@ export type ActiveJobBounds = { household: number; user: number };
 /** Why a create was refused: the household's bound (checked first) or the starter's. */
 export type CreateOutcome = 'created' | 'household-full' | 'user-full';
 
-type Job = { householdId: string; status: string };
+type Job = { jobId: string; householdId: string; status: string };
 
 /** Queued or running: what the bounds count. */
-export const isActiveJob = (job: Job | null | undefined): boolean =>
+export const isActiveJob = (job: { status: string } | null | undefined): boolean =>
   job?.status === 'QUEUED' || job?.status === 'RUNNING';
-
-/** A counter's document id for an owner: the id itself when every store accepts it. */
-const slotKey = (id: string) =>
-  isValidDocId(id) ? id : `sha256_${createHash('sha256').update(id).digest('hex')}`;
-
-/** A create refused by the starter's bound, thrown so that the household's slot goes back. */
-class StarterFull extends Error {}
 
 /** The 429 for a refused create (null when it was created); `jobs` names them in the message. */
 export function refusal(outcome: CreateOutcome, bounds: ActiveJobBounds, jobs: string): AppError | null {
@@ -36,63 +41,163 @@ export function refusal(outcome: CreateOutcome, bounds: ActiveJobBounds, jobs: s
 }
 
 /**
+ * How long a place may be held by a job not (yet) found active before a recount may free it:
+ * longer than any create takes, so places of creates still under way are never taken for leaks.
+ */
+const SETTLED_MS = 30_000;
+/** How often one process recounts one owner found full. */
+const RECOUNT_EVERY_MS = 5_000;
+const RECOUNTS_KEPT = 10_000;
+
+/** One owner's places: job id → when it was taken (0: found active when the places were first counted). */
+type Places = { owner: string; held: Record<string, number> };
+
+/** A document id for an owner: the id itself when every store accepts it. */
+const placesKey = (id: string) =>
+  isValidDocId(id) ? id : `sha256_${createHash('sha256').update(id).digest('hex')}`;
+
+/**
+ * The places of one kind of owner (households, or starters) in `collection`. The first time an
+ * owner is counted, its jobs already active take places. An owner found full is recounted (at
+ * most every RECOUNT_EVERY_MS per process): places whose job is not active and that were taken
+ * more than SETTLED_MS ago are freed (a create that never landed, a give lost to a crash).
+ */
+function jobPlaces(store: Store, collection: string, activeIds: (owner: string) => Promise<string[]>) {
+  const docs = store.collection<Places>(collection);
+  const recountedAt = new Map<string, number>();
+  // One owner's places change one at a time in this process (a burst would contend for them).
+  const inTurn = inTurnPerKey();
+
+  const held = async (owner: string, jobId: string, cap: number, seed: string[] | null) => {
+    const { doc } = await docs.update(placesKey(owner), (current) => {
+      const places = { ...(current?.held ?? Object.fromEntries((seed ?? []).map((id) => [id, 0]))) };
+      if (places[jobId] === undefined && Object.keys(places).length < cap) places[jobId] = Date.now();
+      else if (current) return ABORT;
+      return { owner, held: places };
+    });
+    return doc?.held[jobId] !== undefined;
+  };
+
+  async function recount(owner: string): Promise<boolean> {
+    const last = recountedAt.get(owner);
+    if (last !== undefined && Date.now() - last < RECOUNT_EVERY_MS) return false;
+    recountedAt.delete(owner);
+    recountedAt.set(owner, Date.now());
+    if (recountedAt.size > RECOUNTS_KEPT) recountedAt.delete(recountedAt.keys().next().value!);
+    const active = new Set(await activeIds(owner));
+    const { changed } = await docs.update(placesKey(owner), (current) => {
+      if (!current) return ABORT;
+      const now = Date.now();
+      const kept = Object.entries(current.held).filter(([id, at]) => active.has(id) || now - at < SETTLED_MS);
+      if (kept.length === Object.keys(current.held).length) return ABORT;
+      return { ...current, held: Object.fromEntries(kept) };
+    });
+    return changed;
+  }
+
+  return {
+    /** True when `jobId` holds a place of `owner` (taken now or before); false when all `cap` are held. */
+    take: (owner: string, jobId: string, cap: number): Promise<boolean> =>
+      inTurn(owner, async () => {
+        const seed = (await docs.get(placesKey(owner))) ? null : await activeIds(owner);
+        if (await held(owner, jobId, cap, seed)) return true;
+        return (await recount(owner)) && held(owner, jobId, cap, null);
+      }),
+    /** Frees `jobId`'s place (nothing when it holds none). Never throws: a recount heals a lost give. */
+    give: (owner: string, jobId: string): Promise<void> =>
+      inTurn(owner, () =>
+        docs
+          .update(placesKey(owner), (current) => {
+            if (current?.held[jobId] === undefined) return ABORT;
+            const { [jobId]: _freed, ...rest } = current.held;
+            return { ...current, held: rest };
+          })
+          .then(
+            () => undefined,
+            () => undefined,
+          ),
+      ),
+  };
+}
+
+/**
  * The active jobs of each household and of each starter (`starterField`: the user who started
- * the job; a job without one takes only the household's slot), counted in the collections
- * `counts.household` and `counts.starter`. A count found at its bound is recounted from the jobs
- * (`jobs`), so drift heals (see the store's slot counter).
+ * the job; a job without one takes only the household's place), held in the collections
+ * `places.household` and `places.starter`.
  */
 export function createActiveJobSlots<J extends Job>(
   store: Store,
-  jobs: CountsJobs,
-  counts: { household: string; starter: string; starterField: keyof J & string },
+  jobs: Collection<J>,
+  places: { household: string; starter: string; starterField: keyof J & string },
 ) {
-  const { starterField } = counts;
-  const householdSlots = createSlotCounter(store, counts.household, 'active');
-  const starterSlots = createSlotCounter(store, counts.starter, 'active');
+  const { starterField } = places;
+  const activeIds = (field: string) => async (value: string) => {
+    const found = await Promise.all(
+      (['QUEUED', 'RUNNING'] as const).map((status) =>
+        queryAll(jobs, {
+          where: [
+            [field, '==', value],
+            ['status', '==', status],
+          ],
+        }),
+      ),
+    );
+    return found.flat().map((job) => job.jobId);
+  };
+  const households = jobPlaces(store, places.household, activeIds('householdId'));
+  const starters = jobPlaces(store, places.starter, activeIds(starterField));
   const starterOf = (job: J) => (job[starterField] as string | null | undefined) || null;
+  /** Frees the places a job held (safe to repeat). */
+  const release = async (job: J): Promise<void> => {
+    const starter = starterOf(job);
+    await Promise.all([
+      households.give(job.householdId, job.jobId),
+      starter ? starters.give(starter, job.jobId) : undefined,
+    ]);
+  };
 
   return {
     /**
-     * Runs `insert` in a slot of the job's household (`bounds.household`) and one of its
-     * starter's (`bounds.user`), taken atomically; when either is full nothing runs. A failed
-     * insert gives its slots back (unless its outcome is unknown): a conflict (the same id saved
-     * first) too.
+     * Runs `insert` with places of the job's household (`bounds.household`) and of its starter
+     * (`bounds.user`) held under its id; when either is full nothing runs. An insert that fails
+     * frees them, unless its outcome is unknown or the job exists already (a conflict): then the
+     * job (or its retry, which finds them held) keeps them.
      */
     async create(job: J, bounds: ActiveJobBounds, insert: () => Promise<unknown>): Promise<CreateOutcome> {
       const starter = starterOf(job);
-      const withinStarter = starter
-        ? async () => {
-            const taken = await starterSlots.createWithin(
-              slotKey(starter),
-              bounds.user,
-              () => activeJobCountOfUser(jobs, starterField, starter),
-              insert,
-            );
-            if (!taken) throw new StarterFull();
-          }
-        : insert;
+      if (!(await households.take(job.householdId, job.jobId, bounds.household))) return 'household-full';
+      let taken = true;
       try {
-        const taken = await householdSlots.createWithin(
-          slotKey(job.householdId),
-          bounds.household,
-          () => activeJobCount(jobs, job.householdId),
-          withinStarter,
-        );
-        return taken ? 'created' : 'household-full';
+        if (starter) taken = await starters.take(starter, job.jobId, bounds.user);
       } catch (err) {
-        if (err instanceof StarterFull) return 'user-full';
+        // Nothing was inserted: the household's place goes back whatever the starter's failure was.
+        await households.give(job.householdId, job.jobId);
         throw err;
       }
+      if (!taken) {
+        await households.give(job.householdId, job.jobId);
+        return 'user-full';
+      }
+      try {
+        await insert();
+      } catch (err) {
+        const mayExist =
+          (err instanceof StoreUnavailableError && err.outcomeUnknown) || err instanceof StoreConflictError;
+        if (!mayExist) await release(job);
+        throw err;
+      }
+      return 'created';
     },
 
-    /** After an atomic change of a job: one that stopped being active gives its slots back. */
-    async settled(wasActive: boolean, job: J | null): Promise<void> {
-      if (!wasActive || !job || isActiveJob(job)) return;
-      const starter = starterOf(job);
-      await Promise.all([
-        householdSlots.give(slotKey(job.householdId), 1),
-        starter ? starterSlots.give(slotKey(starter), 1) : undefined,
-      ]);
+    release,
+
+    /**
+     * After an atomic change of a job: one that stopped being active frees its places. `seenActive`:
+     * some run of the change found it active (the store may run it again after it landed, and the
+     * last run then finds the job already finished: its places are freed all the same).
+     */
+    async settled(seenActive: boolean, job: J | null): Promise<void> {
+      if (seenActive && job && !isActiveJob(job)) await release(job);
     },
   };
 }

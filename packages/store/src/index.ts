@@ -14,6 +14,7 @@ export {
   type FirestoreIndexFile,
   firestoreIndexDefinitions,
 } from './firestore-indexes.ts';
+export { inTurnPerKey } from './in-turn.ts';
 export { queryAll } from './query-all.ts';
 export { createSlotCounter, type SlotCounter } from './slot-counter.ts';
 export * from './store-errors.ts';

@@ -29,16 +29,16 @@ export const CARTPREP_JOB_COLLECTIONS = {
 
 /**
  * Cart-prep jobs in the service's store; every state change is one atomic update. The active
- * jobs (queued or running) of each household and of each actor are counted in slot counters: a
- * create takes one slot of each atomically, so a burst cannot pass either bound, and a job gives
- * both back when it stops being active (SUCCEEDED or FAILED, by whatever path: every change goes
+ * jobs (queued or running) of each household and of each actor hold a place under their job id
+ * (@hs/jobs active-job-slots): a create takes one place of each atomically, so a burst cannot
+ * pass either bound, and a job gives both back when it stops being active (SUCCEEDED or FAILED, by whatever path: every change goes
  * through `change`).
  */
 export function createJobRepository(store: Store) {
   const jobs = store.collection<StoredJob>('cartprep_jobs', CARTPREP_JOB_COLLECTIONS.cartprep_jobs);
   const slots = createActiveJobSlots<StoredJob>(store, jobs, {
-    household: 'cartprep_household_job_counts',
-    starter: 'cartprep_actor_job_counts',
+    household: 'cartprep_household_job_places',
+    starter: 'cartprep_actor_job_places',
     starterField: 'actorId',
   });
   const activeFor = (householdId: string) => activeJobCount(jobs, householdId);
@@ -63,14 +63,14 @@ export function createJobRepository(store: Store) {
      * update is atomic, so exactly one change does.
      */
     async change(jobId: string, apply: (j: StoredJob) => StoredJob | null): Promise<StoredJob | null> {
-      // The update may run `apply` more than once (Firestore retries): the last run is the one applied.
+      // The update may run `apply` more than once (Firestore retries, even after it landed).
       const seen = { wasActive: false };
       const result = await jobs.update(jobId, (j) => {
-        seen.wasActive = isActiveJob(j);
+        seen.wasActive ||= isActiveJob(j);
         return j ? (apply(j) ?? ABORT) : ABORT;
       });
-      if (!result.changed) return null;
       await slots.settled(seen.wasActive, result.doc);
+      if (!result.changed) return null;
       return result.doc;
     },
     /** The household's jobs not finished yet (queued or running). */

@@ -1,5 +1,5 @@
 import type { CollectionOptions, Store } from '@hs/store';
-import { ABORT, createSlotCounter, queryAll, StoreUnavailableError } from '@hs/store';
+import { ABORT, createSlotCounter, inTurnPerKey, queryAll, StoreUnavailableError } from '@hs/store';
 import {
   createdBy,
   MAX_HOUSEHOLDS_CREATED_PER_USER,
@@ -44,26 +44,6 @@ class NotWritten extends Error {
     super('not written');
     this.reason = reason;
   }
-}
-
-/**
- * Runs calls with the same key one after another in this process. A burst of one user's creates
- * (or adds) would otherwise all contend for the user's count documents at once, and on Firestore
- * a transaction losing that race backs off for seconds, past its deadline (503); in turn, each
- * takes a few milliseconds. Across replicas the counts alone keep the caps.
- */
-function inTurnPerKey() {
-  const tails = new Map<string, Promise<unknown>>();
-  return async <R>(key: string, run: () => Promise<R>): Promise<R> => {
-    const turn = (tails.get(key) ?? Promise.resolve()).then(run);
-    const tail = turn.catch(() => undefined);
-    tails.set(key, tail);
-    try {
-      return await turn;
-    } finally {
-      if (tails.get(key) === tail) tails.delete(key);
-    }
-  };
 }
 
 /**

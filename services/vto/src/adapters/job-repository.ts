@@ -32,16 +32,16 @@ const BACKOFF_LOOKAHEAD = 50;
 
 /**
  * Try-on jobs in the store (collection `vto_jobs`), with the active jobs (queued or running) of
- * each household and of each requester counted in slot counters (@hs/jobs active-job-slots): a
- * create takes one slot of each atomically, so a burst cannot pass either bound, and a job gives
- * both back when it stops being active (SUCCEEDED or FAILED, by whatever path: every change goes
+ * each household and of each requester holding a place under their job id (@hs/jobs
+ * active-job-slots): a create takes one place of each atomically, so a burst cannot pass either
+ * bound, and a job gives both back when it stops being active (SUCCEEDED or FAILED, by whatever path: every change goes
  * through `transition`).
  */
 export function createJobRepository(store: Store) {
   const jobs = store.collection<StoredVtoJob>('vto_jobs', VTO_JOB_COLLECTIONS.vto_jobs);
   const slots = createActiveJobSlots<StoredVtoJob>(store, jobs, {
-    household: 'vto_household_job_counts',
-    starter: 'vto_requester_job_counts',
+    household: 'vto_household_job_places',
+    starter: 'vto_requester_job_places',
     starterField: 'requesterId',
   });
   const activeFor = (householdId: string) => activeJobCount(jobs, householdId);
@@ -93,14 +93,14 @@ export function createJobRepository(store: Store) {
      * the update is atomic, so exactly one transition does.
      */
     async transition(jobId: string, change: (job: StoredVtoJob | null) => StoredVtoJob | null) {
-      // The update may run `change` more than once (Firestore retries): the last run is the one applied.
+      // The update may run `change` more than once (Firestore retries, even after it landed).
       const seen = { wasActive: false };
       const result = await jobs.update(jobId, (current) => {
-        seen.wasActive = isActiveJob(current);
+        seen.wasActive ||= isActiveJob(current);
         return change(current) ?? ABORT;
       });
-      if (!result.changed) return null;
       await slots.settled(seen.wasActive, result.doc);
+      if (!result.changed) return null;
       return result.doc;
     },
 
