@@ -62,7 +62,12 @@ const placesKey = (id: string) =>
  * most every RECOUNT_EVERY_MS per process): places whose job is not active and that were taken
  * more than SETTLED_MS ago are freed (a create that never landed, a give lost to a crash).
  */
-function jobPlaces(store: Store, collection: string, activeIds: (owner: string) => Promise<string[]>) {
+function jobPlaces(
+  store: Store,
+  collection: string,
+  activeIds: (owner: string) => Promise<string[]>,
+  isActive: (jobId: string) => Promise<boolean>,
+) {
   const docs = store.collection<Places>(collection);
   const recountedAt = new Map<string, number>();
   // One owner's places change one at a time in this process (a burst would contend for them).
@@ -85,10 +90,17 @@ function jobPlaces(store: Store, collection: string, activeIds: (owner: string) 
     recountedAt.set(owner, Date.now());
     if (recountedAt.size > RECOUNTS_KEPT) recountedAt.delete(recountedAt.keys().next().value!);
     const active = new Set(await activeIds(owner));
+    const settledAt = Date.now() - SETTLED_MS;
+    const before = (await docs.get(placesKey(owner)))?.held ?? {};
+    // A job the queries missed while it moved between QUEUED and RUNNING is asked for by itself.
+    for (const [id, at] of Object.entries(before))
+      if (!active.has(id) && at <= settledAt && (await isActive(id))) active.add(id);
     const { changed } = await docs.update(placesKey(owner), (current) => {
       if (!current) return ABORT;
       const now = Date.now();
-      const kept = Object.entries(current.held).filter(([id, at]) => active.has(id) || now - at < SETTLED_MS);
+      const kept = Object.entries(current.held).filter(
+        ([id, at]) => active.has(id) || now - at < SETTLED_MS || before[id] === undefined,
+      );
       if (kept.length === Object.keys(current.held).length) return ABORT;
       return { ...current, held: Object.fromEntries(kept) };
     });
@@ -144,8 +156,9 @@ export function createActiveJobSlots<J extends Job>(
     );
     return found.flat().map((job) => job.jobId);
   };
-  const households = jobPlaces(store, places.household, activeIds('householdId'));
-  const starters = jobPlaces(store, places.starter, activeIds(starterField));
+  const isActive = async (jobId: string) => isActiveJob(await jobs.get(jobId));
+  const households = jobPlaces(store, places.household, activeIds('householdId'), isActive);
+  const starters = jobPlaces(store, places.starter, activeIds(starterField), isActive);
   const starterOf = (job: J) => (job[starterField] as string | null | undefined) || null;
   /** Frees the places a job held (safe to repeat). */
   const release = async (job: J): Promise<void> => {
@@ -181,9 +194,15 @@ export function createActiveJobSlots<J extends Job>(
       try {
         await insert();
       } catch (err) {
-        const mayExist =
-          (err instanceof StoreUnavailableError && err.outcomeUnknown) || err instanceof StoreConflictError;
-        if (!mayExist) await release(job);
+        if (err instanceof StoreUnavailableError && err.outcomeUnknown) throw err;
+        // The same id saved first keeps these places only when it is this very job, still active.
+        const first = err instanceof StoreConflictError ? await jobs.get(job.jobId).catch(() => null) : null;
+        const same =
+          first &&
+          isActiveJob(first) &&
+          first.householdId === job.householdId &&
+          starterOf(first) === starterOf(job);
+        if (!same) await release(job);
         throw err;
       }
       return 'created';

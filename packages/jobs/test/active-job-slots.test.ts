@@ -3,19 +3,24 @@
 // it landed used to cost a family (a refusal below the bound for a minute or more).
 import {
   ABORT,
+  type Collection,
   type CollectionOptions,
   createStore,
   type Doc,
   type Store,
   StoreUnavailableError,
 } from '@hs/store';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActiveJobSlots } from '../src/active-job-slots.ts';
 
 type Job = { jobId: string; householdId: string; status: string; starterId: string | null };
 
-function setup(store: Store = createStore({ backend: 'inmemory' })) {
-  const jobs = store.collection<Job>('jobs');
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function setup(store: Store = createStore({ backend: 'inmemory' }), view = (c: Collection<Job>) => c) {
+  const jobs = view(store.collection<Job>('jobs'));
   const slots = createActiveJobSlots<Job>(store, jobs, {
     household: 'household_places',
     starter: 'starter_places',
@@ -119,5 +124,34 @@ describe('active job places', () => {
     const { jobs, create, job } = setup();
     await jobs.create('old_1', job('old_1'));
     expect(await create(job('job_1'), 1)).toBe('household-full');
+  });
+
+  it('a create that meets a finished job of the same id, or another household’s, frees what it took', async () => {
+    const { create, finish, job } = setup();
+    expect(await create(job('job_x', 'h_1', 'u_1'))).toBe('created');
+    await expect(create(job('job_x', 'h_2', 'u_2'))).rejects.toThrow(/already exists/);
+    await finish('job_x');
+    await expect(create(job('job_x', 'h_1', 'u_1'))).rejects.toThrow(/already exists/);
+    // Neither household, nor either starter, keeps a place for a job that will never settle again.
+    expect(await create(job('job_1', 'h_1', 'u_1'), 1, 1)).toBe('created');
+    expect(await create(job('job_2', 'h_2', 'u_2'), 1, 1)).toBe('created');
+  });
+
+  it('a recount never frees the place of a job still active, even one its queries missed', async () => {
+    // The queries miss every job, as two status queries can miss one moving between them.
+    const { create, job } = setup(
+      createStore({ backend: 'inmemory' }),
+      (c) =>
+        new Proxy(c, {
+          get: (target, prop, receiver) =>
+            prop === 'query'
+              ? async () => ({ items: [], nextCursor: null })
+              : Reflect.get(target, prop, receiver),
+        }),
+    );
+    expect(await create(job('job_1'), 1)).toBe('created');
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now + 31_000);
+    expect(await create(job('job_2'), 1)).toBe('household-full');
   });
 });
