@@ -206,7 +206,9 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
     await jobs.queued(10);
     await jobs.leaseExpired(Date.now());
     await jobs.callbackPending();
-    await jobs.activeFor(H);
+    // The bounds' first count of a household and of a user: their active jobs, by status.
+    const job = { jobId: 'cpj_1', householdId: H, actorId: 'usr_1', status: 'QUEUED' };
+    await jobs.create(job as never, { household: 5, user: 5 }).catch(() => undefined);
   },
   async commerce(store) {
     const offers = createOfferRepository(store);
@@ -241,7 +243,8 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
     await jobs.list(H, { status: 'SUCCEEDED', limit: 20 });
     await jobs.queued(5);
     await jobs.abandoned(Date.now());
-    await jobs.activeFor(H);
+    const job = { jobId: 'vto_1', householdId: H, requesterId: 'usr_1', status: 'QUEUED' };
+    await jobs.create(job as never, { household: 5, user: 5 }).catch(() => undefined);
   },
   async wardrobe(store) {
     const items = createItemRepository(store);

@@ -73,7 +73,6 @@ async function warmUp(store: Store) {
     actorId: 'usr_warmup',
   });
   await repo.create(newJob(warm.jobId, warm, new Date().toISOString()), { household: 9, user: 9 });
-  await repo.activeFor('h_warmup');
 }
 
 describe.each(burstBackends('cartprep-burst-bound'))(

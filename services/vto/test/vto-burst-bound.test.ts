@@ -137,7 +137,6 @@ async function warmUp(store: Store) {
     now: new Date().toISOString(),
   });
   await repo.create(job, { household: 9, user: 9 });
-  await repo.activeFor('h_warmup');
 }
 
 const active = (jobs: VtoJob[]) => jobs.filter((j) => j.status === 'QUEUED' || j.status === 'RUNNING');

@@ -1,11 +1,4 @@
-import {
-  type ActiveJobBounds,
-  activeJobCount,
-  activeJobCountOfUser,
-  type CreateOutcome,
-  createActiveJobSlots,
-  isActiveJob,
-} from '@hs/jobs';
+import { type ActiveJobBounds, type CreateOutcome, createActiveJobSlots, isActiveJob } from '@hs/jobs';
 import { outgoingTraceparent } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
 import { ABORT } from '@hs/store';
@@ -13,7 +6,7 @@ import type { StoredJob } from '../domain/job-machine.ts';
 
 /**
  * `queued`, `leaseExpired` and `callbackPending`: one equality, ordered by the second field;
- * `activeFor`: a household's jobs in one status; `activeOfActor`: a user's jobs in one status.
+ * the bounds (@hs/jobs active-job-slots): a household's and a user's active jobs, by status.
  */
 export const CARTPREP_JOB_COLLECTIONS = {
   cartprep_jobs: {
@@ -41,8 +34,6 @@ export function createJobRepository(store: Store) {
     starter: 'cartprep_actor_job_places',
     starterField: 'actorId',
   });
-  const activeFor = (householdId: string) => activeJobCount(jobs, householdId);
-  const activeOfActor = (actorId: string) => activeJobCountOfUser(jobs, 'actorId', actorId);
   const insert = (job: StoredJob) =>
     jobs.create(job.jobId, { ...job, traceparent: job.traceparent ?? outgoingTraceparent() ?? null });
 
@@ -73,10 +64,6 @@ export function createJobRepository(store: Store) {
       if (!result.changed) return null;
       return result.doc;
     },
-    /** The household's jobs not finished yet (queued or running). */
-    activeFor,
-    /** The user's jobs not finished yet, across their households (jobs kept without an actor: none). */
-    activeOfActor,
     /** How many jobs wait and since when the oldest waits (for `/metrics`). */
     async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
       const [depth, oldest] = await Promise.all([

@@ -1,19 +1,12 @@
 import type { VtoJobListQuery } from '@hs/contracts';
-import {
-  type ActiveJobBounds,
-  activeJobCount,
-  activeJobCountOfUser,
-  type CreateOutcome,
-  createActiveJobSlots,
-  isActiveJob,
-} from '@hs/jobs';
+import { type ActiveJobBounds, type CreateOutcome, createActiveJobSlots, isActiveJob } from '@hs/jobs';
 import { badRequest, outgoingTraceparent } from '@hs/service-kit';
 import { ABORT, type CollectionOptions, type Store, StoreQueryError, type Where } from '@hs/store';
 import type { StoredVtoJob } from '../domain/vto-job-machine.ts';
 
 /**
  * `list` (optionally by status, newest first), `queued` and `abandoned` (leaseUntil range);
- * `activeOfRequester`: a user's jobs in one status.
+ * the bounds (@hs/jobs active-job-slots): a user's active jobs, by status.
  */
 export const VTO_JOB_COLLECTIONS = {
   vto_jobs: {
@@ -44,8 +37,6 @@ export function createJobRepository(store: Store) {
     starter: 'vto_requester_job_places',
     starterField: 'requesterId',
   });
-  const activeFor = (householdId: string) => activeJobCount(jobs, householdId);
-  const activeOfRequester = (userId: string) => activeJobCountOfUser(jobs, 'requesterId', userId);
   const insert = (job: StoredVtoJob) =>
     jobs.create(job.jobId, { ...job, traceparent: job.traceparent ?? outgoingTraceparent() ?? null });
 
@@ -80,12 +71,6 @@ export function createJobRepository(store: Store) {
         throw err;
       }
     },
-
-    /** The household's jobs not finished yet (queued or running). */
-    activeFor,
-
-    /** The jobs a user queued that are not finished yet, across their households. */
-    activeOfRequester,
 
     /**
      * Applies a pure transition atomically; null from it leaves the job unchanged. A job that
