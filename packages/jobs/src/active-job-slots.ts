@@ -211,12 +211,21 @@ export function createActiveJobSlots<J extends Job>(
     release,
 
     /**
-     * After an atomic change of a job: one that stopped being active frees its places. `seenActive`:
-     * some run of the change found it active (the store may run it again after it landed, and the
-     * last run then finds the job already finished: its places are freed all the same).
+     * Applies a pure change to a job atomically (null from `change` leaves it as it is) and
+     * answers the changed job, or null when nothing changed. A job that stops being active here
+     * (succeeded, failed, timed out, abandoned) frees its places: every state change of a job
+     * goes through this, so no path keeps them.
      */
-    async settled(seenActive: boolean, job: J | null): Promise<void> {
-      if (seenActive && job && !isActiveJob(job)) await release(job);
+    async change(jobId: string, change: (job: J | null) => J | null): Promise<J | null> {
+      // The store may run `change` more than once (Firestore retries, even after it landed): the
+      // last run then finds the job already finished, and its places are freed all the same.
+      let seenActive = false;
+      const result = await jobs.update(jobId, (current) => {
+        seenActive ||= isActiveJob(current);
+        return change(current) ?? ABORT;
+      });
+      if (seenActive && result.doc && !isActiveJob(result.doc)) await release(result.doc);
+      return result.changed ? result.doc : null;
     },
   };
 }

@@ -6,3 +6,4 @@ export {
   refusal,
 } from './active-job-slots.ts';
 export { createJobLoop, type JobLoop, type JobLoopOptions, WorkerStopping } from './job-loop.ts';
+export { expiredLeases, queueBacklog } from './job-queue-reads.ts';

@@ -1,7 +1,12 @@
-import { type ActiveJobBounds, type CreateOutcome, createActiveJobSlots, isActiveJob } from '@hs/jobs';
+import {
+  type ActiveJobBounds,
+  type CreateOutcome,
+  createActiveJobSlots,
+  expiredLeases,
+  queueBacklog,
+} from '@hs/jobs';
 import { outgoingTraceparent } from '@hs/service-kit';
 import type { CollectionOptions, Store } from '@hs/store';
-import { ABORT } from '@hs/store';
 import type { StoredJob } from '../domain/job-machine.ts';
 
 /**
@@ -50,43 +55,15 @@ export function createJobRepository(store: Store) {
       slots.create(job, bounds, () => insert(job)),
     /**
      * Applies a pure change; null from `apply` leaves the job untouched. A job that stops being
-     * active here (succeeded, failed, timed out, out of attempts) gives its slots back: the
-     * update is atomic, so exactly one change does.
+     * active here (succeeded, failed, timed out, out of attempts) gives its places back.
      */
-    async change(jobId: string, apply: (j: StoredJob) => StoredJob | null): Promise<StoredJob | null> {
-      // The update may run `apply` more than once (Firestore retries, even after it landed).
-      const seen = { wasActive: false };
-      const result = await jobs.update(jobId, (j) => {
-        seen.wasActive ||= isActiveJob(j);
-        return j ? (apply(j) ?? ABORT) : ABORT;
-      });
-      await slots.settled(seen.wasActive, result.doc);
-      if (!result.changed) return null;
-      return result.doc;
-    },
-    /** How many jobs wait and since when the oldest waits (for `/metrics`). */
-    async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
-      const [depth, oldest] = await Promise.all([
-        jobs.count([['status', '==', 'QUEUED']]),
-        jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit: 1 }),
-      ]);
-      return { depth, oldestQueuedAt: oldest.items[0]?.createdAt ?? null };
-    },
+    change: (jobId: string, apply: (j: StoredJob) => StoredJob | null): Promise<StoredJob | null> =>
+      slots.change(jobId, (j) => (j ? apply(j) : null)),
+    backlog: () => queueBacklog(jobs),
+    leaseExpired: (nowMs: number) => expiredLeases(jobs, nowMs, 100),
     async queued(limit: number): Promise<StoredJob[]> {
       return (
         await jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit })
-      ).items;
-    },
-    async leaseExpired(nowMs: number): Promise<StoredJob[]> {
-      return (
-        await jobs.query({
-          where: [
-            ['status', '==', 'RUNNING'],
-            ['leaseUntil', '<=', nowMs],
-          ],
-          orderBy: [{ field: 'leaseUntil' }],
-          limit: 100,
-        })
       ).items;
     },
     async callbackPending(): Promise<StoredJob[]> {

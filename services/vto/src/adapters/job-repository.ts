@@ -1,7 +1,13 @@
 import type { VtoJobListQuery } from '@hs/contracts';
-import { type ActiveJobBounds, type CreateOutcome, createActiveJobSlots, isActiveJob } from '@hs/jobs';
+import {
+  type ActiveJobBounds,
+  type CreateOutcome,
+  createActiveJobSlots,
+  expiredLeases,
+  queueBacklog,
+} from '@hs/jobs';
 import { badRequest, outgoingTraceparent } from '@hs/service-kit';
-import { ABORT, type CollectionOptions, type Store, StoreQueryError, type Where } from '@hs/store';
+import { type CollectionOptions, type Store, StoreQueryError, type Where } from '@hs/store';
 import type { StoredVtoJob } from '../domain/vto-job-machine.ts';
 
 /**
@@ -74,29 +80,12 @@ export function createJobRepository(store: Store) {
 
     /**
      * Applies a pure transition atomically; null from it leaves the job unchanged. A job that
-     * stops being active here (succeeded, failed, timed out, abandoned) gives its slots back:
-     * the update is atomic, so exactly one transition does.
+     * stops being active here (succeeded, failed, timed out, abandoned) gives its places back.
      */
-    async transition(jobId: string, change: (job: StoredVtoJob | null) => StoredVtoJob | null) {
-      // The update may run `change` more than once (Firestore retries, even after it landed).
-      const seen = { wasActive: false };
-      const result = await jobs.update(jobId, (current) => {
-        seen.wasActive ||= isActiveJob(current);
-        return change(current) ?? ABORT;
-      });
-      await slots.settled(seen.wasActive, result.doc);
-      if (!result.changed) return null;
-      return result.doc;
-    },
+    transition: (jobId: string, change: (job: StoredVtoJob | null) => StoredVtoJob | null) =>
+      slots.change(jobId, change),
 
-    /** How many jobs wait and since when the oldest waits (for `/metrics`). */
-    async backlog(): Promise<{ depth: number; oldestQueuedAt: string | null }> {
-      const [depth, oldest] = await Promise.all([
-        jobs.count([['status', '==', 'QUEUED']]),
-        jobs.query({ where: [['status', '==', 'QUEUED']], orderBy: [{ field: 'createdAt' }], limit: 1 }),
-      ]);
-      return { depth, oldestQueuedAt: oldest.items[0]?.createdAt ?? null };
-    },
+    backlog: () => queueBacklog(jobs),
     /**
      * Oldest queued jobs first, so nobody waits behind newer ones; jobs waiting out a backoff
      * (notBefore) are passed over, and up to BACKOFF_LOOKAHEAD of them are read past so that
@@ -113,17 +102,7 @@ export function createJobRepository(store: Store) {
     },
 
     /** RUNNING jobs whose worker's lease ran out (crashed or killed). */
-    async abandoned(now: number, limit = 50): Promise<StoredVtoJob[]> {
-      const page = await jobs.query({
-        where: [
-          ['status', '==', 'RUNNING'],
-          ['leaseUntil', '<', now],
-        ],
-        orderBy: [{ field: 'leaseUntil', direction: 'asc' }],
-        limit,
-      });
-      return page.items;
-    },
+    abandoned: (now: number, limit = 50) => expiredLeases(jobs, now, limit),
   };
 }
 
