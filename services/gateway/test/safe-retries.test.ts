@@ -6,13 +6,18 @@ import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.
 // A stand-in wardrobe/orchestrator that counts the writes that reach it.
 let peer: FastifyInstance;
 let gateway: GatewayApp;
-const writes: Array<{ url: string; body: unknown; timeout: unknown }> = [];
+const writes: Array<{ url: string; body: unknown; timeout: unknown; role?: unknown }> = [];
 
 beforeAll(async () => {
   peer = Fastify();
   let n = 0;
   peer.post('/api/v1/households/:id/wardrobe/items', async (req, reply) => {
-    writes.push({ url: req.url, body: req.body, timeout: req.headers['x-request-timeout-ms'] });
+    writes.push({
+      url: req.url,
+      body: req.body,
+      timeout: req.headers['x-request-timeout-ms'],
+      role: req.headers['x-member-role'],
+    });
     const body = req.body as { category?: string };
     if (body.category === 'BAD')
       return reply.code(422).send({ error: 'VALIDATION_ERROR', message: 'Request validation failed' });
@@ -62,6 +67,32 @@ const addItem = (token: string, id: string, payload: object, key?: string) =>
   });
 
 describe('Idempotency-Key on forwarded creates', () => {
+  it('a retry after the caller’s role changed goes to the service again, which judges the new role', async () => {
+    const { user, id } = await family();
+    const adult = await login(gateway, `retry-adult-${Math.random()}@x.test`);
+    const added = await gateway.inject({
+      method: 'POST',
+      url: `/api/v1/households/${id}/members`,
+      headers: bearer(user.token),
+      payload: { memberId: adult.userId, role: 'ADULT' },
+    });
+    expect(added.statusCode).toBe(201);
+    const first = await addItem(adult.token, id, { category: 'TOP' }, 'k-role');
+    expect(first.statusCode).toBe(201);
+    const demoted = await gateway.inject({
+      method: 'PATCH',
+      url: `/api/v1/households/${id}/members/${adult.userId}`,
+      headers: bearer(user.token),
+      payload: { role: 'CHILD' },
+    });
+    expect(demoted.statusCode).toBe(200);
+    const before = writes.length;
+    // Not replayed on the old role's authority: the service sees the caller as they are now.
+    const retry = await addItem(adult.token, id, { category: 'TOP' }, 'k-role');
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(writes.slice(before).map((w) => w.role)).toEqual(['CHILD']);
+  });
+
   it('replays the first success for the same key and body without a second write', async () => {
     const { user, id } = await family();
     const before = writes.length;

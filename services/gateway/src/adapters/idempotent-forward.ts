@@ -125,7 +125,7 @@ async function exchange(
 }
 
 /**
- * Forwards a POST; with an Idempotency-Key, at most once per (user, route, key). The body is
+ * Forwards a POST; with an Idempotency-Key, at most once per (user, role, route, key). The body is
  * read here (bounded by the body limit) to compare retries; the peer still validates it.
  * A streamed chat (`Accept: text/event-stream`) runs once too, but its events are not kept: a
  * retry is told to read them from the mission's stream.
@@ -139,8 +139,12 @@ export async function forwardIdempotent(
 ): Promise<FastifyReply> {
   if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined)
     return forward(request, reply, target, identity);
-  const { scope, key } = idempotencyScope(request, identity.userId);
+  const { scope: routeScope, key } = idempotencyScope(request, identity.userId);
   if (key === undefined) return forward(request, reply, target, identity);
+  // The owning service judges the caller's role, and a replay never reaches it: a caller demoted
+  // (or promoted) since must not be answered on their old role's authority. Under a new role the
+  // call goes on to the service, whose ids are derived from the key, so nothing is made twice.
+  const scope = `${routeScope} as ${identity.role}`;
   if (!IDEMPOTENCY_KEY.test(key))
     throw validationError(
       [
