@@ -1,5 +1,6 @@
 import type { CreatePurchaseRequest, Member, PurchaseRequest } from '@hs/contracts';
-import { keyedId, newId, nowIso } from '@hs/service-kit';
+import { keyedId, newId, notFound, nowIso } from '@hs/service-kit';
+import { householdHasOffer } from '../adapters/offer-lookup.ts';
 import type { GatewayContext } from '../context.ts';
 import {
   listOnHousehold,
@@ -49,6 +50,13 @@ export async function createPurchaseRequest(
         now,
         ctx.config.allowPrivateMerchantHosts,
       );
+      // The offer it came from must be this household's: never another's, nor a made-up id.
+      const caller = { userId, role: member.role, email: null };
+      if (
+        created.offerId &&
+        !(await householdHasOffer(ctx.peers.commerce, householdId, created.offerId, caller, request.id))
+      )
+        throw notFound('Offer not found in this household');
       // The request document is the source of truth, created owing its gate entry
       // (flows/owed-audit.ts); the household's list follows it.
       const owed = owing(
