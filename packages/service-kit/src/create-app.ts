@@ -43,7 +43,7 @@ import {
   uniqueOperationIds,
 } from './operation-ids.ts';
 import { boundPipelining } from './pipelining.ts';
-import { drainRefusedBodies } from './refused-body.ts';
+import { drainRefusedBodies, refusedBodyDrainLimit } from './refused-body.ts';
 import { installRequestEnd, installRequestLine, isRequestId } from './request-line.ts';
 import { requestLoggerFactory } from './request-logger.ts';
 import { accessExtensions } from './route-access.ts';
@@ -163,7 +163,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  drainRefusedBodies(app, Math.max(8 * 1_048_576, 4 * bodyLimit));
+  drainRefusedBodies(app, refusedBodyDrainLimit(bodyLimit));
   registerTraceContext(app);
   registerMetrics(app, { token: options.metricsToken });
   installDeadline(app);

@@ -1,3 +1,4 @@
+export { checkBeforeBody, type ResourceCheck } from './before-body.ts';
 export * from './config.ts';
 export * from './cors.ts';
 export * from './create-app.ts';
@@ -25,7 +26,7 @@ export * from './openapi-extra.ts';
 export * from './operation-ids.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
-export { discardRest } from './refused-body.ts';
+export { discardRest, refusedBodyDrainLimit } from './refused-body.ts';
 export {
   CLIENT_CLOSED_STATUS,
   endClientClosed,

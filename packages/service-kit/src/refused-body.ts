@@ -31,6 +31,9 @@ export function discardRest(request: IncomingMessage, maxBytes: number): Promise
   });
 }
 
+/** How much of a refused body a service reads and drops before answering (see below). */
+export const refusedBodyDrainLimit = (bodyLimit: number) => Math.max(8 * 1_048_576, 4 * bodyLimit);
+
 /**
  * Fastify answers a body it refused to parse (413, 400, 415) at once and closes the connection
  * while the client may still be sending. Here a body up to `drainLimit` is read and dropped

@@ -20,6 +20,7 @@ import {
 } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
+import { jsonBodyForPeer } from './request-body.ts';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -160,6 +161,8 @@ export async function forward(
     url?: string;
     body?: Buffer;
     streamSilenceMs?: number;
+    /** The body limit for JSON bodies, which are not streamed (request-body.ts jsonBodyForPeer). */
+    readJsonUpTo?: number;
   },
   identity: ForwardIdentity,
 ): Promise<FastifyReply> {
@@ -187,6 +190,17 @@ export async function forward(
     request.raw.once('close', () => {
       if (!request.raw.complete) hangUp();
     });
+  let body: Buffer | Readable | undefined = target.body;
+  if (hasBody && body === undefined && target.readJsonUpTo) {
+    try {
+      body = await jsonBodyForPeer(request, target.readJsonUpTo);
+    } catch (err) {
+      if (!clientGone) throw err;
+      reply.hijack();
+      endClientClosed(request, reply, { peer: target.service });
+      return reply;
+    }
+  }
   const headerTimer = setTimeout(
     () => abort.abort(new DOMException('timeout', 'TimeoutError')),
     target.timeoutMs,
@@ -207,12 +221,10 @@ export async function forward(
       // healthy peer (undici's own headersTimeout restarts the same way). A client too slow is
       // cut by REQUEST_TIMEOUT_SECONDS (408); a peer that stops reading stops the chunks, so its
       // silence is still a 504 after the timeout.
-      body: hasBody
-        ? (target.body ?? (request.body as Readable).pipe(restartingOnEachChunk(headerTimer)))
-        : null,
-      // An upload gets a connection of its own: a peer that refused it early closes that
+      body: hasBody ? (body ?? (request.body as Readable).pipe(restartingOnEachChunk(headerTimer))) : null,
+      // A streamed upload gets a connection of its own: a peer that refused it early closes that
       // connection, and a kept-alive one would fail the next upload (EPIPE, no retry for streams).
-      reset: hasBody,
+      reset: hasBody && body === undefined,
       signal: abort.signal,
       headersTimeout: target.timeoutMs + 1000,
       bodyTimeout: 0,

@@ -2,7 +2,6 @@
 // first success is kept and a retry with the same key and body gets it again without reaching
 // the owning service twice (rules in domain/idempotency.ts, store in idempotency-store.ts).
 import {
-  AppError,
   conflict,
   recordPeerCall,
   serviceMetrics,
@@ -24,6 +23,7 @@ import {
   upstreamHeaders,
 } from './forward.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
+import { readBody } from './request-body.ts';
 
 type Target = Parameters<typeof forward>[2];
 /** What is kept of a forwarded reply: enough to answer a retry as the first was answered. */
@@ -42,17 +42,6 @@ class NotKept extends Error {
     this.status = status;
     this.kept = kept;
   }
-}
-
-async function readBody(stream: NodeJS.ReadableStream | undefined, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream ?? []) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new AppError('PAYLOAD_TOO_LARGE', 413, `Body is larger than ${limit} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Equal JSON bodies match whatever their key order; anything else by its bytes. */

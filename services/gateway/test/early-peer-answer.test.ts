@@ -1,0 +1,86 @@
+// A service may answer a body it has not read: 404 or 403 from a check made before the body
+// (decisions: existence and role before the body), 413 from the declared length. Streamed up
+// as it arrived, such a body raced that answer: the service closed the connection under the
+// upload, and the client got 502 "unreachable" (or a reset on its next request) for about a
+// third of a 900 KB chat message to a mission that does not exist.
+
+import { createServiceApp, notFound, type ServiceApp } from '@hs/service-kit';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+
+let peer: ServiceApp;
+let gateway: GatewayApp;
+let gatewayUrl = '';
+let reached = 0;
+
+beforeAll(async () => {
+  peer = await createServiceApp({ service: 'orchestrator', description: 'peer', logger: false });
+  peer.post(
+    '/api/v1/households/:id/orchestrator/missions/:mId/chat',
+    {
+      // As the orchestrator's mission guard: a missing mission is 404 before the body is read.
+      onRequest: async (req) => {
+        if ((req.params as { mId: string }).mId === 'msn_missing') throw notFound('Mission not found');
+      },
+    },
+    async () => {
+      reached++;
+      return { ok: true };
+    },
+  );
+  await peer.listen({ port: 0, host: '127.0.0.1' });
+  gateway = await buildGateway({
+    ORCHESTRATOR_BASE_URL: `http://127.0.0.1:${(peer.server.address() as { port: number }).port}`,
+  });
+  await gateway.listen({ port: 0, host: '127.0.0.1' });
+  gatewayUrl = `http://127.0.0.1:${(gateway.server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await gateway.close();
+  await peer.close();
+});
+
+async function family() {
+  const user = await login(gateway, `early-${Math.random()}@x.test`);
+  const h = await gateway.inject({
+    method: 'POST',
+    url: '/api/v1/households',
+    headers: bearer(user.token),
+    payload: { name: 'H' },
+  });
+  return { token: user.token, id: h.json().householdId as string };
+}
+
+describe('a body the service answers without reading', () => {
+  it('gets the service’s answer every time, on a connection that stays usable', async () => {
+    const { token, id } = await family();
+    // One connection, kept alive: a reset would fail the request after the refused one.
+    const client = new Agent({ connections: 1 });
+    const statuses: number[] = [];
+    const send = async (mId: string, bytes: number) => {
+      const res = await request(`${gatewayUrl}/api/v1/households/${id}/orchestrator/missions/${mId}/chat`, {
+        method: 'POST',
+        dispatcher: client,
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'x'.repeat(bytes) }),
+      });
+      statuses.push(res.statusCode);
+      return res.body.json();
+    };
+    try {
+      for (let i = 0; i < 6; i++) {
+        // Within the body limit, between it and what a service drops before refusing, and above.
+        expect(await send('msn_missing', 900_000)).toMatchObject({ error: 'NOT_FOUND' });
+        expect(await send('msn_missing', 2_000_000)).toMatchObject({ error: 'NOT_FOUND' });
+        await send('msn_real', 2_000_000);
+        await send('msn_real', 20_000_000);
+        expect(await send('msn_real', 10)).toEqual({ ok: true });
+      }
+    } finally {
+      await client.close();
+    }
+    expect(statuses).toEqual(Array.from({ length: 6 }, () => [404, 404, 413, 413, 200]).flat());
+    expect(reached).toBe(6);
+  }, 60_000);
+});
