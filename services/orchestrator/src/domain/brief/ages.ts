@@ -85,6 +85,16 @@ const AGES_YEARS_OLD = new RegExp(String.raw`\b(?:${RANGE}|${LIST(',|and|&|or')}
 const ITEM_AGES = new RegExp(
   String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${BARE_YEARS}(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,
 );
+/**
+ * "pjs for the boys 5 and 8", "coats for my three kids: 4, 6 and 9": children said with a list of
+ * their ages, never money or a count ("the kids 2 and 3 pairs").
+ */
+const CHILDREN_LIST = new RegExp(
+  String.raw`\b(?:sons|daughters|boys|girls|kids|children|twins|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces) (?:, )?${LIST(',|and|&')}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?)(?![\w-]))(?![.,]\d)`,
+);
+const CHILDREN_LIST_START = new RegExp(`^ ?${CHILDREN_LIST.source}`);
+/** Whether the text starts with children and their ages ("kids 4 , 6 and 9"): ages, not one kids' size. */
+export const startsChildrenList = (text: string) => CHILDREN_LIST_START.test(text);
 const AGES_BARE = new RegExp(
   String.raw`${NOT_DURATION}\b(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${BARE_YEARS}|\b${EACH_YEARS}`,
 );
@@ -114,14 +124,17 @@ const firstNumber = (m: RegExpMatchArray | null) =>
  */
 function listedAges(text: string, person: boolean): { ages: number[]; at: number; end: number } | undefined {
   const pair = text.match(PERSON_RANGE);
+  const kids = text.match(CHILDREN_LIST);
   const m =
     text.match(AGES_SAID) ??
     (pair && Math.abs(Number(pair[2]) - Number(pair[1])) <= 2 ? pair : null) ??
     text.match(AGES_YEARS_OLD) ??
+    kids ??
     (person ? text.match(AGES_BARE) : null) ??
     text.match(ITEM_AGES);
   if (!m) return undefined;
-  const [, from, to, list, each] = m;
+  // The children's list has no range: its one group is the list.
+  const [, from, to, list, each] = m === kids ? [m[0], undefined, undefined, m[1], undefined] : m;
   const at = m.index!;
   const end = at + m[0].length;
   if (list || each) {
@@ -187,7 +200,9 @@ export function readAges(message: string): { age?: number; ages: number[] } {
     (_, word: string, list: string) => `${word} ${list.split(' ').join(' , ')}`,
   );
   // A clause of years after an item is the kids' size of whoever wears it.
-  const person = PERSON.test(text) || (CLAUSE_YEARS.test(text) && AN_ITEM.test(text));
+  // "hoodie grey 13yrs", "a coat, 6 years": a kids' size in years, an item said.
+  const person =
+    PERSON.test(text) || ((CLAUSE_YEARS.test(text) || ONE_AGE_BARE.test(text)) && AN_ITEM.test(text));
   const said = text.match(ONE_AGE);
   const bare = person ? text.match(ONE_AGE_BARE) : null;
   // The first age said, as one pattern would find it.

@@ -30,6 +30,14 @@ const MONTHS_SAID = new RegExp(
 /** "she is 8 weeks": a newborn's age in weeks. */
 const WEEKS_SAID =
   /(?<!\b(?:last|lasts|lasting|within|in|for|over|after|every)\s)\b(\d{1,2})[ -]?(?:weeks?|wks?)\b(?:[ -]olds?\b)?(?! (?:ago|later|from now|of)\b)/g;
+/**
+ * "up to 3 months", "upto 1 month": a label's band said by where it ends, as shops print it (0-3M);
+ * "up to 1 month" is the newborn size. Never a duration ("lasts up to 3 months").
+ */
+const UP_TO_SAID = new RegExp(
+  String.raw`(?<!\b(?:last|lasts|lasting|lasted|takes?|took|wait|waited|delivery|delivered|within|in)\s)\b(?:up to|upto|up-to) (\d{1,2}) ?(?:${MONTHS}|m)\b(?! (?:ago|later|from now|warranty|guarantee|of)\b)`,
+  'g',
+);
 /** "first size", "tiny baby", "premature": the smallest labels, said as shops name them. */
 const NEWBORN_SAID =
   /\b(?:newborns?|new borns?|new-borns?|just born|first size(?! (?:up|down|bigger|smaller))|tiny baby|early baby|premature|prem|preemie)\b/g;
@@ -48,7 +56,13 @@ export function readBabySizes(text: string): { sizes: string[]; rest: string } {
   const sizes: string[] = [];
   const add = (s: string) => sizes.includes(s) || sizes.push(s);
   const blank = (m: string) => ' '.repeat(m.length);
-  let rest = text.replace(BAND_SAID, (m, a: string, b: string) => {
+  let rest = text.replace(UP_TO_SAID, (m, n: string) => {
+    const to = Number(n);
+    if (to < 1 || to > 24) return m;
+    add(to === 1 ? NEWBORN : BANDS.find(([, b]) => b === to) ? sizeForMonths(to - 1) : sizeForMonths(to));
+    return blank(m);
+  });
+  rest = rest.replace(BAND_SAID, (m, a: string, b: string) => {
     const [from, to] = [Number(a), Number(b)].sort((x, y) => x - y) as [number, number];
     if (to > 36 || from === to) return m;
     add(to <= 24 ? `${from}-${to}M` : sizeForMonths(from));

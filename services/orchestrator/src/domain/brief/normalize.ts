@@ -310,7 +310,23 @@ export function normalize(message: string): string {
   // tie" are the dress code.
   if (t.includes('black tie')) t = t.replace(BLACK_NECKTIE, '$1 black necktie');
   if (t.includes('dark')) t = t.replace(DARK_ALONE, 'dark colours');
-  return slangMoney(t);
+  if (t.includes('fancy dress')) t = fancyDressCostume(t);
+  return slangMoney(spokenPence(t));
+}
+
+/**
+ * British "fancy dress" is dressing up: said with no article before it ("fancy dress for halloween
+ * age 5", "need fancy dress for world book day") or for a dressing-up day it is a costume; "a fancy
+ * dress for a gala" and "fancy dresses" stay dresses.
+ */
+const FANCY_DRESS =
+  /(?<!\b(?:a|an|one|another|the|this|that|her|my|your|their|our|his|some|nice|pretty|long|short|really|very) )\bfancy dress\b(?!es\b| (?:costumes?|outfits?|party|parties)\b)/g;
+const DRESSING_UP_DAY =
+  /\b(?:halloween|hallowe'?en|book (?:day|week)|dress(?:ing)? up|fancy dress (?:party|day)|themed? (?:party|day)|carnival|nativity|costume)\b/;
+const A_FANCY_DRESS = /\b(?:a|an) fancy dress\b(?!es\b| (?:costumes?|outfits?|party|parties)\b)/g;
+function fancyDressCostume(t: string): string {
+  const bare = t.replace(FANCY_DRESS, 'fancy dress costume');
+  return DRESSING_UP_DAY.test(t) ? bare.replace(A_FANCY_DRESS, (m) => `${m} costume`) : bare;
 }
 
 /**
@@ -392,7 +408,27 @@ export function spokenAmounts(lowercased: string): string {
   const corrected = CORRECTION_MARKER.test(spaced)
     ? selfCorrected(spaced).replace(I_MEAN, ' ').replace(/\s+/g, ' ').trim()
     : spaced;
-  return slangMoney(corrected);
+  return slangMoney(spokenPence(corrected));
+}
+
+/**
+ * Pounds and pence said apart, as a voice client dictates them: "twelve pounds fifty" and "5 pounds
+ * 50 pence" are 12.50 and 5.50; after a price word a bare pair is too ("under nineteen ninety
+ * nine", "max twelve fifty"). Never a range, a list or a count ("20 pounds and 30", "for 2 10 year
+ * olds").
+ */
+const UNIT_PENCE =
+  /\b(\d{1,4}) (pounds?|quid|dollars?|bucks|euros?) (?:(\d{2}) ?(?:p|pence|cents?)|and (\d{2}) ?(?:p|pence|cents?)|(\d{2}))\b(?![.,]\d| ?(?:-|–|to|or|pounds?|quid|dollars?|bucks|euros?|years?|yrs?|months?|sizes?|pairs?|items?)\b)/g;
+const PAIR_PENCE =
+  /\b(under|below|max|maximum|up to|upto|around|about|roughly|budget|budget is|budget of|less than|no more than|at most|spend|costs?|priced at) (\d{1,3}) (25|50|75|95|[1-9]9)\b(?![.,]\d| ?(?:-|–|to|and|or|,|years?|yrs?|months?|sizes?|pairs?|items?)\b)/g;
+function spokenPence(said: string): string {
+  if (!/\d \d{2}\b/.test(said) && !/\d (?:pounds?|quid|dollars?|bucks|euros?) (?:and )?\d{2}/.test(said))
+    return said;
+  return said
+    .replace(UNIT_PENCE, (_, n: string, unit: string, p1?: string, p2?: string, p3?: string) => {
+      return `${n}.${p1 ?? p2 ?? p3} ${unit}`;
+    })
+    .replace(PAIR_PENCE, (_, word: string, n: string, p: string) => `${word} ${n}.${p}`);
 }
 /** A word every correction marker (STRONG_MARKER, a bare "no") contains. */
 const CORRECTION_MARKER = /\b(?:no|nope|wait|sorry|mean|rather|actually|scratch|make)\b/;

@@ -1,5 +1,5 @@
 import type { Season, WardrobeCategory } from '@hs/contracts';
-import { readAges } from './ages.ts';
+import { readAges, startsChildrenList } from './ages.ts';
 import { readBabySizes } from './baby-sizes.ts';
 import { bareItemPrices, namedAges } from './bare-figures.ts';
 import { climateOf, localSeason } from './climate.ts';
@@ -105,6 +105,15 @@ const BRAND_WORDS = [...BRANDS]
   .map((b) => ({ b, lit: b, re: phrase(b) }));
 /** Brands a shopper can ask for: not those that are everyday words too ("next week", "a gap"). */
 const ASKED_BRAND_WORDS = BRAND_WORDS.filter((w) => !COMMON_WORD_BRANDS.has(w.b));
+/**
+ * A brand that is an everyday word too, said as the shop bought from ("anything from next", "what's
+ * good at next", "jeans from gap"): asked for. Never a time ("from next week", "at next month's
+ * wedding") nor a place ("next to", "at the next one").
+ */
+const SHOP_SAID = new RegExp(
+  String.raw`\b(?:from|at) (${[...COMMON_WORD_BRANDS].join('|')})\b(?!'s? (?:week|month|year|term|time|one)|-| (?:to|door|week|weekend|month|year|term|season|time|day|summer|winter|spring|autumn|fall|christmas|one|ones|size|sizes|stop|step|few|couple|two|three|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)`,
+  'g',
+);
 /** A brand as offers name it: "the north face" is "north face", "h and m" is "h&m". */
 const brandName = (b: string) => b.replace(/^the /, '').replace(/^h and m$|^hm$/, 'h&m');
 
@@ -563,9 +572,12 @@ function readSizes(said: string, ages: number[]): string[] {
   // "toddler 7" is a toddler's shoe size: no toddler is 7 (an age-size stops at 4 for them).
   for (const m of text.matchAll(
     /\b(?:(kids?'?s?|youth|children'?s?)|toddler)(?: size)? (\d{1,2})\b(?!\s?(?:-|–|to|through|thru|and|or|&|,)\s?\d{1,2}[ -]?(?:years?|yrs?)\b)/g,
-  ))
+  )) {
+    // "coats for my kids 4 , 6 and 9": their ages, each a size (added below).
+    if (m[1] === 'kids' && startsChildrenList(text.slice(m.index!))) continue;
     if (Number(m[2]) <= (m[1] ? 16 : 4)) add(`KIDS ${m[2]}`);
     else add(m[2]!);
+  }
   // "she's 10 but wears age 12", "he's 11 but tall so age 12-13": the kids' size worn, said by age,
   // is no age of the child's (whose own age stays the brief's).
   // "she is 9 but wears 10-11": a range a year wide, worn by a child whose age is said.
@@ -645,6 +657,11 @@ function readSizes(said: string, ages: number[]): string[] {
   for (const m of text.matchAll(/\b(?:w|waist)\s?(\d{2})\s+(?:l|leg|length|inseam)\s?\d{2}\b/g)) add(m[1]!);
   // "chest 38 inches", "collar 16": a shirt's or jacket's measurement said first.
   for (const m of text.matchAll(/\b(?:chest|collar|neck) (\d{2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d)/g)) add(m[1]!);
+  // "a school shirt 15.5 collar", "16 inch neck", "41 collar": the measurement said after.
+  for (const m of text.matchAll(
+    /(?<![\d.£$€]|\b(?:under|over|below|max|about|around|for|than|up to) )\b(1[2-9](?:\.5)?|[3-4]\d(?:\.5)?) ?(?:(?:inch|in|inches|cm|") )?(?:collar|neck)\b(?! (?:ties?|scarf|scarves|pillows?|warmers?|gaiters?|lines?)\b)/g,
+  ))
+    add(m[1]!);
   // "a bra, 34b", "size 36dd": a band and cup, said of a bra or after "size" ("30c" alone is the weather).
   const cupped = CUPPED.test(text);
   for (const m of text.matchAll(
@@ -926,7 +943,10 @@ function readOnce(message: string): Reading {
     excludedColors: neg.colors,
     excludedKinds: neg.kinds.filter((k) => !kinds.includes(k)),
     excludedBrands: neg.brands,
-    brands: uniq(take(kindsTaken.rest, ASKED_BRAND_WORDS).found.map((f) => brandName(f.b))),
+    brands: uniq([
+      ...take(kindsTaken.rest, ASKED_BRAND_WORDS).found.map((f) => brandName(f.b)),
+      ...[...kindsTaken.rest.matchAll(SHOP_SAID)].map((m) => brandName(m[1]!)),
+    ]),
     seasons,
     ...(occasionHit ? { occasion: occasionHit[1] } : {}),
     ...(steppedFrom ? { steppedFrom } : {}),

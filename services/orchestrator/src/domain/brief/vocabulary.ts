@@ -1052,7 +1052,7 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\bcasual\b|\beveryday\b/, 'casual'],
   // British "on holiday" / "for our holiday" is a trip; "the holiday season" is Christmas (above).
   [
-    /\btrips?\b|\bvacation\b|\btravel(?:ling|ing)?\b|\b(?:on|for|going on|off on) (?:a |an |our |the |my |their |his |her |summer |family )*holidays?\b(?! season)/,
+    /\btrips?\b|\bvacation\b|\btravel(?:ling|ing)?\b|\b(?:on|for|going on|off on) (?:a |an |our |the |my |their |his |her |summer |family |hot |sunny |warm |beach |long |short |big )*holidays?\b(?! season)/,
     'travel',
   ],
 ];
@@ -1076,7 +1076,7 @@ const MONTHS: Array<[string, Season]> = [
 export const SEASON_HINTS: Array<[RegExp, Season]> = [
   [/\bspring(?:time)?\b/, 'SPRING'],
   [
-    /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b/,
+    /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?|holidays?|countr(?:y|ies)|places?|climates?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b/,
     'SUMMER',
   ],
   [/\b(?:fall|autumn(?:al)?)\b|\b(?:getting|turning) (?:a bit |a lot |much )?cooler\b/, 'FALL'],
@@ -1087,11 +1087,11 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
   // Warm clothes ("something warmer", "a warm coat", "thermals") are for the cold; warm weather
   // ("warm days", "when it's warm") is summer's; "warm colours" are a palette, no season.
   [
-    /\bwarm (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?)\b|\bwhen it'?s (?:super |really |so )?warm\b/,
+    /\bwarm (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|holidays?)\b|\bwhen it'?s (?:super |really |so )?warm\b/,
     'SUMMER',
   ],
   [
-    /\b(?<!it'?s (?:super |really |so )?)warm(?:er|est)?\b(?! (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|colou?rs?|tones?|shades?)\b)|\btherm(?:al|als)\b/,
+    /\b(?<!it'?s (?:super |really |so )?)warm(?:er|est)?\b(?! (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|holidays?|colou?rs?|tones?|shades?)\b)|\btherm(?:al|als)\b/,
     'WINTER',
   ],
 ];
