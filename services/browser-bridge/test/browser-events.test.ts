@@ -166,7 +166,7 @@ describe('POST /api/v1/browser/events with signatures enforced', () => {
         payload: { type: 'SCROLL' },
       });
     expect((await act()).json()).toEqual({
-      error: 'INVALID_STATE',
+      error: 'CONFLICT',
       message: 'the user is in control of the browser',
     });
     const end = eventBody('USER_TAKEOVER_END', s);

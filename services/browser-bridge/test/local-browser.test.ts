@@ -142,7 +142,7 @@ describe('local browser sessions', () => {
     const refused = await act(sessionId, { type: 'SCROLL' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
-      error: 'INVALID_STATE',
+      error: 'CONFLICT',
       message: 'the user is in control of the browser',
     });
 

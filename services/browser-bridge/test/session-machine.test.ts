@@ -44,7 +44,9 @@ describe('browser session transitions', () => {
   it('lets the agent act only while ACTIVE', () => {
     expect(agentMayAct(session('ACTIVE'))).toBeNull();
     expect(agentMayAct(session('USER_TAKEOVER'))?.message).toBe('the user is in control of the browser');
+    expect(agentMayAct(session('USER_TAKEOVER'))?.code).toBe('CONFLICT');
     expect(agentMayAct(session('FAILED'))?.status).toBe(409);
+    expect(agentMayAct(session('FAILED'))?.code).toBe('INVALID_STATE');
   });
 
   it('keeps the action log bounded, oldest lines first to go', () => {

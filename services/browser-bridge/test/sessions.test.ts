@@ -195,7 +195,7 @@ describe('agent actions', () => {
     const refused = await post(`/api/v1/sessions/${s.sessionId}/agent-action`, { type: 'SCROLL' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
-      error: 'INVALID_STATE',
+      error: 'CONFLICT',
       message: 'the user is in control of the browser',
     });
     await post(`/api/v1/sessions/${s.sessionId}/release`);

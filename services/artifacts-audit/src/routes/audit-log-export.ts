@@ -1,5 +1,11 @@
 import { Artifact, ArtifactMissionParams } from '@hs/contracts';
-import { errorResponses, remainingBudgetMs, type ServiceApp, serviceUnavailable } from '@hs/service-kit';
+import {
+  checkBeforeBody,
+  errorResponses,
+  remainingBudgetMs,
+  type ServiceApp,
+  serviceUnavailable,
+} from '@hs/service-kit';
 import type { ArtifactsAuditContext } from '../context.ts';
 import { assertMissionOfHousehold, guardianOrService } from './access.ts';
 import { recordDataAccess } from './data-access.ts';
@@ -33,6 +39,17 @@ const withinDeadline = () => {
  * the entries.
  */
 export function registerAuditLogExportRoutes(app: ServiceApp, ctx: ArtifactsAuditContext): void {
+  /**
+   * The mission is this household's (404), answered before the body is read (decisions,
+   * Conventions), after the kit's PARENT_GUARDIAN check (403); the handler relies on it.
+   */
+  const missionOfHousehold = checkBeforeBody<{ id: string; mId: string }, true>({
+    find: async (p, request) => {
+      await assertMissionOfHousehold(ctx, request, p.id, p.mId);
+      return true;
+    },
+    missing: 'Mission not found',
+  });
   app.post(
     '/api/v1/households/:id/missions/:mId/artifacts/audit-log',
     {
@@ -44,10 +61,11 @@ export function registerAuditLogExportRoutes(app: ServiceApp, ctx: ArtifactsAudi
         response: { 200: Artifact, 201: Artifact, ...errorResponses(403, 404, 422, 502, 503) },
       },
       config: guardianOrService('Only a PARENT_GUARDIAN may export the audit log'),
+      onRequest: missionOfHousehold,
     },
     async (request, reply) => {
       const { id, mId } = request.params;
-      await assertMissionOfHousehold(ctx, request, id, mId);
+      // The mission was found to be this household's before the body was read (onRequest).
       const reused = await unchangedExport(ctx, id, mId);
       const artifact = reused ?? (await newExport(ctx, id, mId));
       await recordDataAccess(ctx, request, id, {

@@ -6,7 +6,7 @@ import {
   type BrowserSession,
   checkMerchantUrl,
 } from '@hs/contracts';
-import { AppError, invalidState } from '@hs/service-kit';
+import { AppError, conflict, invalidState } from '@hs/service-kit';
 
 /**
  * The stored session: the public view plus what never leaves the bridge, the provider's handle
@@ -87,10 +87,13 @@ export function fail(session: StoredBrowserSession, reason: string, at: string):
   return { ok: true, session: withLog({ ...session, status: 'FAILED' }, line, at), changed: true };
 }
 
-/** Whether the agent may drive the browser now: not while the user holds it, not after the end. */
+/**
+ * Whether the agent may drive the browser now: not while the user holds it (409 CONFLICT until
+ * release, decisions "Browser"), not after the end (409 INVALID_STATE).
+ */
 export function agentMayAct(session: BrowserSession): AppError | null {
   if (session.status === 'ACTIVE') return null;
-  if (session.status === 'USER_TAKEOVER') return invalidState(USER_IN_CONTROL);
+  if (session.status === 'USER_TAKEOVER') return conflict(USER_IN_CONTROL);
   return notActionable(session);
 }
 

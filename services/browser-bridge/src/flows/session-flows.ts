@@ -244,6 +244,21 @@ export function createSessionFlows(deps: SessionFlowDeps) {
         throw notFound('Browser session not found');
     },
 
+    /**
+     * The session exists and lies in the caller's scope (checkScope), in one read: the service
+     * routes' early answer, before the body is read (404 whatever the body).
+     */
+    async requireInScope(sessionId: string, scope: SessionScope): Promise<StoredBrowserSession> {
+      const session = await sessions.get(sessionId);
+      if (
+        !session ||
+        (scope.householdId && session.householdId !== scope.householdId) ||
+        (scope.missionId && session.missionId !== scope.missionId)
+      )
+        throw notFound('Browser session not found');
+      return session;
+    },
+
     async takeover(sessionId: string, userId: string | null, requestId: string): Promise<BrowserSession> {
       const { session, changed } = await sessions.change(sessionId, (s) => takeover(s, nowIso()));
       const view = present(session, userId);

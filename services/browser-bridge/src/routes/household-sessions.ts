@@ -1,5 +1,5 @@
 import { BrowserElementsResponse, BrowserSession, HouseholdBrowserSessionParams } from '@hs/contracts';
-import { errorResponses, NOT_CHILD, requireCaller, type ServiceApp } from '@hs/service-kit';
+import { checkBeforeBody, errorResponses, NOT_CHILD, requireCaller, type ServiceApp } from '@hs/service-kit';
 import { mayHoldLiveView, NOT_THE_OWNER } from '../domain/session-owner.ts';
 import type { SessionFlows } from '../flows/session-flows.ts';
 
@@ -57,8 +57,17 @@ export function registerHouseholdSessionRoutes(app: ServiceApp, flows: SessionFl
     release: 'The user hands control back to the agent.',
     terminate: 'Ends the session.',
   } as const;
+  /**
+   * The session is the household's (404) and the caller's mission's (403), answered before the
+   * body is read (decisions, Conventions), after the kit's role check; the handlers check again.
+   */
+  const memberSession = checkBeforeBody<{ id: string; sessionId: string }>({
+    find: (p, request) => flows.requireMemberSession(p.id, p.sessionId, requireCaller(request).userId),
+    missing: 'Browser session not found',
+  });
   for (const [name, description] of Object.entries(actions) as Array<[keyof typeof actions, string]>) {
     const options = {
+      onRequest: memberSession,
       schema: schema(
         `${description} ADULT and PARENT_GUARDIAN only (a CHILD gets 403). ${OWNER_ONLY}`,
         BrowserSession,

@@ -8,7 +8,7 @@ import {
   SCOPE_HEADERS,
 } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
-import { errorResponses, idempotencyKeyOf } from '@hs/service-kit';
+import { checkBeforeBody, errorResponses, idempotencyKeyOf } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { SessionFlows, SessionScope } from '../flows/session-flows.ts';
 
@@ -28,6 +28,15 @@ const scopeOf = (request: FastifyRequest): SessionScope => ({
 
 /** Service routes for the orchestrator's tools (internal token). */
 export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): void {
+  /**
+   * The session the path names exists in the caller's scope (404), answered before the body is
+   * read (decisions, Conventions); the handlers check the scope again as they act.
+   */
+  const sessionExists = checkBeforeBody<{ id: string }>({
+    find: (p, request) => flows.requireInScope(p.id, scopeOf(request)),
+    missing: 'Browser session not found',
+  });
+
   app.post(
     '/api/v1/sessions',
     {
@@ -83,6 +92,7 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
           params: BrowserSessionParams,
           response: { 200: BrowserSession, ...errors },
         },
+        onRequest: sessionExists,
       },
       async (request) => {
         await flows.checkScope(request.params.id, scopeOf(request));
@@ -99,11 +109,12 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
       schema: {
         tags,
         security,
-        description: `The agent drives the browser. 400 INVALID_REQUEST: TYPE without text, NAVIGATE without an http(s) url, CLICK without selector. 409 INVALID_STATE while the user holds the session or after it ended; 409 CONFLICT when the element stays hidden, covered or disabled (waits up to 5 s, always inside the caller's X-Request-Timeout-Ms). The session stays usable.${SCOPE_NOTE}`,
+        description: `The agent drives the browser. 400 INVALID_REQUEST: TYPE without text, NAVIGATE without an http(s) url, CLICK without selector. 409 CONFLICT while the user holds the session (USER_TAKEOVER, until release), 409 INVALID_STATE after it ended; 409 CONFLICT when the element stays hidden, covered or disabled (waits up to 5 s, always inside the caller's X-Request-Timeout-Ms). The session stays usable.${SCOPE_NOTE}`,
         params: BrowserSessionParams,
         body: BrowserAgentActionRequest,
         response: { 200: BrowserAgentActionResult, ...errors },
       },
+      onRequest: sessionExists,
     },
     async (request) => {
       await flows.checkScope(request.params.id, scopeOf(request));

@@ -10,6 +10,7 @@ import {
   UpdateOfferStatusRequest,
 } from '@hs/contracts';
 import {
+  checkBeforeBody,
   conflict,
   errorResponses,
   idempotencyKeyOf,
@@ -47,6 +48,15 @@ const atOfferCap = (max: number) =>
   );
 
 export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void {
+  /**
+   * The offer the path names exists (404), checked before the body is read (decisions,
+   * Conventions: role 403, then existence 404, then the body). The role is the kit's (`writers`).
+   */
+  const offerExists = checkBeforeBody<{ id: string; offerId: string }>({
+    find: (p) => ctx.offers.get(p.id, p.offerId),
+    missing: 'Offer not found',
+  });
+
   const draft = (
     input: z.output<typeof CreateOfferRequest>,
     householdId: string,
@@ -197,6 +207,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
         response: { 200: Offer, ...errors },
       },
       ...writers,
+      onRequest: offerExists,
     },
     async (request) => {
       const { id, offerId } = request.params;
@@ -216,6 +227,7 @@ export function registerOfferRoutes(app: ServiceApp, ctx: CommerceContext): void
         response: { 204: z.null(), ...errors },
       },
       ...writers,
+      onRequest: offerExists,
     },
     async (request, reply) => {
       if (!(await ctx.offers.delete(request.params.id, request.params.offerId)))

@@ -29,12 +29,14 @@ import {
   type StoredCollection,
 } from '../domain/collections.ts';
 import { assertMayChange } from '../domain/ownership.ts';
+import { wardrobeChecks } from './before-body.ts';
 
 const errors = errorResponses(400, 403, 404, 409, 422);
 const H = '/api/v1/households/:id/wardrobe/feed';
 const tags = ['feed'];
 /** Named collections of items and outfits; they appear in the feed (routes/feed.ts). */
 export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext): void {
+  const checks = wardrobeChecks(ctx);
   app.post(
     `${H}/collections`,
     {
@@ -118,6 +120,7 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
         body: AddCollectionEntryRequest,
         response: { 200: FeedCollection, ...errors },
       },
+      onRequest: checks.collectionToChange,
     },
     async (request) => {
       const { id, collectionId } = request.params;
@@ -161,6 +164,7 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
         params: CollectionParams,
         response: { 204: z.null(), ...errors },
       },
+      onRequest: checks.collectionToChange,
     },
     async (request, reply) => {
       const { id, collectionId } = request.params;
@@ -182,6 +186,7 @@ export function registerCollectionRoutes(app: ServiceApp, ctx: WardrobeContext):
         params: CollectionEntryParams,
         response: { 204: z.null(), ...errors },
       },
+      onRequest: checks.entryToRemove,
     },
     async (request, reply) => {
       const { id, collectionId, type, entryId } = request.params;

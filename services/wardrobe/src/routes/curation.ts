@@ -27,6 +27,7 @@ import { hasConfirmedImage } from '../domain/items.ts';
 import { assertMayChange } from '../domain/ownership.ts';
 import { curateItem } from '../flows/curate-item.ts';
 import { forgetOutfit } from '../flows/forget-references.ts';
+import { wardrobeChecks } from './before-body.ts';
 
 const errors = errorResponses(400, 403, 404, 422, 502, 503);
 const createErrors = errorResponses(400, 403, 404, 409, 422, 502, 503);
@@ -89,6 +90,7 @@ async function withoutVanishedItems(
 }
 
 export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): void {
+  const checks = wardrobeChecks(ctx);
   const enabled = ctx.config.curation.backend !== 'disabled';
 
   app.post(
@@ -101,6 +103,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
         params: ItemParams,
         response: { 200: CurationResult, ...errors },
       },
+      onRequest: checks.itemToRead,
     },
     async (request) => {
       const item = await ctx.items.get(request.params.id, request.params.itemId);
@@ -209,6 +212,7 @@ export function registerCurationRoutes(app: ServiceApp, ctx: WardrobeContext): v
         params: OutfitParams,
         response: { 204: z.null(), ...errors },
       },
+      onRequest: checks.outfitToChange,
     },
     async (request, reply) => {
       const deleted = await ctx.outfits.delete(request.params.id, request.params.outfitId, (outfit) =>

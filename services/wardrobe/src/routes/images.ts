@@ -13,12 +13,14 @@ import type { WardrobeContext } from '../context.ts';
 import { etagOf, noneMatchHits } from '../domain/etag.ts';
 import { removeImage } from '../flows/image-removal.ts';
 import { confirmImage, startImageUpload } from '../flows/image-upload.ts';
+import { wardrobeChecks } from './before-body.ts';
 
 const errors = errorResponses(400, 403, 404, 409, 422, 502);
 const tags = ['images'];
 const H = '/api/v1/households/:id/wardrobe';
 
 export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void {
+  const checks = wardrobeChecks(ctx);
   app.post(
     `${H}/items/:itemId/upload-url`,
     {
@@ -30,6 +32,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
         body: UploadUrlRequest,
         response: { 200: UploadUrlResponse, ...errors },
       },
+      onRequest: checks.itemToChange,
     },
     async (request) =>
       startImageUpload(
@@ -50,6 +53,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
         params: ImageParams,
         response: { 200: WardrobeItem, ...errors },
       },
+      onRequest: checks.imageToChange,
     },
     async (request, reply) => {
       const { id, itemId, imageId } = request.params;
@@ -115,6 +119,7 @@ export function registerImageRoutes(app: ServiceApp, ctx: WardrobeContext): void
         params: ImageParams,
         response: { 204: z.null(), ...errors },
       },
+      onRequest: checks.imageToChange,
     },
     async (request, reply) => {
       const { id, itemId, imageId } = request.params;

@@ -32,6 +32,7 @@ import { itemView, newItem, patchItem, type StoredItem } from '../domain/items.t
 import { assertMayChange } from '../domain/ownership.ts';
 import { chargeOfAll } from '../domain/upload-quota.ts';
 import { forgetItem } from '../flows/forget-references.ts';
+import { wardrobeChecks } from './before-body.ts';
 import { checkIfMatch, withEtag } from './http-cache.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 412, 422);
@@ -42,6 +43,7 @@ const NOT_MEMBER = 'ownerMemberId is not a household member';
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
 export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void {
+  const checks = wardrobeChecks(ctx);
   const assertMember = async (request: FastifyRequest, householdId: string, memberId: string) => {
     if (request.caller?.userId === memberId) return; // the gateway already checked the caller
     if (!(await ctx.members.isMember(householdId, memberId, request.id))) throw badRequest(NOT_MEMBER);
@@ -178,6 +180,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
         body: UpdateItemRequest,
         response: { 200: WardrobeItem, ...errors },
       },
+      onRequest: checks.itemToChange,
     },
     async (request, reply) => {
       const { id, itemId } = request.params;
@@ -211,6 +214,7 @@ export function registerItemRoutes(app: ServiceApp, ctx: WardrobeContext): void 
         headers: IfMatchHeaders,
         response: { 204: z.null(), ...errors },
       },
+      onRequest: checks.itemToChange,
     },
     async (request, reply) => {
       const { id, itemId } = request.params;
