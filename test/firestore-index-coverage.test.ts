@@ -235,6 +235,7 @@ const SCENARIOS: Record<string, (store: Store, sent: readonly QueryShape[]) => P
   async orchestrator(store) {
     await createMissionRepository(store).listForOwner(H, 'usr_1');
     await createMissionRepository(store).listOpenPolls(H);
+    await createMissionRepository(store).withExpiredLease(Date.now(), 50);
     await createEventLog(store).after('m_1', 3);
   },
   async vto(store) {

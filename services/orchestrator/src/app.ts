@@ -12,6 +12,7 @@ import type { OrchestratorConfig } from './config.ts';
 import type { OrchestratorContext } from './context.ts';
 import type { AgentModel } from './domain/agent-model.ts';
 import { createStubModel } from './domain/stub-model.ts';
+import { startExpiredTurnSweep } from './flows/expired-turns.ts';
 import { closeRunningTurns } from './flows/run-turn.ts';
 import { createRunningTurns } from './flows/running-turns.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
@@ -103,11 +104,14 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
     await closeRunningTurns(ctx, config.shutdownGraceMs / 3);
   });
   if (deps.background !== false) {
+    let stopSweep = () => {};
     app.addHook('onReady', async () => {
       ctx.audit.outbox?.start();
       ctx.artifacts.outbox?.start();
+      stopSweep = startExpiredTurnSweep(ctx, Math.max(1000, config.turnLeaseMs / 2));
     });
     app.addHook('onClose', async () => {
+      stopSweep();
       await ctx.audit.outbox?.stop();
       await ctx.artifacts.outbox?.stop();
     });

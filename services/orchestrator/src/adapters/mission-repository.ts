@@ -1,12 +1,16 @@
 import { ABORT, type CollectionOptions, type Store } from '@hs/store';
 import type { MissionDoc } from '../domain/mission.ts';
 
-/** `listForOwner`: one owner's missions of a household; `listOpenPolls`: its running POLLs; newest first. */
+/**
+ * `listForOwner`: one owner's missions of a household; `listOpenPolls`: its running POLLs; newest
+ * first. `withExpiredLease`: turn leases by when they run out.
+ */
 export const MISSION_COLLECTIONS = {
   missions: {
     indexes: [
       { fields: ['household_id', 'owner_id', 'created_at'] },
       { fields: ['household_id', 'mission_type', 'state', 'created_at'] },
+      { fields: ['turn_lease.expires_at'] },
     ],
   },
 } satisfies Record<string, CollectionOptions>;
@@ -42,6 +46,15 @@ export function createMissionRepository(store: Store) {
           ['state', '==', 'RUNNING'],
         ],
         orderBy: [{ field: 'created_at', direction: 'desc' }],
+        limit,
+      });
+      return page.items;
+    },
+    /** Missions whose turn lease ran out by `now` (its turn's process died), oldest first. */
+    async withExpiredLease(now: number, limit: number): Promise<MissionDoc[]> {
+      const page = await missions.query({
+        where: [['turn_lease.expires_at', '<=', now]],
+        orderBy: [{ field: 'turn_lease.expires_at' }],
         limit,
       });
       return page.items;

@@ -25,6 +25,7 @@ import { type MissionDoc, type TurnLease, turnBlocker, userMessage } from '../do
 import { isPolicyRefusal } from '../domain/tool-policy.ts';
 import { applyTurn } from '../domain/turn-effects.ts';
 import { streamedReply, turnCompleted } from '../domain/turn-result.ts';
+import { interruptedTurn } from './expired-turns.ts';
 import { recordMissionEnd } from './mission-end.ts';
 
 export type TurnRequest = {
@@ -73,7 +74,8 @@ export type StartedTurn = {
  * Starts a turn: takes the mission's turn lease and stores the user's message in one atomic
  * update (so two chats cannot both start), then runs the agent in the background. The lease is
  * short and renewed on a timer while the turn runs, so a process killed mid-turn blocks the
- * mission only until it expires; the next chat then closes the dead turn (`turn.failed`).
+ * mission only until it expires; the next chat, or the sweep (expired-turns.ts), then closes the
+ * dead turn (`turn.failed`).
  */
 export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Promise<StartedTurn> {
   const turnId = newId('turn');
@@ -123,12 +125,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   try {
     afterSeq = await ctx.events.lastSeq(req.missionId);
     const lost = interrupted as TurnLease | null;
-    if (lost)
-      await emit('turn.failed', {
-        turn_id: lost.turn_id,
-        code: 'TURN_INTERRUPTED',
-        message: 'The previous turn was interrupted before it finished',
-      });
+    if (lost) await emit('turn.failed', interruptedTurn(lost));
     // The user's message itself comes back in turn.completed (and in GET): not repeated here.
     await emit('turn.started', { turn_id: turnId, source: req.source });
   } catch (err) {

@@ -1,0 +1,62 @@
+// A turn whose process died (killed, crashed) leaves its lease behind, and nobody renews it: the
+// mission's stream then shows a turn started and never ended, and the app waits on it. Here any
+// orchestrator closes such a turn once its lease has run out (decisions: "an expired lease is
+// closed (turn.failed) by whichever orchestrator finds it"): the next chat does it as it takes the
+// mission (run-turn.ts startTurn), and a sweep does it for missions nobody writes to again.
+
+import { nowIso } from '@hs/service-kit';
+import { ABORT } from '@hs/store';
+import type { OrchestratorContext } from '../context.ts';
+import type { TurnLease } from '../domain/mission.ts';
+
+/** How many missions one sweep closes at most; the next sweep takes the rest. */
+const SWEEP_BATCH = 50;
+
+/** The `turn.failed` that ends a turn whose process died. */
+export const interruptedTurn = (lease: TurnLease) => ({
+  turn_id: lease.turn_id,
+  code: 'TURN_INTERRUPTED',
+  message: 'The previous turn was interrupted before it finished',
+});
+
+/**
+ * Closes the turns of missions whose lease ran out by `now`: the lease is taken off atomically
+ * (only the one who takes it reports it, so a chat taking the mission at the same moment and
+ * this sweep never both do), then `turn.failed` goes on the stream. Returns how many it closed.
+ */
+export async function closeExpiredTurns(ctx: OrchestratorContext, now = Date.now()): Promise<number> {
+  let closed = 0;
+  for (const found of await ctx.missions.withExpiredLease(now, SWEEP_BATCH)) {
+    let lease: TurnLease | null = null;
+    const { changed } = await ctx.missions.update(found.mission_id, (m) => {
+      lease = m.turn_lease;
+      if (!m.turn_lease || m.turn_lease.expires_at > now) return ABORT;
+      return { ...m, turn_lease: null, updated_at: nowIso() };
+    });
+    const lost = lease as TurnLease | null;
+    if (!changed || !lost) continue;
+    await ctx.events.append(found.mission_id, 'turn.failed', interruptedTurn(lost));
+    ctx.logger?.warn(
+      { missionId: found.mission_id, turnId: lost.turn_id },
+      'closed a turn whose process stopped',
+    );
+    closed++;
+  }
+  return closed;
+}
+
+/** Sweeps every `everyMs` (in the background; a failed sweep is logged and tried again). */
+export function startExpiredTurnSweep(ctx: OrchestratorContext, everyMs: number): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    closeExpiredTurns(ctx)
+      .catch((err: unknown) => ctx.logger?.warn({ err }, 'could not close expired turns'))
+      .finally(() => {
+        running = false;
+      });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
