@@ -2,7 +2,7 @@
 // string itself; OIDC mode verifies the token against the issuer's JWKS with jose
 // (createRemoteJWKSet caches keys), using OIDC discovery when no JWKS URL is configured.
 import { createHash } from 'node:crypto';
-import { httpRequest as request, unauthorized, upstreamError } from '@hs/service-kit';
+import { httpRequest as request, unauthorized, upstreamError, validationError } from '@hs/service-kit';
 import { isValidDocId } from '@hs/store';
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
 
@@ -22,7 +22,15 @@ export function devIdentity(idToken: string): Identity {
 export function createDevIdentityProvider(): IdentityProvider {
   return {
     async identify(idToken) {
-      if (idToken.length > 256) throw unauthorized('Development idToken must be at most 256 characters');
+      // A bound on the body, as the empty idToken's (decisions: non-empty, up to 256 characters).
+      if (idToken.length > 256)
+        throw validationError([
+          {
+            loc: ['body', 'idToken'],
+            msg: 'Too big: a development idToken has at most 256 characters',
+            type: 'too_big',
+          },
+        ]);
       // Blank ones would all be one shared user, "@dev.local".
       if (!idToken.trim()) throw unauthorized('Development idToken must not be blank');
       return devIdentity(idToken);

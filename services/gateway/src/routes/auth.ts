@@ -13,7 +13,7 @@ export function registerAuthRoutes(app: ServiceApp, ctx: GatewayContext): void {
         tags: ['identity'],
         summary: 'Exchange a sign-in idToken for an access token',
         description:
-          'AUTH_MODE=dev: any idToken up to 256 characters that is not blank, else 401 (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id (one longer than 128 characters or not a plain id (a `/`, a space, characters outside printable ASCII, `.`, `..`): `oidc_` and its SHA-256, unless the user signed in with it whole before) and its `email` the email when the token says `email_verified` true (or carries no such claim and OIDC_EMAILS_ALWAYS_VERIFIED is set); otherwise the user has no email.',
+          'AUTH_MODE=dev: any idToken up to 256 characters (longer: 422 VALIDATION_ERROR, as an empty one) that is not blank (else 401): an email, or a name that becomes <name>@dev.local. AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id (one longer than 128 characters or not a plain id (a `/`, a space, characters outside printable ASCII, `.`, `..`): `oidc_` and its SHA-256, unless the user signed in with it whole before) and its `email` the email when the token says `email_verified` true (or carries no such claim and OIDC_EMAILS_ALWAYS_VERIFIED is set); otherwise the user has no email.',
         body: LoginRequest,
         response: { 200: LoginResponse, 401: ErrorEnvelope, 422: ErrorEnvelope },
       },
