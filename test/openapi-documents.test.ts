@@ -125,6 +125,14 @@ describe('public API documents', () => {
     ] as const)
       expect(op(path, method).responses['429']?.headers, `${method} ${path}`).toHaveProperty('Retry-After');
     expect(statuses(`${H}/orchestrator/missions/{mId}/complete`, 'post')).not.toContain('429');
+    // A POST that takes no body still reads one sent with it, and may refuse it.
+    for (const path of [
+      `${H}/browser/sessions/{sessionId}/takeover`,
+      `${H}/orchestrator/missions/{mId}/stream-token`,
+      `${H}/requests/{requestId}/confirmation-token`,
+      `${H}/wardrobe/items/{itemId}/curate`,
+    ])
+      expect(statuses(path, 'post'), path).toEqual(expect.arrayContaining(['400', '413', '415']));
     // A forwarded create takes an Idempotency-Key and says when its answer is a replay.
     const create = op(`${H}/wardrobe/items`, 'post');
     expect(create.parameters).toEqual(

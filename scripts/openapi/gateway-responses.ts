@@ -20,6 +20,11 @@ export type OperationFacts = {
   rateLimited: boolean;
   /** Honours `Idempotency-Key` (every forwarded POST and the gateway's own retry-safe creates). */
   idempotent: boolean;
+  /**
+   * A POST, PUT or PATCH of the API: a body sent with it is read (as JSON) even when the operation
+   * takes none, so it may be refused (400, 413, 415).
+   */
+  readsBody: boolean;
 };
 
 const ENVELOPE = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
@@ -74,7 +79,7 @@ function gatewayErrors(operation: Json, facts: OperationFacts): Record<string, s
   if (facts.idempotent)
     errors['409'] =
       'CONFLICT (or the code the description names): the state does not allow this, or an earlier request with the same Idempotency-Key is still running (or being recorded): then `Retry-After` says when to retry with the same key and body.';
-  if (jsonBody(operation)) {
+  if (jsonBody(operation) || facts.readsBody) {
     errors['400'] = 'BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels.';
     errors['413'] = 'PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default).';
     errors['415'] = 'UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`.';

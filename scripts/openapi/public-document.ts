@@ -68,6 +68,7 @@ function factsOf(service: ServiceName, path: string, method: string, operation: 
     householdScoped: !operation['x-public'] && path.startsWith('/api/v1/households/{id}/'),
     rateLimited: rateLimited(path, method),
     idempotent: namesKey || (forwarded && method === 'post' && !operation['x-public']),
+    readsBody: ['post', 'put', 'patch'].includes(method) && !operation['x-public'],
   };
 }
 

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a sign-in idToken for an access token
-         * @description AUTH_MODE=dev: any idToken up to 256 characters that is not blank, else 401 (an email, or a name that becomes <name>@dev.local). AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id (one longer than 128 characters or not a plain id (a `/`, a space, characters outside printable ASCII, `.`, `..`): `oidc_` and its SHA-256, unless the user signed in with it whole before) and its `email` the email when the token says `email_verified` true (or carries no such claim and OIDC_EMAILS_ALWAYS_VERIFIED is set); otherwise the user has no email.
+         * @description AUTH_MODE=dev: any idToken up to 256 characters (longer: 422 VALIDATION_ERROR, as an empty one) that is not blank (else 401): an email, or a name that becomes <name>@dev.local. AUTH_MODE=oidc: an id_token of OIDC_ISSUER for OIDC_AUDIENCE, verified against the issuer JWKS; its `sub` is the user id (one longer than 128 characters or not a plain id (a `/`, a space, characters outside printable ASCII, `.`, `..`): `oidc_` and its SHA-256, unless the user signed in with it whole before) and its `email` the email when the token says `email_verified` true (or carries no such claim and OIDC_EMAILS_ALWAYS_VERIFIED is set); otherwise the user has no email.
          */
         post: operations["login"];
         delete?: never;
@@ -762,7 +762,7 @@ export interface paths {
         put?: never;
         /**
          * Ask to buy something
-         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000, with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422 VALIDATION_ERROR, while binary noise such as 19.990000000000002 is stored as 19.99); totals are rounded to the currency's smallest unit; currency an ISO 4217 code; url an http(s) URL on a public domain and its scheme's default port (no IP address, localhost, credentials or other port: 400 POLICY_VIOLATION), stored in its canonical (WHATWG) spelling, as commerce stores offer URLs. The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the 100 most recent ids). Honours Idempotency-Key.
+         * @description ADULT or PARENT_GUARDIAN (CHILD: 403). price is a positive number in major units up to 1,000,000, with no more decimals than its currency has (EUR 2, JPY 0, BHD 3; finer is 422 VALIDATION_ERROR, while binary noise such as 19.990000000000002 is stored as 19.99); totals are rounded to the currency's smallest unit; currency an ISO 4217 code; url an http(s) URL on a public domain and its scheme's default port (no IP address, localhost, credentials or other port: 400 POLICY_VIOLATION), stored in its canonical (WHATWG) spelling, as commerce stores offer URLs. offerId, when given, must name an offer of this household (another household's, or none: 404 NOT_FOUND, nothing saved; commerce unreachable: 502/504). The request starts PENDING_APPROVAL and is listed in the household's purchaseRequests (which keeps the 100 most recent ids). Honours Idempotency-Key.
          */
         post: operations["createPurchaseRequest"];
         delete?: never;
@@ -2093,8 +2093,38 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3439,6 +3469,16 @@ export interface operations {
                     "application/json": components["schemas"]["BrowserSession"];
                 };
             };
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
@@ -3474,6 +3514,26 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3528,6 +3588,16 @@ export interface operations {
                     "application/json": components["schemas"]["BrowserSession"];
                 };
             };
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
@@ -3563,6 +3633,26 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3617,6 +3707,16 @@ export interface operations {
                     "application/json": components["schemas"]["BrowserSession"];
                 };
             };
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
@@ -3652,6 +3752,26 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4376,6 +4496,16 @@ export interface operations {
                     "application/json": components["schemas"]["Artifact"];
                 };
             };
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
@@ -4411,6 +4541,26 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6430,6 +6580,16 @@ export interface operations {
                     "application/json": components["schemas"]["StreamToken"];
                 };
             };
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
@@ -6452,6 +6612,26 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such household, or no such resource in it. */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6504,6 +6684,16 @@ export interface operations {
                     "application/json": components["schemas"]["VoiceSession"];
                 };
             };
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
@@ -6536,6 +6726,26 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6760,6 +6970,26 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Gateway Timeout */
+            504: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7189,6 +7419,16 @@ export interface operations {
                     "application/json": components["schemas"]["ConfirmationToken"];
                 };
             };
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description UNAUTHORIZED: no bearer token, or one that is invalid or expired. */
             401: {
                 headers: {
@@ -7221,6 +7461,26 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9523,7 +9783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9568,6 +9828,26 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9747,7 +10027,7 @@ export interface operations {
                     "application/json": components["schemas"]["WardrobeItem"];
                 };
             };
-            /** @description Bad Request */
+            /** @description BAD_REQUEST: the body is not valid JSON, or nests deeper than 64 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9792,6 +10072,26 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (`BODY_LIMIT_BYTES`, 1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
