@@ -74,6 +74,16 @@ export function claim(
 const ownedRunning = (job: StoredVtoJob | null, workerId: string): job is StoredVtoJob =>
   !!job && job.status === 'RUNNING' && job.workerId === workerId;
 
+/** The lease of the attempt a worker runs, extended; null once that attempt no longer holds the job. */
+export function renewLease(
+  job: StoredVtoJob | null,
+  held: { workerId: string; attempts: number },
+  leaseUntil: number,
+): StoredVtoJob | null {
+  if (!ownedRunning(job, held.workerId) || job.attempts !== held.attempts) return null;
+  return { ...job, leaseUntil };
+}
+
 export function succeed(job: StoredVtoJob | null, workerId: string, resultImageRef: string, now: string) {
   if (!ownedRunning(job, workerId)) return null;
   return {

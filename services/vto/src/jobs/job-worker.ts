@@ -9,6 +9,7 @@ import {
   claim,
   fail,
   MAX_ATTEMPTS,
+  renewLease,
   requeue,
   retryLater,
   type StoredVtoJob,
@@ -30,6 +31,12 @@ export interface JobWorkerOptions {
 
 const SWEEP_EVERY_MS = 30_000;
 /**
+ * A running job's lease, renewed every third of it while its worker lives: a job whose worker
+ * died is found by the sweep within a lease and a sweep (about a minute), so its household's and
+ * its requester's places come back then, not after the job's whole deadline.
+ */
+export const LEASE_MS = 30_000;
+/**
  * Wait before a job that hit a passing storage fault runs again: 30 s, then 60 s. Long enough for
  * an operator's alert on a full disk to be acted on, short enough that the family still gets the
  * picture in the same sitting.
@@ -41,14 +48,31 @@ const storageRetryDelayMs = (attempts: number) =>
 
 /**
  * Runs queued try-on jobs in the background, at most `concurrency` at a time. A claim carries a
- * lease a little longer than the job's deadline: a RUNNING job whose lease ran out was left by a
+ * lease (LEASE_MS) renewed while the job runs: a RUNNING job whose lease ran out was left by a
  * crashed worker and goes back to the queue (on start and then periodically). On a graceful
  * stop the running jobs are handed back to the queue.
  */
-export function createJobWorker(options: JobWorkerOptions) {
+export function createJobWorker(options: JobWorkerOptions, leaseMs = LEASE_MS) {
   const workerId = newId('wrk', 8);
-  const leaseMs = options.deadlineMs + 30_000;
   const log = options.logger;
+
+  /** Renews the running attempt's lease; aborts the run once another worker has the job. */
+  function keepLease(job: StoredVtoJob) {
+    const lost = new AbortController();
+    const held = { workerId, attempts: job.attempts };
+    const timer = setInterval(
+      () => {
+        options.jobs
+          .transition(job.jobId, (j) => renewLease(j, held, Date.now() + leaseMs))
+          .then((renewed) => {
+            if (!renewed) lost.abort(new Error('the try-on job is no longer held by this worker'));
+          })
+          .catch((err: unknown) => log?.warn({ err, jobId: job.jobId }, 'try-on lease renewal failed'));
+      },
+      Math.max(10, Math.floor(leaseMs / 3)),
+    );
+    return { signal: lost.signal, stop: () => clearInterval(timer) };
+  }
 
   /** Requeued, or FAILED for good once MAX_ATTEMPTS claims were interrupted: then audited. */
   async function giveBack(jobId: string, by: Parameters<typeof requeue>[1]): Promise<void> {
@@ -123,7 +147,8 @@ export function createJobWorker(options: JobWorkerOptions) {
         ),
       options.deadlineMs,
     );
-    const signal = AbortSignal.any([stopping, deadline.signal]);
+    const lease = keepLease(job);
+    const signal = AbortSignal.any([stopping, deadline.signal, lease.signal]);
     try {
       const outcome = await options.process(job, signal).then(
         (ref) => ({ ref }),
@@ -134,6 +159,7 @@ export function createJobWorker(options: JobWorkerOptions) {
       log?.error({ err, jobId: job.jobId }, 'could not record the try-on job outcome');
     } finally {
       clearTimeout(timer);
+      lease.stop();
     }
   }
 
