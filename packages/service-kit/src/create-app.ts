@@ -43,7 +43,7 @@ import {
   uniqueOperationIds,
 } from './operation-ids.ts';
 import { boundPipelining } from './pipelining.ts';
-import { drainRefusedBodies, refusedBodyDrainLimit } from './refused-body.ts';
+import { drainRefusedBodies, refuseBodiesOverGatewayLimit, refusedBodyDrainLimit } from './refused-body.ts';
 import { installRequestEnd, installRequestLine, isRequestId } from './request-line.ts';
 import { requestLoggerFactory } from './request-logger.ts';
 import { accessExtensions } from './route-access.ts';
@@ -164,6 +164,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     reply.header('x-request-id', request.id);
   });
   drainRefusedBodies(app, refusedBodyDrainLimit(bodyLimit));
+  refuseBodiesOverGatewayLimit(app);
   registerTraceContext(app);
   registerMetrics(app, { token: options.metricsToken });
   installDeadline(app);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.ts';
 import { awaitingContinue } from './expect-continue.ts';
 
 /**
@@ -47,5 +48,21 @@ export function drainRefusedBodies(app: FastifyInstance, drainLimit: number): vo
     if (Number(request.headers['content-length'] ?? 0) > drainLimit) return payload;
     if (await discardRest(request.raw, drainLimit)) reply.removeHeader('connection');
     return payload;
+  });
+}
+
+/**
+ * Set by the gateway on a request whose JSON body was over its limit (the body itself is not sent
+ * on; its value is that limit): the service still makes the checks that come before the body
+ * (its own onRequest hooks: 403, 404), then answers 413 instead of reading a body. Clients cannot
+ * set it: the gateway drops it from what they send.
+ */
+export const BODY_OVER_LIMIT_HEADER = 'x-body-over-limit';
+
+export function refuseBodiesOverGatewayLimit(app: FastifyInstance): void {
+  app.addHook('preParsing', async (request) => {
+    const limit = request.headers[BODY_OVER_LIMIT_HEADER];
+    if (typeof limit === 'string')
+      throw new AppError('PAYLOAD_TOO_LARGE', 413, `Body is larger than ${Number(limit)} bytes`);
   });
 }

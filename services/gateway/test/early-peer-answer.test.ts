@@ -4,6 +4,7 @@
 // upload, and the client got 502 "unreachable" (or a reset on its next request) for about a
 // third of a 900 KB chat message to a mission that does not exist.
 
+import { Readable } from 'node:stream';
 import { createServiceApp, notFound, type ServiceApp } from '@hs/service-kit';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,13 @@ let gatewayUrl = '';
 let reached = 0;
 
 beforeAll(async () => {
-  peer = await createServiceApp({ service: 'orchestrator', description: 'peer', logger: false });
+  // A service allowing bodies larger than the gateway does: the gateway's limit still holds, as 413.
+  peer = await createServiceApp({
+    service: 'orchestrator',
+    description: 'peer',
+    logger: false,
+    bodyLimit: 8 * 1_048_576,
+  });
   peer.post(
     '/api/v1/households/:id/orchestrator/missions/:mId/chat',
     {
@@ -32,6 +39,8 @@ beforeAll(async () => {
   await peer.listen({ port: 0, host: '127.0.0.1' });
   gateway = await buildGateway({
     ORCHESTRATOR_BASE_URL: `http://127.0.0.1:${(peer.server.address() as { port: number }).port}`,
+    // Far more chats than a minute allows; the limit is not what is tested here.
+    RATE_LIMIT_CHAT_PER_MINUTE: '0',
   });
   await gateway.listen({ port: 0, host: '127.0.0.1' });
   gatewayUrl = `http://127.0.0.1:${(gateway.server.address() as { port: number }).port}`;
@@ -58,12 +67,14 @@ describe('a body the service answers without reading', () => {
     // One connection, kept alive: a reset would fail the request after the refused one.
     const client = new Agent({ connections: 1 });
     const statuses: number[] = [];
-    const send = async (mId: string, bytes: number) => {
+    const send = async (mId: string, bytes: number, chunked = false) => {
+      const json = JSON.stringify({ message: 'x'.repeat(bytes) });
       const res = await request(`${gatewayUrl}/api/v1/households/${id}/orchestrator/missions/${mId}/chat`, {
         method: 'POST',
         dispatcher: client,
         headers: { ...bearer(token), 'content-type': 'application/json' },
-        body: JSON.stringify({ message: 'x'.repeat(bytes) }),
+        // A stream of unknown length goes as chunked transfer encoding.
+        body: chunked ? Readable.from([json.slice(0, 1000), json.slice(1000)]) : json,
       });
       statuses.push(res.statusCode);
       return res.body.json();
@@ -76,11 +87,20 @@ describe('a body the service answers without reading', () => {
         await send('msn_real', 2_000_000);
         await send('msn_real', 20_000_000);
         expect(await send('msn_real', 10)).toEqual({ ok: true });
+        expect(await send('msn_missing', 900_000, true)).toMatchObject({ error: 'NOT_FOUND' });
+        expect(await send('msn_missing', 2_000_000, true)).toMatchObject({ error: 'NOT_FOUND' });
+        expect(await send('msn_real', 2_000_000, true)).toMatchObject({
+          error: 'PAYLOAD_TOO_LARGE',
+          message: 'Body is larger than 1048576 bytes',
+        });
+        expect(await send('msn_real', 10, true)).toEqual({ ok: true });
       }
     } finally {
       await client.close();
     }
-    expect(statuses).toEqual(Array.from({ length: 6 }, () => [404, 404, 413, 413, 200]).flat());
-    expect(reached).toBe(6);
+    expect(statuses).toEqual(
+      Array.from({ length: 6 }, () => [404, 404, 413, 413, 200, 404, 404, 413, 200]).flat(),
+    );
+    expect(reached).toBe(12);
   }, 60_000);
 });

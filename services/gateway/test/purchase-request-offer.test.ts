@@ -9,13 +9,15 @@ let gateway: GatewayApp;
 const offers = new Map<string, string>(); // offerId → householdId
 
 beforeAll(async () => {
-  commerce = Fastify();
+  commerce = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
   commerce.get('/api/v1/households/:id/offers/:offerId', async (req, reply) => {
     const { id, offerId } = req.params as { id: string; offerId: string };
     if (offers.get(offerId) !== id)
       return reply.code(404).send({ error: 'NOT_FOUND', message: 'Offer not found' });
     return { offerId, householdId: id, title: 'Coat' };
   });
+  // As commerce: the household's offer list at the collection's path.
+  commerce.get('/api/v1/households/:id/offers', async () => ({ items: [], nextCursor: null }));
   await commerce.listen({ port: 0, host: '127.0.0.1' });
   gateway = await buildGateway({
     COMMERCE_BASE_URL: `http://127.0.0.1:${(commerce.server.address() as { port: number }).port}`,
@@ -56,7 +58,8 @@ describe('a purchase request’s offerId', () => {
     expect(ok.statusCode).toBe(201);
     expect(ok.json().offerId).toBe('off_mine0001');
 
-    for (const offerId of ['off_theirs01', 'off_madeup01']) {
+    // `.` would name commerce's offer list, not an offer: none, as for any id that cannot be one.
+    for (const offerId of ['off_theirs01', 'off_madeup01', '.', '..', 'off/../x']) {
       const refused = await request(mine.token, mine.id, offerId);
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toEqual({ error: 'NOT_FOUND', message: 'Offer not found in this household' });

@@ -79,6 +79,19 @@ describe('Idempotency-Key on forwarded creates', () => {
     expect(added.statusCode).toBe(201);
     const first = await addItem(adult.token, id, { category: 'TOP' }, 'k-role');
     expect(first.statusCode).toBe(201);
+    const setRole = (role: string) =>
+      gateway.inject({
+        method: 'PATCH',
+        url: `/api/v1/households/${id}/members/${adult.userId}`,
+        headers: bearer(user.token),
+        payload: { role },
+      });
+    // Promoted, they may do as much as before: the first answer stands (nothing runs again).
+    expect((await setRole('PARENT_GUARDIAN')).statusCode).toBe(200);
+    const writesBefore = writes.length;
+    const promoted = await addItem(adult.token, id, { category: 'TOP' }, 'k-role');
+    expect(promoted.headers['idempotent-replayed']).toBe('true');
+    expect(writes.length).toBe(writesBefore);
     const demoted = await gateway.inject({
       method: 'PATCH',
       url: `/api/v1/households/${id}/members/${adult.userId}`,

@@ -5,6 +5,7 @@
 import { type Readable, Transform } from 'node:stream';
 import { CALLER_HEADERS } from '@hs/contracts';
 import {
+  BODY_OVER_LIMIT_HEADER,
   badRequest,
   endClientClosed,
   INTERNAL_TOKEN_HEADER,
@@ -20,7 +21,7 @@ import {
 } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { jsonBodyForPeer } from './request-body.ts';
+import { type HeldBody, jsonBodyForPeer, OVER_LIMIT } from './request-body.ts';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -45,6 +46,8 @@ const NOT_FORWARDED_UP = new Set([
   ...Object.values(CALLER_HEADERS),
   // Only the gateway's own voice relay may mark a turn as spoken.
   'x-message-source',
+  // Only the gateway says a body was over its limit (request-body.ts).
+  BODY_OVER_LIMIT_HEADER,
 ]);
 
 /** Headers a `Connection:` header names are hop-by-hop too (RFC 9110 section 7.6.1). */
@@ -191,15 +194,29 @@ export async function forward(
       if (!request.raw.complete) hangUp();
     });
   let body: Buffer | Readable | undefined = target.body;
+  let held: HeldBody | undefined;
   if (hasBody && body === undefined && target.readJsonUpTo) {
     try {
-      body = await jsonBodyForPeer(request, target.readJsonUpTo);
+      const read = await jsonBodyForPeer(request, target.readJsonUpTo);
+      if (read === OVER_LIMIT) {
+        headers[BODY_OVER_LIMIT_HEADER] = String(target.readJsonUpTo);
+        body = Buffer.alloc(0);
+      } else if (read) {
+        held = read;
+        body = read.bytes;
+      }
     } catch (err) {
-      if (!clientGone) throw err;
+      if (!clientGone) {
+        // Refused with the rest of the upload unread: the connection cannot carry another request.
+        if (!request.raw.complete) reply.header('connection', 'close');
+        throw err;
+      }
       reply.hijack();
       endClientClosed(request, reply, { peer: target.service });
       return reply;
     }
+    // Sent whole (or not at all): its length is the one undici gives it.
+    if (body !== undefined) delete headers['content-length'];
   }
   const headerTimer = setTimeout(
     () => abort.abort(new DOMException('timeout', 'TimeoutError')),
@@ -240,6 +257,7 @@ export async function forward(
     throw unanswered(target, abort.signal, err);
   } finally {
     clearTimeout(headerTimer);
+    held?.release();
   }
   recordPeerCall(serviceMetrics, target.service, String(upstream.statusCode), started);
   // Every service answers an error in the JSON envelope: an error page instead (a proxy on the

@@ -27,7 +27,12 @@ import { readBody } from './request-body.ts';
 
 type Target = Parameters<typeof forward>[2];
 /** What is kept of a forwarded reply: enough to answer a retry as the first was answered. */
-type Kept = { headers: Record<string, string>; text: string; streamed?: true };
+type Kept = { headers: Record<string, string>; text: string; streamed?: true; role?: string };
+
+/** How much a role may do: a replay stands only for a caller who may still do as much. */
+const ROLE_RANK: Record<string, number> = { CHILD: 0, ADULT: 1, PARENT_GUARDIAN: 2 };
+const demotedSince = (kept: Kept, role: string) =>
+  kept.role !== undefined && (ROLE_RANK[role] ?? 0) < (ROLE_RANK[kept.role] ?? 0);
 
 const KEPT_HEADERS = ['content-type', 'etag', 'location', 'last-modified'];
 export const STREAMED_REPLAY =
@@ -114,7 +119,7 @@ async function exchange(
 }
 
 /**
- * Forwards a POST; with an Idempotency-Key, at most once per (user, role, route, key). The body is
+ * Forwards a POST; with an Idempotency-Key, at most once per (user, route, key). The body is
  * read here (bounded by the body limit) to compare retries; the peer still validates it.
  * A streamed chat (`Accept: text/event-stream`) runs once too, but its events are not kept: a
  * retry is told to read them from the mission's stream.
@@ -128,12 +133,8 @@ export async function forwardIdempotent(
 ): Promise<FastifyReply> {
   if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined)
     return forward(request, reply, target, identity);
-  const { scope: routeScope, key } = idempotencyScope(request, identity.userId);
+  const { scope, key } = idempotencyScope(request, identity.userId);
   if (key === undefined) return forward(request, reply, target, identity);
-  // The owning service judges the caller's role, and a replay never reaches it: a caller demoted
-  // (or promoted) since must not be answered on their old role's authority. Under a new role the
-  // call goes on to the service, whose ids are derived from the key, so nothing is made twice.
-  const scope = `${routeScope} as ${identity.role}`;
   if (!IDEMPOTENCY_KEY.test(key))
     throw validationError(
       [
@@ -152,12 +153,20 @@ export async function forwardIdempotent(
       if (streamed) {
         await forward(request, reply, { ...target, body }, identity);
         if (reply.statusCode >= 400) throw new NotKept(reply.statusCode, { headers: {}, text: '' });
-        return { status: reply.statusCode, body: { headers: {}, text: '', streamed: true } };
+        return {
+          status: reply.statusCode,
+          body: { headers: {}, text: '', streamed: true, role: identity.role },
+        };
       }
       const answer = await exchange(request, target, identity, body);
       if (answer.status < 200 || answer.status >= 300) throw new NotKept(answer.status, answer.kept);
-      return { status: answer.status, body: answer.kept };
+      return { status: answer.status, body: { ...answer.kept, role: identity.role } };
     });
+    // The owning service judges the caller's role, and a replay never reaches it: a caller
+    // demoted since is not answered on their old role's authority, but sent on to the service,
+    // which judges the role they have now (a promoted one is replayed: they may do as much).
+    if (result.replayed && demotedSince(result.body, identity.role))
+      return forward(request, reply, { ...target, body }, identity);
     if (result.body.streamed) {
       if (result.replayed) throw conflict(STREAMED_REPLAY);
       return reply;

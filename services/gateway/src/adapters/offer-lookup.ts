@@ -12,6 +12,9 @@ export async function householdHasOffer(
   caller: Caller,
   requestId: string,
 ): Promise<boolean> {
+  // Offer ids are plain (`off_` and letters, digits, `_`, `-`): anything else names none, and
+  // `.` or `..` would name another path of commerce's.
+  if (!/^[\w-]{1,128}$/.test(offerId)) return false;
   try {
     const read = await commerce.call({
       method: 'GET',

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { AppError, discardRest, refusedBodyDrainLimit } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 
@@ -17,35 +17,85 @@ export async function readBody(stream: NodeJS.ReadableStream | undefined, limit:
   return Buffer.concat(chunks);
 }
 
-const BLANK = Buffer.alloc(64 * 1024, 0x20);
-function* blanks(length: number): Generator<Buffer> {
-  for (let sent = 0; sent < length; sent += BLANK.length)
-    yield BLANK.subarray(0, Math.min(BLANK.length, length - sent));
+/**
+ * JSON bodies one gateway holds at once: past it, bodies go on as they arrive (as before they
+ * were held), so a client opening many connections with slow bodies cannot fill its memory.
+ */
+const MAX_HELD_BYTES = 64 * 1_048_576;
+let heldBytes = 0;
+
+/** A JSON body over the limit: not sent on; the service answers 413 after its own checks. */
+export const OVER_LIMIT = Symbol('over the body limit');
+
+/** A body read whole: `release` once it has been sent on. */
+export type HeldBody = { bytes: Buffer; release: () => void };
+
+/** Reads up to `limit` bytes without ending the stream: null when there is more (it is left paused). */
+function readUpTo(stream: Readable, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (result: () => void) => {
+      stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      result();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else {
+        stream.pause();
+        settle(() => resolve(null));
+      }
+    };
+    const onEnd = () => settle(() => resolve(Buffer.concat(chunks)));
+    const onError = (err: Error) => settle(() => reject(err));
+    const onClose = () => settle(() => reject(new Error('the client went away mid-body')));
+    stream.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+    stream.resume();
+  });
 }
 
 /**
- * What goes up to the peer for a JSON body of a declared length (anything else is streamed as it
- * arrives: undefined). A peer may answer before it reads a body (403 or 404 from a check made
- * first, 413 from the declared length), and a body still being streamed to it then raced its
- * answer: the peer closed the connection under the upload and the answer was lost (502 for the
- * client, or a reset of the client's next request). So:
- * - within `bodyLimit` (what apps send) it is read whole first, and sent as one buffer;
- * - over it, every service refuses it before reading it (413, or the 403/404 before that), so its
- *   bytes do not matter: they are read and dropped here, and the peer gets blanks of the declared
- *   length, which it drops in turn, keeping both connections usable and its answer whole;
- * - over what a service drops before refusing (refusedBodyDrainLimit), the gateway answers 413
- *   itself, as on its own routes.
+ * What goes on to the service for a JSON body (anything else is streamed as it arrives:
+ * undefined). A service may answer before it reads a body (403 or 404 from a check made first,
+ * 413 from its length), and a body still being streamed to it raced that answer: the service
+ * closed the connection under the upload and its answer was lost (502 for the client, or a reset
+ * of the client's next request). So:
+ * - within `bodyLimit` (what apps send), declared or chunked, it is read whole first and sent as
+ *   one buffer on a kept-alive connection;
+ * - over it, the rest is read and dropped here (the client's connection stays usable) and the
+ *   service gets no body but BODY_OVER_LIMIT_HEADER: it makes its checks (403, 404), then
+ *   answers 413 itself, whatever its own limit;
+ * - declared over what a service would drop before refusing (refusedBodyDrainLimit), or sent on
+ *   past it, the gateway answers 413 itself, as on its own routes;
+ * - while the gateway already holds MAX_HELD_BYTES of bodies, the body streams as it arrives.
  */
 export async function jsonBodyForPeer(
   request: FastifyRequest,
   bodyLimit: number,
-): Promise<Buffer | Readable | undefined> {
+): Promise<HeldBody | typeof OVER_LIMIT | undefined> {
   const type = request.headers['content-type'];
   if (typeof type !== 'string' || !/^application\/(?:[\w.-]+\+)?json\b/i.test(type)) return undefined;
   const length = Number(request.headers['content-length'] ?? Number.NaN);
-  if (!Number.isSafeInteger(length)) return undefined;
-  if (length <= bodyLimit) return readBody(request.body as NodeJS.ReadableStream, bodyLimit);
+  const declared = Number.isSafeInteger(length) ? length : null;
   const dropUpTo = refusedBodyDrainLimit(bodyLimit);
-  if (length > dropUpTo || !(await discardRest(request.raw, dropUpTo))) throw tooLarge(bodyLimit);
-  return Readable.from(blanks(length));
+  if (declared !== null && declared > dropUpTo) throw tooLarge(bodyLimit);
+  const reserved = Math.min(declared ?? bodyLimit, bodyLimit);
+  if (heldBytes + reserved > MAX_HELD_BYTES) return undefined;
+  heldBytes += reserved;
+  let released = false;
+  const release = () => {
+    if (!released) heldBytes -= reserved;
+    released = true;
+  };
+  try {
+    const bytes = await readUpTo(request.raw, bodyLimit);
+    if (bytes) return { bytes, release };
+    release();
+    if (!(await discardRest(request.raw, dropUpTo))) throw tooLarge(bodyLimit);
+    return OVER_LIMIT;
+  } catch (err) {
+    release();
+    throw err;
+  }
 }
