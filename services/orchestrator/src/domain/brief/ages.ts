@@ -90,7 +90,7 @@ const ITEM_AGES = new RegExp(
  * their ages, never money or a count ("the kids 2 and 3 pairs").
  */
 const CHILDREN_LIST = new RegExp(
-  String.raw`\b(?:sons|daughters|boys|girls|kids|children|twins|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces) (?:, )?${LIST(',|and|&')}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?)(?![\w-]))(?![.,]\d)`,
+  String.raw`\b(?:sons|daughters|boys|girls|kids|children|twins|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces) (?:, )?${LIST(',|and|&')}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?|inch(?:es)?|in|cm|")(?![\w-]))(?![.,]\d)`,
 );
 const CHILDREN_LIST_START = new RegExp(`^ ?${CHILDREN_LIST.source}`);
 /** Whether the text starts with children and their ages ("kids 4 , 6 and 9"): ages, not one kids' size. */
@@ -190,6 +190,20 @@ const CLAUSE_YEARS = new RegExp(
   String.raw`(?:^| , )(?:age |size )?${RANGE} ?(?:years?|yrs?)\b(?![ -]?olds?\b)`,
 );
 const AN_ITEM = new RegExp(String.raw`(?<![\w-])(?:${ITEM})(?![\w-])`);
+/** A word between an item and its years that says what was done, no colour or kind: "a coat that'll do 3 years". */
+const NOT_ADJECTIVE =
+  'guaranteed|guarantee|warranty|do|does|did|done|doing|wait|waited|waiting|had|have|has|having|bought|buy|last|lasts|lasted|lasting|owned|own|worn|wore|wear|used|use|kept|keep|took|take|takes|been|be|is|was|were|are|will|would|could|should|for|in|within|over|after|before|every|since|about|around|than|from|till|until|by|with|of|our|my|his|her|their|the|a|an|it|them|ago|back|need|needs|fits?|still';
+/** A noun after the years that makes them a span of time: "10 years anniversary", "5 years together". */
+const YEARS_NOUN =
+  'anniversary|together|service|warranty|guarantee|guaranteed|ago|later|from now|of|back|since|running|married|experience|in a row|now|before|after|until|till|longer|more|or more|at least|wear|use|old';
+/**
+ * "hoodie grey 13yrs", "a coat, 6 years", "a coat for 40 pounds 12 years": a kids' size in bare
+ * years right after the item (a colour or other word describing it, or its price, between); never
+ * a span of time ("a dress for our 10 years anniversary", "a coat guaranteed 5 years").
+ */
+const ITEM_YEARS = new RegExp(
+  String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:(?!(?:${NOT_ADJECTIVE})\b)[a-z]+ (?:, )?|(?:for |under |max |at )?[£$€]?\d{1,4}(?:\.\d{1,2})? ?(?:pounds?|quid|dollars?|euros?|bucks)? (?:, )?)?(?:age |size )?(\d{1,2}) ?(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:${YEARS_NOUN})\b)`,
+);
 
 /** "ages 5 7 and 9", "aged 4 6": ages listed as they are dictated, with no comma between. */
 const SPACED_AGES = /\b(ages|aged) (\d{1,2}(?: \d{1,2})+)\b/g;
@@ -201,10 +215,12 @@ export function readAges(message: string): { age?: number; ages: number[] } {
   );
   // A clause of years after an item is the kids' size of whoever wears it.
   // "hoodie grey 13yrs", "a coat, 6 years": a kids' size in years, an item said.
-  const person =
-    PERSON.test(text) || ((CLAUSE_YEARS.test(text) || ONE_AGE_BARE.test(text)) && AN_ITEM.test(text));
+  // Only right after the item: "a dress for our 10 years anniversary" is no one's age.
+  const someone = PERSON.test(text) || (CLAUSE_YEARS.test(text) && AN_ITEM.test(text));
+  const itemYears = someone ? null : text.match(ITEM_YEARS);
+  const person = someone || itemYears !== null;
   const said = text.match(ONE_AGE);
-  const bare = person ? text.match(ONE_AGE_BARE) : null;
+  const bare = someone ? text.match(ONE_AGE_BARE) : itemYears;
   // The first age said, as one pattern would find it.
   const first = said && bare ? (bare.index! < said.index! ? bare : said) : (said ?? bare);
   const listed = listedAges(text, person);

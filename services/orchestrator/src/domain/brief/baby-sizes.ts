@@ -1,3 +1,5 @@
+import { KINDS } from './vocabulary.ts';
+
 /**
  * Baby sizes as families say them ("6 months", "0-3 months", "12-18m", "newborn") in the form
  * baby clothes are labelled: a band of months ("6-9M") or "NEWBORN". A child of two or more
@@ -34,10 +36,26 @@ const WEEKS_SAID =
  * "up to 3 months", "upto 1 month": a label's band said by where it ends, as shops print it (0-3M);
  * "up to 1 month" is the newborn size. Never a duration ("lasts up to 3 months").
  */
+/** A wait after the months: "up to 3 months delivery please". */
+const DURATION_AFTER =
+  /^ (?:delivery|shipping|dispatch|wait|leave|returns?|warranty|guarantee|before|after|until|till)\b/;
 const UP_TO_SAID = new RegExp(
   String.raw`(?<!\b(?:last|lasts|lasting|lasted|takes?|took|wait|waited|delivery|delivered|within|in)\s)\b(?:up to|upto|up-to) (\d{1,2}) ?(?:${MONTHS}|m)\b(?! (?:ago|later|from now|warranty|guarantee|of)\b)`,
   'g',
 );
+/**
+ * A baby said, or a garment only babies wear: "up to 3 months" is a label there, a duration or a
+ * wait anywhere else ("happy waiting up to 2 months", "a scarf up to 2m long").
+ */
+const BABY_CONTEXT =
+  /\b(?:bab(?:y|ies)|baby ?grows?|infants?|newborns?|new ?borns?|new-borns?|premature|prem|preemie|bodysuits?|babygrows?|sleepsuits?|rompers?|snowsuits?|pram ?suits?|all ?in ?ones?|sleeping bags?|bibs?|booties|mittens for (?:a|the|my|our) baby|months? olds?)\b/;
+const ITEM_WORDS = KINDS.flatMap((k) => k.words)
+  .concat(['clothes', 'clothing', 'outfits', 'outfit', 'things', 'bits'])
+  .sort((a, b) => b.length - a.length)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`))
+  .join('|');
+/** "vests upto 1 month", "clothes up to 9 months": the months said right after the garment, as shops label it. */
+const ITEM_UP_TO = new RegExp(String.raw`(?:^ ?|(?<![\w-])(?:${ITEM_WORDS}) )$`);
 /** "first size", "tiny baby", "premature": the smallest labels, said as shops name them. */
 const NEWBORN_SAID =
   /\b(?:newborns?|new borns?|new-borns?|just born|first size(?! (?:up|down|bigger|smaller))|tiny baby|early baby|premature|prem|preemie)\b/g;
@@ -56,9 +74,19 @@ export function readBabySizes(text: string): { sizes: string[]; rest: string } {
   const sizes: string[] = [];
   const add = (s: string) => sizes.includes(s) || sizes.push(s);
   const blank = (m: string) => ' '.repeat(m.length);
-  let rest = text.replace(UP_TO_SAID, (m, n: string) => {
+  const babySaid = BABY_CONTEXT.test(text);
+  let rest = text.replace(UP_TO_SAID, (m, n: string, at: number) => {
     const to = Number(n);
     if (to < 1 || to > 24) return m;
+    // In months right after a garment or starting the message it is a label too ("vests upto 1
+    // month", "up to 3 months please, a cardigan"); a bare "m" only for a baby.
+    const label =
+      babySaid ||
+      (!/\d ?m$/.test(m) &&
+        ITEM_UP_TO.test(text.slice(0, at)) &&
+        !DURATION_AFTER.test(text.slice(at + m.length)));
+    // A duration is blanked all the same: no price of 3 and no baby's age ("for up to 12 months").
+    if (!label) return /\d ?m$/.test(m) ? m : blank(m);
     add(to === 1 ? NEWBORN : BANDS.find(([, b]) => b === to) ? sizeForMonths(to - 1) : sizeForMonths(to));
     return blank(m);
   });

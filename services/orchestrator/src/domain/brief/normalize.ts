@@ -319,14 +319,21 @@ export function normalize(message: string): string {
  * age 5", "need fancy dress for world book day") or for a dressing-up day it is a costume; "a fancy
  * dress for a gala" and "fancy dresses" stay dresses.
  */
+// With no word describing it: starting a clause or after a verb or "for" ("need fancy dress",
+// "cheap fancy dress age 8"); "black fancy dress", "a flower girl fancy dress" are dresses.
 const FANCY_DRESS =
-  /(?<!\b(?:a|an|one|another|the|this|that|her|my|your|their|our|his|some|nice|pretty|long|short|really|very) )\bfancy dress\b(?!es\b| (?:costumes?|outfits?|party|parties)\b)/g;
+  /(?<=(?:^|[,.;:!?(]|\b(?:need|needs|needed|want|wants|wanted|for|some|cheap|cheaper|cheapest|any|buy|buying|get|getting|got|wear|wearing|doing|do|not|no|and|or|kids|kid's|childrens|children's|adult|adults|like|about)) ?)fancy dress\b(?!es\b| (?:costumes?|outfits?|party|parties|shoes|heels|boots|trousers|shirts?)\b)/g;
 const DRESSING_UP_DAY =
-  /\b(?:halloween|hallowe'?en|book (?:day|week)|dress(?:ing)? up|fancy dress (?:party|day)|themed? (?:party|day)|carnival|nativity|costume)\b/;
+  /\b(?:halloween|hallowe'?en|book (?:day|week)|dress(?:ing)? up|fancy dress (?:party|day|ball)|themed? (?:party|day)|carnival|nativity|costume)\b/;
+/** A formal event: "she wants fancy dress for her prom" is an evening dress (unless a dressing-up day is said). */
+const FORMAL_EVENT =
+  /\b(?:weddings?|gala|ball|prom|christening|party dress|black tie|graduation|formal|dinner dance|evening do)\b/;
 const A_FANCY_DRESS = /\b(?:a|an) fancy dress\b(?!es\b| (?:costumes?|outfits?|party|parties)\b)/g;
 function fancyDressCostume(t: string): string {
+  const dressingUp = DRESSING_UP_DAY.test(t);
+  if (!dressingUp && FORMAL_EVENT.test(t)) return t;
   const bare = t.replace(FANCY_DRESS, 'fancy dress costume');
-  return DRESSING_UP_DAY.test(t) ? bare.replace(A_FANCY_DRESS, (m) => `${m} costume`) : bare;
+  return dressingUp ? bare.replace(A_FANCY_DRESS, (m) => `${m} costume`) : bare;
 }
 
 /**
@@ -417,10 +424,21 @@ export function spokenAmounts(lowercased: string): string {
  * nine", "max twelve fifty"). Never a range, a list or a count ("20 pounds and 30", "for 2 10 year
  * olds").
  */
-const UNIT_PENCE =
-  /\b(\d{1,4}) (pounds?|quid|dollars?|bucks|euros?) (?:(\d{2}) ?(?:p|pence|cents?)|and (\d{2}) ?(?:p|pence|cents?)|(\d{2}))\b(?![.,]\d| ?(?:-|–|to|or|pounds?|quid|dollars?|bucks|euros?|years?|yrs?|months?|sizes?|pairs?|items?)\b)/g;
+// A bare pair after the unit is pence only where the price ends: at the clause's end or before a
+// word for a ceiling ("2 pounds 50 each", "twelve pounds fifty max"); before a size, an age, a
+// count or another figure it is that ("jeans 30 pounds 28 waist", "a hoodie for 30 quid 13 yo").
+// At the clause's end only shop pence ("a top 12 pounds 99"): "trainers 60 pounds 42", "dress max
+// 40 pounds 14" end with the size.
+const PENCE_END = String.raw`(?:(?<=\b(?:25|49|50|75|95|99))(?= ?(?:$|[.!?;)]|,(?! ?\d)))|(?= (?:each|max|maximum|tops|at most|or less|or under|apiece|a piece|in total|total)\b))`;
+const UNIT_PENCE = new RegExp(
+  String.raw`\b(\d{1,4}) (pounds?|quid|dollars?|bucks|euros?) (?:(\d{2}) ?(?:p|pence|cents?)|and (\d{2}) ?(?:p|pence|cents?)|(\d{2})${PENCE_END})\b(?![.,]\d| ?(?:-|–|to|or|pounds?|quid|dollars?|bucks|euros?|years?|yrs?|months?|sizes?|pairs?|items?)\b)`,
+  'g',
+);
+// Dictated shapes only ("under nineteen ninety nine", "max twelve fifty"): shop pence (99, 95,
+// 49, 50) ending the clause or said with the unit; any other second figure is a size, a second
+// price or a count ("trainers under 50 39", "spend 15 19 max", "budget 100 50 each").
 const PAIR_PENCE =
-  /\b(under|below|max|maximum|up to|upto|around|about|roughly|budget|budget is|budget of|less than|no more than|at most|spend|costs?|priced at) (\d{1,3}) (25|50|75|95|[1-9]9)\b(?![.,]\d| ?(?:-|–|to|and|or|,|years?|yrs?|months?|sizes?|pairs?|items?)\b)/g;
+  /\b(under|below|max|maximum|up to|upto|budget|budget is|budget of|less than|no more than|at most|spend|costs?|priced at) (\d{1,3}) (50|95|99|49)\b(?= ?(?:$|[.!?;)]|,(?! ?\d)| (?:pounds?|p|pence)\b))/g;
 function spokenPence(said: string): string {
   if (!/\d \d{2}\b/.test(said) && !/\d (?:pounds?|quid|dollars?|bucks|euros?) (?:and )?\d{2}/.test(said))
     return said;

@@ -19,8 +19,9 @@ const CUR = CURRENCY;
 // "max 1k" and "£2k" into thousands).
 // A count of sizes is no money either ("can stretch to 2 sizes bigger", "1 size up").
 // A height or length is none ("about 152 cm", "1m50", "4 ft").
-// A baby's age is none: "up to 3 months", "under 6 weeks" are sizes (baby-sizes.ts).
-export const NOT_SIZE_COUNT = String.raw`(?! ?(?:sizes|size (?:bigger|smaller|larger|up|down)|months?|mnths?|mths?|mos|weeks?|wks?|cm|cms|centimet(?:re|er)s?|mm|metres?|meters?|ft|feet|foot|inch(?:es)?)\b)(?!m ?\d)`;
+// A baby's age is none: "up to 3 months", "under 6 weeks" are sizes (baby-sizes.ts); nor is a bare
+// "m" ("snowsuit up to 6m" a size, "a scarf up to 2m long" a length).
+export const NOT_SIZE_COUNT = String.raw`(?! ?(?:sizes|size (?:bigger|smaller|larger|up|down)|months?|mnths?|mths?|mos|weeks?|wks?|cm|cms|centimet(?:re|er)s?|mm|metres?|meters?|ft|feet|foot|inch(?:es)?)\b)(?!m ?\d)(?!m(?![\w&]))`;
 const ITEM_WORDS = KINDS.flatMap((k) => k.words)
   .sort((a, b) => b.length - a.length)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))

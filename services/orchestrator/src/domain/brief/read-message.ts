@@ -107,11 +107,34 @@ const BRAND_WORDS = [...BRANDS]
 const ASKED_BRAND_WORDS = BRAND_WORDS.filter((w) => !COMMON_WORD_BRANDS.has(w.b));
 /**
  * A brand that is an everyday word too, said as the shop bought from ("anything from next", "what's
- * good at next", "jeans from gap"): asked for. Never a time ("from next week", "at next month's
- * wedding") nor a place ("next to", "at the next one").
+ * good at next", "jeans from gap"): asked for only where a shop's name can stand: ending the
+ * clause, before another shop ("from next or m&s"), a garment ("from gap jeans", blanked by then),
+ * "for", "kids", "please", its sale or a price. Never a time ("from next week", "at next school
+ * disco", "at next weeks party"), a place ("next to", "from next doors sale") or a word
+ * ("something at gap between jobs", "my cousin from columbia needs a coat").
  */
+// High-street shops the brand list does not carry (no brand of their own to search).
+const SHOP_NAMES = [
+  ...BRANDS,
+  ...COMMON_WORD_BRANDS,
+  'm&s',
+  'm and s',
+  'marks',
+  'john lewis',
+  'tesco',
+  'asda',
+  'sainsburys',
+  'matalan',
+  'tk maxx',
+  'river island',
+  'new look',
+  'debenhams',
+]
+  .sort((a, b) => b.length - a.length)
+  .map((b) => b.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`))
+  .join('|');
 const SHOP_SAID = new RegExp(
-  String.raw`\b(?:from|at) (${[...COMMON_WORD_BRANDS].join('|')})\b(?!'s? (?:week|month|year|term|time|one)|-| (?:to|door|week|weekend|month|year|term|season|time|day|summer|winter|spring|autumn|fall|christmas|one|ones|size|sizes|stop|step|few|couple|two|three|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)`,
+  String.raw`\b(?:from|at) (${[...COMMON_WORD_BRANDS].join('|')})\b(?= ?$| ?[,.;:!?)]| {2,}| (?:and|or|&|\/|nor) (?:${SHOP_NAMES})(?![\w&])| (?:for|kids|kid|baby|please|pls|plz|online|instead|too|only|again|outlet|sales?|under|below|max|less than|up to|upto|around|about|between [£$€]?\d+|budget|or less|[£$€]|\d+)\b|(?:'s| s|s) (?:sales?|kids|outlet|online)\b| [£$€])`,
   'g',
 );
 /** A brand as offers name it: "the north face" is "north face", "h and m" is "h&m". */
@@ -657,9 +680,10 @@ function readSizes(said: string, ages: number[]): string[] {
   for (const m of text.matchAll(/\b(?:w|waist)\s?(\d{2})\s+(?:l|leg|length|inseam)\s?\d{2}\b/g)) add(m[1]!);
   // "chest 38 inches", "collar 16": a shirt's or jacket's measurement said first.
   for (const m of text.matchAll(/\b(?:chest|collar|neck) (\d{2}(?:\.5)?)\b(?! ?(?:-|–|to) ?\d)/g)) add(m[1]!);
-  // "a school shirt 15.5 collar", "16 inch neck", "41 collar": the measurement said after.
+  // "a school shirt 15.5 collar", "16 inch neck", "41 collar": the measurement said after; never
+  // money before a collar said with its own figure ("budget 40 collar 16", "a shirt 30 collar 15.5").
   for (const m of text.matchAll(
-    /(?<![\d.£$€]|\b(?:under|over|below|max|about|around|for|than|up to) )\b(1[2-9](?:\.5)?|[3-4]\d(?:\.5)?) ?(?:(?:inch|in|inches|cm|") )?(?:collar|neck)\b(?! (?:ties?|scarf|scarves|pillows?|warmers?|gaiters?|lines?)\b)/g,
+    /(?<![\d.£$€]|\b(?:under|over|below|max|maximum|about|around|for|than|up to|upto|budget|budget is|budget of|spend|spending|price|priced at|costs?|costing|at most|pay|paying) )\b(1[2-9](?:\.5)?|[3-4]\d(?:\.5)?) ?(?:(?:inch|in|inches|cm|") )?(?:collar|neck)\b(?! (?:ties?|scarf|scarves|pillows?|warmers?|gaiters?|lines?)\b)(?! ?(?:size )?\d)(?! for (?:the |my |our |a |an |his |her )?(?:dog|dogs|puppy|cat|cats|kitten|pet)\b)/g,
   ))
     add(m[1]!);
   // "a bra, 34b", "size 36dd": a band and cup, said of a bra or after "size" ("30c" alone is the weather).

@@ -992,6 +992,17 @@ COLORS.push(...SPANISH_COLOURS);
 // Read as written: a step from many English words ("verse", "balance", "neurons").
 for (const w of [...BORROWED_WORDS, ...SPANISH_COLOURS.map(([c]) => c)]) READ_AS_WRITTEN.add(w);
 
+/**
+ * "holiday" naming a thing or a day at home, no trip: "a warm holiday jumper", "the big holiday
+ * dinner", "the long holiday weekend at home", "hot holiday drinks". Before it "warm" or "hot" is
+ * no summer weather and "for the holiday" no travel.
+ */
+const HOLIDAY_THING = String.raw`(?! (?:${KINDS.flatMap((k) => k.words)
+  .sort((a, b) => b.length - a.length)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`))
+  .join(
+    '|',
+  )}|outfits?|clothes|clothing|looks?|wear|dinners?|lunch(?:es)?|meals?|weekends?|part(?:y|ies)|drinks|do|dos|celebrations?|gatherings?|bash|shows?|concerts?|markets?|fairs?|cards?|decorations?|spirit|jumpers?|sweaters?|knits?|season)\b)`;
 /** Occasions, first match wins: "ski trip" is ski, not travel; "birthday party" is a party. */
 export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\b(?:ski(?:ing)?|snowboard(?:ing)?)\b/, 'ski', 'WINTER'],
@@ -1052,7 +1063,9 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\bcasual\b|\beveryday\b/, 'casual'],
   // British "on holiday" / "for our holiday" is a trip; "the holiday season" is Christmas (above).
   [
-    /\btrips?\b|\bvacation\b|\btravel(?:ling|ing)?\b|\b(?:on|for|going on|off on) (?:a |an |our |the |my |their |his |her |summer |family |hot |sunny |warm |beach |long |short |big )*holidays?\b(?! season)/,
+    new RegExp(
+      String.raw`\btrips?\b|\bvacation\b|\btravel(?:ling|ing)?\b|\b(?:on|for|going on|off on) (?:a |an |our |the |my |their |his |her |summer |family |hot |sunny |warm |beach |long |short |big )*holidays?\b${HOLIDAY_THING}`,
+    ),
     'travel',
   ],
 ];
@@ -1076,7 +1089,9 @@ const MONTHS: Array<[string, Season]> = [
 export const SEASON_HINTS: Array<[RegExp, Season]> = [
   [/\bspring(?:time)?\b/, 'SPRING'],
   [
-    /\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?|holidays?|countr(?:y|ies)|places?|climates?)\b|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b/,
+    new RegExp(
+      String.raw`\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?|countr(?:y|ies)|places?|climates?)\b|\bhot holidays?\b${HOLIDAY_THING}|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b`,
+    ),
     'SUMMER',
   ],
   [/\b(?:fall|autumn(?:al)?)\b|\b(?:getting|turning) (?:a bit |a lot |much )?cooler\b/, 'FALL'],
@@ -1087,11 +1102,15 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
   // Warm clothes ("something warmer", "a warm coat", "thermals") are for the cold; warm weather
   // ("warm days", "when it's warm") is summer's; "warm colours" are a palette, no season.
   [
-    /\bwarm (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|holidays?)\b|\bwhen it'?s (?:super |really |so )?warm\b/,
+    new RegExp(
+      String.raw`\bwarm (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?)\b|\bwarm holidays?\b${HOLIDAY_THING}|\bwhen it'?s (?:super |really |so )?warm\b`,
+    ),
     'SUMMER',
   ],
   [
-    /\b(?<!it'?s (?:super |really |so )?)warm(?:er|est)?\b(?! (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|holidays?|colou?rs?|tones?|shades?)\b)|\btherm(?:al|als)\b/,
+    new RegExp(
+      String.raw`\b(?<!it'?s (?:super |really |so )?)warm(?:er|est)?\b(?! (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|colou?rs?|tones?|shades?)\b)(?! holidays?\b${HOLIDAY_THING})|\btherm(?:al|als)\b`,
+    ),
     'WINTER',
   ],
 ];
