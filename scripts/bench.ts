@@ -17,6 +17,7 @@ import { runChatBench } from './bench-chat.ts';
 import { runGatewayBench } from './bench-gateway.ts';
 import { runSearchBench } from './bench-search.ts';
 import { runStreamBench } from './bench-streams.ts';
+import { runStylistBench } from './bench-stylist.ts';
 import { type Round, TARGETS } from './bench-targets.ts';
 
 const quick = process.argv.includes('--quick');
@@ -59,6 +60,8 @@ async function round(): Promise<Round> {
       [`searchRatioP99.${backend}`]: ratio.p99,
     });
   }
+  const stylist = runStylistBench(quick ? 1 : 3);
+  Object.assign(r, { stylistWorstMs: stylist.worstMs, stylistOrdinaryMs: stylist.ordinaryMs });
   const audit = await runAuditBench({ appends: quick ? 300 : 5000 });
   if (!audit.chainValid) throw new Error('audit chain did not verify after the append benchmark');
   Object.assign(r, { auditPerSec: audit.appendsPerSec, rawInsertsPerSec: audit.rawInsertsPerSec });

@@ -322,3 +322,20 @@ describe('round 18 review: false positives of the new readings', () => {
     expect(readMessage('a 40 collar shirt under 30').sizes).toEqual(['40']);
   });
 });
+
+describe('messages far longer than any family writes', () => {
+  // Read in time linear in their length (8 KB of list or negations took 1-2 s and held the
+  // service for everyone); what they say is still read.
+  it('a list of a thousand items still gives its kinds and its budget', () => {
+    const read = readMessage(`${'jeans, tee, '.repeat(600)}under 40`);
+    expect(read.price.maxPrice).toBe(40);
+    expect(read.kinds).toEqual(['jeans', 't-shirt']);
+  });
+
+  it('a thousand negations still exclude what they name', () => {
+    const read = readMessage(`jeans ${'not red, '.repeat(900)}under 40`);
+    expect(read.excludedColors).toEqual(['red']);
+    expect(read.kinds).toEqual(['jeans']);
+    expect(read.price.maxPrice).toBe(40);
+  });
+});

@@ -30,6 +30,26 @@ type Found = { at: number; w: string; kind: string };
 type Span = { kind: string; from: number; to: number; wordEnd: number };
 
 /**
+ * The word that ends before `at` and the one that starts after it (spaces skipped), read in place:
+ * splitting the text around each separator cost time in the square of the message's length (a
+ * message of 8 KB of commas held the service for a second).
+ */
+function wordBefore(text: string, at: number): string {
+  let end = at;
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+  let start = end;
+  while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+  return text.slice(start, end);
+}
+function wordAfter(text: string, at: number): string {
+  let start = at;
+  while (start < text.length && /\s/.test(text[start]!)) start++;
+  let end = start;
+  while (end < text.length && !/\s/.test(text[end]!)) end++;
+  return text.slice(start, end);
+}
+
+/**
  * Each item's stretch of the message: from the separator before it to the separator after it.
  * Between two items the last separator counts ("jeans under 40 and a white or cream tee"), but
  * never one inside a run of colours ("a black and white top"). Two items with no separator
@@ -39,8 +59,8 @@ export function itemSpans(text: string, found: Found[], isColour: (word: string)
   const seps = [...text.matchAll(SEPARATOR)]
     .map((m) => ({ from: m.index!, to: m.index! + m[0].length }))
     .filter(({ from, to }) => {
-      const before = text.slice(0, from).trim().split(' ').pop() ?? '';
-      const after = text.slice(to).trim().split(' ')[0] ?? '';
+      const before = wordBefore(text, from);
+      const after = wordAfter(text, to);
       // "black and white", "red or pink": one item's colours; a comma still parts two items.
       return m0(text, from) === ',' || !(isColour(before) && isColour(after));
     });

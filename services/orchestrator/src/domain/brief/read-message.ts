@@ -267,7 +267,9 @@ const ANOTHER_LOOK = new RegExp(
 
 /** Where a negated phrase ends: at a break, a scope word, or (if `atLook`) a detail or look said no to. */
 function negatedEnd(text: string, start: number, atLook: boolean) {
-  const words = text.slice(start).split(' ');
+  // At most seven words are looked at: splitting the whole rest of the message for each negation
+  // cost time in the square of its length.
+  const words = firstWords(text, start, 7);
   let end = start;
   // "hates anything pink", "won't wear anything green or brown": "anything" right after the
   // negation says what follows is said no to (elsewhere it ends the phrase: "no pink or anything").
@@ -295,8 +297,35 @@ function negatedEnd(text: string, start: number, atLook: boolean) {
   return Math.min(end, text.length);
 }
 
-const blankSpans = (text: string, spans: Array<[number, number]>) =>
-  spans.reduce((rest, [a, b]) => rest.slice(0, a) + ' '.repeat(b - a) + rest.slice(b), text);
+/** The first `n` words from `start` (split on single spaces, as `split(' ')` gives them). */
+function firstWords(text: string, start: number, n: number): string[] {
+  const words: string[] = [];
+  let at = start;
+  while (words.length < n) {
+    const space = text.indexOf(' ', at);
+    if (space === -1) {
+      words.push(text.slice(at));
+      break;
+    }
+    words.push(text.slice(at, space));
+    at = space + 1;
+  }
+  return words;
+}
+
+/** The text with each span blanked, in one pass (spans may overlap or come in any order). */
+function blankSpans(text: string, spans: Array<[number, number]>): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const [a, b] of [...spans].sort((x, y) => x[0] - y[0])) {
+    if (b <= at) continue;
+    const from = Math.max(a, at);
+    parts.push(text.slice(at, from), ' '.repeat(b - from));
+    at = b;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
 
 /** Blanks negated phrases ("not black", "no heels", "anything but red") and returns what they excluded. */
 function readNegations(text: string) {
@@ -720,6 +749,9 @@ const saysSomething = (s: ItemScope) =>
   s.price.maxPrice !== undefined ||
   s.price.minPrice !== undefined;
 
+/** Items one message may name and still have each its own words (colour, size, price). */
+const MAX_SCOPED_ITEMS = 20;
+
 /**
  * Each item's own colours, sizes and price, read from its stretch of the message (item-scopes.ts).
  * A clause with "both" or "each" speaks for every item; so do words trailing the last item of a
@@ -734,6 +766,9 @@ function readItemScopes(
   ages: number[],
   joining: boolean,
 ): ItemScopes | undefined {
+  // A list longer than any family writes is read as one brief: each item's own reading costs
+  // time for every other (a message of 2,000 items held the service for a second).
+  if (kindsTaken.found.length > MAX_SCOPED_ITEMS) return undefined;
   const spans = itemSpans(text, kindsTaken.found, (w) => coloursOf(` ${w} `).length > 0);
   // Joining a list, every word after the last new item is still about it ("and sandals, size 5").
   if (joining && spans.length > 0) spans[spans.length - 1]!.to = text.length;
