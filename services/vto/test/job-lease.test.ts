@@ -73,7 +73,7 @@ describe('a running try-on’s lease', () => {
     );
   });
 
-  it('stops the run once another worker has the job', async () => {
+  it('stops the run once another attempt has the job, and leaves that attempt’s job alone', async () => {
     const { jobs, jobId } = await seed();
     let aborted: unknown = null;
     const worker = createJobWorker(
@@ -96,11 +96,16 @@ describe('a running try-on’s lease', () => {
     worker.start();
     try {
       await expect.poll(async () => (await jobs.get(HH, jobId))?.status, { timeout: 5000 }).toBe('RUNNING');
-      // As a sweep elsewhere would after a stall: the job went to another worker's attempt.
-      await jobs.transition(jobId, (j) =>
-        j ? { ...j, workerId: 'wrk_other', attempts: j.attempts + 1 } : null,
-      );
+      // After a stall: the sweep put the job back and this same worker claimed it again.
+      await jobs.transition(jobId, (j) => (j ? { ...j, attempts: j.attempts + 1 } : null));
       await expect.poll(() => aborted, { timeout: 2000 }).toBeInstanceOf(Error);
+      // The stopped run records nothing: the new attempt's job is untouched (not FAILED).
+      await sleep(200);
+      expect(await jobs.get(HH, jobId)).toMatchObject({
+        status: 'RUNNING',
+        attempts: 2,
+        workerId: worker.workerId,
+      });
     } finally {
       await worker.stop();
     }

@@ -71,21 +71,21 @@ export function claim(
   };
 }
 
-const ownedRunning = (job: StoredVtoJob | null, workerId: string): job is StoredVtoJob =>
-  !!job && job.status === 'RUNNING' && job.workerId === workerId;
+/** One attempt at a job: the worker that claimed it and the attempt's number. */
+export type Held = { workerId: string; attempts: number };
+
+/** Whether `held` still runs the job: a run that lost it (its lease ran out, the job was claimed again, by this worker too) changes nothing. */
+const ownedRunning = (job: StoredVtoJob | null, held: Held): job is StoredVtoJob =>
+  !!job && job.status === 'RUNNING' && job.workerId === held.workerId && job.attempts === held.attempts;
 
 /** The lease of the attempt a worker runs, extended; null once that attempt no longer holds the job. */
-export function renewLease(
-  job: StoredVtoJob | null,
-  held: { workerId: string; attempts: number },
-  leaseUntil: number,
-): StoredVtoJob | null {
-  if (!ownedRunning(job, held.workerId) || job.attempts !== held.attempts) return null;
+export function renewLease(job: StoredVtoJob | null, held: Held, leaseUntil: number): StoredVtoJob | null {
+  if (!ownedRunning(job, held)) return null;
   return { ...job, leaseUntil };
 }
 
-export function succeed(job: StoredVtoJob | null, workerId: string, resultImageRef: string, now: string) {
-  if (!ownedRunning(job, workerId)) return null;
+export function succeed(job: StoredVtoJob | null, held: Held, resultImageRef: string, now: string) {
+  if (!ownedRunning(job, held)) return null;
   return {
     ...job,
     status: 'SUCCEEDED' as const,
@@ -96,8 +96,8 @@ export function succeed(job: StoredVtoJob | null, workerId: string, resultImageR
   };
 }
 
-export function fail(job: StoredVtoJob | null, workerId: string, error: VtoJobError, now: string) {
-  if (!ownedRunning(job, workerId)) return null;
+export function fail(job: StoredVtoJob | null, held: Held, error: VtoJobError, now: string) {
+  if (!ownedRunning(job, held)) return null;
   return { ...job, status: 'FAILED' as const, error, workerId: null, leaseUntil: 0, updatedAt: now };
 }
 
@@ -108,27 +108,27 @@ export function fail(job: StoredVtoJob | null, workerId: string, error: VtoJobEr
  */
 export function retryLater(
   job: StoredVtoJob | null,
-  workerId: string,
+  held: Held,
   error: VtoJobError,
   now: string,
   notBefore: number,
 ): StoredVtoJob | null {
-  if (!ownedRunning(job, workerId)) return null;
-  if (job.attempts >= MAX_ATTEMPTS) return fail(job, workerId, error, now);
+  if (!ownedRunning(job, held)) return null;
+  if (job.attempts >= MAX_ATTEMPTS) return fail(job, held, error, now);
   return { ...job, status: 'QUEUED', workerId: null, leaseUntil: 0, notBefore, updatedAt: now };
 }
 
 /** Gives a job back to the queue: its worker is shutting down (workerId) or lost it (lease over). */
 export function requeue(
   job: StoredVtoJob | null,
-  by: { workerId: string } | { leaseExpiredBefore: number },
+  by: { held: Held } | { leaseExpiredBefore: number },
   now: string,
 ): StoredVtoJob | null {
   if (job?.status !== 'RUNNING') return null;
   // A graceful stop counts the attempt like a crash does, so a job that keeps a worker busy
   // through restarts still ends after MAX_ATTEMPTS.
-  if ('workerId' in by) {
-    if (job.workerId !== by.workerId) return null;
+  if ('held' in by) {
+    if (!ownedRunning(job, by.held)) return null;
   } else if (job.leaseUntil >= by.leaseExpiredBefore) return null;
   if (job.attempts >= MAX_ATTEMPTS)
     return {

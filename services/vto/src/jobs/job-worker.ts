@@ -8,6 +8,7 @@ import { TryOnFailure } from '../domain/try-on-failure.ts';
 import {
   claim,
   fail,
+  type Held,
   MAX_ATTEMPTS,
   renewLease,
   requeue,
@@ -36,6 +37,13 @@ const SWEEP_EVERY_MS = 30_000;
  * its requester's places come back then, not after the job's whole deadline.
  */
 export const LEASE_MS = 30_000;
+
+/** Why a run stops when its lease renewal finds another attempt holding the job. */
+class LeaseLost extends Error {
+  constructor() {
+    super('the try-on job is no longer held by this attempt');
+  }
+}
 /**
  * Wait before a job that hit a passing storage fault runs again: 30 s, then 60 s. Long enough for
  * an operator's alert on a full disk to be acted on, short enough that the family still gets the
@@ -55,17 +63,19 @@ const storageRetryDelayMs = (attempts: number) =>
 export function createJobWorker(options: JobWorkerOptions, leaseMs = LEASE_MS) {
   const workerId = newId('wrk', 8);
   const log = options.logger;
+  /** This worker's attempt at a job it claimed (`job` as the claim left it). */
+  const heldBy = (job: StoredVtoJob): Held => ({ workerId, attempts: job.attempts });
 
   /** Renews the running attempt's lease; aborts the run once another worker has the job. */
   function keepLease(job: StoredVtoJob) {
     const lost = new AbortController();
-    const held = { workerId, attempts: job.attempts };
+    const held: Held = { workerId, attempts: job.attempts };
     const timer = setInterval(
       () => {
         options.jobs
           .transition(job.jobId, (j) => renewLease(j, held, Date.now() + leaseMs))
           .then((renewed) => {
-            if (!renewed) lost.abort(new Error('the try-on job is no longer held by this worker'));
+            if (!renewed) lost.abort(new LeaseLost());
           })
           .catch((err: unknown) => log?.warn({ err, jobId: job.jobId }, 'try-on lease renewal failed'));
       },
@@ -95,13 +105,18 @@ export function createJobWorker(options: JobWorkerOptions, leaseMs = LEASE_MS) {
 
   async function finish(job: StoredVtoJob, signal: AbortSignal, outcome: { ref: string } | { err: unknown }) {
     if ('ref' in outcome) {
-      await options.jobs.transition(job.jobId, (j) => succeed(j, workerId, outcome.ref, nowIso()));
+      await options.jobs.transition(job.jobId, (j) => succeed(j, heldBy(job), outcome.ref, nowIso()));
       return;
     }
     // The first abort wins: a job past its deadline fails even if the worker stops meanwhile.
     const reason = signal.aborted ? signal.reason : outcome.err;
+    // Another attempt has the job now (this one's lease ran out): its outcome is that attempt's.
+    if (reason instanceof LeaseLost) {
+      log?.warn({ jobId: job.jobId, attempts: job.attempts }, 'try-on run stopped: its job was taken over');
+      return;
+    }
     if (reason instanceof WorkerStopping) {
-      await giveBack(job.jobId, { workerId });
+      await giveBack(job.jobId, { held: heldBy(job) });
       return;
     }
     const storageFault = passingStorageFault(reason);
@@ -112,7 +127,7 @@ export function createJobWorker(options: JobWorkerOptions, leaseMs = LEASE_MS) {
     let error = { code: 'INTERNAL_ERROR', message: 'The try-on job failed unexpectedly' };
     if (reason instanceof TryOnFailure) error = reason.toJobError();
     else log?.error({ err: reason, jobId: job.jobId }, 'try-on job failed unexpectedly');
-    await options.jobs.transition(job.jobId, (j) => fail(j, workerId, error, nowIso()));
+    await options.jobs.transition(job.jobId, (j) => fail(j, heldBy(job), error, nowIso()));
   }
 
   /**
@@ -128,7 +143,7 @@ export function createJobWorker(options: JobWorkerOptions, leaseMs = LEASE_MS) {
     };
     const notBefore = Date.now() + storageRetryDelayMs(job.attempts);
     const changed = await options.jobs.transition(job.jobId, (j) =>
-      retryLater(j, workerId, error, nowIso(), notBefore),
+      retryLater(j, heldBy(job), error, nowIso(), notBefore),
     );
     if (changed?.status === 'FAILED')
       await recordDeadLetteredJob(options.audit, changed, {
