@@ -164,7 +164,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     reply.header('x-request-id', request.id);
   });
   drainRefusedBodies(app, refusedBodyDrainLimit(bodyLimit));
-  refuseBodiesOverGatewayLimit(app);
+  // The gateway sets the header for the services behind it; on its own routes it means nothing.
+  if (options.service !== 'gateway') refuseBodiesOverGatewayLimit(app);
   registerTraceContext(app);
   registerMetrics(app, { token: options.metricsToken });
   installDeadline(app);

@@ -67,12 +67,16 @@ describe('a body the service answers without reading', () => {
     // One connection, kept alive: a reset would fail the request after the refused one.
     const client = new Agent({ connections: 1 });
     const statuses: number[] = [];
-    const send = async (mId: string, bytes: number, chunked = false) => {
+    const send = async (mId: string, bytes: number, chunked = false, key?: string) => {
       const json = JSON.stringify({ message: 'x'.repeat(bytes) });
       const res = await request(`${gatewayUrl}/api/v1/households/${id}/orchestrator/missions/${mId}/chat`, {
         method: 'POST',
         dispatcher: client,
-        headers: { ...bearer(token), 'content-type': 'application/json' },
+        headers: {
+          ...bearer(token),
+          'content-type': 'application/json',
+          ...(key ? { 'idempotency-key': key } : {}),
+        },
         // A stream of unknown length goes as chunked transfer encoding.
         body: chunked ? Readable.from([json.slice(0, 1000), json.slice(1000)]) : json,
       });
@@ -94,13 +98,31 @@ describe('a body the service answers without reading', () => {
           message: 'Body is larger than 1048576 bytes',
         });
         expect(await send('msn_real', 10, true)).toEqual({ ok: true });
+        // With an Idempotency-Key, the same order and the same usable connection.
+        expect(await send('msn_missing', 2_000_000, false, `k-${i}`)).toMatchObject({ error: 'NOT_FOUND' });
+        expect(await send('msn_real', 2_000_000, true, `k2-${i}`)).toMatchObject({
+          error: 'PAYLOAD_TOO_LARGE',
+        });
+        expect(await send('msn_real', 10, false, `k3-${i}`)).toEqual({ ok: true });
       }
     } finally {
       await client.close();
     }
     expect(statuses).toEqual(
-      Array.from({ length: 6 }, () => [404, 404, 413, 413, 200, 404, 404, 413, 200]).flat(),
+      Array.from({ length: 6 }, () => [404, 404, 413, 413, 200, 404, 404, 413, 200, 404, 413, 200]).flat(),
     );
-    expect(reached).toBe(12);
+    expect(reached).toBe(18);
   }, 60_000);
+});
+
+describe('the header that says a body was over the limit', () => {
+  it('means nothing to the gateway itself when a client sends it', async () => {
+    const { token } = await family();
+    const me = await gateway.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { ...bearer(token), 'x-body-over-limit': '1' },
+    });
+    expect(me.statusCode).toBe(200);
+  });
 });

@@ -2,7 +2,7 @@
 // without buffering: uploads go up as they arrive, SSE goes down event by event and is never
 // cut for being idle. The header wait is bounded by INTERNAL_API_TIMEOUT_SECONDS.
 
-import { type Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { CALLER_HEADERS } from '@hs/contracts';
 import {
   BODY_OVER_LIMIT_HEADER,
@@ -166,6 +166,8 @@ export async function forward(
     streamSilenceMs?: number;
     /** The body limit for JSON bodies, which are not streamed (request-body.ts jsonBodyForPeer). */
     readJsonUpTo?: number;
+    /** The body was over this limit and dropped: the peer answers 413 after its own checks. */
+    overLimit?: number;
   },
   identity: ForwardIdentity,
 ): Promise<FastifyReply> {
@@ -194,14 +196,15 @@ export async function forward(
       if (!request.raw.complete) hangUp();
     });
   let body: Buffer | Readable | undefined = target.body;
+  let overLimit = target.overLimit;
   let held: HeldBody | undefined;
-  if (hasBody && body === undefined && target.readJsonUpTo) {
+  // Only a member's call: public routes (a signed link, the live view) stream as they come, so
+  // nobody without an account can take the gateway's room for held bodies.
+  if (hasBody && body === undefined && overLimit === undefined && target.readJsonUpTo && identity) {
     try {
       const read = await jsonBodyForPeer(request, target.readJsonUpTo);
-      if (read === OVER_LIMIT) {
-        headers[BODY_OVER_LIMIT_HEADER] = String(target.readJsonUpTo);
-        body = Buffer.alloc(0);
-      } else if (read) {
+      if (read === OVER_LIMIT) overLimit = target.readJsonUpTo;
+      else if (read) {
         held = read;
         body = read.bytes;
       }
@@ -215,9 +218,13 @@ export async function forward(
       endClientClosed(request, reply, { peer: target.service });
       return reply;
     }
-    // Sent whole (or not at all): its length is the one undici gives it.
-    if (body !== undefined) delete headers['content-length'];
   }
+  if (overLimit !== undefined) {
+    headers[BODY_OVER_LIMIT_HEADER] = String(overLimit);
+    body = Buffer.alloc(0);
+  }
+  // Sent whole (or not at all): its length is the one undici gives it.
+  if (hasBody && body !== undefined && !(body instanceof Readable)) delete headers['content-length'];
   const headerTimer = setTimeout(
     () => abort.abort(new DOMException('timeout', 'TimeoutError')),
     target.timeoutMs,

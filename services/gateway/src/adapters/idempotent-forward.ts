@@ -3,6 +3,7 @@
 // the owning service twice (rules in domain/idempotency.ts, store in idempotency-store.ts).
 import {
   conflict,
+  endClientClosed,
   recordPeerCall,
   serviceMetrics,
   httpRequest as undiciRequest,
@@ -23,7 +24,7 @@ import {
   upstreamHeaders,
 } from './forward.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
-import { readBody } from './request-body.ts';
+import { type HeldBody, jsonBodyForPeer, OVER_LIMIT, readBody } from './request-body.ts';
 
 type Target = Parameters<typeof forward>[2];
 /** What is kept of a forwarded reply: enough to answer a retry as the first was answered. */
@@ -146,7 +147,26 @@ export async function forwardIdempotent(
       ],
       422,
     );
-  const body = await readBody(request.body as NodeJS.ReadableStream | undefined, deps.bodyLimit);
+  // As any forwarded JSON body (request-body.ts): one over the limit goes on without it, for the
+  // service's 403/404 before its 413, and is never kept.
+  let body: Buffer;
+  let held: HeldBody | undefined;
+  try {
+    const read = await jsonBodyForPeer(request, deps.bodyLimit);
+    if (read === OVER_LIMIT)
+      return await forward(request, reply, { ...target, overLimit: deps.bodyLimit }, identity);
+    held = read;
+    body = read?.bytes ?? (await readBody(request.body as NodeJS.ReadableStream | undefined, deps.bodyLimit));
+  } catch (err) {
+    if (request.raw.destroyed) {
+      // The client went away mid-body: nobody is left to answer.
+      reply.hijack();
+      endClientClosed(request, reply, { peer: target.service });
+      return reply;
+    }
+    if (!request.raw.complete) reply.header('connection', 'close');
+    throw err;
+  }
   const streamed = (request.headers.accept ?? '').includes('text/event-stream');
   try {
     const result = await deps.idempotency.run<Kept>(scope, key, fingerprintable(body), async () => {
@@ -177,5 +197,7 @@ export async function forwardIdempotent(
     if (!(err instanceof NotKept)) throw err;
     if (streamed) return reply; // already on its way to the client
     return reply.code(err.status).headers(err.kept.headers).send(err.kept.text);
+  } finally {
+    held?.release();
   }
 }

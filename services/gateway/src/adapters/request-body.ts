@@ -22,7 +22,25 @@ export async function readBody(stream: NodeJS.ReadableStream | undefined, limit:
  * were held), so a client opening many connections with slow bodies cannot fill its memory.
  */
 const MAX_HELD_BYTES = 64 * 1_048_576;
+/** What one client address may have held at once: one client alone cannot use up the rest. */
+const MAX_HELD_BYTES_PER_CLIENT = 8 * 1_048_576;
 let heldBytes = 0;
+const heldByClient = new Map<string, number>();
+
+/** Reserves `bytes` for `client` within both budgets; false when either is used up. */
+function reserve(client: string, bytes: number): boolean {
+  const mine = heldByClient.get(client) ?? 0;
+  if (heldBytes + bytes > MAX_HELD_BYTES || mine + bytes > MAX_HELD_BYTES_PER_CLIENT) return false;
+  heldBytes += bytes;
+  heldByClient.set(client, mine + bytes);
+  return true;
+}
+function unreserve(client: string, bytes: number): void {
+  heldBytes -= bytes;
+  const left = (heldByClient.get(client) ?? 0) - bytes;
+  if (left > 0) heldByClient.set(client, left);
+  else heldByClient.delete(client);
+}
 
 /** A JSON body over the limit: not sent on; the service answers 413 after its own checks. */
 export const OVER_LIMIT = Symbol('over the body limit');
@@ -68,7 +86,8 @@ function readUpTo(stream: Readable, limit: number): Promise<Buffer | null> {
  *   answers 413 itself, whatever its own limit;
  * - declared over what a service would drop before refusing (refusedBodyDrainLimit), or sent on
  *   past it, the gateway answers 413 itself, as on its own routes;
- * - while the gateway already holds MAX_HELD_BYTES of bodies, the body streams as it arrives.
+ * - while the gateway already holds MAX_HELD_BYTES of bodies, or the client's address
+ *   MAX_HELD_BYTES_PER_CLIENT, the body streams as it arrives.
  */
 export async function jsonBodyForPeer(
   request: FastifyRequest,
@@ -81,11 +100,11 @@ export async function jsonBodyForPeer(
   const dropUpTo = refusedBodyDrainLimit(bodyLimit);
   if (declared !== null && declared > dropUpTo) throw tooLarge(bodyLimit);
   const reserved = Math.min(declared ?? bodyLimit, bodyLimit);
-  if (heldBytes + reserved > MAX_HELD_BYTES) return undefined;
-  heldBytes += reserved;
+  const client = request.ip;
+  if (!reserve(client, reserved)) return undefined;
   let released = false;
   const release = () => {
-    if (!released) heldBytes -= reserved;
+    if (!released) unreserve(client, reserved);
     released = true;
   };
   try {
