@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createEventLog } from '../src/adapters/event-log.ts';
 import { createMissionRepository } from '../src/adapters/mission-repository.ts';
 import type { OrchestratorContext } from '../src/context.ts';
-import { newMissionDoc } from '../src/domain/mission.ts';
+import { newMissionDoc, turnBlocker } from '../src/domain/mission.ts';
 import { closeExpiredTurns } from '../src/flows/expired-turns.ts';
 import { buildTestApp, createMission } from './fixtures/build.ts';
 import { startFakePeers } from './fixtures/fake-peers.ts';
@@ -64,6 +64,25 @@ describe.each(storeBackends('expired-turns'))('expired turns on %s', (_name, ope
       const both = await Promise.all([sweep(), sweep()]);
       expect(both[0] + both[1]).toBe(1);
       expect(await ctx.events.after('msn_dead2', 0)).toHaveLength(1);
+
+      // While the dead turn's end is being written, the mission takes no new turn (whose events
+      // would come first): a chat then finds it busy, and takes it once the sweep is done.
+      await mission('msn_dead3', { turn_id: 'turn_dead3', expires_at: now - 10 });
+      const seenWhileWriting: Array<string | null> = [];
+      const events = ctx.events;
+      const slowCtx = {
+        ...ctx,
+        events: {
+          ...events,
+          append: async (...args: Parameters<typeof events.append>) => {
+            seenWhileWriting.push(turnBlocker((await ctx.missions.getById(args[0]))!, Date.now()));
+            return events.append(...args);
+          },
+        },
+      };
+      expect(await closeExpiredTurns(slowCtx as unknown as OrchestratorContext)).toBe(1);
+      expect(seenWhileWriting).toEqual(['busy']);
+      expect(turnBlocker((await ctx.missions.getById('msn_dead3'))!, Date.now())).toBeNull();
     },
   );
 });
