@@ -814,7 +814,7 @@ describe('an INTERACTIVE mission, end to end', () => {
     const refused = await agentAction({ type: 'CLICK', selector: '#buy' });
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({
-      error: 'INVALID_STATE',
+      error: 'CONFLICT',
       message: 'the user is in control of the browser',
     });
     const fallback = await clientEvent(parent, mId, { eventType: 'USER_TAKEOVER_START', sessionId: sid });

@@ -1,7 +1,7 @@
 import type { ErrorDetail, ErrorEnvelope } from '@hs/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from './errors.ts';
+import { AppError, BODY_TOO_LARGE_MESSAGE } from './errors.ts';
 import { GENERIC_NOT_FOUND, missingResourceMessage } from './missing-resource.ts';
 
 declare module 'fastify' {
@@ -18,7 +18,7 @@ const FASTIFY_ERRORS: Record<string, { status: number; error: string; message?: 
   FST_ERR_CTP_BODY_TOO_LARGE: {
     status: 413,
     error: 'PAYLOAD_TOO_LARGE',
-    message: 'Request body is too large',
+    message: BODY_TOO_LARGE_MESSAGE,
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,

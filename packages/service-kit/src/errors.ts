@@ -58,3 +58,7 @@ export const validationError = (
 ) => new AppError('VALIDATION_ERROR', status, message, { details });
 
 export const isAppError = (err: unknown): err is AppError => err instanceof AppError;
+
+/** A body over the limit: the same answer whoever refuses it (Fastify, the gateway, a service told by the gateway). */
+export const BODY_TOO_LARGE_MESSAGE = 'Request body is too large';
+export const payloadTooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 413, BODY_TOO_LARGE_MESSAGE);

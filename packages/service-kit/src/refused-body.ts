@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.ts';
+import { payloadTooLarge } from './errors.ts';
 import { awaitingContinue } from './expect-continue.ts';
 
 /**
@@ -61,8 +61,6 @@ export const BODY_OVER_LIMIT_HEADER = 'x-body-over-limit';
 
 export function refuseBodiesOverGatewayLimit(app: FastifyInstance): void {
   app.addHook('preParsing', async (request) => {
-    const limit = request.headers[BODY_OVER_LIMIT_HEADER];
-    if (typeof limit === 'string')
-      throw new AppError('PAYLOAD_TOO_LARGE', 413, `Body is larger than ${Number(limit)} bytes`);
+    if (request.headers[BODY_OVER_LIMIT_HEADER] !== undefined) throw payloadTooLarge();
   });
 }

@@ -95,7 +95,7 @@ describe('a body the service answers without reading', () => {
         expect(await send('msn_missing', 2_000_000, true)).toMatchObject({ error: 'NOT_FOUND' });
         expect(await send('msn_real', 2_000_000, true)).toMatchObject({
           error: 'PAYLOAD_TOO_LARGE',
-          message: 'Body is larger than 1048576 bytes',
+          message: 'Request body is too large',
         });
         expect(await send('msn_real', 10, true)).toEqual({ ok: true });
         // With an Idempotency-Key, the same order and the same usable connection.

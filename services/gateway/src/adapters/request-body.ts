@@ -1,9 +1,6 @@
 import type { Readable } from 'node:stream';
-import { AppError, discardRest, refusedBodyDrainLimit } from '@hs/service-kit';
+import { discardRest, payloadTooLarge, refusedBodyDrainLimit } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
-
-export const tooLarge = (limit: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', 413, `Body is larger than ${limit} bytes`);
 
 /** A client's whole body, at most `limit` bytes (413 past it). */
 export async function readBody(stream: NodeJS.ReadableStream | undefined, limit: number): Promise<Buffer> {
@@ -11,7 +8,7 @@ export async function readBody(stream: NodeJS.ReadableStream | undefined, limit:
   let size = 0;
   for await (const chunk of stream ?? []) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
+    if (size > limit) throw payloadTooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -98,7 +95,7 @@ export async function jsonBodyForPeer(
   const length = Number(request.headers['content-length'] ?? Number.NaN);
   const declared = Number.isSafeInteger(length) ? length : null;
   const dropUpTo = refusedBodyDrainLimit(bodyLimit);
-  if (declared !== null && declared > dropUpTo) throw tooLarge(bodyLimit);
+  if (declared !== null && declared > dropUpTo) throw payloadTooLarge();
   const reserved = Math.min(declared ?? bodyLimit, bodyLimit);
   const client = request.ip;
   if (!reserve(client, reserved)) return undefined;
@@ -111,7 +108,7 @@ export async function jsonBodyForPeer(
     const bytes = await readUpTo(request.raw, bodyLimit);
     if (bytes) return { bytes, release };
     release();
-    if (!(await discardRest(request.raw, dropUpTo))) throw tooLarge(bodyLimit);
+    if (!(await discardRest(request.raw, dropUpTo))) throw payloadTooLarge();
     return OVER_LIMIT;
   } catch (err) {
     release();
