@@ -183,6 +183,16 @@ export const ShownText = (max: number, min = 0) => {
     .refine((v) => !unshowable(v), { message: UNSHOWABLE_MESSAGE });
 };
 
+/**
+ * Longer text other members see (a note, a reason): up to `max` characters, line breaks and tabs
+ * kept, nothing else unshowable (a direction mark could make a price read otherwise).
+ */
+export const ShownParagraph = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((v) => !unshowable(v.replace(/[\t\n\r]/g, '')), { message: UNSHOWABLE_MESSAGE });
+
 /** A word or two on an item or offer (a colour, a tag, an occasion): 1 to 40 characters. */
 export const Label = ShownText(40, 1);
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Cart, CartprepEvidence, CartprepFailureCode } from './cartprep.ts';
-import { NoBody, optionalBody, queryInteger, Timestamp } from './common.ts';
+import { NoBody, optionalBody, queryInteger, ShownParagraph, ShownText, Timestamp } from './common.ts';
 import { amountsFitCurrency, isKnownCurrency } from './money.ts';
 
 /** An ISO 4217 code the runtime knows (Intl.supportedValuesOf('currency')). */
@@ -31,14 +31,15 @@ export type PurchaseRequestStatus = z.infer<typeof PurchaseRequestStatus>;
 
 export const CreatePurchaseRequest = z
   .object({
-    title: z.string().trim().min(1).max(200),
+    // Shown to the parent who approves: nothing that makes it read otherwise than it is.
+    title: ShownText(200, 1),
     url: z.string().min(1).max(2048),
     price: PurchaseAmount,
     currency: PurchaseCurrency,
     offerId: z.string().min(1).max(128).nullable().optional(),
-    size: z.string().trim().min(1).max(40).nullable().optional(),
+    size: ShownText(40, 1).nullable().optional(),
     quantity: z.number().int().min(1).max(99).default(1),
-    note: z.string().max(1000).nullable().optional(),
+    note: ShownParagraph(1000).nullable().optional(),
   })
   .superRefine(amountsFitCurrency('price'));
 export type CreatePurchaseRequest = z.infer<typeof CreatePurchaseRequest>;
@@ -124,8 +125,8 @@ export const NEXT_PAGE_HEADERS = {
   },
 } as const;
 
-export const RejectPurchaseRequest = optionalBody(z.object({ reason: z.string().max(500).optional() }));
-export const CancelPurchaseRequest = optionalBody(z.object({ reason: z.string().max(500).optional() }));
+export const RejectPurchaseRequest = optionalBody(z.object({ reason: ShownParagraph(500).optional() }));
+export const CancelPurchaseRequest = optionalBody(z.object({ reason: ShownParagraph(500).optional() }));
 
 export const CreatePurchaseIntentRequest = NoBody;
 

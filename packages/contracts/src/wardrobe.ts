@@ -122,7 +122,7 @@ export type ItemPage = z.infer<typeof ItemPage>;
 
 export const UploadUrlRequest = z.object({
   contentType: ImageContentType,
-  fileName: z.string().trim().min(1).max(200).optional(),
+  fileName: ShownText(200, 1).optional(),
 });
 export type UploadUrlRequest = z.infer<typeof UploadUrlRequest>;
 
