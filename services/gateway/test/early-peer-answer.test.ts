@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { createServiceApp, notFound, type ServiceApp } from '@hs/service-kit';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+import { bearer, buildGateway, type GatewayApp, withHousehold } from './gateway-harness.ts';
 
 let peer: ServiceApp;
 let gateway: GatewayApp;
@@ -50,20 +50,9 @@ afterAll(async () => {
   await peer.close();
 });
 
-async function family() {
-  const user = await login(gateway, `early-${Math.random()}@x.test`);
-  const h = await gateway.inject({
-    method: 'POST',
-    url: '/api/v1/households',
-    headers: bearer(user.token),
-    payload: { name: 'H' },
-  });
-  return { token: user.token, id: h.json().householdId as string };
-}
-
 describe('a body the service answers without reading', () => {
   it('gets the service’s answer every time, on a connection that stays usable', async () => {
-    const { token, id } = await family();
+    const { token, householdId: id } = await withHousehold(gateway, `early-${Math.random()}@x.test`);
     // One connection, kept alive: a reset would fail the request after the refused one.
     const client = new Agent({ connections: 1 });
     const statuses: number[] = [];
@@ -117,7 +106,7 @@ describe('a body the service answers without reading', () => {
 
 describe('the header that says a body was over the limit', () => {
   it('means nothing to the gateway itself when a client sends it', async () => {
-    const { token } = await family();
+    const { token } = await withHousehold(gateway, `early-${Math.random()}@x.test`);
     const me = await gateway.inject({
       method: 'GET',
       url: '/api/v1/me',

@@ -2,7 +2,7 @@
 // request never points at another family's offer (or at one that does not exist).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+import { bearer, buildGateway, type GatewayApp, withHousehold } from './gateway-harness.ts';
 
 let commerce: FastifyInstance;
 let gateway: GatewayApp;
@@ -28,17 +28,6 @@ afterAll(async () => {
   await commerce.close();
 });
 
-async function family(email: string) {
-  const user = await login(gateway, email);
-  const h = await gateway.inject({
-    method: 'POST',
-    url: '/api/v1/households',
-    headers: bearer(user.token),
-    payload: { name: 'H' },
-  });
-  return { token: user.token, id: h.json().householdId as string };
-}
-
 const request = (token: string, id: string, offerId?: string) =>
   gateway.inject({
     method: 'POST',
@@ -49,8 +38,9 @@ const request = (token: string, id: string, offerId?: string) =>
 
 describe('a purchase request’s offerId', () => {
   it('is accepted for the household’s own offer, refused (404, nothing saved) for another’s or none', async () => {
-    const mine = await family('offer-mine@x.test');
-    const theirs = await family('offer-theirs@x.test');
+    const { token, householdId } = await withHousehold(gateway, 'offer-mine@x.test');
+    const mine = { token, id: householdId };
+    const theirs = { id: (await withHousehold(gateway, 'offer-theirs@x.test')).householdId };
     offers.set('off_mine0001', mine.id);
     offers.set('off_theirs01', theirs.id);
 

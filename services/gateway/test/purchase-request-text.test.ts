@@ -2,7 +2,7 @@
 // is (a direction mark turning "Coat 1999" into a cheaper-looking price, control characters,
 // invisible ones) is refused, line breaks in a note are kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
+import { bearer, buildGateway, type GatewayApp, withHousehold } from './gateway-harness.ts';
 
 let gateway: GatewayApp;
 let token = '';
@@ -10,14 +10,7 @@ let id = '';
 
 beforeAll(async () => {
   gateway = await buildGateway({});
-  ({ token } = await login(gateway, 'text@x.test'));
-  const h = await gateway.inject({
-    method: 'POST',
-    url: '/api/v1/households',
-    headers: bearer(token),
-    payload: { name: 'H' },
-  });
-  id = h.json().householdId;
+  ({ token, householdId: id } = await withHousehold(gateway, 'text@x.test'));
 });
 afterAll(async () => {
   await gateway.close();

@@ -61,6 +61,14 @@ export type SessionFlowDeps = {
 
 export type SessionScope = { householdId?: string | undefined; missionId?: string | undefined };
 
+/** The session exists and lies in the scope a service acting for one mission names. */
+const inScope = (
+  session: StoredBrowserSession | null,
+  scope: SessionScope,
+): session is StoredBrowserSession =>
+  !!session &&
+  (!scope.householdId || session.householdId === scope.householdId) &&
+  (!scope.missionId || session.missionId === scope.missionId);
 export function createSessionFlows(deps: SessionFlowDeps) {
   const { sessions, provider } = deps;
   const shareGate = deps.householdShare
@@ -235,13 +243,7 @@ export function createSessionFlows(deps: SessionFlowDeps) {
      */
     async checkScope(sessionId: string, scope: SessionScope): Promise<void> {
       if (!scope.householdId && !scope.missionId) return;
-      const session = await sessions.get(sessionId);
-      if (
-        !session ||
-        (scope.householdId && session.householdId !== scope.householdId) ||
-        (scope.missionId && session.missionId !== scope.missionId)
-      )
-        throw notFound('Browser session not found');
+      if (!inScope(await sessions.get(sessionId), scope)) throw notFound('Browser session not found');
     },
 
     /**
@@ -250,12 +252,7 @@ export function createSessionFlows(deps: SessionFlowDeps) {
      */
     async requireInScope(sessionId: string, scope: SessionScope): Promise<StoredBrowserSession> {
       const session = await sessions.get(sessionId);
-      if (
-        !session ||
-        (scope.householdId && session.householdId !== scope.householdId) ||
-        (scope.missionId && session.missionId !== scope.missionId)
-      )
-        throw notFound('Browser session not found');
+      if (!inScope(session, scope)) throw notFound('Browser session not found');
       return session;
     },
 
