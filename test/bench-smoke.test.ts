@@ -38,6 +38,7 @@ describe('pnpm bench --quick', () => {
       'all-in-one healthy (ms)',
       'all-in-one idle RSS (MB)',
       'chat turn p99 vs forwarded read p99',
+      'stylist reading, slowest hostile 8 KB message (ms)',
     ]);
     for (const target of report.targets) {
       expect(Number.isFinite(target.figure.median), target.name).toBe(true);
