@@ -23,11 +23,11 @@ const HOSTILE_UNITS = [
 const PREFIXES = ['jeans tee ', 'jeans '];
 
 const fill = (unit: string, prefix: string) =>
-  `${prefix}${unit.repeat(Math.floor((MAX_MESSAGE_BYTES - prefix.length - 9) / unit.length))} under 40`;
+  `${prefix}${unit.repeat(Math.floor((MAX_MESSAGE_BYTES - prefix.length - 40) / unit.length))} under 40`;
 
 /** Milliseconds for one fresh reading (a distinct message each time: the reader caches by text). */
 function timeOnce(message: string, n: number): number {
-  const text = `${message} ${'.'.repeat(n % 7)}`.slice(0, MAX_MESSAGE_BYTES);
+  const text = `${message} ref${n}x${Date.now()}`;
   const started = performance.now();
   readMessage(text);
   parseConstraints(text);
