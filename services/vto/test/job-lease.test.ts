@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJobRepository } from '../src/adapters/job-repository.ts';
 import { newJob, type StoredVtoJob } from '../src/domain/vto-job-machine.ts';
 import { createJobWorker } from '../src/jobs/job-worker.ts';
+import type { JobProcessor } from '../src/jobs/process-job.ts';
 import { HH } from './helpers.ts';
 
 const LEASE_MS = 300;
@@ -19,6 +20,13 @@ describe('a running try-on’s lease', () => {
     store = createStore({ backend: 'inmemory' });
   });
   afterEach(() => store.close());
+
+  /** A worker on `jobs` with a lease of LEASE_MS, running each job with `process`. */
+  const workerFor = (jobs: ReturnType<typeof createJobRepository>, process: JobProcessor) =>
+    createJobWorker(
+      { jobs, concurrency: 1, pollIntervalMs: 20, deadlineMs: 10_000, audit: noAudit, process },
+      LEASE_MS,
+    );
 
   async function seed() {
     const jobs = createJobRepository(store);
@@ -38,26 +46,16 @@ describe('a running try-on’s lease', () => {
   it('is renewed while the job runs longer than the lease, so no sweep takes it', async () => {
     const { jobs, jobId } = await seed();
     const seen: StoredVtoJob[] = [];
-    const worker = createJobWorker(
-      {
-        jobs,
-        concurrency: 1,
-        pollIntervalMs: 20,
-        deadlineMs: 10_000,
-        audit: noAudit,
-        process: async (job, signal) => {
-          // Four leases long; the sweep looks for abandoned jobs twice meanwhile.
-          for (let i = 0; i < 4; i++) {
-            await sleep(LEASE_MS);
-            signal.throwIfAborted();
-            expect(await jobs.abandoned(Date.now())).toEqual([]);
-            seen.push((await jobs.get(job.householdId, job.jobId))!);
-          }
-          return 'local://result.png';
-        },
-      },
-      LEASE_MS,
-    );
+    const worker = workerFor(jobs, async (job, signal) => {
+      // Four leases long; the sweep looks for abandoned jobs twice meanwhile.
+      for (let i = 0; i < 4; i++) {
+        await sleep(LEASE_MS);
+        signal.throwIfAborted();
+        expect(await jobs.abandoned(Date.now())).toEqual([]);
+        seen.push((await jobs.get(job.householdId, job.jobId))!);
+      }
+      return 'local://result.png';
+    });
     worker.start();
     try {
       await expect
@@ -76,22 +74,15 @@ describe('a running try-on’s lease', () => {
   it('stops the run once another attempt has the job, and leaves that attempt’s job alone', async () => {
     const { jobs, jobId } = await seed();
     let aborted: unknown = null;
-    const worker = createJobWorker(
-      {
-        jobs,
-        concurrency: 1,
-        pollIntervalMs: 20,
-        deadlineMs: 10_000,
-        audit: noAudit,
-        process: (_job, signal) =>
-          new Promise((_resolve, reject) =>
-            signal.addEventListener('abort', () => {
-              aborted = signal.reason;
-              reject(signal.reason);
-            }),
-          ),
-      },
-      LEASE_MS,
+    const worker = workerFor(
+      jobs,
+      (_job, signal) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => {
+            aborted = signal.reason;
+            reject(signal.reason);
+          }),
+        ),
     );
     worker.start();
     try {

@@ -156,7 +156,7 @@ export async function forwardIdempotent(
     if (read === OVER_LIMIT)
       return await forward(request, reply, { ...target, overLimit: deps.bodyLimit }, identity);
     held = read;
-    body = read?.bytes ?? (await readBody(request.body as NodeJS.ReadableStream | undefined, deps.bodyLimit));
+    body = read?.bytes ?? (await readBody(request, deps.bodyLimit));
   } catch (err) {
     if (request.raw.destroyed) {
       // The client went away mid-body: nobody is left to answer.

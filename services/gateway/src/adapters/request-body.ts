@@ -2,18 +2,6 @@ import type { Readable } from 'node:stream';
 import { discardRest, payloadTooLarge, refusedBodyDrainLimit } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 
-/** A client's whole body, at most `limit` bytes (413 past it). */
-export async function readBody(stream: NodeJS.ReadableStream | undefined, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream ?? []) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw payloadTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
  * JSON bodies one gateway holds at once: past it, bodies go on as they arrive (as before they
  * were held), so a client opening many connections with slow bodies cannot fill its memory.
@@ -47,6 +35,8 @@ export type HeldBody = { bytes: Buffer; release: () => void };
 
 /** Reads up to `limit` bytes without ending the stream: null when there is more (it is left paused). */
 function readUpTo(stream: Readable, limit: number): Promise<Buffer | null> {
+  // Already read to its end (nothing left of it to wait for).
+  if (stream.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -68,6 +58,13 @@ function readUpTo(stream: Readable, limit: number): Promise<Buffer | null> {
     stream.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
     stream.resume();
   });
+}
+
+/** A client's whole body, at most `limit` bytes (413 past it, the rest left unread). */
+export async function readBody(request: FastifyRequest, limit: number): Promise<Buffer> {
+  const bytes = await readUpTo(request.raw, limit);
+  if (!bytes) throw payloadTooLarge();
+  return bytes;
 }
 
 /**
