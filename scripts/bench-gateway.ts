@@ -10,13 +10,19 @@ import { freePort, REPO_ROOT, startStack } from '@hs/testing';
 import autocannon from 'autocannon';
 
 export type LoadFigures = { rps: number; p50: number; p99: number };
-export type GatewayBenchResult = { direct: LoadFigures; gateway: LoadFigures; bareProxy: LoadFigures };
+export type GatewayBenchResult = {
+  direct: LoadFigures;
+  gateway: LoadFigures;
+  bareProxy: LoadFigures;
+  rawProxy: LoadFigures;
+};
 
-async function startBareProxy(upstream: string) {
+/** A reference proxy (`script`: bench-bare-proxy.ts or bench-raw-proxy.ts) in its own process. */
+async function startProxy(script: string, upstream: string) {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--conditions=@hs/source', join(REPO_ROOT, 'scripts', 'bench-bare-proxy.ts'), String(port), upstream],
+    ['--conditions=@hs/source', join(REPO_ROOT, 'scripts', script), String(port), upstream],
     { stdio: 'inherit' },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -75,18 +81,22 @@ export async function runGatewayBench(options: { seconds?: number } = {}): Promi
       'x-user-email': me.email ?? '',
       'x-member-role': 'PARENT_GUARDIAN',
     };
-    const bare = await startBareProxy(stack.url('wardrobe'));
+    const bare = await startProxy('bench-bare-proxy.ts', stack.url('wardrobe'));
+    const raw = await startProxy('bench-raw-proxy.ts', stack.url('wardrobe'));
     try {
       // Warm every path (JIT, connection pools) before measuring.
       await load(`${stack.url('wardrobe')}${path}`, callerHeaders, 1);
       await load(`${gw}${path}`, auth, 1);
       await load(`${bare.url}${path}`, callerHeaders, 1);
+      await load(`${raw.url}${path}`, callerHeaders, 1);
       const direct = await load(`${stack.url('wardrobe')}${path}`, callerHeaders, seconds);
       const gateway = await load(`${gw}${path}`, auth, seconds);
       const bareProxy = await load(`${bare.url}${path}`, callerHeaders, seconds);
-      return { direct, gateway, bareProxy };
+      const rawProxy = await load(`${raw.url}${path}`, callerHeaders, seconds);
+      return { direct, gateway, bareProxy, rawProxy };
     } finally {
       bare.stop();
+      raw.stop();
     }
   } finally {
     await stack.close();
@@ -103,5 +113,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     (r.gateway.p99 / r.direct.p99).toFixed(2),
     'bare proxy throughput ratio',
     (r.bareProxy.rps / r.direct.rps).toFixed(2),
+    'raw proxy throughput ratio',
+    (r.rawProxy.rps / r.direct.rps).toFixed(2),
+    'raw proxy p99 ratio',
+    (r.rawProxy.p99 / r.direct.p99).toFixed(2),
   );
 }

@@ -39,6 +39,8 @@ async function round(): Promise<Round> {
     gatewayP99Ratio: gw.gateway.p99 / Math.max(1, gw.direct.p99),
     bareProxyRatio: gw.bareProxy.rps / gw.direct.rps,
     bareProxyP99Ratio: gw.bareProxy.p99 / Math.max(1, gw.direct.p99),
+    rawProxyRatio: gw.rawProxy.rps / gw.direct.rps,
+    rawProxyP99Ratio: gw.rawProxy.p99 / Math.max(1, gw.direct.p99),
   });
   const st = await runStreamBench(quick ? { streams: 50, turns: 2 } : { streams: 1000, turns: 5 });
   Object.assign(r, {
@@ -141,6 +143,14 @@ mkdirSync(join(out, '..'), { recursive: true });
 writeFileSync(
   out,
   `${JSON.stringify({ quick, rounds: results, targets: rows.map(({ pass: _, ...row }) => row), ...(browserMissing ? { browserMissing } : {}) }, null, 2)}\n`,
+);
+// The gateway rows' second floor: the same hop with no framework at all (bench-raw-proxy.ts).
+const raw = (key: string) => {
+  const { min, median, max } = stat(key);
+  return `${fmt(min)} / ${fmt(median)} / ${fmt(max)}`;
+};
+console.log(
+  `\nproxy hops with nothing in them, vs direct (same runs): throughput bare Fastify ${raw('bareProxyRatio')}, raw node:http ${raw('rawProxyRatio')}; p99 bare Fastify ${raw('bareProxyP99Ratio')}, raw node:http ${raw('rawProxyP99Ratio')}`,
 );
 if (browserReport) console.log(`\nreal browsers (last round):\n${formatBrowserBench(browserReport)}`);
 else if (browserMissing) console.log(`\nreal browsers: not measured (${browserMissing})`);

@@ -46,5 +46,9 @@ describe('pnpm bench --quick', () => {
       expect(['PASS', 'MISS']).toContain(target.verdict);
       expect(printed).toContain(target.name);
     }
+    // The gateway rows' floors: a bare Fastify proxy and a proxy with no framework, same run.
+    for (const key of ['bareProxyRatio', 'rawProxyRatio', 'bareProxyP99Ratio', 'rawProxyP99Ratio'])
+      expect(Number.isFinite(report.rounds[0][key]), key).toBe(true);
+    expect(printed).toMatch(/raw node:http \d/);
   });
 });
