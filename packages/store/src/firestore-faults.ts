@@ -52,10 +52,26 @@ function timedOut(ms: number, kind: FirestoreCallKind): StoreUnavailableError {
   });
 }
 
+/**
+ * gRPC status codes of a fault on Firestore's side while it is there: UNKNOWN and INTERNAL (the
+ * emulator under load answers a commit `2 UNKNOWN` now and then). The request was not wrong, so
+ * it is a 503 to try again, not a 500; a write's outcome is unknown, as after a timeout.
+ */
+const SERVER_FAULT_CODES = new Set([2, 13]);
+
 /** The StoreUnavailableError a Firestore error stands for, or the error itself when it is another kind. */
-export function fromFirestoreError(err: unknown): unknown {
+export function fromFirestoreError(err: unknown, kind: FirestoreCallKind = 'read'): unknown {
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'number' || !UNAVAILABLE_CODES.has(code)) return err;
+  if (typeof code !== 'number') return err;
+  if (SERVER_FAULT_CODES.has(code)) {
+    const unknown = kind !== 'read';
+    const outcome = unknown ? ': the change may or may not have been saved' : '';
+    return new StoreUnavailableError('FIRESTORE_FAULT', `Storage failed to complete the request${outcome}`, {
+      cause: err,
+      outcomeUnknown: unknown,
+    });
+  }
+  if (!UNAVAILABLE_CODES.has(code)) return err;
   return new StoreUnavailableError(
     'FIRESTORE_UNAVAILABLE',
     'Storage is unavailable: the request could not be completed',
@@ -120,9 +136,9 @@ export function createFirestoreDeadlines() {
         return result;
       } catch (err) {
         if (expired) throw err;
-        const mapped = fromFirestoreError(err);
-        if (mapped instanceof StoreUnavailableError) away = true;
-        // Any other error is an answer: Firestore is there.
+        const mapped = fromFirestoreError(err, kind);
+        if (mapped instanceof StoreUnavailableError && mapped.code === 'FIRESTORE_UNAVAILABLE') away = true;
+        // Any other error is an answer (a fault on its side included): Firestore is there.
         else answered();
         throw mapped;
       } finally {
@@ -130,4 +146,36 @@ export function createFirestoreDeadlines() {
       }
     },
   };
+}
+
+/** What each collection call does: its deadline, and whether a timeout leaves a change unknown. */
+const KIND_OF_CALL: Record<string, FirestoreCallKind> = {
+  create: 'write',
+  createMany: 'write',
+  put: 'write',
+  delete: 'write',
+  update: 'transaction',
+};
+/**
+ * Calls sent once more after a fault on Firestore's side (SERVER_FAULT_CODES): the reads, and a
+ * put, which writes the whole document and so cannot do anything but what the first was meant to.
+ * Not the other writes: a create that landed would conflict, a delete would report the document
+ * missing; a transaction is retried by the SDK itself.
+ */
+const RETRIED_AFTER_FAULT = new Set(['get', 'getMany', 'query', 'count', 'put']);
+
+/** One collection call (`name`, e.g. `put`) under the deadlines, sent again once after a fault if it may be. */
+export async function runCollectionCall<R>(
+  deadlines: ReturnType<typeof createFirestoreDeadlines>,
+  name: string,
+  call: () => Promise<R>,
+): Promise<R> {
+  const kind = KIND_OF_CALL[name] ?? 'read';
+  try {
+    return await deadlines.run(call, kind);
+  } catch (err) {
+    const fault = err instanceof StoreUnavailableError && err.code === 'FIRESTORE_FAULT';
+    if (!fault || !RETRIED_AFTER_FAULT.has(name)) throw err;
+    return deadlines.run(call, kind);
+  }
 }

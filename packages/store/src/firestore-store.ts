@@ -1,7 +1,7 @@
 import type { Firestore } from '@google-cloud/firestore';
 import { aroundCalls } from './around-calls.ts';
 import { firestoreCollection } from './firestore-collection.ts';
-import { createFirestoreDeadlines, type FirestoreCallKind } from './firestore-faults.ts';
+import { createFirestoreDeadlines, runCollectionCall } from './firestore-faults.ts';
 import { assertCollectionName, assertNamespace } from './names.ts';
 import type { Collection, Doc, Store } from './types.ts';
 
@@ -19,14 +19,6 @@ export interface FirestoreContext {
 }
 
 const PING_TIMEOUT_MS = 3000;
-/** What each collection call does: its deadline, and whether a timeout leaves a change unknown. */
-const KIND_OF_CALL: Record<string, FirestoreCallKind> = {
-  create: 'write',
-  createMany: 'write',
-  put: 'write',
-  delete: 'write',
-  update: 'transaction',
-};
 /** How long `close` waits for the reads and writes under way before it ends the client. */
 const CLOSE_WAIT_MS = 5000;
 
@@ -73,7 +65,7 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
       assertCollectionName(name);
       return aroundCalls(
         firestoreCollection<T>(connect, name, `${namespace}${name}`, deadlines.onReturn),
-        (call, run) => deadlines.run(() => track(run()), KIND_OF_CALL[call] ?? 'read'),
+        (call, run) => runCollectionCall(deadlines, call, () => track(run())),
       );
     },
     async ping() {

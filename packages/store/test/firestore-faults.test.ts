@@ -5,6 +5,7 @@ import {
   FIRESTORE_DOWN_CALL_TIMEOUT_MS,
   FIRESTORE_TRANSACTION_TIMEOUT_MS,
   fromFirestoreError,
+  runCollectionCall,
 } from '../src/firestore-faults.ts';
 import { StoreUnavailableError } from '../src/index.ts';
 
@@ -113,5 +114,75 @@ describe('Firestore faults', () => {
     await expect(deadlines.run(Promise.reject(grpcError(14)), 'write')).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
+  });
+
+  it('answers a fault on Firestore side (UNKNOWN, INTERNAL) 503, a write as maybe saved, without shortening later calls', async () => {
+    for (const code of [2, 13]) {
+      const read = fromFirestoreError(grpcError(code)) as StoreUnavailableError;
+      expect(read).toBeInstanceOf(StoreUnavailableError);
+      expect(read.code).toBe('FIRESTORE_FAULT');
+      expect(read.outcomeUnknown).toBe(false);
+      expect(read.message).toBe('Storage failed to complete the request (FIRESTORE_FAULT); try again later');
+      const write = fromFirestoreError(grpcError(code), 'write') as StoreUnavailableError;
+      expect(write.outcomeUnknown).toBe(true);
+      expect(write.message).toBe(
+        'Storage failed to complete the request: the change may or may not have been saved (FIRESTORE_FAULT); try again later',
+      );
+    }
+    const deadlines = createFirestoreDeadlines();
+    await expect(deadlines.run(Promise.reject(grpcError(2)), 'read')).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    // Firestore answered: the next call still gets the full deadline.
+    let cut = false;
+    const next = deadlines.run(silent(), 'read').catch(() => {
+      cut = true;
+    });
+    await vi.advanceTimersByTimeAsync(FIRESTORE_DOWN_CALL_TIMEOUT_MS);
+    expect(cut).toBe(false);
+    await vi.advanceTimersByTimeAsync(FIRESTORE_CALL_TIMEOUT_MS);
+    await next;
+  });
+
+  it('sends a read or a put once more after a fault on Firestore side, never a create, delete or update', async () => {
+    const deadlines = createFirestoreDeadlines();
+    const faultingOnce = () => {
+      let calls = 0;
+      const call = async () => {
+        calls++;
+        if (calls === 1) throw grpcError(2);
+        return 'saved';
+      };
+      return { call, calls: () => calls };
+    };
+    for (const name of ['get', 'getMany', 'query', 'count', 'put']) {
+      const once = faultingOnce();
+      await expect(runCollectionCall(deadlines, name, once.call)).resolves.toBe('saved');
+      expect(once.calls(), name).toBe(2);
+    }
+    for (const name of ['create', 'createMany', 'delete', 'update']) {
+      const once = faultingOnce();
+      const err = (await runCollectionCall(deadlines, name, once.call).catch(
+        (e: unknown) => e,
+      )) as StoreUnavailableError;
+      expect(err.code, name).toBe('FIRESTORE_FAULT');
+      expect(err.outcomeUnknown, name).toBe(true);
+      expect(once.calls(), name).toBe(1);
+    }
+    // A second fault is the caller's 503; a wrong call is never sent again.
+    let calls = 0;
+    const always = async () => {
+      calls++;
+      throw grpcError(13);
+    };
+    await expect(runCollectionCall(deadlines, 'put', always)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(calls).toBe(2);
+    calls = 0;
+    const invalid = async () => {
+      calls++;
+      throw grpcError(3);
+    };
+    await expect(runCollectionCall(deadlines, 'get', invalid)).rejects.toThrow('3 grpc');
+    expect(calls).toBe(1);
   });
 });
