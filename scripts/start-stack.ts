@@ -180,4 +180,17 @@ async function waitHealthy() {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 process.on('SIGHUP', () => stopAll(0));
+// Whoever reads our output going away (a closed terminal, a pipe to a pager) must not crash the
+// stack with an unhandled EPIPE and leave its services running: their lines are dropped instead.
+for (const out of [process.stdout, process.stderr]) out.on('error', () => {});
+// Run by `pnpm stack` (or npm), a SIGTERM to the package manager ends it without passing it on:
+// the stack, now an orphan, would hold its eight ports for good. Started by one (it says so in
+// npm_lifecycle_event), we stop as if signalled once it is gone. Started from a shell in the
+// background (`node scripts/start-stack.ts &`), the stack outlives that shell, as asked.
+if (process.env.npm_lifecycle_event) {
+  const parentPid = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parentPid) stopAll(0);
+  }, 1000).unref();
+}
 await waitHealthy();

@@ -170,4 +170,31 @@ describe('SIGTERM', () => {
       await stack.close();
     }
   }, 60_000);
+
+  it('drains to the end when the stop signal comes twice (npm start signals the group, the stack each service)', async () => {
+    const stack = await startStack({
+      services: ['commerce'],
+      durable: true,
+      env: { SHUTDOWN_GRACE_SECONDS: '5' },
+    });
+    const agent = new Agent({ keepAliveTimeout: 30_000 });
+    try {
+      const res = await request(`${stack.url('commerce')}/api/v1/households/h_1/offers`, {
+        dispatcher: agent,
+        headers: {
+          'x-internal-token': 'dev-internal-token-commerce',
+          'x-user-id': 'usr_1',
+          'x-member-role': 'PARENT_GUARDIAN',
+        },
+      });
+      await res.body.dump();
+      // A kept-alive connection keeps the drain going for a moment: the second signal lands in it.
+      process.kill(stack.pid('commerce')!, 'SIGTERM');
+      await sleep(100);
+      expect(await stack.stop('commerce')).toBe(0);
+    } finally {
+      await agent.close();
+      await stack.close();
+    }
+  }, 60_000);
 });

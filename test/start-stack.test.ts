@@ -1,11 +1,12 @@
 // `npm start` on ports another stack (or program) holds: it must say so and start nothing,
 // not report "All eight services are up" because the other stack answered its health checks.
-import { spawnSync } from 'node:child_process';
+// And a stack whose package manager is killed (`kill <pnpm pid>` after `pnpm stack`) stops.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '@hs/testing';
+import { freePortRange, REPO_ROOT, waitUntil } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let holder: Server;
@@ -42,5 +43,53 @@ describe('npm start on a port already in use', () => {
     );
     expect(result.stderr).toContain(`${port} (wardrobe)`);
     expect(result.stdout).not.toContain('All eight services are up');
+  });
+});
+
+describe('a stack run by a package manager that goes away', () => {
+  it('stops all eight once its parent is gone, as if signalled', { timeout: 120_000 }, async () => {
+    const base = await freePortRange(8);
+    // The shell stands for pnpm: it runs the stack as a script (npm_lifecycle_event) and is killed
+    // without passing anything on, as pnpm is by a SIGTERM.
+    const script = `"${process.execPath}" --conditions=@hs/source "${join(REPO_ROOT, 'scripts', 'start-stack.ts')}" & wait`;
+    const parent = spawn('sh', ['-c', script], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT_BASE: String(base),
+        DATA_DIR: join(dataDir, 'orphan'),
+        npm_lifecycle_event: 'stack',
+      },
+      stdio: 'ignore',
+      // Its own process group, so that a failed test can still clean up what it started.
+      detached: true,
+    });
+    const up = (port: number) =>
+      fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    try {
+      await waitUntil(
+        'the stack is up',
+        async () => (await Promise.all([0, 7].map((i) => up(base + i)))).every(Boolean),
+        {
+          timeoutMs: 90_000,
+          intervalMs: 250,
+        },
+      );
+      parent.kill('SIGKILL');
+      await waitUntil(
+        'every service has stopped',
+        async () => !(await Promise.all(Array.from({ length: 8 }, (_, i) => up(base + i)))).some(Boolean),
+        { timeoutMs: 20_000, intervalMs: 250 },
+      );
+    } finally {
+      try {
+        process.kill(-parent.pid!, 'SIGKILL');
+      } catch {
+        // nothing left
+      }
+    }
   });
 });

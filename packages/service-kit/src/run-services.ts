@@ -26,7 +26,7 @@ export async function runService(definition: ServiceDefinition): Promise<Fastify
  * its own port, with its own settings, store, logger and trace exporter. They boot together;
  * if one fails, the ones that started are stopped and the process exits 1 after printing one
  * line per failure. SIGTERM/SIGINT drain all of them at once: exit 0 when every one closed in
- * its grace period.
+ * its grace period; further signals during the drain change nothing.
  */
 export async function runServices(services: ServiceInProcess[]): Promise<RunningService[]> {
   const results = await Promise.allSettled(
@@ -49,8 +49,10 @@ export async function runServices(services: ServiceInProcess[]): Promise<Running
       process.exit(clean.every(Boolean) ? 0 : 1),
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  // Every signal is ours to handle, not only the first: a stop often arrives twice (`npm start`
+  // signals its whole process group, and the stack signals each service again), and a second one
+  // left to Node's default ended the process mid-drain (requests cut, the store never closed).
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop(signal));
   exitOnCrash(running.length === 1 ? running[0]!.logger : createLogger('all-in-one', 'info'));
   return running;
 }
