@@ -39,7 +39,8 @@ const ONE_AGE = new RegExp(
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my
     // son, 2 pairs", "1 boy 1 girl").
     // "her sister is 8", "his brother who's 11": a sibling said with an age too.
-    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:, )?(?:is |who is |whos |who's )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
+    // "my boy of 5", as many languages say it.
+    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:, )?(?:is |who is |whos |who's |of )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:my|his|her|their|our|the) (?:little |big |older |younger |baby |twin )?(?:brother|sister|cousin|twin)s? (?:, )?(?:is |who is |whos |who's )(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:kids|children|twins|boys|girls) (?:are|r) (\d{1,2})\b${NOT_MONTHS}`,
@@ -106,12 +107,20 @@ const AGES_BARE = new RegExp(
  */
 const COUNT_AFTER_COMMA = /\s?,\s?\d{1,2}$/;
 const COUNT_AFTER_AND = /\s?(?:and|&)\s?\d{1,2}$/;
-const COUNTED_ANY = new RegExp(String.raw`^ ?(?:${QUANTITY}|${ITEM})(?![\w-])`);
+// "aged 8, 3 white polo shirts": a word or two describing the item may come between.
+const COUNTED_ANY = new RegExp(
+  String.raw`^ ?(?:(?!(?:years?|yrs?|yo|olds?|and|or|for|months?|weeks?)\b)[a-z'-]+ ){0,2}(?:${QUANTITY}|${ITEM})(?![\w-])`,
+);
 const COUNTED_QUANTITY = new RegExp(String.raw`^ ?(?:${QUANTITY})(?![\w-])`);
+/** "age 6 and 2 grey skirts": after "and", a figure with a word describing the item is how many. */
+const COUNTED_DESCRIBED = new RegExp(
+  String.raw`^ ?(?:(?!(?:years?|yrs?|yo|olds?|and|or|for|months?|weeks?)\b)[a-z'-]+ ){1,2}(?:${ITEM})(?![\w-])`,
+);
 
 function withoutCount(list: string, after: string): string {
   if (COUNT_AFTER_COMMA.test(list) && COUNTED_ANY.test(after)) return list.replace(COUNT_AFTER_COMMA, '');
-  if (COUNT_AFTER_AND.test(list) && COUNTED_QUANTITY.test(after)) return list.replace(COUNT_AFTER_AND, '');
+  if (COUNT_AFTER_AND.test(list) && (COUNTED_QUANTITY.test(after) || COUNTED_DESCRIBED.test(after)))
+    return list.replace(COUNT_AFTER_AND, '');
   return list;
 }
 

@@ -56,11 +56,12 @@ const measuredSize = (word: string, n: number, forChild: boolean, inList = false
   (forChild && EU_HEIGHT(n));
 
 /** A bare figure a size could never be for the item: a price. */
-function noSize(word: string, n: number, forChild: boolean, oneSizePriced = true): boolean {
+function noSize(word: string, n: number, forChild: boolean, oneSizePriced = true, ranged = false): boolean {
   if (categoryOfWord.get(word) === 'SHOES') return n > 48;
   if (oneSizePriced && ONE_SIZE.has(word)) return true;
   if (measuredSize(word, n, forChild)) return false;
-  if (TROUSERS.test(word)) return n > 48 || (n > 16 && n < 24);
+  // "plus size jeans 22", "womens trousers 18": a women's size, not only a waist.
+  if (TROUSERS.test(word) && !ranged) return n > 48 || (n > 16 && n < 24);
   // Clothes: UK and US sizes are even, kids' ages stop at 16, European sizes at about 58.
   return n > 58 || (n > 16 && n % 2 === 1);
 }
@@ -98,8 +99,12 @@ const isName = (w: string) =>
 const NAME_AGE = /\bfor ([a-z]{2,12}) , (\d{1,2})(?= ?(?:,|\.|$)| (?:and|in|size|please|under)\b)/g;
 
 /** Prices said as bare figures beside items ("a coat 60 and boots 40", "a coat for 60"), made readable. */
+/** Whom a range of sizes is cut for, said in the message: a women's size may follow an item. */
+const RANGED = /\b(?:plus|curve|curvy|petite|ladies|womens|women's|maternity)\b/;
+
 export function bareItemPrices(text: string): string {
   const forChild = CHILD.test(text);
+  const ranged = RANGED.test(text);
   const figures = [...text.matchAll(ITEM_FIGURE)].filter((m) => Number(m[2]) >= 5);
   // A one-size item's figure is its price when every other item is priced by its own figure ("a
   // shirt 39 and a tie 20", "a tie 20"); beside an item with none, or with a size ("a coat and a
@@ -107,7 +112,7 @@ export function bareItemPrices(text: string): string {
   // as the coat's or the shirt's too.
   const items = [...text.matchAll(ITEM_WORD)];
   const priced = (oneSizePriced: boolean) => {
-    const price = (m: RegExpMatchArray) => noSize(m[1]!, Number(m[2]), forChild, oneSizePriced);
+    const price = (m: RegExpMatchArray) => noSize(m[1]!, Number(m[2]), forChild, oneSizePriced, ranged);
     // "a coat 60 and boots 40": in a list where one figure can only be a price, the others of 20 or
     // more are prices too; smaller ones stay sizes or ages ("a dress 12 and a coat 65"), and so do a
     // waist ("jeans 32 and a hoodie 25"), a European clothes size ("a dress 36 and shoes 60"), a
@@ -127,10 +132,22 @@ export function bareItemPrices(text: string): string {
     const at = m.index! + m[0].length - m[2]!.length;
     out = `${out.slice(0, at)}under ${out.slice(at)}`;
   }
-  return out.replace(FOR_FIGURE, (all, before: string, n: string) =>
-    Number(n) >= 19 ? `${before}under ${n}` : all,
-  );
+  return out
+    .replace(FOR_FIGURE, (all, before: string, n: string) => (Number(n) >= 19 ? `${before}under ${n}` : all))
+    .replace(MULTI_BUY, (all, count: string, sign: string | undefined, n: string) => {
+      const each = Math.floor((Number(n) / Number(count)) * 100) / 100;
+      return each >= 2 ? `${count} for under ${sign ?? ''}${each} each` : all;
+    });
 }
+
+/**
+ * "2 for 30", "3 for £20": a multi-buy, what each piece may cost (the total shared by the count);
+ * never a size or an age before it ("size 2 for 30"), nor "3 for 2" (a deal of pieces).
+ */
+const MULTI_BUY = new RegExp(
+  String.raw`(?<!\b(?:size|sz|age|aged|ages|uk|eu|us|kids?|years?|under|over|max|than|up to|between|from|to)\s)(?<![\w.£$€])([2-5]) for ([£$€])?(\d{1,3})(?![\w'.,]\d|[\w'])${NOT_PRICE_AFTER}`,
+  'g',
+);
 
 /** "a coat for ben , 4 , in red": the figure after a name is the child's age. */
 export function namedAges(text: string): string {

@@ -93,6 +93,7 @@ export const ENGLISH_WORDS = new Set(
   whine whiten whitens whiter whitest whittle wielding wince windier winding wined wingers wintered
   wintrier wittier wooding woolies woollies wording wreathe wreathed wreathes wringer yellowed
   yellower
+  hijacks
   `
     .split(/\s+/)
     .filter(Boolean),

@@ -91,7 +91,8 @@ function pricedEnd(text: string, wordEnd: number, upTo: number): number {
   return m ? wordEnd + m[0].length : wordEnd;
 }
 
-const categoryOf = (kind: string) => KINDS.find((k) => k.kind === kind)?.category;
+/** The category of a kind, maternity wear ("maternity jeans") as its item's. */
+const categoryOf = (kind: string) => KINDS.find((k) => k.kind === kind.replace(/^maternity /, ''))?.category;
 
 /**
  * An item added later with no words of its own ("and a hoodie as well") takes the whole brief,

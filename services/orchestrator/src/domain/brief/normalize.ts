@@ -263,8 +263,14 @@ const DARK_ALONE = new RegExp(
 const NO_CAP_SLANG =
   /\bno cap\b(?= ?(?:$|[.,]|fr|frfr|tho|though|bro|lol|fam|deadass|ngl|i|i'm|im|we|these|this|that|it|they|not|no|but|and|need|want)\b| ?[.,]| ?$)/g;
 
+/** Characters with no width that a pasted word may carry: soft hyphen, zero-width space/joiners, word joiner, BOM. */
+const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
+
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
+    // Pasted text may carry an invisible character inside a word ("jum\u200bper", "trou\u00adsers"):
+    // a soft hyphen, a zero-width space or joiner, a word joiner or a byte-order mark is no break.
+    .replace(INVISIBLE, '')
     // No price, size or age runs past nine digits, so a longer run is read as nothing whatever its
     // length: cut to ten digits, a hostile 8 kB number no longer costs the patterns below
     // quadratic time (a third of a second per message, on the event loop).

@@ -61,11 +61,17 @@ const CHEAP =
  * amount has a currency or is 10 or more; "2 tops" or "3 tops under 20" count the item.
  */
 const TOPS = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s+(tops)\b|\b(tops)\s+${MONEY}`);
+/** A word for a ceiling right before an amount ("up to", "under", "max"). */
+const CEILING_BEFORE =
+  /\b(?:up ?to|under|below|less than|no more than|not more than|max(?:imum)?|at most|within|budget(?: of| is)?)\s?$/;
 export function topsBound(text: string): { max: number; currency?: string; at: number } | undefined {
   const m = text.match(TOPS);
   if (!m) return undefined;
   const [raw, currency] = m[2] !== undefined ? [m[2], m[1] ?? m[3]] : [m[7]!, m[6] ?? m[8]];
   if (!currency && Number(raw) < 10) return undefined;
+  // "up to 25 tops", "under 30 tops": the ceiling is said before the figure, so "tops" is the item.
+  if (m[4] !== undefined && CEILING_BEFORE.test(text.slice(Math.max(0, m.index! - 20), m.index!)))
+    return undefined;
   // Where the word "tops" is, so the item reader can leave it out.
   const at = m[4] !== undefined ? m.index! + m[0].length - 4 : m.index!;
   return { max: Number(raw), ...(currencyOf(currency) ? { currency: currencyOf(currency)! } : {}), at };

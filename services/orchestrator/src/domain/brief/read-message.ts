@@ -80,10 +80,44 @@ export type Reading = {
   joinedItems?: ItemScopes;
 };
 
+/**
+ * Maternity wear keeps its word with the item ("maternity jeans", "a nursing top", "bump-friendly
+ * dress"): the kind is "maternity jeans", searched by that word, of the item's own category.
+ */
+export const MATERNITY = 'maternity ';
+/** The item a kind is of: "jeans" for "maternity jeans". */
+export const baseKind = (kind: string) => (kind.startsWith(MATERNITY) ? kind.slice(MATERNITY.length) : kind);
 export const categoryOf = (kind: string): WardrobeCategory | undefined =>
-  KINDS.find((k) => k.kind === kind)?.category;
+  KINDS.find((k) => k.kind === baseKind(kind))?.category;
 export const isGenericKind = (kind: string) => KINDS.find((k) => k.kind === kind)?.generic === true;
-export const kindSeason = (kind: string) => KINDS.find((k) => k.kind === kind)?.season;
+export const kindSeason = (kind: string) => KINDS.find((k) => k.kind === baseKind(kind))?.season;
+/** The word before an item that makes it maternity wear, whatever the item. */
+const MATERNITY_BEFORE = /(?:^|[^\w-])(?:maternity|pregnancy|bump[- ]friendly) $/;
+/** Nursing wear: only what is worn on top ("nursing shoes" and "nursing scrubs" are a nurse's). */
+const NURSING_BEFORE = /(?:^|[^\w-])(?:nursing|breastfeeding(?:[- ]friendly)?|feeding) $/;
+const NURSING_KINDS = new Set([
+  'top',
+  't-shirt',
+  'vest',
+  'tank top',
+  'bra',
+  'sports bra',
+  'dress',
+  'pajamas',
+  'nightdress',
+  'swimsuit',
+  'hoodie',
+  'sweatshirt',
+  'blouse',
+  'shirt',
+  'jumpsuit',
+]);
+function maternityKind(text: string, f: { at: number; kind: string }): string {
+  const before = text.slice(Math.max(0, f.at - 24), f.at);
+  const maternity =
+    MATERNITY_BEFORE.test(before) || (NURSING_KINDS.has(f.kind) && NURSING_BEFORE.test(before));
+  return maternity ? `${MATERNITY}${f.kind}` : f.kind;
+}
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
 const phrase = (w: string) => new RegExp(`(?<![\\w-])${escapeRe(w)}(?![\\w-])`, 'g');
@@ -204,7 +238,9 @@ function takeKinds(text: string) {
   let rest = clean;
   for (const f of taken.found)
     rest = rest.slice(0, f.at) + ' '.repeat(f.w.length) + rest.slice(f.at + f.w.length);
-  return { found, rest };
+  // Most messages say nothing of maternity wear: a substring test skips the look-back.
+  if (!/maternity|pregnancy|bump|nursing|feeding/.test(shadeless)) return { found, rest };
+  return { found: found.map((f) => ({ ...f, kind: maternityKind(shadeless, f) })), rest };
 }
 
 /**
@@ -535,6 +571,9 @@ const A_LETTER = new RegExp(String.raw`\b${LETTER}\b(?!')`, 'g');
 const alternatives = (chain: string | undefined, re: RegExp) =>
   chain ? [...chain.matchAll(re)].map((m) => m[0]) : [];
 
+/** "womens 3x", "size 2x", "in a 1x": a US plus size after a word for size or whom it is cut for. */
+const PLUS_X =
+  /\b(?:size|sz|in an?|in|womens|women's|ladies|plus|plus size|curve|curvy)(?: size)? ([1-3])x\b(?![\w-])/g;
 /** What is bought by band and cup ("34b"). */
 const CUPPED = /\b(?:bras?|sports bras?|bralettes?|bikinis?|swimsuits?|lingerie)\b/;
 
@@ -543,8 +582,14 @@ const SIZES_CLAUSE_END = /^ ?(?:$|[.,;]|please\b|for\b|respectively\b|each\b)/;
 
 /** What is no size after a figure: money, an age, a count. */
 const NOT_A_SIZE_AFTER = String.raw`(?![.,]\d)(?! ?(?:-|–|to|or less|or under|ish|max(?:imum)?|tops|each|apiece|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|years?|yrs?|y|yo|year olds?|months?|k|pairs?|percent|off)\b)(?! ?[$£€%])`;
+/** "plus size jeans 22", "womens trousers 16": an item word between the range and its size. */
+const RANGED_ITEM = KINDS.filter((k) => k.category !== 'BAG')
+  .flatMap((k) => k.words)
+  .filter((w) => /^[a-z]+$/.test(w))
+  .sort((a, b) => b.length - a.length)
+  .join('|');
 const RANGE_SIZE = new RegExp(
-  String.raw`\b(?:ladies|ladies'|lady's|womens|women's|woman's|womans|mens|men's|man's|(?<!\b(?:he'?s|she'?s|i'?m|is|am|are|quite|very|so|really|pretty|bit) )(?:petite|tall|plus|curve|curvy|maternity))(?: size)? (\d{1,2}(?:\.5)?)\b${NOT_A_SIZE_AFTER}`,
+  String.raw`\b(?:ladies|ladies'|lady's|womens|women's|woman's|womans|mens|men's|man's|(?<!\b(?:he'?s|she'?s|i'?m|is|am|are|quite|very|so|really|pretty|bit) )(?:petite|tall|plus|curve|curvy|maternity))(?: size)?(?: (?:${RANGED_ITEM}))? (\d{1,2}(?:\.5)?)\b${NOT_A_SIZE_AFTER}`,
   'g',
 );
 const SHOE_WORD = KINDS.filter((k) => k.category === 'SHOES')
@@ -565,6 +610,11 @@ const SHOE_NUMBER = new RegExp(String.raw`\b(?:number|nr|no\.) ([1-4]\d(?:\.5)?)
 const WAIST_AFTER_ITEM =
   /\b(?:jeans|trousers|chinos|pants|cords|slacks|denims)(?: ,)? (2[6-9]|3\d|4[0-4])\b(?![.,]\d)(?! ?(?:-|–|to|or|and|ish|max(?:imum)?|tops|at most|each|apiece|total|a pair|for (?:both|the (?:two|pair|lot|set)|everything|all)|\$|£|€|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|years?|yrs?|y|yo|year olds?|k|%|pairs?|percent|off)\b)(?! ?[$£€%])/g;
 
+/** A collared shirt and a bare collar figure after it, in inches (14-19) or cm (36-46). */
+const COLLAR_AFTER_SHIRT = new RegExp(
+  String.raw`(?<![\w-])(?<!\b(?:polo|football|footy|rugby|soccer|sports?|hawaiian|night|over|sweat|tee|golf|cycling|swim|rash) )(?:(?:dress|work|formal|oxford|school|smart) )?shirts?(?: ,)? (1[4-9](?:\.5)?|3[6-9]|4[0-6])\b(?! ?(?:collar|neck|inch|in|cm|")\b)${NOT_A_SIZE_AFTER}`,
+  'g',
+);
 /** A child said to be there: whose height a figure in centimetres is. */
 const A_CHILD =
   /\b(?:sons?|daughters?|kids?|child(?:ren)?|boys?|girls?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?|toddlers?|twins|youngest|eldest|little one|dd|ds|lad|lass)\b/;
@@ -666,9 +716,15 @@ function readSizes(said: string, ages: number[]): string[] {
     for (const n of [m[1]!, ...alternatives(m[2], /\d{1,2}(?:\.5)?/g)]) add(n);
   // "size 7-8", "size 7 to 8": both sizes of a label's pair (a size and the next one, or a half);
   // "size 14-16", "size 8-10": a women's size and the next (they go in twos).
+  const shoes = SHOE_WORDS.test(text);
   for (const m of text.matchAll(SIZE_PAIR)) {
-    const step = Number(m[2]) - Number(m[1]);
-    if ((step > 0 && step <= 1) || (step === 2 && Number(m[1]) % 2 === 0 && Number(m[1]) >= 4)) add(m[2]!);
+    const [lo, hi] = [Number(m[1]), Number(m[2])];
+    const step = hi - lo;
+    if ((step > 0 && step <= 1) || (step === 2 && lo % 2 === 0 && lo >= 4)) {
+      // Shoes come in every whole size: "size 6-8 trainers" is 6, 7 and 8, not a women's pair.
+      if (shoes && step === 2) add(String(lo + 1));
+      add(m[2]!);
+    }
   }
   // "sizes 10 and 12": one size each (the twins', the family's).
   for (const m of text.matchAll(/\bsizes (\d{1,2}(?:\.5)?(?: ?(?:,|and|&|or|\/) ?\d{1,2}(?:\.5)?\b)+)/g))
@@ -705,6 +761,9 @@ function readSizes(said: string, ages: number[]): string[] {
   // "jeans 32", "chinos, 34": a bare figure a waist can be, right after trousers, is the waist
   // (not a price: "jeans 30 max", "jeans 40 quid", "shorts 30 each"; nor an age or a count).
   for (const m of text.matchAll(WAIST_AFTER_ITEM)) add(m[1]!);
+  // "a shirt 41", "dress shirt 15.5": a bare figure after a collared shirt is its collar, in cm or
+  // inches (bare-figures.ts has made a price of it where a list of prices says so).
+  for (const m of text.matchAll(COLLAR_AFTER_SHIRT)) add(m[1]!);
   // "w32 l34", "waist 32 leg 30": the waist, as above.
   for (const m of text.matchAll(/\b(?:w|waist)\s?(\d{2})\s+(?:l|leg|length|inseam)\s?\d{2}\b/g)) add(m[1]!);
   // "chest 38 inches", "collar 16": a shirt's or jacket's measurement said first.
@@ -725,6 +784,8 @@ function readSizes(said: string, ages: number[]): string[] {
   for (const m of text.matchAll(SIZE_LETTERS))
     for (const l of [m[1]!, ...alternatives(m[2], A_LETTER)]) add(letter(l));
   for (const m of text.matchAll(/\b(xxs|xs|xl|xxl|xxxl|2xl|3xl)\b/g)) add(letter(m[1]!));
+  // "womens 3x", "size 2x", "plus 1x": US plus sizes (never "2x jumpers", a count).
+  for (const m of text.matchAll(PLUS_X)) add(['XL', 'XXL', 'XXXL'][Number(m[1]) - 1]!);
   for (const m of text.matchAll(/\b(?:extra[ -]small|x[ -]small)\b/g)) add(m && 'XS');
   for (const m of text.matchAll(/\b(?:extra[ -]large|x[ -]large)\b/g)) add(m && 'XL');
   const words = text.replace(/\b(?:extra[ -]|x[ -])(?:small|large)\b/g, ' ');
@@ -979,8 +1040,18 @@ function readOnce(message: string): Reading {
     if (s && seasons.length === 0) seasons.push(s);
   }
   // "baby boy 9-12m": a baby's band in months is no age in years.
-  const { age, ages } = readAges(readBabySizes(text).rest);
+  const said = readAges(readBabySizes(text).rest);
+  // "school shoes for the girls, 12 and 1": no child at school is under 4, so figures listed with
+  // school shoes that include one are shoe sizes (a kids' run goes 12, 13, 1, 2), not ages.
+  const shoeSizes =
+    kinds.length > 0 &&
+    kinds.every((k) => categoryOf(k) === 'SHOES') &&
+    /\bschool\b/.test(text) &&
+    said.ages.length > 1 &&
+    said.ages.some((a) => a < 4);
+  const { age, ages } = shoeSizes ? { age: undefined, ages: [] } : said;
   const sizes = readSizes(text, ages);
+  if (shoeSizes && sizes.length === 0) sizes.push(...said.ages.map(String));
   const adding = ADD_KINDS.test(text) && !/\bjust\b/.test(text);
   const items =
     kinds.length > 1 && !owned ? readItemScopes(text, kindsTaken, neg.colors, ages, false) : undefined;
@@ -1082,6 +1153,9 @@ const offTopic = (r: Reading) =>
 export const sexualisesChild = (r: Pick<Reading, 'text' | 'forAge'>) =>
   SEXUALISED.test(r.text) && ((r.forAge !== undefined && r.forAge < 18) || A_CHILD_SAID.test(r.text));
 
+/** The bright colours said as a family (vocabulary.ts COLOR_FAMILIES). */
+const BRIGHT_ALONE = /\b(?:bright|vibrant) (?:colou?rs?|shades|tones)\b/;
+
 function intentOf(r: Reading): Reading['intent'] {
   // Skipping an approval, or another household's or child's data (OTHERS_DATA): refused.
   // Dressing a minor to pass for an adult where age is checked (UNDERAGE_ENTRY) too.
@@ -1108,6 +1182,9 @@ function intentOf(r: Reading): Reading['intent'] {
   if (r.pairsShown !== undefined && PAIR_QUESTION.test(r.text)) return 'pair';
   if (BUY_SHOWN.test(r.text) && states(r) === 0 && !DECLINED.test(r.text)) return 'buy';
   if (r.owned || r.pairsShown !== undefined) return 'pair';
+  // "bright colours for my kids" with no item yet: the item is asked first (the colours are kept
+  // when an item is said with them, or is in the brief already: a clarify then searches on).
+  if (r.kinds.length === 0 && states(r) === r.colors.length && BRIGHT_ALONE.test(r.text)) return 'clarify';
   if (states(r) > 0) return 'search';
   if (SHOPPING.test(r.text.replace(HELP_THANKED, ' ')) || DECLINED.test(r.text) || ANSWER.test(r.text))
     return 'clarify';

@@ -1,5 +1,5 @@
 import type { Brief, SearchCommerceArgs } from '@hs/contracts';
-import { categoryOf, isGenericKind } from './read-message.ts';
+import { baseKind, categoryOf, isGenericKind } from './read-message.ts';
 
 /**
  * When nothing matches, the stylist loosens one constraint at a time, always in this order, and
@@ -42,9 +42,11 @@ export function searchFor(
   const relaxed = new Set(applicable(brief, kind, brand).slice(0, level));
   const args: SearchCommerceArgs = { limit: SEARCH_LIMIT };
   const category = kind ? categoryOf(kind) : brief.categories?.[0];
+  // Maternity wear of a generic item ("a maternity top") is searched by "maternity" alone.
+  const said = kind && isGenericKind(baseKind(kind)) && kind !== baseKind(kind) ? 'maternity' : kind;
   const words = [
     ...(brand && !relaxed.has('brand') ? [brand] : []),
-    ...(kind && !isGenericKind(kind) && !relaxed.has('kind') ? [kind] : []),
+    ...(said && !isGenericKind(said) && !relaxed.has('kind') ? [said] : []),
   ];
   if (words.length > 0) args.query = words.join(' ');
   if (category) args.category = category;

@@ -427,6 +427,12 @@ export const KINDS: Kind[] = [
     category: 'ACCESSORY',
     words: ['scarves', 'scarfs', 'scarf', 'snoods', 'snood', 'neck warmers', 'neck warmer', 'neck gaiter'],
   },
+  // A head covering: "a black headscarf", "a hijab" (a "hijab friendly dress" is a dress: MODIFIER_WORDS).
+  {
+    kind: 'headscarf',
+    category: 'ACCESSORY',
+    words: ['headscarves', 'headscarf', 'head scarves', 'head scarf', 'hijabs', 'hijab'],
+  },
   { kind: 'gloves', category: 'ACCESSORY', words: ['gloves', 'mittens', 'mitts'] },
   { kind: 'belt', category: 'ACCESSORY', words: ['belts', 'belt'] },
   // "black tie" is a dress code (NOT_GARMENTS), "tie-dye" a pattern: neither is a tie.
@@ -725,7 +731,7 @@ export const READ_AS_WRITTEN = new Set([
   'sunhat',
 ]);
 
-export const MODIFIER_WORDS = new Set(['denim', 'denims', 'jean', 'dress']);
+export const MODIFIER_WORDS = new Set(['denim', 'denims', 'jean', 'dress', 'hijab']);
 /**
  * Top words that describe a dress right after them: "a jumper dress", "a shirt dress", "a t-shirt
  * dress" are dresses, not a top as well.
@@ -857,6 +863,17 @@ export const COLOR_FAMILIES: Array<[string, string[]]> = [
   ...['dark colours', 'dark colors', 'dark colour', 'dark color', 'dark tones', 'dark shades'].map(
     (w): [string, string[]] => [w, ['black', 'navy', 'grey', 'burgundy']],
   ),
+  // "bright colours", "something in vibrant colours": the vivid colours, no one of them asked.
+  ...[
+    'bright colours',
+    'bright colors',
+    'bright colour',
+    'bright color',
+    'bright shades',
+    'bright tones',
+    'vibrant colours',
+    'vibrant colors',
+  ].map((w): [string, string[]] => [w, ['red', 'yellow', 'orange', 'pink', 'green', 'blue']]),
   ...['jewel tones', 'jewel tone', 'jewel colours', 'jewel colors', 'jewel-toned', 'jewel toned'].map(
     (w): [string, string[]] => [w, ['green', 'blue', 'purple', 'red']],
   ),
