@@ -61,6 +61,8 @@ export const BODY_OVER_LIMIT_HEADER = 'x-body-over-limit';
 
 export function refuseBodiesOverGatewayLimit(app: FastifyInstance): void {
   app.addHook('preParsing', async (request) => {
+    // A path with no route is 404 whatever its body, as it is with a small one.
+    if (request.is404) return;
     if (request.headers[BODY_OVER_LIMIT_HEADER] !== undefined) throw payloadTooLarge();
   });
 }

@@ -21,7 +21,7 @@ import {
 } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { type HeldBody, jsonBodyForPeer, OVER_LIMIT } from './request-body.ts';
+import { bodyForPeer, type HeldBody, OVER_LIMIT } from './request-body.ts';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -164,8 +164,8 @@ export async function forward(
     url?: string;
     body?: Buffer;
     streamSilenceMs?: number;
-    /** The body limit for JSON bodies, which are not streamed (request-body.ts jsonBodyForPeer). */
-    readJsonUpTo?: number;
+    /** The body limit for a member's bodies, which are read whole first (request-body.ts bodyForPeer). */
+    readBodyUpTo?: number;
     /** The body was over this limit and dropped: the peer answers 413 after its own checks. */
     overLimit?: number;
   },
@@ -200,11 +200,13 @@ export async function forward(
   let held: HeldBody | undefined;
   // Only a member's call: public routes (a signed link, the live view) stream as they come, so
   // nobody without an account can take the gateway's room for held bodies.
-  if (hasBody && body === undefined && overLimit === undefined && target.readJsonUpTo && identity) {
+  let streamed: Readable | undefined;
+  if (hasBody && body === undefined && overLimit === undefined && target.readBodyUpTo && identity) {
     try {
-      const read = await jsonBodyForPeer(request, target.readJsonUpTo);
-      if (read === OVER_LIMIT) overLimit = target.readJsonUpTo;
-      else if (read) {
+      const read = await bodyForPeer(request, target.readBodyUpTo);
+      if (read === OVER_LIMIT) overLimit = target.readBodyUpTo;
+      else if (read instanceof Readable) streamed = read;
+      else {
         held = read;
         body = read.bytes;
       }
@@ -245,7 +247,9 @@ export async function forward(
       // healthy peer (undici's own headersTimeout restarts the same way). A client too slow is
       // cut by REQUEST_TIMEOUT_SECONDS (408); a peer that stops reading stops the chunks, so its
       // silence is still a 504 after the timeout.
-      body: hasBody ? (body ?? (request.body as Readable).pipe(restartingOnEachChunk(headerTimer))) : null,
+      body: hasBody
+        ? (body ?? (streamed ?? (request.body as Readable)).pipe(restartingOnEachChunk(headerTimer)))
+        : null,
       // A streamed upload gets a connection of its own: a peer that refused it early closes that
       // connection, and a kept-alive one would fail the next upload (EPIPE, no retry for streams).
       reset: hasBody && body === undefined,
@@ -261,6 +265,9 @@ export async function forward(
       endClientClosed(request, reply, { peer: target.service });
       return reply;
     }
+    // The rest of the client's upload is unread: the connection cannot carry another request
+    // (kept alive, the client's next one waited 30 s for nothing and was reset).
+    if (hasBody && !request.raw.readableEnded) reply.header('connection', 'close');
     throw unanswered(target, abort.signal, err);
   } finally {
     clearTimeout(headerTimer);

@@ -1,6 +1,8 @@
 // Idempotency-Key on forwarded writes (every create and chat turn the gateway passes on): the
 // first success is kept and a retry with the same key and body gets it again without reaching
 // the owning service twice (rules in domain/idempotency.ts, store in idempotency-store.ts).
+
+import { Readable } from 'node:stream';
 import {
   conflict,
   endClientClosed,
@@ -24,7 +26,7 @@ import {
   upstreamHeaders,
 } from './forward.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
-import { type HeldBody, jsonBodyForPeer, OVER_LIMIT, readBody } from './request-body.ts';
+import { bodyForPeer, type HeldBody, OVER_LIMIT } from './request-body.ts';
 
 type Target = Parameters<typeof forward>[2];
 /** What is kept of a forwarded reply: enough to answer a retry as the first was answered. */
@@ -36,6 +38,8 @@ const demotedSince = (kept: Kept, role: string) =>
   kept.role !== undefined && (ROLE_RANK[role] ?? 0) < (ROLE_RANK[kept.role] ?? 0);
 
 const KEPT_HEADERS = ['content-type', 'etag', 'location', 'last-modified'];
+/** A mission's chat, the one create whose reply may be an event stream. */
+const CHAT_PATH = /^\/api\/v1\/households\/[^/?]+\/orchestrator\/missions\/[^/?]+\/chat(?:\?|$)/;
 export const STREAMED_REPLAY =
   "This Idempotency-Key's streamed turn already ran; read its events from the mission's stream";
 
@@ -147,16 +151,18 @@ export async function forwardIdempotent(
       ],
       422,
     );
-  // As any forwarded JSON body (request-body.ts): one over the limit goes on without it, for the
-  // service's 403/404 before its 413, and is never kept.
+  // As any member's body (request-body.ts): one over the limit goes on without it, for the
+  // service's 403/404 before its 413, and is never kept. It is compared whole, so with no room
+  // left to hold it the request is refused (503), never read beyond the gateway's budget.
   let body: Buffer;
   let held: HeldBody | undefined;
   try {
-    const read = await jsonBodyForPeer(request, deps.bodyLimit);
+    const read = await bodyForPeer(request, deps.bodyLimit, 'refuse');
     if (read === OVER_LIMIT)
       return await forward(request, reply, { ...target, overLimit: deps.bodyLimit }, identity);
+    if (read instanceof Readable) throw new Error('a keyed body is never streamed');
     held = read;
-    body = read?.bytes ?? (await readBody(request, deps.bodyLimit));
+    body = read.bytes;
   } catch (err) {
     if (request.raw.destroyed) {
       // The client went away mid-body: nobody is left to answer.
@@ -167,7 +173,9 @@ export async function forwardIdempotent(
     if (!request.raw.complete) reply.header('connection', 'close');
     throw err;
   }
-  const streamed = (request.headers.accept ?? '').includes('text/event-stream');
+  // Only a chat turn answers as an event stream; any other create asking for one gets JSON, kept.
+  const streamed =
+    (request.headers.accept ?? '').includes('text/event-stream') && CHAT_PATH.test(request.url);
   try {
     const result = await deps.idempotency.run<Kept>(scope, key, fingerprintable(body), async () => {
       if (streamed) {

@@ -32,7 +32,7 @@ export function registerProxyRoutes(app: ServiceApp, ctx: GatewayContext): void 
     peer: ctx.config.peers[service],
     timeoutMs: ctx.config.internalTimeoutMs,
     streamSilenceMs: ctx.config.streamSilenceMs,
-    readJsonUpTo: ctx.config.bodyLimit,
+    readBodyUpTo: ctx.config.bodyLimit,
   });
 
   // Bodies are passed through as raw streams: the owning service parses and limits them.
