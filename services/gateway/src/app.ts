@@ -30,6 +30,7 @@ import { registerAuthentication } from './plugins/authenticate.ts';
 import { accessHousehold } from './plugins/household-access.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { registerResourceExistence } from './plugins/resource-exists.ts';
+import { registerUpgradeRequests } from './plugins/upgrade-requests.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 
 const REQUIRED_PEERS = ['orchestrator', 'wardrobe', 'commerce'] as const;
@@ -106,6 +107,8 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     buyflow: createBuyflow({ store, cartprep: peers.cartprep, background: deps.background !== false }),
     logger,
   };
+  // First: an upgrade request refused by any later check still gets its socket ended.
+  await registerUpgradeRequests(app);
   registerAuthentication(app, tokens, config.internalToken);
   registerRouteAccess(app, {
     roleOf: async (request) => {

@@ -1,4 +1,3 @@
-import fastifyWebsocket from '@fastify/websocket';
 import { ErrorEnvelope, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
 import {
   type Caller,
@@ -18,6 +17,7 @@ import { voiceRefusal } from '../domain/voice-rules.ts';
 import { currentUser } from '../plugins/authenticate.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
 import { CHAT_TURNS } from '../plugins/rate-limits.ts';
+import { VOICE_SOCKET_PATH } from '../plugins/upgrade-requests.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -108,10 +108,10 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
     timeoutMs: ctx.config.internalTimeoutMs,
   });
   await app.register(async (scope: ServiceApp) => {
-    await scope.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
-    // Public: the voice token in the query is the credential (browsers cannot set headers on a WebSocket).
+    // Public: the voice token in the query is the credential (browsers cannot set headers on a
+    // WebSocket). WebSocket support itself is the whole app's (plugins/upgrade-requests.ts).
     scope.get(
-      '/api/v1/voice/ws',
+      VOICE_SOCKET_PATH,
       { websocket: true, config: { public: true }, schema: { hide: true } },
       (socket, request) => {
         // One request line per socket, written when it closes: 101, with how it closed (4401 refused).
