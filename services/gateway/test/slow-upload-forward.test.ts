@@ -29,13 +29,13 @@ afterAll(async () => {
   await peer.close();
 });
 
-/** A PUT whose body arrives in `chunks` pieces of 1 KB, one every 250 ms. */
-function slowUpload(path: string, chunks: number) {
+/** A PUT whose body arrives in `chunks` pieces of 1 KB, one every `gapMs` (250 ms). */
+function slowUpload(path: string, chunks: number, gapMs = 250) {
   let sent = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (sent === chunks) return controller.close();
-      if (sent > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      if (sent > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
       sent++;
       controller.enqueue(new Uint8Array(1024).fill(7));
     },
@@ -54,6 +54,12 @@ describe('forwarding a slow upload', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ size: 8192 });
   }, 10_000);
+
+  it('does not blame the peer while the client pauses mid-upload (a 2.5 s pause, timeout 1 s)', async () => {
+    const res = await slowUpload('/api/v1/uploads/households/h_1/img_2?sig=abc', 3, 2500);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ size: 3072 });
+  }, 15_000);
 
   it('still answers 504 when the peer has every byte and does not answer', async () => {
     const res = await slowUpload('/api/v1/uploads/households/h_1/hung?sig=abc', 2);
