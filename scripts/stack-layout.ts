@@ -5,7 +5,10 @@
 // processes) and its all-in-one mode (one process).
 import { join } from 'node:path';
 import { ServiceName } from '@hs/contracts';
-import { SERVICE_NODE_OPTIONS } from '@hs/service-kit';
+import { envNumber, SERVICE_NODE_OPTIONS } from '@hs/service-kit';
+import { z } from 'zod';
+
+const portBaseSchema = envNumber(z.number().int().min(1).max(65_528)).default(8080);
 
 export type StackLayout = {
   services: Array<readonly [ServiceName, number]>;
@@ -14,9 +17,12 @@ export type StackLayout = {
 };
 
 export function stackLayout(root: string, portBaseValue = process.env.PORT_BASE): StackLayout {
-  const portBase = Number(portBaseValue ?? 8080);
-  if (!Number.isInteger(portBase) || portBase < 1 || portBase > 65_528)
-    throw new Error(`PORT_BASE must be a port number (1–65528), got ${portBaseValue}`);
+  // Read like the services' own numeric settings: plain decimal digits only (Number() took
+  // `0x2500` as 9472), and an empty value counts as unset.
+  const parsed = portBaseSchema.safeParse(portBaseValue || undefined);
+  if (!parsed.success)
+    throw new Error(`PORT_BASE must be a port number (1–65528), got ${JSON.stringify(portBaseValue)}`);
+  const portBase = parsed.data;
   const services = ServiceName.options.map((service, i) => [service, portBase + i] as const);
   const peerUrls = Object.fromEntries(
     services.map(([s, port]) => [

@@ -71,7 +71,29 @@ export function collectConfigProblems<T>(load: () => T): T {
 
 export const envBool = (fallback: boolean) =>
   z.stringbool({ truthy: ['true', '1', 'yes', 'on'], falsy: ['false', '0', 'no', 'off'] }).default(fallback);
-export const envNumber = (fallback: number) => z.coerce.number().finite().default(fallback);
+/** Whole numbers and numbers with a fraction as an operator writes them: decimal digits only. */
+const WHOLE_TEXT = /^-?\d+$/;
+const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * A numeric setting: plain decimal text (digits, an optional leading `-`, and a decimal point when
+ * `number` allows fractions) read by `number`, which holds the setting's bounds. JavaScript's
+ * `Number()` (what `z.coerce.number()` uses) also reads hex (`0x2500`), exponents (`9.52e3`) and
+ * surrounding spaces, so a typo became another value instead of stopping the boot.
+ */
+export function envNumber<T extends z.ZodNumber>(number: T) {
+  const whole = number.format === 'safeint';
+  return z
+    .string()
+    .regex(
+      whole ? WHOLE_TEXT : DECIMAL_TEXT,
+      whole
+        ? 'must be a whole number in plain decimal digits (no "+", hex, exponent or spaces)'
+        : 'must be a number in plain decimal notation, such as 30 or 2.5 (no "+", hex, exponent or spaces)',
+    )
+    .transform(Number)
+    .pipe(number);
+}
 export const envList = () =>
   z
     .string()
@@ -82,6 +104,29 @@ export const envList = () =>
         .map((s) => s.trim())
         .filter(Boolean),
     );
+
+/** A host name label: letters, digits and inner hyphens, 1 to 63 characters. */
+const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** `shop.example.com`, or `*.example.com` / `.example.com` (the same: a domain covers its subdomains). */
+function isDomainEntry(entry: string): boolean {
+  const host = entry.replace(/^\*?\./, '');
+  return host.length <= 253 && host.split('.').every((label) => HOST_LABEL.test(label));
+}
+
+/**
+ * A comma-separated list of bare domain names (an allowlist of merchant domains): a URL, a port or
+ * a path never matches a host, so the list would refuse everything while the boot said nothing.
+ */
+export const envDomainList = () =>
+  envList().superRefine((entries, ctx) => {
+    const bad = entries.find((entry) => !isDomainEntry(entry));
+    if (bad !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be comma-separated bare domain names such as shop.example.com or *.example.com (no scheme, port, path or trailing dot); ${JSON.stringify(bad)} is not one`,
+      });
+  });
 
 /**
  * A URL services make HTTP requests to: http or https only (`fetch` and undici refuse other
@@ -123,23 +168,25 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
   return {
     APP_ENV: z.enum(APP_ENVS).default('dev'),
     HOST: z.string().min(1).default('127.0.0.1'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS[service]),
+    PORT: envNumber(z.number().int().min(0).max(65535)).default(DEFAULT_PORTS[service]),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Read by the logger (logger.ts): `json` always writes JSON lines, `pretty` (as unset) only on a TTY.
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     CORS_ORIGINS: envList().refine((origins) => origins.every(isOrigin), {
       error:
         'must be comma-separated origins such as https://app.example.com (scheme, host, optional port; no path)',
     }),
-    BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+    BODY_LIMIT_BYTES: envNumber(z.number().int().positive()).default(1_048_576),
     // A request slower to arrive is cut (408); 0 or less would switch that off without a word.
-    REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
-    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
-    INTERNAL_API_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
+    REQUEST_TIMEOUT_SECONDS: envNumber(z.number().positive().max(3600)).default(30),
+    SHUTDOWN_GRACE_SECONDS: envNumber(z.number().min(0).max(3600)).default(10),
+    INTERNAL_API_TIMEOUT_SECONDS: envNumber(z.number().positive().max(300)).default(10),
     PUBLIC_BASE_URL: httpUrl().optional(),
     PERSISTENCE_BACKEND: z.enum(['inmemory', 'sqlite', 'docstore']).default('inmemory'),
     DATA_DIR: z.string().min(1).default('./.data'),
     // A cap on the sqlite file (MB; unset: none): the service answers 503 and /ready turns 503
     // when it is reached, before the disk itself fills.
-    SQLITE_MAX_SIZE_MB: z.coerce.number().positive().optional(),
+    SQLITE_MAX_SIZE_MB: envNumber(z.number().positive()).optional(),
     FIRESTORE_PROJECT_ID: z.string().optional(),
     FIRESTORE_DATABASE_ID: z.string().optional(),
     ...peers,

@@ -1,4 +1,4 @@
-import { type BaseConfig, loadConfig } from '@hs/service-kit';
+import { type BaseConfig, envNumber, loadConfig } from '@hs/service-kit';
 import { storageEnvShape, storageSettingsFrom } from '@hs/storage';
 import { z } from 'zod';
 
@@ -8,7 +8,7 @@ export function loadArtifactsAuditConfig(env: NodeJS.ProcessEnv = process.env) {
     'artifacts-audit',
     () => ({
       ...storageEnvShape(),
-      ARTIFACT_SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(604_800).default(3600),
+      ARTIFACT_SIGNED_URL_TTL_SECONDS: envNumber(z.number().int().min(60).max(604_800)).default(3600),
     }),
     env,
   );

@@ -1,4 +1,11 @@
-import { type BaseConfig, configProblem, envBool, envList, loadConfig } from '@hs/service-kit';
+import {
+  type BaseConfig,
+  configProblem,
+  envBool,
+  envDomainList,
+  envNumber,
+  loadConfig,
+} from '@hs/service-kit';
 import { z } from 'zod';
 import { DEFAULT_MAX_OFFERS_PER_HOUSEHOLD } from './adapters/offer-repository.ts';
 
@@ -8,14 +15,11 @@ export function loadCommerceConfig(env: NodeJS.ProcessEnv = process.env) {
     'commerce',
     () => ({
       COMMERCE_ENFORCE_DOMAIN_ALLOWLIST: envBool(false),
-      COMMERCE_ALLOWED_DOMAINS: envList(),
+      COMMERCE_ALLOWED_DOMAINS: envDomainList(),
       // What one household may hold: one member must not fill the disk every household shares.
-      COMMERCE_MAX_OFFERS_PER_HOUSEHOLD: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(10_000_000)
-        .default(DEFAULT_MAX_OFFERS_PER_HOUSEHOLD),
+      COMMERCE_MAX_OFFERS_PER_HOUSEHOLD: envNumber(z.number().int().min(1).max(10_000_000)).default(
+        DEFAULT_MAX_OFFERS_PER_HOUSEHOLD,
+      ),
     }),
     env,
   );

@@ -1,9 +1,11 @@
+import { isIP } from 'node:net';
 import { privateMerchantHosts } from '@hs/browser/private-merchant-hosts';
 import {
   type BaseConfig,
   configProblem,
   envBool,
   envList,
+  envNumber,
   httpUrl,
   isProductionLike,
   loadConfig,
@@ -20,7 +22,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     (appEnv) => ({
       AUTH_MODE: z.enum(['dev', 'oidc']).default(isProductionLike(appEnv) ? 'oidc' : 'dev'),
       AUTH_JWT_SECRET: z.string().min(1).default(DEV_JWT_SECRET),
-      AUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+      AUTH_TOKEN_TTL_SECONDS: envNumber(z.number().int().min(60).max(86_400)).default(3600),
       AUTH_ISSUER: z.string().min(1).default('household-styling-gateway'),
       AUTH_AUDIENCE: z.string().min(1).default('household-styling-api'),
       OIDC_ISSUER: httpUrl().optional(),
@@ -29,27 +31,27 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       OIDC_EMAILS_ALWAYS_VERIFIED: envBool(false),
       BUYFLOW_INTERNAL_TOKEN: z.string().min(1).default('dev-buyflow-internal-token'),
       REQUIRE_BUYFLOW_INTERNAL_TOKEN: envBool(true),
-      CHECKOUT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(1800),
-      AUDIT_RETRY_MAX_SECONDS: z.coerce.number().positive().default(60),
-      RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
-      RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
-      RATE_LIMIT_CONFIRM_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
-      RATE_LIMIT_EVENTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
-      RATE_LIMIT_HOUSEHOLDS_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(50),
-      MAX_STREAMS_PER_USER: z.coerce.number().int().min(0).max(100_000).default(20),
-      MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(1024),
+      CHECKOUT_TOKEN_TTL_SECONDS: envNumber(z.number().int().min(30).max(86_400)).default(1800),
+      AUDIT_RETRY_MAX_SECONDS: envNumber(z.number().positive()).default(60),
+      RATE_LIMIT_LOGIN_PER_MINUTE: envNumber(z.number().int().min(0).max(1_000_000)).default(30),
+      RATE_LIMIT_CHAT_PER_MINUTE: envNumber(z.number().int().min(0).max(1_000_000)).default(30),
+      RATE_LIMIT_CONFIRM_PER_MINUTE: envNumber(z.number().int().min(0).max(1_000_000)).default(10),
+      RATE_LIMIT_EVENTS_PER_MINUTE: envNumber(z.number().int().min(0).max(1_000_000)).default(120),
+      RATE_LIMIT_HOUSEHOLDS_PER_DAY: envNumber(z.number().int().min(0).max(1_000_000)).default(50),
+      MAX_STREAMS_PER_USER: envNumber(z.number().int().min(0).max(100_000)).default(20),
+      MAX_CONNECTIONS_PER_CLIENT: envNumber(z.number().int().min(0).max(1_000_000)).default(1024),
       TRUST_PROXY: z
         .string()
-        .regex(
-          /^(\d{1,2}|[0-9a-fA-F.:/]+(,\s*[0-9a-fA-F.:/]+)*)$/,
-          'must be a hop count or comma-separated addresses/CIDRs',
-        )
+        .superRefine((value, ctx) => {
+          const problem = trustProxyProblem(value);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
         .optional(),
       // Keep it above 15 s: the peers send a keep-alive every 15 s at most (tests use less).
-      UPSTREAM_STREAM_SILENCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(45),
-      STREAM_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
-      VOICE_SESSION_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
-      VOICE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+      UPSTREAM_STREAM_SILENCE_SECONDS: envNumber(z.number().int().min(1).max(3600)).default(45),
+      STREAM_TOKEN_TTL_SECONDS: envNumber(z.number().int().min(30).max(3600)).default(300),
+      VOICE_SESSION_TTL_SECONDS: envNumber(z.number().int().min(30).max(3600)).default(300),
+      VOICE_RATE_LIMIT_PER_MINUTE: envNumber(z.number().int().min(1).max(100_000)).default(10),
       ALLOW_PRIVATE_MERCHANT_HOSTS: envList(),
     }),
     env,
@@ -116,6 +118,53 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
       publicWsBase: base.publicBaseUrl.replace(/^http/, 'ws'),
     },
   };
+}
+
+/** The names @fastify/proxy-addr expands to address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * Why @fastify/proxy-addr would refuse a TRUST_PROXY entry (it throws at boot, deep in Fastify,
+ * without naming the setting), or null: an IPv4 or IPv6 address, optionally with a prefix length
+ * (1 to 32, or to 128; proxy-addr refuses 0) or an IPv4 netmask, or one of its range names.
+ */
+function trustProxyEntryProblem(entry: string): string | null {
+  if (PROXY_RANGE_NAMES.includes(entry)) return null;
+  const slash = entry.lastIndexOf('/');
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  const version = isIP(address);
+  if (version === 0) return 'is not an address, a CIDR or a range name';
+  if (slash === -1) return null;
+  const range = entry.slice(slash + 1);
+  const max = version === 4 ? 32 : 128;
+  if (/^\d+$/.test(range))
+    return Number(range) >= 1 && Number(range) <= max ? null : `has a prefix length outside 1-${max}`;
+  if (version === 4 && isIPv4Netmask(range)) return null;
+  return `has a prefix length outside 1-${max}`;
+}
+
+/** `255.255.255.0`: ones then zeros, not all zeros (proxy-addr refuses a zero-length range). */
+function isIPv4Netmask(text: string): boolean {
+  if (isIP(text) !== 4 || !/^\d+(\.\d+){3}$/.test(text)) return false;
+  const bits = text
+    .split('.')
+    .map((part) => Number(part).toString(2).padStart(8, '0'))
+    .join('');
+  return /^1+0*$/.test(bits);
+}
+
+/** TRUST_PROXY: a hop count (0-99), or comma-separated entries trustProxyEntryProblem accepts. */
+function trustProxyProblem(value: string): string | null {
+  const form =
+    'must be a hop count (0-99) or comma-separated proxy addresses, CIDRs (10.0.0.0/8) or range names (loopback, linklocal, uniquelocal)';
+  if (/^\d{1,2}$/.test(value)) return null;
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (entry === '') return `${form}; it has an empty entry`;
+    const problem = trustProxyEntryProblem(entry);
+    if (problem) return `${form}; ${JSON.stringify(entry)} ${problem}`;
+  }
+  return null;
 }
 
 function trustProxyOf(value: string | undefined): false | number | string {

@@ -1,4 +1,4 @@
-import { type BaseConfig, configProblem, httpUrl, loadConfig } from '@hs/service-kit';
+import { type BaseConfig, configProblem, envNumber, httpUrl, loadConfig } from '@hs/service-kit';
 import { storageEnvShape, storageSettingsFrom } from '@hs/storage';
 import { z } from 'zod';
 
@@ -12,18 +12,19 @@ export function loadVtoConfig(env: NodeJS.ProcessEnv = process.env) {
       VTO_INFERENCE_BACKEND: z.enum(['simulated', 'http', 'inline']).default('simulated'),
       VTO_HTTP_ENDPOINT: httpUrl().optional(),
       VTO_HTTP_AUTH_TOKEN: z.string().min(1).optional(),
-      VTO_HTTP_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
-      VTO_FETCH_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
-      VTO_MAX_IMAGE_BYTES: z.coerce
-        .number()
-        .int()
-        .positive()
-        .max(50 * MIB)
-        .default(10 * MIB),
-      VTO_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-      VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD: z.coerce.number().int().min(1).max(1000).default(5),
-      VTO_MAX_ACTIVE_JOBS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
-      VTO_WORKER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+      VTO_HTTP_TIMEOUT_SECONDS: envNumber(z.number().positive().max(600)).default(60),
+      VTO_FETCH_TIMEOUT_SECONDS: envNumber(z.number().positive().max(120)).default(10),
+      VTO_MAX_IMAGE_BYTES: envNumber(
+        z
+          .number()
+          .int()
+          .positive()
+          .max(50 * MIB),
+      ).default(10 * MIB),
+      VTO_WORKER_CONCURRENCY: envNumber(z.number().int().min(1).max(32)).default(2),
+      VTO_MAX_ACTIVE_JOBS_PER_HOUSEHOLD: envNumber(z.number().int().min(1).max(1000)).default(5),
+      VTO_MAX_ACTIVE_JOBS_PER_USER: envNumber(z.number().int().min(1).max(1000)).default(5),
+      VTO_WORKER_POLL_MS: envNumber(z.number().int().min(10).max(60_000)).default(1000),
       // The same storage settings as the services that write images, so `local://` refs of
       // wardrobe images resolve when the services share ARTIFACT_LOCAL_DIR.
       ...storageEnvShape(),
