@@ -73,7 +73,7 @@ export interface ServiceAppOptions {
   /** When set, GET /metrics requires it as X-Internal-Token (the gateway: never public). */
   metricsToken?: string;
   /** Fastify's trustProxy: whose X-Forwarded-For/-Proto give `request.ip` and `protocol` (default: nobody). */
-  trustProxy?: false | number | string;
+  trustProxy?: false | string | ((address: string, hop: number) => boolean);
   /** Named checks behind GET /ready (store reachable, required peers up). */
   readiness?: Record<string, ReadinessCheck>;
   /**
@@ -110,7 +110,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   const requestTimeout = options.requestTimeoutMs ?? options.config?.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     // A hop count or an address list; Fastify's overloads reject the union, its runtime takes both.
-    ...(options.trustProxy ? { trustProxy: options.trustProxy as string } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     // One line per request comes from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),

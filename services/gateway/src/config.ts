@@ -167,9 +167,17 @@ function trustProxyProblem(value: string): string | null {
   return null;
 }
 
-function trustProxyOf(value: string | undefined): false | number | string {
+/** Trusts the first `hops` proxies in front of us: the socket's address is hop 0. */
+export type TrustHops = (address: string, hop: number) => boolean;
+
+function trustProxyOf(value: string | undefined): false | TrustHops | string {
   if (!value) return false;
-  return /^\d+$/.test(value) ? Number(value) : value.replace(/\s+/g, '');
+  if (!/^\d+$/.test(value)) return value.replace(/\s+/g, '');
+  const hops = Number(value);
+  // Fastify 5 takes a number for "trust nobody" (hop counts were switched off there): with
+  // TRUST_PROXY=1 behind the ingress every client had the ingress's address, one rate-limit
+  // bucket for the whole country. proxy-addr still honours a function of the hop.
+  return hops === 0 ? false : (_address, hop) => hop < hops;
 }
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig> & BaseConfig;

@@ -5,6 +5,7 @@ import { REPO_ROOT } from '@hs/testing';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../src/config.ts';
+import { buildGateway } from './gateway-harness.ts';
 
 function problemOf(trustProxy: string): string {
   try {
@@ -55,7 +56,7 @@ describe('TRUST_PROXY', () => {
     for (const value of accepted) {
       const config = loadGatewayConfig({ APP_ENV: 'test', TRUST_PROXY: value });
       // What the gateway hands Fastify (createApp): it compiles the list at construction.
-      const app = Fastify(config.trustProxy ? { trustProxy: config.trustProxy as string } : {});
+      const app = Fastify(config.trustProxy ? { trustProxy: config.trustProxy } : {});
       await app.ready();
       await app.close();
     }
@@ -78,5 +79,27 @@ describe('TRUST_PROXY', () => {
         'CIDRs (10.0.0.0/8) or range names (loopback, linklocal, uniquelocal); "abc" is not an address, a CIDR ' +
         'or a range name (value: "127.0.0.1,abc")',
     );
+  });
+
+  it('a hop count gives each client behind the proxy its own address (its own sign-in limit)', async () => {
+    const gateway = await buildGateway({ TRUST_PROXY: '1', RATE_LIMIT_LOGIN_PER_MINUTE: '2' });
+    try {
+      const login = (forwardedFor: string) =>
+        gateway.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          headers: { 'x-forwarded-for': forwardedFor },
+          payload: { idToken: `hops-${forwardedFor}@x.test` },
+        });
+      // The ingress (the socket's address) appends the client it saw; what the client wrote before
+      // that is not trusted.
+      expect((await login('9.9.9.9, 203.0.113.7')).statusCode).toBe(200);
+      expect((await login('8.8.8.8, 203.0.113.7')).statusCode).toBe(200);
+      expect((await login('203.0.113.7')).statusCode).toBe(429);
+      // Another family behind the same ingress is not held back by that one.
+      expect((await login('198.51.100.20')).statusCode).toBe(200);
+    } finally {
+      await gateway.close();
+    }
   });
 });
