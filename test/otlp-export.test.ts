@@ -105,4 +105,24 @@ describe('OpenTelemetry export', () => {
       await stack.close();
     }
   }, 60_000);
+
+  it('applies OTEL_TRACES_SAMPLER: always_off exports no span at all', async () => {
+    const stack = await startStack({
+      services: ['gateway'],
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_TRACES_SAMPLER: 'always_off',
+      },
+    });
+    try {
+      const before = receiver.spans.length;
+      for (let i = 0; i < 5; i++) expect((await fetch(`${stack.url('gateway')}/api/v1/me`)).status).toBe(401);
+      // Well past the export delay: a span would be at the receiver by now.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(receiver.spans.slice(before).filter((s) => s.service === 'gateway')).toEqual([]);
+    } finally {
+      await stack.close();
+    }
+  });
 });

@@ -12,10 +12,8 @@ const SAMPLERS = [
   'parentbased_always_on',
   'parentbased_always_off',
   'parentbased_traceidratio',
-  'jaeger_remote',
-  'parentbased_jaeger_remote',
-  'xray',
-];
+] as const;
+export type SamplerName = (typeof SAMPLERS)[number];
 
 /**
  * Checked only when export is on (an endpoint is set): a platform that sets OTEL_* for every
@@ -57,11 +55,21 @@ export function checkTracingSettings(env: NodeJS.ProcessEnv): void {
       `spans are exported over OTLP/HTTP (JSON); ${protocolName} ${JSON.stringify(protocol)} is not supported`,
     );
   const sampler = set('OTEL_TRACES_SAMPLER');
-  if (sampler !== undefined && !SAMPLERS.includes(sampler))
+  if (sampler !== undefined && !(SAMPLERS as readonly string[]).includes(sampler))
     configProblem(
       `OTEL_TRACES_SAMPLER must be one of ${SAMPLERS.join(', ')} (got ${JSON.stringify(sampler)})`,
     );
   const ratio = set('OTEL_TRACES_SAMPLER_ARG');
   if (ratio !== undefined && sampler?.endsWith('traceidratio') && !(Number(ratio) >= 0 && Number(ratio) <= 1))
     configProblem(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1 (got ${JSON.stringify(ratio)})`);
+}
+
+/**
+ * The sampler the environment asks for (checked above): its name (default
+ * `parentbased_always_on`) and, for the ratio samplers, the ratio (default 1).
+ */
+export function samplerSetting(env: NodeJS.ProcessEnv): { name: SamplerName; ratio: number } {
+  const name = (env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on') as SamplerName;
+  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  return { name, ratio: arg ? Number(arg) : 1 };
 }

@@ -9,6 +9,7 @@ import {
 } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/sdk-trace';
 import { serviceScope } from './service-scope.ts';
+import { samplerSetting } from './tracing-settings.ts';
 
 /**
  * OpenTelemetry export, on only when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-only
@@ -36,16 +37,19 @@ function currentProvider(): TracerProvider | undefined {
 export async function startTracing(service: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (providers.has(service)) return true;
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
-  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, TracerProvider }] =
-    await Promise.all([
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/sdk-trace'),
-    ]);
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, sdk] = await Promise.all([
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace'),
+  ]);
   if (providers.has(service)) return true;
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
+  const { BatchSpanProcessor, TracerProvider } = sdk;
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': service }),
+    // The provider of sdk-trace 3 does not read OTEL_TRACES_SAMPLER itself: without this every
+    // request was traced whatever the operator set.
+    sampler: samplerOf(sdk, samplerSetting(env)),
     spanProcessors: [
       new BatchSpanProcessor({
         // The HTTP exporter reads the endpoint and headers from the standard OTEL_* variables.
@@ -56,6 +60,19 @@ export async function startTracing(service: string, env: NodeJS.ProcessEnv = pro
   });
   providers.set(service, provider);
   return true;
+}
+
+/** The SDK's sampler for a checked OTEL_TRACES_SAMPLER (tracing-settings.ts). */
+function samplerOf(
+  sdk: typeof import('@opentelemetry/sdk-trace'),
+  { name, ratio }: ReturnType<typeof samplerSetting>,
+): import('@opentelemetry/sdk-trace').Sampler {
+  const root = name.endsWith('always_off')
+    ? new sdk.AlwaysOffSampler()
+    : name.endsWith('traceidratio')
+      ? new sdk.TraceIdRatioBasedSampler(ratio)
+      : new sdk.AlwaysOnSampler();
+  return name.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
 }
 
 /** Sends the spans still buffered (at shutdown): `service`'s, or every service's. */

@@ -31,7 +31,7 @@ describe('OpenTelemetry settings at boot', () => {
         'OTEL_BSP_SCHEDULE_DELAY must be a whole number of milliseconds above 0 (got "5s"); ' +
         'OTEL_EXPORTER_OTLP_HEADERS must be comma-separated name=value pairs; ' +
         'spans are exported over OTLP/HTTP (JSON); OTEL_EXPORTER_OTLP_PROTOCOL "grpc" is not supported; ' +
-        'OTEL_TRACES_SAMPLER must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio, jaeger_remote, parentbased_jaeger_remote, xray (got "sometimes")',
+        'OTEL_TRACES_SAMPLER must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio (got "sometimes")',
     );
     expect(built).toEqual([]);
   });
