@@ -1,23 +1,13 @@
 import { checkMerchantUrl } from '@hs/contracts';
-import { ConfigError } from '@hs/service-kit';
 import { describe, expect, it } from 'vitest';
 import { loadCartprepConfig } from '../services/cartprep/src/config.ts';
 import { loadCommerceConfig } from '../services/commerce/src/config.ts';
+import { configProblemOf } from './config-problem.ts';
 
 const LOADERS = [
   ['COMMERCE', loadCommerceConfig],
   ['CARTPREP', loadCartprepConfig],
 ] as const;
-
-function problemOf(load: () => unknown): string {
-  try {
-    load();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as Error).message;
-  }
-  return 'booted';
-}
 
 describe('COMMERCE_ALLOWED_DOMAINS / CARTPREP_ALLOWED_DOMAINS', () => {
   for (const [prefix, load] of LOADERS) {
@@ -42,7 +32,7 @@ describe('COMMERCE_ALLOWED_DOMAINS / CARTPREP_ALLOWED_DOMAINS', () => {
         ['shop.*.com', 'shop.*.com'],
         ['shop_1.example.com', 'shop_1.example.com'],
       ]) {
-        const message = problemOf(() => load(env(domains!)));
+        const message = configProblemOf(() => load(env(domains!)));
         expect(message, domains).toMatch(
           new RegExp(`^Configuration error: ${name} must be comma-separated bare domain names`),
         );
@@ -53,7 +43,7 @@ describe('COMMERCE_ALLOWED_DOMAINS / CARTPREP_ALLOWED_DOMAINS', () => {
 
     it(`${name}: bare names and *.wildcards (a domain covers its subdomains) are taken, and then match`, () => {
       const value = 'shop.example.com, *.Example.org,.example.net,xn--bcher-kva.example,a1-b2.co';
-      expect(problemOf(() => load(env(value)))).toBe('booted');
+      expect(configProblemOf(() => load(env(value)))).toBe('booted');
       // The allowlist check itself (packages/contracts) takes these forms.
       const entries = value.split(',').map((d) => d.trim());
       expect(checkMerchantUrl('https://shop.example.com/p', { allowedDomains: entries }).ok).toBe(true);
@@ -64,7 +54,7 @@ describe('COMMERCE_ALLOWED_DOMAINS / CARTPREP_ALLOWED_DOMAINS', () => {
 
   it('checked whether or not the allowlist is enforced (a wrong value is wrong either way)', () => {
     expect(
-      problemOf(() => loadCommerceConfig({ COMMERCE_ALLOWED_DOMAINS: 'https://shop.example.com/' })),
+      configProblemOf(() => loadCommerceConfig({ COMMERCE_ALLOWED_DOMAINS: 'https://shop.example.com/' })),
     ).toMatch(/^Configuration error: COMMERCE_ALLOWED_DOMAINS must be/);
   });
 });

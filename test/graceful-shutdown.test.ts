@@ -20,6 +20,17 @@ function follow(res: Response) {
   return { state, ended };
 }
 
+/** A household's offers, read from commerce as the gateway would ask on a member's behalf. */
+const listOffers = (commerce: string, agent: Agent) =>
+  request(`${commerce}/api/v1/households/h_1/offers`, {
+    dispatcher: agent,
+    headers: {
+      'x-internal-token': 'dev-internal-token-commerce',
+      'x-user-id': 'usr_1',
+      'x-member-role': 'PARENT_GUARDIAN',
+    },
+  });
+
 describe('SIGTERM', () => {
   it('answers every request sent on an accepted connection under concurrent load, and exits 0', async () => {
     const stack = await startStack({ services: ['commerce'], env: { SHUTDOWN_GRACE_SECONDS: '5' } });
@@ -28,14 +39,7 @@ describe('SIGTERM', () => {
     let load = true;
     const one = async () => {
       try {
-        const res = await request(`${stack.url('commerce')}/api/v1/households/h_1/offers`, {
-          dispatcher: agent,
-          headers: {
-            'x-internal-token': 'dev-internal-token-commerce',
-            'x-user-id': 'usr_1',
-            'x-member-role': 'PARENT_GUARDIAN',
-          },
-        });
+        const res = await listOffers(stack.url('commerce'), agent);
         await res.body.dump();
         outcomes[res.statusCode] = (outcomes[res.statusCode] ?? 0) + 1;
       } catch (err) {
@@ -179,14 +183,7 @@ describe('SIGTERM', () => {
     });
     const agent = new Agent({ keepAliveTimeout: 30_000 });
     try {
-      const res = await request(`${stack.url('commerce')}/api/v1/households/h_1/offers`, {
-        dispatcher: agent,
-        headers: {
-          'x-internal-token': 'dev-internal-token-commerce',
-          'x-user-id': 'usr_1',
-          'x-member-role': 'PARENT_GUARDIAN',
-        },
-      });
+      const res = await listOffers(stack.url('commerce'), agent);
       await res.body.dump();
       // A kept-alive connection keeps the drain going for a moment: the second signal lands in it.
       process.kill(stack.pid('commerce')!, 'SIGTERM');

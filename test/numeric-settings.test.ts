@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '@hs/service-kit';
 import { REPO_ROOT } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
 import { stackLayout } from '../scripts/stack-layout.ts';
@@ -13,6 +12,7 @@ import { loadGatewayConfig } from '../services/gateway/src/config.ts';
 import { loadOrchestratorConfig } from '../services/orchestrator/src/config.ts';
 import { loadVtoConfig } from '../services/vto/src/config.ts';
 import { loadWardrobeConfig } from '../services/wardrobe/src/config.ts';
+import { configProblemOf } from './config-problem.ts';
 
 const SHARED = [
   'PORT',
@@ -132,16 +132,6 @@ const notDecimal = (plain: string) => [
   'Infinity',
 ];
 
-function problemOf(load: () => unknown): string {
-  try {
-    load();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as Error).message;
-  }
-  return 'booted';
-}
-
 describe('numeric settings take plain decimal text only', () => {
   for (const [service, load, own] of NUMERIC) {
     const settings: Record<string, string> = { ...SHARED_VALUES, ...own };
@@ -150,11 +140,11 @@ describe('numeric settings take plain decimal text only', () => {
       for (const [name, plain] of Object.entries(settings)) {
         // The plain value boots, and means what it says.
         expect(
-          problemOf(() => load({ APP_ENV: 'test', [name]: plain })),
+          configProblemOf(() => load({ APP_ENV: 'test', [name]: plain })),
           `${name}=${plain}`,
         ).toBe('booted');
         for (const value of notDecimal(plain)) {
-          const message = problemOf(() => load({ APP_ENV: 'test', [name]: value }));
+          const message = configProblemOf(() => load({ APP_ENV: 'test', [name]: value }));
           expect(message, `${name}=${JSON.stringify(value)}`).toMatch(
             new RegExp(`^Configuration error: ${name} must be a (whole )?number in plain decimal`),
           );
@@ -176,12 +166,14 @@ describe('numeric settings take plain decimal text only', () => {
     expect(gateway.port).toBe(9530);
     expect(gateway.requestTimeoutMs).toBe(2500);
     expect(gateway.shutdownGraceMs).toBe(0);
-    expect(problemOf(() => loadGatewayConfig({ PORT: '9530.5' }))).toMatch(
+    expect(configProblemOf(() => loadGatewayConfig({ PORT: '9530.5' }))).toMatch(
       /^Configuration error: PORT must be a whole number in plain decimal digits .* \(value: "9530.5"\)$/,
     );
-    expect(problemOf(() => loadGatewayConfig({ PORT: '9.52e3' }))).toContain('PORT must be a whole number');
+    expect(configProblemOf(() => loadGatewayConfig({ PORT: '9.52e3' }))).toContain(
+      'PORT must be a whole number',
+    );
     // Ranges are unchanged: a negative timeout is still refused by its range.
-    expect(problemOf(() => loadGatewayConfig({ REQUEST_TIMEOUT_SECONDS: '-1' }))).toMatch(
+    expect(configProblemOf(() => loadGatewayConfig({ REQUEST_TIMEOUT_SECONDS: '-1' }))).toMatch(
       /^Configuration error: REQUEST_TIMEOUT_SECONDS Too small/,
     );
   });
