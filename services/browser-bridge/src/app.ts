@@ -56,7 +56,15 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
   const missionEvents = createMissionEvents(orchestrator);
   // An idle local session ends like a terminate (state, recording); the flows exist only below.
   let onIdle: (sessionId: string) => void = () => {};
-  const provider = deps.provider ?? createBrowserProvider(config.browser, (id) => onIdle(id));
+  // One whose browser ended on its own (crash, killed as frozen) is FAILED, not left ACTIVE.
+  let onLost: (sessionId: string) => void = () => {};
+  const provider =
+    deps.provider ??
+    createBrowserProvider(
+      config.browser,
+      (id) => onIdle(id),
+      (id) => onLost(id),
+    );
   const real = provider.name !== 'simulated';
   const artifacts = createPeerClient({
     service: 'artifacts-audit',
@@ -133,6 +141,10 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
     void sessionFlows
       .terminate(id)
       .catch((err) => (deps.logger || undefined)?.warn({ err, sessionId: id }, 'idle session not ended'));
+  onLost = (id) =>
+    void sessionFlows
+      .lost(id, 'The browser ended unexpectedly (crashed or stopped answering)')
+      .catch((err) => (deps.logger || undefined)?.warn({ err, sessionId: id }, 'lost session not failed'));
   registerRoutes(app, {
     live,
     sessions: sessionFlows,

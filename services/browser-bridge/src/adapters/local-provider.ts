@@ -2,10 +2,16 @@
 // context per session, every request through the address guard. The agent's actions run in the
 // page; each returns a screenshot for the session's recording.
 import { BrowserCapacityError, type BrowserPool, pageElements } from '@hs/browser';
-import { AppError } from '@hs/service-kit';
+import { AppError, nestedTimeoutMs } from '@hs/service-kit';
 import type { Page } from 'playwright-core';
 import { type BrowserProvider, BrowserProviderError, type ProviderHandle } from './browser-provider.ts';
 import { ACTION_TIMEOUT_MS, runAction } from './page-actions.ts';
+
+/**
+ * The start page's load, cut to what the caller still waits (0 would mean no limit to
+ * playwright): a slow page must not open a session after its caller gave up on it.
+ */
+const startPageTimeoutMs = () => Math.max(1, nestedTimeoutMs(ACTION_TIMEOUT_MS));
 
 export function createLocalProvider(pool: BrowserPool): BrowserProvider {
   // The pages of the sessions opened here, for `holds`: asking the pool (`use`) would restart the
@@ -33,7 +39,7 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
       }
       session.page.setDefaultTimeout(ACTION_TIMEOUT_MS);
       try {
-        await session.page.goto(startUrl, { waitUntil: 'domcontentloaded' });
+        await session.page.goto(startUrl, { waitUntil: 'domcontentloaded', timeout: startPageTimeoutMs() });
       } catch (err) {
         await pool.close(sessionId);
         throw err;

@@ -7,7 +7,17 @@ import type {
   BrowserSession,
   CreateBrowserSessionRequest,
 } from '@hs/contracts';
-import { conflict, isAppError, keyedId, newId, notFound, nowIso, upstreamError } from '@hs/service-kit';
+import {
+  conflict,
+  isAppError,
+  keyedId,
+  newId,
+  notFound,
+  nowIso,
+  remainingBudgetMs,
+  upstreamError,
+  upstreamTimeout,
+} from '@hs/service-kit';
 import { StoreConflictError } from '@hs/store';
 import type { Logger } from 'pino';
 import {
@@ -69,6 +79,9 @@ const inScope = (
   !!session &&
   (!scope.householdId || session.householdId === scope.householdId) &&
   (!scope.missionId || session.missionId === scope.missionId);
+/** Whether the current request's caller (its X-Request-Timeout-Ms) has stopped waiting. */
+const callerGaveUp = () => (remainingBudgetMs() ?? 1) <= 0;
+
 export function createSessionFlows(deps: SessionFlowDeps) {
   const { sessions, provider } = deps;
   const shareGate = deps.householdShare
@@ -183,6 +196,15 @@ export function createSessionFlows(deps: SessionFlowDeps) {
           if (isAppError(err)) throw err;
           throw upstreamError('Browser provider failed to create a session', err);
         }
+        // Nobody is waiting for this session any more (the orchestrator's X-Request-Timeout-Ms ran
+        // out while the browser started or the start page loaded): stored ACTIVE it would hold
+        // the household's and the pool's places, unknown to anyone, until the idle timeout.
+        if (callerGaveUp()) {
+          await provider
+            .terminate({ providerSessionId: created.providerSessionId, currentUrl: startUrl })
+            .catch(() => {});
+          throw upstreamTimeout('The browser session opened after the caller stopped waiting; it was closed');
+        }
         const at = nowIso();
         const session: StoredBrowserSession = {
           sessionId,
@@ -268,6 +290,13 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       const view = present(session, userId);
       if (changed) await tellMission(view, 'USER_TAKEOVER_END', userId, requestId);
       return view;
+    },
+
+    /** A session whose browser went away on its own: FAILED (nothing to end at the provider). */
+    async lost(sessionId: string, reason: string): Promise<void> {
+      // A create that never stored its row (its caller gave up) has nothing to mark.
+      if (!(await sessions.get(sessionId))) return;
+      await sessions.change(sessionId, (s) => fail(s, reason, nowIso()));
     },
 
     async terminate(sessionId: string): Promise<BrowserSession> {

@@ -1,4 +1,4 @@
-import { createAddressGuard, createBrowserPool } from '@hs/browser';
+import { createAddressGuard, createBrowserPool, DEFAULT_OPEN_TIMEOUT_MS } from '@hs/browser';
 import { isDomainAllowed } from '@hs/contracts';
 import { createBlobStorageFromSettings } from '@hs/storage';
 import type { CartprepConfig } from '../config.ts';
@@ -23,6 +23,8 @@ export function createCartExecutor(config: CartprepConfig): {
     maxSessions: settings.concurrency,
     idleMs: settings.jobTimeoutMs + 5_000,
     executablePath: settings.chromiumPath,
+    // A browser that cannot open a context within this is frozen: killed, the job retried.
+    openTimeoutMs: Math.min(DEFAULT_OPEN_TIMEOUT_MS, settings.jobTimeoutMs),
   });
   const storage = createBlobStorageFromSettings(config.storage, { publicBaseUrl: config.publicBaseUrl });
   const executor = createBrowserExecutor({

@@ -5,12 +5,50 @@ import type { GatewayCallbacks } from '../adapters/gateway-callbacks.ts';
 import type { JobRepository } from '../adapters/job-repository.ts';
 import { claim, expire, fail, type StoredJob, succeed } from '../domain/job-machine.ts';
 
-export type RunnerSettings = { maxAttempts: number; leaseMs: number; jobTimeoutMs: number };
+export type RunnerSettings = {
+  maxAttempts: number;
+  leaseMs: number;
+  jobTimeoutMs: number;
+  /** How long past an abort the executor may take to answer with its own evidence (default 2 s). */
+  abandonGraceMs?: number;
+};
+
+const DEFAULT_ABANDON_GRACE_MS = 2_000;
+
+/** What `prepare` was raced against: the executor had not answered after its abort and its grace. */
+const ABANDONED = Symbol('abandoned');
+
+/**
+ * Resolves `graceMs` after `signal` aborts. An executor stuck in a call that ignores the abort (a
+ * frozen browser) must not hold its job, its lease and a worker slot past the deadline.
+ */
+function abandonedAfter(
+  signal: AbortSignal,
+  graceMs: number,
+): { done: Promise<typeof ABANDONED>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const done = new Promise<typeof ABANDONED>((resolve) => {
+    onAbort = () => {
+      timer = setTimeout(() => resolve(ABANDONED), graceMs);
+    };
+  });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    done,
+    cancel: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
 
 /**
  * Runs one job as named steps, each one atomic in the store:
  *  1. claim: QUEUED → RUNNING (one worker wins), attempts + 1, lease taken;
- *  2. prepare: the executor, bounded by CARTPREP_JOB_TIMEOUT_SECONDS;
+ *  2. prepare: the executor, bounded by CARTPREP_JOB_TIMEOUT_SECONDS: aborted at the deadline and,
+ *     if it still has not answered shortly after, abandoned (FAILED TIMEOUT, lease no longer renewed);
  *  3. record: RUNNING → SUCCEEDED | FAILED with `callbackPending`, only if this attempt still
  *     holds the job (a lease that expired meanwhile lost it);
  *  4. report: the gateway callback goes into the outbox, then `callbackPending` is cleared.
@@ -82,19 +120,22 @@ export function createJobRunner(deps: {
   /** `stopping` aborts when the worker shuts down: the job then goes back to the queue. */
   async function execute(running: StoredJob, stopping?: AbortSignal): Promise<StoredJob> {
     const still = holds(running);
-    let outcome: Awaited<ReturnType<CartExecutor['prepare']>>;
+    let outcome: Awaited<ReturnType<CartExecutor['prepare']>> | typeof ABANDONED;
     const lease = keepLease(running, still);
+    const signal = AbortSignal.any([
+      AbortSignal.timeout(settings.jobTimeoutMs),
+      lease.signal,
+      ...(stopping ? [stopping] : []),
+    ]);
+    const abandoned = abandonedAfter(signal, settings.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS);
     try {
-      outcome = await executor.prepare(
-        running,
-        AbortSignal.any([
-          AbortSignal.timeout(settings.jobTimeoutMs),
-          lease.signal,
-          ...(stopping ? [stopping] : []),
-        ]),
-      );
+      const preparing = executor.prepare(running, signal);
+      // An abandoned executor may still fail later; that is no longer this job's business.
+      preparing.catch(() => {});
+      outcome = await Promise.race([preparing, abandoned.done]);
     } catch (err) {
       lease.stop();
+      abandoned.cancel();
       if (stopping?.aborted) return handBack(running, still);
       // The executor's own fault: another attempt may succeed, until the last one.
       deps.logger?.warn({ err, jobId: running.jobId, attempt: running.attempts }, 'cart executor failed');
@@ -113,13 +154,19 @@ export function createJobRunner(deps: {
       return next ?? ((await jobs.get(running.jobId)) as StoredJob);
     }
     lease.stop();
+    abandoned.cancel();
     if (stopping?.aborted) return handBack(running, still);
+    if (outcome === ABANDONED) {
+      deps.logger?.warn({ jobId: running.jobId }, 'cart executor did not stop at the deadline; abandoned');
+      outcome = { ok: false, errorCode: 'TIMEOUT', message: 'Cart preparation passed its deadline' };
+    }
+    const result = outcome;
     const now = new Date().toISOString();
     const finished = await jobs.change(running.jobId, (j) =>
       still(j)
-        ? outcome.ok
-          ? succeed(j, outcome.cart, now)
-          : fail(j, outcome.errorCode, outcome.message, now, outcome.evidence ?? null)
+        ? result.ok
+          ? succeed(j, result.cart, now)
+          : fail(j, result.errorCode, result.message, now, result.evidence ?? null)
         : null,
     );
     if (finished) await report(finished);

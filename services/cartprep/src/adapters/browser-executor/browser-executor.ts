@@ -30,8 +30,11 @@ export function createBrowserExecutor(deps: BrowserExecutorDeps): CartExecutor {
     name: 'browser',
     async prepare(job, signal) {
       const sessionId = `${job.jobId}-${job.attempts}`;
-      // A full pool is our own capacity, not the merchant's doing: thrown, so the job is retried.
-      const { page } = await deps.pool.open(sessionId);
+      // A full pool or a browser that did not answer is our own fault, not the merchant's doing:
+      // thrown, so the job is retried (in a fresh browser).
+      const opened = await openUnlessAborted(deps.pool, sessionId, signal);
+      if (!opened) return deadlinePassed();
+      const { page } = opened;
       const onAbort = () => void deps.pool.close(sessionId);
       signal.addEventListener('abort', onAbort, { once: true });
       page.setDefaultTimeout(deps.stepTimeoutMs ?? 15_000);
@@ -45,6 +48,39 @@ export function createBrowserExecutor(deps: BrowserExecutorDeps): CartExecutor {
       }
     },
   };
+}
+
+/**
+ * The job's browser session, or null when the job's deadline passed first: a browser slow to
+ * start or frozen must not hold the job past it. A session that opens after that is closed.
+ */
+async function openUnlessAborted(pool: BrowserPool, sessionId: string, signal: AbortSignal) {
+  if (signal.aborted) return null;
+  const opening = pool.open(sessionId);
+  let onAbort = () => {};
+  const aborted = new Promise<null>((resolve) => {
+    onAbort = () => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const first = await Promise.race([opening, aborted]);
+    if (!first)
+      opening.then(
+        () => pool.close(sessionId),
+        () => {},
+      );
+    return first;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+const DEADLINE_REASON = 'Cart preparation passed its deadline';
+
+/** A job that ended before it had a page: no URL and no screenshot to keep. */
+function deadlinePassed(): CartFailure {
+  const evidence: CartprepEvidence = { finalUrl: null, screenshotRef: null, reason: DEADLINE_REASON };
+  return { ok: false, errorCode: 'TIMEOUT', message: DEADLINE_REASON, evidence };
 }
 
 async function run(page: Page, job: StoredJob, deps: BrowserExecutorDeps): Promise<CartResult> {
@@ -73,8 +109,11 @@ async function run(page: Page, job: StoredJob, deps: BrowserExecutorDeps): Promi
     checkDestination(page, navigation, merchantHost, deps.allowHost);
     await checkPage(page, navigation);
   }
-  await openCart(page);
-  checkDestination(page, null, merchantHost, deps.allowHost);
+  const cartPage = await openCart(page);
+  checkDestination(page, cartPage, merchantHost, deps.allowHost);
+  // The cart page is a merchant page like any other: a payment form on it (express checkout
+  // fields), a login or bot wall, or a checkout it led to stops the job before anything is read.
+  await checkPage(page, cartPage);
   const cart = await readCart(page, merchantHost);
   const mismatch = cartMismatch(cart, { size: job.size, quantity: job.quantity });
   if (mismatch) stop('UNKNOWN_DOM', `The cart does not match the request: ${mismatch}`);
@@ -101,7 +140,7 @@ async function failure(
 
 function classify(err: unknown, signal: AbortSignal): { code: CartprepFailureCode; reason: string } {
   if (err instanceof CartStop) return { code: err.code, reason: err.message };
-  if (signal.aborted) return { code: 'TIMEOUT', reason: 'Cart preparation passed its deadline' };
+  if (signal.aborted) return { code: 'TIMEOUT', reason: DEADLINE_REASON };
   const name = (err as Error)?.name;
   if (name === 'TimeoutError') return { code: 'TIMEOUT', reason: `A page step timed out: ${firstLine(err)}` };
   return { code: 'INTERNAL_ERROR', reason: `Cart preparation failed: ${firstLine(err)}` };

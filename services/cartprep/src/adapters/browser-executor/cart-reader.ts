@@ -1,19 +1,20 @@
 // Reads the cart page back: lines, subtotal, currency and the checkout link, from the class
 // names and data attributes common cart markup uses ("cart-item", "line-item", "*-price"...).
 import { type Cart, roundToCurrency } from '@hs/contracts';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { readPagePrice } from '../../domain/page-price.ts';
 import { stop } from './cart-stop.ts';
 
 const CART_LINK = /^(cart|bag|basket|shopping (cart|bag)|view (cart|bag))(\s*\(\d+\))?$/i;
 const SYMBOLS: Record<string, string> = { '€': 'EUR', $: 'USD', '£': 'GBP', '¥': 'JPY' };
 
-export async function openCart(page: Page): Promise<void> {
+/** Follows the cart link; resolves to the cart page's response, for the page checks. */
+export async function openCart(page: Page): Promise<Response | null> {
   const link = page.getByRole('link', { name: CART_LINK }).first();
   if (!(await link.count())) stop('UNKNOWN_DOM', 'No cart or bag link was found');
   const href = await link.getAttribute('href');
   if (!href) stop('UNKNOWN_DOM', 'The cart link has no address');
-  await page.goto(new URL(href!, page.url()).toString(), { waitUntil: 'domcontentloaded' });
+  return page.goto(new URL(href!, page.url()).toString(), { waitUntil: 'domcontentloaded' });
 }
 
 type Raw = {

@@ -9,6 +9,8 @@ const BOT_WALL =
 const PAYMENT_FIELDS =
   'input[autocomplete^="cc-"], input[name*="cardnumber" i], input[name*="card_number" i], input[name="cvc" i], input[name="cvv" i], iframe[src*="payment" i]';
 const PAYMENT_PATH = /\/(checkout|payment|pay|order)(\/|$|\?)/i;
+/** Some shops (Magento) keep the cart itself under /checkout: a cart, not a checkout step. */
+const CART_UNDER_CHECKOUT = /\/checkout\/cart(\/|$)/i;
 
 /** The response the guard refused, or a redirect to another merchant: DOMAIN_NOT_ALLOWED. */
 export function checkDestination(
@@ -40,7 +42,8 @@ export async function checkPage(page: Page, response: Response | null): Promise<
     stop('BLOCKED_BOT_DETECTED', `The site showed a bot check ("${title}")`);
   if (await page.locator(PAYMENT_FIELDS).count())
     stop('SAFETY_VIOLATION', 'The site led to a payment form; card details are never entered');
-  if (PAYMENT_PATH.test(new URL(page.url()).pathname))
+  const path = new URL(page.url()).pathname;
+  if (PAYMENT_PATH.test(path) && !CART_UNDER_CHECKOUT.test(path))
     stop('SAFETY_VIOLATION', 'The site led to its checkout; orders are never placed');
   if ((await page.locator('input[type="password"]:visible').count()) > 0)
     stop('LOGIN_REQUIRED', 'The site asks to sign in before adding to the cart');

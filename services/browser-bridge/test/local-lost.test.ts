@@ -1,0 +1,81 @@
+// A local session whose Chromium ends on its own (killed, crashed) is FAILED at once, not left
+// ACTIVE until someone tries to use it.
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildBridge, internal, startFakeOrchestrator } from './harness.ts';
+
+let orch: Awaited<ReturnType<typeof startFakeOrchestrator>>;
+let site: Server;
+let siteHost: string;
+
+beforeAll(async () => {
+  orch = await startFakeOrchestrator();
+  site = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Shop</h1>'),
+  );
+  site.listen(0, '127.0.0.1');
+  await once(site, 'listening');
+  const address = site.address();
+  siteHost = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+afterAll(async () => {
+  site?.closeAllConnections();
+  site?.close();
+  await orch?.close();
+});
+
+/** The Chromium browser processes this test process launched (not their helpers, not others'). */
+function ownChromium(): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return (
+          args.includes(`--hs-browser-owner-pid=${process.pid}`) && !args.some((a) => a.startsWith('--type='))
+        );
+      } catch {
+        return false;
+      }
+    });
+}
+
+it('marks a local session FAILED when its browser is killed', async () => {
+  const app = await buildBridge({
+    orchestratorUrl: orch.url,
+    env: {
+      ARTIFACT_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'bridge-lost-')),
+      BROWSER_PROVIDER: 'local',
+      ALLOW_PRIVATE_MERCHANT_HOSTS: siteHost,
+    },
+  });
+  try {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/sessions',
+      headers: internal,
+      payload: { householdId: 'h_home', missionId: 'msn_lost', startUrl: `http://${siteHost}/` },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().sessionId;
+    const browsers = ownChromium();
+    expect(browsers).toHaveLength(1);
+    process.kill(-browsers[0]!, 'SIGKILL');
+
+    const read = async () =>
+      (await app.inject({ method: 'GET', url: `/api/v1/sessions/${id}`, headers: internal })).json();
+    await expect.poll(async () => (await read()).status, { timeout: 10_000, interval: 100 }).toBe('FAILED');
+    expect((await read()).actionLog.at(-1)).toMatchObject({
+      actor: 'system',
+      type: 'FAILED: The browser ended unexpectedly (crashed or stopped answering)',
+    });
+  } finally {
+    await app.close();
+  }
+}, 30_000);
