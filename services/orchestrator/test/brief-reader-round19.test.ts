@@ -182,3 +182,54 @@ describe('a head covering', () => {
     expect(parseConstraints('a hijab and an abaya').categories).toEqual(['DRESS', 'ACCESSORY']);
   });
 });
+
+// Review of round 19: ordinary messages the round's readings first misread.
+describe('round 19 review', () => {
+  it('"plus" or "womens" elsewhere in the message makes no women\'s size of an item\'s price', () => {
+    expect(readMessage('jeans 20 plus a belt')).toMatchObject({ sizes: [], price: { maxPrice: 20 } });
+    expect(readMessage('trousers 18 plus a top for my son').price).toEqual({ maxPrice: 18 });
+    expect(readMessage('plus size jeans 22').sizes).toEqual(['22']);
+  });
+
+  it('a men\'s item or a bare "plus" before an item with a figure is no women\'s size', () => {
+    expect(readMessage('a top plus leggings 8 for my daughter age 8').sizes).toEqual(['KIDS 8']);
+    expect(readMessage('jumper plus hat 12').sizes).toEqual([]);
+    expect(readMessage('mens coat 10 for my son').sizes).toEqual([]);
+    expect(readMessage('mens jeans 20 and a womens scarf')).toMatchObject({
+      sizes: [],
+      price: { maxPrice: 20 },
+    });
+    expect(readMessage('womens trousers 18').sizes).toEqual(['18']);
+    expect(readMessage('petite jeans 8 for work').sizes).toEqual(['8']);
+  });
+
+  it('a verb after a figure keeps it an age: "my kids are 4 and 2 need coats"', () => {
+    expect(readMessage('my kids are 4 and 2 need coats').sizes).toEqual(['KIDS 4', 'KIDS 2']);
+    expect(readMessage('my kids 4, 6 and 2 need wellies').sizes).toEqual(['KIDS 4', 'KIDS 6', 'KIDS 2']);
+    expect(readMessage('kids aged 8, 2 need new shoes').sizes).toEqual(['KIDS 8', 'KIDS 2']);
+    expect(readMessage('my boys 7 and 3 both need coats').sizes).toEqual(['KIDS 7', 'KIDS 3']);
+    expect(readMessage('age 10, 2 long sleeve tops').sizes).toEqual(['KIDS 10']);
+  });
+
+  it('a span of sizes beside clothes is no span of shoe sizes', () => {
+    expect(readMessage('jeans size 10-12 and trainers').sizes).toEqual(['10', '12']);
+    expect(readMessage('size 6-8 dress and shoes').sizes).toEqual(['6', '8']);
+    expect(readMessage('a coat and trainers size 6-8').sizes).toEqual(['6', '7', '8']);
+    expect(readMessage('boots size 4-6 and a coat').sizes).toEqual(['4', '5', '6']);
+  });
+
+  it('school shoes for children said with "age" or "years old" keep the ages', () => {
+    expect(readMessage('school shoes for kids aged 3 and 5')).toMatchObject({
+      sizes: ['KIDS 3', 'KIDS 5'],
+      forAge: 3,
+    });
+    expect(readMessage('school shoes for my girls 4 and 2 years old').sizes).toEqual(['KIDS 4', 'KIDS 2']);
+    expect(readMessage('school shoes for the girls, 12 and 1').sizes).toEqual(['12', '1']);
+  });
+
+  it('a shirt for a child said with an age is sized by the age, not a collar', () => {
+    expect(readMessage('a shirt 16 for my boy age 12').sizes).toEqual(['KIDS 12']);
+    expect(readMessage('a shirt 40 for my son age 10').sizes).toEqual(['KIDS 10']);
+    expect(readMessage('a shirt 41 for my husband').sizes).toEqual(['41']);
+  });
+});

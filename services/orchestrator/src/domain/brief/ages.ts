@@ -107,15 +107,19 @@ const AGES_BARE = new RegExp(
  */
 const COUNT_AFTER_COMMA = /\s?,\s?\d{1,2}$/;
 const COUNT_AFTER_AND = /\s?(?:and|&)\s?\d{1,2}$/;
+/**
+ * A word that describes no item: a unit of age, a verb or a little word of the sentence ("my kids
+ * are 4 and 2 need coats", "kids aged 8, 2 need new shoes", "7 and 3 both need coats": the figure
+ * is an age), never "white", "grey", "polo" or "long".
+ */
+const NOT_DESCRIBING = String.raw`(?!(?:years?|yrs?|yo|olds?|and|or|for|months?|weeks?|need|needs|needed|needing|want|wants|wanted|both|all|also|each|will|would|should|could|can|must|may|might|do|does|did|to|get|gets|getting|got|have|has|had|love|loves|like|likes|wear|wears|wearing|are|is|am|were|was|be|still|just|only|go|goes|going|start|starts|starting|in|at|on|with|who|that|so|the|my|our|their|his|her|a|an|some|please|of|off)\b)`;
 // "aged 8, 3 white polo shirts": a word or two describing the item may come between.
 const COUNTED_ANY = new RegExp(
-  String.raw`^ ?(?:(?!(?:years?|yrs?|yo|olds?|and|or|for|months?|weeks?)\b)[a-z'-]+ ){0,2}(?:${QUANTITY}|${ITEM})(?![\w-])`,
+  String.raw`^ ?(?:${NOT_DESCRIBING}[a-z'-]+ ){0,2}(?:${QUANTITY}|${ITEM})(?![\w-])`,
 );
 const COUNTED_QUANTITY = new RegExp(String.raw`^ ?(?:${QUANTITY})(?![\w-])`);
 /** "age 6 and 2 grey skirts": after "and", a figure with a word describing the item is how many. */
-const COUNTED_DESCRIBED = new RegExp(
-  String.raw`^ ?(?:(?!(?:years?|yrs?|yo|olds?|and|or|for|months?|weeks?)\b)[a-z'-]+ ){1,2}(?:${ITEM})(?![\w-])`,
-);
+const COUNTED_DESCRIBED = new RegExp(String.raw`^ ?(?:${NOT_DESCRIBING}[a-z'-]+ ){1,2}(?:${ITEM})(?![\w-])`);
 
 function withoutCount(list: string, after: string): string {
   if (COUNT_AFTER_COMMA.test(list) && COUNTED_ANY.test(after)) return list.replace(COUNT_AFTER_COMMA, '');

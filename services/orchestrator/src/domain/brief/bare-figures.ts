@@ -99,12 +99,18 @@ const isName = (w: string) =>
 const NAME_AGE = /\bfor ([a-z]{2,12}) , (\d{1,2})(?= ?(?:,|\.|$)| (?:and|in|size|please|under)\b)/g;
 
 /** Prices said as bare figures beside items ("a coat 60 and boots 40", "a coat for 60"), made readable. */
-/** Whom a range of sizes is cut for, said in the message: a women's size may follow an item. */
-const RANGED = /\b(?:plus|curve|curvy|petite|ladies|womens|women's|maternity)\b/;
+/**
+ * Whom a range of sizes is cut for, said right before the item ("plus size jeans 22", "womens
+ * trousers 18"): a women's size may follow it. Said elsewhere it is no range ("jeans 20 plus a
+ * belt", "mens jeans 20 and a womens scarf"): the item's figure is read as before.
+ */
+const RANGED_BEFORE =
+  /(?:^|[^\w-])(?:plus[- ]size|curve|curvy|petite|ladies|womens|women's|maternity) (?:size )?$/;
 
 export function bareItemPrices(text: string): string {
   const forChild = CHILD.test(text);
-  const ranged = RANGED.test(text);
+  const ranged = (m: RegExpMatchArray) =>
+    RANGED_BEFORE.test(text.slice(Math.max(0, m.index! - 24), m.index!));
   const figures = [...text.matchAll(ITEM_FIGURE)].filter((m) => Number(m[2]) >= 5);
   // A one-size item's figure is its price when every other item is priced by its own figure ("a
   // shirt 39 and a tie 20", "a tie 20"); beside an item with none, or with a size ("a coat and a
@@ -112,7 +118,7 @@ export function bareItemPrices(text: string): string {
   // as the coat's or the shirt's too.
   const items = [...text.matchAll(ITEM_WORD)];
   const priced = (oneSizePriced: boolean) => {
-    const price = (m: RegExpMatchArray) => noSize(m[1]!, Number(m[2]), forChild, oneSizePriced, ranged);
+    const price = (m: RegExpMatchArray) => noSize(m[1]!, Number(m[2]), forChild, oneSizePriced, ranged(m));
     // "a coat 60 and boots 40": in a list where one figure can only be a price, the others of 20 or
     // more are prices too; smaller ones stay sizes or ages ("a dress 12 and a coat 65"), and so do a
     // waist ("jeans 32 and a hoodie 25"), a European clothes size ("a dress 36 and shoes 60"), a

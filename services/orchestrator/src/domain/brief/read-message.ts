@@ -588,8 +588,10 @@ const RANGED_ITEM = KINDS.filter((k) => k.category !== 'BAG')
   .filter((w) => /^[a-z]+$/.test(w))
   .sort((a, b) => b.length - a.length)
   .join('|');
+// The item between is for a women's range only, and "plus" only as "plus size": "mens jeans 20" and
+// "a hoodie plus jeans 20" keep their figure as before (a price).
 const RANGE_SIZE = new RegExp(
-  String.raw`\b(?:ladies|ladies'|lady's|womens|women's|woman's|womans|mens|men's|man's|(?<!\b(?:he'?s|she'?s|i'?m|is|am|are|quite|very|so|really|pretty|bit) )(?:petite|tall|plus|curve|curvy|maternity))(?: size)?(?: (?:${RANGED_ITEM}))? (\d{1,2}(?:\.5)?)\b${NOT_A_SIZE_AFTER}`,
+  String.raw`\b(?:(?:ladies|ladies'|lady's|womens|women's|woman's|womans|mens|men's|man's|(?<!\b(?:he'?s|she'?s|i'?m|is|am|are|quite|very|so|really|pretty|bit) )(?:petite|tall|plus|curve|curvy|maternity))(?: size)?|(?:ladies|ladies'|lady's|womens|women's|woman's|womans|plus[- ]size|(?<!\b(?:he'?s|she'?s|i'?m|is|am|are|quite|very|so|really|pretty|bit) )(?:petite|curve|curvy|maternity))(?: size)? (?:${RANGED_ITEM})) (\d{1,2}(?:\.5)?)\b${NOT_A_SIZE_AFTER}`,
   'g',
 );
 const SHOE_WORD = KINDS.filter((k) => k.category === 'SHOES')
@@ -598,6 +600,31 @@ const SHOE_WORD = KINDS.filter((k) => k.category === 'SHOES')
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   .join('|');
 const SHOE_WORDS = new RegExp(String.raw`\b(?:${SHOE_WORD})\b`);
+/** Any item word, longest first, and whether it is footwear. */
+const ANY_ITEM_WORD = new RegExp(
+  String.raw`(?<![\w-])(?:${KINDS.flatMap((k) => k.words)
+    .sort((a, b) => b.length - a.length)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|')})(?![\w-])`,
+  'g',
+);
+const SHOE_WORD_SET = new Set(KINDS.filter((k) => k.category === 'SHOES').flatMap((k) => k.words));
+/**
+ * Whether the item said nearest a stretch of the text is footwear: "size 6-8 trainers" and "a coat
+ * and trainers size 6-8" are the trainers' sizes, "jeans size 10-12 and trainers" the jeans'.
+ */
+function nearestItemIsShoe(text: string, from: number, to: number): boolean {
+  // Within a clause's reach either side, so a long message costs no more per span.
+  const start = Math.max(0, from - 60);
+  const near = text.slice(start, to + 60);
+  let best: { d: number; w: string } | undefined;
+  for (const m of near.matchAll(ANY_ITEM_WORD)) {
+    const [at, end] = [start + m.index, start + m.index + m[0].length];
+    const d = end <= from ? from - end : at >= to ? at - to : 0;
+    if (!best || d < best.d) best = { d, w: m[0] };
+  }
+  return best !== undefined && SHOE_WORD_SET.has(best.w);
+}
 /**
  * "trainers 13 kids", "size 2 youth", "school shoes, 1 junior": a kids' shoe size with its range
  * after the figure, after "size" or a shoe word ("for 3 kids" counts them).
@@ -721,8 +748,9 @@ function readSizes(said: string, ages: number[]): string[] {
     const [lo, hi] = [Number(m[1]), Number(m[2])];
     const step = hi - lo;
     if ((step > 0 && step <= 1) || (step === 2 && lo % 2 === 0 && lo >= 4)) {
-      // Shoes come in every whole size: "size 6-8 trainers" is 6, 7 and 8, not a women's pair.
-      if (shoes && step === 2) add(String(lo + 1));
+      // Shoes come in every whole size: "size 6-8 trainers" is 6, 7 and 8, not a women's pair (the
+      // span of the shoes, not of clothes said beside them: "jeans size 10-12 and trainers").
+      if (shoes && step === 2 && nearestItemIsShoe(text, m.index, m.index + m[0].length)) add(String(lo + 1));
       add(m[2]!);
     }
   }
@@ -762,8 +790,9 @@ function readSizes(said: string, ages: number[]): string[] {
   // (not a price: "jeans 30 max", "jeans 40 quid", "shorts 30 each"; nor an age or a count).
   for (const m of text.matchAll(WAIST_AFTER_ITEM)) add(m[1]!);
   // "a shirt 41", "dress shirt 15.5": a bare figure after a collared shirt is its collar, in cm or
-  // inches (bare-figures.ts has made a price of it where a list of prices says so).
-  for (const m of text.matchAll(COLLAR_AFTER_SHIRT)) add(m[1]!);
+  // inches (bare-figures.ts has made a price of it where a list of prices says so). Not for a
+  // child said with an age ("a shirt 16 for my boy age 12"): a child's shirt is sized by the age.
+  if (!ages.some((a) => a <= 14)) for (const m of text.matchAll(COLLAR_AFTER_SHIRT)) add(m[1]!);
   // "w32 l34", "waist 32 leg 30": the waist, as above.
   for (const m of text.matchAll(/\b(?:w|waist)\s?(\d{2})\s+(?:l|leg|length|inseam)\s?\d{2}\b/g)) add(m[1]!);
   // "chest 38 inches", "collar 16": a shirt's or jacket's measurement said first.
@@ -1042,11 +1071,13 @@ function readOnce(message: string): Reading {
   // "baby boy 9-12m": a baby's band in months is no age in years.
   const said = readAges(readBabySizes(text).rest);
   // "school shoes for the girls, 12 and 1": no child at school is under 4, so figures listed with
-  // school shoes that include one are shoe sizes (a kids' run goes 12, 13, 1, 2), not ages.
+  // school shoes that include one are shoe sizes (a kids' run goes 12, 13, 1, 2), not ages; said as
+  // ages ("aged 3 and 5", "4 and 2 years old"), they are ages (a nursery's "school shoes").
   const shoeSizes =
     kinds.length > 0 &&
     kinds.every((k) => categoryOf(k) === 'SHOES') &&
     /\bschool\b/.test(text) &&
+    !AGE_WORDS.test(text) &&
     said.ages.length > 1 &&
     said.ages.some((a) => a < 4);
   const { age, ages } = shoeSizes ? { age: undefined, ages: [] } : said;
