@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { whenPackageManagerGone } from './package-manager-watch.ts';
 import { stackLayout } from './stack-layout.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -184,13 +185,10 @@ process.on('SIGHUP', () => stopAll(0));
 // stack with an unhandled EPIPE and leave its services running: their lines are dropped instead.
 for (const out of [process.stdout, process.stderr]) out.on('error', () => {});
 // Run by `pnpm stack` (or npm), a SIGTERM to the package manager ends it without passing it on:
-// the stack, now an orphan, would hold its eight ports for good. Started by one (it says so in
-// npm_lifecycle_event), we stop as if signalled once it is gone. Started from a shell in the
-// background (`node scripts/start-stack.ts &`), the stack outlives that shell, as asked.
-if (process.env.npm_lifecycle_event) {
-  const parentPid = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parentPid) stopAll(0);
-  }, 1000).unref();
-}
+// the stack, now an orphan, would hold its eight ports for good. Started by one, we stop as if
+// signalled once it is gone. The package manager is an ancestor, not always the parent (npm runs
+// `sh -c`, which runs the workspace's node wrapper script, which runs us: those stay alive), so
+// the chain up to it is watched. Started from a shell in the background (`node
+// scripts/start-stack.ts &`), the stack outlives that shell, as asked.
+if (process.env.npm_lifecycle_event) whenPackageManagerGone(() => stopAll(0));
 await waitHealthy();

@@ -2,7 +2,7 @@
 // not report "All eight services are up" because the other stack answered its health checks.
 // And a stack whose package manager is killed (`kill <pnpm pid>` after `pnpm stack`) stops.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,12 +47,18 @@ describe('npm start on a port already in use', () => {
 });
 
 describe('a stack run by a package manager that goes away', () => {
-  it('stops all eight once its parent is gone, as if signalled', { timeout: 120_000 }, async () => {
+  it('stops all eight once the package manager is gone, as if signalled', { timeout: 120_000 }, async () => {
     const base = await freePortRange(8);
-    // The shell stands for pnpm: it runs the stack as a script (npm_lifecycle_event) and is killed
+    // A stand-in for pnpm (a script named pnpm.cjs) runs the stack through a shell that stays
+    // between them, as npm's `sh -c` and the workspace's node wrapper do, and is then killed
     // without passing anything on, as pnpm is by a SIGTERM.
-    const script = `"${process.execPath}" --conditions=@hs/source "${join(REPO_ROOT, 'scripts', 'start-stack.ts')}" & wait`;
-    const parent = spawn('sh', ['-c', script], {
+    const fakePnpm = join(dataDir, 'pnpm.cjs');
+    const stack = `"${process.execPath}" --conditions=@hs/source "${join(REPO_ROOT, 'scripts', 'start-stack.ts')}"; true`;
+    writeFileSync(
+      fakePnpm,
+      `require('node:child_process').spawn('sh', ['-c', ${JSON.stringify(stack)}], { stdio: 'ignore' });\nsetInterval(() => {}, 1000);\n`,
+    );
+    const parent = spawn(process.execPath, [fakePnpm], {
       cwd: REPO_ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -176,6 +176,12 @@ export async function runCollectionCall<R>(
   } catch (err) {
     const fault = err instanceof StoreUnavailableError && err.code === 'FIRESTORE_FAULT';
     if (!fault || !RETRIED_AFTER_FAULT.has(name)) throw err;
-    return deadlines.run(call, kind);
+    try {
+      return await deadlines.run(call, kind);
+    } catch (again) {
+      // The first try of a write may have landed: its error says so, whatever the second found.
+      const forgets = kind !== 'read' && again instanceof StoreUnavailableError && !again.outcomeUnknown;
+      throw forgets ? err : again;
+    }
   }
 }

@@ -177,6 +177,17 @@ describe('Firestore faults', () => {
     };
     await expect(runCollectionCall(deadlines, 'put', always)).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(calls).toBe(2);
+    // A put whose retry finds Firestore away still may have landed the first time.
+    calls = 0;
+    const thenAway = async () => {
+      calls++;
+      throw grpcError(calls === 1 ? 2 : 14);
+    };
+    const lost = (await runCollectionCall(deadlines, 'put', thenAway).catch(
+      (e: unknown) => e,
+    )) as StoreUnavailableError;
+    expect(lost.outcomeUnknown).toBe(true);
+    expect(lost.code).toBe('FIRESTORE_FAULT');
     calls = 0;
     const invalid = async () => {
       calls++;

@@ -242,6 +242,20 @@ describe('bodies of every type, and the room the gateway keeps for them', () => 
         error: 'SERVICE_UNAVAILABLE',
         message: 'The gateway is holding as many request bodies as it may; try again in a moment',
       });
+      // Without a key the body streams as it arrives; a service answering before reading it is
+      // answered at once (its 404, or 502 when the answer raced the upload), not 408 at the timeout.
+      const started = Date.now();
+      const unkeyed = await request(
+        `${gatewayUrl}/api/v1/households/${id}/orchestrator/missions/msn_missing/chat`,
+        {
+          method: 'POST',
+          headers: { ...bearer(token), 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'x'.repeat(900_000) }),
+        },
+      );
+      await unkeyed.body.dump();
+      expect([404, 502]).toContain(unkeyed.statusCode);
+      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       for (const socket of holders) socket.destroy();
     }

@@ -2,7 +2,7 @@
 // without buffering: uploads go up as they arrive, SSE goes down event by event and is never
 // cut for being idle. The header wait is bounded by INTERNAL_API_TIMEOUT_SECONDS.
 
-import { Readable, Transform } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { CALLER_HEADERS } from '@hs/contracts';
 import {
   BODY_OVER_LIMIT_HEADER,
@@ -216,12 +216,12 @@ export async function forward(
   let held: HeldBody | undefined;
   // Only a member's call: public routes (a signed link, the live view) stream as they come, so
   // nobody without an account can take the gateway's room for held bodies.
-  let streamed: Readable | undefined;
+  let streamed: PassThrough | undefined;
   if (hasBody && body === undefined && overLimit === undefined && target.readBodyUpTo && identity) {
     try {
       const read = await bodyForPeer(request, target.readBodyUpTo);
       if (read === OVER_LIMIT) overLimit = target.readBodyUpTo;
-      else if (read instanceof Readable) streamed = read;
+      else if (read instanceof PassThrough) streamed = read;
       else {
         held = read;
         body = read.bytes;
@@ -289,6 +289,10 @@ export async function forward(
   } finally {
     clearTimeout(headerTimer);
     held?.release();
+    // The rest of a body that fell back to streaming (request-body.ts) no longer goes anywhere:
+    // left piped, its back-pressure kept the client's request paused while the answer waited for
+    // it to be drained, and an early 404 became a 408 at REQUEST_TIMEOUT_SECONDS.
+    if (streamed) request.raw.unpipe(streamed);
   }
   recordPeerCall(serviceMetrics, target.service, String(upstream.statusCode), started);
   // Every service answers an error in the JSON envelope: an error page instead (a proxy on the

@@ -2,7 +2,7 @@
 // first success is kept and a retry with the same key and body gets it again without reaching
 // the owning service twice (rules in domain/idempotency.ts, store in idempotency-store.ts).
 
-import { Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import {
   conflict,
   endClientClosed,
@@ -160,7 +160,7 @@ export async function forwardIdempotent(
     const read = await bodyForPeer(request, deps.bodyLimit, 'refuse');
     if (read === OVER_LIMIT)
       return await forward(request, reply, { ...target, overLimit: deps.bodyLimit }, identity);
-    if (read instanceof Readable) throw new Error('a keyed body is never streamed');
+    if (read instanceof PassThrough) throw new Error('a keyed body is never streamed');
     held = read;
     body = read.bytes;
   } catch (err) {

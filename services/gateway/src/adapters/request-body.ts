@@ -98,7 +98,7 @@ export async function bodyForPeer(
   request: FastifyRequest,
   bodyLimit: number,
   whenFull: 'stream' | 'refuse' = 'stream',
-): Promise<HeldBody | typeof OVER_LIMIT | Readable> {
+): Promise<HeldBody | typeof OVER_LIMIT | PassThrough> {
   const length = Number(request.headers['content-length'] ?? Number.NaN);
   const declared = Number.isSafeInteger(length) ? length : null;
   const dropUpTo = refusedBodyDrainLimit(bodyLimit);
@@ -139,7 +139,7 @@ export async function bodyForPeer(
  * The body as a stream: the chunks already read, then the rest as the client sends it. Piped,
  * not iterated: the service giving up on it must not destroy the client's request (and socket).
  */
-function streamFrom(chunks: Buffer[], rest: Readable): Readable {
+function streamFrom(chunks: Buffer[], rest: Readable): PassThrough {
   const out = new PassThrough();
   for (const chunk of chunks) out.write(chunk);
   rest.pipe(out);
