@@ -23,7 +23,9 @@ function parentOf(pid: number): number {
 function isPackageManager(pid: number): boolean {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return args.slice(0, 3).some((arg) => PACKAGE_MANAGERS.has(arg.split('/').at(-1) ?? ''));
+    // npm sets its process title: its command line is then the one string "npm run stack".
+    const words = args.slice(0, 3).flatMap((arg) => arg.split(' ').slice(0, 1));
+    return words.some((word) => PACKAGE_MANAGERS.has(word.split('/').at(-1) ?? ''));
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 // A local session whose Chromium ends on its own (killed, crashed) is FAILED at once, not left
 // ACTIVE until someone tries to use it.
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,11 +46,12 @@ function ownChromium(): number[] {
     });
 }
 
-it('marks a local session FAILED when its browser is killed', async () => {
+it('marks a local session FAILED when its browser is killed, and writes its recording', async () => {
+  const blobs = mkdtempSync(join(tmpdir(), 'bridge-lost-'));
   const app = await buildBridge({
     orchestratorUrl: orch.url,
     env: {
-      ARTIFACT_LOCAL_DIR: mkdtempSync(join(tmpdir(), 'bridge-lost-')),
+      ARTIFACT_LOCAL_DIR: blobs,
       BROWSER_PROVIDER: 'local',
       ALLOW_PRIVATE_MERCHANT_HOSTS: siteHost,
     },
@@ -75,6 +76,9 @@ it('marks a local session FAILED when its browser is killed', async () => {
       actor: 'system',
       type: 'FAILED: The browser ended unexpectedly (crashed or stopped answering)',
     });
+    // Its action log up to the loss is kept, as a terminated session's is.
+    const recording = join(blobs, 'households', 'h_home', 'missions', 'msn_lost', 'recordings', `${id}.json`);
+    await expect.poll(() => existsSync(recording), { timeout: 5000, interval: 100 }).toBe(true);
   } finally {
     await app.close();
   }

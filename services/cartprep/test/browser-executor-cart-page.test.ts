@@ -107,4 +107,20 @@ describe('browser cart preparation on the cart page', () => {
     expect(job).toMatchObject({ status: 'SUCCEEDED', errorCode: null });
     expect(job.cart.items).toEqual([{ title: 'Classic Tee', size: 'M', quantity: 1, unitPrice: 19.9 }]);
   }, 40_000);
+
+  it('reads ordinary carts: other cart paths, a hidden sign-in dropdown with its captcha, an express-pay button', async () => {
+    const hiddenSignIn =
+      '<div style="display:none" class="account-dropdown"><input type="password" name="password"><div class="g-recaptcha"></div></div>';
+    const expressPay =
+      '<iframe src="about:blank#elements-inner-payment-request" title="Express checkout"></iframe>';
+    for (const cart of [
+      { cartPath: '/order/cart', extra: '' },
+      { cartPath: '/checkout/basket', extra: '' },
+      { cartPath: '/cart', extra: hiddenSignIn },
+      { cartPath: '/cart', extra: expressPay },
+    ]) {
+      const job = await prepare(cart);
+      expect(job, JSON.stringify(cart)).toMatchObject({ status: 'SUCCEEDED', errorCode: null });
+    }
+  }, 120_000);
 });

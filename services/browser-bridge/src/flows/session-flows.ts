@@ -296,7 +296,13 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     async lost(sessionId: string, reason: string): Promise<void> {
       // A create that never stored its row (its caller gave up) has nothing to mark.
       if (!(await sessions.get(sessionId))) return;
-      await sessions.change(sessionId, (s) => fail(s, reason, nowIso()));
+      const at = nowIso();
+      const { session, changed } = await sessions.change(sessionId, (s) => fail(s, reason, at));
+      // Its action log up to the loss is kept as a terminated session's is (and its frames leave memory).
+      if (changed && deps.recordings)
+        await deps.recordings
+          .finish(session, at)
+          .catch((err) => deps.logger?.error({ err, sessionId }, 'browser recording not written'));
     },
 
     async terminate(sessionId: string): Promise<BrowserSession> {

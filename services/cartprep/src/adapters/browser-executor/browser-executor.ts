@@ -12,7 +12,7 @@ import type { StoredJob } from '../../domain/job-machine.ts';
 import type { CartExecutor, CartFailure, CartResult } from '../cart-executor.ts';
 import { openCart, readCart } from './cart-reader.ts';
 import { CartStop, stop } from './cart-stop.ts';
-import { checkDestination, checkPage, hostOf } from './page-checks.ts';
+import { checkCartPage, checkDestination, checkPage, hostOf } from './page-checks.ts';
 import { assertNotCovered, chooseSize, dismissOverlays, findAddButton, setQuantity } from './product-form.ts';
 
 export type BrowserExecutorDeps = {
@@ -111,9 +111,9 @@ async function run(page: Page, job: StoredJob, deps: BrowserExecutorDeps): Promi
   }
   const cartPage = await openCart(page);
   checkDestination(page, cartPage, merchantHost, deps.allowHost);
-  // The cart page is a merchant page like any other: a payment form on it (express checkout
-  // fields), a login or bot wall, or a checkout it led to stops the job before anything is read.
-  await checkPage(page, cartPage);
+  // A payment form or a login wall shown on the cart page stops the job before anything is read
+  // (page-checks.ts checkCartPage: what is hidden there, or the cart's path, does not).
+  await checkCartPage(page, cartPage);
   const cart = await readCart(page, merchantHost);
   const mismatch = cartMismatch(cart, { size: job.size, quantity: job.quantity });
   if (mismatch) stop('UNKNOWN_DOM', `The cart does not match the request: ${mismatch}`);

@@ -26,6 +26,25 @@ export function checkDestination(
     stop('DOMAIN_NOT_ALLOWED', `The page moved to ${host}, which is not the merchant's domain`);
 }
 
+/**
+ * The cart page read back: only what a shopper would see counts there. Carts carry hidden sign-in
+ * dropdowns (with their captcha), express-pay buttons (an iframe from the payment provider, no
+ * card fields) and live under many paths (`/order/cart`, `/checkout/basket`): a payment form
+ * actually shown is the one thing that stops the job, as a login wall does.
+ */
+export async function checkCartPage(page: Page, response: Response | null): Promise<void> {
+  if ((await page.locator(VISIBLE_CARD_FIELDS).count()) > 0)
+    stop('SAFETY_VIOLATION', 'The site led to a payment form; card details are never entered');
+  if ((await page.locator('input[type="password"]:visible').count()) > 0)
+    stop('LOGIN_REQUIRED', 'The site asks to sign in before showing the cart');
+  const status = response?.status() ?? 200;
+  if (status >= 500) stop('INTERNAL_ERROR', `The merchant page answered HTTP ${status}`);
+}
+const VISIBLE_CARD_FIELDS = PAYMENT_FIELDS.split(', ')
+  .filter((selector) => selector.startsWith('input'))
+  .map((selector) => `${selector}:visible`)
+  .join(', ');
+
 /** Bot walls, login walls, payment steps and broken pages, in that order. */
 export async function checkPage(page: Page, response: Response | null): Promise<void> {
   const title = await page.title();
