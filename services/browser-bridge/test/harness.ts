@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { Role } from '@hs/contracts';
 import type { HouseholdMembers } from '@hs/service-kit';
 import { createStore } from '@hs/store';
@@ -92,3 +94,25 @@ export const asMember = (userId = 'usr_alice') => ({
   'x-member-role': 'ADULT',
   'x-user-email': `${userId}@dev.local`,
 });
+
+/**
+ * A shop page on loopback for a real browser to open: `<h1>Shop</h1>`, answered after `delayMs`
+ * for paths starting with `slowPath`. `host` is what ALLOW_PRIVATE_MERCHANT_HOSTS must name.
+ */
+export async function startShopPage(options: { slowPath?: string; delayMs?: number } = {}) {
+  const server = createServer((req, res) => {
+    const answer = () => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Shop</h1>');
+    if (options.slowPath && req.url?.startsWith(options.slowPath)) setTimeout(answer, options.delayMs ?? 0);
+    else answer();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  return {
+    host: `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}

@@ -1,30 +1,22 @@
 // A local session whose Chromium ends on its own (killed, crashed) is FAILED at once, not left
 // ACTIVE until someone tries to use it.
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildBridge, internal, startFakeOrchestrator } from './harness.ts';
+import { buildBridge, internal, startFakeOrchestrator, startShopPage } from './harness.ts';
 
 let orch: Awaited<ReturnType<typeof startFakeOrchestrator>>;
-let site: Server;
+let site: Awaited<ReturnType<typeof startShopPage>>;
 let siteHost: string;
 
 beforeAll(async () => {
   orch = await startFakeOrchestrator();
-  site = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Shop</h1>'),
-  );
-  site.listen(0, '127.0.0.1');
-  await once(site, 'listening');
-  const address = site.address();
-  siteHost = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  site = await startShopPage();
+  siteHost = site.host;
 });
 
 afterAll(async () => {
-  site?.closeAllConnections();
   site?.close();
   await orch?.close();
 });

@@ -2,38 +2,28 @@
 // ACTIVE session behind that nobody knows about, holding the household's and the pool's places
 // until the idle timeout: a slow start page is cut to the caller's time, and a session that opens
 // after the caller left is closed instead of stored.
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REQUEST_TIMEOUT_HEADER } from '@hs/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserProvider } from '../src/adapters/browser-provider.ts';
 import { createSimulatedProvider } from '../src/adapters/simulated-provider.ts';
-import { buildBridge, internal, startFakeOrchestrator } from './harness.ts';
+import { buildBridge, internal, startFakeOrchestrator, startShopPage } from './harness.ts';
 
 const SLOW_PAGE_MS = 4000;
 let orch: Awaited<ReturnType<typeof startFakeOrchestrator>>;
-let site: Server;
+let site: Awaited<ReturnType<typeof startShopPage>>;
 let siteHost: string;
 
 beforeAll(async () => {
   orch = await startFakeOrchestrator();
   // `/slow` answers after SLOW_PAGE_MS, everything else at once.
-  site = createServer((req, res) => {
-    const answer = () => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Shop</h1>');
-    if (req.url?.startsWith('/slow')) setTimeout(answer, SLOW_PAGE_MS);
-    else answer();
-  });
-  site.listen(0, '127.0.0.1');
-  await once(site, 'listening');
-  const address = site.address();
-  siteHost = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  site = await startShopPage({ slowPath: '/slow', delayMs: SLOW_PAGE_MS });
+  siteHost = site.host;
 });
 
 afterAll(async () => {
-  site?.closeAllConnections();
   site?.close();
   await orch?.close();
 });
