@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
 import fastifySwagger from '@fastify/swagger';
@@ -26,7 +27,7 @@ import { installDeadline } from './deadline.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
 import { deferContinue } from './expect-continue.ts';
-import { exceedsJsonDepth, refusedJson, tooDeep } from './json-depth.ts';
+import { exceedsJsonDepth, notUtf8, refusedJson, tooDeep } from './json-depth.ts';
 import { keptJsonHandler } from './kept-json.ts';
 import { registerMetrics } from './metrics.ts';
 import { markOptionalBodies } from './openapi-bodies.ts';
@@ -151,7 +152,9 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   // with its prototype-poisoning protection, once their nesting depth is known to be sane.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // JSON travels as UTF-8 (RFC 8259): bytes that are not would be stored as U+FFFD.
+    if (!isUtf8(body as Buffer)) return done(notUtf8());
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
     if (exceedsJsonDepth(text)) return done(tooDeep());

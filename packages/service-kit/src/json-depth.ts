@@ -30,6 +30,9 @@ export function exceedsJsonDepth(text: string, max = MAX_JSON_DEPTH): boolean {
 
 export const tooDeep = () => new AppError('BAD_REQUEST', 400, TOO_DEEP_MESSAGE);
 
+/** Bytes that are not UTF-8 are not JSON text (RFC 8259 §8.1). */
+export const notUtf8 = () => new AppError('BAD_REQUEST', 400, 'Body is not valid JSON: it is not UTF-8');
+
 const PROTOTYPE_KEYS_MESSAGE = 'JSON must not use "__proto__" or "constructor.prototype" as keys';
 
 /**
