@@ -135,6 +135,20 @@ describe('POST /api/v1/browser/events with signatures enforced', () => {
     expect(notJson.json()).toEqual({ error: 'BAD_REQUEST', message: 'Body is not valid JSON' });
   });
 
+  it('answers 400 for signed bytes that are not UTF-8 rather than reading them with U+FFFD', async () => {
+    const before = orchestrator.events.length;
+    const latin1 = Buffer.from(eventBody().replace('/cart', '/caf\u00e9'), 'latin1');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/browser/events',
+      headers: signed(latin1.toString()),
+      payload: latin1,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/UTF-8/);
+    expect(orchestrator.events.length).toBe(before);
+  });
+
   it('answers 404 for an unknown session or a mission that does not match it', async () => {
     for (const body of [
       JSON.stringify({ sessionId: 'bs_nope', missionId: session.missionId, type: 'PAGE_NAVIGATED' }),

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import {
   BrowserEventAccepted,
   BrowserExtensionEvent,
@@ -5,7 +6,14 @@ import {
   MAX_BROWSER_EVENT_PAYLOAD_BYTES,
   MAX_BROWSER_EVENT_PAYLOAD_KEYS,
 } from '@hs/contracts';
-import { type AppError, badRequest, exceedsJsonDepth, type ServiceApp, tooDeep } from '@hs/service-kit';
+import {
+  type AppError,
+  badRequest,
+  exceedsJsonDepth,
+  notUtf8,
+  type ServiceApp,
+  tooDeep,
+} from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { ExtensionEvents } from '../flows/extension-events.ts';
 
@@ -28,14 +36,19 @@ export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEve
     // Malformed JSON is refused only after the signature check (preValidation), so an unsigned
     // request gets 401 UNSIGNED_EVENT whatever its body.
     const malformed = new WeakMap<FastifyRequest, AppError>();
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      rawBodies.set(request, body as string);
-      if (exceedsJsonDepth(body as string)) {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+      const body = bytes.toString();
+      rawBodies.set(request, body);
+      if (!isUtf8(bytes as Buffer)) {
+        malformed.set(request, notUtf8());
+        return done(null, undefined);
+      }
+      if (exceedsJsonDepth(body)) {
         malformed.set(request, tooDeep());
         return done(null, undefined);
       }
       try {
-        done(null, JSON.parse(body as string));
+        done(null, JSON.parse(body));
       } catch {
         malformed.set(request, badRequest('Body is not valid JSON'));
         done(null, undefined);
