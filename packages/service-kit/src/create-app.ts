@@ -47,6 +47,7 @@ import { boundPipelining } from './pipelining.ts';
 import { drainRefusedBodies, refuseBodiesOverGatewayLimit, refusedBodyDrainLimit } from './refused-body.ts';
 import { installRequestEnd, installRequestLine, isRequestId } from './request-line.ts';
 import { requestLoggerFactory } from './request-logger.ts';
+import { originForm } from './request-target.ts';
 import { accessExtensions } from './route-access.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { registerTraceContext } from './trace-context.ts';
@@ -123,6 +124,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     http: { connectionsCheckingInterval: 1000 },
     clientErrorHandler,
     requestIdHeader: false,
+    // An absolute-form request line is served by its path everywhere, not only by the router.
+    rewriteUrl: (req) => (req.url === undefined ? '/' : (originForm(req.url) ?? req.url)),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return isRequestId(incoming) ? incoming : randomUUID();

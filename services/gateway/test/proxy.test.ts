@@ -304,6 +304,32 @@ describe('forwarded paths cannot change household on the way', () => {
     expect(res.status).toBe(401);
   });
 
+  it('serves an absolute-form request line by its path, forwarded routes included (RFC 9112 §3.2.2)', async () => {
+    const user = await login(gateway, 'absolute@x.test');
+    const id = await household(user.token);
+    const res = await rawRequest(
+      `http://gw.example:8080/api/v1/households/${id}/wardrobe/items?x=1`,
+      bearer(user.token),
+    );
+    expect(res.status).toBe(200);
+    expect(received.at(-1)?.url).toBe(`/api/v1/households/${id}/wardrobe/items?x=1`);
+    // The path is still checked against the caller's households, and climbing out is still refused.
+    const other = await household((await login(gateway, 'absolute-other@x.test')).token);
+    const before = received.length;
+    expect(
+      (await rawRequest(`HTTP://gw/api/v1/households/${other}/wardrobe/items`, bearer(user.token))).status,
+    ).toBe(403);
+    expect(
+      (
+        await rawRequest(
+          `http://gw/api/v1/households/${id}/wardrobe/../../${other}/wardrobe/items`,
+          bearer(user.token),
+        )
+      ).status,
+    ).toBe(400);
+    expect(received.length).toBe(before);
+  });
+
   it('strips identity and voice-marking headers sent by a client, on public routes too', async () => {
     const user = await login(gateway, 'strip@x.test');
     const id = await household(user.token);

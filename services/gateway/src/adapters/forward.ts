@@ -85,7 +85,7 @@ function parsedBase(baseUrl: string) {
 export function forwardTarget(baseUrl: string, rawUrl: string): string {
   const queryAt = rawUrl.indexOf('?');
   const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
-  // An absolute-form request line (`GET http://host/api/v1/...`) is routed by its path too.
+  // An absolute-form request line reaches here as its path (rewriteUrl, service-kit); anything else is refused.
   if (!rawPath.startsWith('/')) throw badRequest('Request target must be a path');
   // Almost every path has no dot, percent sign or backslash: nothing the URL parser could rewrite.
   const base = parsedBase(baseUrl);
