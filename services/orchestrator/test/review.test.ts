@@ -321,12 +321,46 @@ describe('a mission ended while its turn runs', () => {
       await a.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
     ).json();
     expect(mission.state).toBe('FAILED');
-    const lastCalls = mission.history.at(-1).tool_calls as Array<{
-      tool: string;
-      result: { error?: { code: string } };
-    }>;
-    expect(lastCalls.find((c) => c.tool === 'search_commerce')?.result).toMatchObject({
-      error: { code: 'MISSION_ENDED' },
+    // The end is a cut: the turn's late answer is not added after it, and its caller hears why.
+    const answered = await turn;
+    expect(answered.statusCode).toBe(409);
+    expect(answered.json()).toMatchObject({
+      error: 'INVALID_STATE',
+      message: expect.stringMatching(/ended while this turn ran/),
     });
+    expect(mission.history.map((h: { role: string }) => h.role)).toEqual(['user', 'model', 'user']);
+    expect(mission.turn_lease ?? null).toBeNull();
+  });
+
+  it('keeps the recorded end true: the transcript and the turn count match the history, and the stream says why the turn ended', async () => {
+    const a = await build();
+    const m = await create(a);
+    peers.behaviour.set('/wardrobe', 400);
+    const turn = chat(a, m.mission_id, 'a warm coat for my son');
+    await sleep(150);
+    const completed = await a.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/complete`,
+      headers: as(OWNER),
+    });
+    expect(completed.statusCode).toBe(200);
+    expect((await turn).statusCode).toBe(409);
+    const mission = (
+      await a.inject({ method: 'GET', url: `${M}/${m.mission_id}`, headers: as(OWNER) })
+    ).json();
+    expect(mission.state).toBe('DONE');
+    expect(mission.history).toHaveLength(3);
+    const mine = (kind: string) =>
+      peers.artifacts.filter((x) => x.kind === kind && JSON.stringify(x.body).includes(m.mission_id));
+    await waitUntil('the end recorded', () => mine('outcome-summary').length === 1);
+    expect((mine('transcript')[0]!.body.entries as unknown[]).length).toBe(mission.history.length);
+    expect(mine('outcome-summary')[0]!.body).toMatchObject({ finalState: 'DONE', totalTurns: 1 });
+    await waitUntil('the cut turn in the audit log', () =>
+      peers.audit.some(
+        (e) => JSON.stringify(e).includes(m.mission_id) && JSON.stringify(e).includes('MISSION_ENDED'),
+      ),
+    );
+    // The next chat is refused as for any ended mission, and nothing ran after the end.
+    expect((await chat(a, m.mission_id, 'and a hat')).statusCode).toBe(409);
   });
 });

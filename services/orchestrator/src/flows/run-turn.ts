@@ -57,6 +57,16 @@ export class TurnAlreadySent extends Error {
 
 export type TurnOutcome = { ok: boolean; mission: MissionDoc; error?: { code: string; message: string } };
 
+/**
+ * The owner completed or cancelled the mission while the turn ran. The end was recorded with the
+ * history as it then was (Transcript, OutcomeSummary, the audit entry's turn count), so an answer
+ * arriving after it is not added: the end is a cut, and what was recorded stays true.
+ */
+export const MISSION_ENDED_DURING_TURN = {
+  code: 'MISSION_ENDED',
+  message: 'The mission was ended while this turn ran; its answer was not kept',
+};
+
 const TURN_SUPERSEDED = {
   code: 'TURN_SUPERSEDED',
   message: 'The turn outlived its lease and a newer turn took the mission over; its answer was not recorded',
@@ -284,11 +294,14 @@ async function runTurn(
     };
     let endedNow = false;
     let superseded = false;
+    let endedMeanwhile = false;
     const saved = await ctx.missions.update(missionId, (m) => {
       // Our lease ran out and a newer turn took the mission (it already reported this one as
       // TURN_INTERRUPTED): our answer would land after its message, so it is not recorded.
       superseded = m.turn_lease?.turn_id !== turnId;
       if (superseded) return ABORT;
+      endedMeanwhile = m.state !== 'RUNNING';
+      if (endedMeanwhile) return ABORT;
       endedNow = result.completed && m.state === 'RUNNING';
       return {
         ...m,
@@ -304,6 +317,7 @@ async function runTurn(
       };
     });
     if (superseded) return supersededTurn(ctx, req, turnId);
+    if (endedMeanwhile) return failTurn(ctx, req, turnId, null, MISSION_ENDED_DURING_TURN);
     const mission = saved.doc!;
     await emit('message', { turn_id: turnId, message: streamedReply(reply) });
     if (endedNow) {
