@@ -141,7 +141,8 @@ describe('a women’s size pair', () => {
     expect(readMessage('size 8 to 12').sizes).toEqual(['8']);
     expect(readMessage('a jumper size 7 to 9').sizes).toEqual(['7']);
     expect(readMessage('a top size 11-13').sizes).toEqual(['11']);
-    expect(readMessage('size 3-5 shoes').sizes).toEqual(['3']);
+    // Shoes in every size of the span (round 20): "size 3-5 shoes" is 3, 4 and 5.
+    expect(readMessage('size 3-5 shoes').sizes).toEqual(['3', '4', '5']);
     expect(readMessage('trainers size 7-8').sizes).toEqual(['7', '8']);
     expect(readMessage('trainers size 4 to 4.5').sizes).toEqual(['4', '4.5']);
     expect(readMessage('shoes size 6, 40-50 dollars').sizes).toEqual(['6']);

@@ -8,6 +8,9 @@ import type { KindSearch } from './stylist.ts';
 
 export const CLARIFY =
   'Happy to help! What are you shopping for: which item (say jeans, a rain jacket or trainers), who it is for, and roughly what budget?';
+/** "bright colours for my kids": the colours are kept in the brief, the item is asked. */
+export const CLARIFY_ITEM =
+  'Bright colours it is, I’ll keep to those. Which item are you after (say t-shirts, a rain jacket or trainers), who is it for, and roughly what budget?';
 export const OFF_TOPIC =
   "That's outside what I can help with: I'm your household's stylist. Tell me what you're shopping for (say, \"a rain jacket under 60\") and I'll find options.";
 export const AFTER_SALES_REPLY =

@@ -30,6 +30,7 @@ import {
   APPROVAL_REPLY,
   CHILD_SAFETY_REFUSAL,
   CLARIFY,
+  CLARIFY_ITEM,
   OFF_TOPIC,
   OTHERS_DATA_REFUSAL,
   REFUSAL,
@@ -187,13 +188,19 @@ export function styleDecision(input: ModelInput): ModelDecision {
     // "has mum approved the coat": where a purchase request stands is in the app, not a search.
     if (reading.intent === 'offtopic' && APPROVAL_ASKED.test(reading.text)) return reply(APPROVAL_REPLY);
     if (reading.intent === 'offtopic' && WEIGHT_LOSS.test(reading.text)) return reply(WEIGHT_LOSS_REPLY);
+    // "bright colours for my kids" with no item: the item is asked, and the colours (and any size
+    // said) are kept in the brief, so the answer ("t-shirts") is searched in them.
+    const kept =
+      reading.intent === 'clarify' && empty && reading.colors.length > 0
+        ? updateBrief(previous, reading, []).brief
+        : undefined;
     if (forMemberId && empty && (reading.intent === 'offtopic' || reading.intent === 'clarify'))
-      return reply(CLARIFY, { forMemberId });
+      return kept ? reply(CLARIFY_ITEM, { ...kept, forMemberId }) : reply(CLARIFY, { forMemberId });
     // Mid-conversation, a detail the reader has no word for ("with a hood", "slim fit") is no
     // request outside clothing: the search goes on with the brief, and the reply says so.
     if (reading.intent === 'offtopic' && !forMemberId && (empty || OFF_TOPIC_SUBJECT.test(reading.text)))
       return reply(OFF_TOPIC);
-    if (reading.intent === 'clarify' && empty) return reply(CLARIFY);
+    if (reading.intent === 'clarify' && empty) return kept ? reply(CLARIFY_ITEM, kept) : reply(CLARIFY);
   }
   if (reading.intent === 'wardrobe')
     return reply(wardrobeReply(input.steps.flat().find((o) => o.tool === 'list_wardrobe')));

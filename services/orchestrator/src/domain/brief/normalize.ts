@@ -266,6 +266,9 @@ const NO_CAP_SLANG =
 /** Characters with no width that a pasted word may carry: soft hyphen, zero-width space/joiners, word joiner, BOM. */
 const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
 
+/** "max. 45", "min. £20", "approx. 30": an abbreviated word for a bound, its full stop no break. */
+const ABBREVIATED_BOUND = /\b(max|min|approx)\.(?= ?[£$€]?\d)/g;
+
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
     // Pasted text may carry an invisible character inside a word ("jum\u200bper", "trou\u00adsers"):
@@ -289,6 +292,7 @@ export function normalize(message: string): string {
     .replace(DECIMAL_COMMA_AFTER_CURRENCY, '$1.$2')
     .replace(HALF_SIZE_COMMA, '$1 $2.5')
     .replace(/,/g, ' , ')
+    .replace(ABBREVIATED_BOUND, '$1 ')
     .replace(/(?<!\d)\.(?!\d)/g, ' . ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -388,7 +392,11 @@ const CORRECTIONS = [
     'g',
   ),
   new RegExp(String.raw`${SAID}\b${SIZE_WORD} ${MARKER(true)}${NEW_VALUE}(?=${SIZE_WORD}\b)`, 'g'),
-  new RegExp(String.raw`${SAID}\b${COLOUR_WORD} ${MARKER(false)}(?=${COLOUR_WORD}\b)`, 'g'),
+  // "green no actually blue", "red, no, sorry, navy": a "no" before the marker is part of it.
+  new RegExp(
+    String.raw`${SAID}\b${COLOUR_WORD} (?:(?:, )?(?:no|nope) )?${MARKER(false)}(?=${COLOUR_WORD}\b)`,
+    'g',
+  ),
 ];
 /** Item words, longest first, for a colour corrected after its item. */
 const ITEM_WORD = `(?:${KINDS.flatMap((k) => k.words)
@@ -415,7 +423,10 @@ const selfCorrected = (t: string) =>
  */
 export function spokenAmounts(lowercased: string): string {
   const spaced = spellNumbers(
-    lowercased.replace(HALF_SIZE_COMMA, '$1 $2.5').replace(/([a-z0-9])([,.!?;])(?=\s|$)/g, '$1 $2'),
+    lowercased
+      .replace(HALF_SIZE_COMMA, '$1 $2.5')
+      .replace(ABBREVIATED_BOUND, '$1 ')
+      .replace(/([a-z0-9])([,.!?;])(?=\s|$)/g, '$1 $2'),
   );
   // Most messages correct nothing: the correction patterns run only when a marker is there.
   const corrected = CORRECTION_MARKER.test(spaced)

@@ -634,6 +634,15 @@ const SIZE_THEN_RANGE = new RegExp(
   'g',
 );
 const SHOE_NUMBER = new RegExp(String.raw`\b(?:number|nr|no\.) ([1-4]\d(?:\.5)?)\b${NOT_A_SIZE_AFTER}`, 'g');
+/**
+ * "trainers 5", "boots, 7, black": a bare figure a UK or US shoe size can be, right after the shoes,
+ * is the size (never money, an age, a count, a heel's height or a list: "trainers 5 quid", "boots 6
+ * inch", "trainers 2 pairs", "school shoes 12 and 1").
+ */
+const SHOE_SIZE_AFTER_ITEM = new RegExp(
+  String.raw`(?<![\w-])(?:${SHOE_WORD})(?: [,.])? ((?:1[0-3]|[1-9])(?:\.5)?)\b${NOT_A_SIZE_AFTER}(?! ?(?:weeks?|days?|hours?|mins?|minutes?|inch(?:es)?|in|cm|mm|high|heels?|kids|children|people|of|x|for under|(?:and|&|or|,) ?\d)\b)(?! ?["'])`,
+  'g',
+);
 const WAIST_AFTER_ITEM =
   /\b(?:jeans|trousers|chinos|pants|cords|slacks|denims)(?: ,)? (2[6-9]|3\d|4[0-4])\b(?![.,]\d)(?! ?(?:-|–|to|or|and|ish|max(?:imum)?|tops|at most|each|apiece|total|a pair|for (?:both|the (?:two|pair|lot|set)|everything|all)|\$|£|€|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|years?|yrs?|y|yo|year olds?|k|%|pairs?|percent|off)\b)(?! ?[$£€%])/g;
 
@@ -687,9 +696,13 @@ const KIDS_RANGE =
 
 function readSizes(said: string, ages: number[]): string[] {
   // "42 eu", "5 uk": the system after the number, as before it.
-  // Not a number said after its own system: "uk 5 eu 38" is UK 5 and EU 38.
+  // Not a number said after its own system: "uk 5 eu 38" is UK 5 and EU 38; nor a system with its
+  // own number after it: "size 10 (eu 38)" is size 10 and EU 38.
   const baby = readBabySizes(
-    spokenSizes(said).replace(/(?<!\b(?:eu|us|uk|au) ?)\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b/g, '$2 $1'),
+    spokenSizes(said).replace(
+      /(?<!\b(?:eu|us|uk|au) ?)\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b(?! ?\d{1,2}(?:\.5)?\b(?! ?(?:eu|uk)\b))/g,
+      '$2 $1',
+    ),
   );
   const text = baby.rest;
   const sizes: string[] = [];
@@ -747,10 +760,12 @@ function readSizes(said: string, ages: number[]): string[] {
   for (const m of text.matchAll(SIZE_PAIR)) {
     const [lo, hi] = [Number(m[1]), Number(m[2])];
     const step = hi - lo;
-    if ((step > 0 && step <= 1) || (step === 2 && lo % 2 === 0 && lo >= 4)) {
-      // Shoes come in every whole size: "size 6-8 trainers" is 6, 7 and 8, not a women's pair (the
-      // span of the shoes, not of clothes said beside them: "jeans size 10-12 and trainers").
-      if (shoes && step === 2 && nearestItemIsShoe(text, m.index, m.index + m[0].length)) add(String(lo + 1));
+    // Shoes come in every whole size: "size 6-8 trainers", "size 3-5 shoes" are each size of the
+    // span, not a women's pair (the span of the shoes, not of clothes said beside them: "jeans
+    // size 10-12 and trainers").
+    const shoeSpan = shoes && step === 2 && nearestItemIsShoe(text, m.index, m.index + m[0].length);
+    if ((step > 0 && step <= 1) || (step === 2 && (shoeSpan || (lo % 2 === 0 && lo >= 4)))) {
+      if (shoeSpan) add(String(lo + 1));
       add(m[2]!);
     }
   }
@@ -786,6 +801,7 @@ function readSizes(said: string, ages: number[]): string[] {
   for (const m of text.matchAll(RANGE_SIZE)) add(m[1]!);
   // "shoes number 34": a shoe size as many languages name it.
   if (SHOE_WORDS.test(text)) for (const m of text.matchAll(SHOE_NUMBER)) add(m[1]!);
+  if (SHOE_WORDS.test(text)) for (const m of text.matchAll(SHOE_SIZE_AFTER_ITEM)) add(m[1]!);
   // "jeans 32", "chinos, 34": a bare figure a waist can be, right after trousers, is the waist
   // (not a price: "jeans 30 max", "jeans 40 quid", "shorts 30 each"; nor an age or a count).
   for (const m of text.matchAll(WAIST_AFTER_ITEM)) add(m[1]!);
