@@ -352,10 +352,10 @@ describe('a mission ended while its turn runs', () => {
     expect(mission.history).toHaveLength(3);
     const mine = (kind: string) =>
       peers.artifacts.filter((x) => x.kind === kind && JSON.stringify(x.body).includes(m.mission_id));
-    await waitUntil('the end recorded', () => mine('outcome-summary').length === 1);
+    await waitUntil('the end recorded', async () => mine('outcome-summary').length === 1);
     expect((mine('transcript')[0]!.body.entries as unknown[]).length).toBe(mission.history.length);
     expect(mine('outcome-summary')[0]!.body).toMatchObject({ finalState: 'DONE', totalTurns: 1 });
-    await waitUntil('the cut turn in the audit log', () =>
+    await waitUntil('the cut turn in the audit log', async () =>
       peers.audit.some(
         (e) => JSON.stringify(e).includes(m.mission_id) && JSON.stringify(e).includes('MISSION_ENDED'),
       ),
