@@ -10,6 +10,7 @@ import {
 import { type BlobStorage, createBlobStorageFromSettings } from '@hs/storage';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
+import { createBridgeInstances, type InstanceIdentity } from './adapters/bridge-instances.ts';
 import type { BrowserProvider } from './adapters/browser-provider.ts';
 import { createBrowserProvider } from './adapters/create-provider.ts';
 import { createMissionEvents } from './adapters/mission-events.ts';
@@ -33,7 +34,15 @@ export interface BrowserBridgeDeps {
   /** Who belongs to a household now; otherwise the gateway is asked (live view links). */
   members?: HouseholdMembers;
   now?: () => number;
+  /**
+   * The registration of a `local` bridge process (adapters/bridge-instances.ts): its lease, how
+   * often it looks for sessions of processes gone, and (tests) the host and pid it reports.
+   */
+  instances?: { leaseMs?: number; sweepMs?: number; identity?: InstanceIdentity };
 }
+
+/** How often a local bridge looks for open sessions whose process has gone. */
+const ORPHAN_SWEEP_MS = 15_000;
 
 export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
   const { config, store } = deps;
@@ -66,6 +75,15 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
       (id) => onLost(id),
     );
   const real = provider.name !== 'simulated';
+  // A local browser dies with this process: the process registers itself, stamps its sessions,
+  // and ends the sessions of processes gone before it (at boot, then every ORPHAN_SWEEP_MS).
+  const instances =
+    provider.name === 'local'
+      ? createBridgeInstances(store, {
+          ...(deps.instances?.leaseMs ? { leaseMs: deps.instances.leaseMs } : {}),
+          ...(deps.instances?.identity ? { identity: deps.instances.identity } : {}),
+        })
+      : null;
   const artifacts = createPeerClient({
     service: 'artifacts-audit',
     ...config.peers['artifacts-audit'],
@@ -135,8 +153,34 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
       : null,
     recordings,
     liveView: live ? { secret: config.browser.liveViewSecret, publicBaseUrl: config.publicBaseUrl } : null,
+    instanceId: instances?.id ?? null,
     logger: deps.logger || undefined,
   });
+  if (instances) {
+    const log = deps.logger || undefined;
+    let sweeping: Promise<unknown> = Promise.resolve();
+    const sweep = () =>
+      (sweeping = sessionFlows
+        .endOrphaned((id) => instances.isGone(id), config.browser.idleMs)
+        .then((ended) => {
+          if (ended.length) log?.warn({ ended }, 'failed the sessions of a bridge process that is gone');
+        })
+        .catch((err) => log?.warn({ err }, 'sweep of orphaned browser sessions failed')));
+    let timer: NodeJS.Timeout | null = null;
+    // At boot, before the first request: a restarted process frees what its predecessor held
+    // (the registration first, so a replica booting beside it never takes it for gone).
+    app.addHook('onReady', async () => {
+      await instances.start((err) => log?.warn({ err }, 'bridge instance lease not renewed'));
+      await sweep();
+      timer = setInterval(sweep, deps.instances?.sweepMs ?? ORPHAN_SWEEP_MS);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      if (timer) clearInterval(timer);
+      await sweeping;
+      await instances.retire().catch((err) => log?.warn({ err }, 'bridge instance not retired'));
+    });
+  }
   onIdle = (id) =>
     void sessionFlows
       .terminate(id)

@@ -4,7 +4,12 @@
 import { BrowserCapacityError, type BrowserPool, pageElements } from '@hs/browser';
 import { AppError, nestedTimeoutMs } from '@hs/service-kit';
 import type { Page } from 'playwright-core';
-import { type BrowserProvider, BrowserProviderError, type ProviderHandle } from './browser-provider.ts';
+import {
+  type BrowserProvider,
+  BrowserProviderError,
+  ElementNotActionableError,
+  type ProviderHandle,
+} from './browser-provider.ts';
 import { ACTION_TIMEOUT_MS, runAction } from './page-actions.ts';
 
 /**
@@ -22,6 +27,22 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
     const session = pool.use(handle.providerSessionId);
     if (!session) throw new BrowserProviderError('The browser session is gone', { sessionLost: true });
     return session.page;
+  }
+
+  /**
+   * `work` on the session's page. A call that fails because the browser went away under it
+   * (killed, crashed, its page closed) says so (`sessionLost`), even before the pool has heard.
+   */
+  async function onPage<T>(handle: ProviderHandle, work: (p: Page) => Promise<T>): Promise<T> {
+    const p = page(handle);
+    try {
+      return await work(p);
+    } catch (err) {
+      if (err instanceof ElementNotActionableError) throw err;
+      if (p.isClosed() || p.context().browser()?.isConnected() === false)
+        throw new BrowserProviderError('The browser session is gone', { sessionLost: true, cause: err });
+      throw err;
+    }
   }
 
   return {
@@ -54,11 +75,8 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
       // A crashed browser may not close its contexts; it is no longer connected either way.
       return !!p && !p.isClosed() && p.context().browser()?.isConnected() !== false;
     },
-    act: (handle, action) => runAction(page(handle), action),
-    async elements(handle) {
-      const p = page(handle);
-      return { url: p.url(), elements: await pageElements(p) };
-    },
+    act: (handle, action) => onPage(handle, (p) => runAction(p, action)),
+    elements: (handle) => onPage(handle, async (p) => ({ url: p.url(), elements: await pageElements(p) })),
     async terminate(handle) {
       opened.delete(handle.providerSessionId);
       await pool.close(handle.providerSessionId);

@@ -1,12 +1,18 @@
 // Browser sessions in the store (collection `browser_sessions`).
 import { notFound } from '@hs/service-kit';
-import { ABORT, type CollectionOptions, type Store } from '@hs/store';
+import { ABORT, type CollectionOptions, queryAll, type Store } from '@hs/store';
 import type { StoredBrowserSession, Transition } from '../domain/session-machine.ts';
 
 export const BROWSER_SESSION_COLLECTIONS = {
   browser_sessions: {
     // `ownerIn`: an owner's sessions in one status (BROWSER_MAX_SESSIONS_PER_USER).
-    indexes: [{ fields: ['missionId'] }, { fields: ['householdId'] }, { fields: ['ownerId', 'status'] }],
+    // `openOfProvider`: the open sessions of one provider (the sweep of local sessions whose process died).
+    indexes: [
+      { fields: ['missionId'] },
+      { fields: ['householdId'] },
+      { fields: ['ownerId', 'status'] },
+      { fields: ['provider', 'status'] },
+    ],
   },
 } satisfies Record<string, CollectionOptions>;
 
@@ -47,6 +53,20 @@ export function createSessionRepository(store: Store) {
      * Sessions stored before owners were recorded have none and are not among them.
      */
     openOf: (ownerId: string, limit = 100) => openWhere('ownerId', ownerId, limit),
+    /** Every open session of one provider, page by page (BROWSER_MAX_SESSIONS bounds them per process). */
+    async openOfProvider(provider: string): Promise<StoredBrowserSession[]> {
+      const pages = await Promise.all(
+        OPEN_STATUSES.map((status) =>
+          queryAll(sessions, {
+            where: [
+              ['provider', '==', provider],
+              ['status', '==', status],
+            ],
+          }),
+        ),
+      );
+      return pages.flat();
+    },
     /**
      * Applies a state-machine transition atomically. The transition may run more than once
      * (store retries); the outcome of the committed run is the one reported.

@@ -9,10 +9,16 @@ import {
 import { AppError, conflict, invalidState } from '@hs/service-kit';
 
 /**
- * The stored session: the public view plus what never leaves the bridge, the provider's handle
- * and the owner of its mission (absent on sessions stored before it was recorded).
+ * The stored session: the public view plus what never leaves the bridge, the provider's handle,
+ * the owner of its mission (absent on sessions stored before it was recorded) and, for a `local`
+ * browser, the bridge process that holds it (adapters/bridge-instances.ts; absent on sessions
+ * stored before it was recorded).
  */
-export type StoredBrowserSession = BrowserSession & { providerSessionId: string; ownerId?: string | null };
+export type StoredBrowserSession = BrowserSession & {
+  providerSessionId: string;
+  ownerId?: string | null;
+  browserInstance?: string | null;
+};
 
 export type Transition =
   | { ok: true; session: StoredBrowserSession; changed: boolean }
@@ -163,6 +169,6 @@ export function recordUserInput(session: StoredBrowserSession, type: string, at:
 
 /** The public view: everything but the provider handle. */
 export function toView(session: StoredBrowserSession): BrowserSession {
-  const { providerSessionId: _hidden, ownerId: _owner, ...view } = session;
+  const { providerSessionId: _hidden, ownerId: _owner, browserInstance: _instance, ...view } = session;
   return view;
 }

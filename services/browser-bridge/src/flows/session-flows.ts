@@ -66,8 +66,17 @@ export type SessionFlowDeps = {
   householdShare?: HouseholdShare | null;
   /** Live view links for the local provider: `<publicBaseUrl>/api/v1/households/{id}/browser/sessions/{sId}/live?token=`. */
   liveView?: { secret: string; publicBaseUrl: string } | null;
+  /**
+   * The bridge process holding this provider's browsers, stamped on each session it opens, when
+   * its browsers live in this process (`local`); null otherwise (adapters/bridge-instances.ts).
+   */
+  instanceId?: string | null;
   logger?: Logger | undefined;
 };
+
+/** Why a session whose bridge process went away is FAILED. */
+export const HOLDER_GONE_REASON =
+  'The browser ended with the bridge process that held it (stopped, killed or restarted)';
 
 export type SessionScope = { householdId?: string | undefined; missionId?: string | undefined };
 
@@ -99,9 +108,23 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     } catch (err) {
       if (err instanceof ElementNotActionableError) throw conflict(err.message);
       if (err instanceof BrowserProviderError && err.sessionLost)
-        await sessions.change(session.sessionId, (s) => fail(s, err.message, nowIso()));
+        await endLost(session.sessionId, err.message);
       throw upstreamError(`Browser provider failed to ${what}`, err);
     }
+  }
+
+  /**
+   * FAILED, and what the session recorded up to the loss written as a terminated session's is
+   * (its frames, when this process has them, leave memory). Only the call that made the change
+   * writes it: the pool's loss notice and a failed provider call may race for the same session.
+   */
+  async function endLost(sessionId: string, reason: string): Promise<void> {
+    const at = nowIso();
+    const { session, changed } = await sessions.change(sessionId, (s) => fail(s, reason, at));
+    if (changed && deps.recordings)
+      await deps.recordings
+        .finish(session, at)
+        .catch((err) => deps.logger?.error({ err, sessionId }, 'browser recording not written'));
   }
 
   const allowPrivateHosts = deps.allowPrivateHosts ?? [];
@@ -220,6 +243,7 @@ export function createSessionFlows(deps: SessionFlowDeps) {
           updatedAt: at,
           providerSessionId: created.providerSessionId,
           ownerId,
+          ...(deps.instanceId ? { browserInstance: deps.instanceId } : {}),
         };
         try {
           await sessions.create(session);
@@ -296,13 +320,41 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     async lost(sessionId: string, reason: string): Promise<void> {
       // A create that never stored its row (its caller gave up) has nothing to mark.
       if (!(await sessions.get(sessionId))) return;
-      const at = nowIso();
-      const { session, changed } = await sessions.change(sessionId, (s) => fail(s, reason, at));
-      // Its action log up to the loss is kept as a terminated session's is (and its frames leave memory).
-      if (changed && deps.recordings)
-        await deps.recordings
-          .finish(session, at)
-          .catch((err) => deps.logger?.error({ err, sessionId }, 'browser recording not written'));
+      await endLost(sessionId, reason);
+    },
+
+    /**
+     * The open `local` sessions whose browser went with another bridge process (killed, crashed,
+     * restarted, shut down): FAILED like any lost browser, their places freed and their recording
+     * written from the stored action log (the frames died with that process). `isGone` decides
+     * per holder (adapters/bridge-instances.ts), so a live replica's sessions are left alone;
+     * this process's own losses are reported by its pool (`lost`). A session stored before
+     * holders were recorded has none: it is ended once unchanged for the idle timeout (a live
+     * process would have ended it by then, unless a live view kept it in use). Cloud sessions
+     * (their browsers live at the provider) are never looked at. Resolves to the ids ended.
+     */
+    async endOrphaned(
+      isGone: (instanceId: string) => Promise<boolean>,
+      legacyIdleMs: number,
+    ): Promise<string[]> {
+      const ended: string[] = [];
+      const verdicts = new Map<string, Promise<boolean>>();
+      const nowMs = Date.now();
+      for (const session of await sessions.openOfProvider('local')) {
+        const holder = session.browserInstance;
+        if (holder && holder === deps.instanceId) continue;
+        const gone = holder
+          ? await (verdicts.get(holder) ?? verdicts.set(holder, isGone(holder)).get(holder)!)
+          : Date.parse(session.updatedAt) < nowMs - legacyIdleMs;
+        if (!gone) continue;
+        try {
+          await endLost(session.sessionId, HOLDER_GONE_REASON);
+          ended.push(session.sessionId);
+        } catch (err) {
+          deps.logger?.warn({ err, sessionId: session.sessionId }, 'orphaned session not ended');
+        }
+      }
+      return ended;
     },
 
     async terminate(sessionId: string): Promise<BrowserSession> {

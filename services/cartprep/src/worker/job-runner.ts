@@ -158,7 +158,18 @@ export function createJobRunner(deps: {
     if (stopping?.aborted) return handBack(running, still);
     if (outcome === ABANDONED) {
       deps.logger?.warn({ jobId: running.jobId }, 'cart executor did not stop at the deadline; abandoned');
-      outcome = { ok: false, errorCode: 'TIMEOUT', message: 'Cart preparation passed its deadline' };
+      // Its page gave nothing in time either: the evidence says there is no screenshot.
+      outcome = {
+        ok: false,
+        errorCode: 'TIMEOUT',
+        message: 'Cart preparation passed its deadline',
+        evidence: {
+          finalUrl: null,
+          screenshotRef: null,
+          reason:
+            'Cart preparation passed its deadline (no screenshot could be taken: the browser did not answer)',
+        },
+      };
     }
     const result = outcome;
     const now = new Date().toISOString();

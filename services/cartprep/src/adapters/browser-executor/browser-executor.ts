@@ -35,19 +35,109 @@ export function createBrowserExecutor(deps: BrowserExecutorDeps): CartExecutor {
       const opened = await openUnlessAborted(deps.pool, sessionId, signal);
       if (!opened) return deadlinePassed();
       const { page } = opened;
-      const onAbort = () => void deps.pool.close(sessionId);
-      signal.addEventListener('abort', onAbort, { once: true });
+      const gone = watchBrowser(page);
+      // At the deadline, a last look at the page (bounded: a hung page gives none), then the
+      // session is closed. The job answers right after the look, without waiting for the step
+      // still running on the page to give up: the runner waits only its grace for the answer.
+      let lastLook: Promise<Uint8Array | null> | null = null;
+      let deadlineReached = () => {};
+      const deadline = new Promise<never>((_, reject) => {
+        deadlineReached = () => reject(new Error(DEADLINE_REASON));
+      });
+      deadline.catch(() => {});
+      const onAbort = () => {
+        lastLook = boundedScreenshot(page, DEADLINE_SCREENSHOT_MS);
+        void lastLook.finally(() => {
+          deadlineReached();
+          void deps.pool.close(sessionId);
+        });
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
       page.setDefaultTimeout(deps.stepTimeoutMs ?? 15_000);
       try {
-        return await run(page, job, deps);
+        const running = run(page, job, deps);
+        // Once the deadline has answered, what the abandoned steps still throw is nobody's business.
+        running.catch(() => {});
+        return await Promise.race([running, deadline]);
       } catch (err) {
-        return await failure(page, job, err, signal, deps);
+        // The browser died under the job (crashed, killed, its page or context closed by nobody
+        // here): our infrastructure, not the shop. Thrown, so the runner retries the job in a
+        // fresh browser within CARTPREP_MAX_ATTEMPTS. The shop's own answers (CartStop) and the
+        // job's deadline are never retried.
+        if (!signal.aborted && !(err instanceof CartStop) && gone.happened())
+          throw new BrowserLostError(gone.why(), err);
+        return await failure(page, job, err, signal, deps, lastLook);
       } finally {
         signal.removeEventListener('abort', onAbort);
+        gone.stop();
+        await lastLook;
         await deps.pool.close(sessionId);
       }
     },
   };
+}
+
+/** The job's browser went away while the job ran: retried by the runner, never a shop failure. */
+export class BrowserLostError extends Error {
+  constructor(why: string, cause: unknown) {
+    super(`The browser was lost during cart preparation (${why}): ${firstLine(cause)}`, { cause });
+    this.name = 'BrowserLostError';
+  }
+}
+
+/** Whether the page's browser crashed, was killed or had its page closed while the job ran. */
+function watchBrowser(page: Page) {
+  let why: string | null = null;
+  const onCrash = () => {
+    why ??= 'the page crashed';
+  };
+  const onClose = () => {
+    why ??= 'the page was closed';
+  };
+  const onDisconnected = () => {
+    why ??= 'the browser process ended';
+  };
+  const browser = page.context().browser();
+  page.on('crash', onCrash);
+  page.on('close', onClose);
+  browser?.on('disconnected', onDisconnected);
+  return {
+    happened: () => why !== null || page.isClosed() || (browser ? !browser.isConnected() : false),
+    why: () => why ?? (page.isClosed() ? 'the page was closed' : 'the browser process ended'),
+    stop() {
+      page.off('crash', onCrash);
+      page.off('close', onClose);
+      browser?.off('disconnected', onDisconnected);
+    },
+  };
+}
+
+/** Longest wait for the evidence screenshot of a page step that failed or timed out. */
+export const SCREENSHOT_MS = 2_000;
+/**
+ * The same at the job's deadline: shorter, since the runner waits only its grace (2 s) for the
+ * executor's answer after the abort.
+ */
+export const DEADLINE_SCREENSHOT_MS = 1_000;
+
+/**
+ * A screenshot, or null when the page does not give one within `ms` (a hung renderer, a closed
+ * page). Bounded twice: playwright's own timeout, and a timer of ours in case that one does not fire.
+ */
+function boundedScreenshot(page: Page, ms: number): Promise<Uint8Array | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  const shot = page.isClosed()
+    ? Promise.resolve(null)
+    : page.screenshot({ timeout: ms }).then(
+        (png) => png as Uint8Array,
+        () => null,
+      );
+  // (a late screenshot, past our own timer, is dropped)
+  return Promise.race([shot, late]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -126,15 +216,24 @@ async function failure(
   err: unknown,
   signal: AbortSignal,
   deps: BrowserExecutorDeps,
+  lastLook: Promise<Uint8Array | null> | null,
 ): Promise<CartFailure> {
   if (err instanceof BrowserCapacityError) throw err;
   const { code, reason } = classify(err, signal);
-  const png = signal.aborted ? null : await page.screenshot({ timeout: 5000 }).catch(() => null);
-  const evidence: CartprepEvidence = {
-    finalUrl: page.url() === 'about:blank' ? null : page.url(),
-    screenshotRef: png ? await deps.saveScreenshot(job, png).catch(() => null) : null,
-    reason: reason.slice(0, 500),
-  };
+  // At the deadline the look taken as it passed; otherwise one now. Neither waits long on a page
+  // that stopped answering, and the evidence says when there is none.
+  const bound = signal.aborted ? DEADLINE_SCREENSHOT_MS : SCREENSHOT_MS;
+  const png = signal.aborted ? await (lastLook ?? null) : await boundedScreenshot(page, bound);
+  const screenshotRef = png ? await deps.saveScreenshot(job, png).catch(() => null) : null;
+  const note = png
+    ? screenshotRef
+      ? ''
+      : ' (the screenshot could not be stored)'
+    : ` (no screenshot could be taken: the page did not give one within ${bound / 1000} s)`;
+  // A page closed at the deadline still tells the URL it was on.
+  const finalUrl = page.url() === 'about:blank' ? null : page.url();
+  const kept = `${reason.slice(0, 500 - note.length)}${note}`;
+  const evidence: CartprepEvidence = { finalUrl, screenshotRef, reason: kept };
   return { ok: false, errorCode: code, message: evidence.reason, evidence };
 }
 
