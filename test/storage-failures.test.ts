@@ -39,6 +39,7 @@ describe('a full database', () => {
         if (res.status !== 201) full = res;
       }
       expect(full?.status).toBe(503);
+      expect(full!.headers.get('retry-after')).toBe('2');
       expect(await full!.json()).toEqual({
         error: 'SERVICE_UNAVAILABLE',
         message: 'Storage is full: the change was not saved (SQLITE_FULL); try again later',
