@@ -27,6 +27,8 @@ export function firestoreCollection<T extends Doc>(
   collectionId: string,
   /** Hooks a callback to Firestore answering again after an outage (firestore-faults.ts). */
   onReturn?: (back: () => void) => () => void,
+  /** Runs this process's updates of one document one after another (see update). */
+  inTurn: <R>(key: string, run: () => Promise<R>) => Promise<R> = (_key, run) => run(),
 ): Collection<T> {
   const open = async () => {
     const ctx = await connect();
@@ -124,22 +126,28 @@ export function firestoreCollection<T extends Doc>(
       // attempt after the caller was answered 503 ends the transaction uncommitted: the change
       // then lands never, rather than a minute later behind its caller's back. (A commit already
       // sent when the deadline passed may still land: that is the timeout's "may or may not".)
-      return db.runTransaction(
-        async (tx) => {
-          if (deadline?.aborted) throw new TransactionCutOffError();
-          const snap = await tx.get(docRef);
-          if (deadline?.aborted) throw new TransactionCutOffError();
-          const current = snap.exists ? (snap.data() as T) : null;
-          const result = mutate(current === null ? null : stored(current));
-          if (result === ABORT) return { doc: current, changed: false };
-          if (result === null) {
-            if (current !== null) tx.delete(docRef);
-            return { doc: null, changed: current !== null };
-          }
-          tx.set(docRef, result);
-          return { doc: stored(result), changed: true };
-        },
-        { maxAttempts: MAX_TRANSACTION_ATTEMPTS },
+      // This process's updates of one document go one at a time: a burst on one document (20
+      // retries under one Idempotency-Key, a household's upload counter) otherwise contends for
+      // its lock all at once, and the losers back off past their deadline (503) where in turn
+      // each takes one round trip. Across processes the transactions alone keep things right.
+      return inTurn(`${collectionId}/${id}`, () =>
+        db.runTransaction(
+          async (tx) => {
+            if (deadline?.aborted) throw new TransactionCutOffError();
+            const snap = await tx.get(docRef);
+            if (deadline?.aborted) throw new TransactionCutOffError();
+            const current = snap.exists ? (snap.data() as T) : null;
+            const result = mutate(current === null ? null : stored(current));
+            if (result === ABORT) return { doc: current, changed: false };
+            if (result === null) {
+              if (current !== null) tx.delete(docRef);
+              return { doc: null, changed: current !== null };
+            }
+            tx.set(docRef, result);
+            return { doc: stored(result), changed: true };
+          },
+          { maxAttempts: MAX_TRANSACTION_ATTEMPTS },
+        ),
       );
     },
     async query(query) {

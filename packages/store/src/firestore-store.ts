@@ -2,6 +2,7 @@ import type { Firestore } from '@google-cloud/firestore';
 import { aroundCalls } from './around-calls.ts';
 import { firestoreCollection } from './firestore-collection.ts';
 import { createFirestoreDeadlines, runCollectionCall } from './firestore-faults.ts';
+import { inTurnPerKey } from './in-turn.ts';
 import { assertCollectionName, assertNamespace } from './names.ts';
 import type { Collection, Doc, Store } from './types.ts';
 
@@ -58,13 +59,15 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
   // Every call is bounded: Firestore away (down, stopped, unreachable) is a 503 within seconds,
   // not a request held for the SDK's minute of retries.
   const deadlines = createFirestoreDeadlines();
+  // One queue per document for the whole process, whichever repository's collection object writes it.
+  const inTurn = inTurnPerKey();
 
   return {
     backend: 'docstore',
     collection<T extends Doc>(name: string): Collection<T> {
       assertCollectionName(name);
       return aroundCalls(
-        firestoreCollection<T>(connect, name, `${namespace}${name}`, deadlines.onReturn),
+        firestoreCollection<T>(connect, name, `${namespace}${name}`, deadlines.onReturn, inTurn),
         (call, run) => runCollectionCall(deadlines, call, () => track(run())),
       );
     },

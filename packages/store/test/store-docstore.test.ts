@@ -63,3 +63,24 @@ describe.skipIf(!host)('docstore close (Firestore emulator)', () => {
     await expect(write).resolves.toBeUndefined();
   });
 });
+
+describe.skipIf(!host)('docstore bursts on one document (Firestore emulator)', () => {
+  it('takes 30 updates of one document at once without a 503: each lands, none is lost', async () => {
+    const store = createStore({
+      backend: 'docstore',
+      projectId: 'demo-store-test',
+      namespace: `t${randomUUID().slice(0, 8)}_`,
+    });
+    try {
+      const counters = store.collection<{ n: number }>('counters');
+      const results = await Promise.allSettled(
+        Array.from({ length: 30 }, () => counters.update('hot', (c) => ({ n: (c?.n ?? 0) + 1 }))),
+      );
+      const refused = results.filter((r) => r.status === 'rejected');
+      expect(refused.map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+      expect((await counters.get('hot'))?.n).toBe(30);
+    } finally {
+      await store.close();
+    }
+  });
+});
