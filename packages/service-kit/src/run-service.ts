@@ -19,8 +19,13 @@ type ProcessConfig = {
 function storeDescription(persistence: ProcessConfig['persistence']): string | undefined {
   if (!persistence) return undefined;
   if (persistence.backend === 'sqlite') return `sqlite in ${persistence.dataDir}`;
-  if (persistence.backend === 'docstore')
-    return `docstore (Firestore project ${persistence.firestoreProjectId}, database ${persistence.firestoreDatabaseId ?? '(default)'})`;
+  if (persistence.backend === 'docstore') {
+    // The client reads the emulator's address from the environment itself: say which one.
+    const emulator = process.env.FIRESTORE_EMULATOR_HOST
+      ? `, emulator at ${process.env.FIRESTORE_EMULATOR_HOST}`
+      : '';
+    return `docstore (Firestore project ${persistence.firestoreProjectId}, database ${persistence.firestoreDatabaseId ?? '(default)'}${emulator})`;
+  }
   return 'inmemory (every write is lost when the process stops)';
 }
 

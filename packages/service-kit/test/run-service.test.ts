@@ -75,6 +75,14 @@ describe('runService', () => {
     for (const [env, store] of [
       [{}, 'inmemory (every write is lost when the process stops)'],
       [{ PERSISTENCE_BACKEND: 'sqlite', DATA_DIR: dataDir }, `sqlite in ${dataDir}`],
+      [
+        {
+          PERSISTENCE_BACKEND: 'docstore',
+          FIRESTORE_PROJECT_ID: 'demo-line',
+          FIRESTORE_EMULATOR_HOST: '127.0.0.1:9',
+        },
+        'docstore (Firestore project demo-line, database (default), emulator at 127.0.0.1:9)',
+      ],
     ] as const) {
       const service = start(env);
       await service.port;
