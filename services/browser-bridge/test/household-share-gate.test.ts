@@ -162,3 +162,31 @@ describe('order of the checks', () => {
     );
   });
 });
+
+describe('sessions of other bridge processes', () => {
+  it('counts a local session another live bridge process holds, which this process’s pool cannot see', async () => {
+    const { createHouseholdShareGate } = await import('../src/flows/household-share-gate.ts');
+    const now = new Date().toISOString();
+    const row = (id: string, browserInstance: string) =>
+      ({
+        sessionId: id,
+        providerSessionId: `p_${id}`,
+        browserInstance,
+        updatedAt: now,
+        currentUrl: null,
+      }) as never;
+    const open = [row('bs_1', 'bbi_other'), row('bs_2', 'bbi_other')];
+    const gate = (instanceId: string) =>
+      createHouseholdShareGate({
+        sessions: { openIn: async () => open, openOf: async () => [] } as never,
+        // The local pool of this process holds none of them.
+        provider: { ...createSimulatedProvider(), name: 'local', holds: () => false },
+        share: { max: 2, maxPerUser: 5, idleMs: 600_000 },
+        instanceId,
+      });
+    await expect(gate('bbi_me').enter('h_1', 'usr_1')).rejects.toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    // The same rows stamped with this process's id: the pool's word decides, and it holds none.
+    const leave = await gate('bbi_other').enter('h_1', 'usr_1');
+    leave();
+  });
+});

@@ -40,14 +40,19 @@ export function createHouseholdShareGate(deps: {
   sessions: SessionRepository;
   provider: BrowserProvider;
   share: HouseholdShare;
+  /** This process's registration (bridge-instances.ts), which stamps its local sessions. */
+  instanceId?: string | null;
 }) {
   const { sessions, provider, share } = deps;
   const householdLaunches = launchCounter();
   const ownerLaunches = launchCounter();
 
+  // The local pool knows only this process's browsers. A session another bridge process holds
+  // counts while that process lives: when it is gone, the orphan sweep ends the session.
   const holdsBrowser = provider.holds
     ? (s: StoredBrowserSession) =>
-        provider.holds?.({ providerSessionId: s.providerSessionId, currentUrl: s.currentUrl }) ?? false
+        (!!s.browserInstance && !!deps.instanceId && s.browserInstance !== deps.instanceId) ||
+        (provider.holds?.({ providerSessionId: s.providerSessionId, currentUrl: s.currentUrl }) ?? false)
     : undefined;
 
   return {

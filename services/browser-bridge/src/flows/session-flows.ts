@@ -94,7 +94,12 @@ const callerGaveUp = () => (remainingBudgetMs() ?? 1) <= 0;
 export function createSessionFlows(deps: SessionFlowDeps) {
   const { sessions, provider } = deps;
   const shareGate = deps.householdShare
-    ? createHouseholdShareGate({ sessions, provider, share: deps.householdShare })
+    ? createHouseholdShareGate({
+        sessions,
+        provider,
+        share: deps.householdShare,
+        instanceId: deps.instanceId ?? null,
+      })
     : null;
 
   /** Every provider failure is the spec's 502 UPSTREAM_ERROR; a lost browser also fails the session. */
