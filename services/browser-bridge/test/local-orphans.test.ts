@@ -185,13 +185,13 @@ describe('two bridges on one store', () => {
     let second: App | undefined;
     try {
       const id = await open(first, 'msn_first');
-      second = await bridge(store, { sweepMs: 100 });
+      second = await bridge(store, { sweepMs: 100, leaseMs: 600 });
       await new Promise((r) => setTimeout(r, 500));
       expect((await read(second, id)).status).toBe('ACTIVE');
       expect((await act(first, id)).statusCode).toBe(200);
 
       // A session of a bridge on another machine that was killed: alive for the others until its
-      // lease (as it last renewed it) runs out.
+      // registration has gone unrenewed for a whole lease, as the second bridge's clock counts.
       const rows = store.collection<StoredBrowserSession>(
         'browser_sessions',
         BROWSER_SESSION_COLLECTIONS.browser_sessions,

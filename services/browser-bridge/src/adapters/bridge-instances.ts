@@ -1,15 +1,20 @@
 // Which bridge process holds a local session's browser. A `local` browser lives inside the bridge
 // process that launched it and dies with it, so a session row is only as alive as its process.
 // Each process with the local provider registers itself here (collection
-// `browser_bridge_instances`, one document per process: its id, host and pid, and a lease it
-// renews) and stamps its sessions with that id (`browserInstance`). Another process may end a
-// session (FAILED) only once its holder is known to be gone:
-//  - its document is missing (retired on a clean shutdown) or its lease has run out (a killed
-//    process stops renewing it; one cut off from the store for a whole lease is taken for dead);
-//  - or, on the same host, its pid no longer runs, or is now a different process (a container
-//    restarted in place runs the new service under the old pid): caught at once at boot.
+// `browser_bridge_instances`, one document per process: its id, host, pid, the machine and pid
+// namespace it runs in, and a lease it renews) and stamps its sessions with that id
+// (`browserInstance`). Another process may end a session (FAILED) only once its holder is known
+// to be gone:
+//  - its registration has not changed (not renewed, or missing: retired on a clean shutdown,
+//    never written) for a whole lease, as this process's own clock measures it, while this
+//    process's own renewals kept succeeding. Clocks of other hosts are never compared, and a store
+//    outage that stopped everyone's renewals is no evidence against anyone;
+//  - or it runs in this very machine and pid namespace (same boot id and namespace, not merely
+//    the same hostname: containers sharing a hostname may each be pid 1) and its pid no longer
+//    runs or is now another process (a bridge restarted in place): caught at once at boot.
 // A live replica renews its lease, so replicas sharing one store never end each other's sessions.
 import { randomUUID } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Store } from '@hs/store';
 
@@ -17,10 +22,12 @@ export type BridgeInstance = {
   instanceId: string;
   host: string;
   pid: number;
+  /** The kernel boot and pid namespace this process runs in (null where unknown). */
+  machine: string | null;
   /** One per Node process: two apps in one process (tests) are told apart from a reused pid. */
   processId: string;
   startedAt: string;
-  /** Epoch ms until which the instance counts as alive without renewing. */
+  /** When the holder last renewed, by its own clock: only ever compared for change. */
   expiresAt: number;
 };
 
@@ -29,7 +36,18 @@ export const INSTANCE_LEASE_MS = 30_000;
 
 const PROCESS_ID = randomUUID();
 
-export type InstanceIdentity = { host?: string; pid?: number };
+/** Boot id and pid namespace: two processes with equal values see each other's pids. */
+function thisMachine(): string | null {
+  try {
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const pidNamespace = readlinkSync('/proc/self/ns/pid');
+    return boot && pidNamespace ? `${boot}/${pidNamespace}` : null;
+  } catch {
+    return null;
+  }
+}
+
+export type InstanceIdentity = { host?: string; pid?: number; machine?: string | null; processId?: string };
 
 export function createBridgeInstances(
   store: Store,
@@ -42,23 +60,40 @@ export function createBridgeInstances(
     instanceId: `bbi_${randomUUID().replace(/-/g, '')}`,
     host: options.identity?.host ?? hostname(),
     pid: options.identity?.pid ?? process.pid,
-    processId: PROCESS_ID,
+    machine: options.identity?.machine === undefined ? thisMachine() : options.identity.machine,
+    processId: options.identity?.processId ?? PROCESS_ID,
     startedAt: new Date(now()).toISOString(),
   };
   let timer: NodeJS.Timeout | null = null;
+  /** Since when this process's own renewals have all succeeded (null: the last one failed). */
+  let renewingSince: number | null = null;
+  /** Each other holder's registration as last read, and since when it has read so here. */
+  const seen = new Map<string, { mark: string; since: number }>();
 
-  const renew = () => instances.put(self.instanceId, { ...self, expiresAt: now() + leaseMs });
+  const renew = async () => {
+    try {
+      await instances.put(self.instanceId, { ...self, expiresAt: now() + leaseMs });
+      renewingSince ??= now();
+    } catch (err) {
+      renewingSince = null;
+      throw err;
+    }
+  };
 
   return {
     id: self.instanceId,
     leaseMs,
-    /** Registers this process and keeps its lease (every third of it) until `retire`. */
+    /**
+     * Registers this process and keeps its lease (every third of it) until `retire`. A store
+     * away at boot does not stop the bridge: the registration is tried again on the timer, and
+     * meanwhile this process ends nobody's sessions (see isGone).
+     */
     async start(onError: (err: unknown) => void): Promise<void> {
-      await renew();
       timer = setInterval(() => void renew().catch(onError), Math.max(10, Math.floor(leaseMs / 3)));
       timer.unref();
+      await renew().catch(onError);
     },
-    /** A clean shutdown: its browsers end with it, so its sessions may be ended at once. */
+    /** A clean shutdown: its browsers end with it; the others end its sessions after a lease. */
     async retire(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = null;
@@ -68,10 +103,22 @@ export function createBridgeInstances(
     async isGone(instanceId: string): Promise<boolean> {
       if (instanceId === self.instanceId) return false;
       const other = await instances.get(instanceId);
-      if (!other || other.expiresAt <= now()) return true;
-      if (other.host !== self.host) return false;
-      if (other.pid === self.pid) return other.processId !== self.processId;
-      return !isAlive(other.pid);
+      if (other && self.machine && other.machine === self.machine) {
+        if (other.pid === self.pid) return other.processId !== self.processId;
+        if (!isAlive(other.pid)) return true;
+      }
+      const at = now();
+      const mark = other ? String(other.expiresAt) : 'missing';
+      const last = seen.get(instanceId);
+      if (!last || last.mark !== mark) {
+        seen.set(instanceId, { mark, since: at });
+        return false;
+      }
+      // Unchanged for a whole lease, counted from when this process could itself write all along.
+      if (renewingSince === null) return false;
+      const gone = at - Math.max(last.since, renewingSince) >= leaseMs;
+      if (gone) seen.delete(instanceId);
+      return gone;
     },
   };
 }
