@@ -17,6 +17,20 @@ class TransactionCutOffError extends Error {
   }
 }
 
+/** `work`, or a rejection as soon as `deadline` is aborted (the work goes on, its outcome unheard). */
+function untilCutOff<R>(deadline: AbortSignal | undefined, work: Promise<R>): Promise<R> {
+  if (!deadline) return work;
+  if (deadline.aborted) {
+    work.catch(() => {});
+    return Promise.reject(new TransactionCutOffError());
+  }
+  return new Promise<R>((resolve, reject) => {
+    const cut = () => reject(new TransactionCutOffError());
+    deadline.addEventListener('abort', cut, { once: true });
+    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', cut));
+  });
+}
+
 const grpcCode = (err: unknown): unknown => (err as { code?: unknown } | null)?.code;
 /** What the store returns is what was stored: JSON semantics, undefined fields dropped. */
 const stored = <T>(doc: T): T => JSON.parse(JSON.stringify(doc)) as T;
@@ -130,23 +144,29 @@ export function firestoreCollection<T extends Doc>(
       // retries under one Idempotency-Key, a household's upload counter) otherwise contends for
       // its lock all at once, and the losers back off past their deadline (503) where in turn
       // each takes one round trip. Across processes the transactions alone keep things right.
+      // The queue waits for a transaction only until its caller's deadline: a transaction stuck
+      // on an unanswering Firestore (the SDK retries it for up to a minute) must not hold every
+      // later update of the document past theirs once Firestore answers again.
       return inTurn(`${collectionId}/${id}`, () =>
-        db.runTransaction(
-          async (tx) => {
-            if (deadline?.aborted) throw new TransactionCutOffError();
-            const snap = await tx.get(docRef);
-            if (deadline?.aborted) throw new TransactionCutOffError();
-            const current = snap.exists ? (snap.data() as T) : null;
-            const result = mutate(current === null ? null : stored(current));
-            if (result === ABORT) return { doc: current, changed: false };
-            if (result === null) {
-              if (current !== null) tx.delete(docRef);
-              return { doc: null, changed: current !== null };
-            }
-            tx.set(docRef, result);
-            return { doc: stored(result), changed: true };
-          },
-          { maxAttempts: MAX_TRANSACTION_ATTEMPTS },
+        untilCutOff(
+          deadline,
+          db.runTransaction(
+            async (tx) => {
+              if (deadline?.aborted) throw new TransactionCutOffError();
+              const snap = await tx.get(docRef);
+              if (deadline?.aborted) throw new TransactionCutOffError();
+              const current = snap.exists ? (snap.data() as T) : null;
+              const result = mutate(current === null ? null : stored(current));
+              if (result === ABORT) return { doc: current, changed: false };
+              if (result === null) {
+                if (current !== null) tx.delete(docRef);
+                return { doc: null, changed: current !== null };
+              }
+              tx.set(docRef, result);
+              return { doc: stored(result), changed: true };
+            },
+            { maxAttempts: MAX_TRANSACTION_ATTEMPTS },
+          ),
         ),
       );
     },
