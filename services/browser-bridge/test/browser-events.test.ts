@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { BrowserSession } from '@hs/contracts';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,10 +139,22 @@ describe('POST /api/v1/browser/events with signatures enforced', () => {
   it('answers 400 for signed bytes that are not UTF-8 rather than reading them with U+FFFD', async () => {
     const before = orchestrator.events.length;
     const latin1 = Buffer.from(eventBody().replace('/cart', '/caf\u00e9'), 'latin1');
+    // Signed over the bytes as sent, as a sender signs what it sends.
+    const id = `msg_${++n}`;
+    const at = new Date();
+    const signature = createHmac('sha256', Buffer.from(SIGNING_SECRET.slice(6), 'base64'))
+      .update(`${id}.${Math.floor(at.getTime() / 1000)}.`)
+      .update(latin1)
+      .digest('base64');
     const res = await app.inject({
       method: 'POST',
       url: '/api/v1/browser/events',
-      headers: signed(latin1.toString()),
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': `v1,${signature}`,
+      },
       payload: latin1,
     });
     expect(res.statusCode).toBe(400);

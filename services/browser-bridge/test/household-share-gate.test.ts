@@ -184,7 +184,10 @@ describe('sessions of other bridge processes', () => {
         share: { max: 2, maxPerUser: 5, idleMs: 600_000 },
         instanceId,
       });
-    await expect(gate('bbi_me').enter('h_1', 'usr_1')).rejects.toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    await expect(gate('bbi_me').enter('h_1', 'usr_1')).rejects.toMatchObject({
+      status: 429,
+      code: 'RATE_LIMITED',
+    });
     // The same rows stamped with this process's id: the pool's word decides, and it holds none.
     const leave = await gate('bbi_other').enter('h_1', 'usr_1');
     leave();

@@ -23,14 +23,15 @@ export function signingKey(secret: string): Buffer {
   return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
 }
 
-export function sign(key: Buffer, webhookId: string, timestamp: number, rawBody: string): string {
-  return `v1,${createHmac('sha256', key).update(`${webhookId}.${timestamp}.${rawBody}`).digest('base64')}`;
+/** The body as it arrived, bytes and all: a body that is not UTF-8 is signed as sent, not as decoded. */
+export function sign(key: Buffer, webhookId: string, timestamp: number, rawBody: string | Buffer): string {
+  return `v1,${createHmac('sha256', key).update(`${webhookId}.${timestamp}.`).update(rawBody).digest('base64')}`;
 }
 
 export function verifySignature(
   key: Buffer,
   headers: SignatureHeaders,
-  rawBody: string,
+  rawBody: string | Buffer,
   nowSeconds: number,
 ): SignatureCheck {
   const id = headers['webhook-id'];

@@ -34,7 +34,7 @@ export function createExtensionEvents(deps: ExtensionEventDeps) {
 
   return {
     /** Checks the signature and spends the webhook-id; resolves to the id (null when not enforced). */
-    async authenticate(headers: SignatureHeaders, rawBody: string): Promise<string | null> {
+    async authenticate(headers: SignatureHeaders, rawBody: string | Buffer): Promise<string | null> {
       if (!deps.enforceSignatures) return null;
       const check = verifySignature(key, headers, rawBody, Math.floor(now() / 1000));
       if (!check.ok) {

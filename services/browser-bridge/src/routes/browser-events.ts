@@ -29,7 +29,7 @@ const header = (request: FastifyRequest, name: string) => {
  */
 export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEvents): void {
   app.register(async (scope: ServiceApp) => {
-    const rawBodies = new WeakMap<FastifyRequest, string>();
+    const rawBodies = new WeakMap<FastifyRequest, Buffer>();
     const webhookIds = new WeakMap<FastifyRequest, string | null>();
 
     scope.removeContentTypeParser('application/json');
@@ -38,7 +38,7 @@ export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEve
     const malformed = new WeakMap<FastifyRequest, AppError>();
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
       const body = bytes.toString();
-      rawBodies.set(request, body);
+      rawBodies.set(request, bytes as Buffer);
       if (!isUtf8(bytes as Buffer)) {
         malformed.set(request, notUtf8());
         return done(null, undefined);
@@ -81,7 +81,7 @@ export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEve
               'webhook-timestamp': header(request, 'webhook-timestamp'),
               'webhook-signature': header(request, 'webhook-signature'),
             },
-            rawBodies.get(request) ?? '',
+            rawBodies.get(request) ?? Buffer.alloc(0),
           );
           webhookIds.set(request, id);
           const refusal = malformed.get(request);
