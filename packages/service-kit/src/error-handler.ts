@@ -11,10 +11,12 @@ declare module 'fastify' {
   }
 }
 
-/** Fastify's own errors, mapped to the envelope with the spec's codes. */
-/** Retry-After of a 503 for a store that did not answer or faulted. */
+/** Retry-After of a 503 for a store that did not answer, was away or busy: back within seconds. */
 export const STORE_RETRY_AFTER_SECONDS = 2;
+/** Store failures that pass by themselves; a full, read-only or damaged store does not. */
+const PASSING_STORE_FAULTS = /^(?:FIRESTORE_|SQLITE_BUSY$|SQLITE_LOCKED$)/;
 
+/** Fastify's own errors, mapped to the envelope with the spec's codes. */
 const FASTIFY_ERRORS: Record<string, { status: number; error: string; message?: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'BAD_REQUEST', message: 'Body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'BAD_REQUEST', message: 'Body must not be empty' },
@@ -108,9 +110,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
     // The store's storage failed (disk full, read-only, damaged): say so, keep the cause in the log.
     if ((err as Error).name === 'StoreUnavailableError') {
       request.log.error({ err, cause: (err as Error).cause }, err.message);
-      // A store that timed out or faulted is usually back within seconds: say when to try again,
-      // as every other 503 does, so clients back off instead of retrying at once.
-      reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+      // A store that timed out, was away or busy is usually back within seconds: say when to try
+      // again, so clients back off instead of retrying at once. A full or damaged one is not.
+      if (PASSING_STORE_FAULTS.test(String(err.code ?? '')))
+        reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
       return send(reply, 503, { error: 'SERVICE_UNAVAILABLE', message: err.message });
     }
     const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
