@@ -133,6 +133,35 @@ describe('rate limits', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('lets the keyed retry of a turn already answered replay over the limit; a new turn is still 429', async () => {
+    const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '2' });
+    const user = await login(app, 'retrier@x.test');
+    const h = await household(app, user.token);
+    const post = (path: string, key?: string, message = 'hi') =>
+      app.inject({
+        method: 'POST',
+        url: `/api/v1/households/${h}/orchestrator/${path}`,
+        headers: { ...bearer(user.token), ...(key ? { 'idempotency-key': key } : {}) },
+        payload: { message },
+      });
+    expect((await post('missions', 'k-1')).statusCode).toBe(201);
+    expect((await post('missions/m1/chat', 'k-2')).statusCode).toBe(201);
+    // Over the limit: the replies the client lost come back, marked as replays...
+    for (const [path, key] of [
+      ['missions', 'k-1'],
+      ['missions/m1/chat', 'k-2'],
+      ['missions', 'k-1'],
+    ] as const) {
+      const replay = await post(path, key);
+      expect(replay.statusCode).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+    }
+    // ...and nothing new runs: a new key, no key, or the old key with another body.
+    expect((await post('missions', 'k-3')).statusCode).toBe(429);
+    expect((await post('missions/m1/chat')).statusCode).toBe(429);
+    expect((await post('missions', 'k-1', 'something else')).statusCode).toBe(422);
+  });
+
   it('counts only the POSTs it limits: reading missions and their events costs no chat turn', async () => {
     const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '1', RATE_LIMIT_EVENTS_PER_MINUTE: '1' });
     const user = await login(app, 'poller@x.test');

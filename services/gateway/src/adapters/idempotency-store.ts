@@ -86,6 +86,14 @@ export function createIdempotencyStore(
       return deleteExpired(records, { field: 'expiresAt', idOf: (r) => r.id, now, batch });
     },
     /**
+     * Whether the key already holds a stored answer for this scope: a retry under it replays
+     * (or, with another body, is refused) and does no work, so it is no new turn to count.
+     */
+    async hasAnswer(scope: string, key: string, now = Date.now()): Promise<boolean> {
+      const record = await records.get(recordId(scope, key));
+      return record !== null && record.state === 'DONE' && record.expiresAt > now;
+    },
+    /**
      * Runs `exec` once per (scope, key): replays a stored success, refuses a different body
      * (422) or a concurrent retry (409). Without a key it just runs.
      */

@@ -4,7 +4,9 @@ import type { FastifyRequest, RouteOptions } from 'fastify';
 import { sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
 import type { GatewayContext } from '../context.ts';
 import { clientAddressKey } from '../domain/client-address.ts';
+import { IDEMPOTENCY_KEY } from '../domain/idempotency.ts';
 import { accessHousehold } from './household-access.ts';
+import { idempotencyScope } from './idempotency-key.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -96,6 +98,13 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
     const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
     await loadMission(id, missionId, caller, request.id);
   };
+  const replaysAnswer = async (request: FastifyRequest): Promise<boolean> => {
+    if (!request.user || request.headers['idempotency-key'] === undefined) return false;
+    const { scope, key } = idempotencyScope(request, request.user.userId);
+    return (
+      key !== undefined && IDEMPOTENCY_KEY.test(key) && (await ctx.buyflow.idempotency.hasAnswer(scope, key))
+    );
+  };
   await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(ctx.store) as never });
   const rules: Rule[] = (
     [
@@ -125,6 +134,9 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       const result = await check(request);
       if (result.isAllowed || !result.isExceeded) return;
       await rule.exists?.(request);
+      // The retry of a turn already answered, under its Idempotency-Key, replays the answer and
+      // runs nothing: refusing it would keep a client from recovering a reply it lost (a 504).
+      if (rule.name === CHAT_TURNS && (await replaysAnswer(request))) return;
       const retryAfter = Math.max(1, result.ttlInSeconds);
       throw rateLimited(`Too many requests; retry in ${retryAfter} s`, retryAfter);
     };
