@@ -134,7 +134,18 @@ export function reapOrphanedChromium(): number {
   return reaped;
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * The Chromium browser processes this process launched (their main processes, not their helpers,
+ * not other processes' browsers): what a test kills to play a crashed browser.
+ */
+export function chromiumLaunchedHere(): number[] {
+  return findProcess(
+    (args) => args.includes(`${OWNER_FLAG}${process.pid}`) && !args.some((a) => a.startsWith('--type=')),
+  );
+}
+
+/** Whether a process with this id runs (one of another user's counts: EPERM). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,8 +1,9 @@
 // A local session whose Chromium ends on its own (killed, crashed) is FAILED at once, not left
 // ACTIVE until someone tries to use it.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumLaunchedHere } from '@hs/browser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildBridge, internal, startFakeOrchestrator, startShopPage } from './harness.ts';
 
@@ -20,23 +21,6 @@ afterAll(async () => {
   site?.close();
   await orch?.close();
 });
-
-/** The Chromium browser processes this test process launched (not their helpers, not others'). */
-function ownChromium(): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return (
-          args.includes(`--hs-browser-owner-pid=${process.pid}`) && !args.some((a) => a.startsWith('--type='))
-        );
-      } catch {
-        return false;
-      }
-    });
-}
 
 it('marks a local session FAILED when its browser is killed, and writes its recording', async () => {
   const blobs = mkdtempSync(join(tmpdir(), 'bridge-lost-'));
@@ -57,7 +41,7 @@ it('marks a local session FAILED when its browser is killed, and writes its reco
     });
     expect(created.statusCode).toBe(201);
     const id = created.json().sessionId;
-    const browsers = ownChromium();
+    const browsers = chromiumLaunchedHere();
     expect(browsers).toHaveLength(1);
     process.kill(-browsers[0]!, 'SIGKILL');
 

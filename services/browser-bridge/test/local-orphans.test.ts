@@ -5,10 +5,15 @@
 // - two bridges on one store never end each other's live sessions, only those of one gone;
 // - a session FAILED by a provider call that found its browser gone keeps its recording.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAddressGuard, createBrowserPool, reapOrphanedChromium } from '@hs/browser';
+import {
+  chromiumLaunchedHere,
+  createAddressGuard,
+  createBrowserPool,
+  reapOrphanedChromium,
+} from '@hs/browser';
 import { createStore, type Store, storeConfigFromEnv } from '@hs/store';
 import { freePort, REPO_ROOT, signalAndWait } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -235,23 +240,6 @@ describe('two bridges on one store', () => {
   }, 60_000);
 });
 
-/** The Chromium browser processes this test process launched (not their helpers, not others'). */
-function ownChromium(): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return (
-          args.includes(`--hs-browser-owner-pid=${process.pid}`) && !args.some((a) => a.startsWith('--type='))
-        );
-      } catch {
-        return false;
-      }
-    });
-}
-
 describe('a session whose browser a provider call finds gone', () => {
   it('is FAILED with its recording written', async () => {
     // The pool tells nobody of the loss here: only the provider call finds it.
@@ -270,10 +258,10 @@ describe('a session whose browser a provider call finds gone', () => {
     try {
       const id = await open(app, 'msn_gone');
       expect((await act(app, id)).statusCode).toBe(200);
-      const browsers = ownChromium();
+      const browsers = chromiumLaunchedHere();
       expect(browsers.length).toBeGreaterThan(0);
       for (const pid of browsers) process.kill(-pid, 'SIGKILL');
-      await expect.poll(() => ownChromium().length, { timeout: 5000 }).toBe(0);
+      await expect.poll(() => chromiumLaunchedHere().length, { timeout: 5000 }).toBe(0);
       expect((await act(app, id)).statusCode).toBe(502);
       expect((await read(app, id)).status).toBe('FAILED');
       const file = recordingOf('msn_gone', id);

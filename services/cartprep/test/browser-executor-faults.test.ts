@@ -1,3 +1,4 @@
+import { chromiumLaunchedHere } from '@hs/browser';
 // Faults of the browser itself and of a page that stops answering, in real Chromium:
 // - a browser that dies under a job (killed mid-page) is our infrastructure, not the shop: the job
 //   goes back to the queue and runs again in a fresh browser, failing only once its attempts are
@@ -6,7 +7,7 @@
 //   says so when it does not (a hung page), without waiting on it.
 
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,25 +15,8 @@ import { DEMO_PATHS, type DemoShop, startDemoShop } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCartprep } from './cartprep-harness.ts';
 
-/** The Chromium browser processes this test process launched (not their helpers, not others'). */
-function ownChromium(): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return (
-          args.includes(`--hs-browser-owner-pid=${process.pid}`) && !args.some((a) => a.startsWith('--type='))
-        );
-      } catch {
-        return false;
-      }
-    });
-}
-
 const killOwnChromium = () => {
-  for (const pid of ownChromium())
+  for (const pid of chromiumLaunchedHere())
     try {
       process.kill(-pid, 'SIGKILL');
     } catch {}

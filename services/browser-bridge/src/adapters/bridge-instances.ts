@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { isAlive } from '@hs/browser';
 import type { Store } from '@hs/store';
 
 export type BridgeInstance = {
@@ -124,12 +125,3 @@ export function createBridgeInstances(
 }
 
 export type BridgeInstances = ReturnType<typeof createBridgeInstances>;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
