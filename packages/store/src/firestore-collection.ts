@@ -43,6 +43,8 @@ export function firestoreCollection<T extends Doc>(
   onReturn?: (back: () => void) => () => void,
   /** Runs this process's updates of one document one after another (see update). */
   inTurn: <R>(key: string, run: () => Promise<R>) => Promise<R> = (_key, run) => run(),
+  /** Keeps a call the store must wait for at close, also one whose caller has stopped waiting. */
+  track: <R>(call: Promise<R>) => Promise<R> = (call) => call,
 ): Collection<T> {
   const open = async () => {
     const ctx = await connect();
@@ -150,22 +152,24 @@ export function firestoreCollection<T extends Doc>(
       return inTurn(`${collectionId}/${id}`, () =>
         untilCutOff(
           deadline,
-          db.runTransaction(
-            async (tx) => {
-              if (deadline?.aborted) throw new TransactionCutOffError();
-              const snap = await tx.get(docRef);
-              if (deadline?.aborted) throw new TransactionCutOffError();
-              const current = snap.exists ? (snap.data() as T) : null;
-              const result = mutate(current === null ? null : stored(current));
-              if (result === ABORT) return { doc: current, changed: false };
-              if (result === null) {
-                if (current !== null) tx.delete(docRef);
-                return { doc: null, changed: current !== null };
-              }
-              tx.set(docRef, result);
-              return { doc: stored(result), changed: true };
-            },
-            { maxAttempts: MAX_TRANSACTION_ATTEMPTS },
+          track(
+            db.runTransaction(
+              async (tx) => {
+                if (deadline?.aborted) throw new TransactionCutOffError();
+                const snap = await tx.get(docRef);
+                if (deadline?.aborted) throw new TransactionCutOffError();
+                const current = snap.exists ? (snap.data() as T) : null;
+                const result = mutate(current === null ? null : stored(current));
+                if (result === ABORT) return { doc: current, changed: false };
+                if (result === null) {
+                  if (current !== null) tx.delete(docRef);
+                  return { doc: null, changed: current !== null };
+                }
+                tx.set(docRef, result);
+                return { doc: stored(result), changed: true };
+              },
+              { maxAttempts: MAX_TRANSACTION_ATTEMPTS },
+            ),
           ),
         ),
       );

@@ -67,7 +67,7 @@ export function createFirestoreStore(config: FirestoreStoreConfig): Store {
     collection<T extends Doc>(name: string): Collection<T> {
       assertCollectionName(name);
       return aroundCalls(
-        firestoreCollection<T>(connect, name, `${namespace}${name}`, deadlines.onReturn, inTurn),
+        firestoreCollection<T>(connect, name, `${namespace}${name}`, deadlines.onReturn, inTurn, track),
         (call, run) => runCollectionCall(deadlines, call, () => track(run())),
       );
     },

@@ -89,6 +89,9 @@ describe('bridge instances', () => {
     t += LEASE;
     await b.start(() => {});
     expect(await b.isGone(a.id)).toBe(true);
+    // And stays gone: sessions a failed sweep could not end are ended by the next one.
+    t += LEASE / 4;
+    expect(await b.isGone(a.id)).toBe(true);
     await a.retire().catch(() => {});
     await b.retire();
   });
@@ -123,5 +126,25 @@ describe('bridge instances', () => {
     expect(await live.isGone(dead.id)).toBe(true);
     await dead.retire();
     await live.retire();
+  });
+
+  it('takes an app of this very process that stopped renewing for gone after a lease, like any other', async () => {
+    const { store, failing } = flakyStore();
+    let t = 0;
+    const now = () => t;
+    const machine = 'boot-3/pid:[3]';
+    const a = createBridgeInstances(store, { leaseMs: LEASE, now, identity: { machine } });
+    const b = createBridgeInstances(store, { leaseMs: LEASE, now, identity: { machine } });
+    await a.start(() => {});
+    await b.start(() => {});
+    expect(await b.isGone(a.id)).toBe(false);
+    failing.add(a.id);
+    for (let step = 0; step < 3; step++) {
+      t += LEASE / 2;
+      await b.start(() => {});
+      await b.isGone(a.id);
+    }
+    expect(await b.isGone(a.id)).toBe(true);
+    await b.retire();
   });
 });

@@ -6,11 +6,16 @@ import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.
 
 let orchestrator: FastifyInstance;
 let orchestratorUrl = '';
+/** POSTs the orchestrator received: turns that ran. */
+let turnsRun = 0;
 const apps: GatewayApp[] = [];
 
 beforeAll(async () => {
   orchestrator = Fastify();
-  orchestrator.post('/api/v1/*', async (_req, reply) => reply.code(201).send({ ok: true }));
+  orchestrator.post('/api/v1/*', async (_req, reply) => {
+    turnsRun++;
+    return reply.code(201).send({ ok: true });
+  });
   // The mission lookup: m_none is missing, any other mission is the caller's own.
   orchestrator.get<{ Params: { '*': string } }>('/api/v1/*', async (req, reply) => {
     const [, householdId, , , missionId] = req.params['*'].split('/');
@@ -160,6 +165,38 @@ describe('rate limits', () => {
     expect((await post('missions', 'k-3')).statusCode).toBe(429);
     expect((await post('missions/m1/chat')).statusCode).toBe(429);
     expect((await post('missions', 'k-1', 'something else')).statusCode).toBe(422);
+  });
+
+  it('counts the retry of a caller demoted since: it runs again at the service, so it is no replay', async () => {
+    const app = await gateway({ RATE_LIMIT_CHAT_PER_MINUTE: '1' });
+    const a = await login(app, 'demoted@x.test');
+    const b = await login(app, 'partner@x.test');
+    const h = await household(app, a.token);
+    const added = await app.inject({
+      method: 'POST',
+      url: `/api/v1/households/${h}/members`,
+      headers: bearer(a.token),
+      payload: { memberId: b.userId, role: 'PARENT_GUARDIAN' },
+    });
+    expect(added.statusCode).toBe(201);
+    const create = () =>
+      app.inject({
+        method: 'POST',
+        url: `/api/v1/households/${h}/orchestrator/missions`,
+        headers: { ...bearer(a.token), 'idempotency-key': 'k-demoted' },
+        payload: { message: 'hi' },
+      });
+    expect((await create()).statusCode).toBe(201);
+    const ran = turnsRun;
+    const demoted = await app.inject({
+      method: 'PATCH',
+      url: `/api/v1/households/${h}/members/${a.userId}`,
+      headers: bearer(a.token),
+      payload: { role: 'ADULT' },
+    });
+    expect(demoted.statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await create()).statusCode).toBe(429);
+    expect(turnsRun).toBe(ran);
   });
 
   it('counts only the POSTs it limits: reading missions and their events costs no chat turn', async () => {

@@ -68,8 +68,8 @@ export function createBridgeInstances(
   let timer: NodeJS.Timeout | null = null;
   /** Since when this process's own renewals have all succeeded (null: the last one failed). */
   let renewingSince: number | null = null;
-  /** Each other holder's registration as last read, and since when it has read so here. */
-  const seen = new Map<string, { mark: string; since: number }>();
+  /** Each other holder's registration as last read, since when it has read so here, and the verdict. */
+  const seen = new Map<string, { mark: string; since: number; gone?: true }>();
 
   const renew = async () => {
     try {
@@ -90,6 +90,7 @@ export function createBridgeInstances(
      * meanwhile this process ends nobody's sessions (see isGone).
      */
     async start(onError: (err: unknown) => void): Promise<void> {
+      if (timer) clearInterval(timer);
       timer = setInterval(() => void renew().catch(onError), Math.max(10, Math.floor(leaseMs / 3)));
       timer.unref();
       await renew().catch(onError);
@@ -105,21 +106,23 @@ export function createBridgeInstances(
       if (instanceId === self.instanceId) return false;
       const other = await instances.get(instanceId);
       if (other && self.machine && other.machine === self.machine) {
-        if (other.pid === self.pid) return other.processId !== self.processId;
-        if (!isAlive(other.pid)) return true;
+        // Our own pid: another process only if it was an earlier one (restarted in place).
+        if (other.pid === self.pid ? other.processId !== self.processId : !isAlive(other.pid)) return true;
       }
       const at = now();
       const mark = other ? String(other.expiresAt) : 'missing';
       const last = seen.get(instanceId);
+      // Once gone, gone while nothing changes: sessions a failed sweep left are ended by the next.
+      if (last?.gone && last.mark === mark) return true;
       if (!last || last.mark !== mark) {
         seen.set(instanceId, { mark, since: at });
         return false;
       }
       // Unchanged for a whole lease, counted from when this process could itself write all along.
       if (renewingSince === null) return false;
-      const gone = at - Math.max(last.since, renewingSince) >= leaseMs;
-      if (gone) seen.delete(instanceId);
-      return gone;
+      if (at - Math.max(last.since, renewingSince) < leaseMs) return false;
+      last.gone = true;
+      return true;
     },
   };
 }

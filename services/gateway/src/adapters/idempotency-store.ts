@@ -11,6 +11,9 @@ import {
 
 export type StoredResponse<T> = { status: number; body: T };
 
+/** How long a stored answer must still live to count as one (see storedAnswer). */
+const STORED_ANSWER_MARGIN_MS = 60_000;
+
 export const IDEMPOTENCY_COLLECTIONS = {
   idempotency_keys: { indexes: [{ fields: ['expiresAt'] }] },
 } satisfies Record<string, CollectionOptions>;
@@ -86,12 +89,14 @@ export function createIdempotencyStore(
       return deleteExpired(records, { field: 'expiresAt', idOf: (r) => r.id, now, batch });
     },
     /**
-     * Whether the key already holds a stored answer for this scope: a retry under it replays
-     * (or, with another body, is refused) and does no work, so it is no new turn to count.
+     * The answer the key holds for this scope, if it will still hold it a minute from now (so a
+     * retry checked now cannot find it expired when it runs); null otherwise.
      */
-    async hasAnswer(scope: string, key: string, now = Date.now()): Promise<boolean> {
+    async storedAnswer(scope: string, key: string, now = Date.now()): Promise<unknown> {
       const record = await records.get(recordId(scope, key));
-      return record !== null && record.state === 'DONE' && record.expiresAt > now;
+      if (record === null || record.state !== 'DONE' || record.expiresAt <= now + STORED_ANSWER_MARGIN_MS)
+        return null;
+      return openBody(record.sealedBody, scope, key);
     },
     /**
      * Runs `exec` once per (scope, key): replays a stored success, refuses a different body

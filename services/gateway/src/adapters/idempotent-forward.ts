@@ -37,6 +37,16 @@ const ROLE_RANK: Record<string, number> = { CHILD: 0, ADULT: 1, PARENT_GUARDIAN:
 const demotedSince = (kept: Kept, role: string) =>
   kept.role !== undefined && (ROLE_RANK[role] ?? 0) < (ROLE_RANK[kept.role] ?? 0);
 
+/**
+ * Whether a retry finding `kept` under its key is answered from it, running nothing: not when the
+ * caller was demoted since (the service judges them again) nor for a streamed turn (409).
+ */
+export function replaysWithoutWork(kept: unknown, role: string): boolean {
+  if (kept === null || typeof kept !== 'object') return false;
+  const stored = kept as Kept;
+  return !stored.streamed && !demotedSince(stored, role);
+}
+
 const KEPT_HEADERS = ['content-type', 'etag', 'location', 'last-modified'];
 /** A mission's chat, the one create whose reply may be an event stream. */
 const CHAT_PATH = /^\/api\/v1\/households\/[^/?]+\/orchestrator\/missions\/[^/?]+\/chat(?:\?|$)/;

@@ -1,6 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import { type Caller, createMissionLookup, rateLimited, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest, RouteOptions } from 'fastify';
+import { replaysWithoutWork } from '../adapters/idempotent-forward.ts';
 import { sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
 import type { GatewayContext } from '../context.ts';
 import { clientAddressKey } from '../domain/client-address.ts';
@@ -98,12 +99,16 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
     const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
     await loadMission(id, missionId, caller, request.id);
   };
+  // Exactly the retries forwardIdempotent answers from the stored reply (no demotion since, not a
+  // streamed turn): any other goes on to the service and runs, so it counts.
   const replaysAnswer = async (request: FastifyRequest): Promise<boolean> => {
     if (!request.user || request.headers['idempotency-key'] === undefined) return false;
     const { scope, key } = idempotencyScope(request, request.user.userId);
-    return (
-      key !== undefined && IDEMPOTENCY_KEY.test(key) && (await ctx.buyflow.idempotency.hasAnswer(scope, key))
-    );
+    if (key === undefined || !IDEMPOTENCY_KEY.test(key)) return false;
+    const kept = await ctx.buyflow.idempotency.storedAnswer(scope, key);
+    if (kept === null) return false;
+    const access = await accessHousehold(ctx.households, request, (request.params as HouseholdParams).id);
+    return replaysWithoutWork(kept, access.member.role);
   };
   await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(ctx.store) as never });
   const rules: Rule[] = (
