@@ -5,10 +5,11 @@
 // namespace it runs in, and a lease it renews) and stamps its sessions with that id
 // (`browserInstance`). Another process may end a session (FAILED) only once its holder is known
 // to be gone:
-//  - its registration has not changed (not renewed, or missing: retired on a clean shutdown,
-//    never written) for a whole lease, as this process's own clock measures it, while this
-//    process's own renewals kept succeeding. Clocks of other hosts are never compared, and a store
-//    outage that stopped everyone's renewals is no evidence against anyone;
+//  - it retired (a clean shutdown marks its registration; its browsers ended with it);
+//  - its registration has not changed (not renewed, or missing: never written while the store
+//    was away) for a whole lease (the longer of the two processes' leases), as this process's own
+//    clock measures it, while this process's own renewals kept succeeding. Clocks of other hosts
+//    are never compared, and a store outage that stopped everyone's renewals is no evidence;
 //  - or it runs in this very machine and pid namespace (same boot id and namespace, not merely
 //    the same hostname: containers sharing a hostname may each be pid 1) and its pid no longer
 //    runs or is now another process (a bridge restarted in place): caught at once at boot.
@@ -30,6 +31,10 @@ export type BridgeInstance = {
   startedAt: string;
   /** When the holder last renewed, by its own clock: only ever compared for change. */
   expiresAt: number;
+  /** The holder's lease: it renews at least every third of it. */
+  leaseMs?: number;
+  /** Set on a clean shutdown: its browsers ended with it. */
+  retired?: boolean;
 };
 
 /** Default lease of an instance's registration; renewed every third of it. */
@@ -69,11 +74,11 @@ export function createBridgeInstances(
   /** Since when this process's own renewals have all succeeded (null: the last one failed). */
   let renewingSince: number | null = null;
   /** Each other holder's registration as last read, since when it has read so here, and the verdict. */
-  const seen = new Map<string, { mark: string; since: number; gone?: true }>();
+  const seen = new Map<string, { mark: string; since: number; leaseMs: number; gone?: true }>();
 
   const renew = async () => {
     try {
-      await instances.put(self.instanceId, { ...self, expiresAt: now() + leaseMs });
+      await instances.put(self.instanceId, { ...self, expiresAt: now() + leaseMs, leaseMs });
       renewingSince ??= now();
     } catch (err) {
       renewingSince = null;
@@ -99,12 +104,15 @@ export function createBridgeInstances(
     async retire(): Promise<void> {
       if (timer) clearInterval(timer);
       timer = null;
-      await instances.delete(self.instanceId);
+      // Marked, not deleted: a missing registration may be one not written yet (the store away
+      // at boot), which is no evidence of death; a retired one is.
+      await instances.put(self.instanceId, { ...self, expiresAt: now(), leaseMs, retired: true });
     },
     /** Whether the process that held a local browser is gone (and its browser with it). */
     async isGone(instanceId: string): Promise<boolean> {
       if (instanceId === self.instanceId) return false;
       const other = await instances.get(instanceId);
+      if (other?.retired) return true;
       if (other && self.machine && other.machine === self.machine) {
         // Our own pid: another process only if it was an earlier one (restarted in place).
         if (other.pid === self.pid ? other.processId !== self.processId : !isAlive(other.pid)) return true;
@@ -115,12 +123,14 @@ export function createBridgeInstances(
       // Once gone, gone while nothing changes: sessions a failed sweep left are ended by the next.
       if (last?.gone && last.mark === mark) return true;
       if (!last || last.mark !== mark) {
-        seen.set(instanceId, { mark, since: at });
+        // Judged by the longer of the two leases: a holder renewing less often is not late.
+        const lease = Math.max(leaseMs, other?.leaseMs ?? last?.leaseMs ?? leaseMs);
+        seen.set(instanceId, { mark, since: at, leaseMs: lease });
         return false;
       }
       // Unchanged for a whole lease, counted from when this process could itself write all along.
       if (renewingSince === null) return false;
-      if (at - Math.max(last.since, renewingSince) < leaseMs) return false;
+      if (at - Math.max(last.since, renewingSince) < last.leaseMs) return false;
       last.gone = true;
       return true;
     },
