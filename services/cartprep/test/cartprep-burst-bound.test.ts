@@ -3,7 +3,7 @@
 // CARTPREP_MAX_ACTIVE_JOBS_PER_HOUSEHOLD (and the per-user bound likewise). Now each create takes
 // its slots atomically, and a job gives them back when it stops being active.
 import type { CartprepJob } from '@hs/contracts';
-import type { Store } from '@hs/store';
+import { type Store, StoreUnavailableError } from '@hs/store';
 import { burstBackends } from '@hs/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CartExecutor } from '../src/adapters/cart-executor.ts';
@@ -72,7 +72,20 @@ async function warmUp(store: Store) {
     householdId: 'h_warmup',
     actorId: 'usr_warmup',
   });
-  await repo.create(newJob(warm.jobId, warm, new Date().toISOString()), { household: 9, user: 9 });
+  // A loaded machine can keep even this first call past the 5 s deadline: the emulator is warm
+  // once it has answered, so try again rather than fail the test on its cold start.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const jobId = `${warm.jobId}_${attempt}`;
+      await repo.create(newJob(jobId, { ...warm, jobId }, new Date().toISOString()), {
+        household: 9,
+        user: 9,
+      });
+      return;
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError) || attempt === 3) throw err;
+    }
+  }
 }
 
 describe.each(burstBackends('cartprep-burst-bound'))(

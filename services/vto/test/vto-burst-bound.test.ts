@@ -3,7 +3,7 @@
 // bound likewise). Now each create takes its slots atomically, and a job gives them back when it
 // stops being active.
 import type { VtoJob } from '@hs/contracts';
-import type { Store } from '@hs/store';
+import { type Store, StoreUnavailableError } from '@hs/store';
 import {
   burstBackends,
   createMemoryBlobStorage,
@@ -136,7 +136,16 @@ async function warmUp(store: Store) {
     backend: 'simulated',
     now: new Date().toISOString(),
   });
-  await repo.create(job, { household: 9, user: 9 });
+  // A loaded machine can keep even this first call past the 5 s deadline: the emulator is warm
+  // once it has answered, so try again rather than fail the test on its cold start.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await repo.create({ ...job, jobId: `${job.jobId}_${attempt}` }, { household: 9, user: 9 });
+      return;
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError) || attempt === 3) throw err;
+    }
+  }
 }
 
 const active = (jobs: VtoJob[]) => jobs.filter((j) => j.status === 'QUEUED' || j.status === 'RUNNING');
