@@ -5,7 +5,7 @@
 // can end the browsers a crashed predecessor left behind.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 const OWNER_FLAG = '--hs-browser-owner-pid=';
@@ -132,6 +132,14 @@ export function reapOrphanedChromium(): number {
     } catch {}
   }
   return reaped;
+}
+
+/**
+ * Whether a page can no longer be used: closed, or its browser gone (a crashed or killed browser
+ * may not close its pages; it is no longer connected either way).
+ */
+export function pageIsGone(page: Page): boolean {
+  return page.isClosed() || page.context().browser()?.isConnected() === false;
 }
 
 /**

@@ -1,7 +1,7 @@
 // BROWSER_PROVIDER=local: Debian's Chromium on this machine (packages/browser), one fresh browser
 // context per session, every request through the address guard. The agent's actions run in the
 // page; each returns a screenshot for the session's recording.
-import { BrowserCapacityError, type BrowserPool, pageElements } from '@hs/browser';
+import { BrowserCapacityError, type BrowserPool, pageElements, pageIsGone } from '@hs/browser';
 import { AppError, nestedTimeoutMs } from '@hs/service-kit';
 import type { Page } from 'playwright-core';
 import {
@@ -39,7 +39,7 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
       return await work(p);
     } catch (err) {
       if (err instanceof ElementNotActionableError) throw err;
-      if (p.isClosed() || p.context().browser()?.isConnected() === false)
+      if (pageIsGone(p))
         throw new BrowserProviderError('The browser session is gone', { sessionLost: true, cause: err });
       throw err;
     }
@@ -72,8 +72,7 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
     },
     holds(handle) {
       const p = opened.get(handle.providerSessionId);
-      // A crashed browser may not close its contexts; it is no longer connected either way.
-      return !!p && !p.isClosed() && p.context().browser()?.isConnected() !== false;
+      return !!p && !pageIsGone(p);
     },
     act: (handle, action) => onPage(handle, (p) => runAction(p, action)),
     elements: (handle) => onPage(handle, async (p) => ({ url: p.url(), elements: await pageElements(p) })),

@@ -5,7 +5,7 @@
 // and never submits an order. Every failure keeps evidence: the final URL, a screenshot and a
 // one-line reason.
 
-import { BrowserCapacityError, type BrowserPool } from '@hs/browser';
+import { BrowserCapacityError, type BrowserPool, pageIsGone } from '@hs/browser';
 import { type CartprepEvidence, type CartprepFailureCode, cartMismatch } from '@hs/contracts';
 import type { Page } from 'playwright-core';
 import type { StoredJob } from '../../domain/job-machine.ts';
@@ -103,7 +103,7 @@ function watchBrowser(page: Page) {
   page.on('close', onClose);
   browser?.on('disconnected', onDisconnected);
   return {
-    happened: () => why !== null || page.isClosed() || (browser ? !browser.isConnected() : false),
+    happened: () => why !== null || pageIsGone(page),
     why: () => why ?? (page.isClosed() ? 'the page was closed' : 'the browser process ended'),
     stop() {
       page.off('crash', onCrash);
