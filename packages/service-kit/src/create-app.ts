@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
 import fastifySwagger from '@fastify/swagger';
@@ -26,8 +25,9 @@ import { corsOptions } from './cors.ts';
 import { installDeadline } from './deadline.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { frameworkErrors, installErrorHandlers } from './error-handler.ts';
+import { AppError } from './errors.ts';
 import { deferContinue } from './expect-continue.ts';
-import { exceedsJsonDepth, notUtf8, refusedJson, tooDeep } from './json-depth.ts';
+import { jsonTextOf, refusedJson } from './json-depth.ts';
 import { keptJsonHandler } from './kept-json.ts';
 import { registerMetrics } from './metrics.ts';
 import { markOptionalBodies } from './openapi-bodies.ts';
@@ -156,11 +156,9 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    // JSON travels as UTF-8 (RFC 8259): bytes that are not would be stored as U+FFFD.
-    if (!isUtf8(body as Buffer)) return done(notUtf8());
-    const text = body.toString();
+    const text = jsonTextOf(body as Buffer);
+    if (text instanceof AppError) return done(text);
     if (text.trim() === '') return done(null, undefined);
-    if (exceedsJsonDepth(text)) return done(tooDeep());
     return parseJson(request, text, (err, value) => done(err ? (refusedJson(text) ?? err) : null, value));
   });
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { AppError } from './errors.ts';
 
 /** Deepest nesting of objects and arrays a request body may have (decisions, Conventions). */
@@ -32,6 +33,16 @@ export const tooDeep = () => new AppError('BAD_REQUEST', 400, TOO_DEEP_MESSAGE);
 
 /** Bytes that are not UTF-8 are not JSON text (RFC 8259 §8.1). */
 export const notUtf8 = () => new AppError('BAD_REQUEST', 400, 'Body is not valid JSON: it is not UTF-8');
+
+/**
+ * A JSON body's text, or why it is refused before parsing: bytes that are not UTF-8 (they would
+ * be read as U+FFFD) or nesting deeper than MAX_JSON_DEPTH.
+ */
+export function jsonTextOf(bytes: Buffer): string | AppError {
+  if (!isUtf8(bytes)) return notUtf8();
+  const text = bytes.toString();
+  return exceedsJsonDepth(text) ? tooDeep() : text;
+}
 
 const PROTOTYPE_KEYS_MESSAGE = 'JSON must not use "__proto__" or "constructor.prototype" as keys';
 

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import {
   BrowserEventAccepted,
   BrowserExtensionEvent,
@@ -6,14 +5,7 @@ import {
   MAX_BROWSER_EVENT_PAYLOAD_BYTES,
   MAX_BROWSER_EVENT_PAYLOAD_KEYS,
 } from '@hs/contracts';
-import {
-  type AppError,
-  badRequest,
-  exceedsJsonDepth,
-  notUtf8,
-  type ServiceApp,
-  tooDeep,
-} from '@hs/service-kit';
+import { AppError, badRequest, jsonTextOf, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { ExtensionEvents } from '../flows/extension-events.ts';
 
@@ -37,14 +29,10 @@ export function registerBrowserEventRoutes(app: ServiceApp, events: ExtensionEve
     // request gets 401 UNSIGNED_EVENT whatever its body.
     const malformed = new WeakMap<FastifyRequest, AppError>();
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
-      const body = bytes.toString();
       rawBodies.set(request, bytes as Buffer);
-      if (!isUtf8(bytes as Buffer)) {
-        malformed.set(request, notUtf8());
-        return done(null, undefined);
-      }
-      if (exceedsJsonDepth(body)) {
-        malformed.set(request, tooDeep());
+      const body = jsonTextOf(bytes as Buffer);
+      if (body instanceof AppError) {
+        malformed.set(request, body);
         return done(null, undefined);
       }
       try {
