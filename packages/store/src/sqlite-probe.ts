@@ -46,6 +46,12 @@ async function statfsFreeBytes(dir: string): Promise<number> {
  * probe passes, or a write succeeds: no flapping while a few frames come and go, and a service
  * that gets no traffic while not ready still comes back by itself. Other failing writes mark the
  * store unwritable at once; the next probe or successful write clears them.
+ *
+ * The size cap (SQLITE_MAX_SIZE_MB) is measured the same way, from the file's page counts, with
+ * the margins scaled down for a small cap (an eighth and a quarter of it): the rolled-back insert
+ * alone said "ready" whenever its few pages still fit under the cap though the write that failed
+ * needed more (an offer whose text index merges segments), so the service took traffic it could
+ * not store.
  */
 export function createWriteProbe(
   db: DatabaseSync,
@@ -84,6 +90,22 @@ export function createWriteProbe(
     return gone;
   };
 
+  /** Why there is not room enough for writes (null when there is): the filesystem, then the size cap. */
+  const shortOfRoom = async (full: boolean): Promise<string | null> => {
+    if (dir !== null) {
+      // A filesystem that cannot say (statfs unsupported) leaves the answer to the write probe.
+      const free = await freeBytes(dir).catch(() => Number.POSITIVE_INFINITY);
+      if (free < (full ? RESUME_FREE_BYTES : MIN_FREE_BYTES))
+        return `${free} bytes free on the filesystem of ${file}`;
+    }
+    if (!db.isOpen) return null;
+    const { room, cap } = roomUnderCap(db);
+    const needed = full ? Math.min(RESUME_FREE_BYTES, cap / 4) : Math.min(MIN_FREE_BYTES, cap / 8);
+    return room < needed
+      ? `${room} bytes left under the size cap (SQLITE_MAX_SIZE_MB) of ${file || 'the database'}`
+      : null;
+  };
+
   const probe = (): void => {
     if (!created) {
       db.exec('CREATE TABLE IF NOT EXISTS _hs_probe (id INTEGER PRIMARY KEY, at INTEGER, pad BLOB)');
@@ -120,19 +142,14 @@ export function createWriteProbe(
       if (Date.now() - checkedAt < PROBE_EVERY_MS) return lastFailure === null;
       checkedAt = Date.now();
       const full = lastFailure?.code === 'SQLITE_FULL';
-      if (dir !== null) {
-        const seen = failures;
-        // A filesystem that cannot say (statfs unsupported) leaves the answer to the write probe.
-        const free = await freeBytes(dir).catch(() => Number.POSITIVE_INFINITY);
-        // A write failed meanwhile: its verdict stands until the next probe.
-        if (failures !== seen || !db.isOpen) return false;
-        if (free < (full ? RESUME_FREE_BYTES : MIN_FREE_BYTES)) {
-          if (!full)
-            lastFailure = new StoreUnavailableError('SQLITE_FULL', FULL_MESSAGE, {
-              cause: new Error(`${free} bytes free on the filesystem of ${file}`),
-            });
-          return false;
-        }
+      const seen = failures;
+      const short = await shortOfRoom(full);
+      // A write failed meanwhile: its verdict stands until the next probe.
+      if (failures !== seen || !db.isOpen) return false;
+      if (short !== null) {
+        if (!full)
+          lastFailure = new StoreUnavailableError('SQLITE_FULL', FULL_MESSAGE, { cause: new Error(short) });
+        return false;
       }
       try {
         probe();
@@ -147,6 +164,24 @@ export function createWriteProbe(
       return lastFailure === null;
     },
   };
+}
+
+/**
+ * Bytes the database may still take under its size cap (`max_page_count`, set from
+ * SQLITE_MAX_SIZE_MB): pages never used plus pages on the free list. Without a cap both are
+ * about 17 TB. A pragma that fails leaves the answer to the write probe.
+ */
+function roomUnderCap(db: DatabaseSync): { room: number; cap: number } {
+  try {
+    const pragma = (name: string) => Number(Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0]);
+    const pageSize = pragma('page_size');
+    const maxPages = pragma('max_page_count');
+    const room = (maxPages - pragma('page_count') + pragma('freelist_count')) * pageSize;
+    if (Number.isFinite(room)) return { room, cap: maxPages * pageSize };
+  } catch {
+    // fall through
+  }
+  return { room: Number.POSITIVE_INFINITY, cap: Number.POSITIVE_INFINITY };
 }
 
 /** The file's identity; null when it no longer exists; 'unknown' when it can't be told now. */

@@ -106,6 +106,38 @@ describe('sqlite write probe and disk space', () => {
     db.close();
   });
 
+  it('under a size cap, stays not ready after a large write failed though its own small write still fits', async () => {
+    const db = openChecked(join(dir, 'capped.sqlite'));
+    db.exec('PRAGMA max_page_count = 256'); // 1 MB of 4 KB pages: margins of 128 KB and 256 KB
+    db.exec('CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)');
+    const health = createWriteProbe(db, { freeBytes: async () => 10 * 1024 ** 3 });
+    const room = () => {
+      const n = (name: string) => Number(Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0]);
+      return (n('max_page_count') - n('page_count') + n('freelist_count')) * n('page_size');
+    };
+    // Filled to about 200 KB below the cap: ready.
+    while (room() > 220 * 1024) db.prepare('INSERT INTO blobs (data) VALUES (randomblob(8000))').run();
+    expect(await health.check()).toBe(true);
+    // A 400 KB write fails; the probe's 16 KB would still fit.
+    const docs = guarded(
+      {
+        create: async () => {
+          db.prepare('INSERT INTO blobs (data) VALUES (randomblob(400000))').run();
+        },
+      } as unknown as Collection<Doc>,
+      health,
+    );
+    await expect(docs.create('big', { id: 'big' })).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    later();
+    expect(await health.check()).toBe(false);
+    // Room freed beyond a quarter of the cap: ready again at the next probe.
+    db.exec('DELETE FROM blobs WHERE id <= 20');
+    later();
+    expect(room()).toBeGreaterThanOrEqual(256 * 1024);
+    expect(await health.check()).toBe(true);
+    db.close();
+  });
+
   it('leaves other failures to the write probe, and an in-memory database to it alone', async () => {
     const { db, health } = setup('readonly');
     health.failed(new StoreUnavailableError('SQLITE_READONLY', 'Storage is read-only'));
