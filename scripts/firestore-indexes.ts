@@ -28,6 +28,7 @@ import { IDEMPOTENCY_COLLECTIONS } from '../services/gateway/src/adapters/idempo
 import { PURCHASE_REQUEST_COLLECTIONS } from '../services/gateway/src/adapters/purchase-request-repository.ts';
 import { RATE_LIMIT_COLLECTIONS } from '../services/gateway/src/adapters/rate-limit-store.ts';
 import { ARTIFACT_OUTBOX_COLLECTIONS } from '../services/orchestrator/src/adapters/artifact-writer.ts';
+import { BROWSER_CLOSE_OUTBOX_COLLECTIONS } from '../services/orchestrator/src/adapters/browser-closer.ts';
 import { EVENT_LOG_COLLECTIONS } from '../services/orchestrator/src/adapters/event-log.ts';
 import { MISSION_COLLECTIONS } from '../services/orchestrator/src/adapters/mission-repository.ts';
 import { VTO_JOB_COLLECTIONS } from '../services/vto/src/adapters/job-repository.ts';
@@ -64,6 +65,7 @@ export const SERVICE_COLLECTIONS: Record<string, Record<string, Collections>> = 
     EVENT_LOG_COLLECTIONS,
     AUDIT_OUTBOX_COLLECTIONS,
     ARTIFACT_OUTBOX_COLLECTIONS,
+    BROWSER_CLOSE_OUTBOX_COLLECTIONS,
   },
   vto: { VTO_JOB_COLLECTIONS, AUDIT_OUTBOX_COLLECTIONS },
   wardrobe: { WARDROBE_COLLECTIONS, UPLOAD_USAGE_COLLECTIONS },

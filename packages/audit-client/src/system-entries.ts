@@ -30,6 +30,21 @@ export async function recordAbandonedDelivery(
   );
 }
 
+/** The same for an item about one mission: the mission is its target, and the request that queued it is kept. */
+export async function recordAbandonedMissionDelivery(
+  audit: AuditWriter,
+  item: { householdId: string; missionId: string; requestId?: string | undefined },
+  what: { outbox: string; err: unknown; detail?: Record<string, unknown> },
+): Promise<void> {
+  await recordAbandonedDelivery(audit, item.householdId, {
+    ...what,
+    missionId: item.missionId,
+    targetType: 'mission',
+    targetId: item.missionId,
+    ...(item.requestId ? { requestId: item.requestId } : {}),
+  });
+}
+
 /** A job that ended FAILED because its attempts ran out: JOB_DEAD_LETTERED, WARNING. */
 export async function recordDeadLetteredJob(
   audit: AuditWriter,

@@ -19,6 +19,16 @@ const Id = z.string().min(1).max(128);
 export const BrowserSessionParams = z.object({ id: Id });
 export const HouseholdBrowserSessionParams = z.object({ id: Id, sessionId: Id });
 
+/** A mission's browser sessions, ended together when the mission ends (internal route). */
+export const MissionBrowserSessionsParams = z.object({ missionId: Id });
+export const TerminateMissionSessionsRequest = z.object({ householdId: Id });
+export type TerminateMissionSessionsRequest = z.infer<typeof TerminateMissionSessionsRequest>;
+export const TerminateMissionSessionsResult = z.object({
+  /** The sessions this call ended (those already ended are not listed). */
+  terminated: z.array(Id),
+});
+export type TerminateMissionSessionsResult = z.infer<typeof TerminateMissionSessionsResult>;
+
 export const CreateBrowserSessionRequest = z.object({
   householdId: Id,
   missionId: Id,

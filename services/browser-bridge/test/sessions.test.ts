@@ -160,6 +160,48 @@ describe("a mission's scope", () => {
   });
 });
 
+describe("a mission's end", () => {
+  const endMission = (
+    missionId: string,
+    body: object = { householdId: 'h_one' },
+    headers: Record<string, string> = internal,
+  ) => post(`/api/v1/missions/${missionId}/sessions/terminate`, body, headers);
+  const statusOf = async (id: string) =>
+    (await app.inject({ method: 'GET', url: `/api/v1/sessions/${id}`, headers: internal })).json().status;
+
+  it("ends every open session of that mission in that household, and no one else's", async () => {
+    const a = await createSession('h_one', 'msn_ending');
+    const b = await createSession('h_one', 'msn_ending');
+    const held = await createSession('h_one', 'msn_ending');
+    expect(
+      (await post(`/api/v1/sessions/${held.sessionId}/takeover`, undefined, asMember())).statusCode,
+    ).toBe(200);
+    const ended = await createSession('h_one', 'msn_ending');
+    await post(`/api/v1/sessions/${ended.sessionId}/terminate`);
+    const otherMission = await createSession('h_one', 'msn_still_running');
+    const otherHousehold = await createSession('h_two', 'msn_ending');
+
+    const res = await endMission('msn_ending');
+    expect(res.statusCode).toBe(200);
+    expect([...res.json().terminated].sort()).toEqual([a.sessionId, b.sessionId, held.sessionId].sort());
+    for (const s of [a, b, held, ended]) expect(await statusOf(s.sessionId)).toBe('TERMINATED');
+    expect(await statusOf(otherMission.sessionId)).toBe('ACTIVE');
+    expect(await statusOf(otherHousehold.sessionId)).toBe('ACTIVE');
+    // Again (a retried delivery): nothing left to end.
+    expect((await endMission('msn_ending')).json()).toEqual({ terminated: [] });
+  });
+
+  it('needs the internal token and the household', async () => {
+    const s = await createSession('h_one', 'msn_guarded');
+    const forbidden = await endMission('msn_guarded', { householdId: 'h_one' }, {});
+    expect(forbidden.statusCode).toBe(403);
+    const noHousehold = await endMission('msn_guarded', {});
+    expect(noHousehold.statusCode).toBe(422);
+    expect(noHousehold.json().error).toBe('VALIDATION_ERROR');
+    expect(await statusOf(s.sessionId)).toBe('ACTIVE');
+  });
+});
+
 describe('agent actions', () => {
   it('navigates, clicks a link and types, logging each (typed text by length only)', async () => {
     const s = await createSession();

@@ -3,6 +3,7 @@ import { createServiceApp, nowIso, peerChecks, registerInternalAuth, type Servic
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import { createArtifactWriter } from './adapters/artifact-writer.ts';
+import { createBrowserCloser } from './adapters/browser-closer.ts';
 import { createEventLog } from './adapters/event-log.ts';
 import { createMissionRepository } from './adapters/mission-repository.ts';
 import { meteredModel } from './adapters/models/metered-model.ts';
@@ -95,6 +96,13 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
         );
       },
     }),
+    browsers: createBrowserCloser({
+      store,
+      bridge: peers.bridge,
+      maxBackoffMs: config.outboxMaxBackoffMs,
+      audit,
+      logger,
+    }),
     logger,
     turns: createRunningTurns(),
   };
@@ -108,12 +116,14 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
     app.addHook('onReady', async () => {
       ctx.audit.outbox?.start();
       ctx.artifacts.outbox?.start();
+      ctx.browsers.outbox.start();
       stopSweep = startExpiredTurnSweep(ctx, Math.max(1000, config.turnLeaseMs / 2));
     });
     app.addHook('onClose', async () => {
       stopSweep();
       await ctx.audit.outbox?.stop();
       await ctx.artifacts.outbox?.stop();
+      await ctx.browsers.outbox.stop();
     });
   }
   return Object.assign(app, { ctx });

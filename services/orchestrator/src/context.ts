@@ -2,6 +2,7 @@ import type { AuditWriter } from '@hs/audit-client';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 import type { ArtifactWriter } from './adapters/artifact-writer.ts';
+import type { BrowserCloser } from './adapters/browser-closer.ts';
 import type { EventLog } from './adapters/event-log.ts';
 import type { MissionRepository } from './adapters/mission-repository.ts';
 import type { OrchestratorPeers } from './adapters/peers.ts';
@@ -19,6 +20,8 @@ export interface OrchestratorContext {
   peers: OrchestratorPeers;
   audit: AuditWriter;
   artifacts: ArtifactWriter;
+  /** Ends an ended INTERACTIVE mission's browser sessions on the bridge. */
+  browsers: BrowserCloser;
   logger: Logger | undefined;
   /** Turns running in this process (closed at shutdown if they do not finish in time). */
   turns: RunningTurns;

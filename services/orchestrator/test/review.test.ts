@@ -332,6 +332,37 @@ describe('a mission ended while its turn runs', () => {
     expect(mission.turn_lease ?? null).toBeNull();
   });
 
+  it('ends the browser session its INTERACTIVE turn opened after the end', async () => {
+    const a = await build();
+    // The first message's browser fails to open: the mission has none open yet.
+    peers.behaviour.set('/api/v1/sessions', 'down');
+    const created = await a.inject({
+      method: 'POST',
+      url: M,
+      headers: as(OWNER),
+      payload: { mission_type: 'INTERACTIVE', initial_message: 'hello' },
+    });
+    expect(created.statusCode).toBe(201);
+    const mId = created.json().mission_id as string;
+    peers.behaviour.set('/api/v1/sessions', 400); // the next one opens slowly
+    const before = peers.calls.length;
+    const turn = chat(a, mId, 'Open https://shop.example.com/p/linen-shirt');
+    await sleep(150);
+    const cancelled = await a.inject({ method: 'POST', url: `${M}/${mId}/cancel`, headers: as(OWNER) });
+    expect(cancelled.statusCode).toBe(200);
+    expect((await turn).statusCode).toBe(409);
+    const opened = peers.calls.findIndex(
+      (c, i) => i >= before && c.method === 'POST' && c.url === '/api/v1/sessions',
+    );
+    expect(opened).toBeGreaterThanOrEqual(0);
+    // Closed once at the end (nothing open yet) and again after the cut turn, which had opened one.
+    await waitUntil('the cut turn’s browser closed', async () =>
+      peers.calls.some((c, i) => i > opened && c.url === `/api/v1/missions/${mId}/sessions/terminate`),
+    );
+    const closing = peers.calls.find((c) => c.url === `/api/v1/missions/${mId}/sessions/terminate`);
+    expect(closing?.body).toEqual({ householdId: H });
+  });
+
   it('keeps the recorded end true: the transcript and the turn count match the history, and the stream says why the turn ended', async () => {
     const a = await build();
     const m = await create(a);

@@ -53,6 +53,13 @@ export function createSessionRepository(store: Store) {
      * Sessions stored before owners were recorded have none and are not among them.
      */
     openOf: (ownerId: string, limit = 100) => openWhere('ownerId', ownerId, limit),
+    /** A mission's sessions still open in its household (a mission opens a handful at most). */
+    async openOfMission(householdId: string, missionId: string): Promise<StoredBrowserSession[]> {
+      const all = await queryAll(sessions, { where: [['missionId', '==', missionId]] });
+      return all.filter(
+        (s) => s.householdId === householdId && (OPEN_STATUSES as readonly string[]).includes(s.status),
+      );
+    },
     /** Every open session of one provider, page by page (BROWSER_MAX_SESSIONS bounds them per process). */
     async openOfProvider(provider: string): Promise<StoredBrowserSession[]> {
       const pages = await Promise.all(

@@ -193,6 +193,20 @@ export function createSessionFlows(deps: SessionFlowDeps) {
     }
   }
 
+  /** Ends one session (→ TERMINATED); ending an ended session changes nothing. */
+  async function endSession(sessionId: string): Promise<BrowserSession> {
+    const current = await sessions.require(sessionId);
+    if (isTerminal(current)) return toView(current);
+    await onProvider(current, 'end the session', () => provider.terminate(handle(current)));
+    const at = nowIso();
+    const { session, changed } = await sessions.change(sessionId, (s) => terminate(s, at));
+    if (changed && deps.recordings)
+      await deps.recordings
+        .finish(session, at)
+        .catch((err) => deps.logger?.error({ err, sessionId }, 'browser recording not written'));
+    return toView(session);
+  }
+
   return {
     /** `ownerId`: the mission owner the orchestrator acts for (its caller identity), or null. */
     async create(
@@ -362,17 +376,27 @@ export function createSessionFlows(deps: SessionFlowDeps) {
       return ended;
     },
 
-    async terminate(sessionId: string): Promise<BrowserSession> {
-      const current = await sessions.require(sessionId);
-      if (isTerminal(current)) return toView(current);
-      await onProvider(current, 'end the session', () => provider.terminate(handle(current)));
-      const at = nowIso();
-      const { session, changed } = await sessions.change(sessionId, (s) => terminate(s, at));
-      if (changed && deps.recordings)
-        await deps.recordings
-          .finish(session, at)
-          .catch((err) => deps.logger?.error({ err, sessionId }, 'browser recording not written'));
-      return toView(session);
+    terminate: endSession,
+
+    /**
+     * Ends every session of a mission still open in its household (the mission ended). Each is
+     * ended as `terminate` ends one; one the provider fails to end does not keep the others
+     * open, and its error is thrown afterwards so the caller retries (those ended stay ended).
+     */
+    async terminateMission(householdId: string, missionId: string): Promise<string[]> {
+      const open = await sessions.openOfMission(householdId, missionId);
+      const ended: string[] = [];
+      let failure: unknown = null;
+      for (const session of open) {
+        try {
+          const after = await endSession(session.sessionId);
+          if (after.status === 'TERMINATED') ended.push(session.sessionId);
+        } catch (err) {
+          failure ??= err;
+        }
+      }
+      if (failure !== null) throw failure;
+      return ended;
     },
 
     async agentAction(

@@ -5,7 +5,10 @@ import {
   BrowserSession,
   BrowserSessionParams,
   CreateBrowserSessionRequest,
+  MissionBrowserSessionsParams,
   SCOPE_HEADERS,
+  TerminateMissionSessionsRequest,
+  TerminateMissionSessionsResult,
 } from '@hs/contracts';
 import type { ServiceApp } from '@hs/service-kit';
 import { checkBeforeBody, errorResponses, idempotencyKeyOf } from '@hs/service-kit';
@@ -102,6 +105,24 @@ export function registerSessionRoutes(app: ServiceApp, flows: SessionFlows): voi
       },
     );
   }
+
+  app.post(
+    '/api/v1/missions/:missionId/sessions/terminate',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          "Ends every session of the mission still open (ACTIVE or USER_TAKEOVER) in the household named in the body, as terminate ends one: the browser closes and its recording is written. The orchestrator calls it when the mission ends (completed by the agent or the owner, or cancelled), so a finished mission holds no browser and none of the household's places. Lists the sessions it ended; a mission with none open (or ended before) answers an empty list. 502 UPSTREAM_ERROR when the provider fails to end one: the others are ended, and a retry ends the rest.",
+        params: MissionBrowserSessionsParams,
+        body: TerminateMissionSessionsRequest,
+        response: { 200: TerminateMissionSessionsResult, ...errorResponses(403, 422, 502) },
+      },
+    },
+    async (request) => ({
+      terminated: await flows.terminateMission(request.body.householdId, request.params.missionId),
+    }),
+  );
 
   app.post(
     '/api/v1/sessions/:id/agent-action',

@@ -4,7 +4,7 @@
 // retry of an attempt that did land answers 200 with that artifact. A 409 therefore means the
 // slot holds an artifact someone else wrote: it is reported (log and SYSTEM audit entry) and
 // not recorded on the mission as if it were the real one.
-import { type AuditWriter, recordAbandonedDelivery } from '@hs/audit-client';
+import { type AuditWriter, recordAbandonedMissionDelivery } from '@hs/audit-client';
 import type { MissionArtifactRef } from '@hs/contracts';
 import { createOutbox, type Outbox, outboxCollections, refusedForGood } from '@hs/outbox';
 import { isAppError, nowIso, type PeerClient } from '@hs/service-kit';
@@ -80,14 +80,10 @@ export function createArtifactWriter(deps: {
     isPermanent: refusedForGood,
     onDropped: async (item, _id, err) => {
       if (deps.audit)
-        await recordAbandonedDelivery(deps.audit, item.householdId, {
+        await recordAbandonedMissionDelivery(deps.audit, item, {
           outbox: OUTBOX_NAME,
           err,
           detail: { type: TYPES[item.kind] },
-          missionId: item.missionId,
-          targetType: 'mission',
-          targetId: item.missionId,
-          ...(item.requestId ? { requestId: item.requestId } : {}),
         });
     },
     deliver: async (item) => {

@@ -317,7 +317,15 @@ async function runTurn(
       };
     });
     if (superseded) return supersededTurn(ctx, req, turnId);
-    if (endedMeanwhile) return failTurn(ctx, req, turnId, null, MISSION_ENDED_DURING_TURN);
+    if (endedMeanwhile) {
+      // The end closed the browsers it knew of; this turn may have opened one since.
+      if (doc.mission_type === 'INTERACTIVE')
+        await ctx.browsers.close(
+          { householdId: doc.household_id, missionId, requestId: req.requestId },
+          `cut.${turnId}`,
+        );
+      return failTurn(ctx, req, turnId, null, MISSION_ENDED_DURING_TURN);
+    }
     const mission = saved.doc!;
     await emit('message', { turn_id: turnId, message: streamedReply(reply) });
     if (endedNow) {
