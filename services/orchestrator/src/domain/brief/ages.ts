@@ -65,8 +65,11 @@ const ONE_AGE_BARE = new RegExp(
 );
 
 const N = String.raw`\d{1,2}`;
-/** "3-5", "3 to 5", "4 through 7": groups from, to. */
-const RANGE = String.raw`(${N})\s?(?:-|–|to|through|thru)\s?(${N})`;
+/**
+ * "3-5", "3 to 5", "4 through 7", "7/8" (as labels write a pair; never "3/4 length", "3/4 sleeves"):
+ * groups from, to.
+ */
+const RANGE = String.raw`(${N})\s?(?:-|–|\/(?!\s?\d{1,2}\s?(?:length|sleeves?|sleeved|zip)\b)|to|through|thru)\s?(${N})`;
 /** "4 and 6", "6 , 8 and 10": group list. */
 const LIST = (joins: string) => String.raw`(${N}(?:\s?(?:${joins})\s?${N})+)`;
 /** "4 years and 6 years": each age with its unit (so never a duration's "in 2 years"). */

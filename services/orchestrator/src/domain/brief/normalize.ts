@@ -269,6 +269,22 @@ const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
 /** "max. 45", "min. £20", "approx. 30": an abbreviated word for a bound, its full stop no break. */
 const ABBREVIATED_BOUND = /\b(max|min|approx)\.(?= ?[£$€]?\d)/g;
 
+/**
+ * "trainers size 6 (39)", "boots uk 13 (32)": a size with its European size in brackets, a larger
+ * figure a European size can be, as "size 6 (eu 39)" says it (the brackets are dropped below).
+ */
+const BRACKETED_EU = /\b(size|sz|uk|us) ?(\d{1,2}(?:\.5)?) ?\((\d{2}(?:\.5)?)\)/g;
+const bracketedEu = (m: string, word: string, size: string, eu: string) =>
+  Number(eu) >= 16 && Number(eu) <= 50 && Number(eu) > Number(size) ? `${word} ${size} (eu ${eu})` : m;
+/**
+ * "pyjamas for the twins (4)", "my boys (6 and 8)": children with their ages in brackets, as
+ * "the twins aged 4" says it (a child's age in brackets after the child is read as said).
+ */
+const BRACKETED_AGES =
+  /\b(twins|kids|children|boys|girls|sons|daughters|grandkids|grandchildren|nephews|nieces|little ones) ?\((\d{1,2}(?: ?(?:,|and|&) ?\d{1,2})*) ?(?:y|yo|yrs?|years?(?: old)?)?\)/g;
+/** "boys' 8", "girls' 10": whom a kids' range is cut for, with its apostrophe, before the size. */
+const RANGE_APOSTROPHE = /\b(boys|girls)'(?= (?:size )?\d)/g;
+
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
     // Pasted text may carry an invisible character inside a word ("jum\u200bper", "trou\u00adsers"):
@@ -280,6 +296,9 @@ export function normalize(message: string): string {
     .replace(/\d{10,}/g, (run) => run.slice(0, 10))
     .toLowerCase()
     .replace(/[’‘`]/g, "'")
+    .replace(BRACKETED_EU, bracketedEu)
+    .replace(BRACKETED_AGES, '$1 aged $2')
+    .replace(RANGE_APOSTROPHE, '$1')
     .replace(/[“”":()[\]{}*_~]/g, ' ')
     // A sentence or clause break ("need a dress! boots too", a new line) stays a break: the
     // same " . " token a full stop gives. At the end of the message it separates nothing.

@@ -363,6 +363,21 @@ function blankSpans(text: string, spans: Array<[number, number]>): string {
   return parts.join('');
 }
 
+/**
+ * "hates anything bright", "nothing too bright", "any colour except neon": brightness said no to
+ * with no colour after it is the bright colours said no to (vocabulary.ts COLOR_FAMILIES); "not
+ * bright pink" is pink, "no bright lights" no colour.
+ */
+const BRIGHT_SAID =
+  /\b(?:bright|neon|fluorescent|fluoro|garish|lurid)\b(?![ -](?:colou?rs?|shades?|tones?|lights?|ideas?)\b)/g;
+function brightSaidNo(negated: string): string {
+  if (!/bright|neon|fluor|garish|lurid/.test(negated)) return negated;
+  return negated.replace(BRIGHT_SAID, (m, at: number) => {
+    const next = negated.slice(at + m.length, at + m.length + 24).match(/^[ -]([a-z]+)/)?.[1];
+    return next && coloursOf(` ${next} `).length > 0 ? m : 'bright colours';
+  });
+}
+
 /** Blanks negated phrases ("not black", "no heels", "anything but red") and returns what they excluded. */
 function readNegations(text: string) {
   const spans: Array<[number, number]> = [];
@@ -393,7 +408,7 @@ function readNegations(text: string) {
   }
   const negated = spans.map(([a, b]) => ` ${text.slice(a, b)} `).join(' ; ');
   const kinds = takeKinds(negated).found.map((f) => f.kind);
-  const colors = coloursOf(negated);
+  const colors = coloursOf(brightSaidNo(negated));
   const materials = take(negated, MATERIAL_WORDS).found.flatMap((f) => f.words);
   const brands = take(negated, BRAND_WORDS).found.map((f) => brandName(f.b));
   const rest = blankSpans(text, spans);
@@ -694,21 +709,41 @@ function heightAges(text: string, ages: number[]): number[] {
 const KIDS_RANGE =
   /\b(?:kids?'?s?|youth|children'?s?)(?: size)? (\d{1,2}) ?(?:-|–|\/) ?(\d{1,2})\b(?! ?(?:years?|yrs?|y)\b)|(?<!\b(?:last|lasts|lasting|lasted|within|in|for|over|after|every|about|around|than)\s)\b(\d{1,2}) ?(?:-|–|\/) ?(\d{1,2}) ?(?:y|yrs?)\b(?! (?:warranty|guarantee|ago|later|from now|of)\b)/g;
 
+/** "2-3t", "3/4t": a pair of US toddler sizes, the "t" said once. */
+const TODDLER_PAIR = /\b([1-4]) ?(?:-|–|\/) ?([2-5])t(?![\w'-])/g;
+/** "eu 38", "uk 5.5", and a label's pair after it ("eu 28/29", group 3). */
+const SYSTEM_SIZE =
+  /\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?:\s?(?:-|–|\/)\s?(\d{1,2}(?:\.5)?)\b(?![.,]\d))?(?!\s?(?:dollars?|bucks|pounds?|\$|£))/g;
+/** Letter sizes from the smallest up. */
+const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
+/** "xs-s", "s/m", "l-xl": two letter sizes said as one label. */
+const LETTER_PAIR =
+  /(?<![\w&'-])(xxs|xs|s|m|l|xl|xxl|2xl)(?:-|–|\/)(xs|s|m|l|xl|xxl|xxxl|2xl|3xl)(?![\w&'-])/g;
+
 function readSizes(said: string, ages: number[]): string[] {
   // "42 eu", "5 uk": the system after the number, as before it.
   // Not a number said after its own system: "uk 5 eu 38" is UK 5 and EU 38; nor a system with its
   // own number after it: "size 10 (eu 38)" is size 10 and EU 38.
   const baby = readBabySizes(
-    spokenSizes(said).replace(
-      /(?<!\b(?:eu|us|uk|au) ?)\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b(?! ?\d{1,2}(?:\.5)?\b(?! ?(?:eu|uk)\b))/g,
-      '$2 $1',
-    ),
+    spokenSizes(said)
+      .replace(
+        /(?<!\b(?:eu|us|uk|au) ?)\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b(?! ?\d{1,2}(?:\.5)?\b(?! ?(?:eu|uk)\b))/g,
+        '$2 $1',
+      )
+      // "size 2-3t", "3/4t": a US toddler's pair of sizes, each said as one ("2t 3t").
+      .replace(TODDLER_PAIR, (m, lo: string, hi: string) =>
+        Number(hi) - Number(lo) === 1 ? `${lo}t ${hi}t` : m,
+      ),
   );
   const text = baby.rest;
   const sizes: string[] = [];
   const add = (s: string) => sizes.includes(s) || sizes.push(s);
-  for (const m of text.matchAll(/\b(eu|us|uk)\s?(\d{1,2}(?:\.5)?)\b(?!\s?(?:dollars?|bucks|pounds?|\$|£))/g))
+  for (const m of text.matchAll(SYSTEM_SIZE)) {
     add(`${m[1]!.toUpperCase()} ${m[2]}`);
+    // "eu 28/29", "uk 5-5.5": a label's pair of sizes, the next whole or half size.
+    const step = m[3] === undefined ? 0 : Number(m[3]) - Number(m[2]);
+    if (step === 1 || step === 0.5) add(`${m[1]!.toUpperCase()} ${m[3]}`);
+  }
   // "toddler 2-3 years" is a range of ages (read with the ages below), not size KIDS 2.
   // "kid size 30" is a shoe size (EU): a kids' size by age stops at 16.
   // "toddler 7" is a toddler's shoe size: no toddler is 7 (an age-size stops at 4 for them).
@@ -791,7 +826,8 @@ function readSizes(said: string, ages: number[]): string[] {
     /\b(\d{2})\s?(?:(?:inch|in|inches) )?(?:waist|w|chest)\b|\bw(\d{2})\b(?!\s+l\s?\d)/g,
   ))
     add((m[1] ?? m[2])!);
-  for (const m of text.matchAll(/\b(?:w\s?)?(\d{2})\s?(?:x|by|\/)\s?(?:l\s?)?\d{2}\b/g)) add(m[1]!);
+  for (const m of text.matchAll(/(?<!\b(?:eu|us|uk) ?)\b(?:w\s?)?(\d{2})\s?(?:x|by|\/)\s?(?:l\s?)?\d{2}\b/g))
+    add(m[1]!);
   // "38 regular", "28 short", "42 long": a suit's chest or trousers' waist with its length fitting.
   for (const m of text.matchAll(
     /(?<!\b(?:about|around|roughly|under|over|below|budget|max|to|than|spend|for) |[£$€])\b(2[6-9]|[3-5]\d) (?:regular|reg|short|long|tall)(?= ?(?:$|[.,]|and\b|for\b|please\b|in\b))/g,
@@ -828,6 +864,11 @@ function readSizes(said: string, ages: number[]): string[] {
   const letter = (s: string) => s.toUpperCase().replace(/^2XL$/, 'XXL').replace(/^3XL$/, 'XXXL');
   for (const m of text.matchAll(SIZE_LETTERS))
     for (const l of [m[1]!, ...alternatives(m[2], A_LETTER)]) add(letter(l));
+  // "xs-s", "s/m", "m-l": a label's pair of neighbouring letter sizes, each of them.
+  for (const m of text.matchAll(LETTER_PAIR)) {
+    const [lo, hi] = [LETTERS.indexOf(letter(m[1]!)), LETTERS.indexOf(letter(m[2]!))];
+    if (hi - lo === 1) for (const l of [m[1]!, m[2]!]) add(letter(l));
+  }
   for (const m of text.matchAll(/\b(xxs|xs|xl|xxl|xxxl|2xl|3xl)\b/g)) add(letter(m[1]!));
   // "womens 3x", "size 2x", "plus 1x": US plus sizes (never "2x jumpers", a count).
   for (const m of text.matchAll(PLUS_X)) add(['XL', 'XXL', 'XXXL'][Number(m[1]) - 1]!);

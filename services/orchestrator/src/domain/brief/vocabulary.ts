@@ -178,6 +178,9 @@ export const KINDS: Kind[] = [
       'gumboots',
       'gumboot',
       'gum boots',
+      // American "cleats": football (soccer) boots, with studs.
+      'cleats',
+      'cleat',
       'booties',
       'boots',
       'boot',
@@ -303,7 +306,19 @@ export const KINDS: Kind[] = [
   {
     kind: 'shirt',
     category: 'TOP',
-    words: ['button down', 'button-down', 'button up', 'button-up', 'shirts', 'shirt'],
+    // A team's "jersey" ("a soccer jersey"), as "a football shirt" is one; "jersey" alone is a cloth.
+    words: [
+      'button down',
+      'button-down',
+      'button up',
+      'button-up',
+      'shirts',
+      'shirt',
+      ...['football', 'soccer', 'hockey', 'basketball', 'baseball', 'rugby'].flatMap((s) => [
+        `${s} jerseys`,
+        `${s} jersey`,
+      ]),
+    ],
   },
   { kind: 'top', category: 'TOP', words: ['tops', 'top'], generic: true },
   // "denim" alone is jeans; before another garment ("denim skirt") it is the cloth (CLOTH_WORDS).
@@ -325,7 +340,8 @@ export const KINDS: Kind[] = [
   { kind: 'leggings', category: 'BOTTOM', words: ['yoga pants', 'leggings', 'tights'] },
   { kind: 'chinos', category: 'BOTTOM', words: ['chinos', 'khakis'] },
   { kind: 'shorts', category: 'BOTTOM', words: ['bermuda shorts', 'bermudas', 'jorts', 'shorts'] },
-  { kind: 'skirt', category: 'BOTTOM', words: ['skirts', 'skirt'] },
+  // A ballet "tutu" is a skirt.
+  { kind: 'skirt', category: 'BOTTOM', words: ['skirts', 'skirt', 'tutus', 'tutu'] },
   { kind: 'kilt', category: 'BOTTOM', words: ['kilts', 'kilt'] },
   { kind: 'sarong', category: 'BOTTOM', words: ['sarongs', 'sarong'] },
   // Ski trousers with a bib: before "pants" (trousers) and the "ski" occasion, the longer phrase wins.
@@ -489,6 +505,8 @@ export const KINDS: Kind[] = [
       'swim kit',
       'swim trunks',
       'swim shorts',
+      'swimming trunks',
+      'swimming shorts',
       'board shorts',
       'boardshorts',
       'swimsuit',
@@ -693,6 +711,9 @@ const BORROWED_WORDS = Object.values(BORROWED).flat();
  * target (brief/normalize.ts).
  */
 export const READ_AS_WRITTEN = new Set([
+  // "cleats" is a step from "clears", "cheats", "creates", "clients": read only as written.
+  'cleats',
+  'cleat',
   // Underwear's words are a step from "parties", "boxes", "briefly", "unties": read only as written.
   'underwear',
   'undies',
@@ -1041,8 +1062,9 @@ export const OCCASIONS: Array<[RegExp, string, Season?]> = [
   [/\bfuneral\b|\bmemorial\b/, 'funeral'],
   [/\bdate night\b|\bon a date\b|\bfor a date\b|\bfirst date\b|\bdate\b/, 'date'],
   // A birthday present is a gift, no party to dress for; Indian English's "a function" is a party.
+  // "the school disco", "a school dance" are parties, not school days.
   [
-    /\b(?:parties|party|clubbing|birthday(?! (?:presents?|gifts?|pressies?|money)\b)|hen (?:do|night)|stag (?:do|night)|bachelorette)\b|\b(?:for|to|at) (?:a |the |my |our |this |that |an )?(?:family |office |school |small |big )?functions?\b/,
+    /\b(?:parties|party|discos?|school dances?|clubbing|birthday(?! (?:presents?|gifts?|pressies?|money)\b)|hen (?:do|night)|stag (?:do|night)|bachelorette)\b|\b(?:for|to|at) (?:a |the |my |our |this |that |an )?(?:family |office |school |small |big )?functions?\b/,
     'party',
   ],
   [/\bchristmas\b|\bxmas\b|\bholiday season\b|\bnew year'?s? eve\b|\bhanukkah\b/, 'holiday', 'WINTER'],
