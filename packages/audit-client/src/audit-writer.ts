@@ -3,7 +3,7 @@
 // accepts it, so a ledger outage neither drops an entry nor fails the user's action. The ledger
 // dedupes on the writer-chosen eventId, so a retried delivery is recorded once. If the entry
 // cannot even be stored locally, `record` throws: an action is never left unaudited in silence.
-import type { AppendAuditEventRequest } from '@hs/contracts';
+import { type AppendAuditEventRequest, AuditEntryReceipt } from '@hs/contracts';
 import { createOutbox, type Outbox, outboxCollections, refusedForGood } from '@hs/outbox';
 import { newId, type PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
@@ -53,6 +53,8 @@ export function createAuditWriter(deps: {
         method: 'POST',
         path: `/api/v1/households/${encodeURIComponent(householdId)}/audit/events`,
         body: event,
+        // A 200 that is not the stored entry (a proxy's page, a redirect) is not a delivery.
+        schema: AuditEntryReceipt,
         ...(requestId ? { requestId } : {}),
         ...(signal ? { signal } : {}),
       });

@@ -11,10 +11,14 @@ afterEach(async () => {
 
 const entry = { category: 'USER_ACTION' as const, action: 'HOUSEHOLD_CREATED' as const, actorId: 'usr_1' };
 
-async function ledger(status: { code: number }) {
+async function ledger(status: { code: number; body?: unknown }) {
   const peer = await startFakePeer(() => ({
     status: status.code,
-    body: status.code < 400 ? { ok: true } : { error: 'REFUSED', message: `answered ${status.code}` },
+    body:
+      status.body ??
+      (status.code < 400
+        ? { eventId: 'aud_stored' }
+        : { error: 'REFUSED', message: `answered ${status.code}` }),
   }));
   closers.push(peer.close);
   return {
@@ -29,6 +33,19 @@ async function ledger(status: { code: number }) {
 }
 
 describe('audit writer', () => {
+  it('keeps an entry whose answer is not the stored entry (a proxy, a redirect) for a retry', async () => {
+    const { peer, client } = await ledger({ code: 200, body: { hello: 'proxy' } });
+    const writer = createAuditWriter({
+      store: createStore({ backend: 'inmemory' }),
+      ledger: client,
+      sourceService: 'gateway',
+      maxBackoffMs: 100,
+    });
+    await writer.record('h_1', entry, 'req-1');
+    expect(peer.calls).toHaveLength(1);
+    expect(await writer.outbox?.pending()).toBe(1);
+  });
+
   it('delivers an entry at once, with the source service and a writer-chosen eventId', async () => {
     const { peer, client } = await ledger({ code: 201 });
     const writer = createAuditWriter({

@@ -257,6 +257,12 @@ export const Artifact = z.discriminatedUnion('type', [
   artifactOf('AuditLog', FreeObject),
 ]);
 export type Artifact = z.infer<typeof Artifact>;
+/** What a writer checks of artifacts-audit's answer before it takes an artifact for registered. */
+export const ArtifactReceipt = z.object({
+  artifactId: z.string().min(1),
+  type: z.string(),
+  createdAt: z.string().optional(),
+});
 
 /** Household path of the artifacts-audit routes: the id becomes part of store ids and storage keys. */
 export const ArtifactsAuditHouseholdParams = z.object({ id: StorageSafeId });

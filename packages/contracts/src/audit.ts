@@ -55,6 +55,9 @@ export const AuditEntry = z.object({
   prevHash: z.string(),
   hash: z.string(),
 });
+/** What a writer checks of the ledger's answer before it takes an entry for delivered. */
+export const AuditEntryReceipt = AuditEntry.pick({ eventId: true });
+
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export const AuditPage = z.object({

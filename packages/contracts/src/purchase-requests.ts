@@ -86,6 +86,9 @@ export const PurchaseRequest = z.object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
+/** What cart-prep checks of the gateway's answer to its callback before it takes it for delivered. */
+export const PurchaseRequestReceipt = PurchaseRequest.pick({ requestId: true, status: true });
+
 export type PurchaseRequest = z.infer<typeof PurchaseRequest>;
 
 /** GET /requests/{id} adds the requester's budget (null for a reader who may not see it). */

@@ -38,6 +38,31 @@ export interface PeerClient {
   ): Promise<PeerReply<S extends z.ZodType ? z.infer<S> : unknown>>;
 }
 
+/** A peer's JSON reply larger than this is refused (502) as it streams in, not held in memory. */
+export const MAX_PEER_REPLY_BYTES = 8 * 1024 * 1024;
+
+class ReplyTooLarge extends Error {}
+
+/** The reply body as text, read until MAX_PEER_REPLY_BYTES at most (the body is destroyed past it). */
+async function readBounded(res: Dispatcher.ResponseData): Promise<string> {
+  const declared = Number(res.headers['content-length'] ?? Number.NaN);
+  if (declared > MAX_PEER_REPLY_BYTES) {
+    res.body.destroy();
+    throw new ReplyTooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PEER_REPLY_BYTES) {
+      res.body.destroy();
+      throw new ReplyTooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function isTimeout(err: unknown): boolean {
   const e = err as { name?: string; code?: string };
   return (
@@ -56,8 +81,10 @@ export function buildQuery(query: PeerCall<undefined>['query']): string {
 /**
  * One typed client per peer: sends the peer's internal token and the request id, applies the
  * timeout, validates the reply. A peer's 4xx and its 503 SERVICE_UNAVAILABLE (busy) are passed on
- * in its own envelope (with its Retry-After); another 5xx, an unreachable peer or a bad reply
- * become 502 UPSTREAM_ERROR, a slow one 504 UPSTREAM_TIMEOUT.
+ * in its own envelope (with its Retry-After); another 5xx, a redirect, an unreachable peer, a
+ * reply over MAX_PEER_REPLY_BYTES or one that fails `schema` become 502 UPSTREAM_ERROR, a slow
+ * one 504 UPSTREAM_TIMEOUT. A call whose reply is used, or whose success is trusted (an outbox
+ * delivery), passes a schema: a 200 of the wrong shape is then not taken for a result.
  */
 export function createPeerClient(options: {
   service: ServiceName;
@@ -109,8 +136,13 @@ export function createPeerClient(options: {
             : AbortSignal.timeout(limit),
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         });
-        text = await res.body.text();
+        text = await readBounded(res);
       } catch (err) {
+        if (err instanceof ReplyTooLarge) {
+          span.end(true, { 'error.type': 'too_large' });
+          recordPeerCall(metrics, service, 'too_large');
+          throw upstreamError(`${service} answered with a body over ${MAX_PEER_REPLY_BYTES} bytes`);
+        }
         const outcome = isTimeout(err) ? 'timeout' : 'unreachable';
         span.end(true, { 'error.type': outcome });
         recordPeerCall(metrics, service, outcome);
@@ -125,6 +157,9 @@ export function createPeerClient(options: {
       }
       span.end(res.statusCode >= 500, { 'http.response.status_code': res.statusCode });
       recordPeerCall(metrics, service, String(res.statusCode), started);
+      // Calls are never redirected: a 3xx from a peer is not a result (and its target not ours to call).
+      if (res.statusCode >= 300 && res.statusCode < 400)
+        throw upstreamError(`${service} answered ${res.statusCode} instead of a result`);
       let json: unknown = null;
       if (text) {
         try {

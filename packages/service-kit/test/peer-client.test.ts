@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../src/errors.ts';
-import { createPeerClient } from '../src/peer-client.ts';
+import { createPeerClient, MAX_PEER_REPLY_BYTES } from '../src/peer-client.ts';
 
 const peer = Fastify();
 let baseUrl = '';
@@ -20,6 +20,10 @@ beforeAll(async () => {
   peer.get('/boom', async (_req, reply) =>
     reply.code(500).send({ error: 'INTERNAL_ERROR', message: 'secret stack' }),
   );
+  peer.get('/redirect', async (_req, reply) =>
+    reply.code(302).header('location', 'http://127.0.0.1:9/').send({}),
+  );
+  peer.get('/huge', async (_req, reply) => reply.send({ blob: 'x'.repeat(9 * 1024 * 1024) }));
   peer.get('/slow', async () => {
     await new Promise((r) => setTimeout(r, 1000));
     return { value: 1 };
@@ -97,5 +101,23 @@ describe('peer client', () => {
       message: 'commerce did not answer within 200 ms',
     });
     expect(Date.now() - started).toBeLessThan(900);
+  });
+});
+
+describe('peer answers that are not results', () => {
+  it('is 502 for a redirect, which is never followed', async () => {
+    expect(await failure(client().call({ method: 'GET', path: '/redirect' }))).toEqual({
+      code: 'UPSTREAM_ERROR',
+      status: 502,
+      message: 'commerce answered 302 instead of a result',
+    });
+  });
+
+  it('is 502 for a reply over 8 MiB, refused as it arrives', async () => {
+    expect(await failure(client().call({ method: 'GET', path: '/huge' }))).toEqual({
+      code: 'UPSTREAM_ERROR',
+      status: 502,
+      message: `commerce answered with a body over ${MAX_PEER_REPLY_BYTES} bytes`,
+    });
   });
 });

@@ -48,6 +48,21 @@ export async function startFakePeer(
 }
 
 /**
+ * What a receiving service answers a delivery with, as far as its sender checks it (the receipts
+ * in @hs/contracts): an audit entry's id, an artifact's id and type, a cart-prep callback's
+ * request. A fake that accepts every delivery answers this.
+ */
+export function receiptFor(call: FakePeerCall): Record<string, unknown> {
+  const body = (call.body ?? {}) as Record<string, unknown>;
+  if (call.url.includes('/audit/events')) return { eventId: body.eventId ?? 'aud_fake' };
+  const artifact = /\/artifacts\/([a-z-]+)$/.exec(call.url)?.[1];
+  if (artifact) return { artifactId: `art_fake_${artifact}`, type: artifact };
+  const request = /\/requests\/([^/]+)\/(?:cart-ready|failed)$/.exec(call.url)?.[1];
+  if (request) return { requestId: decodeURIComponent(request), status: 'CART_READY' };
+  return {};
+}
+
+/**
  * The gateway's internal membership route (`GET /api/v1/internal/households/{id}/members`) for
  * the given households and their member ids; unknown households are 404. With `token`, a call
  * without it is 403.

@@ -28,7 +28,7 @@ export async function startFakeOrchestrator() {
     if (String(body.missionId).startsWith('msn_style'))
       return reply.code(409).send({ error: 'INVALID_MISSION_TYPE', message: 'Mission is not INTERACTIVE' });
     events.push({ body, token: request.headers['x-internal-token'] as string | undefined });
-    return { accepted: true };
+    return { accepted: true, missionId: body.missionId, eventType: body.type };
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -9,6 +9,7 @@ import {
   type DemoShop,
   type FakePeer,
   freePort,
+  receiptFor,
   startDemoShop,
   startFakePeer,
 } from '@hs/testing';
@@ -29,7 +30,7 @@ const H = '/api/v1/households/h_home/browser/sessions';
 beforeAll(async () => {
   shop = await startDemoShop();
   orchestrator = await startFakeOrchestrator();
-  artifacts = await startFakePeer(() => ({ status: 201, body: {} }));
+  artifacts = await startFakePeer((call) => ({ status: 201, body: receiptFor(call) }));
   const port = await freePort();
   const config = loadBrowserBridgeConfig({
     APP_ENV: 'test',

@@ -7,6 +7,7 @@ import {
   type DemoShop,
   type FakePeer,
   freePort,
+  receiptFor,
   startDemoShop,
   startFakePeer,
 } from '@hs/testing';
@@ -22,7 +23,7 @@ const storage = createMemoryBlobStorage();
 
 beforeAll(async () => {
   shop = await startDemoShop();
-  artifacts = await startFakePeer(() => ({ status: 201, body: {} }));
+  artifacts = await startFakePeer((call) => ({ status: 201, body: receiptFor(call) }));
   const port = await freePort();
   const config = loadBrowserBridgeConfig({
     APP_ENV: 'test',

@@ -1,7 +1,7 @@
 import { createAuditWriter } from '@hs/audit-client';
 import { createPeerClient } from '@hs/service-kit';
 import { createStore } from '@hs/store';
-import { createMemoryBlobStorage, type FakePeer, startFakePeer } from '@hs/testing';
+import { createMemoryBlobStorage, type FakePeer, receiptFor, startFakePeer } from '@hs/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRecordings } from '../src/adapters/recordings.ts';
 import type { StoredBrowserSession } from '../src/domain/session-machine.ts';
@@ -24,12 +24,14 @@ afterEach(async () => {
 async function recordingsAnswering(status: number | (() => number)) {
   const statusNow = typeof status === 'number' ? () => status : status;
   const artifacts = await startFakePeer((call) => {
-    if (!call.url.endsWith('/artifacts/recording')) return { status: 201, body: {} };
+    if (!call.url.endsWith('/artifacts/recording')) return { status: 201, body: receiptFor(call) };
     const answer = statusNow();
     return {
       status: answer,
       body:
-        answer < 400 ? {} : { error: answer === 403 ? 'FORBIDDEN' : 'VALIDATION_ERROR', message: 'refused' },
+        answer < 400
+          ? receiptFor(call)
+          : { error: answer === 403 ? 'FORBIDDEN' : 'VALIDATION_ERROR', message: 'refused' },
     };
   });
   peers.push(artifacts);

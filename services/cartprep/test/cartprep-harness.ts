@@ -1,14 +1,14 @@
 import { createStore, type Store } from '@hs/store';
-import { startFakePeer } from '@hs/testing';
+import { receiptFor, startFakePeer } from '@hs/testing';
 import type { CartExecutor } from '../src/adapters/cart-executor.ts';
 import { buildApp, loadCartprepConfig } from '../src/index.ts';
 
 /** A stand-in gateway on a loopback port that records buy-flow callbacks and answers `status`. */
 export async function startFakeGateway() {
   const state = { status: 200 };
-  const peer = await startFakePeer(() => ({
+  const peer = await startFakePeer((call) => ({
     status: state.status,
-    body: state.status < 400 ? {} : { error: 'CONFLICT', message: 'nope' },
+    body: state.status < 400 ? receiptFor(call) : { error: 'CONFLICT', message: 'nope' },
   }));
   return { ...peer, state };
 }
@@ -22,7 +22,7 @@ export async function buildCartprep(
 ) {
   const gateway = await startFakeGateway();
   // The audit ledger accepts every entry; `audit.calls` holds what cart-prep reported.
-  const audit = await startFakePeer(() => ({ status: 201, body: {} }));
+  const audit = await startFakePeer((call) => ({ status: 201, body: receiptFor(call) }));
   const config = loadCartprepConfig({
     APP_ENV: 'test',
     GATEWAY_BASE_URL: gateway.url,

@@ -38,6 +38,24 @@ beforeAll(async () => {
         res.writeHead(201, { 'content-type': 'application/json' });
         res.end('{"itemId":');
         return;
+      case 'redirect': // a proxy pointing the client elsewhere
+        res.writeHead(302, { location: 'http://127.0.0.1:9/steal', 'content-type': 'application/json' });
+        res.end('{}');
+        return;
+      case 'bare-500': // JSON, but not the envelope: a stack where a message should be
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"foo":"bar","stack":"Error at /srv/x.js:1"}');
+        return;
+      case 'peer-headers': // an answer carrying headers that are the gateway's to set, or secret
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'set-cookie': 'session=evil; Domain=.example.com',
+          'access-control-allow-origin': '*',
+          'x-internal-token': 'leak',
+          etag: '"v7"',
+        });
+        res.end('{"items":[]}');
+        return;
       case 'html-500':
         res.writeHead(500, { 'content-type': 'text/html' });
         res.end('<h1>oops!</h1>');
@@ -312,5 +330,51 @@ describe('an unkeyed forwarded reply', () => {
       req.end();
     });
     expect(got).toEqual({ size: 4 * 1024 * 1024, complete: true });
+  });
+});
+
+describe('a peer answer the gateway does not pass on', () => {
+  const read = (f: { token: string; id: string }, fault: string) =>
+    fetch(`${gatewayUrl}/api/v1/households/${f.id}/wardrobe/items/${fault}`, {
+      headers: bearer(f.token),
+      redirect: 'manual',
+    });
+
+  it('turns a redirect into 502, keyed or not, and never sends the client to its Location', async () => {
+    const f = await family();
+    for (const res of [
+      await read(f, 'redirect'),
+      await create(f, 'redirect', `k-redirect-${Math.random()}`),
+    ]) {
+      expect(res.status).toBe(502);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.json()).toEqual({
+        error: 'UPSTREAM_ERROR',
+        message: 'wardrobe answered 302: a redirect is not passed on',
+      });
+    }
+  });
+
+  it('turns an error without the envelope into 502, keyed or not, with none of its body', async () => {
+    const f = await family();
+    for (const res of [await read(f, 'bare-500'), await create(f, 'bare-500', `k-bare-${Math.random()}`)]) {
+      expect(res.status).toBe(502);
+      const text = await res.text();
+      expect(text).not.toContain('/srv/x.js');
+      expect(JSON.parse(text)).toEqual({
+        error: 'UPSTREAM_ERROR',
+        message: 'wardrobe answered 500 without the error envelope',
+      });
+    }
+  });
+
+  it('keeps its ETag but drops its cookies, CORS headers and any internal token', async () => {
+    const f = await family();
+    const res = await read(f, 'peer-headers');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe('"v7"');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('x-internal-token')).toBeNull();
   });
 });

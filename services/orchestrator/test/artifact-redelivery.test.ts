@@ -15,7 +15,7 @@ async function writerAnswering(answer: () => number) {
   const artifacts = await startFakePeer((call) => {
     const status = answer();
     return status < 400
-      ? { status, body: { artifactId: 'art_1', createdAt: '2026-01-01T10:00:00.000Z' } }
+      ? { status, body: { artifactId: 'art_1', type: 'Transcript', createdAt: '2026-01-01T10:00:00.000Z' } }
       : {
           status,
           body: { error: status === 403 ? 'FORBIDDEN' : 'VALIDATION_ERROR', message: `refused ${call.url}` },

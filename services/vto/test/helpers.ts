@@ -3,6 +3,7 @@ import { createStore } from '@hs/store';
 import {
   createMemoryBlobStorage,
   type MemoryBlobStorage,
+  receiptFor,
   startFakeGatewayMembers,
   startFakePeer,
 } from '@hs/testing';
@@ -24,7 +25,7 @@ export async function buildTestApp(env: Record<string, string> = {}, deps: Parti
     { token: 'gw-token' },
   );
   // The audit ledger accepts every entry; `audit.calls` holds what vto reported.
-  const audit = await startFakePeer(() => ({ status: 201, body: {} }));
+  const audit = await startFakePeer((call) => ({ status: 201, body: receiptFor(call) }));
   const config = loadVtoConfig({
     ARTIFACTS_AUDIT_BASE_URL: audit.url,
     APP_ENV: 'test',

@@ -8,6 +8,7 @@ import {
   burstBackends,
   createMemoryBlobStorage,
   type MemoryBlobStorage,
+  receiptFor,
   startFakeGatewayMembers,
   startFakePeer,
 } from '@hs/testing';
@@ -39,7 +40,7 @@ beforeAll(async () => {
     { h_one: [MALLORY, ALICE], h_two: [MALLORY] },
     { token: 'gw-token' },
   );
-  audit = await startFakePeer(() => ({ status: 201, body: {} }));
+  audit = await startFakePeer((call) => ({ status: 201, body: receiptFor(call) }));
 });
 afterAll(async () => {
   await gateway.close();

@@ -2,7 +2,7 @@
 // alone let it fill the shared try-on queue with every one's share.
 import { ConfigError } from '@hs/service-kit';
 import { createStore } from '@hs/store';
-import { createMemoryBlobStorage, startFakeGatewayMembers, startFakePeer } from '@hs/testing';
+import { createMemoryBlobStorage, receiptFor, startFakeGatewayMembers, startFakePeer } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadVtoConfig } from '../src/config.ts';
@@ -19,7 +19,7 @@ beforeAll(async () => {
     { h_one: [MALLORY], h_two: [MALLORY, ALICE] },
     { token: 'gw-token' },
   );
-  audit = await startFakePeer(() => ({ status: 201, body: {} }));
+  audit = await startFakePeer((call) => ({ status: 201, body: receiptFor(call) }));
 });
 afterAll(async () => {
   await gateway.close();

@@ -1,6 +1,6 @@
 // Bridge events to the orchestrator's internal route `POST /api/v1/internal/browser/events`
 // (spec part 6 "Bridge events"), sent with ORCHESTRATOR_INTERNAL_TOKEN by the peer client.
-import type { BrowserEventRequest } from '@hs/contracts';
+import { type BrowserEventRequest, ClientEventAck } from '@hs/contracts';
 import type { PeerClient } from '@hs/service-kit';
 
 export function createMissionEvents(orchestrator: PeerClient) {
@@ -14,6 +14,7 @@ export function createMissionEvents(orchestrator: PeerClient) {
         method: 'POST',
         path: '/api/v1/internal/browser/events',
         body: event,
+        schema: ClientEventAck,
         ...(requestId ? { requestId } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
       });

@@ -6,7 +6,7 @@
 // durable outbox. A 409 means an earlier attempt already registered it; any other refusal gives
 // the registration up and is reported in the household's audit log (SYSTEM).
 import { type AuditWriter, recordAbandonedDelivery } from '@hs/audit-client';
-import type { BrowserActionLogEntry } from '@hs/contracts';
+import { ArtifactReceipt, type BrowserActionLogEntry } from '@hs/contracts';
 import { createOutbox, outboxCollections, refusedForGood } from '@hs/outbox';
 import { isAppError, type PeerClient } from '@hs/service-kit';
 import type { BlobStorage } from '@hs/storage';
@@ -56,6 +56,7 @@ export function createRecordings(deps: {
           method: 'POST',
           path: `/api/v1/households/${encodeURIComponent(householdId)}/artifacts/recording`,
           body,
+          schema: ArtifactReceipt,
         });
       } catch (err) {
         if (!(isAppError(err) && err.status === 409)) throw err;

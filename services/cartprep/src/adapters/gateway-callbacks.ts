@@ -4,7 +4,7 @@
 // first and retried with backoff until the gateway answers, across restarts of either side. A
 // callback the gateway refuses for good is reported in the household's audit log (SYSTEM).
 import { type AuditWriter, recordAbandonedDelivery } from '@hs/audit-client';
-import type { CartFailedCallback, CartReadyCallback } from '@hs/contracts';
+import { type CartFailedCallback, type CartReadyCallback, PurchaseRequestReceipt } from '@hs/contracts';
 import { createOutbox, outboxCollections } from '@hs/outbox';
 import { createPeerClient, isAppError } from '@hs/service-kit';
 import type { Store } from '@hs/store';
@@ -57,6 +57,9 @@ export function createGatewayCallbacks(deps: {
         method: 'POST',
         path: `/api/v1/households/${encodeURIComponent(householdId)}/requests/${encodeURIComponent(requestId)}/${kind}`,
         body,
+        // Only the gateway's answer with the request counts as delivered: a 200 of another shape
+        // (a proxy, a redirect) left the request in CART_PREP for good.
+        schema: PurchaseRequestReceipt,
       });
     },
   });

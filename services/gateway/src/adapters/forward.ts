@@ -3,8 +3,9 @@
 // cut for being idle. The header wait is bounded by INTERNAL_API_TIMEOUT_SECONDS.
 
 import { PassThrough, Readable, Transform } from 'node:stream';
-import { CALLER_HEADERS } from '@hs/contracts';
+import { CALLER_HEADERS, ErrorEnvelope } from '@hs/contracts';
 import {
+  type AppError,
   BODY_OVER_LIMIT_HEADER,
   badRequest,
   endClientClosed,
@@ -301,6 +302,11 @@ export async function forward(
     upstream.body.dump().catch(() => {});
     throw notJsonReply(target.service, upstream.statusCode);
   }
+  const redirect = refusedAnswer(target.service, upstream.statusCode);
+  if (redirect) {
+    upstream.body.dump().catch(() => {});
+    throw redirect;
+  }
   // Every reply but an event stream is bounded (see replyLimit): a declared length over the
   // limit is refused before any byte goes to the client.
   const limit = isStream(upstream) ? Number.POSITIVE_INFINITY : replyLimit(upstream, url);
@@ -316,6 +322,11 @@ export async function forward(
   let small: Buffer | null = null;
   if (!isStream(upstream) && (declared <= SMALL_REPLY_BYTES || isJson(upstream)))
     small = await readReply(upstream, target, isJson(upstream) ? limit : SMALL_REPLY_BYTES);
+  // An error is always JSON here (above), so read whole: it must be the envelope.
+  if (small && upstream.statusCode >= 400) {
+    const refused = refusedAnswer(target.service, upstream.statusCode, small.toString('utf8'));
+    if (refused) throw refused;
+  }
 
   reply.code(upstream.statusCode);
   const upstreamHopByHop = connectionTokens(upstream.headers.connection);
@@ -323,6 +334,7 @@ export async function forward(
     if (
       value === undefined ||
       HOP_BY_HOP.has(name) ||
+      !keptFromPeer(name) ||
       upstreamHopByHop.has(name) ||
       (name === 'content-length' && isStream(upstream))
     )
@@ -413,6 +425,33 @@ const replyTooLarge = (service: string, limit: number) =>
   upstreamError(`${service} answered with a body over ${limit} bytes`);
 
 /** A reply that should be JSON (an error, a kept create) and is not: a broken peer's page. */
+/**
+ * A peer's answer the gateway does not pass on, whatever its body: a redirect (3xx but 304, which
+ * answers a conditional read) points the client somewhere the gateway never chose, and an error
+ * (4xx, 5xx) that is not the `{error, message}` envelope is a broken peer (or a proxy's page on
+ * the way), whose body may carry what a client should never see (a stack). 502 for both.
+ */
+export function refusedAnswer(service: string, status: number, errorText?: string): AppError | null {
+  if (status >= 300 && status < 400 && status !== 304)
+    return upstreamError(`${service} answered ${status}: a redirect is not passed on`);
+  if (status >= 400 && errorText !== undefined && !isEnvelope(errorText))
+    return upstreamError(`${service} answered ${status} without the error envelope`);
+  return null;
+}
+
+function isEnvelope(text: string): boolean {
+  try {
+    return ErrorEnvelope.safeParse(JSON.parse(text)).success;
+  } catch {
+    return false;
+  }
+}
+
+/** Headers a peer may not set on the client's answer: the gateway's own CORS, cookies, our token. */
+function keptFromPeer(name: string): boolean {
+  return name !== 'set-cookie' && name !== INTERNAL_TOKEN_HEADER && !name.startsWith('access-control-');
+}
+
 export function notJsonReply(service: string, status: number) {
   return upstreamError(`${service} answered ${status} without a JSON ${status >= 400 ? 'error' : 'body'}`);
 }

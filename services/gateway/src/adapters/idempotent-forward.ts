@@ -22,6 +22,7 @@ import {
   isJson,
   notJsonReply,
   readReply,
+  refusedAnswer,
   unanswered,
   upstreamHeaders,
 } from './forward.ts';
@@ -118,6 +119,8 @@ async function exchange(
     throw notJsonReply(target.service, status);
   }
   const text = (await readReply(upstream, target, MAX_KEPT_REPLY_BYTES)).toString('utf8');
+  const refused = refusedAnswer(target.service, status, status >= 400 ? text : undefined);
+  if (refused) throw refused;
   if (success && status !== 204) {
     try {
       JSON.parse(text);

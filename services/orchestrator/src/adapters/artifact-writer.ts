@@ -5,7 +5,7 @@
 // slot holds an artifact someone else wrote: it is reported (log and SYSTEM audit entry) and
 // not recorded on the mission as if it were the real one.
 import { type AuditWriter, recordAbandonedMissionDelivery } from '@hs/audit-client';
-import type { MissionArtifactRef } from '@hs/contracts';
+import { ArtifactReceipt, type MissionArtifactRef } from '@hs/contracts';
 import { createOutbox, type Outbox, outboxCollections, refusedForGood } from '@hs/outbox';
 import { isAppError, nowIso, type PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
@@ -94,9 +94,10 @@ export function createArtifactWriter(deps: {
           path: `${base(item.householdId)}/artifacts/${item.kind}`,
           body: item.body,
           headers: { 'idempotency-key': writerKey(item) },
+          schema: ArtifactReceipt,
           ...(item.requestId ? { requestId: item.requestId } : {}),
         });
-        written = reply.body as Written;
+        written = reply.body;
       } catch (err) {
         if (!(isAppError(err) && err.status === 409)) throw err;
         await reportConflict(item, err.message);
