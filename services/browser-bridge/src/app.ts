@@ -164,6 +164,11 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
         .endOrphaned((id) => instances.isGone(id), config.browser.idleMs)
         .then((ended) => {
           if (ended.length) log?.warn({ ended }, 'failed the sessions of a bridge process that is gone');
+          return sessionFlows.closeEndedElsewhere();
+        })
+        .then((closed) => {
+          if (closed.length)
+            log?.info({ closed }, 'closed the browsers of sessions ended by another replica');
         })
         .catch((err) => log?.warn({ err }, 'sweep of orphaned browser sessions failed')));
     let timer: NodeJS.Timeout | null = null;

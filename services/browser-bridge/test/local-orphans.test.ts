@@ -273,3 +273,45 @@ describe('a session whose browser a provider call finds gone', () => {
     }
   }, 60_000);
 });
+
+describe('a session ended by another bridge on the store', () => {
+  it('has its browser closed by the bridge that holds it at its next sweep', async () => {
+    const store = createStore({ backend: 'inmemory' });
+    // One browser at a time: the holder can open another only once it has closed the first.
+    const holder = await buildApp({
+      config: loadBrowserBridgeConfig(env({ BROWSER_MAX_SESSIONS: '1' })),
+      store,
+      members: fakeMembers(),
+      instances: { sweepMs: 200 },
+    });
+    await holder.ready();
+    const other = await bridge(store);
+    try {
+      const id = await open(holder, 'msn_held_here');
+      const ended = await other.inject({
+        method: 'POST',
+        url: '/api/v1/missions/msn_held_here/sessions/terminate',
+        headers: internal,
+        payload: { householdId: 'h_home' },
+      });
+      expect(ended.json()).toEqual({ terminated: [id] });
+      await expect
+        .poll(
+          async () =>
+            (
+              await holder.inject({
+                method: 'POST',
+                url: '/api/v1/sessions',
+                headers: internal,
+                payload: { householdId: 'h_home', missionId: 'msn_next', startUrl: `http://${site.host}/` },
+              })
+            ).statusCode,
+          { timeout: 5000, interval: 250 },
+        )
+        .toBe(201);
+    } finally {
+      await holder.close();
+      await other.close();
+    }
+  }, 60_000);
+});

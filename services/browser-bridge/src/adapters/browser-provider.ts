@@ -26,6 +26,8 @@ export interface BrowserProvider {
    * reaper goes by, live-view use included). Absent when the provider cannot tell.
    */
   holds?(handle: ProviderHandle): boolean;
+  /** The sessions whose browser this process has open (local provider). */
+  heldSessionIds?(): string[];
   /** The live page behind a session (local provider): what the live view streams and steers. */
   livePage?(handle: ProviderHandle): Page | undefined;
   /** Releases every browser (service shutdown). */

@@ -74,6 +74,7 @@ export function createLocalProvider(pool: BrowserPool): BrowserProvider {
       const p = opened.get(handle.providerSessionId);
       return !!p && !pageIsGone(p);
     },
+    heldSessionIds: () => [...opened.keys()],
     act: (handle, action) => onPage(handle, (p) => runAction(p, action)),
     elements: (handle) => onPage(handle, async (p) => ({ url: p.url(), elements: await pageElements(p) })),
     async terminate(handle) {

@@ -352,6 +352,25 @@ export function createSessionFlows(deps: SessionFlowDeps) {
      * process would have ended it by then, unless a live view kept it in use). Cloud sessions
      * (their browsers live at the provider) are never looked at. Resolves to the ids ended.
      */
+    /**
+     * Closes the browsers this process holds whose session has ended in the store: another
+     * replica ended it (a terminate or a mission's end reaching it), which could mark it ended
+     * but not close a browser it does not hold. Run with the sweep.
+     */
+    async closeEndedElsewhere(): Promise<string[]> {
+      const closed: string[] = [];
+      for (const sessionId of provider.heldSessionIds?.() ?? []) {
+        const stored = await sessions.get(sessionId);
+        // Not stored yet is a create under way, not an ended session.
+        if (!stored || !isTerminal(stored)) continue;
+        await provider
+          .terminate(handle(stored))
+          .then(() => closed.push(sessionId))
+          .catch((err) => deps.logger?.warn({ err, sessionId }, 'browser of an ended session not closed'));
+      }
+      return closed;
+    },
+
     async endOrphaned(
       isGone: (instanceId: string) => Promise<boolean>,
       legacyIdleMs: number,

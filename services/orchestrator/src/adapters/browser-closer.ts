@@ -4,8 +4,9 @@
 // still done. Before this a finished mission kept its browsers, and the household's places, until
 // the bridge's idle timeout.
 import { type AuditWriter, recordAbandonedMissionDelivery } from '@hs/audit-client';
+import { TerminateMissionSessionsResult } from '@hs/contracts';
 import { createOutbox, type Outbox, outboxCollections, refusedForGood } from '@hs/outbox';
-import type { PeerClient } from '@hs/service-kit';
+import { isAppError, type PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
 
@@ -38,7 +39,8 @@ export function createBrowserCloser(deps: {
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
     sendWaitMs: SEND_WAIT_MS,
-    isPermanent: refusedForGood,
+    // A 404 is a bridge without this route yet (a rolling deploy): it will have it.
+    isPermanent: (err) => refusedForGood(err) && !(isAppError(err) && err.status === 404),
     onDropped: async (item, _id, err) => {
       if (deps.audit) await recordAbandonedMissionDelivery(deps.audit, item, { outbox: OUTBOX_NAME, err });
     },
@@ -47,10 +49,11 @@ export function createBrowserCloser(deps: {
         method: 'POST',
         path: `/api/v1/missions/${encodeURIComponent(item.missionId)}/sessions/terminate`,
         body: { householdId: item.householdId },
+        schema: TerminateMissionSessionsResult,
         ...(item.requestId ? { requestId: item.requestId } : {}),
       });
-      const ended = (reply.body as { terminated?: unknown } | null)?.terminated;
-      if (Array.isArray(ended) && ended.length > 0)
+      const ended = reply.body.terminated;
+      if (ended.length > 0)
         deps.logger?.info(
           { missionId: item.missionId, sessions: ended },
           'browser sessions of an ended mission closed',

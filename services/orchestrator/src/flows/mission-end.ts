@@ -6,8 +6,8 @@ import { outcomeOf } from '../domain/turn-effects.ts';
 const MAX_ENTRY_CHARS = 20_000;
 
 /**
- * What follows a mission's end, whoever ended it (the agent, the owner, a cancel): an
- * INTERACTIVE mission's browser sessions are ended, then the lifecycle audit entry and the
+ * What follows a mission's end, whoever ended it (the agent, the owner, a cancel): the
+ * mission's browser sessions are ended, then the lifecycle audit entry and the
  * Transcript and OutcomeSummary artifacts are written. Both go through
  * outboxes, so an artifacts-audit outage delays them without failing the request.
  */
@@ -17,8 +17,9 @@ export async function recordMissionEnd(
   how: { by: 'agent' | 'owner'; caller: Caller; requestId: string },
 ): Promise<void> {
   const { household_id: householdId, mission_id: missionId } = mission;
-  // First, so the browsers close while the rest is written.
-  if (mission.mission_type === 'INTERACTIVE')
+  // First, so the browsers close while the rest is written. Any mission type may have opened
+  // one (the model is offered every tool), so any that did has them closed.
+  if (mission.context.sessions.length > 0)
     await ctx.browsers.close({ householdId, missionId, requestId: how.requestId }, 'end');
   await ctx.audit.record(
     householdId,

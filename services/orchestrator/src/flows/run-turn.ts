@@ -193,6 +193,8 @@ async function runTurn(
     if (type !== 'reasoning' && !holdsLease(await ctx.missions.getById(missionId))) return;
     await emit(type, data);
   };
+  /** The turn's effects are on the mission (its sessions included, for the end to close). */
+  let applied = false;
   const toolCtx = {
     householdId,
     missionId,
@@ -317,16 +319,9 @@ async function runTurn(
       };
     });
     if (superseded) return supersededTurn(ctx, req, turnId);
-    if (endedMeanwhile) {
-      // The end closed the browsers it knew of; this turn may have opened one since.
-      if (doc.mission_type === 'INTERACTIVE')
-        await ctx.browsers.close(
-          { householdId: doc.household_id, missionId, requestId: req.requestId },
-          `cut.${turnId}`,
-        );
-      return failTurn(ctx, req, turnId, null, MISSION_ENDED_DURING_TURN);
-    }
+    if (endedMeanwhile) return failTurn(ctx, req, turnId, null, MISSION_ENDED_DURING_TURN);
     const mission = saved.doc!;
+    applied = true;
     await emit('message', { turn_id: turnId, message: streamedReply(reply) });
     if (endedNow) {
       await emit('state.changed', { from: 'RUNNING', to: 'DONE' });
@@ -340,6 +335,34 @@ async function runTurn(
     return failTurn(ctx, req, turnId, err);
   } finally {
     clearInterval(renewal);
+    if (!applied && toolCtx.browserSessionsOpened > doc.context.sessions.length)
+      await closeBrowsersIfEnded(ctx, doc, req.requestId, turnId);
+  }
+}
+
+/**
+ * A turn that opened a browser, ending (answered, failed, superseded or closed at shutdown) with
+ * its mission no longer RUNNING: the end closed only the browsers the mission knew of, so this
+ * turn's are closed now.
+ */
+async function closeBrowsersIfEnded(
+  ctx: OrchestratorContext,
+  doc: MissionDoc,
+  requestId: string,
+  turnId: string,
+): Promise<void> {
+  try {
+    const now = await ctx.missions.getById(doc.mission_id);
+    if (now && now.state === 'RUNNING') return;
+    await ctx.browsers.close(
+      { householdId: doc.household_id, missionId: doc.mission_id, requestId },
+      `cut.${turnId}`,
+    );
+  } catch (err) {
+    ctx.logger?.warn(
+      { err, missionId: doc.mission_id, turnId },
+      'browsers of a cut turn not queued for closing',
+    );
   }
 }
 
