@@ -22,6 +22,8 @@ export type PeerCall<S extends z.ZodType | undefined> = {
   timeoutMs?: number;
   /** Aborts the call early (e.g. an outbox attempt that ran out of time). */
   signal?: AbortSignal;
+  /** A larger bound than MAX_PEER_REPLY_BYTES, for a reply known to grow (a whole mission). */
+  maxReplyBytes?: number;
 };
 
 export type PeerReply<T> = {
@@ -44,9 +46,9 @@ export const MAX_PEER_REPLY_BYTES = 8 * 1024 * 1024;
 class ReplyTooLarge extends Error {}
 
 /** The reply body as text, read until MAX_PEER_REPLY_BYTES at most (the body is destroyed past it). */
-async function readBounded(res: Dispatcher.ResponseData): Promise<string> {
+async function readBounded(res: Dispatcher.ResponseData, limit: number): Promise<string> {
   const declared = Number(res.headers['content-length'] ?? Number.NaN);
-  if (declared > MAX_PEER_REPLY_BYTES) {
+  if (declared > limit) {
     res.body.destroy();
     throw new ReplyTooLarge();
   }
@@ -54,7 +56,7 @@ async function readBounded(res: Dispatcher.ResponseData): Promise<string> {
   let size = 0;
   for await (const chunk of res.body) {
     size += (chunk as Buffer).length;
-    if (size > MAX_PEER_REPLY_BYTES) {
+    if (size > limit) {
       res.body.destroy();
       throw new ReplyTooLarge();
     }
@@ -125,6 +127,7 @@ export function createPeerClient(options: {
       headers[REQUEST_TIMEOUT_HEADER] = String(limit);
       let res: Dispatcher.ResponseData;
       let text: string;
+      const replyLimit = call.maxReplyBytes ?? MAX_PEER_REPLY_BYTES;
       try {
         if (limit <= 0) throw new DOMException('no time left', 'TimeoutError');
         res = await request(`${baseUrl}${call.path}${buildQuery(call.query)}`, {
@@ -136,12 +139,12 @@ export function createPeerClient(options: {
             : AbortSignal.timeout(limit),
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         });
-        text = await readBounded(res);
+        text = await readBounded(res, replyLimit);
       } catch (err) {
         if (err instanceof ReplyTooLarge) {
           span.end(true, { 'error.type': 'too_large' });
           recordPeerCall(metrics, service, 'too_large');
-          throw upstreamError(`${service} answered with a body over ${MAX_PEER_REPLY_BYTES} bytes`);
+          throw upstreamError(`${service} answered with a body over ${replyLimit} bytes`);
         }
         const outcome = isTimeout(err) ? 'timeout' : 'unreachable';
         span.end(true, { 'error.type': outcome });

@@ -113,6 +113,11 @@ describe('peer answers that are not results', () => {
     });
   });
 
+  it('reads a larger reply where the call allows it (a whole mission)', async () => {
+    const res = await client().call({ method: 'GET', path: '/huge', maxReplyBytes: 16 * 1024 * 1024 });
+    expect(res.status).toBe(200);
+  });
+
   it('is 502 for a reply over 8 MiB, refused as it arrives', async () => {
     expect(await failure(client().call({ method: 'GET', path: '/huge' }))).toEqual({
       code: 'UPSTREAM_ERROR',

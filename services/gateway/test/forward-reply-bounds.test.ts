@@ -368,6 +368,15 @@ describe('a peer answer the gateway does not pass on', () => {
     }
   });
 
+  it('passes a HEAD error on with its status (it has no body, so no envelope to check)', async () => {
+    const f = await family();
+    const res = await fetch(`${gatewayUrl}/api/v1/households/${f.id}/wardrobe/items/no-such-item`, {
+      method: 'HEAD',
+      headers: bearer(f.token),
+    });
+    expect(res.status).toBe(404);
+  });
+
   it('keeps its ETag but drops its cookies, CORS headers and any internal token', async () => {
     const f = await family();
     const res = await read(f, 'peer-headers');

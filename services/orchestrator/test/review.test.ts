@@ -363,6 +363,27 @@ describe('a mission ended while its turn runs', () => {
     expect(closing?.body).toEqual({ householdId: H });
   });
 
+  it('asks the bridge to close an INTERACTIVE mission’s browsers at its end even when its record lists none', async () => {
+    const a = await build();
+    // Its browser's answer was lost: the bridge may hold one the mission does not know of.
+    peers.behaviour.set('/api/v1/sessions', 'down');
+    const created = await a.inject({
+      method: 'POST',
+      url: M,
+      headers: as(OWNER),
+      payload: { mission_type: 'INTERACTIVE', initial_message: 'hello' },
+    });
+    const mId = created.json().mission_id as string;
+    expect(created.json().context?.sessions ?? []).toEqual([]);
+    peers.behaviour.clear();
+    expect(
+      (await a.inject({ method: 'POST', url: `${M}/${mId}/cancel`, headers: as(OWNER) })).statusCode,
+    ).toBe(200);
+    await waitUntil('the end’s close sent', async () =>
+      peers.calls.some((c) => c.url === `/api/v1/missions/${mId}/sessions/terminate`),
+    );
+  });
+
   it('keeps the recorded end true: the transcript and the turn count match the history, and the stream says why the turn ended', async () => {
     const a = await build();
     const m = await create(a);

@@ -363,6 +363,8 @@ export function createSessionFlows(deps: SessionFlowDeps) {
         const stored = await sessions.get(sessionId);
         // Not stored yet is a create under way, not an ended session.
         if (!stored || !isTerminal(stored)) continue;
+        // The replica that ended it wrote the recording from the log; the frames held here go.
+        deps.recordings?.discard(sessionId);
         await provider
           .terminate(handle(stored))
           .then(() => closed.push(sessionId))

@@ -434,7 +434,8 @@ const replyTooLarge = (service: string, limit: number) =>
 export function refusedAnswer(service: string, status: number, errorText?: string): AppError | null {
   if (status >= 300 && status < 400 && status !== 304)
     return upstreamError(`${service} answered ${status}: a redirect is not passed on`);
-  if (status >= 400 && errorText !== undefined && !isEnvelope(errorText))
+  // An empty error body (a HEAD's, which has none) says nothing wrong: its status passes on.
+  if (status >= 400 && errorText !== undefined && errorText !== '' && !isEnvelope(errorText))
     return upstreamError(`${service} answered ${status} without the error envelope`);
   return null;
 }

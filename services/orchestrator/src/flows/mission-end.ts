@@ -18,8 +18,9 @@ export async function recordMissionEnd(
 ): Promise<void> {
   const { household_id: householdId, mission_id: missionId } = mission;
   // First, so the browsers close while the rest is written. Any mission type may have opened
-  // one (the model is offered every tool), so any that did has them closed.
-  if (mission.context.sessions.length > 0)
+  // one (the model is offered every tool), so any that did has them closed; an INTERACTIVE one
+  // always asks, since a turn lost or superseded may have opened one its record does not list.
+  if (mission.mission_type === 'INTERACTIVE' || mission.context.sessions.length > 0)
     await ctx.browsers.close({ householdId, missionId, requestId: how.requestId }, 'end');
   await ctx.audit.record(
     householdId,
