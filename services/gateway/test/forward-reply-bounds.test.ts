@@ -38,6 +38,37 @@ beforeAll(async () => {
         res.writeHead(201, { 'content-type': 'application/json' });
         res.end('{"itemId":');
         return;
+      case 'audit': {
+        // The ledger's page for a household, holding an entry of another one.
+        const entry = (householdId: string, seq: number) => ({
+          eventId: `aud_${seq}`,
+          householdId,
+          missionId: null,
+          category: 'SYSTEM',
+          severity: 'INFO',
+          action: 'X',
+          detail: {},
+          sourceService: 'gateway',
+          actorId: null,
+          targetType: null,
+          targetId: null,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          seq,
+          prevHash: 'a',
+          hash: 'b',
+        });
+        const own = decodeURIComponent((req.url ?? '').split('/')[4] ?? '');
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            items: [entry(own, 2), entry('h_someone_else', 1)],
+            total: 2,
+            limit: 50,
+            offset: 0,
+          }),
+        );
+        return;
+      }
       case 'redirect': // a proxy pointing the client elsewhere
         res.writeHead(302, { location: 'http://127.0.0.1:9/steal', 'content-type': 'application/json' });
         res.end('{}');
@@ -385,5 +416,21 @@ describe('a peer answer the gateway does not pass on', () => {
     expect(res.headers.get('set-cookie')).toBeNull();
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     expect(res.headers.get('x-internal-token')).toBeNull();
+  });
+});
+
+describe("the audit log's answer", () => {
+  it('is 502 when the ledger answers an entry of another household, and shows none of it', async () => {
+    const f = await family();
+    const res = await fetch(`${gatewayUrl}/api/v1/households/${f.id}/audit-logs`, {
+      headers: bearer(f.token),
+    });
+    expect(res.status).toBe(502);
+    const text = await res.text();
+    expect(text).not.toContain('h_someone_else');
+    expect(JSON.parse(text)).toEqual({
+      error: 'UPSTREAM_ERROR',
+      message: 'artifacts-audit answered entries of another household',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { AuditEntry, AuditPage, HouseholdAuditQuery, HouseholdParams } from '@hs/contracts';
-import { errorResponses, type ServiceApp } from '@hs/service-kit';
+import { errorResponses, type ServiceApp, upstreamError } from '@hs/service-kit';
 import { z } from 'zod';
 import type { GatewayContext } from '../context.ts';
 import { accessHousehold } from '../plugins/household-access.ts';
@@ -54,6 +54,16 @@ export function registerAuditLogRoutes(app: ServiceApp, ctx: GatewayContext): vo
         caller: { userId, role: member.role, email },
         schema: AuditPage,
       });
+      // The ledger answers for this household only: an entry of another one is a broken peer's
+      // answer (or a proxy's), and none of it goes to this family.
+      const foreign = page.body.items.find((e) => e.householdId !== request.params.id);
+      if (foreign) {
+        request.log.error(
+          { eventId: foreign.eventId },
+          'audit ledger answered an entry of another household',
+        );
+        throw upstreamError('artifacts-audit answered entries of another household');
+      }
       reply.header('x-total-count', String(page.body.total));
       return page.body.items;
     },
