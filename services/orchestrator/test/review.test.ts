@@ -302,6 +302,20 @@ describe("another household's mission", () => {
 });
 
 describe('a mission ended while its turn runs', () => {
+  /** An INTERACTIVE mission whose first message's browser failed to open: its record lists none. */
+  const interactiveWithoutBrowser = async (a: NonNullable<typeof app>) => {
+    peers.behaviour.set('/api/v1/sessions', 'down');
+    const created = await a.inject({
+      method: 'POST',
+      url: M,
+      headers: as(OWNER),
+      payload: { mission_type: 'INTERACTIVE', initial_message: 'hello' },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().context?.sessions ?? []).toEqual([]);
+    return created.json().mission_id as string;
+  };
+
   it('dispatches no further tool calls once the owner has cancelled it', async () => {
     const a = await build();
     const m = await create(a);
@@ -334,16 +348,7 @@ describe('a mission ended while its turn runs', () => {
 
   it('ends the browser session its INTERACTIVE turn opened after the end', async () => {
     const a = await build();
-    // The first message's browser fails to open: the mission has none open yet.
-    peers.behaviour.set('/api/v1/sessions', 'down');
-    const created = await a.inject({
-      method: 'POST',
-      url: M,
-      headers: as(OWNER),
-      payload: { mission_type: 'INTERACTIVE', initial_message: 'hello' },
-    });
-    expect(created.statusCode).toBe(201);
-    const mId = created.json().mission_id as string;
+    const mId = await interactiveWithoutBrowser(a);
     peers.behaviour.set('/api/v1/sessions', 400); // the next one opens slowly
     const before = peers.calls.length;
     const turn = chat(a, mId, 'Open https://shop.example.com/p/linen-shirt');
@@ -366,15 +371,7 @@ describe('a mission ended while its turn runs', () => {
   it('asks the bridge to close an INTERACTIVE mission’s browsers at its end even when its record lists none', async () => {
     const a = await build();
     // Its browser's answer was lost: the bridge may hold one the mission does not know of.
-    peers.behaviour.set('/api/v1/sessions', 'down');
-    const created = await a.inject({
-      method: 'POST',
-      url: M,
-      headers: as(OWNER),
-      payload: { mission_type: 'INTERACTIVE', initial_message: 'hello' },
-    });
-    const mId = created.json().mission_id as string;
-    expect(created.json().context?.sessions ?? []).toEqual([]);
+    const mId = await interactiveWithoutBrowser(a);
     peers.behaviour.clear();
     expect(
       (await a.inject({ method: 'POST', url: `${M}/${mId}/cancel`, headers: as(OWNER) })).statusCode,
