@@ -131,7 +131,17 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     send(reply, 404, {
       error: 'NOT_FOUND',
-      message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+      message: `${UNKNOWN_ROUTE}${request.method} ${request.url.split('?')[0]} not found`,
     }),
   );
+}
+
+const UNKNOWN_ROUTE = 'Route ';
+
+/**
+ * A peer's 404 for a path it does not serve (an older version during a rolling deploy), as told
+ * apart from its 404 for a missing resource on a route it has.
+ */
+export function isUnknownRoute(err: unknown): boolean {
+  return err instanceof AppError && err.status === 404 && err.message.startsWith(UNKNOWN_ROUTE);
 }

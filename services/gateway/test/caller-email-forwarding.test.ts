@@ -11,7 +11,7 @@ const received: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
   peer = Fastify();
-  peer.get('/api/v1/households/:id/orchestrator/missions/:mId', async (req) => {
+  peer.get('/api/v1/households/:id/orchestrator/missions/:mId/access', async (req) => {
     received.push({ ...req.headers });
     const { id } = req.params as { id: string };
     return {

@@ -22,7 +22,7 @@ let replicaBase: string;
 
 beforeAll(async () => {
   orchestrator = Fastify();
-  orchestrator.get('/api/v1/households/:id/orchestrator/missions/:mId', async (req) => {
+  orchestrator.get('/api/v1/households/:id/orchestrator/missions/:mId/access', async (req) => {
     const { id, mId } = req.params as { id: string; mId: string };
     return {
       mission_id: mId,

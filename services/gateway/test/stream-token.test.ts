@@ -16,7 +16,7 @@ const missions = new Map<string, { owner_id: string; mission_type: string; house
 
 beforeAll(async () => {
   orchestrator = Fastify();
-  orchestrator.get('/api/v1/households/:id/orchestrator/missions/:mId', async (req, reply) => {
+  orchestrator.get('/api/v1/households/:id/orchestrator/missions/:mId/access', async (req, reply) => {
     const { id, mId } = req.params as { id: string; mId: string };
     const m = missions.get(mId);
     if (!m || m.household_id !== id)

@@ -32,7 +32,7 @@ const CANNED_TURN = [
 
 async function startOrchestrator() {
   orchestrator = Fastify();
-  orchestrator.get('/api/v1/households/:id/orchestrator/missions/:mId', async (request, reply) => {
+  orchestrator.get('/api/v1/households/:id/orchestrator/missions/:mId/access', async (request, reply) => {
     const { mId } = request.params as { mId: string };
     const mission = missions.get(mId);
     if (!mission || request.headers['x-internal-token'] !== ORCH_TOKEN)

@@ -147,6 +147,45 @@ describe('STYLE missions', () => {
   });
 });
 
+describe('the access read of a mission', () => {
+  it('answers who owns it, its type and state, not its history, to whoever may read the mission', async () => {
+    const m = await create('STYLE', 'Summer tops under 80 EUR please');
+    const access = await app.inject({
+      method: 'GET',
+      url: `${M}/${m.mission_id}/access`,
+      headers: as(OWNER),
+    });
+    expect(access.statusCode).toBe(200);
+    expect(access.json()).toEqual({
+      mission_id: m.mission_id,
+      household_id: H,
+      owner_id: OWNER,
+      mission_type: 'STYLE',
+      state: 'RUNNING',
+    });
+    const stranger = await app.inject({
+      method: 'GET',
+      url: `${M}/${m.mission_id}/access`,
+      headers: as('usr_other'),
+    });
+    expect(stranger.statusCode).toBe(403);
+    const foreign = await app.inject({
+      method: 'GET',
+      url: `/api/v1/households/h_2/orchestrator/missions/${m.mission_id}/access`,
+      headers: as(OWNER),
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual({ error: 'NOT_FOUND', message: 'Mission not found' });
+    const poll = await create('POLL', 'Which jacket for the trip?');
+    const voter = await app.inject({
+      method: 'GET',
+      url: `${M}/${poll.mission_id}/access`,
+      headers: as('usr_other'),
+    });
+    expect(voter.json()).toMatchObject({ mission_type: 'POLL', owner_id: OWNER });
+  });
+});
+
 describe('chat rules', () => {
   it('refuses bad input, strangers, ended missions and a second concurrent turn', async () => {
     const m = await create('STYLE', 'hello');

@@ -2,6 +2,7 @@ import {
   CreateMissionRequest,
   HouseholdParams,
   ListMissionsQuery,
+  MissionAccessSnapshot,
   MissionParams,
   MissionView,
   NoBody,
@@ -16,6 +17,7 @@ import {
   requireCaller,
   type ServiceApp,
 } from '@hs/service-kit';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { OrchestratorContext } from '../context.ts';
 import { mayFollow, NOT_A_FOLLOWER, toView, visibleMissions } from '../domain/mission.ts';
@@ -28,6 +30,15 @@ const errors = errorResponses(400, 403, 404, 409, 422);
 const tags = ['missions'];
 
 export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext): void {
+  /** The mission named in the path, when the caller may read it (its owner; any member for a POLL). */
+  const followedMission = async (request: FastifyRequest<{ Params: z.infer<typeof MissionParams> }>) => {
+    const caller = requireCaller(request);
+    const mission = await ctx.missions.get(request.params.id, request.params.mId);
+    if (!mission) throw notFound('Mission not found');
+    if (!mayFollow(mission, caller.userId)) throw forbidden(NOT_A_FOLLOWER);
+    return mission;
+  };
+
   app.post(
     BASE,
     {
@@ -92,12 +103,26 @@ export function registerMissionRoutes(app: ServiceApp, ctx: OrchestratorContext)
         response: { 200: MissionView, ...errors },
       },
     },
+    async (request) => toView(await followedMission(request)),
+  );
+
+  app.get(
+    `${BASE}/:mId/access`,
+    {
+      schema: {
+        tags,
+        operationId: 'getMissionAccess',
+        summary:
+          'Who owns the mission, its type and state, without its history (who may read it: as GET the mission)',
+        description:
+          'What the gateway reads before each chat turn, client event, stream and voice session to decide who may act on the mission: the fields of the MissionView that say so, at a size that does not grow with the conversation.',
+        params: MissionParams,
+        response: { 200: MissionAccessSnapshot, ...errors },
+      },
+    },
     async (request) => {
-      const caller = requireCaller(request);
-      const mission = await ctx.missions.get(request.params.id, request.params.mId);
-      if (!mission) throw notFound('Mission not found');
-      if (!mayFollow(mission, caller.userId)) throw forbidden(NOT_A_FOLLOWER);
-      return toView(mission);
+      const { mission_id, household_id, owner_id, mission_type, state } = await followedMission(request);
+      return { mission_id, household_id, owner_id, mission_type, state };
     },
   );
 
