@@ -487,7 +487,7 @@ describe('streaming through the gateway', () => {
     const res = await fetch(chunked.url, { headers: chunked.headers });
     expect((await res.arrayBuffer()).byteLength).toBe(50_000);
     const sse = await vtoPath('sse-with-length');
-    const stream = await fetch(sse.url, { headers: sse.headers });
+    const stream = await fetch(sse.url, { headers: { ...sse.headers, accept: 'text/event-stream' } });
     expect(stream.headers.get('content-length')).toBeNull();
     expect(await stream.text()).toBe('data: ok\n\n\n');
   });
@@ -551,6 +551,52 @@ describe('streaming through the gateway', () => {
     await vi.waitFor(() => expect(upstreamClosed).toBe(closedBefore + 1), { timeout: 2000, interval: 20 });
     await vi.waitFor(() => expect(open).toBe(0), { timeout: 2000, interval: 20 });
   });
+
+  it('a read that asked for no stream, answered with one that then hangs, is cut after the peer timeout', async () => {
+    const address = raw.address();
+    // The silence allowed to a stream is far longer than the wait for a peer here.
+    const patient = await buildGateway({
+      VTO_BASE_URL: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+      INTERNAL_API_TIMEOUT_SECONDS: '1',
+      UPSTREAM_STREAM_SILENCE_SECONDS: '30',
+    });
+    await patient.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const g = patient.server.address();
+      const base = `http://127.0.0.1:${typeof g === 'object' && g ? g.port : 0}`;
+      const user = await login(patient, 'patient@x.test');
+      const id = (
+        await patient.inject({
+          method: 'POST',
+          url: '/api/v1/households',
+          headers: bearer(user.token),
+          payload: { name: 'H' },
+        })
+      ).json().householdId as string;
+      const url = `${base}/api/v1/households/${id}/vto/jobs/hung-sse`;
+      const started = Date.now();
+      const plain = await fetch(url, { headers: { ...bearer(user.token), accept: 'application/json' } });
+      await plain.text().catch(() => '');
+      // Cut at the 1 s peer timeout, not at the 30 s stream silence.
+      expect(Date.now() - started).toBeLessThan(5000);
+      // Asked for, the same answer is a stream: open past the peer timeout.
+      const controller = new AbortController();
+      const stream = await fetch(url, {
+        headers: { ...bearer(user.token), accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
+      const reader = stream.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe('id: 1\ndata: one\n\n');
+      const next = await Promise.race([
+        reader.read().then(() => 'ended'),
+        new Promise((resolve) => setTimeout(() => resolve('open'), 2000)),
+      ]);
+      expect(next).toBe('open');
+      controller.abort();
+    } finally {
+      await patient.close();
+    }
+  }, 15_000);
 });
 
 describe('membership on every forwarded path', () => {

@@ -181,6 +181,8 @@ export async function forward(
     url?: string;
     body?: Buffer;
     streamSilenceMs?: number;
+    /** The route is an event stream (the mission stream, a live view), whatever the client accepts. */
+    stream?: boolean;
     /** The body limit for a member's bodies, which are read whole first (request-body.ts bodyForPeer). */
     readBodyUpTo?: number;
     /** The body was over this limit and dropped: the peer answers 413 after its own checks. */
@@ -296,6 +298,7 @@ export async function forward(
     if (streamed) request.raw.unpipe(streamed);
   }
   recordPeerCall(serviceMetrics, target.service, String(upstream.statusCode), started);
+  const passedAsStream = isStream(upstream) && (target.stream === true || acceptsStream(request));
   // Every service answers an error in the JSON envelope: an error page instead (a proxy on the
   // way, a peer half-started) is a broken peer, not an answer to pass on to the client.
   if (upstream.statusCode >= 400 && !isJson(upstream)) {
@@ -309,7 +312,7 @@ export async function forward(
   }
   // Every reply but an event stream is bounded (see replyLimit): a declared length over the
   // limit is refused before any byte goes to the client.
-  const limit = isStream(upstream) ? Number.POSITIVE_INFINITY : replyLimit(upstream, url);
+  const limit = passedAsStream ? Number.POSITIVE_INFINITY : replyLimit(upstream, url);
   const declared = Number(upstream.headers['content-length'] ?? Number.NaN);
   if (declared > limit) {
     upstream.body.dump().catch(() => {});
@@ -320,7 +323,7 @@ export async function forward(
   // failing mid-body still gets a clean error envelope (nothing sent yet), and a slow client's
   // reading cannot be mistaken for a peer that trickles.
   let small: Buffer | null = null;
-  if (!isStream(upstream) && (declared <= SMALL_REPLY_BYTES || isJson(upstream)))
+  if (!passedAsStream && (declared <= SMALL_REPLY_BYTES || isJson(upstream)))
     small = await readReply(upstream, target, isJson(upstream) ? limit : SMALL_REPLY_BYTES);
   // An error is always JSON here (above), so read whole: it must be the envelope.
   if (small && upstream.statusCode >= 400) {
@@ -336,7 +339,7 @@ export async function forward(
       HOP_BY_HOP.has(name) ||
       !keptFromPeer(name) ||
       upstreamHopByHop.has(name) ||
-      (name === 'content-length' && isStream(upstream))
+      (name === 'content-length' && passedAsStream)
     )
       continue;
     reply.header(name, value);
@@ -345,7 +348,7 @@ export async function forward(
   // The peer answered before reading the whole upload (e.g. 413): the rest of the client's body
   // is unread on this connection, so it must close after the reply instead of being reused.
   if (hasBody && !request.raw.readableEnded) reply.header('connection', 'close');
-  if (isStream(upstream)) {
+  if (passedAsStream) {
     reply.header('x-accel-buffering', 'no');
     reply.header('cache-control', 'no-cache');
     const endStream = () => {
@@ -364,7 +367,7 @@ export async function forward(
   }
   if (small) return reply.send(small);
   upstream.body.on('error', () => reply.raw.destroy());
-  if (!isStream(upstream)) {
+  if (!passedAsStream) {
     // Headers are on their way now: a body that breaks a bound can only be cut.
     const cut = () => {
       abort.abort();
@@ -424,7 +427,6 @@ function replyLimit(res: Dispatcher.ResponseData, url: string): number {
 const replyTooLarge = (service: string, limit: number) =>
   upstreamError(`${service} answered with a body over ${limit} bytes`);
 
-/** A reply that should be JSON (an error, a kept create) and is not: a broken peer's page. */
 /**
  * A peer's answer the gateway does not pass on, whatever its body: a redirect (3xx but 304, which
  * answers a conditional read) points the client somewhere the gateway never chose, and an error
@@ -517,6 +519,18 @@ function whenIdle(body: Readable, ms: number, onIdle: () => void, waitingOnClien
 export function isJson(res: Dispatcher.ResponseData): boolean {
   const type = res.headers['content-type'];
   return typeof type === 'string' && /^application\/(?:[\w.-]+\+)?json\b/i.test(type);
+}
+
+/**
+ * An event stream is passed on as one (no size bound; only silence ends it) where the client
+ * asked for one: on a stream route (`target.stream`) or with `Accept: text/event-stream` (a
+ * streamed chat turn). Any other request answered with one gets an ordinary reply's bounds: a
+ * peer that answers a JSON read with a stream and then hangs is cut after the peer timeout, not
+ * after the stream silence.
+ */
+function acceptsStream(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  return typeof accept === 'string' && accept.toLowerCase().includes('text/event-stream');
 }
 
 function isStream(res: Dispatcher.ResponseData): boolean {

@@ -180,6 +180,7 @@ export function registerMissionStreamRoutes(app: ServiceApp, ctx: GatewayContext
           peer: ctx.config.peers.orchestrator,
           timeoutMs: ctx.config.internalTimeoutMs,
           streamSilenceMs: ctx.config.streamSilenceMs,
+          stream: true,
           url: withoutStreamToken(request.url),
         },
         { userId: access.userId, email: access.email, role: access.member.role },

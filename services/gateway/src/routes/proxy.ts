@@ -65,7 +65,8 @@ export function registerProxyRoutes(app: ServiceApp, ctx: GatewayContext): void 
         url,
         config: { public: true },
         schema: { hide: true },
-        handler: (request, reply) => forward(request, reply, target('browser-bridge'), null),
+        handler: (request, reply) =>
+          forward(request, reply, { ...target('browser-bridge'), stream: true }, null),
       });
 
     // A recording's signedUrl is opened as a plain link: its signature is the credential, checked
