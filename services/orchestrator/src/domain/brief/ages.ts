@@ -53,8 +53,9 @@ const ONE_AGE = new RegExp(
     String.raw`\bturn(?:ing|ed|s)? (\d{1,2})\b${NOT_MONTHS}`,
     // "dungarees, 3 years": a kids' size as shops label it, right after the item.
     String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(\d{1,2}) ?(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,
-    // "my granddaughter will be six in march", "she'll be 7": the age the gift is for.
-    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece|kid|child|toddler|grandkid|grandchild|she|he|they|who)(?:'ll| will| is going to| is gonna| are going to) (?:be|turn) (\d{1,2})\b${NOT_MONTHS}`,
+    // "my granddaughter will be six in march", "she'll be 7", "she's going to be nine", "he's gonna
+    // turn 5": the age the gift is for.
+    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece|kid|child|toddler|grandkid|grandchild|she|he|they|shes|hes|theyre|who)(?:'ll| will|(?:'s| is|'re| are)? (?:going to|gonna)) (?:be|turn) (\d{1,2})\b${NOT_MONTHS}(?! ?(?:minutes?|mins?|hours?|hrs?|days?|seconds?|secs?|o'?clock|am|pm|%|percent)\b)`,
   ].join('|'),
 );
 /** Every age said one by one: "my 8 year old son and my 5 year old daughter" are two children. */

@@ -178,3 +178,28 @@ export const APPROVAL_ASKED = new RegExp(
     String.raw`\b(?:waiting|wait|still waiting) (?:for|on) (?:(?:the |an? |my |his |her )?approval|[a-z]+ to approve)\b|\b(?:pending|awaiting) (?:approval|confirmation)\b|\bstatus of (?:my|the|our|his|her) (?:purchase )?(?:request|approval)\b`,
   ].join('|'),
 );
+
+/** What stands before a thing not asked for: said no to or liked ("no toys", "loves lego"), or where clothes are worn ("for the pram"). */
+const WORN_WITH = String.raw`(?<!\b(?:no|not|nor|without|but|except|likes?|loves?|into|about|with|of|like|fan of)(?: (?:the|a|an|his|her|my|our|their))? )(?<!\b(?:for|in|on|into|under|over|at|to|from) (?:the |a |an |my |his |her |our |their )?)`;
+/** Things only ever bought for themselves, never worn. */
+const GOODS =
+  'toys?|teddy bears?|teddies|lego|dolls?|board games?|jigsaws?|puzzles?|nappies|nappy|diapers?|baby wipes|wipes|prams?|pushchairs?|buggies|strollers?|car seats?|high ?chairs?|cots?|cribs?|mattress(?:es)?|pillows?|duvets?|bedding|bed sheets|sofas?|couch(?:es)?|furniture|curtains|vacuum(?: cleaners?)?|hoovers?|washing machines?|dishwashers?|fridges?|freezers?|kettles?|toasters?|microwaves?|phone cases?|smartphones?|ipads?|headphones|earbuds|games consoles?|playstation|xbox|bikes?|bicycles?|scooters?|trampolines?|textbooks?|stationery|pencil cases?|lunch ?box(?:es)?|water bottles?|perfumes?|aftershave|shampoo|toothpaste|dog food|cat food|pet food|birthday cakes?|cakes?';
+/** Things that are also where clothes are worn ("something comfy for the flight"): only when asked for. */
+const ASKED_GOODS =
+  'flights?|plane tickets|train tickets|cinema tickets|concert tickets|hotels?(?: rooms?)?|taxis?|pizzas?|takeaways?|groceries|phones?|mobile phones?|tvs?|televisions?|tablets?';
+
+/**
+ * Things bought that are not clothes ("toys for a 3 year old", "order some nappies size 4", "find
+ * me a cheap flight to spain", "a new mattress for my son's bed", "a phone case for my daughter"):
+ * outside clothing whatever size, price or age is said with them, so declined unless a garment is
+ * named or clothes are spoken of (read-message.ts). A thing said no to ("no toys"), liked ("he loves
+ * lego", "toy story pyjamas") or where the clothes are worn ("something warm for the pram",
+ * "something comfy for the flight") is no such request.
+ */
+export const OTHER_GOODS = new RegExp(
+  String.raw`${WORN_WITH}\b(?:${GOODS})\b(?![ -](?:themed|print(?:ed)?|pattern(?:ed)?|motif|character|design|story)\b)|\b(?:find|book|order|buy|get|need|needs|want|wants|recommend|suggest|looking for|search for)(?: me| us| him| her| them)? (?:(?:a|an|some|the|cheap|new|good|best|nice|decent) ){0,3}(?:${ASKED_GOODS})\b`,
+);
+
+/** Clothes spoken of as such: a request for something to wear, whatever else it names. */
+export const CLOTHES_SAID =
+  /\b(?:wear(?:ing)?|wore|outfits?|clothes|clothing|dressed|dress up|wardrobe|uniform|kit|costume|style|styling)\b|\b(?:something|anything) (?:[a-z]+ )?(?:to|for)\b/;

@@ -10,9 +10,11 @@ import {
   AFTER_SALES,
   APPROVAL_ASKED,
   CLOTHES_CARE,
+  CLOTHES_SAID,
   CLOTHING_TALK,
   CREATIVE_TASK,
   OFF_TOPIC_SUBJECT,
+  OTHER_GOODS,
   OTHERS_DATA,
   SEXUALISED,
   UNDERAGE_ENTRY,
@@ -207,6 +209,15 @@ const MODIFIER_GAP =
   /^ (?:(?!(?:and|or|with|plus|also|then|instead|not|no|for|in|to|a|an|some|size|but)\b)[a-z'-]+ ){0,2}$/;
 
 /**
+ * What stands between an item and a cloth word said as its cloth ("a skirt in denim", "a skirt, um,
+ * something denim", "a jacket made of denim"): a short gap ending in "in", "something" or "made of",
+ * with no other item started ("a top and something denim" asks for both).
+ */
+const CLOTH_AFTER = /^ (?:[a-z'-]+ |, ){0,4}(?:in|something|anything|all|made of|made from|of)(?: , )? $/;
+const clothOfPrevious = (gap: string) =>
+  gap.length <= 48 && CLOTH_AFTER.test(gap) && !/ (?:and|or|plus|also|with|then|too|but|\.) /.test(gap);
+
+/**
  * The item words of a text, longest phrase first: a phrase naming no garment ("costume
  * jewellery") or a shade ("denim blue") is not read, and a modifier word before another item
  * ("denim skirt", "dress shoes") describes that item rather than being one itself. A modifier
@@ -220,6 +231,10 @@ function takeKinds(text: string) {
   const colourless = take(shadeless, COLOR_WORDS).rest;
   const found = taken.found.filter((f, i) => {
     const next = taken.found[i + 1];
+    // "a skirt in denim", "a jacket, something denim": the cloth of the item said just before.
+    const prev = taken.found[i - 1];
+    if (f.w === 'denim' && prev && clothOfPrevious(shadeless.slice(prev.at + prev.w.length, f.at)))
+      return false;
     // "a jumper dress": the top word describes the dress.
     if (
       next?.kind === 'dress' &&
@@ -318,6 +333,12 @@ function negatedEnd(text: string, start: number, atLook: boolean) {
     // "not in black", "nothing in pink": "in" right after the negation starts what is said no to.
     // "nothing with sequins" says no to sequins.
     const first = i === lead;
+    // "she hates yellow and orange", "no pink and purple please": a colour said after "and" with no
+    // item of its own is said no to as well ("no pink and blue trainers" asks for blue trainers).
+    if (w === 'and' && !first && colourSaidAlone(words, i + 1)) {
+      end += w.length + 1;
+      continue;
+    }
     if (
       i >= 5 + lead ||
       w === ',' ||
@@ -332,6 +353,19 @@ function negatedEnd(text: string, start: number, atLook: boolean) {
   }
   return Math.min(end, text.length);
 }
+
+/** A lone colour word at `at`, ending the phrase: "(no pink and) purple", "purple please", "purple ,". */
+const colourSaidAlone = (words: string[], at: number) => {
+  const [colour, after] = [words[at], words[at + 1]];
+  if (!colour || coloursOf(` ${colour} `).length === 0) return false;
+  return (
+    after === undefined ||
+    after === '' ||
+    after === ',' ||
+    after === '.' ||
+    /^(?:please|either|too|thanks|for|in|or)$/.test(after)
+  );
+};
 
 /** The first `n` words from `start` (split on single spaces, as `split(' ')` gives them). */
 function firstWords(text: string, start: number, n: number): string[] {
@@ -1235,7 +1269,14 @@ const garmentStates = (r: Reading) =>
  * clothing, and nothing about clothes said. An occasion, season or age alone is no shopping.
  */
 const offTopic = (r: Reading) =>
-  OFF_TOPIC_SUBJECT.test(r.text) && !CLOTHING_TALK.test(r.text) && garmentStates(r) === 0;
+  (OFF_TOPIC_SUBJECT.test(r.text) && !CLOTHING_TALK.test(r.text) && garmentStates(r) === 0) ||
+  // "toys for a 3 year old", "nappies size 4", "a cheap flight": something else bought, no garment.
+  (r.kinds.length === 0 &&
+    r.brands.length === 0 &&
+    !r.owned &&
+    r.pairsShown === undefined &&
+    OTHER_GOODS.test(r.text) &&
+    !CLOTHES_SAID.test(r.text));
 
 /** "a crop top for my 9 year old that makes her look sexy": a sexual look asked for a child. */
 export const sexualisesChild = (r: Pick<Reading, 'text' | 'forAge'>) =>
