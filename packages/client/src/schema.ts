@@ -605,7 +605,7 @@ export interface paths {
         };
         /**
          * Who owns the mission, its type and state, without its history (who may read it: as GET the mission)
-         * @description What the gateway reads before each chat turn, client event, stream and voice session to decide who may act on the mission: the fields of the MissionView that say so, at a size that does not grow with the conversation.
+         * @description The MissionView's fields that say who may act on the mission, at a size that does not grow with its history: the same 404 and 403 as reading the mission.
          */
         get: operations["getMissionAccess"];
         put?: never;

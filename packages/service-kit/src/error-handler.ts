@@ -143,5 +143,10 @@ const UNKNOWN_ROUTE = 'Route ';
  * apart from its 404 for a missing resource on a route it has.
  */
 export function isUnknownRoute(err: unknown): boolean {
-  return err instanceof AppError && err.status === 404 && err.message.startsWith(UNKNOWN_ROUTE);
+  return (
+    err instanceof AppError &&
+    err.status === 404 &&
+    err.code === 'NOT_FOUND' &&
+    err.message.startsWith(UNKNOWN_ROUTE)
+  );
 }

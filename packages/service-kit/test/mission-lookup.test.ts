@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceApp, type ServiceApp } from '../src/create-app.ts';
-import { notFound } from '../src/errors.ts';
+import { forbidden, notFound } from '../src/errors.ts';
 import { createMissionLookup } from '../src/mission-lookup.ts';
 import { createPeerClient } from '../src/peer-client.ts';
 
@@ -24,7 +24,8 @@ async function orchestrator(withAccess: boolean) {
     paths.push(request.url);
   });
   const found = (mId: string) => {
-    if (mId !== MISSION.mission_id) throw notFound('Mission not found');
+    if (mId === 'msn_theirs') throw forbidden("Only the mission's owner can follow this mission");
+    if (mId !== MISSION.mission_id && mId !== 'msn_confused') throw notFound('Mission not found');
   };
   app.get<{ Params: { mId: string } }>(base, async (request) => {
     found(request.params.mId);
@@ -33,6 +34,7 @@ async function orchestrator(withAccess: boolean) {
   if (withAccess)
     app.get<{ Params: { mId: string } }>(`${base}/access`, async (request) => {
       found(request.params.mId);
+      // msn_confused: an orchestrator answering for another mission than the one asked.
       return MISSION;
     });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -87,5 +89,28 @@ describe('mission lookup', () => {
       status: 404,
       message: 'Mission not found',
     });
+  });
+  it("the caller's 403 comes back as it is, without asking for the whole mission", async () => {
+    current.paths.length = 0;
+    await expect(current.lookup('h_1', 'msn_theirs', caller, 'req_5')).rejects.toMatchObject({ status: 403 });
+    expect(current.paths).toHaveLength(1);
+  });
+
+  it('"." and ".." are no mission (the URL would fold them into another path): 404, nothing asked', async () => {
+    current.paths.length = 0;
+    for (const id of ['.', '..'])
+      await expect(current.lookup('h_1', id, caller, 'req_6')).rejects.toMatchObject({
+        status: 404,
+        message: 'Mission not found',
+      });
+    expect(current.paths).toEqual([]);
+  });
+
+  it('an answer about another mission than the one asked is 502, not taken for it', async () => {
+    await expect(current.lookup('h_1', 'msn_confused', caller, 'req_7')).rejects.toMatchObject({
+      status: 502,
+      code: 'UPSTREAM_ERROR',
+    });
+    await expect(current.lookup('h_2', 'msn_1', caller, 'req_8')).rejects.toMatchObject({ status: 502 });
   });
 });

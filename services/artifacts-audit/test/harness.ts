@@ -41,14 +41,14 @@ export type TestApp = Awaited<ReturnType<typeof buildTestApp>>['app'];
 export type FakeMission = { household: string; owner: string; type?: string };
 
 /**
- * The orchestrator's `GET .../orchestrator/missions/{mId}` as artifacts-audit asks it: 404 for a
+ * The orchestrator's `GET .../orchestrator/missions/{mId}/access` as artifacts-audit asks it: 404 for a
  * mission that is missing or another household's, 403 unless the caller may follow it (its owner,
  * any member for a POLL mission), else the mission.
  */
 export async function startFakeOrchestrator(missions: Record<string, FakeMission>): Promise<FakePeer> {
   const peer: FakePeer = await startFakePeer((call) => {
     const [, householdId, missionId] =
-      call.url.match(/^\/api\/v1\/households\/([^/]+)\/orchestrator\/missions\/([^/?]+)$/) ?? [];
+      call.url.match(/^\/api\/v1\/households\/([^/]+)\/orchestrator\/missions\/([^/?]+)\/access$/) ?? [];
     const mission = missionId ? missions[missionId] : undefined;
     if (!mission || mission.household !== householdId)
       return { status: 404, body: { error: 'NOT_FOUND', message: 'Mission not found' } };

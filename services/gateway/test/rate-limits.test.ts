@@ -21,6 +21,11 @@ beforeAll(async () => {
     const [, householdId, , , missionId] = req.params['*'].split('/');
     if (missionId === 'm_none')
       return reply.code(404).send({ error: 'NOT_FOUND', message: 'Mission not found' });
+    // Another member's STYLE mission: the caller does not follow it.
+    if (missionId === 'm_theirs')
+      return reply
+        .code(403)
+        .send({ error: 'FORBIDDEN', message: "Only the mission's owner can follow this mission" });
     return {
       mission_id: missionId,
       household_id: householdId,
@@ -253,6 +258,38 @@ describe('rate limits', () => {
     const h = await household(unlimited, voter.token);
     for (let i = 0; i < 5; i++)
       expect((await post(voter.token, h, 'missions/m1/events', unlimited)).statusCode).toBe(201);
+  });
+
+  it("over the events limit, an adult's event on a mission they do not follow is 429, a child's 403", async () => {
+    const app = await gateway({ RATE_LIMIT_EVENTS_PER_MINUTE: '1' });
+    const parent = await login(app, 'guardian@x.test');
+    const child = await login(app, 'kid@x.test');
+    const h = await household(app, parent.token);
+    const added = await app.inject({
+      method: 'POST',
+      url: `/api/v1/households/${h}/members`,
+      headers: bearer(parent.token),
+      payload: { memberId: child.userId, role: 'CHILD' },
+    });
+    expect(added.statusCode).toBe(201);
+    const event = (token: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/v1/households/${h}/orchestrator/missions/m_theirs/events`,
+        headers: bearer(token),
+        payload: { eventType: 'USER_APPROVED_PURCHASE', requestId: 'pr_1' },
+      });
+    // A guardian's purchase signal is open on any mission of the household (the orchestrator
+    // judges it): over the limit it is the limit that answers.
+    expect((await event(parent.token)).statusCode).toBe(201);
+    const over = await event(parent.token);
+    expect(over.statusCode).toBe(429);
+    expect(over.json().error).toBe('RATE_LIMITED');
+    // A child who does not follow the mission may send it nothing: 403 first, as without the limit.
+    expect((await event(child.token)).statusCode).toBe(201);
+    const refused = await event(child.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe('FORBIDDEN');
   });
 
   it('limits checkout confirmations and confirmation tokens per user; 0 switches a limit off', async () => {

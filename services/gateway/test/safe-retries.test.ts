@@ -9,7 +9,8 @@ let gateway: GatewayApp;
 const writes: Array<{ url: string; body: unknown; timeout: unknown; role?: unknown }> = [];
 
 beforeAll(async () => {
-  peer = Fastify();
+  // As the services route: `/chat/` is the chat.
+  peer = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
   let n = 0;
   peer.post('/api/v1/households/:id/wardrobe/items', async (req, reply) => {
     writes.push({
@@ -176,12 +177,17 @@ describe('Idempotency-Key on forwarded creates', () => {
     expect(writes.at(-1)?.timeout).toBe('3000');
   });
 
-  it('runs a streamed chat turn once; its retry is pointed at the stream', async () => {
+  it.each([
+    'chat',
+    // The same route as the orchestrator serves it: read as JSON, the turn ran and answered 502.
+    'chat/',
+    'ch%61t',
+  ])('runs a streamed chat turn once; its retry is pointed at the stream (.../%s)', async (chatPath) => {
     const { user, id } = await family();
     const chat = () =>
       gateway.inject({
         method: 'POST',
-        url: `/api/v1/households/${id}/orchestrator/missions/msn_1/chat`,
+        url: `/api/v1/households/${id}/orchestrator/missions/msn_1/${chatPath}`,
         headers: { ...bearer(user.token), accept: 'text/event-stream', 'idempotency-key': 'turn-1' },
         payload: { message: 'hello' },
       });

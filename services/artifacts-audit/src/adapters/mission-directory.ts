@@ -1,5 +1,5 @@
 // Whether a mission exists in a household, asked of the orchestrator (which owns missions) with
-// the member's identity: GET /api/v1/households/{id}/orchestrator/missions/{mId}. The
+// the member's identity: GET /api/v1/households/{id}/orchestrator/missions/{mId}/access. The
 // orchestrator answers 404 for a mission that is missing or another household's before it checks
 // who may read it (403), so both answers tell existence.
 import {

@@ -38,7 +38,7 @@ const NOT_THE_CALLERS_MISSION =
 
 /**
  * Whether the member may follow the mission (decisions "Missions": its owner, or any member for
- * a POLL mission), as the orchestrator answers GET .../orchestrator/missions/{mId}. The ledger
+ * a POLL mission), as the orchestrator answers GET .../orchestrator/missions/{mId}/access. The ledger
  * answers first, without a call: the orchestrator records the owner and the type in the
  * mission's MISSION_CREATED entry. The orchestrator is asked only when the trail has none; it
  * answers 404 NOT_FOUND for a mission that is missing or another household's.

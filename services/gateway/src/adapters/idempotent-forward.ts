@@ -49,8 +49,15 @@ export function replaysWithoutWork(kept: unknown, role: string): boolean {
 }
 
 const KEPT_HEADERS = ['content-type', 'etag', 'location', 'last-modified'];
-/** A mission's chat, the one create whose reply may be an event stream. */
-const CHAT_PATH = /^\/api\/v1\/households\/[^/?]+\/orchestrator\/missions\/[^/?]+\/chat(?:\?|$)/;
+/**
+ * A mission's chat, the one create whose reply may be an event stream: read from the path as the
+ * router matched it, so `/chat/` and an escaped letter (`/ch%61t`), which the orchestrator serves
+ * as the chat, are the chat here too (a streamed turn read as JSON ran, then answered 502).
+ */
+const CHAT_ROUTE = '/api/v1/households/:id/orchestrator/*';
+const CHAT_PATH = /^missions\/[^/]+\/chat$/;
+const isChat = (request: FastifyRequest) =>
+  request.routeOptions.url === CHAT_ROUTE && CHAT_PATH.test((request.params as { '*'?: string })['*'] ?? '');
 export const STREAMED_REPLAY =
   "This Idempotency-Key's streamed turn already ran; read its events from the mission's stream";
 
@@ -187,8 +194,7 @@ export async function forwardIdempotent(
     throw err;
   }
   // Only a chat turn answers as an event stream; any other create asking for one gets JSON, kept.
-  const streamed =
-    (request.headers.accept ?? '').includes('text/event-stream') && CHAT_PATH.test(request.url);
+  const streamed = (request.headers.accept ?? '').includes('text/event-stream') && isChat(request);
   try {
     const result = await deps.idempotency.run<Kept>(scope, key, fingerprintable(body), async () => {
       if (streamed) {

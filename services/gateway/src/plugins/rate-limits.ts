@@ -1,5 +1,5 @@
 import fastifyRateLimit from '@fastify/rate-limit';
-import { type Caller, createMissionLookup, rateLimited, type ServiceApp } from '@hs/service-kit';
+import { AppError, type Caller, createMissionLookup, rateLimited, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { replaysWithoutWork } from '../adapters/idempotent-forward.ts';
 import { sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
@@ -90,14 +90,25 @@ export const LIMITED_ROUTES = {
 export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): Promise<void> {
   const limits = ctx.config.rateLimits;
   const loadMission = createMissionLookup(ctx.peers.orchestrator);
-  const missionExists = async (request: FastifyRequest) => {
+  /**
+   * 404 for a missing mission, and the 403 of a caller the route refuses on it, before the 429.
+   * `othersAdultsMay`: the route is open to an adult or guardian on a mission they do not follow
+   * (client events: the purchase signals, the orchestrator's `eventRule`), so the lookup's 403
+   * "not a follower" only stands for a CHILD.
+   */
+  const missionExists = (othersAdultsMay: boolean) => async (request: FastifyRequest) => {
     const { id, '*': rest = '' } = request.params as HouseholdParams;
     // A new mission names none (the household's existence was checked with membership).
     if (rest === 'missions') return;
     const missionId = decodeURIComponent(rest.split('/')[1] ?? '');
     const access = await accessHousehold(ctx.households, request, id);
     const caller: Caller = { userId: access.userId, role: access.member.role, email: access.email };
-    await loadMission(id, missionId, caller, request.id);
+    try {
+      await loadMission(id, missionId, caller, request.id);
+    } catch (err) {
+      if (othersAdultsMay && caller.role !== 'CHILD' && err instanceof AppError && err.status === 403) return;
+      throw err;
+    }
   };
   // Exactly the retries forwardIdempotent answers from the stored reply (no demotion since, not a
   // streamed turn): any other goes on to the service and runs, so it counts.
@@ -118,8 +129,8 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
         max: limits.loginPerMinute,
         key: (request: FastifyRequest) => clientAddressKey(request.ip),
       },
-      { ...LIMITED_ROUTES.chat, max: limits.chatPerMinute, key: byUser, exists: missionExists },
-      { ...LIMITED_ROUTES.events, max: limits.eventsPerMinute, key: byUser, exists: missionExists },
+      { ...LIMITED_ROUTES.chat, max: limits.chatPerMinute, key: byUser, exists: missionExists(false) },
+      { ...LIMITED_ROUTES.events, max: limits.eventsPerMinute, key: byUser, exists: missionExists(true) },
       // The purchase request's existence is checked before any limit (plugins/resource-exists.ts).
       { ...LIMITED_ROUTES.confirm, max: limits.confirmPerMinute, key: byUser },
       { ...LIMITED_ROUTES.confirmationToken, max: limits.confirmPerMinute, key: byUser },
