@@ -78,6 +78,36 @@ describe('verified access tokens', () => {
     await expect(tokens.verify(token)).rejects.toMatchObject({ message: 'Access token has expired' });
   });
 
+  it('accepts a token issued across a second boundary (its iat and exp read one clock)', async () => {
+    const tokens = createAccessTokens(settings, { sessionsOf: async () => 0 });
+    // Each reading of the clock moves it 2 ms, starting 1 ms before a second ends: a token whose
+    // `iat` and `exp` read it apart lived one second over the TTL and was refused at once.
+    const RealDate = Date;
+    let at = Math.ceil(RealDate.now() / 1000) * 1000 - 1;
+    class SteppingDate extends RealDate {
+      constructor(...args: ConstructorParameters<typeof Date>) {
+        if (args.length > 0) super(...args);
+        else {
+          super(at);
+          at += 2;
+        }
+      }
+      static override now() {
+        const now = at;
+        at += 2;
+        return now;
+      }
+    }
+    vi.stubGlobal('Date', SteppingDate);
+    let token: string;
+    try {
+      token = await tokens.issue({ userId: 'u_1', email: 'a@b.test' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    await expect(tokens.verify(token)).resolves.toMatchObject({ userId: 'u_1' });
+  });
+
   it('does not accept a token signed with another secret, even after a good one', async () => {
     const tokens = createAccessTokens(settings, { sessionsOf: async () => 0 });
     const other = createAccessTokens(

@@ -20,6 +20,13 @@ export type Identity = {
 };
 
 const CLOCK_SKEW_SECONDS = 30;
+
+/**
+ * The one reading of the clock a token's `iat` and `exp` are both computed from: jose reads it
+ * again for a relative `setExpirationTime('900s')`, and across a second's boundary that made
+ * `exp - iat` one over the TTL, which verification refuses (a fresh sign-in answered 401).
+ */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 // A client sends the same token on every request until it expires: once it has passed every
 // check below it is remembered until its `exp`, so later requests skip the WebCrypto round trip.
 const VERIFIED_TOKENS_KEPT = 10_000;
@@ -41,13 +48,14 @@ export function createAccessTokens(settings: AccessTokenSettings, sessions: Sess
   return {
     ttlSeconds: settings.ttlSeconds,
     async issue(identity: Identity): Promise<string> {
+      const issuedAt = nowSeconds();
       return new SignJWT({ email: identity.email, sv: identity.sessions ?? 0 })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(identity.userId)
         .setIssuer(settings.issuer)
         .setAudience(settings.audience)
-        .setIssuedAt()
-        .setExpirationTime(`${settings.ttlSeconds}s`)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + settings.ttlSeconds)
         .sign(key);
     },
     async verify(token: string): Promise<Identity> {

@@ -5,7 +5,7 @@
 // Like access tokens, they carry the user's sign-out count and stop working once the user signs
 // out everywhere.
 import { jwtVerify, SignJWT } from 'jose';
-import { sessionsClaim } from './access-tokens.ts';
+import { nowSeconds, sessionsClaim } from './access-tokens.ts';
 import { type SessionCounts, signedOutSince } from './user-directory.ts';
 
 export type MissionClaims = {
@@ -30,6 +30,7 @@ export function createMissionTokens(
   return {
     ttlSeconds: settings.ttlSeconds,
     issue(claims: MissionClaims): Promise<string> {
+      const issuedAt = nowSeconds();
       return new SignJWT({
         mission: claims.missionId,
         household: claims.householdId,
@@ -40,8 +41,8 @@ export function createMissionTokens(
         .setSubject(claims.userId)
         .setIssuer(settings.issuer)
         .setAudience(settings.audience)
-        .setIssuedAt()
-        .setExpirationTime(`${settings.ttlSeconds}s`)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + settings.ttlSeconds)
         .sign(key);
     },
     /**
