@@ -179,14 +179,43 @@ export const APPROVAL_ASKED = new RegExp(
   ].join('|'),
 );
 
-/** What stands before a thing not asked for: said no to or liked ("no toys", "loves lego"), or where clothes are worn ("for the pram"). */
-const WORN_WITH = String.raw`(?<!\b(?:no|not|nor|without|but|except|likes?|loves?|into|about|with|of|like|fan of)(?: (?:the|a|an|his|her|my|our|their))? )(?<!\b(?:for|in|on|into|under|over|at|to|from) (?:the |a |an |my |his |her |our |their )?)`;
-/** Things only ever bought for themselves, never worn. */
+/** A determiner, and a word saying which one it is ("the new pram", "her old bike", "his electric scooter"). */
+const WHOSE =
+  '(?:the|my|his|her|our|their|your) (?:new|old|own|first|favou?rite|big|little|double|twin|electric|kick|balance) ';
+/**
+ * What stands before a thing not asked for: said no to or liked ("no toys", "loves lego"), where
+ * clothes are worn ("for the pram", "4 the buggy", "for her new bike"), or what they are worn doing
+ * or matched with ("for riding her scooter", "while pushing the pram", "to match his bike").
+ */
+const WORN_WITH = [
+  String.raw`(?<!\b(?:no|not|nor|without|but|except|likes?|loves?|into|about|with|of|like|fan of)(?: (?:the|a|an|his|her|my|our|their))? )`,
+  String.raw`(?<!\b(?:for|4|in|on|into|under|over|at|to|2|from) (?:the |a |an |my |his |her |our |their )?)`,
+  String.raw`(?<!\b(?:for|4|in|on|into|under|over|at|to|2|from|with) ${WHOSE})`,
+  String.raw`(?<!\b(?:rid(?:e|es|ing)|rode|push(?:es|ing)?|match(?:es|ing)?|go(?:es)? with|us(?:e|es|ed|ing)|fits?|fitting) (?:(?:the|a|an|my|his|her|our|their|your) )?(?:(?:new|old|own|big|little|double|twin|electric|kick|balance) )?)`,
+].join('');
+/**
+ * Worn things a family asks a stylist for that the reader has no item word for: jewellery, a watch,
+ * an umbrella, hair things, a bib or an apron, a cape. Named after a thing not bought ("a lego
+ * necklace", "a toy story umbrella") or with it ("earrings and a perfume"), they keep the message shopping.
+ */
+const WEARABLES =
+  "necklaces?|bracelets?|bangles?|earrings?|pendants?|lockets?|charms?|brooch(?:es)?|jewell?e?ry|(?:(?:a|an|the|new|kids?'?|child(?:ren)?'?s?|girls?'?|boys?'?|digital|analogue|gold|silver|wrist|his|her|my) )watch|watches(?! (?:tv|telly|films?|movies?|youtube|cartoons|the)\\b)|umbrellas?|brollys?|brollies|hair ?(?:clips?|bows?|bands?|slides?|ties?)|bows|headbands?|scrunchies|scrunchy|tiaras?|bibs?|aprons?|tabards?|smocks?|capes?|bandanas?|wallets?|bum ?bags?|fanny packs?";
+export const WEARABLE_SAID = new RegExp(String.raw`\b(?:${WEARABLES})\b`);
+/**
+ * Things only ever bought for themselves, never worn. A swim nappy is worn to swim, and a nappy
+ * cover over the nappy (see OTHER_GOODS).
+ */
 const GOODS =
-  'toys?|teddy bears?|teddies|lego|dolls?|board games?|jigsaws?|puzzles?|nappies|nappy|diapers?|baby wipes|wipes|prams?|pushchairs?|buggies|strollers?|car seats?|high ?chairs?|cots?|cribs?|mattress(?:es)?|pillows?|duvets?|bedding|bed sheets|sofas?|couch(?:es)?|furniture|curtains|vacuum(?: cleaners?)?|hoovers?|washing machines?|dishwashers?|fridges?|freezers?|kettles?|toasters?|microwaves?|phone cases?|smartphones?|ipads?|headphones|earbuds|games consoles?|playstation|xbox|bikes?|bicycles?|scooters?|trampolines?|textbooks?|stationery|pencil cases?|lunch ?box(?:es)?|water bottles?|perfumes?|aftershave|shampoo|toothpaste|dog food|cat food|pet food|birthday cakes?|cakes?';
+  'toys?|teddy bears?|teddies|lego|dolls?|board games?|jigsaws?|puzzles?|(?<!\\bswim(?:ming)?[ -])(?:nappies|nappy|diapers?)|baby wipes|wipes|prams?|pushchairs?|buggies|strollers?|car seats?|high ?chairs?|cots?|cribs?|mattress(?:es)?|pillows?|duvets?|bedding|bed sheets|sofas?|couch(?:es)?|furniture|curtains|vacuum(?: cleaners?)?|hoovers?|washing machines?|dishwashers?|fridges?|freezers?|kettles?|toasters?|microwaves?|phone cases?|smartphones?|ipads?|headphones|earbuds|games consoles?|playstation|xbox|bikes?|bicycles?|scooters?|trampolines?|textbooks?|stationery|pencil cases?|lunch ?box(?:es)?|water bottles?|perfumes?|aftershave|shampoo|toothpaste|dog food|cat food|pet food|birthday cakes?|cakes?';
 /** Things that are also where clothes are worn ("something comfy for the flight"): only when asked for. */
 const ASKED_GOODS =
   'flights?|plane tickets|train tickets|cinema tickets|concert tickets|hotels?(?: rooms?)?|taxis?|pizzas?|takeaways?|groceries|phones?|mobile phones?|tvs?|televisions?|tablets?';
+/**
+ * What follows a thing when it only names a worn one: a theme or print ("lego themed", "toy story"),
+ * clothing named after it ("a nappy cover", "bike gear", "cycle wear", "a lego necklace"), or an
+ * occasion ("a cake smash").
+ */
+const NAMES_WORN = String.raw`(?![ -](?:themed|print(?:ed)?|pattern(?:ed)?|motif|character|design|story|covers?|wraps?|swim|gear|wear|smash|watch(?:es)?|${WEARABLES})\b)`;
 
 /**
  * Things bought that are not clothes ("toys for a 3 year old", "order some nappies size 4", "find
@@ -194,12 +223,15 @@ const ASKED_GOODS =
  * outside clothing whatever size, price or age is said with them, so declined unless a garment is
  * named or clothes are spoken of (read-message.ts). A thing said no to ("no toys"), liked ("he loves
  * lego", "toy story pyjamas") or where the clothes are worn ("something warm for the pram",
- * "something comfy for the flight") is no such request.
+ * "something comfy for the flight", "a waterproof for riding her scooter") is no such request.
  */
 export const OTHER_GOODS = new RegExp(
-  String.raw`${WORN_WITH}\b(?:${GOODS})\b(?![ -](?:themed|print(?:ed)?|pattern(?:ed)?|motif|character|design|story)\b)|\b(?:find|book|order|buy|get|need|needs|want|wants|recommend|suggest|looking for|search for)(?: me| us| him| her| them)? (?:(?:a|an|some|the|cheap|new|good|best|nice|decent) ){0,3}(?:${ASKED_GOODS})\b`,
+  String.raw`${WORN_WITH}\b(?:${GOODS})\b${NAMES_WORN}|\b(?:find|book|order|buy|get|need|needs|want|wants|recommend|suggest|looking for|search for)(?: me| us| him| her| them)? (?:(?:a|an|some|the|cheap|new|good|best|nice|decent) ){0,3}(?:${ASKED_GOODS})\b`,
 );
 
-/** Clothes spoken of as such: a request for something to wear, whatever else it names. */
+/**
+ * Clothes spoken of as such: a request for something to wear, whatever else it names ("swimwear",
+ * "cycling gear", "sumthing 4 the buggy", typed in a hurry).
+ */
 export const CLOTHES_SAID =
-  /\b(?:wear(?:ing)?|wore|outfits?|clothes|clothing|dressed|dress up|wardrobe|uniform|kit|costume|style|styling)\b|\b(?:something|anything) (?:[a-z]+ )?(?:to|for)\b/;
+  /\b(?:wear(?:ing)?|wore|outfits?|clothes|clothing|dressed|dress up|wardrobe|uniform|kit|costume|style|styling|lingerie|garms|get-?ups?|attire|apparel|togs|(?:night|sleep|lounge|swim|beach|active|sports?|party|baby|kids|rain|cycle|bike|outer|knit|evening)wear|(?:rain|swim|ski|snow|cycling|riding|sports?|gym|running|wet weather|waterproof) gear)\b|\b(?:something|anything|sth|smth|somethin|sumthing|summat|summit) (?:[a-z]+ )?(?:to|for|4|2)\b/;

@@ -19,6 +19,7 @@ import {
   SEXUALISED,
   UNDERAGE_ENTRY,
   WARDROBE_ASKED,
+  WEARABLE_SAID,
   WEIGHT_LOSS,
 } from './off-topic.ts';
 import { CHEAPER, PRICE_CLEARED, PRICIER, type PriceReading, readPrice, topsBound } from './price.ts';
@@ -1276,7 +1277,10 @@ const offTopic = (r: Reading) =>
     !r.owned &&
     r.pairsShown === undefined &&
     OTHER_GOODS.test(r.text) &&
-    !CLOTHES_SAID.test(r.text));
+    !CLOTHES_SAID.test(r.text) &&
+    // "a lego necklace", "earrings and a perfume for my wife": something worn the reader has no
+    // item word for is named too.
+    !WEARABLE_SAID.test(r.text));
 
 /** "a crop top for my 9 year old that makes her look sexy": a sexual look asked for a child. */
 export const sexualisesChild = (r: Pick<Reading, 'text' | 'forAge'>) =>
@@ -1318,5 +1322,8 @@ function intentOf(r: Reading): Reading['intent'] {
   if (SHOPPING.test(r.text.replace(HELP_THANKED, ' ')) || DECLINED.test(r.text) || ANSWER.test(r.text))
     return 'clarify';
   if (GREETING.test(r.text)) return 'clarify';
+  // "bandana bibs x3", "a kids umbrella": something worn the reader has no item word for is asked
+  // about, not declined.
+  if (WEARABLE_SAID.test(r.text)) return 'clarify';
   return THANKS.test(r.text) ? 'thanks' : 'offtopic';
 }
