@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { assertCollectionName } from './names.ts';
 import { type SqliteHandle, sqliteCollection } from './sqlite-collection.ts';
-import { guarded, openChecked } from './sqlite-open.ts';
+import { guarded, openChecked, WAL_KEPT_BYTES } from './sqlite-open.ts';
 import { createWriteProbe } from './sqlite-probe.ts';
 import { ensureCollectionSchema } from './sqlite-schema.ts';
 import { loadWalks, type WalkIndex } from './sqlite-walk.ts';
@@ -44,7 +44,7 @@ function boundFileSizes(db: DatabaseSync, maxSizeBytes: number): void {
   db.exec(`PRAGMA max_page_count = ${capPages}`);
   const walPages = Math.max(1, Math.min(WAL_AUTOCHECKPOINT_PAGES, Math.floor(capPages / WAL_SHARE_OF_CAP)));
   db.exec(`PRAGMA wal_autocheckpoint = ${walPages}`);
-  db.exec(`PRAGMA journal_size_limit = ${walPages * pageSize}`);
+  db.exec(`PRAGMA journal_size_limit = ${Math.min(walPages * pageSize, WAL_KEPT_BYTES)}`);
 }
 
 /**

@@ -52,3 +52,38 @@ describe('SQLITE_MAX_SIZE_MB on a real file', () => {
     expect(largestWal).toBeLessThanOrEqual(MB / 2);
   });
 });
+
+describe('the write-ahead log without a cap', () => {
+  let dir: string | undefined;
+  let store: Store | undefined;
+  afterEach(async () => {
+    await store?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is cut back to 4 MB after a checkpoint, not kept at its 40 MB high-water mark', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hs-store-wal-'));
+    const file = join(dir, 'orchestrator.sqlite');
+    store = createStore({ backend: 'sqlite', file });
+    const items = store.collection<Item>('items', { indexes: [{ fields: ['h', 'price'] }] });
+    const wal = () => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+    // Rewrites of the same rows in batches: every version goes to the log, past the 10,000-page
+    // (40 MB) checkpoint interval, after which writing starts over at the log's beginning.
+    const sizes: number[] = [];
+    for (let round = 0; round < 80; round++) {
+      await items.createMany([], {
+        put: Array.from({ length: 50 }, (_, i) => [
+          `item_${i}`,
+          { id: `item_${i}`, h: 'h1', price: round, title: `linen shirt ${round} `.repeat(800) },
+        ]),
+      });
+      sizes.push(wal());
+    }
+    const largest = Math.max(...sizes);
+    expect(largest).toBeGreaterThan(30 * MB);
+    // The file shrank at that start: cut to 4 MB, then one batch (under 1 MB) written.
+    const shrunk = sizes.findIndex((size, i) => i > 0 && size < sizes[i - 1]!);
+    expect(shrunk).toBeGreaterThan(0);
+    expect(sizes[shrunk]).toBeLessThanOrEqual(5 * MB);
+  }, 60_000);
+});
