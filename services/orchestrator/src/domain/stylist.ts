@@ -24,7 +24,7 @@ import { preferredBrand } from './brief/preferred-brand.ts';
 import { categoryOf, type Reading, readMessage, sexualisesChild } from './brief/read-message.ts';
 import { applicable, searchFor } from './brief/relax.ts';
 import { ownedName, type Paired, shownOffer } from './brief/shown-offer.ts';
-import { compact, updateBrief } from './brief/update-brief.ts';
+import { answeredAge, compact, updateBrief } from './brief/update-brief.ts';
 import {
   AFTER_SALES_REPLY,
   APPROVAL_REPLY,
@@ -150,8 +150,13 @@ const distinct = (calls: ToolCallRequest[]) =>
   );
 
 export function styleDecision(input: ModelInput): ModelDecision {
-  const reading = readMessage(input.userText);
   const previous = input.brief ?? {};
+  // "7" after "a coat for my daughter": her age.
+  const reading = answeredAge(
+    previous,
+    readMessage(input.userText),
+    input.history.filter((m) => m.role === 'user').map((m) => m.content),
+  );
   const step = input.steps.length;
   if (reading.intent === 'buy') return purchaseDecision(input);
   // "for Emma", "for my son": who the shopping is for, among the household's members.

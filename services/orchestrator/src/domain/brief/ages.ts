@@ -49,7 +49,7 @@ const ONE_AGE = new RegExp(
     String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|middle one|little one|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(\d{1,2})[ -]?${YEARS_OLD}`,
     String.raw`\bage(?:d|s)? (\d{1,2})\b${NOT_MONTHS}`,
-    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are |just |only )?(?:turning |turned )?(\d{1,2})\b${NOT_MONTHS}`,
+    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned )?(\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\bturn(?:ing|ed|s)? (\d{1,2})\b${NOT_MONTHS}`,
     // "dungarees, 3 years": a kids' size as shops label it, right after the item.
     String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(\d{1,2}) ?(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,

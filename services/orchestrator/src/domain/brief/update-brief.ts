@@ -11,14 +11,21 @@ import { categoryOf, type Reading } from './read-message.ts';
  */
 export function updateBrief(
   previous: Brief,
-  r: Reading,
+  message: Reading,
   shownPrices: number[] = [],
 ): { brief: Brief; notes: string[] } {
   const notes: string[] = [];
+  const r = inContext(previous, message);
   let b: Brief = r.clear.includes('all') ? {} : { ...previous };
   const drop = (...keys: Array<keyof Brief>) => {
     for (const k of keys) delete b[k];
   };
+  // "no I meant for my wife", "not for him, for his sister": someone else than the brief's person,
+  // whose age (and the child's size it gave) the brief no longer holds.
+  if (r.sizes.length === 0 && r.forAge === undefined && !r.addKinds && PERSON_CORRECTED.test(r.text)) {
+    b.sizes = (b.sizes ?? []).filter((s) => !personSize(s));
+    drop('forAge');
+  }
   if (r.clear.includes('price')) drop('minPrice', 'maxPrice', 'currency');
   if (r.clear.includes('colors')) drop('colors', 'excludedColors');
   if (r.clear.includes('sizes')) drop('sizes');
@@ -122,6 +129,18 @@ export function updateBrief(
     const system = b.sizes?.[0]?.match(/^([A-Z]+) /)?.[1];
     const said = retried.map((n) => (system ? `${system} ${n}` : n));
     b.sizes = alternative ? [...new Set([...(b.sizes ?? []), ...said])] : said;
+    // "age 8" then "actually make that 9": the age said again, so the child's age too.
+    const age = Number(said[0]?.match(/^KIDS (\d+)$/)?.[1]);
+    if (
+      said.length === 1 &&
+      !alternative &&
+      age > 0 &&
+      previous.forAge !== undefined &&
+      previous.sizes?.length === 1 &&
+      previous.sizes[0] === `KIDS ${previous.forAge}` &&
+      AGE_CORRECTED.test(r.text)
+    )
+      b.forAge = age;
   }
   // "and the same for her brother, he's 11", "and for my daughter size 2": another person beside
   // the one asked for, each in their size.
@@ -188,6 +207,79 @@ export function updateBrief(
 }
 
 /**
+ * The message read with the brief it answers: "denim" alone after a skirt is the skirt's cloth,
+ * not jeans; "size 10" after a child's size by age is the child's size 10 ("KIDS 10"), unless the
+ * brief is for shoes (a child's shoe size 10 is no age) or the message says someone else.
+ */
+function inContext(previous: Brief, r: Reading): Reading {
+  let out = r;
+  const before = previous.itemKinds ?? [];
+  if (
+    r.kinds.length === 1 &&
+    r.kinds[0] === 'jeans' &&
+    before.length > 0 &&
+    !before.includes('jeans') &&
+    r.text.length < 60 &&
+    CLOTH_ALONE.test(r.text)
+  )
+    out = { ...out, kinds: [] };
+  const kids = previous.sizes ?? [];
+  if (
+    out.kinds.every((k) => before.includes(k)) &&
+    out.sizes.length > 0 &&
+    kids.length > 0 &&
+    kids.every((s) => s.startsWith('KIDS ')) &&
+    !(previous.categories ?? []).includes('SHOES') &&
+    out.sizes.every((s) => /^\d{1,2}$/.test(s) && Number(s) >= 2 && Number(s) <= 16) &&
+    !PERSON_CORRECTED.test(r.text) &&
+    !ADULT_SAID.test(r.text)
+  )
+    out = { ...out, sizes: out.sizes.map((s) => `KIDS ${s}`) };
+  return out;
+}
+/**
+ * "a coat for my daughter", then "7": a bare figure, with no size, age or budget in the brief and
+ * a child named earlier in the conversation, answers the stylist's question about the child: her
+ * age, so her size by age. Shoes take it as their size (updateBrief).
+ */
+export function answeredAge(previous: Brief, r: Reading, earlier: readonly string[]): Reading {
+  const n = Number(r.sizeRetry);
+  if (
+    r.sizeRetry === undefined ||
+    r.sizeRetryTo !== undefined ||
+    r.sizes.length > 0 ||
+    r.kinds.length > 0 ||
+    r.forAge !== undefined ||
+    !previous.itemKinds?.length ||
+    (previous.sizes?.length ?? 0) > 0 ||
+    previous.forAge !== undefined ||
+    previous.maxPrice !== undefined ||
+    previous.minPrice !== undefined ||
+    shoesOnly(previous) ||
+    !Number.isInteger(n) ||
+    n < 1 ||
+    n > 16 ||
+    !earlier.some((t) => A_CHILD.test(t))
+  )
+    return r;
+  const { sizeRetry: _retry, sizeRetryIn: _in, ...rest } = r;
+  return { ...rest, sizes: [`KIDS ${n}`], forAge: n };
+}
+const A_CHILD =
+  /\b(?:son|daughter|boy|girl|kid|child|children|grandson|granddaughter|niece|nephew|toddler|little one)s?\b/i;
+/** "denim", "something denim", "in denim please": the cloth alone, said of the item asked for. */
+const CLOTH_ALONE =
+  /^(?:(?:um|uh|er|erm|oh|ok|okay|and|but|maybe|actually|preferably|ideally|something|anything|in|made of|a|one|,) )*denim(?: (?:one|ones|please|if possible|preferably|ideally|if you can))?$/;
+/** A grown-up's size: "women's 10", "ladies", "for me, size 12", "i'm a 12". */
+const ADULT_SAID =
+  /\b(?:wom[ae]n'?s?|ladies|lady'?s|men'?s?|adults?|uk|us|eu)\b|\bfor (?:me|myself|my (?:husband|wife|partner|mum|mom|dad|mother|father))\b|\b(?:i'?m|i am) (?:a |an )?(?:size )?\d/;
+/** "no I meant for my wife", "not for me, for my husband", "it's for my son actually". */
+const PERSON_CORRECTED =
+  /(?:\b(?:not|no|actually|sorry|oops|wait|i meant?|i said)\b(?: ,)? (?:(?:for )?(?:me|him|her|them|myself|you)(?: ,)? )?(?:(?:it'?s|its|it is|they'?re|it was|this is|that'?s|i meant?|i said|but) )?for (?:my|his|her|their|our) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s?\b(?!'| too| as well| also)|\bfor (?:my|his|her|their|our) (?:son|daughter|brother|sister|husband|wife|partner|mum|mom|dad|niece|nephew|grandson|granddaughter|mother|father) (?:,)? ?(?:actually|not (?:for )?(?:me|him|her|my \w+)))/;
+/** "actually make that 9", "sorry, 9", "no 9": the last figure corrected, not another size tried. */
+const AGE_CORRECTED = /\b(?:actually|sorry|no|make (?:it|that)|i meant?|wait|oops|change it to)\b/;
+
+/**
  * The message's items join the list asked for before: added ("also", "and a cardigan") or one
  * of several said again with something new ("actually the trousers should be black"), unless
  * the shopper narrows the list ("just the trousers", "only the top", "trousers instead").
@@ -222,9 +314,9 @@ function sizeLike(n: string, b: Brief): boolean {
 }
 const shoesOnly = (b: Brief) => (b.categories?.length ?? 0) > 0 && b.categories!.every((c) => c === 'SHOES');
 
-/** "for my daughter", "for her brother": whom a size said after "and" is for. */
+/** "for my daughter", "for her brother", "for me": whom a size said after "and" is for. */
 const ANOTHER_PERSON =
-  /\bfor (?:my|his|her|their|our|the|your) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|one)s?\b/;
+  /\bfor (?:me|myself)\b|\bfor (?:my|his|her|their|our|the|your) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|one)s?\b/;
 /** "my brother wants the same", "her sister would like one too": another person wanting the same. */
 const OTHER_WANTS_SAME =
   /\b(?:my|his|her|their|our|the) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|one)s? (?:also |too |as well )?(?:wants?|would like|would love|needs?|is after|asked for|likes?)(?: (?:the same|them|it|one|1|a pair|some|the same thing|the same ones?|that|those|these))(?: (?:too|also|as well))?\b/;
