@@ -151,12 +151,10 @@ const distinct = (calls: ToolCallRequest[]) =>
 
 export function styleDecision(input: ModelInput): ModelDecision {
   const previous = input.brief ?? {};
+  // The user's messages before this one: whom the shopping was asked for.
+  const earlier = input.history.filter((m) => m.role === 'user').map((m) => m.content);
   // "7" after "a coat for my daughter": her age.
-  const reading = answeredAge(
-    previous,
-    readMessage(input.userText),
-    input.history.filter((m) => m.role === 'user').map((m) => m.content),
-  );
+  const reading = answeredAge(previous, readMessage(input.userText), earlier);
   const step = input.steps.length;
   if (reading.intent === 'buy') return purchaseDecision(input);
   // "for Emma", "for my son": who the shopping is for, among the household's members.
@@ -217,7 +215,7 @@ export function styleDecision(input: ModelInput): ModelDecision {
     step === 0
       ? withoutReplaced(
           previous,
-          updateBrief(previous, reading, shownPrices(input)).brief,
+          updateBrief(previous, reading, shownPrices(input), earlier).brief,
           input.history,
           reading,
         )

@@ -32,8 +32,8 @@ const CHILDREN =
  * "18 months", "6 weeks": a baby's age in months or weeks is no age in years; "2 sizes smaller",
  * "1 size up" count sizes, no age at all; "1.40 m" is a height.
  */
-// "she's 4 foot 2", "he's 4ft 7", "4'7": a height in feet, no age.
-const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down)|ft|foot|feet)\b)(?![.,]\d)(?!ft\d|' ?\d)`;
+// "she's 4 foot 2", "he's 4ft 7", "4'7": a height in feet, no age; "she's 7 stone", "he's 30 kg": a weight.
+const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down)|ft|foot|feet|stones?|st|kgs?|kilos?|lbs?)\b)(?![.,]\d)(?!ft\d|' ?\d)`;
 const ONE_AGE = new RegExp(
   [
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my
@@ -49,7 +49,7 @@ const ONE_AGE = new RegExp(
     String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|middle one|little one|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(\d{1,2})[ -]?${YEARS_OLD}`,
     String.raw`\bage(?:d|s)? (\d{1,2})\b${NOT_MONTHS}`,
-    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned )?(\d{1,2})\b${NOT_MONTHS}`,
+    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\bturn(?:ing|ed|s)? (\d{1,2})\b${NOT_MONTHS}`,
     // "dungarees, 3 years": a kids' size as shops label it, right after the item.
     String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(\d{1,2}) ?(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,

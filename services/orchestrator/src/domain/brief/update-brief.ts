@@ -13,6 +13,7 @@ export function updateBrief(
   previous: Brief,
   message: Reading,
   shownPrices: number[] = [],
+  earlier: readonly string[] = [],
 ): { brief: Brief; notes: string[] } {
   const notes: string[] = [];
   const r = inContext(previous, message);
@@ -21,8 +22,9 @@ export function updateBrief(
     for (const k of keys) delete b[k];
   };
   // "no I meant for my wife", "not for him, for his sister": someone else than the brief's person,
-  // whose age (and the child's size it gave) the brief no longer holds.
-  if (r.sizes.length === 0 && r.forAge === undefined && !r.addKinds && PERSON_CORRECTED.test(r.text)) {
+  // whose age (and the child's size it gave) the brief no longer holds. `earlier` are the user's
+  // messages before: "no, for my son, navy" after "a coat for my son age 8" names him again.
+  if (r.sizes.length === 0 && r.forAge === undefined && !r.addKinds && personCorrected(r.text, earlier)) {
     b.sizes = (b.sizes ?? []).filter((s) => !personSize(s));
     drop('forAge');
   }
@@ -52,8 +54,15 @@ export function updateBrief(
     b = { ...b, itemKinds: kinds, categories };
     b.excludedKinds = (b.excludedKinds ?? []).filter((k) => !kinds.includes(k));
   }
+  // "actually make that 2" after a child of 8: two of the item, no other age or size.
+  const count =
+    previous.forAge !== undefined &&
+    r.sizeRetryTo === undefined &&
+    Number(r.sizeRetry) <= 4 &&
+    Math.abs(Number(r.sizeRetry) - previous.forAge) > 3 &&
+    MAKE_THAT.test(r.text);
   // A number none of the brief's sizes could be ("150" after "size M, under 100") is a price.
-  const sizeRetry = r.sizeRetry !== undefined && sizeLike(r.sizeRetry, b);
+  const sizeRetry = !count && r.sizeRetry !== undefined && sizeLike(r.sizeRetry, b);
   // "in 11-12": both sizes of the pair.
   const retried = r.sizeRetry === undefined ? [] : [r.sizeRetry, ...(r.sizeRetryTo ? [r.sizeRetryTo] : [])];
   // "or 12", "or green": another size or colour beside those asked for, not in their place.
@@ -125,7 +134,21 @@ export function updateBrief(
   const added = <T>(before: T[] | undefined, now: T[]) =>
     joining && r.kinds.length > 0 ? [...new Set([...(before ?? []), ...now])] : now;
   if (r.sizes.length > 0) b.sizes = added(previous.sizes, r.sizes);
-  else if (sizeRetry) {
+  else if (sizeRetry && nearestOf(previous.sizes ?? [], retried, alternative) !== undefined) {
+    // "and for me, size 12" then "no, 14": the size of the two it is nearer to, the other kept.
+    const sizes = previous.sizes!;
+    const at = nearestOf(sizes, retried, alternative)!;
+    const system = sizes[at]!.match(/^([A-Z]+) /)?.[1];
+    const n = Number(retried[0]);
+    b.sizes = sizes.map((s, i) => (i === at ? (system ? `${system} ${n}` : String(n)) : s));
+    if (
+      sizes[at] === `KIDS ${previous.forAge}` &&
+      system === 'KIDS' &&
+      !shoesOnly(previous) &&
+      AGE_CORRECTED.test(r.text)
+    )
+      b.forAge = n;
+  } else if (sizeRetry) {
     const system = b.sizes?.[0]?.match(/^([A-Z]+) /)?.[1];
     const said = retried.map((n) => (system ? `${system} ${n}` : n));
     b.sizes = alternative ? [...new Set([...(b.sizes ?? []), ...said])] : said;
@@ -138,6 +161,8 @@ export function updateBrief(
       previous.forAge !== undefined &&
       previous.sizes?.length === 1 &&
       previous.sizes[0] === `KIDS ${previous.forAge}` &&
+      // "trainers for my son age 8", then "no 2": his shoe size 2, no other age.
+      !shoesOnly(previous) &&
       AGE_CORRECTED.test(r.text)
     )
       b.forAge = age;
@@ -200,6 +225,24 @@ export function updateBrief(
   if (r.occasion) b.occasion = r.occasion;
   // "less formal" after a black-tie brief leaves no dress code; an event ("the wedding") stays.
   else if (r.steppedFrom && b.occasion === r.steppedFrom) delete b.occasion;
+  // "she's actually 7 months" after a child of 8: a baby, of no age in years.
+  if (
+    r.forAge === undefined &&
+    r.sizes.length > 0 &&
+    r.sizes.every((s) => BABY_SIZES.includes(s)) &&
+    (b.sizes ?? []).every((s) => BABY_SIZES.includes(s))
+  )
+    delete b.forAge;
+  // "she's actually 17" after a child of 8: the size by the age said before goes with it.
+  if (
+    r.forAge !== undefined &&
+    r.sizes.length === 0 &&
+    previous.forAge !== undefined &&
+    r.forAge !== previous.forAge &&
+    !r.addKinds &&
+    !SAME_TOO.test(r.text)
+  )
+    b.sizes = (b.sizes ?? []).filter((s) => s !== `KIDS ${previous.forAge}`);
   if (r.forAge !== undefined) b.forAge = r.forAge;
   // A new request starts with nothing relaxed; the search says again what it had to loosen.
   delete b.relaxed;
@@ -259,20 +302,86 @@ export function answeredAge(previous: Brief, r: Reading, earlier: readonly strin
     !Number.isInteger(n) ||
     n < 1 ||
     n > 16 ||
-    !earlier.some((t) => A_CHILD.test(t))
+    !A_CHILD.test(personAskedFor(earlier) ?? '')
   )
     return r;
   const { sizeRetry: _retry, sizeRetryIn: _in, ...rest } = r;
   return { ...rest, sizes: [`KIDS ${n}`], forAge: n };
 }
 const A_CHILD =
-  /\b(?:son|daughter|boy|girl|kid|child|children|grandson|granddaughter|niece|nephew|toddler|little one)s?\b/i;
+  /^(?:son|daughter|kid|child|grandson|granddaughter|niece|nephew|toddler|little one|baby|grandkid|grandchild)$/;
+const RELATION = String.raw`(?:little |older |younger |big |other |baby |eldest |youngest )?(son|daughter|boy|girl|kid|child|children|brother|sister|husband|wife|partner|mum|mom|dad|mother|father|twin|cousin|niece|nephew|grandson|granddaughter|grandkid|grandchild|toddler|baby|friend|grandma|grandad|granny|little one)s?\b`;
+const SAME_PERSON: Record<string, string> = {
+  boy: 'son',
+  girl: 'daughter',
+  mom: 'mum',
+  mother: 'mum',
+  father: 'dad',
+  children: 'child',
+  kid: 'child',
+};
+const person = (word: string) => SAME_PERSON[word] ?? word;
+const FOR_PERSON = new RegExp(
+  String.raw`\bfor (me|myself)\b|\bfor (?:my|his|her|their|our) ${RELATION}`,
+  'g',
+);
+const NAMED_PERSON = new RegExp(String.raw`\b(?:my|his|her|their|our) ${RELATION}`, 'g');
+/**
+ * Whom the shopping was last asked for in the user's messages: "a top for me, my daughter is
+ * with me" is for me; "a coat" then "for my son" for him; "my son needs a coat" for him.
+ */
+export function personAskedFor(texts: readonly string[]): string | undefined {
+  for (const text of [...texts].reverse()) {
+    const t = text.toLowerCase().replace(/[’‘]/g, "'");
+    const asked = [...t.matchAll(FOR_PERSON)].at(-1) ?? [...t.matchAll(NAMED_PERSON)].at(-1);
+    if (asked) return person(asked[1] === 'myself' ? 'me' : (asked[1] ?? asked[2])!);
+  }
+  return undefined;
+}
+/**
+ * "no I meant for my wife" corrects whom the shopping is for, unless the person named is the one
+ * asked for before ("no, for my son, navy"; "not for my husband, for my son") or one of several
+ * ("actually for my son and my daughter").
+ */
+function personCorrected(text: string, earlier: readonly string[]): boolean {
+  if (!PERSON_CORRECTED.test(text)) return false;
+  const kept = text.replace(
+    /\bnot (?:for )?(?:me|him|her|them|myself|you|(?:my|his|her|their|our) (?:little |older |younger |big |other )?\w+)\b/g,
+    '',
+  );
+  const named = [
+    ...kept.matchAll(
+      new RegExp(String.raw`\b(?:for|and|&) (?:for )?(?:my|his|her|their|our) ${RELATION}`, 'g'),
+    ),
+  ].map((m) => person(m[1]!));
+  if (new Set(named).size > 1) return false;
+  return named.length === 0 || named[0] !== personAskedFor(earlier);
+}
+/** "make that 2", "make it 3": how many. */
+const MAKE_THAT = /\bmake (?:it|that) \d\b/;
+/**
+ * The size a single figure said again replaces in a brief for a child and a grown-up ("KIDS 8",
+ * "12"): the nearer of the two, the one said last when as near; none for one person's sizes.
+ */
+function nearestOf(sizes: readonly string[], retried: readonly string[], alternative: boolean) {
+  if (retried.length !== 1 || alternative || sizes.length < 2) return undefined;
+  if (!sizes.some(personSize) || sizes.every(personSize)) return undefined;
+  const n = Number(retried[0]);
+  let at: number | undefined;
+  for (const [i, s] of sizes.entries()) {
+    const v = Number(s.match(/\d+(?:\.5)?$/)?.[0]);
+    if (!(v > 0)) continue;
+    if (at === undefined || Math.abs(v - n) <= Math.abs(Number(sizes[at]!.match(/\d+(?:\.5)?$/)?.[0]) - n))
+      at = i;
+  }
+  return at;
+}
 /** "denim", "something denim", "in denim please": the cloth alone, said of the item asked for. */
 const CLOTH_ALONE =
   /^(?:(?:um|uh|er|erm|oh|ok|okay|and|but|maybe|actually|preferably|ideally|something|anything|in|made of|a|one|,) )*denim(?: (?:one|ones|please|if possible|preferably|ideally|if you can))?$/;
 /** A grown-up's size: "women's 10", "ladies", "for me, size 12", "i'm a 12". */
 const ADULT_SAID =
-  /\b(?:wom[ae]n'?s?|ladies|lady'?s|men'?s?|adults?|uk|us|eu)\b|\bfor (?:me|myself|my (?:husband|wife|partner|mum|mom|dad|mother|father))\b|\b(?:i'?m|i am) (?:a |an )?(?:size )?\d/;
+  /\b(?:wom[ae]n'?s?|ladies|lady'?s|men'?s?|adults?|uk|us|eu)\b|\bfor (?:me|myself|my (?:husband|wife|partner|mum|mom|dad|mother|father))\b|\b(?:i'?m|i am) (?:a |an )?(?:size )?\d|\bmy (?:own )?size\b|\bi (?:wear|take) (?:a |an )?(?:size )?\d|\b(?:my|his|her|their|our) (?:husband|wife|partner|mum|mom|dad|mother|father|boyfriend|girlfriend)(?:'s| is| wears| takes) (?:a |an )?(?:size )?\d/;
 /** "no I meant for my wife", "not for me, for my husband", "it's for my son actually". */
 const PERSON_CORRECTED =
   /(?:\b(?:not|no|actually|sorry|oops|wait|i meant?|i said)\b(?: ,)? (?:(?:for )?(?:me|him|her|them|myself|you)(?: ,)? )?(?:(?:it'?s|its|it is|they'?re|it was|this is|that'?s|i meant?|i said|but) )?for (?:my|his|her|their|our) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s?\b(?!'| too| as well| also)|\bfor (?:my|his|her|their|our) (?:son|daughter|brother|sister|husband|wife|partner|mum|mom|dad|niece|nephew|grandson|granddaughter|mother|father) (?:,)? ?(?:actually|not (?:for )?(?:me|him|her|my \w+)))/;
