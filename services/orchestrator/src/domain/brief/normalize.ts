@@ -285,6 +285,14 @@ const BRACKETED_AGES =
 /** "boys' 8", "girls' 10": whom a kids' range is cut for, with its apostrophe, before the size. */
 const RANGE_APOSTROPHE = /\b(boys|girls)'(?= (?:size )?\d)/g;
 
+/**
+ * "trainers 4 my son", "wellies 4 the kids", "a dress 4 a wedding": "4" texted for "for", before
+ * whom or what it is for; never after a size, an age or a count word ("size 4 my son wears",
+ * "she is 4 her brother is 6", "ages 2 and 4 the twins").
+ */
+const TEXTED_FOR =
+  /(?<=[a-z] )(?<!\b(?:size|sizes|sz|uk|us|eu|age|ages|aged|waist|leg|a|an|the|and|or|to|from|is|was|are|turned|turning|turns|be|in|kids|kid|boys|girls|junior|youth|toddler|infant|under|over|max|about|around|only|just|x|of|than) )4(?= (?:my|ur|your|his|her|our|their|the|me|him|them|us|u|a|an|lil|little|xmas|christmas|bday|birthday|school|work)\b)/g;
+
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
     // Pasted text may carry an invisible character inside a word ("jum\u200bper", "trou\u00adsers"):
@@ -316,6 +324,7 @@ export function normalize(message: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   t = soundsLike(t);
+  if (t.includes(' 4 ')) t = t.replace(TEXTED_FOR, 'for');
   t = ` ${t} `.replace(FILLERS, ' ').replace(LIKE_FILLER, ' ').replace(/\s+/g, ' ').trim();
   // "no cap" closing a phrase is slang for "no lie": no budget dropped and no cap said no to.
   if (t.includes('no cap')) t = t.replace(NO_CAP_SLANG, ' ').replace(/\s+/g, ' ').trim();
@@ -427,12 +436,24 @@ const ITEM_WORD = `(?:${KINDS.flatMap((k) => k.words)
  * the colour is corrected after its item was said; the item stays, with the new colour. A "no"
  * right before the marker ("no sorry", "no, actually") is part of the correction.
  */
+// The item may be said again after the new colour ("a green coat, actually a grey coat"); with
+// the article and the same item again, a bare "no" corrects too ("a red dress no a blue dress").
 const COLOUR_AFTER_ITEM = new RegExp(
-  String.raw`${SAID}\b${COLOUR_WORD} (${ITEM_WORD}) (?:, )?(?:(?:no|nope) (?:, )?)?${MARKER(false)}(?=${COLOUR_WORD}\b)`,
+  String.raw`${SAID}\b${COLOUR_WORD} (${ITEM_WORD}) (?:, )?(?:(?:(?:no|nope) (?:, )?)?${MARKER(false)}(?:an? )?(?=${COLOUR_WORD}\b)|(?:no|nope) (?:, )?an? (?=${COLOUR_WORD} \1\b))`,
+  'g',
+);
+/**
+ * "a red no a blue dress", "a pink, no purple hoodie": a colour after an article and before no
+ * item, then "no" and another colour with its item, is the colour corrected, not one said no to.
+ */
+const COLOUR_BEFORE_ITEM = new RegExp(
+  String.raw`(?<=\b(?:a|an) )${COLOUR_WORD} (?:, )?(?:no|nope) (?:, )?(?:an? )?(?=${COLOUR_WORD} (?:${ITEM_WORD})\b)`,
   'g',
 );
 const selfCorrected = (t: string) =>
-  CORRECTIONS.reduce((s, re) => s.replace(re, ''), ` ${t} `).replace(COLOUR_AFTER_ITEM, '$1 ');
+  CORRECTIONS.reduce((s, re) => s.replace(re, ''), ` ${t} `)
+    .replace(COLOUR_AFTER_ITEM, '$1 ')
+    .replace(COLOUR_BEFORE_ITEM, '');
 
 /**
  * Amounts and sizes as they are said, for a reader that keeps the rest of the text as typed (the
