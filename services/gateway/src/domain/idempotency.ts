@@ -90,8 +90,13 @@ const sealKey = (scope: string, key: string) =>
 /**
  * A stored answer at least this long is deflated before it is sealed: a chat turn's answer is the
  * whole mission (15 kB on average in a soak, 43 kB at most) and every keyed answer is kept 24 h, so
- * the gateway's store grew by 7 MB a minute under ten busy households. The sealed text is never
- * shown to anyone, so its length tells an attacker nothing.
+ * the gateway's store grew by 7 MB a minute under ten busy households. Whoever reads the store
+ * sees the sealed lengths, and compressing before sealing makes a length depend on the content
+ * (the CRIME pattern); that tells a store reader nothing here: guessing a secret that way needs the
+ * same secret sealed again and again beside their guesses, and each reply's secret (a checkout
+ * confirmation token) is drawn anew and sealed once, under a key the store does not hold.
+ * A gateway without this reads a deflated record as a broken one (500 on that key's retry): an
+ * upgrade from one, or a rollback to one within the keys' 24 h, is the README's "Upgrading" note.
  */
 const DEFLATE_FROM_BYTES = 1024;
 /** The first part of a sealed answer that was deflated (an older record has three parts, none "z"). */
