@@ -45,3 +45,14 @@ export function endOpenStreams(server: object): number {
 export function openStreamCount(server: object): number {
   return streams.get(server)?.size ?? 0;
 }
+
+/**
+ * Whether the request asks for an event stream (`Accept` naming `text/event-stream`; media types
+ * are case-insensitive): the orchestrator streams a chat turn for it, and the gateway passes a
+ * peer's event stream on as one and keeps a keyed streamed turn apart. One reading of the header,
+ * so the two services never disagree on whether a turn streams.
+ */
+export function wantsEventStream(request: { headers: { accept?: string | string[] } }): boolean {
+  const accept = request.headers.accept;
+  return typeof accept === 'string' && accept.toLowerCase().includes('text/event-stream');
+}

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endOpenStreams, trackOpenStream } from '../src/open-streams.ts';
+import { endOpenStreams, trackOpenStream, wantsEventStream } from '../src/open-streams.ts';
 
 const apps: Array<ReturnType<typeof Fastify>> = [];
 afterEach(async () => {
@@ -57,5 +57,15 @@ describe('open event streams at shutdown', () => {
     const { app, url } = await streamingServer();
     endOpenStreams(app.server);
     expect(await readToEnd(url)).toBe('retry: 1000\n\n');
+  });
+});
+
+describe('wantsEventStream', () => {
+  it('reads Accept as media types are compared: without regard to case, among other types', () => {
+    expect(wantsEventStream({ headers: { accept: 'text/event-stream' } })).toBe(true);
+    expect(wantsEventStream({ headers: { accept: 'Text/Event-Stream' } })).toBe(true);
+    expect(wantsEventStream({ headers: { accept: 'application/json, text/event-stream;q=0.9' } })).toBe(true);
+    expect(wantsEventStream({ headers: { accept: 'application/json' } })).toBe(false);
+    expect(wantsEventStream({ headers: {} })).toBe(false);
   });
 });

@@ -78,11 +78,11 @@ export function createRecordings(deps: {
       });
       frames.set(sessionId, list.slice(-MAX_FRAMES));
     },
-    /** Writes the recording of an ended session and queues its artifact. */
     /** Drops a session's frames without writing them (its recording was written elsewhere). */
     discard(sessionId: string): void {
       frames.delete(sessionId);
     },
+    /** Writes the recording of an ended session and queues its artifact. */
     async finish(session: StoredBrowserSession, endedAt: string): Promise<void> {
       const list = frames.get(session.sessionId) ?? [];
       frames.delete(session.sessionId);

@@ -19,6 +19,7 @@ import {
   httpRequest as undiciRequest,
   upstreamError,
   upstreamTimeout,
+  wantsEventStream,
 } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -298,7 +299,11 @@ export async function forward(
     if (streamed) request.raw.unpipe(streamed);
   }
   recordPeerCall(serviceMetrics, target.service, String(upstream.statusCode), started);
-  const passedAsStream = isStream(upstream) && (target.stream === true || acceptsStream(request));
+  // An event stream is passed on as one (no size bound; only silence ends it) where the client asked
+  // for one: on a stream route or with `Accept: text/event-stream` (a streamed chat turn). Any other
+  // request answered with one gets an ordinary reply's bounds: a peer that answers a JSON read with
+  // a stream and then hangs is cut after the peer timeout, not after the stream silence.
+  const passedAsStream = isStream(upstream) && (target.stream === true || wantsEventStream(request));
   // Every service answers an error in the JSON envelope: an error page instead (a proxy on the
   // way, a peer half-started) is a broken peer, not an answer to pass on to the client.
   if (upstream.statusCode >= 400 && !isJson(upstream)) {
@@ -519,18 +524,6 @@ function whenIdle(body: Readable, ms: number, onIdle: () => void, waitingOnClien
 export function isJson(res: Dispatcher.ResponseData): boolean {
   const type = res.headers['content-type'];
   return typeof type === 'string' && /^application\/(?:[\w.-]+\+)?json\b/i.test(type);
-}
-
-/**
- * An event stream is passed on as one (no size bound; only silence ends it) where the client
- * asked for one: on a stream route (`target.stream`) or with `Accept: text/event-stream` (a
- * streamed chat turn). Any other request answered with one gets an ordinary reply's bounds: a
- * peer that answers a JSON read with a stream and then hangs is cut after the peer timeout, not
- * after the stream silence.
- */
-function acceptsStream(request: FastifyRequest): boolean {
-  const accept = request.headers.accept;
-  return typeof accept === 'string' && accept.toLowerCase().includes('text/event-stream');
 }
 
 function isStream(res: Dispatcher.ResponseData): boolean {

@@ -10,6 +10,7 @@ import {
   serviceMetrics,
   httpRequest as undiciRequest,
   validationError,
+  wantsEventStream,
 } from '@hs/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -194,7 +195,7 @@ export async function forwardIdempotent(
     throw err;
   }
   // Only a chat turn answers as an event stream; any other create asking for one gets JSON, kept.
-  const streamed = (request.headers.accept ?? '').includes('text/event-stream') && isChat(request);
+  const streamed = wantsEventStream(request) && isChat(request);
   try {
     const result = await deps.idempotency.run<Kept>(scope, key, fingerprintable(body), async () => {
       if (streamed) {

@@ -6,6 +6,7 @@ import {
   invalidState,
   requireCaller,
   type ServiceApp,
+  wantsEventStream,
   withoutDeadline,
 } from '@hs/service-kit';
 import type { OrchestratorContext } from '../context.ts';
@@ -13,7 +14,7 @@ import { type MissionDoc, toView, turnBlocker } from '../domain/mission.ts';
 import { MISSION_ENDED_DURING_TURN, startTurn, TurnAlreadySent } from '../flows/run-turn.ts';
 import { messageSource } from './message-source.ts';
 import { chatRule, missionGuard } from './mission-access.ts';
-import { openSse, wantsEventStream } from './sse.ts';
+import { openSse } from './sse.ts';
 
 /**
  * A retry of a message already sent under its Idempotency-Key: the mission with that turn's

@@ -49,9 +49,6 @@ function chunkOf(events: readonly StreamEvent[]): Buffer {
   return chunk;
 }
 
-export const wantsEventStream = (request: FastifyRequest) =>
-  (request.headers.accept ?? '').includes('text/event-stream');
-
 /**
  * Opens a Server-Sent Events response by hand (the framing is small and this keeps full control
  * of flushing): `retry:` once, a `: keep-alive` comment every heartbeat, and the returned signal

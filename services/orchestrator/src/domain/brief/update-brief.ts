@@ -67,6 +67,8 @@ export function updateBrief(
   const retried = r.sizeRetry === undefined ? [] : [r.sizeRetry, ...(r.sizeRetryTo ? [r.sizeRetryTo] : [])];
   // "or 12", "or green": another size or colour beside those asked for, not in their place.
   const alternative = /^or\b/.test(r.text);
+  // Which of a child's and a grown-up's sizes a single figure said again replaces, if either.
+  const nearest = sizeRetry ? nearestOf(previous.sizes ?? [], retried, alternative) : undefined;
   let p: Reading['price'] = sizeRetry ? {} : r.price;
   // An item joining the list with a price of its own ("and a hoodie under 25") leaves the others'
   // ceiling: the brief shows the widest.
@@ -134,10 +136,10 @@ export function updateBrief(
   const added = <T>(before: T[] | undefined, now: T[]) =>
     joining && r.kinds.length > 0 ? [...new Set([...(before ?? []), ...now])] : now;
   if (r.sizes.length > 0) b.sizes = added(previous.sizes, r.sizes);
-  else if (sizeRetry && nearestOf(previous.sizes ?? [], retried, alternative) !== undefined) {
+  else if (nearest !== undefined) {
     // "and for me, size 12" then "no, 14": the size of the two it is nearer to, the other kept.
     const sizes = previous.sizes!;
-    const at = nearestOf(sizes, retried, alternative)!;
+    const at = nearest;
     const system = sizes[at]!.match(/^([A-Z]+) /)?.[1];
     const n = Number(retried[0]);
     b.sizes = sizes.map((s, i) => (i === at ? (system ? `${system} ${n}` : String(n)) : s));
@@ -368,11 +370,11 @@ function nearestOf(sizes: readonly string[], retried: readonly string[], alterna
   if (!sizes.some(personSize) || sizes.every(personSize)) return undefined;
   const n = Number(retried[0]);
   let at: number | undefined;
+  let distance = Number.POSITIVE_INFINITY;
   for (const [i, s] of sizes.entries()) {
     const v = Number(s.match(/\d+(?:\.5)?$/)?.[0]);
-    if (!(v > 0)) continue;
-    if (at === undefined || Math.abs(v - n) <= Math.abs(Number(sizes[at]!.match(/\d+(?:\.5)?$/)?.[0]) - n))
-      at = i;
+    // "<=": the one said last when as near.
+    if (v > 0 && Math.abs(v - n) <= distance) [at, distance] = [i, Math.abs(v - n)];
   }
   return at;
 }
