@@ -43,6 +43,8 @@ export interface BrowserBridgeDeps {
 
 /** How often a local bridge looks for open sessions whose process has gone. */
 const ORPHAN_SWEEP_MS = 15_000;
+/** Stale bridge registrations are purged hourly, as the gateway purges its expired records. */
+const INSTANCE_PURGE_MS = 3_600_000;
 
 export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
   const { config, store } = deps;
@@ -172,6 +174,10 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
         })
         .catch((err) => log?.warn({ err }, 'sweep of orphaned browser sessions failed')));
     let timer: NodeJS.Timeout | null = null;
+    let purge: NodeJS.Timeout | null = null;
+    // Registrations of processes gone for a day (each start adds one) are no longer read.
+    const purgeStale = () =>
+      instances.purgeStale().catch((err) => log?.warn({ err }, 'bridge instance purge failed'));
     // At boot, before the first request: a restarted process frees what its predecessor held
     // (the registration first, so a replica booting beside it never takes it for gone).
     app.addHook('onReady', async () => {
@@ -179,9 +185,12 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
       await sweep();
       timer = setInterval(sweep, deps.instances?.sweepMs ?? ORPHAN_SWEEP_MS);
       timer.unref();
+      purge = setInterval(purgeStale, INSTANCE_PURGE_MS);
+      purge.unref();
     });
     app.addHook('onClose', async () => {
       if (timer) clearInterval(timer);
+      if (purge) clearInterval(purge);
       await sweeping;
       await instances.retire().catch((err) => log?.warn({ err }, 'bridge instance not retired'));
     });

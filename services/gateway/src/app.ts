@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { createAccessTokens } from './adapters/access-tokens.ts';
 import { createAccessWatch } from './adapters/access-watch.ts';
 import { createBuyflow } from './adapters/buyflow.ts';
+import type { CheckoutTokenStore } from './adapters/checkout-token-store.ts';
 import { limitConnectionsPerClient } from './adapters/connection-limit.ts';
 import { createHouseholdRepository } from './adapters/household-repository.ts';
 import {
@@ -36,6 +37,27 @@ import { ROUTE_GROUPS } from './routes/index.ts';
 const REQUIRED_PEERS = ['orchestrator', 'wardrobe', 'commerce'] as const;
 /** Rate-limit windows last a minute; sweeping each minute keeps at most about two windows' worth of keys. */
 const RATE_LIMIT_PURGE_INTERVAL_MS = 60_000;
+
+/** Batches of checkout tokens one purge may delete (200 each): up to 5,000 an hour. */
+const CHECKOUT_TOKEN_PURGE_BATCHES = 25;
+
+/**
+ * Deletes checkout tokens past their retention, a batch at a time, until a batch comes back
+ * short or `maxBatches` ran (the rest waits for the next purge). Returns how many were deleted.
+ */
+export async function purgeCheckoutTokens(
+  tokens: Pick<CheckoutTokenStore, 'purgeExpired'>,
+  options: { now?: number; batch?: number; maxBatches?: number } = {},
+): Promise<number> {
+  const batch = options.batch ?? 200;
+  let total = 0;
+  for (let i = 0; i < (options.maxBatches ?? CHECKOUT_TOKEN_PURGE_BATCHES); i++) {
+    const deleted = await tokens.purgeExpired(options.now ?? Date.now(), batch);
+    total += deleted;
+    if (deleted < batch) break;
+  }
+  return total;
+}
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -124,13 +146,18 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
   for (const register of ROUTE_GROUPS) await register(app, ctx);
   if (deps.background !== false) {
     // Expired Idempotency-Key records and ended rate-limit windows are already ignored; purging
-    // them keeps the store from growing with every key and client ever seen.
+    // them keeps the store from growing with every key and client ever seen. Checkout tokens
+    // go on the same schedule, a week after they expired (domain/confirmation-token.ts).
     let purge: NodeJS.Timeout | undefined;
     let windowPurge: NodeJS.Timeout | undefined;
-    const purgeExpiredKeys = () =>
-      ctx.buyflow.idempotency
+    const purgeExpiredKeys = () => {
+      void ctx.buyflow.idempotency
         .purgeExpired()
         .catch((err) => logger?.warn({ err }, 'idempotency purge failed'));
+      void purgeCheckoutTokens(ctx.buyflow.tokens).catch((err) =>
+        logger?.warn({ err }, 'checkout token purge failed'),
+      );
+    };
     const purgeWindows = () =>
       purgeEndedWindows(ctx.store).catch((err) => logger?.warn({ err }, 'rate-limit window purge failed'));
     app.addHook('onReady', async () => {

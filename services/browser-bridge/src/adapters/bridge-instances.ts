@@ -14,11 +14,13 @@
 //    the same hostname: containers sharing a hostname may each be pid 1) and its pid no longer
 //    runs or is now another process (a bridge restarted in place): caught at once at boot.
 // A live replica renews its lease, so replicas sharing one store never end each other's sessions.
+// Every process start adds a registration and nothing else removes one, so `purgeStale` deletes
+// those not renewed for INSTANCE_RETENTION_MS (retired or dead processes; see there).
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isAlive } from '@hs/browser';
-import type { Store } from '@hs/store';
+import { deleteExpired, type Store } from '@hs/store';
 
 export type BridgeInstance = {
   instanceId: string;
@@ -39,6 +41,14 @@ export type BridgeInstance = {
 
 /** Default lease of an instance's registration; renewed every third of it. */
 export const INSTANCE_LEASE_MS = 30_000;
+
+/**
+ * How long a registration is kept after its last renewal's lease ran out. It is read only to
+ * judge the open sessions stamped with it, which the orphan sweep ends within a lease or so of
+ * its holder stopping (at once when it retired); a day is far past that and past any clock skew
+ * between hosts (the purge compares this host's clock with the holder's expiresAt).
+ */
+export const INSTANCE_RETENTION_MS = 24 * 3600_000;
 
 const PROCESS_ID = randomUUID();
 
@@ -107,6 +117,20 @@ export function createBridgeInstances(
       // Marked, not deleted: a missing registration may be one not written yet (the store away
       // at boot), which is no evidence of death; a retired one is.
       await instances.put(self.instanceId, { ...self, expiresAt: now(), leaseMs, retired: true });
+    },
+    /**
+     * Deletes up to `batch` registrations whose lease ran out more than INSTANCE_RETENTION_MS
+     * ago, oldest first; returns how many. A live process renews every third of its lease (and
+     * re-puts a registration that went missing), so only retired or dead ones qualify; each
+     * delete re-checks atomically, so one renewed meanwhile stays.
+     */
+    purgeStale(at = now(), batch = 200): Promise<number> {
+      return deleteExpired(instances, {
+        field: 'expiresAt',
+        idOf: (i) => i.instanceId,
+        now: at - INSTANCE_RETENTION_MS,
+        batch,
+      });
     },
     /** Whether the process that held a local browser is gone (and its browser with it). */
     async isGone(instanceId: string): Promise<boolean> {

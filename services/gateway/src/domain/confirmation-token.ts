@@ -11,7 +11,25 @@ export type StoredCheckoutToken = {
   expiresAt: string;
   usedAt: string | null;
   createdAt: string;
+  /**
+   * When the record may be deleted (epoch ms): expiresAt + CHECKOUT_TOKEN_RETENTION_MS, written
+   * at save. Records saved before this field existed lack it (see checkout-token-store.ts).
+   */
+  purgeAfter?: number;
 };
+
+/**
+ * How long a token's record is kept after the token expires. Past its expiry a presented token
+ * answers 403 whatever it held (expired comes before used in the decisions' order), and once its
+ * record is gone 403 too (unknown): only the message changes, from "has expired" to "is
+ * invalid". A week keeps that message for any realistic retry of an old token (an Idempotency-Key
+ * replay of purchase-intents hands the same token back for at most 24 h).
+ */
+export const CHECKOUT_TOKEN_RETENTION_MS = 7 * 24 * 3600_000;
+
+/** When a token expiring at `expiresAt` (ISO) may be purged. */
+export const purgeAfterOf = (expiresAt: string): number =>
+  Date.parse(expiresAt) + CHECKOUT_TOKEN_RETENTION_MS;
 
 export const TOKEN_MESSAGES = {
   missing: 'Confirmation token is missing',
