@@ -290,8 +290,11 @@ const RANGE_APOSTROPHE = /\b(boys|girls)'(?= (?:size )?\d)/g;
  * whom or what it is for; never after a size, an age or a count word ("size 4 my son wears",
  * "she is 4 her brother is 6", "ages 2 and 4 the twins").
  */
+// Nor after one who is 4 or wears a 4 ("she's 4 her brother is 6", "hes 4", "my daughter's 4",
+// "he's nearly 4", "she wears 4 her sister a 5"), after "my" ("my 4 her sister"), nor as a time
+// ("party at 4 the kids", "by 4 the latest").
 const TEXTED_FOR =
-  /(?<=[a-z] )(?<!\b(?:size|sizes|sz|uk|us|eu|age|ages|aged|waist|leg|a|an|the|and|or|to|from|is|was|are|turned|turning|turns|be|in|kids|kid|boys|girls|junior|youth|toddler|infant|under|over|max|about|around|only|just|x|of|than) )4(?= (?:my|ur|your|his|her|our|their|the|me|him|them|us|u|a|an|lil|little|xmas|christmas|bday|birthday|school|work)\b)/g;
+  /(?<=[a-z] )(?<!'s |\b(?:size|sizes|sz|uk|us|eu|age|ages|aged|waist|leg|a|an|the|and|or|to|from|is|was|are|were|turned|turning|turns|be|been|being|in|kids|kid|boys|girls|junior|youth|toddler|infant|under|over|max|about|around|only|just|x|of|than|shes|hes|im|i'm|ur|youre|you're|theyre|they're|its|nearly|almost|roughly|approx|bout|abt|like|now|still|already|wears|wear|wearing|takes|take|fits|fit|my|his|her|our|their|your|yrs|yr|at|by|till|til|until|before|after|since|past) )4(?= (?:my|ur|your|his|her|our|their|the|me|him|them|us|u|a|an|lil|little|xmas|christmas|bday|birthday|school|work)\b)/g;
 
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
@@ -325,6 +328,7 @@ export function normalize(message: string): string {
     .trim();
   t = soundsLike(t);
   if (t.includes(' 4 ')) t = t.replace(TEXTED_FOR, 'for');
+  if (t.includes('no ')) t = t.replace(NO_COMPOUND, 'no-');
   t = ` ${t} `.replace(FILLERS, ' ').replace(LIKE_FILLER, ' ').replace(/\s+/g, ' ').trim();
   // "no cap" closing a phrase is slang for "no lie": no budget dropped and no cap said no to.
   if (t.includes('no cap')) t = t.replace(NO_CAP_SLANG, ' ').replace(/\s+/g, ' ').trim();
@@ -422,7 +426,7 @@ const CORRECTIONS = [
   new RegExp(String.raw`${SAID}\b${SIZE_WORD} ${MARKER(true)}${NEW_VALUE}(?=${SIZE_WORD}\b)`, 'g'),
   // "green no actually blue", "red, no, sorry, navy": a "no" before the marker is part of it.
   new RegExp(
-    String.raw`${SAID}\b${COLOUR_WORD} (?:(?:, )?(?:no|nope) )?${MARKER(false)}(?=${COLOUR_WORD}\b)`,
+    String.raw`${SAID}\b${COLOUR_WORD} (?:(?:, )?(?:no|nope) )?${MARKER(false)}(?:an? )?(?=${COLOUR_WORD}\b)`,
     'g',
   ),
 ];
@@ -432,22 +436,38 @@ const ITEM_WORD = `(?:${KINDS.flatMap((k) => k.words)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   .join('|')})`;
 /**
+ * "a white no iron shirt", "no show socks", "a no fuss coat": a "no-" word of the item's kind
+ * (said or typed without its hyphen) before the item, with a colour or a use between or not, is
+ * no item said no to.
+ */
+const NO_COMPOUND = new RegExp(
+  String.raw`\bno (?=(?:iron|show|fuss|nonsense|quibble|tie) (?:(?:${COLOUR_WORD}|school|work|ankle|trainer) )?(?:${ITEM_WORD})\b)`,
+  'g',
+);
+/**
  * "a black coat, no sorry navy", "a pink hoodie no wait purple", "a green jumper, i mean blue":
  * the colour is corrected after its item was said; the item stays, with the new colour. A "no"
  * right before the marker ("no sorry", "no, actually") is part of the correction.
  */
 // The item may be said again after the new colour ("a green coat, actually a grey coat"); with
 // the article and the same item again, a bare "no" corrects too ("a red dress no a blue dress").
+/**
+ * "a red dress no a blue dress is too dark", "… no a white top is fine too": the other colour's
+ * item said of, not the colour corrected.
+ */
+const SAYS_OF_IT = `(?:is|isnt|isn't|are|was|wasnt|wasn't|were|would|will|wont|won't|looks?|seems?|might|may|could|can|too|also|as well|works?|suits?)`;
 const COLOUR_AFTER_ITEM = new RegExp(
-  String.raw`${SAID}\b${COLOUR_WORD} (${ITEM_WORD}) (?:, )?(?:(?:(?:no|nope) (?:, )?)?${MARKER(false)}(?:an? )?(?=${COLOUR_WORD}\b)|(?:no|nope) (?:, )?an? (?=${COLOUR_WORD} \1\b))`,
+  String.raw`${SAID}\b${COLOUR_WORD} (${ITEM_WORD}) (?:, )?(?:(?:(?:no|nope) (?:, )?)?${MARKER(false)}(?:an? )?(?=${COLOUR_WORD}\b)|(?:no|nope) (?:, )?an? (?=${COLOUR_WORD} \1\b(?! ${SAYS_OF_IT}\b)))`,
   'g',
 );
+/** "a black no a navy school jumper": what the item is for, between its colour and its word. */
+const ITEM_USE = '(?:school|rain|winter|summer|party|work|sports?|gym|dance|swim|beach|snow|ski)';
 /**
  * "a red no a blue dress", "a pink, no purple hoodie": a colour after an article and before no
  * item, then "no" and another colour with its item, is the colour corrected, not one said no to.
  */
 const COLOUR_BEFORE_ITEM = new RegExp(
-  String.raw`(?<=\b(?:a|an) )${COLOUR_WORD} (?:, )?(?:no|nope) (?:, )?(?:an? )?(?=${COLOUR_WORD} (?:${ITEM_WORD})\b)`,
+  String.raw`(?<=\b(?:a|an) )${COLOUR_WORD} (?:, )?(?:no|nope) (?:, )?(?:an? )?(?=${COLOUR_WORD} (?:${ITEM_USE} )?(?:${ITEM_WORD})\b)`,
   'g',
 );
 const selfCorrected = (t: string) =>

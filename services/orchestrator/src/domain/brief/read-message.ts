@@ -580,14 +580,18 @@ const SIZE_WORDS = new RegExp(
   String.raw`(?<!\b(?:too|so|bit|very|packs|packs down|folds|folds down|runs|run|fits|fit|comes up|come up|but|quite|rather|pretty|really) )\b(small|medium|large)\b(?! (?:${BAG_WORDS}|amount|budget|family|group|number)\b)(?! for (?:his|her|their|its|my|our|your|an?) (?:age|\d))`,
   'g',
 );
-/** Who wears the size, said by name of the relation: "my daughter wears a 10", "my husband takes a 42". */
+/**
+ * Who wears the size, said by name of the relation: "my daughter wears a 10", "my husband takes a
+ * 42"; or as one of several ("the older one is a 3", "one's a 10, the other's a 1"). After "the",
+ * "my"… the verb may go unsaid ("her sister a 6", "the little one a 12").
+ */
 const WEARER =
-  '(?:sons?|daughters?|husband|wife|partner|boys?|girls?|kids?|child|toddler|teen|teenager|eldest|oldest|youngest|little one|mum|mom|dad|mother|father|grandson|granddaughter|nephew|niece|brother|sister|twins)';
+  '(?:sons?|daughters?|husband|wife|partner|boys?|girls?|kids?|child|toddler|teen|teenager|eldest|oldest|youngest|little one|mum|mom|dad|mother|father|grandson|granddaughter|nephew|niece|brother|sister|twins|(?:older|oldest|elder|eldest|younger|youngest|little|littlest|big|bigger|biggest|small|smaller|other|middle|first|second|baby) (?:1|one)|other|(?<=(?:^ ?|[,;:] |\\band |\\bthe |\\bthen |\\bwhile |\\bbut |\\d ))(?:1|one))';
 /** "she's actually a 1 now", "he is now a 5", "i usually take a 12": a word of time or habit between. */
 const WEARS_ADVERB =
   '(?: (?:actually|now|currently|probably|usually|normally|generally|typically|mostly|still|really|already|just|definitely|more like|nearly|almost))?';
 const WEARS_A = new RegExp(
-  String.raw`\b(?:(?:he'?s|she'?s|he is|she is|i'?m|i am|they'?re|they are)${WEARS_ADVERB}|${WEARER}'s${WEARS_ADVERB}|(?:he|she|i|they|${WEARER})${WEARS_ADVERB} (?:wears?|takes?|is|are))${WEARS_ADVERB} an? (\d{1,2}(?:\.5)?)\b(?! ?(?:years?|yrs?|yo|y\/o|months?|weeks?|year olds?|dollars?|bucks|pounds?|euros?|quid))`,
+  String.raw`\b(?:(?:he'?s|she'?s|he is|she is|i'?m|i am|they'?re|they are)${WEARS_ADVERB}|${WEARER}'s${WEARS_ADVERB}|(?:he|she|i|they|${WEARER})${WEARS_ADVERB} (?:wears?|takes?|is|are)|(?<=\b(?:the|my|our|her|his|their)(?: (?:other|older|elder|younger|little|big))? )${WEARER}|\bbut(?: in)?)${WEARS_ADVERB} an? (\d{1,2}(?:\.5)?)\b(?! ?(?:years?|yrs?|yo|y\/o|months?|weeks?|year olds?|dollars?|bucks|pounds?|euros?|quid|packs?|pairs?|pieces?|sets?|budget|limit|max|tops|each|off|%))`,
   'g',
 );
 /** "m or l", "s/m", "10 or 12": the alternatives after a first size. */
@@ -744,6 +748,10 @@ function heightAges(text: string, ages: number[]): number[] {
 const KIDS_RANGE =
   /\b(?:kids?'?s?|youth|children'?s?)(?: size)? (\d{1,2}) ?(?:-|–|\/) ?(\d{1,2})\b(?! ?(?:years?|yrs?|y)\b)|(?<!\b(?:last|lasts|lasting|lasted|within|in|for|over|after|every|about|around|than)\s)\b(\d{1,2}) ?(?:-|–|\/) ?(\d{1,2}) ?(?:y|yrs?)\b(?! (?:warranty|guarantee|ago|later|from now|of)\b)/g;
 
+/** After a kids' range, another: ", 5-6", " and 7-8", " or 9-10". */
+const MORE_RANGES =
+  /^ ?(?:,|and|or|&|, and|, or) (\d{1,2}) ?(?:-|–|\/) ?(\d{1,2})\b(?! ?(?:years?|yrs?|y)\b)/;
+
 /** "2-3t", "3/4t": a pair of US toddler sizes, the "t" said once. */
 const TODDLER_PAIR = /\b([1-4]) ?(?:-|–|\/) ?([2-5])t(?![\w'-])/g;
 /** "eu 38", "uk 5.5", and a label's pair after it ("eu 28/29", group 3). */
@@ -807,8 +815,17 @@ function readSizes(said: string, ages: number[]): string[] {
   // "kids 10-11", "13-14y", "9-10yrs hoodie": a kids' size as labels give it, two ages a year or
   // two apart (not "lasts 2-3 yrs", a duration).
   for (const m of text.matchAll(KIDS_RANGE)) {
-    const [lo, hi] = [Number(m[1] ?? m[3]), Number(m[2] ?? m[4])];
-    if (hi - lo >= 1 && hi - lo <= 2 && hi <= 16) for (let age = lo; age <= hi; age++) add(`KIDS ${age}`);
+    const ranges = [[m[1] ?? m[3], m[2] ?? m[4]]];
+    // "kids 4-5 and 7-8", "kids 3-4, 5-6 or 9-10": the list of ranges the word "kids" leads.
+    if (m[1] !== undefined) {
+      let at = m.index! + m[0].length;
+      for (let more = MORE_RANGES.exec(text.slice(at)); more; more = MORE_RANGES.exec(text.slice(at))) {
+        ranges.push([more[1], more[2]]);
+        at += more[0].length;
+      }
+    }
+    for (const [lo, hi] of ranges.map(([a, b]) => [Number(a), Number(b)] as const))
+      if (hi - lo >= 1 && hi - lo <= 2 && hi <= 16) for (let age = lo; age <= hi; age++) add(`KIDS ${age}`);
   }
   // "2T", "4t": a US toddler's size is that age's kids' size.
   for (const m of text.matchAll(/\b([2-5])t(?![\w'-])/g)) add(`KIDS ${m[1]}`);
