@@ -296,6 +296,14 @@ const RANGE_APOSTROPHE = /\b(boys|girls)'(?= (?:size )?\d)/g;
 const TEXTED_FOR =
   /(?<=[a-z] )(?<!'s |\b(?:size|sizes|sz|uk|us|eu|age|ages|aged|waist|leg|a|an|the|and|or|to|from|is|was|are|were|turned|turning|turns|be|been|being|in|kids|kid|boys|girls|junior|youth|toddler|infant|under|over|max|about|around|only|just|x|of|than|shes|hes|im|i'm|ur|youre|you're|theyre|they're|its|nearly|almost|roughly|approx|bout|abt|like|now|still|already|wears|wear|wearing|takes|take|fits|fit|my|his|her|our|their|your|yrs|yr|at|by|till|til|until|before|after|since|past) )4(?= (?:my|ur|your|his|her|our|their|the|me|him|them|us|u|a|an|lil|little|xmas|christmas|bday|birthday|school|work)\b)/g;
 
+/**
+ * "they're 4 my son", "theyre 4 the twins age 5": after "they're" (the things asked for, as often
+ * as the children), "4" before whom they are for is "for", unless that one's own age follows as
+ * another child's ("they're 4 my son is 6": twins of 4 and their brother).
+ */
+const THEYRE_FOR =
+  /(?<=\b(?:theyre|they're) )4(?= (?:my|ur|your|his|her|our|their|the|me|him|them|us|u|a|an|lil|little|xmas|christmas|bday|birthday|school|work)\b)(?! [a-z]+ [a-z]+(?:'s| is| was| turned| turns) \d)/g;
+
 export function normalize(message: string): string {
   let t = (ANY_EMOJI.test(message) ? message.replace(EMOJI, (e) => ` ${EMOJI_WORD.get(e)} `) : message)
     // Pasted text may carry an invisible character inside a word ("jum\u200bper", "trou\u00adsers"):
@@ -327,7 +335,7 @@ export function normalize(message: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   t = soundsLike(t);
-  if (t.includes(' 4 ')) t = t.replace(TEXTED_FOR, 'for');
+  if (t.includes(' 4 ')) t = t.replace(TEXTED_FOR, 'for').replace(THEYRE_FOR, 'for');
   if (t.includes('no ')) t = t.replace(NO_COMPOUND, 'no-');
   t = ` ${t} `.replace(FILLERS, ' ').replace(LIKE_FILLER, ' ').replace(/\s+/g, ' ').trim();
   // "no cap" closing a phrase is slang for "no lie": no budget dropped and no cap said no to.
@@ -452,12 +460,15 @@ const NO_COMPOUND = new RegExp(
 // The item may be said again after the new colour ("a green coat, actually a grey coat"); with
 // the article and the same item again, a bare "no" corrects too ("a red dress no a blue dress").
 /**
- * "a red dress no a blue dress is too dark", "… no a white top is fine too": the other colour's
- * item said of, not the colour corrected.
+ * "a red dress no a blue dress is too dark", "… would look odd", "… isnt smart enough": the other
+ * colour's item judged against, not the colour corrected. Judged for ("… would be better", "…
+ * looks nicer", "… is what she wants") it is the colour corrected, as said with no word after it.
  */
-const SAYS_OF_IT = `(?:is|isnt|isn't|are|was|wasnt|wasn't|were|would|will|wont|won't|looks?|seems?|might|may|could|can|too|also|as well|works?|suits?)`;
+const JUDGE_VERB =
+  '(?:is|are|was|were|would be|will be|might be|may be|could be|would look|will look|might look|could look|looks?|seems?|feels?)';
+const JUDGED_AGAINST = `(?:${JUDGE_VERB}(?: (?:a bit|a little|bit|way|far|much|so|really|just|quite|kind of|kinda|probably|definitely))? (?:too|not|odd|weird|wrong|awful|horrible|ugly|silly|strange|bad|boring|dull|plain|drab|cheap|tacky|babyish|childish|garish|loud|off)|isnt|isn't|arent|aren't|wasnt|wasn't|werent|weren't|wont|won't|wouldnt|wouldn't|doesnt|doesn't|dont|don't|didnt|didn't|cant|can't|never|clashes|clash)`;
 const COLOUR_AFTER_ITEM = new RegExp(
-  String.raw`${SAID}\b${COLOUR_WORD} (${ITEM_WORD}) (?:, )?(?:(?:(?:no|nope) (?:, )?)?${MARKER(false)}(?:an? )?(?=${COLOUR_WORD}\b)|(?:no|nope) (?:, )?an? (?=${COLOUR_WORD} \1\b(?! ${SAYS_OF_IT}\b)))`,
+  String.raw`${SAID}\b${COLOUR_WORD} (${ITEM_WORD}) (?:, )?(?:(?:(?:no|nope) (?:, )?)?${MARKER(false)}(?:an? )?(?=${COLOUR_WORD}\b)|(?:no|nope) (?:, )?an? (?=${COLOUR_WORD} \1\b(?! ${JUDGED_AGAINST}\b)))`,
   'g',
 );
 /** "a black no a navy school jumper": what the item is for, between its colour and its word. */

@@ -590,10 +590,21 @@ const WEARER =
 /** "she's actually a 1 now", "he is now a 5", "i usually take a 12": a word of time or habit between. */
 const WEARS_ADVERB =
   '(?: (?:actually|now|currently|probably|usually|normally|generally|typically|mostly|still|really|already|just|definitely|more like|nearly|almost))?';
+/**
+ * After "a 12", what says it is no size worn: a size judged ("but a 12 would be too big", "a 10's
+ * too small", "but a 12 won't fit"), a product's number ("a 3 in 1 jacket", "a 2 for 1", "a 5 a
+ * side kit", "a 5 star"), a length of time ("a 3 day trip", "a 5 minute job"), a currency's code.
+ */
+const SIZE_JUDGED =
+  "(?:'s| (?:and |but )?(?:is|was|would be|will be|might be|could be|may be|seems|looks|feels|runs|came up|comes up|come up))(?: (?:a bit|a little|bit|way|far|much|so|really|just|probably|definitely|slightly|also|still))? (?:too|tight|big|small|huge|tiny|massive|loose|snug)\\b|(?: and| but)?(?: (?:a bit|a little|bit|way|far|much|so|really|just|probably|definitely|slightly|also|still))? too (?:big|small|tight|loose|long|short|large|baggy|snug)\\b| (?:isnt|isn't|wasnt|wasn't|wont|won't|wouldnt|wouldn't|doesnt|doesn't|didnt|didn't|dont|don't|cant|can't|never)\\b";
+const NOT_WORN =
+  ' ?(?:in ?(?:1|one)|for (?:1|2|one|two)|out of|a side|stars?|days?|nights?|hours?|hrs?|mins?|minutes?|seconds?|am|pm|gbp|usd|eur|aud|cad|nzd)\\b';
 const WEARS_A = new RegExp(
-  String.raw`\b(?:(?:he'?s|she'?s|he is|she is|i'?m|i am|they'?re|they are)${WEARS_ADVERB}|${WEARER}'s${WEARS_ADVERB}|(?:he|she|i|they|${WEARER})${WEARS_ADVERB} (?:wears?|takes?|is|are)|(?<=\b(?:the|my|our|her|his|their)(?: (?:other|older|elder|younger|little|big))? )${WEARER}|\bbut(?: in)?)${WEARS_ADVERB} an? (\d{1,2}(?:\.5)?)\b(?! ?(?:years?|yrs?|yo|y\/o|months?|weeks?|year olds?|dollars?|bucks|pounds?|euros?|quid|packs?|pairs?|pieces?|sets?|budget|limit|max|tops|each|off|%))`,
+  String.raw`\b(?:(?:he'?s|she'?s|he is|she is|i'?m|i am|they'?re|they are)${WEARS_ADVERB}|${WEARER}'s${WEARS_ADVERB}|(?:he|she|i|they|${WEARER})${WEARS_ADVERB} (?:wears?|takes?|is|are)|(?<=\b(?:the|my|our|her|his|their)(?: (?:other|older|elder|younger|little|big))? )${WEARER}|\bbut(?: in)?)${WEARS_ADVERB} an? (\d{1,2}(?:\.5)?)\b(?! ?(?:years?|yrs?|yo|y\/o|months?|weeks?|year olds?|dollars?|bucks|pounds?|euros?|quid|packs?|pairs?|pieces?|sets?|budget|limit|max|tops|each|off|%))(?!${NOT_WORN}|${SIZE_JUDGED})`,
   'g',
 );
+/** A pair's second size, right after a size worn ("she's a 7-8", "my son a 9/10"). */
+const PAIR_AFTER = /^ ?(?:-|–|\/) ?(\d{1,2})\b(?! ?(?:years?|yrs?|y|months?|m)\b)/;
 /** "m or l", "s/m", "10 or 12": the alternatives after a first size. */
 const OR_LETTERS = String.raw`((?:(?:\s?(?:or|/|,|&|and)\s?|\s)(?:an?\s)?${LETTER}\b(?!'))*)`;
 /** "10 or 12", "8 or a 10", "8 or size 10" (not "8 or a 10 year old": an age). */
@@ -748,9 +759,12 @@ function heightAges(text: string, ages: number[]): number[] {
 const KIDS_RANGE =
   /\b(?:kids?'?s?|youth|children'?s?)(?: size)? (\d{1,2}) ?(?:-|–|\/) ?(\d{1,2})\b(?! ?(?:years?|yrs?|y)\b)|(?<!\b(?:last|lasts|lasting|lasted|within|in|for|over|after|every|about|around|than)\s)\b(\d{1,2}) ?(?:-|–|\/) ?(\d{1,2}) ?(?:y|yrs?)\b(?! (?:warranty|guarantee|ago|later|from now|of)\b)/g;
 
-/** After a kids' range, another: ", 5-6", " and 7-8", " or 9-10". */
+/**
+ * After a kids' range, another: ", 5-6", " and 7-8", " or 9-10"; not a price ("10-12 quid"), a
+ * count ("2-3 pairs", "2-3 of them"), a time ("1-2 day delivery") nor a length ("3/4 length").
+ */
 const MORE_RANGES =
-  /^ ?(?:,|and|or|&|, and|, or) (\d{1,2}) ?(?:-|–|\/) ?(\d{1,2})\b(?! ?(?:years?|yrs?|y)\b)/;
+  /^ ?(?:,|and|or|&|, and|, or) (\d{1,2}) ?(?:-|–|\/) ?(\d{1,2})\b(?! ?(?:years?|yrs?|y|months?|m|mths?|weeks?|wks?|days?|hours?|hrs?|pairs?|packs?|pieces?|sets?|of|quid|pounds?|p|euros?|eur|dollars?|bucks|gbp|usd|each|max|tops|ish|length|lengths|sleeves?|leg|legs|inch|inches|cm|mm|%)\b)/;
 
 /** "2-3t", "3/4t": a pair of US toddler sizes, the "t" said once. */
 const TODDLER_PAIR = /\b([1-4]) ?(?:-|–|\/) ?([2-5])t(?![\w'-])/g;
@@ -830,7 +844,13 @@ function readSizes(said: string, ages: number[]): string[] {
   // "2T", "4t": a US toddler's size is that age's kids' size.
   for (const m of text.matchAll(/\b([2-5])t(?![\w'-])/g)) add(`KIDS ${m[1]}`);
   // "he's a 4", "she takes a 10", "i wear a 12": a size said of the person who wears it.
-  for (const m of text.matchAll(WEARS_A)) add(m[1]!);
+  // "my daughter a 7-8", "the eldest a 9-10": a label's pair, both sizes (as "size 7-8" says).
+  for (const m of text.matchAll(WEARS_A)) {
+    add(m[1]!);
+    const pair = PAIR_AFTER.exec(text.slice(m.index + m[0].length));
+    const step = pair ? Number(pair[1]) - Number(m[1]) : 0;
+    if (pair && (step === 1 || (step === 2 && Number(m[1]) % 2 === 0 && Number(m[1]) >= 4))) add(pair[1]!);
+  }
   // "size 10-11 years": a kids' size said as a range of ages.
   for (const m of text.matchAll(/\b(?:size|sz|in) (\d{1,2}) ?(?:-|–|to) ?(\d{1,2}) ?(?:years?|yrs?|y)\b/g)) {
     const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
