@@ -14,6 +14,7 @@ import type { OrchestratorContext } from './context.ts';
 import type { AgentModel } from './domain/agent-model.ts';
 import { createStubModel } from './domain/stub-model.ts';
 import { startExpiredTurnSweep } from './flows/expired-turns.ts';
+import { startMissionEndSweep } from './flows/mission-end.ts';
 import { closeRunningTurns } from './flows/run-turn.ts';
 import { createRunningTurns } from './flows/running-turns.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
@@ -113,14 +114,19 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
   });
   if (deps.background !== false) {
     let stopSweep = () => {};
+    let stopEndSweep = async () => {};
     app.addHook('onReady', async () => {
       ctx.audit.outbox?.start();
       ctx.artifacts.outbox?.start();
       ctx.browsers.outbox.start();
       stopSweep = startExpiredTurnSweep(ctx, Math.max(1000, config.turnLeaseMs / 2));
+      // Ends whose follow-up a dead process left owed: at boot, then every minute.
+      stopEndSweep = startMissionEndSweep(ctx);
     });
     app.addHook('onClose', async () => {
       stopSweep();
+      // Before the outboxes it queues into stop.
+      await stopEndSweep();
       await ctx.audit.outbox?.stop();
       await ctx.artifacts.outbox?.stop();
       await ctx.browsers.outbox.stop();

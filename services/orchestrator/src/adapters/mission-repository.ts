@@ -3,7 +3,8 @@ import type { MissionDoc } from '../domain/mission.ts';
 
 /**
  * `listForOwner`: one owner's missions of a household; `listOpenPolls`: its running POLLs; newest
- * first. `withExpiredLease`: turn leases by when they run out.
+ * first. `withExpiredLease`: turn leases by when they run out. `withEndPending`: ended missions whose
+ * end's follow-up is still owed, least recently updated first.
  */
 export const MISSION_COLLECTIONS = {
   missions: {
@@ -11,6 +12,8 @@ export const MISSION_COLLECTIONS = {
       { fields: ['household_id', 'owner_id', 'created_at'] },
       { fields: ['household_id', 'mission_type', 'state', 'created_at'] },
       { fields: ['turn_lease.expires_at'] },
+      // Sparse: only an ended mission whose follow-up is not yet queued carries the mark.
+      { fields: ['end_pending', 'updated_at'], sparse: true },
     ],
   },
 } satisfies Record<string, CollectionOptions>;
@@ -55,6 +58,18 @@ export function createMissionRepository(store: Store) {
       const page = await missions.query({
         where: [['turn_lease.expires_at', '<=', now]],
         orderBy: [{ field: 'turn_lease.expires_at' }],
+        limit,
+      });
+      return page.items;
+    },
+    /** Ended missions still marked `end_pending`, last updated at or before `updatedBy` (ISO), oldest first. */
+    async withEndPending(updatedBy: string, limit: number): Promise<MissionDoc[]> {
+      const page = await missions.query({
+        where: [
+          ['end_pending', '==', true],
+          ['updated_at', '<=', updatedBy],
+        ],
+        orderBy: [{ field: 'updated_at' }],
         limit,
       });
       return page.items;

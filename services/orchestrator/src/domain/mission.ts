@@ -34,11 +34,23 @@ export type MissionContext = {
 
 export type TurnLease = { turn_id: string; expires_at: number };
 
+/** Who ended a mission and in which request: what its end's follow-up records (the audit entry's actor). */
+export type MissionEndedBy = { by: 'agent' | 'owner'; actor_id: string; request_id: string };
+
 export type MissionDoc = MissionView & {
   turn_lease: TurnLease | null;
   context: MissionContext;
   turns: number;
   tool_calls_made: number;
+  /**
+   * Set by the very update that ends the mission, and removed once its end's follow-up (browsers
+   * closed, audit entry, Transcript and OutcomeSummary) is queued: a process that dies in between
+   * leaves it for the recovery sweep (flows/mission-end.ts). Internal, never in the MissionView;
+   * missions ended before it existed have none.
+   */
+  end_pending?: true;
+  /** Beside `end_pending`, removed with it. */
+  ended_by?: MissionEndedBy;
   [key: string]: unknown;
 };
 

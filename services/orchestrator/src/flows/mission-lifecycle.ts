@@ -14,7 +14,7 @@ import { ABORT, StoreConflictError } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
 import { parseConstraints } from '../domain/constraint-parser.ts';
 import { isTerminal, type MissionDoc, newMissionDoc, turnBlocker } from '../domain/mission.ts';
-import { recordMissionEnd } from './mission-end.ts';
+import { endPendingMark, followUpMissionEnd } from './mission-end.ts';
 import { startTurn, TurnAlreadySent } from './run-turn.ts';
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/i;
@@ -169,7 +169,14 @@ export async function endMission(
   const { doc, changed } = await ctx.missions.update(input.missionId, (m) => {
     if (m.household_id !== input.householdId || m.owner_id !== input.caller.userId || isTerminal(m.state))
       return ABORT;
-    return { ...m, state: input.finalState, updated_at: nowIso() };
+    // With the end, in the same write, the mark that its follow-up is owed (a crash before
+    // followUpMissionEnd below leaves it for the sweep).
+    return {
+      ...m,
+      state: input.finalState,
+      ...endPendingMark('owner', input.caller, input.requestId),
+      updated_at: nowIso(),
+    };
   });
   if (!doc || doc.household_id !== input.householdId) throw notFound('Mission not found');
   if (!changed) {
@@ -177,6 +184,6 @@ export async function endMission(
     throw invalidState(`Mission is already ${doc.state}`);
   }
   await ctx.events.append(input.missionId, 'state.changed', { from: 'RUNNING', to: input.finalState });
-  await recordMissionEnd(ctx, doc, { by: 'owner', caller: input.caller, requestId: input.requestId });
+  await followUpMissionEnd(ctx, doc);
   return doc;
 }

@@ -26,7 +26,7 @@ import { isPolicyRefusal } from '../domain/tool-policy.ts';
 import { applyTurn } from '../domain/turn-effects.ts';
 import { streamedReply, turnCompleted } from '../domain/turn-result.ts';
 import { interruptedTurn } from './expired-turns.ts';
-import { recordMissionEnd } from './mission-end.ts';
+import { endPendingMark, followUpMissionEnd } from './mission-end.ts';
 
 export type TurnRequest = {
   householdId: string;
@@ -314,6 +314,8 @@ async function runTurn(
         turns: m.turns + 1,
         tool_calls_made: m.tool_calls_made + result.calls.length,
         state: endedNow ? 'DONE' : m.state,
+        // Ended here: its follow-up is owed until followUpMissionEnd below has queued it.
+        ...(endedNow ? endPendingMark('agent', req.caller, req.requestId) : {}),
         turn_lease: null,
         updated_at: reply.created_at,
       };
@@ -325,7 +327,7 @@ async function runTurn(
     await emit('message', { turn_id: turnId, message: streamedReply(reply) });
     if (endedNow) {
       await emit('state.changed', { from: 'RUNNING', to: 'DONE' });
-      await recordMissionEnd(ctx, mission, { by: 'agent', caller: req.caller, requestId: req.requestId });
+      await followUpMissionEnd(ctx, mission);
     }
     await emit('turn.completed', turnCompleted(turnId, doc.history.at(-1)!, reply, result.calls, mission));
     return { ok: true, mission };
