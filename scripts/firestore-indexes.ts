@@ -17,12 +17,14 @@ import {
 import { AUDIT_OUTBOX_COLLECTIONS } from '../packages/audit-client/src/index.ts';
 import { ARTIFACT_COLLECTIONS } from '../services/artifacts-audit/src/adapters/artifact-repository.ts';
 import { AUDIT_LEDGER_COLLECTIONS } from '../services/artifacts-audit/src/adapters/audit-ledger.ts';
+import { BRIDGE_INSTANCE_COLLECTIONS } from '../services/browser-bridge/src/adapters/bridge-instances.ts';
 import { RECORDING_OUTBOX_COLLECTIONS } from '../services/browser-bridge/src/adapters/recordings.ts';
 import { SEEN_WEBHOOK_ID_COLLECTIONS } from '../services/browser-bridge/src/adapters/seen-webhook-ids.ts';
 import { BROWSER_SESSION_COLLECTIONS } from '../services/browser-bridge/src/adapters/session-repository.ts';
 import { GATEWAY_CALLBACK_OUTBOX_COLLECTIONS } from '../services/cartprep/src/adapters/gateway-callbacks.ts';
 import { CARTPREP_JOB_COLLECTIONS } from '../services/cartprep/src/adapters/job-repository.ts';
 import { OFFER_COLLECTIONS } from '../services/commerce/src/adapters/offer-repository.ts';
+import { CHECKOUT_TOKEN_COLLECTIONS } from '../services/gateway/src/adapters/checkout-token-store.ts';
 import { HOUSEHOLD_COLLECTIONS } from '../services/gateway/src/adapters/household-repository.ts';
 import { IDEMPOTENCY_COLLECTIONS } from '../services/gateway/src/adapters/idempotency-store.ts';
 import { PURCHASE_REQUEST_COLLECTIONS } from '../services/gateway/src/adapters/purchase-request-repository.ts';
@@ -50,6 +52,7 @@ export const SERVICE_COLLECTIONS: Record<string, Record<string, Collections>> = 
     SEEN_WEBHOOK_ID_COLLECTIONS,
     RECORDING_OUTBOX_COLLECTIONS,
     AUDIT_OUTBOX_COLLECTIONS,
+    BRIDGE_INSTANCE_COLLECTIONS,
   },
   cartprep: { CARTPREP_JOB_COLLECTIONS, GATEWAY_CALLBACK_OUTBOX_COLLECTIONS, AUDIT_OUTBOX_COLLECTIONS },
   commerce: { OFFER_COLLECTIONS },
@@ -59,6 +62,7 @@ export const SERVICE_COLLECTIONS: Record<string, Record<string, Collections>> = 
     IDEMPOTENCY_COLLECTIONS,
     RATE_LIMIT_COLLECTIONS,
     AUDIT_OUTBOX_COLLECTIONS,
+    CHECKOUT_TOKEN_COLLECTIONS,
   },
   orchestrator: {
     MISSION_COLLECTIONS,

@@ -54,5 +54,13 @@ export function openStreamCount(server: object): number {
  */
 export function wantsEventStream(request: { headers: { accept?: string | string[] } }): boolean {
   const accept = request.headers.accept;
-  return typeof accept === 'string' && accept.toLowerCase().includes('text/event-stream');
+  if (typeof accept !== 'string') return false;
+  // Media ranges are read one by one: `text/event-streamx` names another type, and `q=0` says
+  // the type is NOT acceptable (RFC 9110 section 12.5.1).
+  return accept.split(',').some((range) => {
+    const [type, ...params] = range.split(';');
+    if (type?.trim().toLowerCase() !== 'text/event-stream') return false;
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }

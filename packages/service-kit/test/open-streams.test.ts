@@ -68,4 +68,14 @@ describe('wantsEventStream', () => {
     expect(wantsEventStream({ headers: { accept: 'application/json' } })).toBe(false);
     expect(wantsEventStream({ headers: {} })).toBe(false);
   });
+
+  it('does not stream for another type that merely starts alike, or for the type refused with q=0', () => {
+    const wants = (accept: string) => wantsEventStream({ headers: { accept } });
+    expect(wants('text/event-streamx')).toBe(false);
+    expect(wants('application/x-text/event-stream')).toBe(false);
+    expect(wants('text/event-stream;q=0')).toBe(false);
+    expect(wants('application/json, text/event-stream; q=0.0')).toBe(false);
+    expect(wants(' text/event-stream ; charset=utf-8')).toBe(true);
+    expect(wants('text/event-stream;q=0.1, application/json')).toBe(true);
+  });
 });

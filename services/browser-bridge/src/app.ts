@@ -45,6 +45,7 @@ export interface BrowserBridgeDeps {
 const ORPHAN_SWEEP_MS = 15_000;
 /** Stale bridge registrations are purged hourly, as the gateway purges its expired records. */
 const INSTANCE_PURGE_MS = 3_600_000;
+const FIRST_PURGE_DELAY_MS = 60_000;
 
 export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
   const { config, store } = deps;
@@ -175,9 +176,12 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
         .catch((err) => log?.warn({ err }, 'sweep of orphaned browser sessions failed')));
     let timer: NodeJS.Timeout | null = null;
     let purge: NodeJS.Timeout | null = null;
+    let firstPurge: NodeJS.Timeout | null = null;
+    let purging: Promise<unknown> = Promise.resolve();
     // Registrations of processes gone for a day (each start adds one) are no longer read.
-    const purgeStale = () =>
-      instances.purgeStale().catch((err) => log?.warn({ err }, 'bridge instance purge failed'));
+    const purgeStale = () => {
+      purging = instances.purgeStale().catch((err) => log?.warn({ err }, 'bridge instance purge failed'));
+    };
     // At boot, before the first request: a restarted process frees what its predecessor held
     // (the registration first, so a replica booting beside it never takes it for gone).
     app.addHook('onReady', async () => {
@@ -187,11 +191,17 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
       timer.unref();
       purge = setInterval(purgeStale, INSTANCE_PURGE_MS);
       purge.unref();
+      // Also a minute after boot: a bridge restarting more often than hourly (a crash loop, which
+      // is what leaves registrations behind) still purges.
+      firstPurge = setTimeout(purgeStale, FIRST_PURGE_DELAY_MS);
+      firstPurge.unref();
     });
     app.addHook('onClose', async () => {
       if (timer) clearInterval(timer);
       if (purge) clearInterval(purge);
+      if (firstPurge) clearTimeout(firstPurge);
       await sweeping;
+      await purging;
       await instances.retire().catch((err) => log?.warn({ err }, 'bridge instance not retired'));
     });
   }

@@ -87,6 +87,13 @@ it('keeps a session open while a parent watches its live view (still filling the
     headers: asMember(),
   });
   const live = new URL(view.json().liveViewUrl);
+  // HEAD answers the stream's headers at once (it started no screencast that would never end).
+  const head = await fetch(`${live.origin}${live.pathname}/frames${live.search}`, {
+    method: 'HEAD',
+    signal: AbortSignal.timeout(5000),
+  });
+  expect(head.status).toBe(200);
+  expect(head.headers.get('content-type')).toBe('text/event-stream');
   const watching = new AbortController();
   const frames = await fetch(`${live.origin}${live.pathname}/frames${live.search}`, {
     signal: watching.signal,

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { createAuditWriter } from '@hs/audit-client';
 import type { ServiceName } from '@hs/contracts';
 import {
@@ -38,6 +39,9 @@ const REQUIRED_PEERS = ['orchestrator', 'wardrobe', 'commerce'] as const;
 /** Rate-limit windows last a minute; sweeping each minute keeps at most about two windows' worth of keys. */
 const RATE_LIMIT_PURGE_INTERVAL_MS = 60_000;
 
+/** Expired idempotency records and checkout tokens are purged hourly, and once soon after boot. */
+const HOURLY_PURGE_MS = 3_600_000;
+const FIRST_PURGE_DELAY_MS = 60_000;
 /** Batches of checkout tokens one purge may delete (200 each): up to 5,000 an hour. */
 const CHECKOUT_TOKEN_PURGE_BATCHES = 25;
 
@@ -52,6 +56,8 @@ export async function purgeCheckoutTokens(
   const batch = options.batch ?? 200;
   let total = 0;
   for (let i = 0; i < (options.maxBatches ?? CHECKOUT_TOKEN_PURGE_BATCHES); i++) {
+    // sqlite answers synchronously: requests get their turn between batches.
+    if (i > 0) await setImmediate();
     const deleted = await tokens.purgeExpired(options.now ?? Date.now(), batch);
     total += deleted;
     if (deleted < batch) break;
@@ -149,27 +155,37 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     // them keeps the store from growing with every key and client ever seen. Checkout tokens
     // go on the same schedule, a week after they expired (domain/confirmation-token.ts).
     let purge: NodeJS.Timeout | undefined;
+    let firstPurge: NodeJS.Timeout | undefined;
     let windowPurge: NodeJS.Timeout | undefined;
+    let purging: Promise<unknown> = Promise.resolve();
     const purgeExpiredKeys = () => {
-      void ctx.buyflow.idempotency
-        .purgeExpired()
-        .catch((err) => logger?.warn({ err }, 'idempotency purge failed'));
-      void purgeCheckoutTokens(ctx.buyflow.tokens).catch((err) =>
-        logger?.warn({ err }, 'checkout token purge failed'),
-      );
+      purging = Promise.all([
+        ctx.buyflow.idempotency
+          .purgeExpired()
+          .catch((err) => logger?.warn({ err }, 'idempotency purge failed')),
+        purgeCheckoutTokens(ctx.buyflow.tokens).catch((err) =>
+          logger?.warn({ err }, 'checkout token purge failed'),
+        ),
+      ]);
     };
     const purgeWindows = () =>
       purgeEndedWindows(ctx.store).catch((err) => logger?.warn({ err }, 'rate-limit window purge failed'));
     app.addHook('onReady', async () => {
       ctx.audit.outbox?.start();
-      purge = setInterval(purgeExpiredKeys, 3_600_000);
+      purge = setInterval(purgeExpiredKeys, HOURLY_PURGE_MS);
       purge.unref();
+      // Also a minute after boot: a replica restarted more often than hourly still purges.
+      firstPurge = setTimeout(purgeExpiredKeys, FIRST_PURGE_DELAY_MS);
+      firstPurge.unref();
       windowPurge = setInterval(purgeWindows, RATE_LIMIT_PURGE_INTERVAL_MS);
       windowPurge.unref();
     });
     app.addHook('onClose', async () => {
       clearInterval(purge);
+      clearTimeout(firstPurge);
       clearInterval(windowPurge);
+      // A purge under way finishes before the store closes under it.
+      await purging;
       await ctx.audit.outbox?.stop();
     });
   }

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { openStreamCount } from '@hs/service-kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
 import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
@@ -207,6 +208,24 @@ describe('GET .../stream', () => {
       headers: { ...as(OWNER), 'last-event-id': 'abc' },
     });
     expect(bad.json()).toEqual({ error: 'BAD_REQUEST', message: 'Last-Event-ID must be a sequence number' });
+  });
+
+  it("answers HEAD at once with the stream's headers and no body, holding no stream open", async () => {
+    const m = await create();
+    const started = Date.now();
+    const head = await fetch(`${base}${M}/${m.mission_id}/stream`, {
+      method: 'HEAD',
+      headers: as(OWNER),
+      signal: AbortSignal.timeout(3000),
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/event-stream');
+    expect(await head.text()).toBe('');
+    expect(Date.now() - started).toBeLessThan(2000);
+    await vi.waitFor(() => expect(openStreamCount(app.server)).toBe(0), { timeout: 2000 });
+    // Refusals stay refusals.
+    const missing = await fetch(`${base}${M}/msn_nope/stream`, { method: 'HEAD', headers: as(OWNER) });
+    expect(missing.status).toBe(404);
   });
 });
 

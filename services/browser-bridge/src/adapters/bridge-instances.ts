@@ -9,7 +9,8 @@
 //  - its registration has not changed (not renewed, or missing: never written while the store
 //    was away) for a whole lease (the longer of the two processes' leases), as this process's own
 //    clock measures it, while this process's own renewals kept succeeding. Clocks of other hosts
-//    are never compared, and a store outage that stopped everyone's renewals is no evidence;
+//    are never compared for this (only the purge below does, a day past a lease), and a store
+//    outage that stopped everyone's renewals is no evidence;
 //  - or it runs in this very machine and pid namespace (same boot id and namespace, not merely
 //    the same hostname: containers sharing a hostname may each be pid 1) and its pid no longer
 //    runs or is now another process (a bridge restarted in place): caught at once at boot.
@@ -20,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isAlive } from '@hs/browser';
-import { deleteExpired, type Store } from '@hs/store';
+import { type CollectionOptions, deleteExpired, type Store } from '@hs/store';
 
 export type BridgeInstance = {
   instanceId: string;
@@ -50,6 +51,11 @@ export const INSTANCE_LEASE_MS = 30_000;
  */
 export const INSTANCE_RETENTION_MS = 24 * 3600_000;
 
+/** The purge's range query on expiresAt (a crash-looping bridge leaves a registration per start). */
+export const BRIDGE_INSTANCE_COLLECTIONS = {
+  browser_bridge_instances: { indexes: [{ fields: ['expiresAt'] }] },
+} satisfies Record<string, CollectionOptions>;
+
 const PROCESS_ID = randomUUID();
 
 /** Boot id and pid namespace: two processes with equal values see each other's pids. */
@@ -69,7 +75,10 @@ export function createBridgeInstances(
   store: Store,
   options: { leaseMs?: number; identity?: InstanceIdentity; now?: () => number } = {},
 ) {
-  const instances = store.collection<BridgeInstance>('browser_bridge_instances');
+  const instances = store.collection<BridgeInstance>(
+    'browser_bridge_instances',
+    BRIDGE_INSTANCE_COLLECTIONS.browser_bridge_instances,
+  );
   const leaseMs = options.leaseMs ?? INSTANCE_LEASE_MS;
   const now = options.now ?? Date.now;
   const self: Omit<BridgeInstance, 'expiresAt'> = {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { BrowserSession, HouseholdBrowserSessionParams } from '@hs/contracts';
 import { endClientClosed, errorResponses, isAppError, type ServiceApp } from '@hs/service-kit';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { LiveView } from '../flows/live-view.ts';
 import type { SessionFlows } from '../flows/session-flows.ts';
@@ -83,6 +84,11 @@ export function registerLiveViewRoutes(app: ServiceApp, live: LiveView, flows: S
       const { sessionId } = request.params;
       const held = await grant(request);
       await live.status(sessionId);
+      // HEAD (answered by this GET route) asks for the headers alone: no screencast, and no stream
+      // that never ends.
+      // (The route's reply type names only its error bodies; a HEAD answer has none.)
+      if (request.method === 'HEAD')
+        return (reply as FastifyReply).type('text/event-stream').header('cache-control', 'no-store').send();
       const raw = reply.raw;
       const send = (event: string, data: unknown) =>
         raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

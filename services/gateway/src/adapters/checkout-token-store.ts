@@ -1,5 +1,5 @@
 import type { Store } from '@hs/store';
-import { ABORT, deleteExpired } from '@hs/store';
+import { ABORT, type CollectionOptions, deleteExpired } from '@hs/store';
 import {
   CHECKOUT_TOKEN_RETENTION_MS,
   purgeAfterOf,
@@ -11,8 +11,20 @@ import {
  * Each record is kept CHECKOUT_TOKEN_RETENTION_MS past the token's expiry (its `purgeAfter`),
  * then purged (see purgeExpired).
  */
+/**
+ * The purge's two range queries, each ordered by its own field: without these indexes sqlite read
+ * and sorted the whole table every hour (0.4 s at 500k records, blocking the gateway; 14 s per
+ * run while 500k older records were due). `purgeAfter` is sparse: older records lack it.
+ */
+export const CHECKOUT_TOKEN_COLLECTIONS = {
+  checkout_tokens: { indexes: [{ fields: ['purgeAfter'], sparse: true }, { fields: ['expiresAt'] }] },
+} satisfies Record<string, CollectionOptions>;
+
 export function createCheckoutTokenStore(store: Store) {
-  const tokens = store.collection<StoredCheckoutToken>('checkout_tokens');
+  const tokens = store.collection<StoredCheckoutToken>(
+    'checkout_tokens',
+    CHECKOUT_TOKEN_COLLECTIONS.checkout_tokens,
+  );
   return {
     save: (t: StoredCheckoutToken) =>
       tokens.create(t.tokenHash, { ...t, purgeAfter: purgeAfterOf(t.expiresAt) }),

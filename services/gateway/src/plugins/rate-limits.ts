@@ -30,6 +30,8 @@ type Rule = LimitedRoute & {
    * every request within the limit a lookup.
    */
   exists?: (request: FastifyRequest) => Promise<void>;
+  /** A keyed retry that runs nothing (see runsNothing) is not counted. */
+  keyedRetriesFree?: boolean;
 };
 
 type HouseholdParams = { id: string; requestId?: string; '*'?: string };
@@ -110,16 +112,21 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       throw err;
     }
   };
-  // Exactly the retries forwardIdempotent answers from the stored reply (no demotion since, not a
-  // streamed turn): any other goes on to the service and runs, so it counts.
-  const replaysAnswer = async (request: FastifyRequest): Promise<boolean> => {
+  /**
+   * A keyed retry that runs nothing: its first attempt still holds the key (409 with Retry-After:
+   * a client doing as told must not spend its budget waiting for a slow turn), or it is answered
+   * from the stored reply (no demotion since, not a streamed turn), so a client can recover a
+   * reply it lost (a 504) even over the limit. Any other goes on to the service and runs.
+   */
+  const runsNothing = async (request: FastifyRequest): Promise<boolean> => {
     if (!request.user || request.headers['idempotency-key'] === undefined) return false;
     const { scope, key } = idempotencyScope(request, request.user.userId);
     if (key === undefined || !IDEMPOTENCY_KEY.test(key)) return false;
-    const kept = await ctx.buyflow.idempotency.storedAnswer(scope, key);
-    if (kept === null) return false;
+    const held = await ctx.buyflow.idempotency.held(scope, key);
+    if (held === null) return false;
+    if ('running' in held) return true;
     const access = await accessHousehold(ctx.households, request, (request.params as HouseholdParams).id);
-    return replaysWithoutWork(kept, access.member.role);
+    return replaysWithoutWork(held.answer, access.member.role);
   };
   await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(ctx.store) as never });
   const rules: Rule[] = (
@@ -129,10 +136,16 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
         max: limits.loginPerMinute,
         key: (request: FastifyRequest) => clientAddressKey(request.ip),
       },
-      { ...LIMITED_ROUTES.chat, max: limits.chatPerMinute, key: byUser, exists: missionExists(false) },
+      {
+        ...LIMITED_ROUTES.chat,
+        max: limits.chatPerMinute,
+        key: byUser,
+        exists: missionExists(false),
+        keyedRetriesFree: true,
+      },
       { ...LIMITED_ROUTES.events, max: limits.eventsPerMinute, key: byUser, exists: missionExists(true) },
       // The purchase request's existence is checked before any limit (plugins/resource-exists.ts).
-      { ...LIMITED_ROUTES.confirm, max: limits.confirmPerMinute, key: byUser },
+      { ...LIMITED_ROUTES.confirm, max: limits.confirmPerMinute, key: byUser, keyedRetriesFree: true },
       { ...LIMITED_ROUTES.confirmationToken, max: limits.confirmPerMinute, key: byUser },
     ] satisfies Rule[]
   ).filter((rule) => rule.max > 0);
@@ -147,12 +160,11 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       // A wildcard route serves every method: reading a mission list is not a chat turn.
       if (request.method !== rule.method) return;
       if (rule.covers && !rule.covers((request.params as HouseholdParams)['*'] ?? '')) return;
+      // Neither counted nor refused (one store read, only for a keyed request).
+      if (rule.keyedRetriesFree && (await runsNothing(request))) return;
       const result = await check(request);
       if (result.isAllowed || !result.isExceeded) return;
       await rule.exists?.(request);
-      // The retry of a turn already answered, under its Idempotency-Key, replays the answer and
-      // runs nothing: refusing it would keep a client from recovering a reply it lost (a 504).
-      if (rule.name === CHAT_TURNS && (await replaysAnswer(request))) return;
       const retryAfter = Math.max(1, result.ttlInSeconds);
       throw rateLimited(`Too many requests; retry in ${retryAfter} s`, retryAfter);
     };

@@ -82,6 +82,9 @@ export function openSse(
     clearInterval(heartbeat);
     abort.abort();
   });
+  // HEAD (which Fastify answers with the GET route) asks for the headers alone: a stream that
+  // never ends held the caller, and one of its stream places, until the gateway's timeout.
+  if (request.method === 'HEAD') raw.end();
   write(sseRetry(options.retryMs));
   let pending = '';
   const flush = () => {
