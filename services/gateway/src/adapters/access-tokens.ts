@@ -74,11 +74,9 @@ export function createAccessTokens(settings: AccessTokenSettings, sessions: Sess
         requiredClaims: ['exp', 'sub', 'iat'],
       });
       if (typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('Access token has no subject');
-      // Only tokens this gateway could have issued: not from the future (beyond clock skew
-      // between replicas) and never living longer than AUTH_TOKEN_TTL_SECONDS.
-      const iat = payload.iat!;
-      if (iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw unauthorized('Access token is not valid yet');
-      if (payload.exp! - iat > settings.ttlSeconds)
+      const foreign = notIssuedHere(payload, settings.ttlSeconds);
+      if (foreign === 'future') throw unauthorized('Access token is not valid yet');
+      if (foreign === 'too long')
         throw unauthorized('Access token lives longer than this gateway issues them');
       const identity = {
         userId: payload.sub,
@@ -93,6 +91,22 @@ export function createAccessTokens(settings: AccessTokenSettings, sessions: Sess
       throw unauthorized('Invalid access token');
     }
   }
+}
+
+/**
+ * Why a signed token (with `iat` and `exp`) is not one this gateway could have issued: from the
+ * future (beyond clock skew between replicas), or living longer than the TTL it issues them with.
+ * Null when it could be. Access, stream and voice tokens are all held to it.
+ */
+export function notIssuedHere(
+  payload: { iat?: number | undefined; exp?: number | undefined },
+  ttlSeconds: number,
+): 'future' | 'too long' | null {
+  const iat = payload.iat ?? Number.NaN;
+  const exp = payload.exp ?? Number.NaN;
+  if (!(iat <= Date.now() / 1000 + CLOCK_SKEW_SECONDS)) return 'future';
+  if (!(exp - iat <= ttlSeconds)) return 'too long';
+  return null;
 }
 
 /** A token's sign-out count claim; tokens issued before sign-out existed carry none (0). */

@@ -3,9 +3,9 @@
 // access token (another audience) is never accepted in their place, nor the other way round,
 // and a token of one audience never opens the other.
 // Like access tokens, they carry the user's sign-out count and stop working once the user signs
-// out everywhere.
+// out everywhere, and are refused when dated ahead or living longer than this gateway issues them.
 import { jwtVerify, SignJWT } from 'jose';
-import { nowSeconds, sessionsClaim } from './access-tokens.ts';
+import { notIssuedHere, nowSeconds, sessionsClaim } from './access-tokens.ts';
 import { type SessionCounts, signedOutSince } from './user-directory.ts';
 
 export type MissionClaims = {
@@ -64,8 +64,10 @@ export function createMissionTokens(
         algorithms: ['HS256'],
         issuer: settings.issuer,
         audience: settings.audience,
-        requiredClaims: ['exp', 'sub', 'mission', 'household'],
+        requiredClaims: ['exp', 'iat', 'sub', 'mission', 'household'],
       });
+      // Held to what this gateway issues, as access tokens are (a 10-year token, or one dated ahead).
+      if (notIssuedHere(payload, settings.ttlSeconds) !== null) return null;
       const { sub, mission, household, email } = payload;
       if (typeof sub !== 'string' || typeof mission !== 'string' || typeof household !== 'string')
         return null;
