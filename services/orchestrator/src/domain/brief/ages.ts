@@ -34,13 +34,17 @@ const CHILDREN =
  */
 // "she's 4 foot 2", "he's 4ft 7", "4'7": a height in feet, no age; "she's 7 stone", "he's 30 kg": a weight.
 const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down)|ft|foot|feet|stones?|st|kgs?|kilos?|lbs?)\b)(?![.,]\d)(?!ft\d|' ?\d)`;
+/** "she's nearly 4", "my son is almost 7", "he's about 5": the age near enough, the brief's. */
+const NEARLY = '(?:nearly |almost |going on |coming up to )?';
+/** After "she's", "he is": "about 6" too (after a child's name it may be money: "my son around 40"). */
+const ABOUT = '(?:nearly |almost |going on |coming up to |about |around |roughly )';
 const ONE_AGE = new RegExp(
   [
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my
     // son, 2 pairs", "1 boy 1 girl").
     // "her sister is 8", "his brother who's 11": a sibling said with an age too.
     // "my boy of 5", as many languages say it. "coat. boy. 10. under 40": typed tersely, clause by clause.
-    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:[,.] )?(?:is |who is |whos |who's |of )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:[,.] )?(?:is |who is |whos |who's |of )?${NEARLY}(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:my|his|her|their|our|the) (?:little |big |older |younger |baby |twin )?(?:brother|sister|cousin|twin)s? (?:, )?(?:is |who is |whos |who's )(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:kids|children|twins|boys|girls) (?:are|r) (\d{1,2})\b${NOT_MONTHS}`,
@@ -49,7 +53,7 @@ const ONE_AGE = new RegExp(
     String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|middle one|little one|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(\d{1,2})[ -]?${YEARS_OLD}`,
     String.raw`\bage(?:d|s)? (\d{1,2})\b${NOT_MONTHS}`,
-    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned |${ABOUT})?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\bturn(?:ing|ed|s)? (\d{1,2})\b${NOT_MONTHS}`,
     // "dungarees, 3 years": a kids' size as shops label it, right after the item.
     String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(\d{1,2}) ?(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,

@@ -57,6 +57,15 @@ export const AFTER_SALES = new RegExp(
 );
 
 /**
+ * Beside a return or an exchange, the same thing asked for again in another size or colour ("can
+ * you find it in a 10 instead", "do you have it in a bigger size", "same trainers in a 5 please"):
+ * that is a search, the return itself aside. A refund, a label or an order's whereabouts stays
+ * after the sale ("can i get a refund on the size 10 dress").
+ */
+export const FOUND_AGAIN =
+  /\b(?:(?:can|could) you (?:find|get|look for|search for|show me)|(?:do|have) you (?:have|got)|have you got|find me|show me|look for|search for) (?:it|them|this|that|these|those|one|the same|(?:the |a |an )?same (?:[a-z-]+ )?)?\s?(?:but )?(?:in (?:a |an |size )?(?:\d{1,2}(?:\.5)?|xs|s|m|l|xl|xxl|small|medium|large|bigger|smaller|larger|another)|instead)\b|\bsame (?:[a-z-]+ ){0,2}(?:but )?in (?:a |an |size )?(?:\d{1,2}(?:\.5)?|xs|s|m|l|xl|xxl|small|medium|large|bigger|smaller|larger)\b/;
+
+/**
  * Asking how to make someone lose weight or diet ("how do i make my daughter lose weight for her
  * dress", "diet pills"): no advice the stylist gives, and no shopping, whatever garment is named.
  * Having lost weight ("she's lost weight, needs smaller jeans") is shopping.
@@ -206,7 +215,7 @@ export const WEARABLE_SAID = new RegExp(String.raw`\b(?:${WEARABLES})\b`);
  * cover over the nappy (see OTHER_GOODS).
  */
 const GOODS =
-  'toys?|teddy bears?|teddies|lego|dolls?|board games?|jigsaws?|puzzles?|(?<!\\bswim(?:ming)?[ -])(?:nappies|nappy|diapers?)|baby wipes|wipes|prams?|pushchairs?|buggies|strollers?|car seats?|high ?chairs?|cots?|cribs?|mattress(?:es)?|pillows?|duvets?|bedding|bed sheets|sofas?|couch(?:es)?|furniture|curtains|vacuum(?: cleaners?)?|hoovers?|washing machines?|dishwashers?|fridges?|freezers?|kettles?|toasters?|microwaves?|phone cases?|smartphones?|ipads?|headphones|earbuds|games consoles?|playstation|xbox|bikes?|bicycles?|scooters?|trampolines?|textbooks?|stationery|pencil cases?|lunch ?box(?:es)?|water bottles?|perfumes?|aftershave|shampoo|toothpaste|dog food|cat food|pet food|birthday cakes?|cakes?';
+  'lawn ?mowers?|(?:power )?drills?|wallpaper|lamps?|desks?|(?:dining |coffee |kitchen )?tables?|(?:office |gaming )?chairs?|laptops?|computers?|tyres?|toys?|teddy bears?|teddies|lego|dolls?|board games?|jigsaws?|puzzles?|(?<!\\bswim(?:ming)?[ -])(?:nappies|nappy|diapers?)|baby wipes|wipes|prams?|pushchairs?|buggies|strollers?|car seats?|high ?chairs?|cots?|cribs?|mattress(?:es)?|pillows?|duvets?|bedding|bed sheets|sofas?|couch(?:es)?|furniture|curtains|vacuum(?: cleaners?)?|hoovers?|washing machines?|dishwashers?|fridges?|freezers?|kettles?|toasters?|microwaves?|phone cases?|smartphones?|ipads?|headphones|earbuds|games consoles?|playstation|xbox|bikes?|bicycles?|scooters?|trampolines?|textbooks?|stationery|pencil cases?|lunch ?box(?:es)?|water bottles?|perfumes?|aftershave|shampoo|toothpaste|dog food|cat food|pet food|birthday cakes?|cakes?';
 /** Things that are also where clothes are worn ("something comfy for the flight"): only when asked for. */
 const ASKED_GOODS =
   'flights?|plane tickets|train tickets|cinema tickets|concert tickets|hotels?(?: rooms?)?|taxis?|pizzas?|takeaways?|groceries|phones?|mobile phones?|tvs?|televisions?|tablets?';
@@ -225,8 +234,9 @@ const NAMES_WORN = String.raw`(?![ -](?:themed|print(?:ed)?|pattern(?:ed)?|motif
  * lego", "toy story pyjamas") or where the clothes are worn ("something warm for the pram",
  * "something comfy for the flight", "a waterproof for riding her scooter") is no such request.
  */
+// "looking for a sofa", "shopping for a new lamp": the "for" of a shopping verb is no place worn.
 export const OTHER_GOODS = new RegExp(
-  String.raw`${WORN_WITH}\b(?:${GOODS})\b${NAMES_WORN}|\b(?:find|book|order|buy|get|need|needs|want|wants|recommend|suggest|looking for|search for)(?: me| us| him| her| them)? (?:(?:a|an|some|the|cheap|new|good|best|nice|decent) ){0,3}(?:${ASKED_GOODS})\b`,
+  String.raw`${WORN_WITH}\b(?:${GOODS})\b${NAMES_WORN}|\b(?:looking|searching|shopping|hunting|look|search|shop) for (?:(?:a|an|some|the|cheap|new|good|best|nice|decent) ){0,3}(?:${GOODS})\b${NAMES_WORN}|\b(?:find|book|order|buy|get|need|needs|want|wants|recommend|suggest|looking for|search for)(?: me| us| him| her| them)? (?:(?:a|an|some|the|cheap|new|good|best|nice|decent) ){0,3}(?:${ASKED_GOODS})\b`,
 );
 
 /**

@@ -101,8 +101,10 @@ const round = (v: number) => Math.round(v);
 const DASH = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s*(?:-|–|to)\s*${MONEY}(\s*(?:${CUR}|range|price))?`);
 const BETWEEN = new RegExp(String.raw`\b(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`);
 // "around the 60 mark" is around 60.
+/** "she's about 6", "he is around 4": a child's age near enough, no price. */
+export const NO_AGE_BEFORE = String.raw`(?<!\b(?:he'?s|she'?s|hes|shes|they'?re|theyre|(?:he|she|they) (?:is|are|must be|will be))\s)`;
 const AROUND_AMOUNT = new RegExp(
-  String.raw`\b(?:${AROUND})\s+(?:a\s|the\s(?=\S+\s(?:mark|region|range)\b))?${MONEY}`,
+  String.raw`${NO_AGE_BEFORE}\b(?:${AROUND})\s+(?:a\s|the\s(?=\S+\s(?:mark|region|range)\b))?${MONEY}`,
 );
 /** "budget maybe 50", "spending probably 30": a hedge between the word for money and the figure. */
 const HEDGE = '(?:maybe|probably|prob|possibly|perhaps|roughly|approx|approximately|say)';

@@ -13,6 +13,7 @@ import {
   CLOTHES_SAID,
   CLOTHING_TALK,
   CREATIVE_TASK,
+  FOUND_AGAIN,
   OFF_TOPIC_SUBJECT,
   OTHER_GOODS,
   OTHERS_DATA,
@@ -413,13 +414,52 @@ function brightSaidNo(negated: string): string {
   });
 }
 
+/** The words a colour is said with before its item: an article, a use ("navy not black school shoes"). */
+const CONTRAST_FILLER =
+  /^(?:an?|school|rain|winter|summer|party|work|sports?|gym|dance|swim|beach|snow|ski|,)$/;
+/**
+ * "a red, not a blue dress", "black no white trainers", "navy not black school shoes": a colour said
+ * alone, then "not" or "no" and another colour with the item. The item is the one asked for, in
+ * the first colour: only the other colour is said no to. Never when the first colour is itself said
+ * no to ("no pink no purple dresses") or has an item of its own ("a black dress no white trainers").
+ * Where the negated colour ends, or undefined when the words are no such contrast.
+ */
+function colourContrastEnd(text: string, negAt: number, start: number, lastSpanEnd: number) {
+  const before = text
+    .slice(Math.max(0, negAt - 40), negAt)
+    .split(' ')
+    .filter((w) => w && w !== ',');
+  const colour = before.at(-1);
+  if (!colour || coloursOf(` ${colour} `).length === 0) return undefined;
+  const colourAt = text.lastIndexOf(colour, negAt);
+  if (colourAt < lastSpanEnd) return undefined;
+  const prev = before.at(-2);
+  if (
+    prev &&
+    (/^(?:no|not|never|nothing|without|except|but|hates?|and|or|&)$/.test(prev) ||
+      takeKinds(` ${prev} `).found.length)
+  )
+    return undefined;
+  const words = firstWords(text, start, 6);
+  const item = takeKinds(` ${words.join(' ')} `).found[0];
+  if (!item) return undefined;
+  // Up to the item: only an article, colours and a use.
+  const upTo = words.join(' ').slice(0, item.at - 1);
+  const rest = take(` ${upTo} `, COLOR_WORDS);
+  if (rest.found.length === 0) return undefined;
+  if (!rest.rest.split(' ').every((w) => w === '' || CONTRAST_FILLER.test(w))) return undefined;
+  const lastColour = rest.found.at(-1)!;
+  return start + lastColour.at - 1 + lastColour.lit.length;
+}
+
 /** Blanks negated phrases ("not black", "no heels", "anything but red") and returns what they excluded. */
 function readNegations(text: string) {
   const spans: Array<[number, number]> = [];
   const looks: Array<{ span: number; end: number }> = [];
   for (const m of text.matchAll(NEGATION)) {
     const start = m.index! + m[0].length;
-    const end = negatedEnd(text, start, true);
+    const end =
+      colourContrastEnd(text, m.index!, start, spans.at(-1)?.[1] ?? 0) ?? negatedEnd(text, start, true);
     const whole = negatedEnd(text, start, false);
     if (whole > end) looks.push({ span: spans.length, end: whole });
     spans.push([start, end]);
@@ -543,8 +583,11 @@ const TONED_OCCASION: Record<string, string> = {
   sporty: 'sport',
 };
 
+// "love it", "nice one", "much appreciated": pleased with what was shown, said as thanks.
 const THANKS =
-  /\b(?:thanks|thank you|thx|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing)\b/;
+  /\b(?:thanks|thank you|thx|ty|ta|cheers|great|perfect|awesome|lovely|cool|ok|okay|brilliant|amazing|nice (?:one|1)|much appreciated|appreciate it|love (?:it|them|that|this|these|those))\b/;
+const PLEASED =
+  /^ ?(?:(?:oh |ah )?(?:nice (?:one|1)|love (?:it|them|that|this|these|those))(?: (?:thanks|thank you|cheers|mate|x+))?(?: [!.,])* ?)+$/;
 /** "thanks for your help": the help thanked for asks for nothing. */
 const HELP_THANKED =
   /\b(?:thanks|thank you|thx|cheers)(?: (?:so|very) much)? (?:for|4) (?:all )?(?:your |ur |the |that )?(?:help|helping)\b/g;
@@ -574,10 +617,11 @@ const BAG_WORDS = KINDS.filter((k) => k.category === 'BAG')
   .join('|');
 /**
  * "small", "medium", "large" as a size: not how an item fits or packs ("runs small", "too big"),
- * nor how a child is built ("he's 6 but small", "tall for her age").
+ * nor how a child is built ("he's 6 but small", "tall for her age"), nor which child wears a size
+ * ("the small one a 13", "the small one is a 13").
  */
 const SIZE_WORDS = new RegExp(
-  String.raw`(?<!\b(?:too|so|bit|very|packs|packs down|folds|folds down|runs|run|fits|fit|comes up|come up|but|quite|rather|pretty|really) )\b(small|medium|large)\b(?! (?:${BAG_WORDS}|amount|budget|family|group|number)\b)(?! for (?:his|her|their|its|my|our|your|an?) (?:age|\d))`,
+  String.raw`(?<!\b(?:too|so|bit|very|packs|packs down|folds|folds down|runs|run|fits|fit|comes up|come up|but|quite|rather|pretty|really) )\b(small|medium|large)\b(?! (?:${BAG_WORDS}|amount|budget|family|group|number)\b)(?! (?:1|one)(?:'s| is| wears?| takes?| needs?)? (?:an? |size |age )?\d)(?! for (?:his|her|their|its|my|our|your|an?) (?:age|\d))`,
   'g',
 );
 /**
@@ -708,6 +752,15 @@ const SHOE_SIZE_AFTER_ITEM = new RegExp(
   String.raw`(?<![\w-])(?:${SHOE_WORD})(?: [,.])? ((?:1[0-3]|[1-9])(?:\.5)?)\b${NOT_A_SIZE_AFTER}(?! ?(?:weeks?|days?|hours?|mins?|minutes?|inch(?:es)?|in|cm|mm|high|heels?|kids|children|people|of|x|for under|(?:and|&|or|,) ?\d)\b)(?! ?["'])`,
   'g',
 );
+/**
+ * "trainers 4 or 5", "boots 8/9", "trainers 3-4": two neighbouring shoe sizes (a whole or half size
+ * apart) right after the shoes, both the size; not money, an age, a count or a time after them
+ * ("trainers 3-4 quid", "trainers 2-3 pairs", "boots 1-2 days", "trainers 3-4 years").
+ */
+const SHOE_SIZES_AFTER_ITEM = new RegExp(
+  String.raw`(?<![\w-])(?:${SHOE_WORD})(?: [,.])? ((?:1[0-3]|[1-9])(?:\.5)?) ?(?:or|\/|-|–) ?((?:1[0-3]|[1-9])(?:\.5)?)\b${NOT_A_SIZE_AFTER}(?! ?(?:weeks?|days?|hours?|mins?|minutes?|inch(?:es)?|in|cm|mm|high|heels?|kids|children|people|of|x|for under)\b)(?! ?["'])`,
+  'g',
+);
 const WAIST_AFTER_ITEM =
   /\b(?:jeans|trousers|chinos|pants|cords|slacks|denims)(?: ,)? (2[6-9]|3\d|4[0-4])\b(?![.,]\d)(?! ?(?:-|–|to|or|and|ish|max(?:imum)?|tops|at most|each|apiece|total|a pair|for (?:both|the (?:two|pair|lot|set)|everything|all)|\$|£|€|dollars?|bucks|pounds?|quid|euros?|eur|usd|gbp|years?|yrs?|y|yo|year olds?|k|%|pairs?|percent|off)\b)(?! ?[$£€%])/g;
 
@@ -777,12 +830,41 @@ const LETTERS = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', 'XXXL'];
 const LETTER_PAIR =
   /(?<![\w&'-])(xxs|xs|s|m|l|xl|xxl|2xl)(?:-|–|\/)(xs|s|m|l|xl|xxl|xxxl|2xl|3xl)(?![\w&'-])/g;
 
+/**
+ * A size's country said in words or after "size": "eu size 38", "european 38", "38 continental",
+ * "size 10 us", "size 10 american" are EU 38 and US 10, as "eu 38" and "us 10" are. "us" is a
+ * country only beside "size" and after no verb it could be the object of ("find us size 10 boots").
+ */
+const SYSTEM_WORD_BEFORE =
+  /(?<!\b(?:find|get|show|send|give|help|buy|let|for|to|with|tell|bring|order|fit|fits|suit|suits|told|asked|sent) )\b(eu|us|uk|european|continental|american|usa)(?: sizes?| sizing)? (\d{1,2}(?:\.5)?)\b/g;
+const SYSTEM_WORD_AFTER =
+  /\b(?:(?:size|sz) (\d{1,2}(?:\.5)?) (us|usa|american|european|continental)|(\d{2}) (european|continental))(?: sizes?| sizing)?\b/g;
+const SYSTEM_OF: Record<string, string> = {
+  eu: 'eu',
+  european: 'eu',
+  continental: 'eu',
+  us: 'us',
+  usa: 'us',
+  american: 'us',
+  uk: 'uk',
+};
+const systemsNamed = (text: string) =>
+  /\b(?:eu|us|uk|european|continental|american|usa)\b/.test(text)
+    ? text
+        .replace(SYSTEM_WORD_BEFORE, (_m, sys: string, n: string) => `${SYSTEM_OF[sys]} ${n}`)
+        .replace(
+          SYSTEM_WORD_AFTER,
+          (_m, n1: string | undefined, sys1: string | undefined, n2: string, sys2: string) =>
+            n1 ? `${SYSTEM_OF[sys1!]} ${n1}` : `${SYSTEM_OF[sys2]} ${n2}`,
+        )
+    : text;
+
 function readSizes(said: string, ages: number[]): string[] {
   // "42 eu", "5 uk": the system after the number, as before it.
   // Not a number said after its own system: "uk 5 eu 38" is UK 5 and EU 38; nor a system with its
   // own number after it: "size 10 (eu 38)" is size 10 and EU 38.
   const baby = readBabySizes(
-    spokenSizes(said)
+    systemsNamed(spokenSizes(said))
       .replace(
         /(?<!\b(?:eu|us|uk|au) ?)\b(\d{1,2}(?:\.5)?) ?(eu|uk)\b(?! ?\d{1,2}(?:\.5)?\b(?! ?(?:eu|uk)\b))/g,
         '$2 $1',
@@ -910,6 +992,11 @@ function readSizes(said: string, ages: number[]): string[] {
   // "shoes number 34": a shoe size as many languages name it.
   if (SHOE_WORDS.test(text)) for (const m of text.matchAll(SHOE_NUMBER)) add(m[1]!);
   if (SHOE_WORDS.test(text)) for (const m of text.matchAll(SHOE_SIZE_AFTER_ITEM)) add(m[1]!);
+  if (SHOE_WORDS.test(text))
+    for (const m of text.matchAll(SHOE_SIZES_AFTER_ITEM)) {
+      const step = Number(m[2]) - Number(m[1]);
+      if (step === 0.5 || step === 1) for (const n of [m[1]!, m[2]!]) add(n);
+    }
   // "jeans 32", "chinos, 34": a bare figure a waist can be, right after trousers, is the waist
   // (not a price: "jeans 30 max", "jeans 40 quid", "shorts 30 each"; nor an age or a count).
   for (const m of text.matchAll(WAIST_AFTER_ITEM)) add(m[1]!);
@@ -1337,7 +1424,7 @@ function intentOf(r: Reading): Reading['intent'] {
   // Washing, ironing or mending what is owned ("how do i get a stain out of a white shirt") too.
   if (
     offTopic(r) ||
-    AFTER_SALES.test(r.text) ||
+    (AFTER_SALES.test(r.text) && !FOUND_AGAIN.test(r.text)) ||
     WEIGHT_LOSS.test(r.text) ||
     CREATIVE_TASK.test(r.text) ||
     CLOTHES_CARE.test(r.text) ||
@@ -1356,6 +1443,8 @@ function intentOf(r: Reading): Reading['intent'] {
   // when an item is said with them, or is in the brief already: a clarify then searches on).
   if (r.kinds.length === 0 && states(r) === r.colors.length && BRIGHT_ALONE.test(r.text)) return 'clarify';
   if (states(r) > 0) return 'search';
+  // "nice one", "love them!": pleased with what was shown, not shopping for something nice.
+  if (PLEASED.test(r.text)) return 'thanks';
   if (SHOPPING.test(r.text.replace(HELP_THANKED, ' ')) || DECLINED.test(r.text) || ANSWER.test(r.text))
     return 'clarify';
   if (GREETING.test(r.text)) return 'clarify';

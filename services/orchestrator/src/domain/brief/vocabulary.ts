@@ -1129,7 +1129,7 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
   [/\bspring(?:time)?\b/, 'SPRING'],
   [
     new RegExp(
-      String.raw`\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?|countr(?:y|ies)|places?|climates?)\b|\bhot holidays?\b${HOLIDAY_THING}|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b`,
+      String.raw`\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?|countr(?:y|ies)|places?|climates?)\b|\bhot holidays?\b${HOLIDAY_THING}|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b|\b(?:for|in|during|with) (?:the |this |all this |all the )?heat\b(?![ -]?(?:resistant|proof|packs?|pads?|press|transfers?|tech|gun|rash)\b)`,
     ),
     'SUMMER',
   ],
@@ -1138,7 +1138,8 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
     /\bwint(?:er|ry)\b|\bsnow(?:y|ing|s)?\b|\bfreezing\b|\bcold (?:weather|days?|out)\b|\bwhen it'?s (?:super |really |so )?cold\b|\bicy\b|\b(?:it'?s|it is|getting|turning|gets|got|going to be|gonna be)(?: (?:a lot|much|a bit|really|so|very|way))? (?:colder|chilly|chillier|nippy|nippier|parky)\b/,
     'WINTER',
   ],
-  // Warm clothes ("something warmer", "a warm coat", "thermals") are for the cold; warm weather
+  // Warm clothes ("something warmer", "a warm coat", "thermals") are for the cold ("not too warm",
+  // "too warm" say the opposite, no season); warm weather
   // ("warm days", "when it's warm") is summer's; "warm colours" are a palette, no season.
   [
     new RegExp(
@@ -1148,7 +1149,7 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
   ],
   [
     new RegExp(
-      String.raw`\b(?<!it'?s (?:super |really |so )?)warm(?:er|est)?\b(?! (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|colou?rs?|tones?|shades?)\b)(?! holidays?\b${HOLIDAY_THING})|\btherm(?:al|als)\b`,
+      String.raw`\b(?<!it'?s (?:super |really |so )?)(?<!\b(?:not|nothing|isn'?t|too|overly)(?: too| so| very| overly)? )warm(?:er|est)?\b(?! (?:weather|days?|climates?|countr(?:y|ies)|places?|out(?:side)?|spells?|colou?rs?|tones?|shades?)\b)(?! holidays?\b${HOLIDAY_THING})|\btherm(?:al|als)\b`,
     ),
     'WINTER',
   ],
