@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createAuditWriter } from '@hs/audit-client';
 import {
   createHouseholdMembers,
@@ -201,7 +202,8 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
       if (purge) clearInterval(purge);
       if (firstPurge) clearTimeout(firstPurge);
       await sweeping;
-      await purging;
+      // A purge under way gets a moment (a Firestore backlog takes longer; the next one goes on).
+      await Promise.race([purging, delay(2000, undefined, { ref: false })]);
       await instances.retire().catch((err) => log?.warn({ err }, 'bridge instance not retired'));
     });
   }

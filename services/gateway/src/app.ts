@@ -1,4 +1,4 @@
-import { setImmediate } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate } from 'node:timers/promises';
 import { createAuditWriter } from '@hs/audit-client';
 import type { ServiceName } from '@hs/contracts';
 import {
@@ -42,6 +42,7 @@ const RATE_LIMIT_PURGE_INTERVAL_MS = 60_000;
 /** Expired idempotency records and checkout tokens are purged hourly, and once soon after boot. */
 const HOURLY_PURGE_MS = 3_600_000;
 const FIRST_PURGE_DELAY_MS = 60_000;
+const PURGE_WAIT_AT_CLOSE_MS = 2000;
 /** Batches of checkout tokens one purge may delete (200 each): up to 5,000 an hour. */
 const CHECKOUT_TOKEN_PURGE_BATCHES = 25;
 
@@ -184,8 +185,9 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       clearInterval(purge);
       clearTimeout(firstPurge);
       clearInterval(windowPurge);
-      // A purge under way finishes before the store closes under it.
-      await purging;
+      // A purge under way gets a moment to finish before the store closes under it; on Firestore
+      // a backlog takes minutes, and what it leaves the next purge takes.
+      await Promise.race([purging, delay(PURGE_WAIT_AT_CLOSE_MS, undefined, { ref: false })]);
       await ctx.audit.outbox?.stop();
     });
   }

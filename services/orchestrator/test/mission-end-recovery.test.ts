@@ -148,6 +148,38 @@ describe('an end whose process died before its follow-up', () => {
     expect(await stored(m.mission_id)).not.toHaveProperty('end_pending');
   });
 
+  it("is followed up once when the agent's ending turn failed halfway (the audit store failing once)", async () => {
+    await build();
+    const m = await createMission(app, 'INTERACTIVE', 'find me a linen shirt');
+    peers.calls.length = 0;
+    // The turn's other entries go through; the end's entry finds the store away.
+    const real = app.ctx.audit.record.bind(app.ctx.audit);
+    const record = vi.spyOn(app.ctx.audit, 'record').mockImplementation(async (...args) => {
+      if (args[1].action === 'MISSION_COMPLETED') throw new Error('store away');
+      return real(...args);
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${M}/${m.mission_id}/chat`,
+      headers: as(OWNER),
+      payload: { message: 'done' },
+    });
+    record.mockRestore();
+    const requestId = String(res.headers['x-request-id']);
+    // Whatever the turn answered, the end is stored with the agent's mark.
+    expect(await stored(m.mission_id)).toMatchObject({
+      state: 'DONE',
+      end_pending: true,
+      ended_by: { by: 'agent', actor_id: OWNER, request_id: requestId },
+    });
+    expect(delivered(m.mission_id).ends).toEqual([]);
+
+    expect(await recoverMissionEnds(app.ctx, { now: later() })).toBe(1);
+    expectFollowedUpOnce(m.mission_id, 'MISSION_COMPLETED', OWNER, requestId);
+    expect(delivered(m.mission_id).ends[0]).toMatchObject({ detail: { endedBy: 'agent' } });
+    expect(await stored(m.mission_id)).not.toHaveProperty('end_pending');
+  });
+
   it('queues nothing twice when the process died after the follow-up but before removing the mark', async () => {
     await build();
     const m = await createMission(app, 'INTERACTIVE', 'find me a linen shirt');

@@ -99,21 +99,6 @@ export function createIdempotencyStore(
       return openBody(record.sealedBody, scope, key);
     },
     /**
-     * What a retry under this key would meet: `running` while a first attempt holds it (the retry
-     * is answered 409 and runs nothing), the stored answer when it holds one (as storedAnswer), or
-     * null (the retry runs, or the key is unknown).
-     */
-    async held(
-      scope: string,
-      key: string,
-      now = Date.now(),
-    ): Promise<{ running: true } | { answer: unknown } | null> {
-      const record = await records.get(recordId(scope, key));
-      if (record === null || record.expiresAt <= now + STORED_ANSWER_MARGIN_MS) return null;
-      if (record.state === 'RUNNING') return record.leaseUntil > now ? { running: true } : null;
-      return { answer: openBody(record.sealedBody, scope, key) };
-    },
-    /**
      * Runs `exec` once per (scope, key): replays a stored success, refuses a different body
      * (422) or a concurrent retry (409). Without a key it just runs.
      */

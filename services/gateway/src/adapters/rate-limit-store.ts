@@ -2,7 +2,7 @@
 // gateway's own store, so every replica counts the same fixed windows: a limit holds across
 // replicas and restarts. One document per key (a client address or a user and what they do).
 import { createHash } from 'node:crypto';
-import { type Collection, type CollectionOptions, deleteExpired, type Store } from '@hs/store';
+import { ABORT, type Collection, type CollectionOptions, deleteExpired, type Store } from '@hs/store';
 
 export type Window = { key: string; count: number; startedAt: number; expiresAt: number };
 type Incremented = { current: number; ttl: number };
@@ -27,6 +27,23 @@ export async function countHit(
       : { ...w, count: w.count + 1 },
   );
   return { current: doc!.count, ttl: Math.max(0, doc!.startedAt + windowMs - now) };
+}
+
+/**
+ * Takes back one hit counted in `key`'s window that ends at `expiresAt` (a request that turned out
+ * to run nothing). A window that has ended since, or a newer one, is left as it is.
+ */
+export function createHitRefunds(store: Store) {
+  const windows = store.collection<Window>('rate_limits', RATE_LIMIT_COLLECTIONS.rate_limits);
+  return {
+    async refund(key: string, expiresAt: number, now = Date.now()): Promise<void> {
+      await windows.update(windowId(key), (w) =>
+        w && w.count > 0 && w.expiresAt > now && Math.abs(w.expiresAt - expiresAt) < 1000
+          ? { ...w, count: w.count - 1 }
+          : ABORT,
+      );
+    },
+  };
 }
 
 /** The store class @fastify/rate-limit instantiates (its `store` option). */

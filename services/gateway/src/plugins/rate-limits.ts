@@ -2,14 +2,16 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { AppError, type Caller, createMissionLookup, rateLimited, type ServiceApp } from '@hs/service-kit';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { replaysWithoutWork } from '../adapters/idempotent-forward.ts';
-import { sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
+import { createHitRefunds, sharedRateLimitStore } from '../adapters/rate-limit-store.ts';
 import type { GatewayContext } from '../context.ts';
 import { clientAddressKey } from '../domain/client-address.ts';
-import { IDEMPOTENCY_KEY } from '../domain/idempotency.ts';
+import { IDEMPOTENCY_KEY, IDEMPOTENCY_MESSAGES } from '../domain/idempotency.ts';
 import { accessHousehold } from './household-access.ts';
 import { idempotencyScope } from './idempotency-key.ts';
 
 const MINUTE_MS = 60_000;
+/** The window a request's hit was counted in, for a keyed retry that may turn out to run nothing. */
+const countedHits = new WeakMap<FastifyRequest, { key: string; expiresAt: number }>();
 
 /** Which requests one per-minute limit counts: a route, and for a wildcard route which of its paths. */
 export type LimitedRoute = {
@@ -30,7 +32,7 @@ type Rule = LimitedRoute & {
    * every request within the limit a lookup.
    */
   exists?: (request: FastifyRequest) => Promise<void>;
-  /** A keyed retry that runs nothing (see runsNothing) is not counted. */
+  /** A keyed retry that runs nothing (see replaysAnswer and the onError hook) is not counted. */
   keyedRetriesFree?: boolean;
 };
 
@@ -113,21 +115,30 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
     }
   };
   /**
-   * A keyed retry that runs nothing: its first attempt still holds the key (409 with Retry-After:
-   * a client doing as told must not spend its budget waiting for a slow turn), or it is answered
-   * from the stored reply (no demotion since, not a streamed turn), so a client can recover a
-   * reply it lost (a 504) even over the limit. Any other goes on to the service and runs.
+   * A keyed retry answered from the stored reply (no demotion since, not a streamed turn): it runs
+   * nothing, so it is neither counted nor refused, and a client recovers a reply it lost (a 504)
+   * even over the limit. A stored answer stays one for the request's time (it outlives it by a
+   * minute), unlike a key still running, whose first attempt may fail and free the key for this
+   * very request: such a retry is counted, and given back once it is answered 409 (see below).
    */
-  const runsNothing = async (request: FastifyRequest): Promise<boolean> => {
+  const replaysAnswer = async (request: FastifyRequest): Promise<boolean> => {
     if (!request.user || request.headers['idempotency-key'] === undefined) return false;
     const { scope, key } = idempotencyScope(request, request.user.userId);
     if (key === undefined || !IDEMPOTENCY_KEY.test(key)) return false;
-    const held = await ctx.buyflow.idempotency.held(scope, key);
-    if (held === null) return false;
-    if ('running' in held) return true;
+    const kept = await ctx.buyflow.idempotency.storedAnswer(scope, key);
+    if (kept === null) return false;
     const access = await accessHousehold(ctx.households, request, (request.params as HouseholdParams).id);
-    return replaysWithoutWork(held.answer, access.member.role);
+    return replaysWithoutWork(kept, access.member.role);
   };
+  const refunds = createHitRefunds(ctx.store);
+  // A retry answered 409 because its key's first attempt still runs ran nothing: its hit is given
+  // back, so a client retrying as told (Retry-After: 1) during a slow turn keeps its budget.
+  app.addHook('onError', async (request, _reply, error) => {
+    const counted = countedHits.get(request);
+    if (!counted || !(error instanceof AppError) || error.message !== IDEMPOTENCY_MESSAGES.running) return;
+    countedHits.delete(request);
+    await refunds.refund(counted.key, counted.expiresAt).catch(() => {});
+  });
   await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(ctx.store) as never });
   const rules: Rule[] = (
     [
@@ -161,9 +172,14 @@ export async function registerRateLimits(app: ServiceApp, ctx: GatewayContext): 
       if (request.method !== rule.method) return;
       if (rule.covers && !rule.covers((request.params as HouseholdParams)['*'] ?? '')) return;
       // Neither counted nor refused (one store read, only for a keyed request).
-      if (rule.keyedRetriesFree && (await runsNothing(request))) return;
+      if (rule.keyedRetriesFree && (await replaysAnswer(request))) return;
       const result = await check(request);
-      if (result.isAllowed || !result.isExceeded) return;
+      if (result.isAllowed) return;
+      if (!result.isExceeded) {
+        if (rule.keyedRetriesFree && request.headers['idempotency-key'] !== undefined)
+          countedHits.set(request, { key: result.key, expiresAt: Date.now() + result.ttl });
+        return;
+      }
       await rule.exists?.(request);
       const retryAfter = Math.max(1, result.ttlInSeconds);
       throw rateLimited(`Too many requests; retry in ${retryAfter} s`, retryAfter);
