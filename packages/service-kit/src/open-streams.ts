@@ -55,12 +55,21 @@ export function openStreamCount(server: object): number {
 export function wantsEventStream(request: { headers: { accept?: string | string[] } }): boolean {
   const accept = request.headers.accept;
   if (typeof accept !== 'string') return false;
-  // Media ranges are read one by one: `text/event-streamx` names another type, and `q=0` says
-  // the type is NOT acceptable (RFC 9110 section 12.5.1).
-  return accept.split(',').some((range) => {
-    const [type, ...params] = range.split(';');
-    if (type?.trim().toLowerCase() !== 'text/event-stream') return false;
+  const stream = qualityOf(accept, 'text/event-stream');
+  // Named with a q above 0 (q=0 says NOT acceptable, RFC 9110 section 12.5.1), and not below JSON.
+  return stream > 0 && stream >= qualityOf(accept, 'application/json');
+}
+
+/** The highest q an Accept header gives `type` by name (0 when it does not name it). */
+function qualityOf(accept: string, type: string): number {
+  let best = 0;
+  for (const range of accept.split(',')) {
+    const [name, ...params] = range.split(';');
+    // Compared whole: `text/event-streamx` names another type.
+    if (name?.trim().toLowerCase() !== type) continue;
     const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+    const value = q === undefined ? 1 : Number(q.slice(2));
+    if (value > best) best = value;
+  }
+  return best;
 }

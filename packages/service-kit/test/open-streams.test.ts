@@ -64,7 +64,7 @@ describe('wantsEventStream', () => {
   it('reads Accept as media types are compared: without regard to case, among other types', () => {
     expect(wantsEventStream({ headers: { accept: 'text/event-stream' } })).toBe(true);
     expect(wantsEventStream({ headers: { accept: 'Text/Event-Stream' } })).toBe(true);
-    expect(wantsEventStream({ headers: { accept: 'application/json, text/event-stream;q=0.9' } })).toBe(true);
+    expect(wantsEventStream({ headers: { accept: 'text/html, text/event-stream;q=0.9' } })).toBe(true);
     expect(wantsEventStream({ headers: { accept: 'application/json' } })).toBe(false);
     expect(wantsEventStream({ headers: {} })).toBe(false);
   });
@@ -76,6 +76,10 @@ describe('wantsEventStream', () => {
     expect(wants('text/event-stream;q=0')).toBe(false);
     expect(wants('application/json, text/event-stream; q=0.0')).toBe(false);
     expect(wants(' text/event-stream ; charset=utf-8')).toBe(true);
-    expect(wants('text/event-stream;q=0.1, application/json')).toBe(true);
+    expect(wants('text/event-stream;q=0.1, application/json;q=0.05')).toBe(true);
+    // A client that prefers JSON gets JSON.
+    expect(wants('text/event-stream;q=0.1, application/json')).toBe(false);
+    expect(wants('application/json, text/event-stream;q=0.9')).toBe(false);
+    expect(wants('text/event-stream, application/json')).toBe(true);
   });
 });
