@@ -1,3 +1,4 @@
+import { THEY_CHILD_AGE } from './price.ts';
 import { KINDS } from './vocabulary.ts';
 
 /**
@@ -53,7 +54,7 @@ const ONE_AGE = new RegExp(
     String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|middle one|little one|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(\d{1,2})[ -]?${YEARS_OLD}`,
     String.raw`\bage(?:d|s)? (\d{1,2})\b${NOT_MONTHS}`,
-    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned |${ABOUT})?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned |(?<!\bthey(?:'?re| are) )${ABOUT}|(?<=\bthey(?:'?re| are) )${ABOUT}${THEY_CHILD_AGE})?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\bturn(?:ing|ed|s)? (\d{1,2})\b${NOT_MONTHS}`,
     // "dungarees, 3 years": a kids' size as shops label it, right after the item.
     String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(\d{1,2}) ?(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,

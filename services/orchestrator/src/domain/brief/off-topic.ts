@@ -57,13 +57,30 @@ export const AFTER_SALES = new RegExp(
 );
 
 /**
+ * After the sale, past sending a thing back: a refund, a returns label or policy, where an order
+ * is, cancelling it. Nothing asked again beside them makes the message a search.
+ */
+export const ORDER_ADMIN = new RegExp(
+  [
+    String.raw`\b(?:return|send) (?:it|them|this|that|these|those|the \w+|my \w+|our \w+) for a refund\b`,
+    String.raw`\b(?:returns? (?:policy|label|form|window|period|address)|refunds?|refunded|money back)\b`,
+    String.raw`\b(?:where(?:'s| is| are)|track|tracking|status of|cancel|change) (?:my|our|the) (?:order|orders|parcel|package|delivery|purchase)\b`,
+    String.raw`\b(?:order|parcel|package|delivery)(?: still)? (?:hasn'?t|has not|never|didn'?t|did not|not) (?:arrived|come|turned up|shown up|been delivered)\b`,
+    String.raw`\b(?:has|have|did|was|were) (?:my|our|the) (?:order|orders|parcel|package|delivery) (?:shipped|been|arrived|gone|left|come|dispatched|sent)\b|\border (?:status|number|tracking|confirmation)\b`,
+    String.raw`\bwhen (?:will|does|is) (?:my|our|the|it) (?:order |parcel |package |delivery )?(?:arrive|come|be delivered|get here)\b`,
+  ].join('|'),
+);
+
+/**
  * Beside a return or an exchange, the same thing asked for again in another size or colour ("can
  * you find it in a 10 instead", "do you have it in a bigger size", "same trainers in a 5 please"):
  * that is a search, the return itself aside. A refund, a label or an order's whereabouts stays
  * after the sale ("can i get a refund on the size 10 dress").
  */
+// "same trainers in a 5" starts its clause ("need to send them back, same trainers in a 5"): not
+// "a refund on the same trainers in a 5", nor "same trainers in a 5 were sent back".
 export const FOUND_AGAIN =
-  /\b(?:(?:can|could) you (?:find|get|look for|search for|show me)|(?:do|have) you (?:have|got)|have you got|find me|show me|look for|search for) (?:it|them|this|that|these|those|one|the same|(?:the |a |an )?same (?:[a-z-]+ )?)?\s?(?:but )?(?:in (?:a |an |size )?(?:\d{1,2}(?:\.5)?|xs|s|m|l|xl|xxl|small|medium|large|bigger|smaller|larger|another)|instead)\b|\bsame (?:[a-z-]+ ){0,2}(?:but )?in (?:a |an |size )?(?:\d{1,2}(?:\.5)?|xs|s|m|l|xl|xxl|small|medium|large|bigger|smaller|larger)\b/;
+  /\b(?:(?:can|could) you (?:find|get|look for|search for|show me)|(?:do|have) you (?:have|got)|have you got|find me|show me|look for|search for) (?:it|them|this|that|these|those|one|the same|(?:the |a |an )?same (?:[a-z-]+ )?)?\s?(?:but )?(?:in (?:a |an |size )?(?:\d{1,2}(?:\.5)?|xs|s|m|l|xl|xxl|small|medium|large|bigger|smaller|larger|another)|instead)\b|(?:^ ?|[,.;:!?] |\b(?:and|but|so|then|just|or|please) )(?:the |a |an )?same (?:[a-z-]+ ){0,2}(?:but )?in (?:a |an |size )?(?:\d{1,2}(?:\.5)?|xs|s|m|l|xl|xxl|small|medium|large|bigger|smaller|larger)\b(?! (?:was|were|is|are|has|have|had|got|came|arrived|went|didn'?t|did not|doesn'?t)\b)/;
 
 /**
  * Asking how to make someone lose weight or diet ("how do i make my daughter lose weight for her

@@ -21,7 +21,8 @@ const CUR = CURRENCY;
 // A height or length is none ("about 152 cm", "1m50", "4 ft").
 // A baby's age is none: "up to 3 months", "under 6 weeks" are sizes (baby-sizes.ts); nor is a bare
 // "m" ("snowsuit up to 6m" a size, "a scarf up to 2m long" a length).
-export const NOT_SIZE_COUNT = String.raw`(?! ?(?:sizes|size (?:bigger|smaller|larger|up|down)|months?|mnths?|mths?|mos|weeks?|wks?|cm|cms|centimet(?:re|er)s?|mm|metres?|meters?|ft|feet|foot|inch(?:es)?)\b)(?!m ?\d)(?!m(?![\w&]))`;
+// An age coming ("he's coming up to 3", "my son is coming up to 10") is none: no ceiling of 3.
+export const NOT_SIZE_COUNT = String.raw`(?<!\b(?:he'?s|she'?s|hes|shes|they'?re|theyre|is|are|son|daughter|boy|girl|one) coming up to (?:1[0-7]|[1-9]))(?! ?(?:sizes|size (?:bigger|smaller|larger|up|down)|months?|mnths?|mths?|mos|weeks?|wks?|cm|cms|centimet(?:re|er)s?|mm|metres?|meters?|ft|feet|foot|inch(?:es)?)\b)(?!m ?\d)(?!m(?![\w&]))`;
 const ITEM_WORDS = KINDS.flatMap((k) => k.words)
   .sort((a, b) => b.length - a.length)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
@@ -101,8 +102,17 @@ const round = (v: number) => Math.round(v);
 const DASH = new RegExp(String.raw`${NOT_SIZE}${MONEY}\s*(?:-|–|to)\s*${MONEY}(\s*(?:${CUR}|range|price))?`);
 const BETWEEN = new RegExp(String.raw`\b(?:between|from)\s+${MONEY}\s*(?:and|to|-|–)\s*${MONEY}`);
 // "around the 60 mark" is around 60.
-/** "she's about 6", "he is around 4": a child's age near enough, no price. */
-export const NO_AGE_BEFORE = String.raw`(?<!\b(?:he'?s|she'?s|hes|shes|they'?re|theyre|(?:he|she|they) (?:is|are|must be|will be))\s)`;
+/**
+ * After "they're about", a child's age: a figure a child can be, without money's words after it
+ * ("they're around 15 each", "they're about 8 in the shop", "they're about 20" are what they cost).
+ */
+export const THEY_CHILD_AGE = String.raw`(?=(?:1[0-7]|[1-9])\b(?! ?(?:each|apiece|a piece|on sale|online|in (?:the )?(?:shop|shops|store|stores|sale)|at|there|new|full price|usually|normally|too much|too expensive)\b))`;
+/**
+ * "she's about 6", "he is around 4": a child's age near enough, no price. After "they" only a
+ * child's age said as one ("they're about 6 and 9"), never what they cost ("they're about 20",
+ * "those boots, they're around 60", "they're around 15 each").
+ */
+export const NO_AGE_BEFORE = String.raw`(?<!\b(?:he'?s|she'?s|hes|shes|(?:he|she) (?:is|must be|will be))\s)(?!(?<=\b(?:they'?re|theyre|they (?:are|must be|will be))\s)(?:${AROUND})\s+${THEY_CHILD_AGE})`;
 const AROUND_AMOUNT = new RegExp(
   String.raw`${NO_AGE_BEFORE}\b(?:${AROUND})\s+(?:a\s|the\s(?=\S+\s(?:mark|region|range)\b))?${MONEY}`,
 );

@@ -15,6 +15,7 @@ import {
   CREATIVE_TASK,
   FOUND_AGAIN,
   OFF_TOPIC_SUBJECT,
+  ORDER_ADMIN,
   OTHER_GOODS,
   OTHERS_DATA,
   SEXUALISED,
@@ -416,7 +417,7 @@ function brightSaidNo(negated: string): string {
 
 /** The words a colour is said with before its item: an article, a use ("navy not black school shoes"). */
 const CONTRAST_FILLER =
-  /^(?:an?|school|rain|winter|summer|party|work|sports?|gym|dance|swim|beach|snow|ski|,)$/;
+  /^(?:an?|school|rain|winter|summer|party|work|sports?|gym|dance|swim|beach|snow|ski|wedding|prom|christening|communion|bridesmaid|formal|football|running|walking|hiking|riding|ballet|,)$/;
 /**
  * "a red, not a blue dress", "black no white trainers", "navy not black school shoes": a colour said
  * alone, then "not" or "no" and another colour with the item. The item is the one asked for, in
@@ -630,7 +631,7 @@ const SIZE_WORDS = new RegExp(
  * "my"… the verb may go unsaid ("her sister a 6", "the little one a 12").
  */
 const WEARER =
-  '(?:sons?|daughters?|husband|wife|partner|boys?|girls?|kids?|child|toddler|teen|teenager|eldest|oldest|youngest|little one|mum|mom|dad|mother|father|grandson|granddaughter|nephew|niece|brother|sister|twins|(?:older|oldest|elder|eldest|younger|youngest|little|littlest|big|bigger|biggest|small|smaller|other|middle|first|second|baby) (?:1|one)|other|(?<=(?:^ ?|[,;:] |\\band |\\bthe |\\bthen |\\bwhile |\\bbut |\\d ))(?:1|one))';
+  '(?:sons?|daughters?|husband|wife|partner|boys?|girls?|kids?|child|toddler|teen|teenager|eldest|oldest|youngest|little one|mum|mom|dad|mother|father|grandson|granddaughter|nephew|niece|brother|sister|twins|(?:older|oldest|elder|eldest|younger|youngest|little|littlest|big|bigger|biggest|small|smaller|smallest|large|larger|largest|medium|other|middle|first|second|baby) (?:1|one)|other|(?<=(?:^ ?|[,;:] |\\band |\\bthe |\\bthen |\\bwhile |\\bbut |\\d ))(?:1|one))';
 /** "she's actually a 1 now", "he is now a 5", "i usually take a 12": a word of time or habit between. */
 const WEARS_ADVERB =
   '(?: (?:actually|now|currently|probably|usually|normally|generally|typically|mostly|still|really|already|just|definitely|more like|nearly|almost))?';
@@ -756,9 +757,13 @@ const SHOE_SIZE_AFTER_ITEM = new RegExp(
  * "trainers 4 or 5", "boots 8/9", "trainers 3-4": two neighbouring shoe sizes (a whole or half size
  * apart) right after the shoes, both the size; not money, an age, a count or a time after them
  * ("trainers 3-4 quid", "trainers 2-3 pairs", "boots 1-2 days", "trainers 3-4 years").
+ * Only the message's end, a stop or a little word of the sentence may follow the pair: any other
+ * word counts or measures something ("trainers 4 or 5 options", "2 or 3 colours", "4 or 5 stars",
+ * "4 or 5 miles", "2 or 3 times a week", "9 or 10 am", "3/4 length").
  */
+const SHOE_PAIR_END = String.raw`(?= ?(?:$|[,.!?;:)]|(?:for|please|pls|plz|my|his|her|their|our|the|and|maybe|or|thanks|thank|thx|ta|cheers|x+|if|would|should|will|ideally|probably|depending|budget|under|max|wide|in|he|she|they|we|i|is|are|boy|girl|son|daughter)\b))`;
 const SHOE_SIZES_AFTER_ITEM = new RegExp(
-  String.raw`(?<![\w-])(?:${SHOE_WORD})(?: [,.])? ((?:1[0-3]|[1-9])(?:\.5)?) ?(?:or|\/|-|–) ?((?:1[0-3]|[1-9])(?:\.5)?)\b${NOT_A_SIZE_AFTER}(?! ?(?:weeks?|days?|hours?|mins?|minutes?|inch(?:es)?|in|cm|mm|high|heels?|kids|children|people|of|x|for under)\b)(?! ?["'])`,
+  String.raw`(?<![\w-])(?:${SHOE_WORD})(?: [,.])? ((?:1[0-3]|[1-9])(?:\.5)?) ?(?:or|\/|-|–) ?((?:1[0-3]|[1-9])(?:\.5)?)\b${NOT_A_SIZE_AFTER}(?! ?(?:weeks?|days?|hours?|mins?|minutes?|inch(?:es)?|in|cm|mm|high|heels?|kids|children|people|of|x|for under)\b)(?! ?["'])${SHOE_PAIR_END}`,
   'g',
 );
 const WAIST_AFTER_ITEM =
@@ -835,8 +840,14 @@ const LETTER_PAIR =
  * "size 10 us", "size 10 american" are EU 38 and US 10, as "eu 38" and "us 10" are. "us" is a
  * country only beside "size" and after no verb it could be the object of ("find us size 10 boots").
  */
-const SYSTEM_WORD_BEFORE =
-  /(?<!\b(?:find|get|show|send|give|help|buy|let|for|to|with|tell|bring|order|fit|fits|suit|suits|told|asked|sent) )\b(eu|us|uk|european|continental|american|usa)(?: sizes?| sizing)? (\d{1,2}(?:\.5)?)\b/g;
+// "us" is the country only where a pronoun cannot be: at the start of a clause or after a word a
+// country or a size's system follows ("in the us size 10", "a us size 8", "she wears us size 6"),
+// never after a verb or a preposition ("find us size 10", "both of us size 10", "pick us size 8").
+// Nor the first of a range or list ("uk size 10-12", "eu size 38 or 39"): read whole as before.
+const SYSTEM_WORD_BEFORE = new RegExp(
+  String.raw`(?<!\b(?:find|get|show|send|give|help|buy|let|for|to|with|tell|bring|order|fit|fits|suit|suits|told|asked|sent) )(?:\b(eu|uk|european|continental|american|usa)|(?<=(?:^ ?|[,.;:!?(] |\b(?:in|the|a|an|any|standard|normal|usual|regular|and|or|is|its|it's|wears?|takes?|needs?|size|sizes|sizing|${RANGED_ITEM}) ))(us))(?: sizes?| sizing)? (\d{1,2}(?:\.5)?)\b(?! ?(?:-|–|\/|to|or|and|&) ?\d)`,
+  'g',
+);
 const SYSTEM_WORD_AFTER =
   /\b(?:(?:size|sz) (\d{1,2}(?:\.5)?) (us|usa|american|european|continental)|(\d{2}) (european|continental))(?: sizes?| sizing)?\b/g;
 const SYSTEM_OF: Record<string, string> = {
@@ -851,7 +862,10 @@ const SYSTEM_OF: Record<string, string> = {
 const systemsNamed = (text: string) =>
   /\b(?:eu|us|uk|european|continental|american|usa)\b/.test(text)
     ? text
-        .replace(SYSTEM_WORD_BEFORE, (_m, sys: string, n: string) => `${SYSTEM_OF[sys]} ${n}`)
+        .replace(
+          SYSTEM_WORD_BEFORE,
+          (_m, sys: string | undefined, us: string | undefined, n: string) => `${SYSTEM_OF[sys ?? us!]} ${n}`,
+        )
         .replace(
           SYSTEM_WORD_AFTER,
           (_m, n1: string | undefined, sys1: string | undefined, n2: string, sys2: string) =>
@@ -1424,7 +1438,7 @@ function intentOf(r: Reading): Reading['intent'] {
   // Washing, ironing or mending what is owned ("how do i get a stain out of a white shirt") too.
   if (
     offTopic(r) ||
-    (AFTER_SALES.test(r.text) && !FOUND_AGAIN.test(r.text)) ||
+    (AFTER_SALES.test(r.text) && !(FOUND_AGAIN.test(r.text) && !ORDER_ADMIN.test(r.text))) ||
     WEIGHT_LOSS.test(r.text) ||
     CREATIVE_TASK.test(r.text) ||
     CLOTHES_CARE.test(r.text) ||

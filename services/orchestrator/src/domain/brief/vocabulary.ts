@@ -1129,7 +1129,7 @@ export const SEASON_HINTS: Array<[RegExp, Season]> = [
   [/\bspring(?:time)?\b/, 'SPRING'],
   [
     new RegExp(
-      String.raw`\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?|countr(?:y|ies)|places?|climates?)\b|\bhot holidays?\b${HOLIDAY_THING}|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b|\b(?:for|in|during|with) (?:the |this |all this |all the )?heat\b(?![ -]?(?:resistant|proof|packs?|pads?|press|transfers?|tech|gun|rash)\b)`,
+      String.raw`\bsummer(?:y|time)?\b|\bheat ?wave\b|\b(?:super |really |so )?hot (?:out|outside|weather|days?|countr(?:y|ies)|places?|climates?)\b|\bhot holidays?\b${HOLIDAY_THING}|\bwhen it'?s (?:super |really |so )?hot\b|\bsunny\b|\bfor the sun\b|\bin the sun\b|\b(?:going to be|gonna be|it'?s|it is|will be|getting) (?:really |so |absolutely )?(?:boiling|scorching|roasting|baking|sweltering)\b|\b(?:hot|boiling|scorching|roasting) (?:here|where (?:we|i|they|he|she) (?:live|lives|are|is))\b|\b(?:live|living|lives) somewhere (?:hot|warm)\b|\b(?:for|in|during|with) (?:the |this |all this |all the )?heat\b(?![ -]?(?:resistant|proof|packs?|pads?|press|transfers?|tech|gun|rash|reflective|reflecting|retaining|retention|insulat(?:ed|ing|ion)|sealed|rounds?|races?|runs?|of (?:the |a |an )?(?:match|game|battle|moment|race|competition|contest|final|fight|argument|kitchen|oven))\b)`,
     ),
     'SUMMER',
   ],
