@@ -1,11 +1,28 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
+import { upstreamTimeout } from './errors.ts';
 
 /**
  * How long the caller will still wait, in milliseconds, sent on every internal call. It is
  * relative (like gRPC's `grpc-timeout`) so clocks that disagree between hosts don't matter.
  */
 export const REQUEST_TIMEOUT_HEADER = 'x-request-timeout-ms';
+
+/**
+ * When the caller sent the request (epoch ms), beside the relative timeout: a request read only
+ * after its caller gave up (its process was paused, its event loop stalled while the request sat
+ * in the socket) would otherwise count its time from when it was read, and do work whose answer
+ * nobody waits for (a 504 already told the family it failed; their retry then did it twice).
+ * Such a request is refused unrun. Clocks that disagree by up to CLOCK_SKEW_ALLOWANCE_MS change
+ * nothing: only the relative timeout counts then.
+ */
+export const REQUEST_SENT_AT_HEADER = 'x-request-sent-at';
+export const CLOCK_SKEW_ALLOWANCE_MS = 2000;
+
+/** The headers an internal call carries for its deadline: `limitMs` from now. */
+export function deadlineHeaders(limitMs: number, now = Date.now()): Record<string, string> {
+  return { [REQUEST_TIMEOUT_HEADER]: String(limitMs), [REQUEST_SENT_AT_HEADER]: String(now) };
+}
 
 /** What a nested call keeps back so its error reaches the caller before the caller gives up. */
 export const DEADLINE_MARGIN_MS = 250;
@@ -19,11 +36,22 @@ const deadlines = new AsyncLocalStorage<{ at: number }>();
  */
 export function installDeadline(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
-    const raw = request.headers[REQUEST_TIMEOUT_HEADER];
-    const ms = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+    const ms = millis(request.headers[REQUEST_TIMEOUT_HEADER], 9);
     if (ms === null) return done();
-    deadlines.run({ at: Date.now() + ms }, done);
+    const now = Date.now();
+    const sentAt = millis(request.headers[REQUEST_SENT_AT_HEADER], 15);
+    const givenUpAt = sentAt === null ? Number.POSITIVE_INFINITY : sentAt + ms + CLOCK_SKEW_ALLOWANCE_MS;
+    if (givenUpAt <= now)
+      return done(
+        upstreamTimeout(`The caller stopped waiting ${now - sentAt! - ms} ms before this request was read`),
+      );
+    deadlines.run({ at: Math.min(now + ms, givenUpAt) }, done);
   });
+}
+
+/** A header of whole milliseconds (at most `digits` digits), or null. */
+function millis(raw: string | string[] | undefined, digits: number): number | null {
+  return typeof raw === 'string' && raw.length <= digits && /^\d+$/.test(raw) ? Number(raw) : null;
 }
 
 /** Milliseconds left before the current request's caller gives up; undefined without a deadline. */

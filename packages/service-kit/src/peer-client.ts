@@ -1,7 +1,7 @@
 import { CALLER_HEADERS, ErrorEnvelope, type ServiceName } from '@hs/contracts';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { nestedTimeoutMs, REQUEST_TIMEOUT_HEADER } from './deadline.ts';
+import { deadlineHeaders, nestedTimeoutMs } from './deadline.ts';
 import { AppError, upstreamError, upstreamTimeout } from './errors.ts';
 import { request } from './http-request.ts';
 import type { Caller } from './internal-auth.ts';
@@ -124,7 +124,7 @@ export function createPeerClient(options: {
       }
       const limit = nestedTimeoutMs(call.timeoutMs ?? timeoutMs);
       const started = performance.now();
-      headers[REQUEST_TIMEOUT_HEADER] = String(limit);
+      Object.assign(headers, deadlineHeaders(limit));
       let res: Dispatcher.ResponseData;
       let text: string;
       const replyLimit = call.maxReplyBytes ?? MAX_PEER_REPLY_BYTES;

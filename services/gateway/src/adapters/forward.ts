@@ -8,10 +8,12 @@ import {
   type AppError,
   BODY_OVER_LIMIT_HEADER,
   badRequest,
+  deadlineHeaders,
   endClientClosed,
   INTERNAL_TOKEN_HEADER,
   outgoingTraceparent,
   type Peer,
+  REQUEST_SENT_AT_HEADER,
   REQUEST_TIMEOUT_HEADER,
   recordPeerCall,
   serviceMetrics,
@@ -45,6 +47,7 @@ const NOT_FORWARDED_UP = new Set([
   'authorization',
   INTERNAL_TOKEN_HEADER,
   REQUEST_TIMEOUT_HEADER,
+  REQUEST_SENT_AT_HEADER,
   ...Object.values(CALLER_HEADERS),
   // Only the gateway's own voice relay may mark a turn as spoken.
   'x-message-source',
@@ -129,7 +132,7 @@ export function upstreamHeaders(
   if (traceparent) headers.traceparent = traceparent;
 
   // The peer must answer (or give up) before we stop waiting for it.
-  headers[REQUEST_TIMEOUT_HEADER] = String(target.timeoutMs);
+  Object.assign(headers, deadlineHeaders(target.timeoutMs));
   if (identity) {
     headers[CALLER_HEADERS.userId] = identity.userId;
     headers[CALLER_HEADERS.role] = identity.role;
