@@ -4,7 +4,7 @@
 // dedupes on the writer-chosen eventId, so a retried delivery is recorded once. If the entry
 // cannot even be stored locally, `record` throws: an action is never left unaudited in silence.
 import { type AppendAuditEventRequest, AuditEntryReceipt } from '@hs/contracts';
-import { createOutbox, type Outbox, outboxCollections, refusedForGood } from '@hs/outbox';
+import { createOutbox, type Outbox, outboxCollections, type ReceiverState, refusedForGood } from '@hs/outbox';
 import { newId, type PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
@@ -36,6 +36,8 @@ export function createAuditWriter(deps: {
   maxBackoffMs: number;
   enabled?: boolean;
   logger?: Logger | undefined;
+  /** Shared with the other outboxes delivering to the ledger's service (see @hs/outbox). */
+  receiver?: ReceiverState;
 }): AuditWriter {
   if (deps.enabled === false) return { outbox: null, record: async () => {} };
   const outbox = createOutbox<Item>({
@@ -43,6 +45,7 @@ export function createAuditWriter(deps: {
     name: OUTBOX_NAME,
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
+    ...(deps.receiver ? { receiver: deps.receiver } : {}),
     // A 4xx from the ledger about the entry itself (not a rotating token or a busy ledger)
     // means retrying cannot fix it. Such an entry is only logged (the outbox's error line): no
     // `onDropped` here, since the SYSTEM entry reporting it would go to the very ledger that

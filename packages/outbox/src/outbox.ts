@@ -54,7 +54,18 @@ export interface OutboxOptions<P> {
    * Once one wait has run out, sends do not wait until a delivery gets through again.
    */
   sendWaitMs?: number;
+  /**
+   * Whether the receiver hangs, shared with the other outboxes delivering to it: once one send's
+   * wait ran out, none of them waits until a delivery gets through. A mission's creation queues an
+   * audit entry and an artifact for artifacts-audit: with the ledger hung it waited twice, 8 s, near
+   * the gateway's 10 s timeout (a 504 for a mission that was made).
+   */
+  receiver?: ReceiverState;
 }
+
+/** Whether a receiver hangs, as its outboxes have seen (see OutboxOptions.receiver). */
+export type ReceiverState = { hangs: boolean };
+export const createReceiverState = (): ReceiverState => ({ hangs: false });
 
 export interface Outbox<P> {
   /** Stores the item (same id twice is stored and delivered once) and tries to deliver it right away. */
@@ -114,9 +125,10 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
   /**
    * Set when a send's wait ran out with its delivery still going (a receiver that hangs), cleared
    * by the next delivery that gets through: meanwhile sends do not wait, so a hung receiver costs
-   * one request its wait, not every request (a mission's creation sends two items) four seconds.
+   * one request its wait, not every request four seconds. Shared by the outboxes given the same
+   * `receiver`.
    */
-  let receiverHangs = false;
+  const receiver = options.receiver ?? createReceiverState();
   const log = options.logger;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -219,7 +231,7 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
         );
       return false;
     }
-    receiverHangs = false;
+    receiver.hangs = false;
     const at = Date.now();
     // Delivered whoever holds the lease now: the peer has it, so nobody needs to send it again.
     await items.update(id, (current) =>
@@ -295,11 +307,11 @@ export function createOutbox<P>(options: OutboxOptions<P>): Outbox<P> {
         log?.warn({ err, outbox: options.name, id }, 'outbox item stored; delivery deferred');
         return false;
       });
-      if (receiverHangs) return { delivered: false };
+      if (receiver.hangs) return { delivered: false };
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<boolean>((resolve) => {
         timer = setTimeout(() => {
-          receiverHangs = true;
+          receiver.hangs = true;
           resolve(false);
         }, sendWaitMs);
       });

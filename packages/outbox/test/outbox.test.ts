@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStore, type Store } from '@hs/store';
 import { afterAll, describe, expect, it } from 'vitest';
-import { backoffMs, createOutbox, type OutboxOptions } from '../src/outbox.ts';
+import { backoffMs, createOutbox, createReceiverState, type OutboxOptions } from '../src/outbox.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'outbox-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,6 +77,33 @@ describe.each(backends)('outbox on %s', (_name, open) => {
     await expect.poll(() => peer.accepted.length, { timeout: 10_000, interval: 50 }).toBe(2);
     // A delivery got through: sends wait for (and report) theirs as before.
     expect(await outbox.send('w3', { n: 3 })).toEqual({ delivered: true });
+  });
+
+  it('shares a hung receiver with the other outboxes given the same receiver: the second does not wait', async () => {
+    const peer = fakePeer();
+    peer.delayMs = 3000;
+    const store = open();
+    const receiver = createReceiverState();
+    // Two kinds of item for one service (audit entries and artifacts for artifacts-audit).
+    const entries = make(store, peer.deliver, { sendWaitMs: 1000, receiver });
+    const artifacts = createOutbox<{ n: number }>({
+      store,
+      name: 'test-artifacts',
+      deliver: peer.deliver,
+      maxBackoffMs: 100,
+      sendWaitMs: 1000,
+      receiver,
+    });
+    const first = Date.now();
+    expect(await entries.send('r1', { n: 1 })).toEqual({ delivered: false });
+    expect(Date.now() - first).toBeGreaterThanOrEqual(900);
+    const second = Date.now();
+    expect(await artifacts.send('r2', { n: 2 })).toEqual({ delivered: false });
+    expect(Date.now() - second).toBeLessThan(500);
+    // Both delivered once the receiver answers.
+    await expect
+      .poll(() => peer.accepted.sort(), { timeout: 10_000, interval: 50 })
+      .toEqual(['r1:1', 'r2:2']);
   });
 
   it('keeps an item while the peer is down, retries with backoff, then delivers it', async () => {

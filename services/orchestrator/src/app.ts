@@ -1,4 +1,5 @@
 import { createAuditWriter } from '@hs/audit-client';
+import { createReceiverState } from '@hs/outbox';
 import { createServiceApp, nowIso, peerChecks, registerInternalAuth, type ServiceApp } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
@@ -66,11 +67,14 @@ export async function buildApp(deps: OrchestratorDeps): Promise<ServiceApp & { c
   registerInternalAuth(app, { token: config.internalToken });
   const peers = createPeers(config);
   const missions = createMissionRepository(store);
+  // The audit entries and the artifacts both go to artifacts-audit: one of them finding it hung
+  // is enough for neither to wait on it (see @hs/outbox `receiver`).
   const outboxOptions = {
     store,
     enabled: config.artifactsAuditEnabled,
     maxBackoffMs: config.outboxMaxBackoffMs,
     logger,
+    receiver: createReceiverState(),
   };
   const audit = createAuditWriter({
     ...outboxOptions,

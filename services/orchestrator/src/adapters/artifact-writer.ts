@@ -6,7 +6,7 @@
 // not recorded on the mission as if it were the real one.
 import { type AuditWriter, recordAbandonedMissionDelivery } from '@hs/audit-client';
 import { ArtifactReceipt, type MissionArtifactRef } from '@hs/contracts';
-import { createOutbox, type Outbox, outboxCollections, refusedForGood } from '@hs/outbox';
+import { createOutbox, type Outbox, outboxCollections, type ReceiverState, refusedForGood } from '@hs/outbox';
 import { isAppError, nowIso, type PeerClient } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
@@ -45,6 +45,8 @@ export function createArtifactWriter(deps: {
   /** Where a conflicting artifact is reported. */
   audit?: AuditWriter;
   logger?: Logger | undefined;
+  /** Shared with the audit writer's outbox: both deliver to artifacts-audit (see @hs/outbox). */
+  receiver?: ReceiverState;
 }): ArtifactWriter {
   if (!deps.enabled) return { outbox: null, write: async () => {} };
   const base = (householdId: string) => `/api/v1/households/${encodeURIComponent(householdId)}`;
@@ -76,6 +78,7 @@ export function createArtifactWriter(deps: {
     name: OUTBOX_NAME,
     logger: deps.logger,
     maxBackoffMs: deps.maxBackoffMs,
+    ...(deps.receiver ? { receiver: deps.receiver } : {}),
     // 409 is handled in deliver (reported, not retried).
     isPermanent: refusedForGood,
     onDropped: async (item, _id, err) => {
