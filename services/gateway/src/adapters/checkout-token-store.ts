@@ -31,11 +31,13 @@ export function createCheckoutTokenStore(store: Store) {
     find: (tokenHash: string) => tokens.get(tokenHash),
     /**
      * Spends the token: one compare-and-set that sets usedAt only while it is null. Under any
-     * number of concurrent calls exactly one gets true.
+     * number of concurrent calls exactly one gets true. `usedUnder` (a keyed confirmation's
+     * idempotency record id, never the key) is written in the same update, so a retry under that
+     * key can tell that its own first attempt spent the token.
      */
-    async spend(tokenHash: string, now: string): Promise<boolean> {
+    async spend(tokenHash: string, now: string, usedUnder?: string): Promise<boolean> {
       const result = await tokens.update(tokenHash, (t) =>
-        t && t.usedAt === null ? { ...t, usedAt: now } : ABORT,
+        t && t.usedAt === null ? { ...t, usedAt: now, ...(usedUnder ? { usedUnder } : {}) } : ABORT,
       );
       return result.changed;
     },

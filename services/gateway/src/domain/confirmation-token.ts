@@ -10,6 +10,13 @@ export type StoredCheckoutToken = {
   actorId: string;
   expiresAt: string;
   usedAt: string | null;
+  /**
+   * Under which Idempotency-Key the token was spent: the idempotency record's id (a SHA-256 of
+   * the key's scope, which names the actor and the request, and the key; never the key itself),
+   * written by the same compare-and-set as usedAt. Absent when spent without a key, and on records
+   * spent before this field existed: such a token's every later presentation is "used" (409).
+   */
+  usedUnder?: string;
   createdAt: string;
   /**
    * When the record may be deleted (epoch ms): expiresAt + CHECKOUT_TOKEN_RETENTION_MS, written
@@ -58,14 +65,32 @@ export function presentedToken(body: unknown): string | undefined {
 }
 
 /**
+ * Whether a used token was spent under this very Idempotency-Key (`usedUnder`: the idempotency
+ * record id of the presenting call; undefined without a key): the keyed retry of a confirmation
+ * whose first attempt spent it and died before its reply was stored.
+ */
+export const spentUnderThisKey = (stored: StoredCheckoutToken, usedUnder: string | undefined): boolean =>
+  stored.usedAt !== null && usedUnder !== undefined && stored.usedUnder === usedUnder;
+
+/**
  * The token checks of confirm-checkout in the decisions file's order: missing → 409; unknown,
  * bound to another request or a superseded intent, expired, or issued to another actor → 403;
- * already used → 409. The request-state check and the atomic spend come after.
+ * already used → 409. The request-state check and the atomic spend come after. A token used
+ * under the presenting call's own Idempotency-Key (`expected.usedUnder`, see spentUnderThisKey)
+ * passes the used check, after all the others: the caller answers it as its first attempt did,
+ * or 409 used when that attempt did not complete the request.
  */
 export function checkConfirmationToken(
   token: string | undefined,
   stored: StoredCheckoutToken | null,
-  expected: { householdId: string; requestId: string; intentId: string | null; actorId: string; now: number },
+  expected: {
+    householdId: string;
+    requestId: string;
+    intentId: string | null;
+    actorId: string;
+    now: number;
+    usedUnder?: string;
+  },
 ): StoredCheckoutToken {
   if (!token) throw conflict(TOKEN_MESSAGES.missing);
   if (
@@ -77,6 +102,6 @@ export function checkConfirmationToken(
     throw forbidden(TOKEN_MESSAGES.invalid);
   if (Date.parse(stored.expiresAt) <= expected.now) throw forbidden(TOKEN_MESSAGES.expired);
   if (stored.actorId !== expected.actorId) throw forbidden(TOKEN_MESSAGES.otherActor);
-  if (stored.usedAt) throw conflict(TOKEN_MESSAGES.used);
+  if (stored.usedAt && !spentUnderThisKey(stored, expected.usedUnder)) throw conflict(TOKEN_MESSAGES.used);
   return stored;
 }

@@ -4,6 +4,7 @@ import type { GatewayContext } from '../context.ts';
 import {
   checkConfirmationToken,
   hashConfirmationToken,
+  spentUnderThisKey,
   TOKEN_MESSAGES,
 } from '../domain/confirmation-token.ts';
 import { applyEvent, assertCanApply } from '../domain/purchase-request-machine.ts';
@@ -16,33 +17,47 @@ import { type Gate, gateEntry, type RequestRef } from './purchase-gate.ts';
  *  1. check the token (decisions' order: missing 409; unknown, superseded, expired or another
  *     actor's 403; used 409) and that the request is CART_READY (409);
  *  2. spend the token: one atomic compare-and-set, so of concurrent confirmations exactly one
- *     goes on (the one place money is committed; nothing after it is undone);
+ *     goes on (the one place money is committed; nothing after it is undone); under an
+ *     Idempotency-Key the same update records which key spent it (`usedUnder`, a hash);
  *  3. move the request to COMPLETED with the gate's audit entry owed in the same atomic update,
  *     then hand it to the audit outbox (flows/owed-audit.ts).
+ * A keyed retry whose first attempt spent the token under the same key (the same actor and
+ * request: the key's scope names both) and completed the request, but died before its reply was
+ * stored, gets that request back (`replayed`): nothing is spent or changed again, and no second
+ * ALLOWED entry is written (the first attempt owed it with the change; what it left owed is paid).
+ * Any other presentation of a used token stays 409.
  */
 export async function confirmCheckout(
   ctx: GatewayContext,
   request: RequestRef,
   gate: Gate & { targetId: string; actorId: string },
   token: string | undefined,
-): Promise<PurchaseRequest> {
+  usedUnder?: string,
+): Promise<{ body: PurchaseRequest; replayed: boolean }> {
   const { requests, tokens } = ctx.buyflow;
   const { householdId, targetId: requestId, actorId } = gate;
   const found = await requests.get(householdId, requestId);
   if (!found) throw notFound('Purchase request not found');
   const tokenHash = token ? hashConfirmationToken(token) : '';
   const stored = token ? await tokens.find(tokenHash) : null;
-  checkConfirmationToken(token, stored, {
+  const checked = checkConfirmationToken(token, stored, {
     householdId,
     requestId,
     intentId: found.intentId,
     actorId,
     now: Date.now(),
+    ...(usedUnder ? { usedUnder } : {}),
   });
+  if (spentUnderThisKey(checked, usedUnder)) {
+    // Spent by this key's first attempt: its answer, if that attempt completed the request.
+    if (found.status !== 'COMPLETED') throw conflict(TOKEN_MESSAGES.used);
+    await payOwedAudit(ctx, found);
+    return { body: publicRequest(found), replayed: true };
+  }
   assertCanApply('confirmCheckout', found.status);
 
   const now = nowIso();
-  if (!(await tokens.spend(tokenHash, now))) throw conflict(TOKEN_MESSAGES.used);
+  if (!(await tokens.spend(tokenHash, now, usedUnder))) throw conflict(TOKEN_MESSAGES.used);
 
   const owed = owedEntry(
     request,
@@ -57,5 +72,5 @@ export async function confirmCheckout(
   );
   if (!doc) throw notFound('Purchase request not found');
   await payOwedAudit(ctx, doc);
-  return publicRequest(doc);
+  return { body: publicRequest(doc), replayed: false };
 }

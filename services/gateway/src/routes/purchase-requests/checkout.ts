@@ -2,6 +2,7 @@ import { ConfirmCheckoutRequest, ErrorEnvelope, PurchaseRequest, PurchaseRequest
 import { conflict, notFound, type ServiceApp } from '@hs/service-kit';
 import type { GatewayContext } from '../../context.ts';
 import { presentedToken, TOKEN_MESSAGES } from '../../domain/confirmation-token.ts';
+import { recordId } from '../../domain/idempotency.ts';
 import { ROLE_RULES, requireGate } from '../../domain/purchase-request-rules.ts';
 import { confirmCheckout } from '../../flows/confirm-checkout.ts';
 import { guarded } from '../../flows/purchase-gate.ts';
@@ -59,9 +60,17 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
         const token = presentedToken(request.body);
         if (!token) throw conflict(TOKEN_MESSAGES.missing);
         if (request.validationError) throw request.validationError;
-        return idempotency.run(scope, key, request.body, async () => {
-          return { status: 200, body: await confirmCheckout(ctx, request, gate, token) };
+        // Under a key the token's spend records the key's idempotency record id (a hash, never the
+        // key), so a retry whose first attempt completed the checkout but died before its reply was
+        // stored (a crash: the record's lease ran out) gets that reply, marked as a replay.
+        const usedUnder = key === undefined ? undefined : recordId(scope, key);
+        let recovered = false;
+        const run = await idempotency.run(scope, key, request.body, async () => {
+          const confirmed = await confirmCheckout(ctx, request, gate, token, usedUnder);
+          recovered = confirmed.replayed;
+          return { status: 200, body: confirmed.body };
         });
+        return { ...run, replayed: run.replayed || recovered };
       });
       return sendStored(reply, result);
     },
