@@ -24,7 +24,7 @@ export function registerCheckoutRoutes(app: ServiceApp, ctx: GatewayContext): vo
         security: [{ bearer: [] }],
         summary: 'Confirm the final checkout with the one-time confirmation token',
         description:
-          'Checked in this order: CHILD → 403; confirmationToken missing (whatever else the body holds, even no body) → 409; a body that is not {confirmationToken: string} → 422; token unknown, of another request or a superseded intent, expired, or issued to another member → 403; token already used → 409; request not CART_READY → 409. Success → COMPLETED and the token is spent by one atomic compare-and-set, so of any number of concurrent confirmations exactly one succeeds. Honours Idempotency-Key.',
+          'Checked in this order: CHILD → 403; confirmationToken missing (whatever else the body holds, even no body) → 409; a body that is not {confirmationToken: string} → 422; token unknown, of another request or a superseded intent, expired, or issued to another member → 403; token already used → 409; request not CART_READY → 409. Success → COMPLETED and the token is spent by one atomic compare-and-set, so of any number of concurrent confirmations exactly one succeeds. Honours Idempotency-Key; a keyed retry whose first attempt completed the checkout but whose reply was lost (the gateway restarted) gets the COMPLETED request, marked Idempotent-Replayed.',
         params: PurchaseRequestParams,
         headers: IdempotencyHeaders,
         body: ConfirmCheckoutRequest,
