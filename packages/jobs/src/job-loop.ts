@@ -1,5 +1,7 @@
-import { runInTrace, serviceMetrics } from '@hs/service-kit';
+import { runInTrace, serviceMetrics, withoutDeadline } from '@hs/service-kit';
+import type { StoreUnavailableError } from '@hs/store';
 import type { Logger } from 'pino';
+import { isTransientStoreError, retryTransient } from './transient-retry.ts';
 
 /** The reason a running job's signal is aborted with when its worker stops gracefully. */
 export class WorkerStopping extends Error {
@@ -31,12 +33,25 @@ export interface JobLoopOptions<Candidate, Claimed extends ClaimedJob> {
    * graceful stop; a job that ignores it is waited for (up to `stopWaitMs`).
    */
   run(job: Claimed, signal: AbortSignal): Promise<unknown>;
+  /**
+   * Gives a job back after its run failed with a transient store error (StoreUnavailableError:
+   * SQLITE_BUSY and the like) that left it RUNNING under this worker's lease: QUEUED again with its
+   * attempt counted, as for any retryable failure, and only while this attempt still holds it.
+   * Retried with a short backoff for up to `handBackWithinMs`, so the job runs again within
+   * moments of the store coming back instead of waiting for its lease to run out. Without it
+   * such a job waits for `recover` after its lease.
+   */
+  handBack?(job: Claimed, err: StoreUnavailableError): Promise<unknown>;
+  /** How long `handBack` is retried: the lease the claim took (default 60 s). */
+  handBackWithinMs?: number;
   /** Queued jobs and when the oldest was queued, for `/metrics` (read at each scrape). */
   backlog?(): Promise<{ depth: number; oldestQueuedAt: string | null }>;
   /** Longest `stop` waits for running jobs; what is still running is picked up through its lease. */
   stopWaitMs?: number;
   logger?: Logger | undefined;
 }
+
+const DEFAULT_HAND_BACK_WITHIN_MS = 60_000;
 
 /**
  * The polling loop of a lease-based job queue in the store: claims queued jobs and runs at
@@ -56,6 +71,20 @@ export function createJobLoop<Candidate, Claimed extends ClaimedJob>(
   let uncollect: (() => void) | undefined;
   const queue = { queue: options.label };
 
+  /** A run that failed on a store briefly unusable: the job goes back to the queue once it can. */
+  async function giveBack(job: Claimed, err: StoreUnavailableError, signal: AbortSignal): Promise<void> {
+    const handBack = options.handBack;
+    if (!handBack) return;
+    const until = Date.now() + (options.handBackWithinMs ?? DEFAULT_HAND_BACK_WITHIN_MS);
+    try {
+      await retryTransient(() => handBack(job, err), { until: () => until, signal });
+      log?.warn({ jobId: job.jobId }, `${options.label} job handed back after a store failure`);
+    } catch (failed) {
+      // Its lease still runs out, and `recover` (this process's or another's) takes it then.
+      log?.error({ err: failed, jobId: job.jobId }, `${options.label} job could not be handed back`);
+    }
+  }
+
   function launch(job: Claimed): void {
     const controller = new AbortController();
     const done = Promise.resolve()
@@ -72,7 +101,12 @@ export function createJobLoop<Candidate, Claimed extends ClaimedJob>(
       )
       .then(
         () => undefined,
-        (err: unknown) => log?.error({ err, jobId: job.jobId }, `${options.label} job crashed`),
+        async (err: unknown) => {
+          if (!isTransientStoreError(err) || !options.handBack)
+            return void log?.error({ err, jobId: job.jobId }, `${options.label} job crashed`);
+          log?.warn({ err, jobId: job.jobId }, `${options.label} job stopped on a store failure`);
+          await giveBack(job, err, controller.signal);
+        },
       )
       .finally(() => {
         running.delete(job.jobId);
@@ -103,9 +137,12 @@ export function createJobLoop<Candidate, Claimed extends ClaimedJob>(
   function schedule(ms: number): void {
     if (stopped) return;
     clearTimeout(timer);
+    // Free of the deadline of whichever request woke the loop: the timer would otherwise carry it
+    // into every later tick, so the jobs, recoveries and callbacks long after it (a job recovered
+    // two minutes later) found "no time was left of the request's deadline" on their peer calls.
     timer = setTimeout(() => {
       // One tick at a time, so the concurrency bound holds; a wake during a tick ticks again after it.
-      ticking = tick().finally(() => {
+      ticking = withoutDeadline(tick).finally(() => {
         ticking = null;
         schedule(again ? 0 : options.pollMs);
         again = false;

@@ -1,4 +1,5 @@
 import { type AuditWriter, recordDeadLetteredJob } from '@hs/audit-client';
+import { retryTransient } from '@hs/jobs';
 import type { Logger } from 'pino';
 import type { CartExecutor } from '../adapters/cart-executor.ts';
 import type { GatewayCallbacks } from '../adapters/gateway-callbacks.ts';
@@ -53,7 +54,10 @@ function abandonedAfter(
  *     holds the job (a lease that expired meanwhile lost it);
  *  4. report: the gateway callback goes into the outbox, then `callbackPending` is cleared.
  * A crash after 1 is repaired by lease expiry (retry or FAILED INTERNAL_ERROR), after 3 by
- * `recover`, which re-queues the callbacks still pending (the outbox dedupes them).
+ * `recover`, which re-queues the callbacks still pending (the outbox dedupes them). A write of
+ * 3 or 4 that finds the store briefly unusable (SQLITE_BUSY: a backup or an sqlite shell holds its
+ * lock) is tried again with a short backoff while the attempt's lease holds, so the job finishes
+ * moments after the lock goes; if it still fails the worker loop hands the job back (`handBack`).
  */
 export function createJobRunner(deps: {
   jobs: JobRepository;
@@ -78,6 +82,13 @@ export function createJobRunner(deps: {
     await jobs.change(job.jobId, (j) => (j.callbackPending ? { ...j, callbackPending: false } : null));
   }
 
+  /** A guarded write of this attempt, tried again while the store is briefly unusable and `until`. */
+  const durably = <T>(jobId: string, until: () => number, op: () => Promise<T>): Promise<T> =>
+    retryTransient(op, {
+      until,
+      onRetry: (err, tries) => deps.logger?.warn({ err, jobId, tries }, 'cart-prep job write retried'),
+    });
+
   const holds = (attempt: StoredJob) => (j: StoredJob) =>
     j.status === 'RUNNING' && j.attempts === attempt.attempts;
 
@@ -88,6 +99,8 @@ export function createJobRunner(deps: {
    */
   function keepLease(running: StoredJob, still: (j: StoredJob) => boolean) {
     const lost = new AbortController();
+    /** Until when this attempt's lease is known to hold (its last renewal that landed). */
+    let heldUntil = running.leaseUntil;
     const timer = setInterval(
       () => {
         const until = Date.now() + settings.leaseMs;
@@ -95,21 +108,26 @@ export function createJobRunner(deps: {
           .change(running.jobId, (j) => (still(j) ? { ...j, leaseUntil: until } : null))
           .then((renewed) => {
             if (!renewed) lost.abort(new Error('the job is no longer held by this attempt'));
+            else heldUntil = until;
           })
           .catch((err) => deps.logger?.warn({ err, jobId: running.jobId }, 'lease renewal failed'));
       },
       Math.max(10, Math.floor(settings.leaseMs / 3)),
     );
-    return { signal: lost.signal, stop: () => clearInterval(timer) };
+    return { signal: lost.signal, stop: () => clearInterval(timer), heldUntil: () => heldUntil };
   }
 
   /** A stopping worker hands the job back at once, its attempt counted (as a crash would). */
-  async function handBack(running: StoredJob, still: (j: StoredJob) => boolean): Promise<StoredJob> {
+  async function handBack(
+    running: StoredJob,
+    still: (j: StoredJob) => boolean,
+    why = 'handed a job back on shutdown',
+  ): Promise<StoredJob> {
     const nowMs = Date.now();
     const next = await jobs.change(running.jobId, (j) =>
       still(j) ? expire({ ...j, leaseUntil: 0 }, nowMs, settings.maxAttempts) : null,
     );
-    deps.logger?.info({ jobId: running.jobId, status: next?.status }, 'handed a job back on shutdown');
+    deps.logger?.info({ jobId: running.jobId, status: next?.status }, why);
     if (next?.status === 'FAILED') {
       await deadLettered(next);
       await report(next);
@@ -140,16 +158,18 @@ export function createJobRunner(deps: {
       // The executor's own fault: another attempt may succeed, until the last one.
       deps.logger?.warn({ err, jobId: running.jobId, attempt: running.attempts }, 'cart executor failed');
       const now = new Date().toISOString();
-      const next = await jobs.change(running.jobId, (j) =>
-        !still(j)
-          ? null
-          : j.attempts >= settings.maxAttempts
-            ? fail(j, 'INTERNAL_ERROR', 'Cart preparation failed inside the service', now)
-            : { ...j, status: 'QUEUED', leaseUntil: 0, updatedAt: now },
+      const next = await durably(running.jobId, lease.heldUntil, () =>
+        jobs.change(running.jobId, (j) =>
+          !still(j)
+            ? null
+            : j.attempts >= settings.maxAttempts
+              ? fail(j, 'INTERNAL_ERROR', 'Cart preparation failed inside the service', now)
+              : { ...j, status: 'QUEUED', leaseUntil: 0, updatedAt: now },
+        ),
       );
       if (next?.status === 'FAILED') {
         await deadLettered(next);
-        await report(next);
+        await durably(running.jobId, lease.heldUntil, () => report(next));
       }
       return next ?? ((await jobs.get(running.jobId)) as StoredJob);
     }
@@ -173,14 +193,17 @@ export function createJobRunner(deps: {
     }
     const result = outcome;
     const now = new Date().toISOString();
-    const finished = await jobs.change(running.jobId, (j) =>
-      still(j)
-        ? result.ok
-          ? succeed(j, result.cart, now)
-          : fail(j, result.errorCode, result.message, now, result.evidence ?? null)
-        : null,
+    const finished = await durably(running.jobId, lease.heldUntil, () =>
+      jobs.change(running.jobId, (j) =>
+        still(j)
+          ? result.ok
+            ? succeed(j, result.cart, now)
+            : fail(j, result.errorCode, result.message, now, result.evidence ?? null)
+          : null,
+      ),
     );
-    if (finished) await report(finished);
+    // Finished: a callback that still cannot be queued is re-queued by `recover` (callbackPending).
+    if (finished) await durably(running.jobId, lease.heldUntil, () => report(finished));
     return finished ?? ((await jobs.get(running.jobId)) as StoredJob);
   }
 
@@ -188,6 +211,12 @@ export function createJobRunner(deps: {
     /** Step 1; null when another worker has it or it is not QUEUED. */
     claim: (jobId: string) => jobs.change(jobId, (j) => claim(j, Date.now(), settings.leaseMs)),
     execute,
+    /**
+     * For the worker loop: a run that failed on a briefly unusable store gives its job back to
+     * the queue (attempt counted; FAILED after the last), only while this attempt still holds it.
+     */
+    handBack: (running: StoredJob) =>
+      handBack(running, holds(running), 'handed a job back after a store failure'),
     /** Expired leases back to QUEUED (or FAILED after the last attempt), pending callbacks re-queued. */
     async recover(): Promise<void> {
       const nowMs = Date.now();

@@ -33,6 +33,10 @@ export function createWorker(deps: {
     claim: (queued) => deps.runner.claim(queued.jobId),
     // A stopping worker aborts the executor and hands the job back to the queue.
     run: (running, stopping) => deps.runner.execute(running, stopping),
+    // A run stopped by a briefly unusable store (SQLITE_BUSY) gives the job back as soon as the
+    // store answers again, not after its lease: the lease is for workers that die.
+    handBack: (running) => deps.runner.handBack(running),
+    handBackWithinMs: deps.leaseMs,
     stopWaitMs: STOP_WAIT_MS,
     logger: deps.logger,
   });

@@ -1,5 +1,5 @@
 import { type AuditWriter, recordDeadLetteredJob } from '@hs/audit-client';
-import { createJobLoop, WorkerStopping } from '@hs/jobs';
+import { createJobLoop, isTransientStoreError, retryTransient, WorkerStopping } from '@hs/jobs';
 import { newId, nowIso } from '@hs/service-kit';
 import type { Logger } from 'pino';
 import type { JobRepository } from '../adapters/job-repository.ts';
@@ -105,7 +105,12 @@ export function createJobWorker(options: JobWorkerOptions, leaseMs = LEASE_MS) {
 
   async function finish(job: StoredVtoJob, signal: AbortSignal, outcome: { ref: string } | { err: unknown }) {
     if ('ref' in outcome) {
-      await options.jobs.transition(job.jobId, (j) => succeed(j, heldBy(job), outcome.ref, nowIso()));
+      // A store briefly locked (SQLITE_BUSY) is waited out while the lease (renewed meanwhile) holds.
+      const holdsUntil = Date.now() + Math.floor(leaseMs / 2);
+      await retryTransient(
+        () => options.jobs.transition(job.jobId, (j) => succeed(j, heldBy(job), outcome.ref, nowIso())),
+        { until: () => holdsUntil },
+      );
       return;
     }
     // The first abort wins: a job past its deadline fails even if the worker stops meanwhile.
@@ -171,6 +176,8 @@ export function createJobWorker(options: JobWorkerOptions, leaseMs = LEASE_MS) {
       );
       await finish(job, signal, outcome);
     } catch (err) {
+      // The loop hands a job stopped by a briefly unusable store back to the queue (`handBack`).
+      if (isTransientStoreError(err)) throw err;
       log?.error({ err, jobId: job.jobId }, 'could not record the try-on job outcome');
     } finally {
       clearTimeout(timer);
@@ -189,6 +196,9 @@ export function createJobWorker(options: JobWorkerOptions, leaseMs = LEASE_MS) {
     claim: (candidate: StoredVtoJob) =>
       options.jobs.transition(candidate.jobId, (j) => claim(j, workerId, nowIso(), Date.now() + leaseMs)),
     run,
+    // Not left RUNNING under a live worker's lease until the sweep: back to the queue once it can.
+    handBack: (job: StoredVtoJob) => giveBack(job.jobId, { held: heldBy(job) }),
+    handBackWithinMs: leaseMs,
     logger: log,
   });
   return { workerId, ...loop };
