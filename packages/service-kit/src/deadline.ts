@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
 import { upstreamTimeout } from './errors.ts';
+import { INTERNAL_TOKEN_HEADER } from './internal-auth.ts';
 
 /**
  * How long the caller will still wait, in milliseconds, sent on every internal call. It is
@@ -39,7 +40,10 @@ export function installDeadline(app: FastifyInstance): void {
     const ms = millis(request.headers[REQUEST_TIMEOUT_HEADER], 9);
     if (ms === null) return done();
     const now = Date.now();
-    const sentAt = millis(request.headers[REQUEST_SENT_AT_HEADER], 15);
+    // Only an internal caller's word counts: at the edge anyone may send the header (refusing
+    // themselves a 504 that reads as a fault in the gateway's figures).
+    const internal = request.headers[INTERNAL_TOKEN_HEADER] !== undefined;
+    const sentAt = internal ? millis(request.headers[REQUEST_SENT_AT_HEADER], 15) : null;
     const givenUpAt = sentAt === null ? Number.POSITIVE_INFINITY : sentAt + ms + CLOCK_SKEW_ALLOWANCE_MS;
     if (givenUpAt <= now)
       return done(

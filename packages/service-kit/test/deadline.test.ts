@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceApp, type ServiceApp } from '../src/create-app.ts';
-import { DEADLINE_MARGIN_MS, REQUEST_TIMEOUT_HEADER } from '../src/deadline.ts';
+import { DEADLINE_MARGIN_MS, REQUEST_SENT_AT_HEADER, REQUEST_TIMEOUT_HEADER } from '../src/deadline.ts';
 import { createPeerClient } from '../src/peer-client.ts';
 
 // An outer service whose route calls a slow inner one: the inner call must give up before the
@@ -59,6 +59,23 @@ describe('nested deadlines', () => {
     expect(budgets.length).toBe(before);
     // Says so, rather than that the peer "did not answer within 0 ms".
     expect(res.json().message).toBe("commerce was not called: no time was left of the request's deadline");
+  });
+
+  it("refuses a request read after its caller gave up only on an internal caller's word", async () => {
+    const stale = { [REQUEST_TIMEOUT_HEADER]: '5000', [REQUEST_SENT_AT_HEADER]: String(Date.now() - 60_000) };
+    // Anyone at the edge may send the headers: a member's request is not refused by them.
+    const fromMember = await outer.inject({ method: 'GET', url: '/api/v1/work', headers: stale });
+    expect(fromMember.statusCode).toBe(200);
+    // An internal caller's stale request is refused unrun.
+    const before = budgets.length;
+    const fromPeer = await outer.inject({
+      method: 'GET',
+      url: '/api/v1/work',
+      headers: { ...stale, 'x-internal-token': 'any' },
+    });
+    expect(fromPeer.statusCode).toBe(504);
+    expect(fromPeer.json().error).toBe('UPSTREAM_TIMEOUT');
+    expect(budgets.length).toBe(before);
   });
 
   it("keeps the client's own limit without a deadline, and tells the inner service", async () => {

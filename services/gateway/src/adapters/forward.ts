@@ -250,6 +250,9 @@ export async function forward(
   }
   // Sent whole (or not at all): its length is the one undici gives it.
   if (hasBody && body !== undefined && !(body instanceof Readable)) delete headers['content-length'];
+  // Stamped again now that the member's body is read (up to REQUEST_TIMEOUT_SECONDS): the peer
+  // counts the wait from here, and a slow upload must not reach it looking long given up on.
+  Object.assign(headers, deadlineHeaders(target.timeoutMs));
   const headerTimer = setTimeout(
     () => abort.abort(new DOMException('timeout', 'TimeoutError')),
     target.timeoutMs,

@@ -44,6 +44,9 @@ export const TOKEN_MESSAGES = {
   expired: 'Confirmation token has expired',
   otherActor: 'Confirmation token was issued to another member',
   used: 'Confirmation token has already been used',
+  /** A keyed retry whose first attempt spent the token and stopped before completing the request. */
+  spentUnfinished:
+    'Confirmation token has already been used by an attempt that did not complete the checkout; get a new token (POST .../confirmation-token) and confirm again',
 } as const;
 
 export const hashConfirmationToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -50,7 +50,7 @@ export async function confirmCheckout(
   });
   if (spentUnderThisKey(checked, usedUnder)) {
     // Spent by this key's first attempt: its answer, if that attempt completed the request.
-    if (found.status !== 'COMPLETED') throw conflict(TOKEN_MESSAGES.used);
+    if (found.status !== 'COMPLETED') throw conflict(TOKEN_MESSAGES.spentUnfinished);
     await payOwedAudit(ctx, found);
     return { body: publicRequest(found), replayed: true };
   }
