@@ -39,6 +39,15 @@ export const OFF_TOPIC_SUBJECT = new RegExp(
 export const CLOTHING_TALK =
   /\b(?:wear(?:ing)?|wore|outfits?|clothes|clothing|dressed|dress up|look(?:s)? (?:good|nice|smart)|style|styling|wardrobe|fits?|size|sizes|uniform|kit|costume|gifts?|presents?|shopping|looking for|find(?:ing)? (?:me |her |him |them |us )?(?:something|some|an?)|something (?:nice |smart |comfy |warm )?(?:to|for))\b/;
 
+/** Refunds, returns labels and policies, where an order is, cancelling it (ORDER_ADMIN, AFTER_SALES). */
+const ORDER_QUESTIONS = [
+  String.raw`\b(?:returns? (?:policy|label|form|window|period|address)|refunds?|refunded|money back)\b`,
+  String.raw`\b(?:where(?:'s| is| are)|track|tracking|status of|cancel|change) (?:my|our|the) (?:order|orders|parcel|package|delivery|purchase)\b`,
+  String.raw`\b(?:order|parcel|package|delivery)(?: still)? (?:hasn'?t|has not|never|didn'?t|did not|not) (?:arrived|come|turned up|shown up|been delivered)\b`,
+  String.raw`\b(?:has|have|did|was|were) (?:my|our|the) (?:order|orders|parcel|package|delivery) (?:shipped|been|arrived|gone|left|come|dispatched|sent)\b|\border (?:status|number|tracking|confirmation)\b`,
+  String.raw`\bwhen (?:will|does|is) (?:my|our|the|it) (?:order |parcel |package |delivery )?(?:arrive|come|be delivered|get here)\b`,
+];
+
 /**
  * After the sale: returning or exchanging what was bought, refunds, where an order is ("can i
  * return the coat", "where is my order"). The stylist neither sees nor changes orders, so these
@@ -48,11 +57,7 @@ export const AFTER_SALES = new RegExp(
   [
     String.raw`\b(?:can|could|may|do|how (?:do|can|could|would|should)|where (?:do|can)|want to|wanna|need to|like to|have to|is it (?:possible|ok|okay) to|able to|going to) (?:i |we |you |he |she |they )?(?:still )?(?:return|exchange|send back)\b`,
     String.raw`\b(?:return|send) (?:it|them|this|that|these|those|the \w+|my \w+|our \w+) (?:back|for a refund)\b`,
-    String.raw`\b(?:returns? (?:policy|label|form|window|period|address)|refunds?|refunded|money back)\b`,
-    String.raw`\b(?:where(?:'s| is| are)|track|tracking|status of|cancel|change) (?:my|our|the) (?:order|orders|parcel|package|delivery|purchase)\b`,
-    String.raw`\b(?:order|parcel|package|delivery)(?: still)? (?:hasn'?t|has not|never|didn'?t|did not|not) (?:arrived|come|turned up|shown up|been delivered)\b`,
-    String.raw`\b(?:has|have|did|was|were) (?:my|our|the) (?:order|orders|parcel|package|delivery) (?:shipped|been|arrived|gone|left|come|dispatched|sent)\b|\border (?:status|number|tracking|confirmation)\b`,
-    String.raw`\bwhen (?:will|does|is) (?:my|our|the|it) (?:order |parcel |package |delivery )?(?:arrive|come|be delivered|get here)\b`,
+    ...ORDER_QUESTIONS,
   ].join('|'),
 );
 
@@ -63,11 +68,7 @@ export const AFTER_SALES = new RegExp(
 export const ORDER_ADMIN = new RegExp(
   [
     String.raw`\b(?:return|send) (?:it|them|this|that|these|those|the \w+|my \w+|our \w+) for a refund\b`,
-    String.raw`\b(?:returns? (?:policy|label|form|window|period|address)|refunds?|refunded|money back)\b`,
-    String.raw`\b(?:where(?:'s| is| are)|track|tracking|status of|cancel|change) (?:my|our|the) (?:order|orders|parcel|package|delivery|purchase)\b`,
-    String.raw`\b(?:order|parcel|package|delivery)(?: still)? (?:hasn'?t|has not|never|didn'?t|did not|not) (?:arrived|come|turned up|shown up|been delivered)\b`,
-    String.raw`\b(?:has|have|did|was|were) (?:my|our|the) (?:order|orders|parcel|package|delivery) (?:shipped|been|arrived|gone|left|come|dispatched|sent)\b|\border (?:status|number|tracking|confirmation)\b`,
-    String.raw`\bwhen (?:will|does|is) (?:my|our|the|it) (?:order |parcel |package |delivery )?(?:arrive|come|be delivered|get here)\b`,
+    ...ORDER_QUESTIONS,
   ].join('|'),
 );
 
