@@ -26,6 +26,7 @@ export * from './openapi-extra.ts';
 export * from './operation-ids.ts';
 export * from './peer-client.ts';
 export * from './peer-health.ts';
+export * from './periodic.ts';
 export { BODY_OVER_LIMIT_HEADER, discardRest, refusedBodyDrainLimit } from './refused-body.ts';
 export {
   CLIENT_CLOSED_STATUS,

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { createAuditWriter } from '@hs/audit-client';
 import {
   createHouseholdMembers,
@@ -7,6 +6,7 @@ import {
   type HouseholdMembers,
   registerInternalAuth,
   type ServiceApp,
+  startPeriodic,
 } from '@hs/service-kit';
 import { type BlobStorage, createBlobStorageFromSettings } from '@hs/storage';
 import type { Store } from '@hs/store';
@@ -176,13 +176,7 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
         })
         .catch((err) => log?.warn({ err }, 'sweep of orphaned browser sessions failed')));
     let timer: NodeJS.Timeout | null = null;
-    let purge: NodeJS.Timeout | null = null;
-    let firstPurge: NodeJS.Timeout | null = null;
-    let purging: Promise<unknown> = Promise.resolve();
-    // Registrations of processes gone for a day (each start adds one) are no longer read.
-    const purgeStale = () => {
-      purging = instances.purgeStale().catch((err) => log?.warn({ err }, 'bridge instance purge failed'));
-    };
+    let purge: ReturnType<typeof startPeriodic> | null = null;
     // At boot, before the first request: a restarted process frees what its predecessor held
     // (the registration first, so a replica booting beside it never takes it for gone).
     app.addHook('onReady', async () => {
@@ -190,20 +184,21 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
       await sweep();
       timer = setInterval(sweep, deps.instances?.sweepMs ?? ORPHAN_SWEEP_MS);
       timer.unref();
-      purge = setInterval(purgeStale, INSTANCE_PURGE_MS);
-      purge.unref();
-      // Also a minute after boot: a bridge restarting more often than hourly (a crash loop, which
-      // is what leaves registrations behind) still purges.
-      firstPurge = setTimeout(purgeStale, FIRST_PURGE_DELAY_MS);
-      firstPurge.unref();
+      // Registrations of processes gone for a day (each start adds one) are no longer read. Also a
+      // minute after boot: a bridge restarting more often than hourly (a crash loop, which is what
+      // leaves registrations behind) still purges.
+      purge = startPeriodic(() => instances.purgeStale(), {
+        everyMs: INSTANCE_PURGE_MS,
+        firstAfterMs: FIRST_PURGE_DELAY_MS,
+        logger: log,
+        failure: 'bridge instance purge failed',
+      });
     });
     app.addHook('onClose', async () => {
       if (timer) clearInterval(timer);
-      if (purge) clearInterval(purge);
-      if (firstPurge) clearTimeout(firstPurge);
       await sweeping;
       // A purge under way gets a moment (a Firestore backlog takes longer; the next one goes on).
-      await Promise.race([purging, delay(2000, undefined, { ref: false })]);
+      await purge?.stop(2000);
       await instances.retire().catch((err) => log?.warn({ err }, 'bridge instance not retired'));
     });
   }

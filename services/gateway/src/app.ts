@@ -1,4 +1,4 @@
-import { setTimeout as delay, setImmediate } from 'node:timers/promises';
+import { setImmediate } from 'node:timers/promises';
 import { createAuditWriter } from '@hs/audit-client';
 import type { ServiceName } from '@hs/contracts';
 import {
@@ -8,6 +8,7 @@ import {
   registerRouteAccess,
   SERVICES,
   type ServiceApp,
+  startPeriodic,
 } from '@hs/service-kit';
 import type { Store } from '@hs/store';
 import type { Logger } from 'pino';
@@ -48,15 +49,16 @@ const CHECKOUT_TOKEN_PURGE_BATCHES = 25;
 
 /**
  * Deletes checkout tokens past their retention, a batch at a time, until a batch comes back
- * short or `maxBatches` ran (the rest waits for the next purge). Returns how many were deleted.
+ * short, `maxBatches` ran or `signal` aborted (the rest waits for the next purge). Returns how
+ * many were deleted.
  */
 export async function purgeCheckoutTokens(
   tokens: Pick<CheckoutTokenStore, 'purgeExpired'>,
-  options: { now?: number; batch?: number; maxBatches?: number } = {},
+  options: { now?: number; batch?: number; maxBatches?: number; signal?: AbortSignal } = {},
 ): Promise<number> {
   const batch = options.batch ?? 200;
   let total = 0;
-  for (let i = 0; i < (options.maxBatches ?? CHECKOUT_TOKEN_PURGE_BATCHES); i++) {
+  for (let i = 0; i < (options.maxBatches ?? CHECKOUT_TOKEN_PURGE_BATCHES) && !options.signal?.aborted; i++) {
     // sqlite answers synchronously: requests get their turn between batches.
     if (i > 0) await setImmediate();
     const deleted = await tokens.purgeExpired(options.now ?? Date.now(), batch);
@@ -155,39 +157,34 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     // Expired Idempotency-Key records and ended rate-limit windows are already ignored; purging
     // them keeps the store from growing with every key and client ever seen. Checkout tokens
     // go on the same schedule, a week after they expired (domain/confirmation-token.ts).
-    let purge: NodeJS.Timeout | undefined;
-    let firstPurge: NodeJS.Timeout | undefined;
-    let windowPurge: NodeJS.Timeout | undefined;
-    let purging: Promise<unknown> = Promise.resolve();
-    const purgeExpiredKeys = () => {
-      purging = Promise.all([
-        ctx.buyflow.idempotency
-          .purgeExpired()
-          .catch((err) => logger?.warn({ err }, 'idempotency purge failed')),
-        purgeCheckoutTokens(ctx.buyflow.tokens).catch((err) =>
-          logger?.warn({ err }, 'checkout token purge failed'),
-        ),
-      ]);
-    };
-    const purgeWindows = () =>
-      purgeEndedWindows(ctx.store).catch((err) => logger?.warn({ err }, 'rate-limit window purge failed'));
+    let purges: Array<ReturnType<typeof startPeriodic>> = [];
     app.addHook('onReady', async () => {
       ctx.audit.outbox?.start();
-      purge = setInterval(purgeExpiredKeys, HOURLY_PURGE_MS);
-      purge.unref();
-      // Also a minute after boot: a replica restarted more often than hourly still purges.
-      firstPurge = setTimeout(purgeExpiredKeys, FIRST_PURGE_DELAY_MS);
-      firstPurge.unref();
-      windowPurge = setInterval(purgeWindows, RATE_LIMIT_PURGE_INTERVAL_MS);
-      windowPurge.unref();
+      purges = [
+        // Also a minute after boot: a replica restarted more often than hourly still purges.
+        startPeriodic(() => ctx.buyflow.idempotency.purgeExpired(), {
+          everyMs: HOURLY_PURGE_MS,
+          firstAfterMs: FIRST_PURGE_DELAY_MS,
+          logger,
+          failure: 'idempotency purge failed',
+        }),
+        startPeriodic((signal) => purgeCheckoutTokens(ctx.buyflow.tokens, { signal }), {
+          everyMs: HOURLY_PURGE_MS,
+          firstAfterMs: FIRST_PURGE_DELAY_MS,
+          logger,
+          failure: 'checkout token purge failed',
+        }),
+        startPeriodic(() => purgeEndedWindows(ctx.store), {
+          everyMs: RATE_LIMIT_PURGE_INTERVAL_MS,
+          logger,
+          failure: 'rate-limit window purge failed',
+        }),
+      ];
     });
     app.addHook('onClose', async () => {
-      clearInterval(purge);
-      clearTimeout(firstPurge);
-      clearInterval(windowPurge);
       // A purge under way gets a moment to finish before the store closes under it; on Firestore
       // a backlog takes minutes, and what it leaves the next purge takes.
-      await Promise.race([purging, delay(PURGE_WAIT_AT_CLOSE_MS, undefined, { ref: false })]);
+      await Promise.all(purges.map((purge) => purge.stop(PURGE_WAIT_AT_CLOSE_MS)));
       await ctx.audit.outbox?.stop();
     });
   }

@@ -195,7 +195,6 @@ export async function forward(
   identity: ForwardIdentity,
 ): Promise<FastifyReply> {
   const url = forwardTarget(target.peer.baseUrl, target.url ?? request.url);
-  const headers = upstreamHeaders(request, target, identity);
 
   const abort = new AbortController();
   let clientGone = false;
@@ -244,15 +243,15 @@ export async function forward(
       return reply;
     }
   }
+  // Made once the member's body is read (up to REQUEST_TIMEOUT_SECONDS): the deadline headers
+  // count the peer's wait from the send, so a slow upload never reaches it looking given up on.
+  const headers = upstreamHeaders(request, target, identity);
   if (overLimit !== undefined) {
     headers[BODY_OVER_LIMIT_HEADER] = String(overLimit);
     body = Buffer.alloc(0);
   }
   // Sent whole (or not at all): its length is the one undici gives it.
   if (hasBody && body !== undefined && !(body instanceof Readable)) delete headers['content-length'];
-  // Stamped again now that the member's body is read (up to REQUEST_TIMEOUT_SECONDS): the peer
-  // counts the wait from here, and a slow upload must not reach it looking long given up on.
-  Object.assign(headers, deadlineHeaders(target.timeoutMs));
   const headerTimer = setTimeout(
     () => abort.abort(new DOMException('timeout', 'TimeoutError')),
     target.timeoutMs,

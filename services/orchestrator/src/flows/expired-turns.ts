@@ -4,7 +4,7 @@
 // closed (turn.failed) by whichever orchestrator finds it"): the next chat does it as it takes the
 // mission (run-turn.ts startTurn), and a sweep does it for missions nobody writes to again.
 
-import { newId, nowIso } from '@hs/service-kit';
+import { newId, nowIso, startPeriodic } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
 import type { TurnLease } from '../domain/mission.ts';
@@ -59,16 +59,10 @@ export async function closeExpiredTurns(ctx: OrchestratorContext, now = Date.now
 
 /** Sweeps every `everyMs` (in the background; a failed sweep is logged and tried again). */
 export function startExpiredTurnSweep(ctx: OrchestratorContext, everyMs: number): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    closeExpiredTurns(ctx)
-      .catch((err: unknown) => ctx.logger?.warn({ err }, 'could not close expired turns'))
-      .finally(() => {
-        running = false;
-      });
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  const sweep = startPeriodic(() => closeExpiredTurns(ctx), {
+    everyMs,
+    logger: ctx.logger,
+    failure: 'could not close expired turns',
+  });
+  return () => void sweep.stop(0);
 }

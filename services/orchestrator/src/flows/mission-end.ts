@@ -1,4 +1,4 @@
-import { type Caller, keyedId } from '@hs/service-kit';
+import { type Caller, keyedId, startPeriodic } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
 import type { MissionDoc, MissionEndedBy } from '../domain/mission.ts';
@@ -88,33 +88,21 @@ export async function recoverMissionEnds(
 }
 
 /**
- * Sweeps at once (boot) and then every `everyMs`, in the background (unref'd). The returned stop
- * waits for a sweep under way, which ends after the mission it is at, so the outboxes it queues
- * into are still open.
+ * Sweeps at once (boot) and then every `everyMs`, in the background. The returned stop waits for
+ * a sweep under way, which ends after the mission it is at, so the outboxes it queues into are
+ * still open.
  */
 export function startMissionEndSweep(
   ctx: OrchestratorContext,
   everyMs = END_SWEEP_EVERY_MS,
 ): () => Promise<void> {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const sweep = () => {
-    if (stopped || running) return;
-    running = recoverMissionEnds(ctx, { stopped: () => stopped })
-      .then(() => undefined)
-      .catch((err: unknown) => ctx.logger?.warn({ err }, 'could not sweep mission ends'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  sweep();
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  const sweep = startPeriodic((signal) => recoverMissionEnds(ctx, { stopped: () => signal.aborted }), {
+    everyMs,
+    firstAfterMs: 0,
+    logger: ctx.logger,
+    failure: 'could not sweep mission ends',
+  });
+  return () => sweep.stop();
 }
 
 /**
