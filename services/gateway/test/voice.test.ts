@@ -263,6 +263,10 @@ describe('voice WebSocket', () => {
       'x-member-role': 'PARENT_GUARDIAN',
       'x-user-email': 'voice-owner@x.test',
     });
+    // The turn carries its deadline, so an orchestrator that reads it after the relay gave up
+    // refuses it unrun (service-kit's stale-request test shows the refusal).
+    expect(Number(chat.headers['x-request-timeout-ms'])).toBeGreaterThan(0);
+    expect(Math.abs(Number(chat.headers['x-request-sent-at']) - Date.now())).toBeLessThan(5000);
     conn.ws.close();
   });
 

@@ -5,6 +5,7 @@ import { CALLER_HEADERS, ErrorEnvelope } from '@hs/contracts';
 import {
   AppError,
   type Caller,
+  deadlineHeaders,
   INTERNAL_TOKEN_HEADER,
   type Peer,
   httpRequest as request,
@@ -52,7 +53,9 @@ export function createVoiceChat(options: { peer: Peer; timeoutMs: number }) {
       try {
         res = await request(`${options.peer.baseUrl}${path}`, {
           method: 'POST',
-          headers,
+          // A turn the orchestrator reads only after this wait gave up is refused unrun: the
+          // speaker was told it failed, and their retry would otherwise run it twice.
+          headers: { ...headers, ...deadlineHeaders(options.timeoutMs) },
           body: JSON.stringify({ message: turn.text }),
           signal: AbortSignal.any([turn.signal, headerWait.signal]),
           bodyTimeout: 0,
