@@ -2,7 +2,8 @@
 // died (kill -9) before its idempotency record stored the reply: once the record's lease has run
 // out, the retry with the same key and body runs again and finds its token used. It must get the
 // first attempt's answer (200, the COMPLETED request, `Idempotent-Replayed: true`), and no second
-// ALLOWED entry; every other presentation of the used token is answered as before.
+// ALLOWED entry; every other presentation of the used token is answered as before. One whose
+// first attempt spent the token but never completed the request completes it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredCheckoutToken } from '../src/domain/confirmation-token.ts';
 import type { IdempotencyRecord } from '../src/domain/idempotency.ts';
@@ -152,16 +153,54 @@ describe('a keyed confirm-checkout retried after its first attempt died unanswer
     await expectReplayed(flow);
   });
 
-  it('is 409, naming the way on, when its first attempt spent the token but never completed the request', async () => {
-    const flow = await confirmedThenCrashed();
-    const spent = await tokenOf(flow.requestId);
-    expect(spent.usedUnder).toBe((await confirmRecord(flow.requestId)).id);
-    // The dead attempt got as far as the spend: the request never left CART_READY.
-    await t.app.ctx.buyflow.requests.change(flow.requestId, (r) => ({ ...r, status: 'CART_READY' }));
-    const retried = await flow.confirm();
-    expect(retried.statusCode).toBe(409);
-    expect(retried.json().message).toContain('get a new token (POST .../confirmation-token)');
-    expect(await allowedConfirms(flow.requestId)).toHaveLength(1);
+  describe('whose first attempt spent the token and failed before completing the request', () => {
+    /** The first attempt under KEY: the spend lands, the completing write fails (the store went away). */
+    async function spentThenFailed() {
+      const flow = await cartReady();
+      const requests = t.app.ctx.buyflow.requests;
+      const change = requests.change;
+      requests.change = async () => {
+        throw new Error('store went away');
+      };
+      const first = await flow.confirm().finally(() => {
+        requests.change = change;
+      });
+      expect(first.statusCode).toBeGreaterThanOrEqual(500);
+      expect((await tokenOf(flow.requestId)).usedAt).not.toBeNull();
+      expect(await allowedConfirms(flow.requestId)).toHaveLength(0);
+      return flow;
+    }
+
+    it('completes it on the keyed retry (200, one ALLOWED entry) without spending again', async () => {
+      const flow = await spentThenFailed();
+      const spent = await tokenOf(flow.requestId);
+      // Any other presentation of the spent token is still refused, before and after.
+      expect((await flow.confirm(t.adult, {})).json()).toEqual(USED);
+      expect((await flow.confirm(t.adult, { 'idempotency-key': 'another-key' })).json()).toEqual(USED);
+
+      const retried = await flow.confirm();
+      expect(retried.statusCode).toBe(200);
+      expect(retried.json()).toMatchObject({ requestId: flow.requestId, status: 'COMPLETED' });
+      expect(await allowedConfirms(flow.requestId)).toHaveLength(1);
+      expect(await tokenOf(flow.requestId)).toEqual(spent);
+      // Its reply is now kept: the next retry replays it.
+      const again = await flow.confirm();
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(await allowedConfirms(flow.requestId)).toHaveLength(1);
+    });
+
+    it('is refused like any confirmation once the request left CART_READY (cancelled meanwhile)', async () => {
+      const flow = await spentThenFailed();
+      expect((await t.post(`/requests/${flow.requestId}/cancel`, t.guardian)).statusCode).toBe(200);
+      const retried = await flow.confirm();
+      expect(retried.statusCode).toBe(409);
+      expect(retried.json()).toEqual({
+        error: 'CONFLICT',
+        message: 'Purchase request is already finalized (CANCELLED)',
+      });
+      expect(await allowedConfirms(flow.requestId)).toHaveLength(0);
+    });
   });
 
   it('keeps the documented order (expired 403 before used) and answers 409 for a record spent without the field', async () => {

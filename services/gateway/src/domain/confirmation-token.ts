@@ -44,9 +44,6 @@ export const TOKEN_MESSAGES = {
   expired: 'Confirmation token has expired',
   otherActor: 'Confirmation token was issued to another member',
   used: 'Confirmation token has already been used',
-  /** A keyed retry whose first attempt spent the token and stopped before completing the request. */
-  spentUnfinished:
-    'Confirmation token has already been used by an attempt that did not complete the checkout; get a new token (POST .../confirmation-token) and confirm again',
 } as const;
 
 export const hashConfirmationToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -81,7 +78,7 @@ export const spentUnderThisKey = (stored: StoredCheckoutToken, usedUnder: string
  * already used → 409. The request-state check and the atomic spend come after. A token used
  * under the presenting call's own Idempotency-Key (`expected.usedUnder`, see spentUnderThisKey)
  * passes the used check, after all the others: the caller answers it as its first attempt did,
- * or 409 used when that attempt did not complete the request.
+ * or finishes what that attempt started.
  */
 export function checkConfirmationToken(
   token: string | undefined,

@@ -25,7 +25,9 @@ import { type Gate, gateEntry, type RequestRef } from './purchase-gate.ts';
  * request: the key's scope names both) and completed the request, but died before its reply was
  * stored, gets that request back (`replayed`): nothing is spent or changed again, and no second
  * ALLOWED entry is written (the first attempt owed it with the change; what it left owed is paid).
- * Any other presentation of a used token stays 409.
+ * If that attempt died between the spend and the completion (the request still CART_READY), the
+ * retry completes it (step 3 alone: the spend was this key's), as the member asked. Any other presentation of a used
+ * token stays 409.
  */
 export async function confirmCheckout(
   ctx: GatewayContext,
@@ -48,16 +50,20 @@ export async function confirmCheckout(
     now: Date.now(),
     ...(usedUnder ? { usedUnder } : {}),
   });
-  if (spentUnderThisKey(checked, usedUnder)) {
-    // Spent by this key's first attempt: its answer, if that attempt completed the request.
-    if (found.status !== 'COMPLETED') throw conflict(TOKEN_MESSAGES.spentUnfinished);
+  const spentByThisKey = spentUnderThisKey(checked, usedUnder);
+  if (spentByThisKey && found.status === 'COMPLETED') {
+    // This key's first attempt completed the request: its answer.
     await payOwedAudit(ctx, found);
     return { body: publicRequest(found), replayed: true };
   }
   assertCanApply('confirmCheckout', found.status);
 
   const now = nowIso();
-  if (!(await tokens.spend(tokenHash, now, usedUnder))) throw conflict(TOKEN_MESSAGES.used);
+  // A first attempt that died between its spend and the completion is rolled forward by its own
+  // keyed retry: the spend already happened under this key, so it is not made (or refused) again.
+  // (A request that left CART_READY since, cancelled say, was refused just above like any other.)
+  if (!spentByThisKey && !(await tokens.spend(tokenHash, now, usedUnder)))
+    throw conflict(TOKEN_MESSAGES.used);
 
   const owed = owedEntry(
     request,
