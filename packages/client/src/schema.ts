@@ -661,7 +661,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message; the agent runs one turn
-         * @description With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. With an `Idempotency-Key` (passed on by the gateway) a message is taken once: a retry of one already answered answers the mission with that reply and runs nothing again (409 CONFLICT while its turn still runs; 409 for a streamed retry, whose events are on the stream of the mission); a retry of one whose turn failed, still the last message and unanswered, runs its turn again; one whose turn failed while later messages followed is 409 CONFLICT (there is no answer to give back: send it again under a new key). A failed turn (model error) answers 502/504 and leaves the mission RUNNING. A turn whose mission the owner completed or cancelled while it ran answers 409 INVALID_STATE (`turn.failed` `MISSION_ENDED` on the stream): the end is recorded with the history as it was, and the late answer is not added after it. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.
+         * @description With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. With an `Idempotency-Key` (passed on by the gateway) a message is taken once: a retry of one already answered answers the mission with that reply and runs nothing again (409 CONFLICT while its turn still runs; 409 for a streamed retry, whose events are on the stream of the mission); a retry of one whose turn failed, still the last message and unanswered, runs its turn again; one whose turn failed while later messages followed is 409 CONFLICT (there is no answer to give back: send it again under a new key). A failed turn (model error) answers 502/504 and leaves the mission RUNNING; one the mission store stopped (busy, locked, away, full) answers 503 SERVICE_UNAVAILABLE (with `Retry-After` when the fault passes by itself) and leaves it RUNNING too. A turn whose mission the owner completed or cancelled while it ran answers 409 INVALID_STATE (`turn.failed` `MISSION_ENDED` on the stream): the end is recorded with the history as it was, and the late answer is not added after it. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.
          */
         post: operations["sendMissionMessage"];
         delete?: never;
@@ -6271,6 +6271,17 @@ export interface operations {
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -10,7 +10,7 @@ import {
   nowIso,
   serviceMetrics,
 } from '@hs/service-kit';
-import { ABORT } from '@hs/store';
+import { ABORT, StoreUnavailableError } from '@hs/store';
 import { readHouseholdMembers } from '../adapters/household-members.ts';
 import { checkToolCall, runToolCall, TOOL_NAMES } from '../adapters/tools/tool-registry.ts';
 import type { OrchestratorContext } from '../context.ts';
@@ -55,7 +55,15 @@ export class TurnAlreadySent extends Error {
   }
 }
 
-export type TurnOutcome = { ok: boolean; mission: MissionDoc; error?: { code: string; message: string } };
+export type TurnOutcome = {
+  ok: boolean;
+  mission: MissionDoc;
+  error?: { code: string; message: string };
+  /** The store fault that stopped the turn (busy, locked, away, full): the reply is a 503, not the agent's 502. */
+  storeFault?: StoreUnavailableError;
+};
+
+const storeFaultOf = (err: unknown) => (err instanceof StoreUnavailableError ? { storeFault: err } : {});
 
 /**
  * The owner completed or cancelled the mission while the turn ran. The end was recorded with the
@@ -152,6 +160,7 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
       ok: false,
       mission: doc,
       error: { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' },
+      ...storeFaultOf(err),
     };
   });
   // Closed at shutdown, the turn is over for its caller at once: a tool call still waiting on a
@@ -453,7 +462,7 @@ async function failTurn(
     },
     req.requestId,
   );
-  return { ok: false, mission, error };
+  return { ok: false, mission, error, ...storeFaultOf(err) };
 }
 
 /**

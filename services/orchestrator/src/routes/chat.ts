@@ -9,6 +9,7 @@ import {
   wantsEventStream,
   withoutDeadline,
 } from '@hs/service-kit';
+import { StoreUnavailableError } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
 import { type MissionDoc, toView, turnBlocker } from '../domain/mission.ts';
 import { MISSION_ENDED_DURING_TURN, startTurn, TurnAlreadySent } from '../flows/run-turn.ts';
@@ -62,12 +63,12 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
         tags: ['missions'],
         summary: 'Send a message; the agent runs one turn',
         description:
-          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. With an `Idempotency-Key` (passed on by the gateway) a message is taken once: a retry of one already answered answers the mission with that reply and runs nothing again (409 CONFLICT while its turn still runs; 409 for a streamed retry, whose events are on the stream of the mission); a retry of one whose turn failed, still the last message and unanswered, runs its turn again; one whose turn failed while later messages followed is 409 CONFLICT (there is no answer to give back: send it again under a new key). A failed turn (model error) answers 502/504 and leaves the mission RUNNING. A turn whose mission the owner completed or cancelled while it ran answers 409 INVALID_STATE (`turn.failed` `MISSION_ENDED` on the stream): the end is recorded with the history as it was, and the late answer is not added after it. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.',
+          'With `Accept: text/event-stream` the turn is streamed as SSE (same events as GET .../stream) and ends with `turn.completed` (or `turn.failed` `{code, message}`); otherwise the reply is the MissionView. With an `Idempotency-Key` (passed on by the gateway) a message is taken once: a retry of one already answered answers the mission with that reply and runs nothing again (409 CONFLICT while its turn still runs; 409 for a streamed retry, whose events are on the stream of the mission); a retry of one whose turn failed, still the last message and unanswered, runs its turn again; one whose turn failed while later messages followed is 409 CONFLICT (there is no answer to give back: send it again under a new key). A failed turn (model error) answers 502/504 and leaves the mission RUNNING; one the mission store stopped (busy, locked, away, full) answers 503 SERVICE_UNAVAILABLE (with `Retry-After` when the fault passes by itself) and leaves it RUNNING too. A turn whose mission the owner completed or cancelled while it ran answers 409 INVALID_STATE (`turn.failed` `MISSION_ENDED` on the stream): the end is recorded with the history as it was, and the late answer is not added after it. `x-message-source: voice` marks the message as spoken. A CHILD (an owner demoted since included) gets 403 FORBIDDEN in an INTERACTIVE mission, typed or spoken, whatever its state: the agent would drive a real browser for them.',
         params: MissionParams,
         body: ChatRequest,
         response: {
           200: MissionView,
-          ...Object.fromEntries([403, 404, 409, 422, 502, 504].map((s) => [s, ErrorEnvelope])),
+          ...Object.fromEntries([403, 404, 409, 422, 502, 503, 504].map((s) => [s, ErrorEnvelope])),
         },
       },
     },
@@ -113,6 +114,13 @@ export function registerChatRoutes(app: ServiceApp, ctx: OrchestratorContext): v
       if (!outcome.ok) {
         const error = outcome.error!;
         if (error.code === MISSION_ENDED_DURING_TURN.code) throw invalidState(error.message);
+        // The store, not the agent, failed: 503 (with Retry-After when it passes by itself).
+        if (outcome.storeFault)
+          throw new StoreUnavailableError(
+            outcome.storeFault.code,
+            'The turn stopped because the mission store was unavailable; the mission is still running',
+            { cause: outcome.storeFault },
+          );
         // Some turn errors already end with the advice: say it once.
         const cause = error.message.replace(/;? send the message again\.?$/i, '');
         const message = `${cause}. The mission is still running: send the message again.`;

@@ -1,0 +1,88 @@
+// A store fault in the middle of a turn (another process holding sqlite's lock past the busy
+// timeout, a full disk) is the store's, not the agent's: the chat answers 503 SERVICE_UNAVAILABLE
+// (with Retry-After when the fault passes by itself), where it answered 502 "the turn failed",
+// and the mission stays RUNNING so the same message can be sent again.
+import { createStore, StoreUnavailableError } from '@hs/store';
+import { wrapCollection } from '@hs/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
+import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
+
+const M = `/api/v1/households/${H}/orchestrator/missions`;
+
+let peers: FakePeers;
+beforeAll(async () => {
+  peers = await startFakePeers();
+});
+afterAll(async () => peers.close());
+
+/** A store whose mission stream refuses the agent's `message` events with `code` while `failing`. */
+function storeFailingMidTurn(code: string) {
+  const state = { failing: false };
+  const store = wrapCollection(createStore({ backend: 'inmemory' }), 'mission_events', (method, create) =>
+    method === 'create'
+      ? (...args) => {
+          const event = args[1] as { type?: string };
+          if (state.failing && event.type === 'message')
+            throw new StoreUnavailableError(code, 'The store did not take the change');
+          return create(...args);
+        }
+      : undefined,
+  );
+  return { store, state };
+}
+
+describe('a turn the store stops midway', () => {
+  it.each([
+    ['SQLITE_BUSY', '2'],
+    ['SQLITE_FULL', undefined],
+  ])(
+    '%s: answers 503 (Retry-After %s), the mission stays RUNNING, and the message sent again runs',
+    async (code, retryAfter) => {
+      const { store, state } = storeFailingMidTurn(code);
+      const app = await buildTestApp(peers.url, { store });
+      try {
+        const created = await app.inject({
+          method: 'POST',
+          url: M,
+          headers: as(OWNER),
+          payload: { mission_type: 'STYLE', initial_message: 'summer tops under 80' },
+        });
+        expect(created.statusCode).toBe(201);
+        const chat = `${M}/${created.json().mission_id}/chat`;
+
+        state.failing = true;
+        const failed = await app.inject({
+          method: 'POST',
+          url: chat,
+          headers: as(OWNER),
+          payload: { message: 'linen shirts in navy' },
+        });
+        expect(failed.statusCode).toBe(503);
+        expect(failed.json()).toEqual({
+          error: 'SERVICE_UNAVAILABLE',
+          message: `The turn stopped because the mission store was unavailable; the mission is still running (${code}); try again later`,
+        });
+        expect(failed.headers['retry-after']).toBe(retryAfter);
+
+        state.failing = false;
+        const mission = await app.inject({
+          method: 'GET',
+          url: chat.replace(/\/chat$/, ''),
+          headers: as(OWNER),
+        });
+        expect(mission.json().state).toBe('RUNNING');
+        const again = await app.inject({
+          method: 'POST',
+          url: chat,
+          headers: as(OWNER),
+          payload: { message: 'linen shirts in navy' },
+        });
+        expect(again.statusCode).toBe(200);
+        expect(again.json().history.at(-1).role).toBe('model');
+      } finally {
+        await app.close();
+      }
+    },
+  );
+});
