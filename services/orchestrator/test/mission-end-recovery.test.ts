@@ -1,7 +1,8 @@
 // A mission's end is stored first (DONE/FAILED) and its follow-up queued after: the browsers
 // closed, the MISSION_COMPLETED/MISSION_CANCELLED entry, the Transcript and the OutcomeSummary. The
 // end's write marks the follow-up as owed (`end_pending`), so a process that dies between the two
-// leaves the mark behind, and the recovery sweep queues what the dead process did not, once.
+// leaves the mark behind, and the recovery sweep queues what the dead process did not, once,
+// and writes the end's `state.changed` on the mission's stream when that is missing too.
 // Real sqlite store; the peers are fakes that count what they receive.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +87,12 @@ function expectFollowedUpOnce(missionId: string, action: string, actorId: string
 
 const stored = async (missionId: string) => (await app.ctx.missions.getById(missionId)) as MissionDoc;
 
+/** The `to` of every state.changed on the mission's stream, in order. */
+const stateChanges = async (missionId: string) =>
+  (await app.ctx.events.after(missionId, 0, 1000))
+    .filter((e) => e.type === 'state.changed')
+    .map((e) => e.data.to);
+
 /**
  * What a process killed right after storing the end leaves: the mission DONE (or FAILED) with the
  * mark, and nothing of the follow-up queued.
@@ -110,8 +117,12 @@ describe('an end whose process died before its follow-up', () => {
     const missionId = await endedThenCrashed('FAILED');
     expect(delivered(missionId)).toEqual({ ends: [], artifacts: [], browserCloses: 0 });
 
+    expect(await stateChanges(missionId)).toEqual(['RUNNING']);
+
     expect(await recoverMissionEnds(app.ctx, { now: later() })).toBe(1);
     expectFollowedUpOnce(missionId, 'MISSION_CANCELLED', OWNER, 'req-crashed');
+    // An open stream sees the end the dead process never wrote.
+    expect(await stateChanges(missionId)).toEqual(['RUNNING', 'FAILED']);
     const doc = await stored(missionId);
     expect(doc.state).toBe('FAILED');
     for (const field of INTERNAL) expect(doc).not.toHaveProperty(field);
@@ -121,6 +132,7 @@ describe('an end whose process died before its follow-up', () => {
     // Nothing is left for a later sweep, nor for another replica's.
     expect(await recoverMissionEnds(app.ctx, { now: later() + 3_600_000 })).toBe(0);
     expectFollowedUpOnce(missionId, 'MISSION_CANCELLED', OWNER, 'req-crashed');
+    expect(await stateChanges(missionId)).toEqual(['RUNNING', 'FAILED']);
   });
 
   it('is followed up once when the ending request failed halfway (the audit store failing once)', async () => {
@@ -146,6 +158,8 @@ describe('an end whose process died before its follow-up', () => {
     expect(await recoverMissionEnds(app.ctx, { now: later() })).toBe(1);
     expectFollowedUpOnce(m.mission_id, 'MISSION_COMPLETED', OWNER, String(res.headers['x-request-id']));
     expect(await stored(m.mission_id)).not.toHaveProperty('end_pending');
+    // The request wrote the end's event before it failed: not written twice.
+    expect(await stateChanges(m.mission_id)).toEqual(['RUNNING', 'DONE']);
   });
 
   it("is followed up once when the agent's ending turn failed halfway (the audit store failing once)", async () => {
@@ -177,6 +191,7 @@ describe('an end whose process died before its follow-up', () => {
     expect(await recoverMissionEnds(app.ctx, { now: later() })).toBe(1);
     expectFollowedUpOnce(m.mission_id, 'MISSION_COMPLETED', OWNER, requestId);
     expect(delivered(m.mission_id).ends[0]).toMatchObject({ detail: { endedBy: 'agent' } });
+    expect(await stateChanges(m.mission_id)).toEqual(['RUNNING', 'DONE']);
     expect(await stored(m.mission_id)).not.toHaveProperty('end_pending');
   });
 
@@ -218,6 +233,7 @@ describe('an end whose process died before its follow-up', () => {
       timeout: 5000,
     });
     expectFollowedUpOnce(missionId, 'MISSION_COMPLETED', OWNER, 'req-crashed');
+    expect(await stateChanges(missionId)).toEqual(['RUNNING', 'DONE']);
   });
 });
 

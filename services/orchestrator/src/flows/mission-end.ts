@@ -60,7 +60,8 @@ export async function followUpMissionEnd(ctx: OrchestratorContext, mission: Miss
  * replicas on one store may sweep the same mission at once, or the sweep may overlap an ending
  * request that is merely slow: harmless, since the browser close (`<mission>.end`), the audit
  * entry (`missionEndEventId`, which the ledger records once) and the artifacts
- * (`<mission>.<kind>`) each keep one id however many times they are queued. Returns how many
+ * (`<mission>.<kind>`) each keep one id however many times they are queued; the stream's
+ * `state.changed` is written only when the mission's stream lacks it. Returns how many
  * missions it followed up.
  */
 export async function recoverMissionEnds(
@@ -73,6 +74,10 @@ export async function recoverMissionEnds(
   for (const mission of await ctx.missions.withEndPending(before, END_SWEEP_BATCH)) {
     if (options.stopped?.()) break;
     try {
+      // The end's stream event is written right after the end itself; a process that died in
+      // between left open streams waiting for a mission that is over.
+      if (!(await hasEndEvent(ctx, mission)))
+        await ctx.events.append(mission.mission_id, 'state.changed', { from: 'RUNNING', to: mission.state });
       await followUpMissionEnd(ctx, mission);
       recovered++;
       ctx.logger?.warn(
@@ -86,6 +91,20 @@ export async function recoverMissionEnds(
   }
   return recovered;
 }
+
+/**
+ * Whether the mission's stream holds its end (`state.changed` to its final state). Read whole,
+ * page by page: only the sweep asks, for the rare end a dead process left owed.
+ */
+async function hasEndEvent(ctx: OrchestratorContext, mission: MissionDoc): Promise<boolean> {
+  for (let seq = 0; ; ) {
+    const page = await ctx.events.after(mission.mission_id, seq, END_EVENT_SCAN_PAGE);
+    if (page.some((e) => e.type === 'state.changed' && e.data.to === mission.state)) return true;
+    if (page.length < END_EVENT_SCAN_PAGE) return false;
+    seq = page.at(-1)!.seq;
+  }
+}
+const END_EVENT_SCAN_PAGE = 500;
 
 /**
  * Sweeps at once (boot) and then every `everyMs`, in the background. The returned stop waits for
