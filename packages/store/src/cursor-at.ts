@@ -9,6 +9,6 @@ import type { Doc, Query } from './types.ts';
  * gives its own page an exact cursor with it.
  */
 export function cursorAt(query: Query, doc: Doc, id: string): string {
-  const { order } = normalizeQuery({ ...query, cursor: null, offset: 0 });
-  return encodeCursor({ values: order.map((o) => getPath(doc, o.field)), id });
+  const { order, where } = normalizeQuery({ ...query, cursor: null, offset: 0 });
+  return encodeCursor({ values: order.map((o) => getPath(doc, o.field)), id }, where);
 }

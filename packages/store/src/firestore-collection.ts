@@ -190,7 +190,7 @@ export function firestoreCollection<T extends Doc>(
       const last = page.at(-1);
       const nextCursor =
         more && last
-          ? encodeCursor({ values: q.order.map((o) => last.get(o.field) as unknown), id: last.id })
+          ? encodeCursor({ values: q.order.map((o) => last.get(o.field) as unknown), id: last.id }, q.where)
           : null;
       return { items: page.map((s) => s.data() as T), nextCursor };
     },

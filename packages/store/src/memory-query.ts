@@ -75,7 +75,7 @@ export function runMemoryQuery(
   const more = end !== undefined && start.length > end;
   return {
     docs: page.map((r) => r.doc),
-    nextCursor: more && last ? encodeCursor({ values: last.key, id: last.id }) : null,
+    nextCursor: more && last ? encodeCursor({ values: last.key, id: last.id }, q.where) : null,
   };
 }
 
@@ -120,7 +120,7 @@ export function runOrderedQuery(
   const more = end !== undefined && rows.length > end;
   return {
     docs: page.map((r) => r.doc),
-    nextCursor: more && last ? encodeCursor({ values: last.key, id: last.id }) : null,
+    nextCursor: more && last ? encodeCursor({ values: last.key, id: last.id }, q.where) : null,
   };
 }
 

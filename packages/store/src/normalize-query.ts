@@ -74,6 +74,6 @@ export function normalizeQuery(query: Query = {}): NormalizedQuery {
   if (!Number.isInteger(offset) || offset < 0)
     throw new StoreQueryError('offset must be a non-negative integer');
   if (cursor && offset > 0) throw new StoreQueryError('Use either cursor or offset, not both');
-  const after = cursor ? decodeCursor(cursor, order.length) : null;
+  const after = cursor ? decodeCursor(cursor, order.length, where) : null;
   return { where, order, limit, offset, after };
 }

@@ -123,7 +123,10 @@ export function sqliteCollection<T extends Doc>(
       const last = items.at(-1);
       const nextCursor =
         lastRow && last
-          ? encodeCursor({ values: q.order.map((o) => getPath(last, o.field)), id: String(lastRow.id) })
+          ? encodeCursor(
+              { values: q.order.map((o) => getPath(last, o.field)), id: String(lastRow.id) },
+              q.where,
+            )
           : null;
       return { items, nextCursor };
     },

@@ -219,6 +219,33 @@ export function queryContract(getStore: () => Store): void {
       expect(second.items.map(idOf)).toEqual(['p07', 'p12', 'p04', 'p10']);
     });
 
+    it("refuses another list's cursor (another household's, another filter value's); a range may move", async () => {
+      const ofH1: Query = { where: [['hh', '==', 'h1']], orderBy: [{ field: 'price' }], limit: 2 };
+      const cursor = (await c.query(ofH1)).nextCursor;
+      expect(cursor).not.toBeNull();
+      expect((await c.query({ ...ofH1, cursor })).items).toHaveLength(2);
+      await expect(c.query({ ...ofH1, where: [['hh', '==', 'h2']], cursor })).rejects.toThrow(
+        'Cursor does not belong to this query',
+      );
+      // The same filters in another order page on.
+      const both: Query = {
+        where: [
+          ['hh', '==', 'h1'],
+          ['inStock', '==', true],
+        ],
+        orderBy: [{ field: 'price' }],
+        limit: 1,
+      };
+      const next = (await c.query(both)).nextCursor;
+      const swapped = { ...both, where: [...both.where!].reverse(), cursor: next };
+      expect((await c.query(swapped)).items).toEqual((await c.query({ ...both, cursor: next })).items);
+      // A bound that moves between pages (a clock) keeps the cursor valid.
+      const bounded: Query = { ...ofH1, where: [...ofH1.where!, ['price', '<', 1000]] };
+      const page = await c.query(bounded);
+      const moved = { ...bounded, where: [...ofH1.where!, ['price', '<', 999]] as Query['where'] };
+      expect((await c.query({ ...moved, cursor: page.nextCursor })).items).toHaveLength(2);
+    });
+
     it('pages with offset', async () => {
       const byPrice: Query = { orderBy: [{ field: 'price' }] };
       expect((await c.query({ ...byPrice, offset: 3, limit: 4 })).items.map(idOf)).toEqual([

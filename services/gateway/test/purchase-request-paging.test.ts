@@ -85,6 +85,16 @@ describe('GET /requests: a page at a time', () => {
     expect(res.json()).toEqual({ error: 'BAD_REQUEST', message: 'Invalid cursor' });
   });
 
+  it("refuses another list's cursor (another status's, as another household's) with 400 Invalid cursor", async () => {
+    const approved = (await list('?status=APPROVED&limit=4')).headers['x-next-cursor'] as string;
+    for (const query of [`?cursor=${approved}`, `?status=PENDING_APPROVAL&cursor=${approved}`]) {
+      const res = await list(query);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'BAD_REQUEST', message: 'Invalid cursor' });
+    }
+    expect((await list(`?status=APPROVED&limit=4&cursor=${approved}`)).statusCode).toBe(200);
+  });
+
   it.each(['0', '201', '-1', '2.5', 'many'])('refuses limit=%s with 422', async (limit) => {
     const res = await list(`?limit=${limit}`);
     expect(res.statusCode).toBe(422);
