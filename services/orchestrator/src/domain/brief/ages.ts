@@ -29,6 +29,9 @@ const ITEM = KINDS.flatMap((k) => k.words)
 /** Children counted: "1 boy 1 girl", "2 sons" (a number before them is how many). */
 const CHILDREN =
   'sons?|daughters?|boys?|girls?|kids?|child(?:ren)?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?';
+/** Children said together before "are" and their ages: "my kids are 4 and 7", "my grandchildren are 4 and 7". */
+const CHILDREN_ARE =
+  'kids|children|twins|boys|girls|sons|daughters|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces';
 /**
  * "18 months", "6 weeks": a baby's age in months or weeks is no age in years; "2 sizes smaller",
  * "1 size up" count sizes, no age at all; "1.40 m" is a height.
@@ -39,16 +42,21 @@ const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size 
 const NEARLY = '(?:nearly |almost |going on |coming up to )?';
 /** After "she's", "he is": "about 6" too (after a child's name it may be money: "my son around 40"). */
 const ABOUT = '(?:nearly |almost |going on |coming up to |about |around |roughly )';
+/**
+ * "my son's 7", "my daughter's coming up to 5": "'s" said for "is", where the figure ends what is
+ * said of the child; never what the child has ("my son's 3 hoodies", "my daughter's 2 friends").
+ */
+const IS_SAID_S = String.raw`'s(?= (?:[,.] )?${NEARLY}\d{1,2}(?: ?(?:$|[,.!?;:)]|(?:and|but|so|now|next|soon|this|in|or|years?|yrs?|yo|he|she|needs?|wants?|wears?|likes?|loves?)\b)))`;
 const ONE_AGE = new RegExp(
   [
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my
     // son, 2 pairs", "1 boy 1 girl").
     // "her sister is 8", "his brother who's 11": a sibling said with an age too.
     // "my boy of 5", as many languages say it. "coat. boy. 10. under 40": typed tersely, clause by clause.
-    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)s? (?:[,.] )?(?:is |who is |whos |who's |of )?${NEARLY}(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)(?:s|${IS_SAID_S})? (?:[,.] )?(?:is |who is |whos |who's |of )?${NEARLY}(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:my|his|her|their|our|the) (?:little |big |older |younger |baby |twin )?(?:brother|sister|cousin|twin)s? (?:, )?(?:is |who is |whos |who's )(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
-    String.raw`\b(?:kids|children|twins|boys|girls) (?:are|r) (\d{1,2})\b${NOT_MONTHS}`,
+    String.raw`\b(?:${CHILDREN_ARE}) (?:are|r) (\d{1,2})\b${NOT_MONTHS}`,
     // "kids 8" is a size: a child, toddler or baby is an age only when said so ("my kid is 7").
     // "my eldest who is 14", "the youngest is 5": a child named by birth order is one too.
     String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|middle one|little one|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
@@ -81,7 +89,7 @@ const LIST = (joins: string) => String.raw`(${N}(?:\s?(?:${joins})\s?${N})+)`;
 /** "4 years and 6 years": each age with its unit (so never a duration's "in 2 years"). */
 const EACH_YEARS = String.raw`(${N}[ -]?(?:years?|yrs?)(?:\s?(?:,|and|&|or)\s?${N}[ -]?(?:years?|yrs?))+)\b(?! (?:warranty|guarantee|ago|later|from now|of)\b)`;
 const AGES_SAID = new RegExp(
-  String.raw`\b(?:ages?|aged|(?:kids|children|twins|boys|girls|they) (?:are|r)|they'?re|theyre)\s(?:${RANGE}|${LIST(',|and|&|or')})\b`,
+  String.raw`\b(?:ages?|aged|(?:${CHILDREN_ARE}|they) (?:are|r)|they'?re|theyre)\s(?:${RANGE}|${LIST(',|and|&|or')})\b`,
 );
 /**
  * "pyjamas for my son 7-8", "a coat for my daughter 9-10": a child said with a kids' label's pair
@@ -91,9 +99,12 @@ const PERSON_RANGE = new RegExp(
   String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece|kid|child|toddler)s? (?:, )?(?:is |who is |whos |who's )?${RANGE}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?)(?![\w-]))(?![.,]\d)`,
 );
 const AGES_YEARS_OLD = new RegExp(String.raw`\b(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${YEARS_OLD}`);
-/** "a dress 2-3 years", "leggings, 4 and 5 years": kids' sizes as shops label them, after the item. */
+/**
+ * "a dress 2-3 years", "leggings, 4 and 5 years": kids' sizes as shops label them, after the item;
+ * or a label's range right before it ("3-4 years dungarees", "5 to 6 years pyjamas").
+ */
 const ITEM_AGES = new RegExp(
-  String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${BARE_YEARS}(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,
+  String.raw`(?:(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?|${NOT_DURATION}\b(?=${N}\s?(?:-|–|to)\s?${N}[ -]?(?:years?|yrs?) (?:(?!(?:a|an|the|some|new|my|his|her)\b)[a-z]+ )?(?:${ITEM})(?![\w-])))(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${BARE_YEARS}(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,
 );
 /**
  * "pjs for the boys 5 and 8", "coats for my three kids: 4, 6 and 9": children said with a list of

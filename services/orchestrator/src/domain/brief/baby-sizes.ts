@@ -29,9 +29,9 @@ const MONTHS_SAID = new RegExp(
   String.raw`(?<!\b(?:last|lasts|lasting|lasted|within|in|for|over|after|every|ago|than)\s)\b(\d{1,2})[ -]?${MONTHS}\b(?:[ -]olds?\b)?(?! (?:ago|later|from now|warranty|guarantee|of)\b)`,
   'g',
 );
-/** "she is 8 weeks": a newborn's age in weeks. */
+/** "she is 8 weeks": a newborn's age in weeks; not a wait ("coming up to 3 weeks till the wedding"). */
 const WEEKS_SAID =
-  /(?<!\b(?:last|lasts|lasting|within|in|for|over|after|every)\s)\b(\d{1,2})[ -]?(?:weeks?|wks?)\b(?:[ -]olds?\b)?(?! (?:ago|later|from now|of)\b)/g;
+  /(?<!\b(?:last|lasts|lasting|within|in|for|over|after|every)\s)\b(\d{1,2})[ -]?(?:weeks?|wks?)\b(?:[ -]olds?\b)?(?! (?:ago|later|from now|of|till|til|until|before|to go|away|left|time)\b)/g;
 /**
  * "up to 3 months", "upto 1 month": a label's band said by where it ends, as shops print it (0-3M);
  * "up to 1 month" is the newborn size. Never a duration ("lasts up to 3 months").

@@ -759,11 +759,18 @@ const SHOE_SIZE_AFTER_ITEM = new RegExp(
  * ("trainers 3-4 quid", "trainers 2-3 pairs", "boots 1-2 days", "trainers 3-4 years").
  * Only the message's end, a stop or a little word of the sentence may follow the pair: any other
  * word counts or measures something ("trainers 4 or 5 options", "2 or 3 colours", "4 or 5 stars",
- * "4 or 5 miles", "2 or 3 times a week", "9 or 10 am", "3/4 length").
+ * "4 or 5 miles", "2 or 3 times a week", "9 or 10 am", "3/4 length"). "in" is inches only at the end
+ * or before a height ("boots 4 or 5 in high"), never before a colour ("trainers 12 or 13 in navy").
  */
-const SHOE_PAIR_END = String.raw`(?= ?(?:$|[,.!?;:)]|(?:for|please|pls|plz|my|his|her|their|our|the|and|maybe|or|thanks|thank|thx|ta|cheers|x+|if|would|should|will|ideally|probably|depending|budget|under|max|wide|in|he|she|they|we|i|is|are|boy|girl|son|daughter)\b))`;
+// A colour, a brand or a word about the fit or the choice may follow the pair too ("boots 8/9 black
+// leather", "trainers 4 or 5 nike", "football boots 4 or 5 with studs", "trainers 4 or 5 not sure").
+const SHOE_PAIR_NEXT = [...COLORS.map(([w]) => w), ...BRANDS]
+  .sort((a, b) => b.length - a.length)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|');
+const SHOE_PAIR_END = String.raw`(?= ?(?:$|[,.!?;:)]|(?:for|please|pls|plz|my|his|her|their|our|the|and|maybe|or|thanks|thank|thx|ta|cheers|x+|if|would|should|will|ideally|probably|depending|budget|under|max|wide|in|he|she|they|we|i|is|are|boy|girl|son|daughter|with|not|either|whichever|sorry|ish|leather|suede|velcro|lace|laces|narrow|${SHOE_PAIR_NEXT})(?![\w-])))`;
 const SHOE_SIZES_AFTER_ITEM = new RegExp(
-  String.raw`(?<![\w-])(?:${SHOE_WORD})(?: [,.])? ((?:1[0-3]|[1-9])(?:\.5)?) ?(?:or|\/|-|–) ?((?:1[0-3]|[1-9])(?:\.5)?)\b${NOT_A_SIZE_AFTER}(?! ?(?:weeks?|days?|hours?|mins?|minutes?|inch(?:es)?|in|cm|mm|high|heels?|kids|children|people|of|x|for under)\b)(?! ?["'])${SHOE_PAIR_END}`,
+  String.raw`(?<![\w-])(?:${SHOE_WORD})(?: [,.])? ((?:1[0-3]|[1-9])(?:\.5)?) ?(?:or|\/|-|–) ?((?:1[0-3]|[1-9])(?:\.5)?)\b${NOT_A_SIZE_AFTER}(?! ?(?:weeks?|days?|hours?|mins?|minutes?|inch(?:es)?|in(?= ?(?:$|[,.!?;:)]|(?:high|heels?|long|tall|platforms?)\b))|cm|mm|high|heels?|kids|children|people|of|x|for under)\b)(?! ?["'])${SHOE_PAIR_END}`,
   'g',
 );
 const WAIST_AFTER_ITEM =
