@@ -201,6 +201,30 @@ describe('the voice WebSocket', () => {
     });
   });
 
+  it('closes a socket sending a frame over 64 KiB with 1009, logged as the client’s fault (info, not error)', async () => {
+    const session = await gateway.inject({
+      method: 'POST',
+      url: `${missionPath()}/voice-session`,
+      headers: bearer(user.token),
+    });
+    const id = 'voice-oversized-1';
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${port}/api/v1/voice/ws?token=${encodeURIComponent(session.json().sessionToken)}`,
+      { headers: { 'x-request-id': id } },
+    );
+    ws.on('error', () => undefined);
+    const closed = closeOf(ws);
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send('x'.repeat(70 * 1024));
+    expect(await closed).toBe(1009);
+    await vi.waitFor(() => expect(gatewayLog.requestLines(id)).toHaveLength(1), { timeout: 3000 });
+    const lines = gatewayLog.parsed.filter((l) => l.reqId === id);
+    expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 30, wsError: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' }),
+    );
+  });
+
   it('writes one line for a socket it accepted, when the socket closes', async () => {
     const session = await gateway.inject({
       method: 'POST',

@@ -270,6 +270,19 @@ describe('voice WebSocket', () => {
     conn.ws.close();
   });
 
+  it('answers a plain GET of the socket path (no Upgrade) in the envelope, token or not', async () => {
+    const { sessionToken } = (await issue(gateway, 'msn_running')).json();
+    for (const url of ['/api/v1/voice/ws', `/api/v1/voice/ws?token=${encodeURIComponent(sessionToken)}`]) {
+      const res = await gateway.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error: 'BAD_REQUEST',
+        message: '/api/v1/voice/ws takes a WebSocket: connect with Upgrade: websocket',
+      });
+      expect((await gateway.inject({ method: 'HEAD', url })).statusCode).toBe(400);
+    }
+  });
+
   it('answers invalid messages with an error and keeps the socket open', async () => {
     const { sessionToken } = (await issue(gateway, 'msn_running')).json();
     const conn = connect(wsUrl(sessionToken));

@@ -1,6 +1,9 @@
 import fastifyWebsocket from '@fastify/websocket';
 import { badRequest, type ServiceApp } from '@hs/service-kit';
 
+/** The largest frame a client may send on a WebSocket; a larger one closes it with 1009. */
+export const WEBSOCKET_MAX_FRAME_BYTES = 64 * 1024;
+
 /** The one path that upgrades to a WebSocket (routes/voice.ts). */
 export const VOICE_SOCKET_PATH = '/api/v1/voice/ws';
 
@@ -14,7 +17,19 @@ export const VOICE_SOCKET_PATH = '/api/v1/voice/ws';
  * its socket is ended after the answer.
  */
 export async function registerUpgradeRequests(app: ServiceApp): Promise<void> {
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: WEBSOCKET_MAX_FRAME_BYTES },
+    errorHandler: (error, socket, request) => {
+      // A client's bad frame (over the size limit, not UTF-8, malformed): ws has already closed
+      // the socket with the matching code (1009, 1007, 1002). Anyone with a voice token could
+      // send one, so it is no server error to raise an alert for.
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('WS_ERR_'))
+        request.log.info({ wsError: code, reason: error.message }, 'WebSocket closed for a bad frame');
+      else request.log.error({ err: error }, 'WebSocket failed');
+      socket.terminate();
+    },
+  });
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.ws && request.routeOptions.url !== VOICE_SOCKET_PATH)
       done(badRequest(`Only ${VOICE_SOCKET_PATH} upgrades to a WebSocket`));

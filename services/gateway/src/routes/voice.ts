@@ -1,5 +1,6 @@
 import { ErrorEnvelope, VoiceSessionParams, VoiceSessionResponse } from '@hs/contracts';
 import {
+  badRequest,
   type Caller,
   createMissionLookup,
   holdRequestLine,
@@ -110,10 +111,16 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
   await app.register(async (scope: ServiceApp) => {
     // Public: the voice token in the query is the credential (browsers cannot set headers on a
     // WebSocket). WebSocket support itself is the whole app's (plugins/upgrade-requests.ts).
-    scope.get(
-      VOICE_SOCKET_PATH,
-      { websocket: true, config: { public: true }, schema: { hide: true } },
-      (socket, request) => {
+    scope.route({
+      method: 'GET',
+      url: VOICE_SOCKET_PATH,
+      config: { public: true },
+      schema: { hide: true },
+      // Without `Upgrade: websocket` (a plain GET or HEAD): the envelope, not the plugin's empty 404.
+      handler: async () => {
+        throw badRequest(`${VOICE_SOCKET_PATH} takes a WebSocket: connect with Upgrade: websocket`);
+      },
+      wsHandler: (socket, request) => {
         // One request line per socket, written when it closes: 101, with how it closed (4401 refused).
         const endLine = holdRequestLine(request);
         socket.once('close', (code: number) => endLine(101, { wsCloseCode: code }));
@@ -129,6 +136,6 @@ export async function registerVoiceRoutes(app: ServiceApp, ctx: GatewayContext):
           quotaLimit,
         });
       },
-    );
+    });
   });
 }
