@@ -111,7 +111,7 @@ export interface paths {
         };
         /**
          * Get artifact content
-         * @description The recording's bytes through the time-limited link in a BrowserRecording's signedUrl. 403 FORBIDDEN for a bad or expired signature; 404 when the artifact or its content is missing. A link's fetches are recorded in the audit log once, on the first (DATA_ACCESS ARTIFACT_CONTENT_READ, detail.via signed-link), so a link passed around cannot fill the family's log.
+         * @description The recording's bytes through the time-limited link in a BrowserRecording's signedUrl. 403 FORBIDDEN for a bad, missing or expired signature (or expires); 404 when the artifact or its content is missing. A link's fetches are recorded in the audit log once, on the first (DATA_ACCESS ARTIFACT_CONTENT_READ, detail.via signed-link), so a link passed around cannot fill the family's log.
          */
         get: operations["getArtifactContent"];
         put?: never;
@@ -2428,9 +2428,9 @@ export interface operations {
     };
     getArtifactContent: {
         parameters: {
-            query: {
-                expires: number;
-                signature: string;
+            query?: {
+                expires?: string;
+                signature?: string;
             };
             header?: never;
             path: {
@@ -2463,16 +2463,6 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

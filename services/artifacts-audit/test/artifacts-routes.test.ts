@@ -252,6 +252,25 @@ describe('recording', () => {
     expect((await get(data.signedUrl, {})).statusCode).toBe(403);
   });
 
+  it('refuses a link cut short (no signature, no expires, either malformed) with 403, not 422', async () => {
+    const { data } = (await post('h_1', 'recording', recording)).json();
+    const url = new URL(data.signedUrl);
+    const bare = url.pathname;
+    const expires = url.searchParams.get('expires')!;
+    const signature = url.searchParams.get('signature')!;
+    for (const query of [
+      '',
+      `?expires=${expires}`,
+      `?signature=${signature}`,
+      `?expires=soon&signature=${signature}`,
+      `?expires=${expires}&signature=`,
+    ]) {
+      const res = await get(`${url.origin}${bare}${query}`, {});
+      expect(res.statusCode, query).toBe(403);
+      expect(res.json()).toEqual({ error: 'FORBIDDEN', message: 'Invalid or expired signature' });
+    }
+  });
+
   it('answers 404 through a valid link when the content was never uploaded', async () => {
     const { data } = (await post('h_1', 'recording', recording)).json();
     const res = await get(data.signedUrl, {});

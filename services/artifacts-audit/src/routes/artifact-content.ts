@@ -5,9 +5,13 @@ import { z } from 'zod';
 import type { ArtifactsAuditContext } from '../context.ts';
 import { recordDataAccess } from './data-access.ts';
 
+/**
+ * The link's credential. Missing or malformed it is a bad credential (403, checked first, as
+ * every credential is), not a malformed query (422): a link cut short is no validation case.
+ */
 const SignedQuery = z.object({
-  expires: z.coerce.number().int(),
-  signature: z.string().min(1).max(128),
+  expires: z.string().max(20).optional(),
+  signature: z.string().max(128).optional(),
 });
 
 /**
@@ -32,20 +36,21 @@ export function registerArtifactContentRoutes(app: ServiceApp, ctx: ArtifactsAud
       schema: {
         tags: ['artifacts'],
         description:
-          "The recording's bytes through the time-limited link in a BrowserRecording's signedUrl. 403 FORBIDDEN for a bad or expired signature; 404 when the artifact or its content is missing. A link's fetches are recorded in the audit log once, on the first (DATA_ACCESS ARTIFACT_CONTENT_READ, detail.via signed-link), so a link passed around cannot fill the family's log.",
+          "The recording's bytes through the time-limited link in a BrowserRecording's signedUrl. 403 FORBIDDEN for a bad, missing or expired signature (or expires); 404 when the artifact or its content is missing. A link's fetches are recorded in the audit log once, on the first (DATA_ACCESS ARTIFACT_CONTENT_READ, detail.via signed-link), so a link passed around cannot fill the family's log.",
         params: ArtifactParams,
         querystring: SignedQuery,
         response: {
           200: z.any().describe('The recording bytes'),
           403: ErrorEnvelope,
           404: ErrorEnvelope,
-          422: ErrorEnvelope,
         },
       },
     },
     async (request, reply) => {
       const { id, artifactId } = request.params;
-      if (!ctx.signer.verify(id, artifactId, request.query.expires, request.query.signature))
+      const expires = Number(request.query.expires ?? Number.NaN);
+      const signature = request.query.signature ?? '';
+      if (!ctx.signer.verify(id, artifactId, expires, signature))
         throw forbidden('Invalid or expired signature');
       const artifact = await ctx.artifacts.get(id, artifactId);
       if (artifact?.type !== 'BrowserRecording') throw notFound('Artifact not found');
@@ -60,7 +65,7 @@ export function registerArtifactContentRoutes(app: ServiceApp, ctx: ArtifactsAud
           missionId: artifact.missionId,
           targetType: 'artifact',
           targetId: artifactId,
-          eventId: linkFetchEventId(id, artifactId, request.query.expires, request.query.signature),
+          eventId: linkFetchEventId(id, artifactId, expires, signature),
         },
         true,
       );
