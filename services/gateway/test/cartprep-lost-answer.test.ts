@@ -139,3 +139,44 @@ describe('a dispatch that fails after the job got through another way', () => {
     }
   });
 });
+
+describe('a cart-prep that hangs', () => {
+  it('is asked once more briefly after the first wait, so the member waits one timeout and a bit, not two', async () => {
+    const asks: Array<{ jobId: string; timeoutMs: number }> = [];
+    const hung = createServer(async (req) => {
+      let raw = '';
+      for await (const chunk of req) raw += chunk;
+      asks.push({ jobId: JSON.parse(raw).jobId, timeoutMs: Number(req.headers['x-request-timeout-ms']) });
+      // Never answers.
+    });
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    const t = await buildBuyflowGateway({
+      env: {
+        CARTPREP_BASE_URL: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`,
+        INTERNAL_API_TIMEOUT_SECONDS: '3',
+      },
+    });
+    try {
+      const pr = (await t.post('/requests', t.adult, t.item)).json();
+      await t.post(`/requests/${pr.requestId}/approve`, t.guardian);
+      const intent = await t.post(`/requests/${pr.requestId}/purchase-intents`, t.adult);
+      expect(intent.statusCode).toBe(504);
+      expect(intent.json().error).toBe('UPSTREAM_TIMEOUT');
+      // The same job both times; the second with 2 s, not the whole 3 s again.
+      expect(asks).toHaveLength(2);
+      expect(asks[1]!.jobId).toBe(asks[0]!.jobId);
+      expect(asks[0]!.timeoutMs).toBe(3000);
+      expect(asks[1]!.timeoutMs).toBe(2000);
+      const read = await t.app.inject({
+        method: 'GET',
+        url: `${t.h}/requests/${pr.requestId}`,
+        headers: t.adult.auth,
+      });
+      expect(read.json()).toMatchObject({ status: 'APPROVED' });
+    } finally {
+      await t.close();
+      hung.closeAllConnections();
+      await new Promise<void>((r) => hung.close(() => r()));
+    }
+  }, 15_000);
+});

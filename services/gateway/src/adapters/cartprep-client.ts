@@ -4,6 +4,9 @@ import { CartprepJob, type CreateCartprepJobRequest } from '@hs/contracts';
 import { isAppError, type PeerClient } from '@hs/service-kit';
 import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 
+/** How long the second ask of a dispatch whose first timed out may take. */
+export const RECHECK_AFTER_TIMEOUT_MS = 2000;
+
 export function createCartprepClient(peer: PeerClient) {
   return {
     /** Idempotent on jobId: dispatching the same job twice creates it once; a lost answer is asked once more. */
@@ -22,13 +25,14 @@ export function createCartprepClient(peer: PeerClient) {
         unitPrice: request.price,
         currency: request.currency,
       };
-      const send = () =>
+      const send = (timeoutMs?: number) =>
         peer.call({
           method: 'POST',
           path: '/api/v1/cartprep/jobs',
           body,
           schema: CartprepJob,
           ...(requestId ? { requestId } : {}),
+          ...(timeoutMs ? { timeoutMs } : {}),
         });
       try {
         return (await send()).body;
@@ -39,7 +43,9 @@ export function createCartprepClient(peer: PeerClient) {
         // request put back to APPROVED, its callbacks refused (an orphan cart, a false alarm).
         // A 503 is as unsure: a Firestore write that timed out "may or may not have been saved".
         if (!isAppError(err) || ![502, 503, 504].includes(err.status)) throw err;
-        return (await send()).body;
+        // After a timeout the second ask is short: a cart-prep that has the job answers it at
+        // once, and one that hung through the first wait would only double the member's wait.
+        return (await send(err.status === 504 ? RECHECK_AFTER_TIMEOUT_MS : undefined)).body;
       }
     },
   };
