@@ -135,7 +135,12 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     }),
     refusals: createRefusalBudget(store),
     peers,
-    buyflow: createBuyflow({ store, cartprep: peers.cartprep, background: deps.background !== false }),
+    buyflow: createBuyflow({
+      store,
+      cartprep: peers.cartprep,
+      background: deps.background !== false,
+      internalTimeoutMs: config.internalTimeoutMs,
+    }),
     logger,
   };
   // First: an upgrade request refused by any later check still gets its socket ended.
