@@ -12,8 +12,9 @@ const CURRENCY_WORDS: Array<[code: string, pattern: string]> = [
   ['GBP', '£|gbp|pounds?|quid'],
   ['CHF', 'chf|swiss francs?|francs?'],
   ['JPY', '¥|jpy|yen'],
-  ['CAD', String.raw`c\$|cad`],
-  ['AUD', String.raw`a\$|aud`],
+  // A dollar named by its country ("CA$80", "AU$25") is never the US dollar its "$" alone is.
+  ['CAD', String.raw`c\$|\bca\$|\bcan\$|\bcdn\$|cad`],
+  ['AUD', String.raw`a\$|\bau\$|\baus\$|aud`],
   // "kronor" is Swedish only (Icelandic is "krónur").
   ['SEK', 'sek|kronor'],
   ['NOK', 'nok'],

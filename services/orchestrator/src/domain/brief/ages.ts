@@ -37,7 +37,10 @@ const CHILDREN_ARE =
  * "1 size up" count sizes, no age at all; "1.40 m" is a height.
  */
 // "she's 4 foot 2", "he's 4ft 7", "4'7": a height in feet, no age; "she's 7 stone", "he's 30 kg": a weight.
-const NOT_MONTHS = String.raw`(?! ?(?:months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down)|ft|foot|feet|stones?|st|kgs?|kilos?|lbs?)\b)(?![.,]\d)(?!ft\d|' ?\d)`;
+// "he's 4 inches taller", "she's 2 hours away", "they're 10 minutes from school", "he's 4 or 5 cm
+// taller", "my grandsons are 2 miles away": a length, a time or a distance, no age.
+const MEASURE = 'inch(?:es)?|ins|cm|cms|mm|hours?|hrs?|mins?|minutes?|miles?|km|kms|days?|seconds?|secs?';
+const NOT_MONTHS = String.raw`(?! ?(?:(?:or|to|and|&|-|–) ?\d{1,2} ?)?(?:${MEASURE}|months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down)|ft|foot|feet|stones?|st|kgs?|kilos?|lbs?)\b)(?![.,]\d)(?!ft\d|' ?\d)`;
 /** "she's nearly 4", "my son is almost 7", "he's about 5": the age near enough, the brief's. */
 const NEARLY = '(?:nearly |almost |going on |coming up to )?';
 /** After "she's", "he is": "about 6" too (after a child's name it may be money: "my son around 40"). */
@@ -47,13 +50,19 @@ const ABOUT = '(?:nearly |almost |going on |coming up to |about |around |roughly
  * said of the child; never what the child has ("my son's 3 hoodies", "my daughter's 2 friends").
  */
 const IS_SAID_S = String.raw`'s(?= (?:[,.] )?${NEARLY}\d{1,2}(?: ?(?:$|[,.!?;:)]|(?:and|but|so|now|next|soon|this|in|or|years?|yrs?|yo|he|she|needs?|wants?|wears?|likes?|loves?)\b)))`;
+/**
+ * After a child and a figure, what makes the figure no age: a count said as a pair ("my son's 6 or
+ * 7 pairs of socks", "my son 2 or 3 hoodies") or a shoe size ("my son's 7 in shoes", "my son's 12
+ * and a half shoe size").
+ */
+const NOT_COUNT_OR_SHOE = String.raw`(?! ?(?:or|to|and|&|-|–) ?\d{1,2} ?(?:${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))(?! (?:and a half )?(?:in )?(?:shoes?|shoe size|trainers|boots|wellies|football boots)\b)`;
 const ONE_AGE = new RegExp(
   [
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my
     // son, 2 pairs", "1 boy 1 girl").
     // "her sister is 8", "his brother who's 11": a sibling said with an age too.
     // "my boy of 5", as many languages say it. "coat. boy. 10. under 40": typed tersely, clause by clause.
-    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)(?:s|${IS_SAID_S})? (?:[,.] )?(?:is |who is |whos |who's |of )?${NEARLY}(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)(?:s|${IS_SAID_S})? (?:[,.] )?(?:is |who is |whos |who's |of )?${NEARLY}(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}${NOT_COUNT_OR_SHOE}`,
     String.raw`\b(?:my|his|her|their|our|the) (?:little |big |older |younger |baby |twin )?(?:brother|sister|cousin|twin)s? (?:, )?(?:is |who is |whos |who's )(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:${CHILDREN_ARE}) (?:are|r) (\d{1,2})\b${NOT_MONTHS}`,
@@ -89,7 +98,7 @@ const LIST = (joins: string) => String.raw`(${N}(?:\s?(?:${joins})\s?${N})+)`;
 /** "4 years and 6 years": each age with its unit (so never a duration's "in 2 years"). */
 const EACH_YEARS = String.raw`(${N}[ -]?(?:years?|yrs?)(?:\s?(?:,|and|&|or)\s?${N}[ -]?(?:years?|yrs?))+)\b(?! (?:warranty|guarantee|ago|later|from now|of)\b)`;
 const AGES_SAID = new RegExp(
-  String.raw`\b(?:ages?|aged|(?:${CHILDREN_ARE}|they) (?:are|r)|they'?re|theyre)\s(?:${RANGE}|${LIST(',|and|&|or')})\b`,
+  String.raw`\b(?:ages?|aged|(?:${CHILDREN_ARE}|they) (?:are|r)|they'?re|theyre)\s(?:${RANGE}|${LIST(',|and|&|or')})\b(?! ?(?:${MEASURE})\b)`,
 );
 /**
  * "pyjamas for my son 7-8", "a coat for my daughter 9-10": a child said with a kids' label's pair

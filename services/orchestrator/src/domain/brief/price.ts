@@ -23,8 +23,8 @@ const CUR = CURRENCY;
 // "m" ("snowsuit up to 6m" a size, "a scarf up to 2m long" a length).
 // An age coming ("he's coming up to 3", "my son is coming up to 10", "coming up to 3 next month")
 // is none: no ceiling of 3, whoever is said before it; nor an age in years ("they're about 20
-// years old", "up to 3 years old").
-export const NOT_SIZE_COUNT = String.raw`(?<!\bcoming up to (?:1[0-7]|[1-9]))(?! ?(?:years?|yrs?|yo|y\/o|sizes|size (?:bigger|smaller|larger|up|down)|months?|mnths?|mths?|mos|weeks?|wks?|cm|cms|centimet(?:re|er)s?|mm|metres?|meters?|ft|feet|foot|inch(?:es)?)\b)(?!m ?\d)(?!m(?![\w&]))`;
+// years old", "up to 3 years old"). Money said so after it still is ("coming up to 16 quid").
+export const NOT_SIZE_COUNT = String.raw`(?:(?<!\bcoming up to (?:1[0-7]|[1-9]))|(?= ?${CURRENCY}(?![a-z])))(?! ?(?:years?|yrs?|yo|y\/o|sizes|size (?:bigger|smaller|larger|up|down)|months?|mnths?|mths?|mos|weeks?|wks?|cm|cms|centimet(?:re|er)s?|mm|metres?|meters?|ft|feet|foot|inch(?:es)?)\b)(?!m ?\d)(?!m(?![\w&]))`;
 const ITEM_WORDS = KINDS.flatMap((k) => k.words)
   .sort((a, b) => b.length - a.length)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))

@@ -763,12 +763,14 @@ const SHOE_SIZE_AFTER_ITEM = new RegExp(
  * or before a height ("boots 4 or 5 in high"), never before a colour ("trainers 12 or 13 in navy").
  */
 // A colour, a brand or a word about the fit or the choice may follow the pair too ("boots 8/9 black
-// leather", "trainers 4 or 5 nike", "football boots 4 or 5 with studs", "trainers 4 or 5 not sure").
+// leather", "trainers 4 or 5 nike", "football boots 4 or 5 with studs", "trainers 4 or 5 not sure"),
+// but never a count of them ("trainers 4 or 5 black pairs", "4 or 5 nike options") nor a size taken
+// back ("trainers 4 or 5 sorry I meant 6").
 const SHOE_PAIR_NEXT = [...COLORS.map(([w]) => w), ...BRANDS]
   .sort((a, b) => b.length - a.length)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   .join('|');
-const SHOE_PAIR_END = String.raw`(?= ?(?:$|[,.!?;:)]|(?:for|please|pls|plz|my|his|her|their|our|the|and|maybe|or|thanks|thank|thx|ta|cheers|x+|if|would|should|will|ideally|probably|depending|budget|under|max|wide|in|he|she|they|we|i|is|are|boy|girl|son|daughter|with|not|either|whichever|sorry|ish|leather|suede|velcro|lace|laces|narrow|${SHOE_PAIR_NEXT})(?![\w-])))`;
+const SHOE_PAIR_END = String.raw`(?= ?(?:$|[,.!?;:)]|(?:for|please|pls|plz|my|his|her|their|our|the|and|maybe|or|thanks|thank|thx|ta|cheers|x+|if|would|should|will|ideally|probably|depending|budget|under|max|wide|in|he|she|they|we|i|is|are|boy|girl|son|daughter|with|not|either|whichever|sorry(?! (?:i )?(?:meant?|mean)\b)|ish|leather|suede|velcro|lace|laces|narrow|(?:${SHOE_PAIR_NEXT})(?! (?:pairs?|options?|styles?|choices?|colou?rs?)\b))(?![\w-])))`;
 const SHOE_SIZES_AFTER_ITEM = new RegExp(
   String.raw`(?<![\w-])(?:${SHOE_WORD})(?: [,.])? ((?:1[0-3]|[1-9])(?:\.5)?) ?(?:or|\/|-|–) ?((?:1[0-3]|[1-9])(?:\.5)?)\b${NOT_A_SIZE_AFTER}(?! ?(?:weeks?|days?|hours?|mins?|minutes?|inch(?:es)?|in(?= ?(?:$|[,.!?;:)]|(?:high|heels?|long|tall|platforms?)\b))|cm|mm|high|heels?|kids|children|people|of|x|for under)\b)(?! ?["'])${SHOE_PAIR_END}`,
   'g',
@@ -946,6 +948,10 @@ function readSizes(said: string, ages: number[]): string[] {
   }
   // "2T", "4t": a US toddler's size is that age's kids' size.
   for (const m of text.matchAll(/\b([2-5])t(?![\w'-])/g)) add(`KIDS ${m[1]}`);
+  // "6X", "size 7x": a US girls' or boys' size a little roomier than 6 or 7, that age's kids' size
+  // (never "6x pairs", "7x7").
+  for (const m of text.matchAll(/\b([67])x(?![\w'-])(?! ?(?:\d|pairs?|packs?|of|more|times)\b)/g))
+    add(`KIDS ${m[1]}`);
   // "he's a 4", "she takes a 10", "i wear a 12": a size said of the person who wears it.
   // "my daughter a 7-8", "the eldest a 9-10": a label's pair, both sizes (as "size 7-8" says).
   for (const m of text.matchAll(WEARS_A)) {

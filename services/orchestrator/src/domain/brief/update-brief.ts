@@ -384,9 +384,12 @@ const CLOTH_ALONE =
 /** A grown-up's size: "women's 10", "ladies", "for me, size 12", "i'm a 12". */
 const ADULT_SAID =
   /\b(?:wom[ae]n'?s?|ladies|lady'?s|men'?s?|adults?|uk|us|eu)\b|\bfor (?:me|myself|my (?:husband|wife|partner|mum|mom|dad|mother|father))\b|\b(?:i'?m|i am) (?:a |an )?(?:size )?\d|\bmy (?:own )?size\b|\bi (?:wear|take) (?:a |an )?(?:size )?\d|\b(?:my|his|her|their|our) (?:husband|wife|partner|mum|mom|dad|mother|father|boyfriend|girlfriend)(?:'s| is| wears| takes) (?:a |an )?(?:size )?\d/;
-/** "no I meant for my wife", "not for me, for my husband", "it's for my son actually". */
+/**
+ * "no I meant for my wife", "not for me, for my husband", "it's for my son actually", "for his
+ * sister instead", "for my niece this time".
+ */
 const PERSON_CORRECTED =
-  /(?:\b(?:not|no|actually|sorry|oops|wait|i meant?|i said)\b(?: ,)? (?:(?:for )?(?:me|him|her|them|myself|you)(?: ,)? )?(?:(?:it'?s|its|it is|they'?re|it was|this is|that'?s|i meant?|i said|but) )?for (?:my|his|her|their|our) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s?\b(?!'| too| as well| also)|\bfor (?:my|his|her|their|our) (?:son|daughter|brother|sister|husband|wife|partner|mum|mom|dad|niece|nephew|grandson|granddaughter|mother|father) (?:,)? ?(?:actually|not (?:for )?(?:me|him|her|my \w+)))/;
+  /(?:\b(?:not|no|actually|sorry|oops|wait|i meant?|i said)\b(?: ,)? (?:(?:for )?(?:me|him|her|them|myself|you)(?: ,)? )?(?:(?:it'?s|its|it is|they'?re|it was|this is|that'?s|i meant?|i said|but) )?for (?:my|his|her|their|our) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s?\b(?!'| too| as well| also)|\bfor (?:my|his|her|their|our) (?:son|daughter|brother|sister|husband|wife|partner|mum|mom|dad|niece|nephew|grandson|granddaughter|mother|father) (?:,)? ?(?:actually|not (?:for )?(?:me|him|her|my \w+)))|\bfor (?:my|his|her|their|our) (?:little |older |younger |big |other |baby |eldest |youngest )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s? (?:, )?(?:instead|rather|this time)\b/;
 /** "actually make that 9", "sorry, 9", "no 9": the last figure corrected, not another size tried. */
 const AGE_CORRECTED = /\b(?:actually|sorry|no|make (?:it|that)|i meant?|wait|oops|change it to)\b/;
 
