@@ -1,7 +1,9 @@
 // A store fault in the middle of a turn (another process holding sqlite's lock past the busy
 // timeout, a full disk) is the store's, not the agent's: the chat answers 503 SERVICE_UNAVAILABLE
 // (with Retry-After when the fault passes by itself), where it answered 502 "the turn failed",
-// and the mission stays RUNNING so the same message can be sent again.
+// and the mission stays RUNNING so the same message can be sent again. Once the answer is stored,
+// though, a fault telling the stream of it fails nothing: the caller gets the answer (a "send it
+// again" would run the turn twice).
 import { createStore, StoreUnavailableError } from '@hs/store';
 import { wrapCollection } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,15 +18,20 @@ beforeAll(async () => {
 });
 afterAll(async () => peers.close());
 
-/** A store whose mission stream refuses the agent's `message` events with `code` while `failing`. */
-function storeFailingMidTurn(code: string) {
-  const state = { failing: false };
+/**
+ * A store whose mission stream refuses events of `type` with `code`, `state.failures` times (a lock
+ * that passes, or one that holds while the count is Infinity).
+ */
+function storeFailingMidTurn(code: string, type = 'tool.call') {
+  const state = { failures: 0 };
   const store = wrapCollection(createStore({ backend: 'inmemory' }), 'mission_events', (method, create) =>
     method === 'create'
       ? (...args) => {
           const event = args[1] as { type?: string };
-          if (state.failing && event.type === 'message')
+          if (state.failures > 0 && event.type === type) {
+            state.failures--;
             throw new StoreUnavailableError(code, 'The store did not take the change');
+          }
           return create(...args);
         }
       : undefined,
@@ -51,7 +58,7 @@ describe('a turn the store stops midway', () => {
         expect(created.statusCode).toBe(201);
         const chat = `${M}/${created.json().mission_id}/chat`;
 
-        state.failing = true;
+        state.failures = Number.POSITIVE_INFINITY;
         const failed = await app.inject({
           method: 'POST',
           url: chat,
@@ -65,7 +72,7 @@ describe('a turn the store stops midway', () => {
         });
         expect(failed.headers['retry-after']).toBe(retryAfter);
 
-        state.failing = false;
+        state.failures = 0;
         const mission = await app.inject({
           method: 'GET',
           url: chat.replace(/\/chat$/, ''),
@@ -80,6 +87,41 @@ describe('a turn the store stops midway', () => {
         });
         expect(again.statusCode).toBe(200);
         expect(again.json().history.at(-1).role).toBe('model');
+      } finally {
+        await app.close();
+      }
+    },
+  );
+});
+
+describe('a store fault after the answer is stored', () => {
+  it.each(['message', 'turn.completed'])(
+    'writing %s once: the chat answers 200 with the answer, run once, and the stream still ends the turn',
+    async (type) => {
+      const { store, state } = storeFailingMidTurn('SQLITE_BUSY', type);
+      const app = await buildTestApp(peers.url, { store });
+      try {
+        const created = await app.inject({
+          method: 'POST',
+          url: M,
+          headers: as(OWNER),
+          payload: { mission_type: 'STYLE', initial_message: 'summer tops under 80' },
+        });
+        const missionId = created.json().mission_id;
+        state.failures = 1;
+        const res = await app.inject({
+          method: 'POST',
+          url: `${M}/${missionId}/chat`,
+          headers: as(OWNER),
+          payload: { message: 'linen shirts in navy' },
+        });
+        expect(state.failures).toBe(0);
+        expect(res.statusCode).toBe(200);
+        const history = res.json().history as Array<{ role: string; content: string }>;
+        expect(history.map((m) => m.role)).toEqual(['user', 'model', 'user', 'model']);
+        const events = await app.ctx.events.after(missionId, 0, 1000);
+        expect(events.at(-1)?.type).toBe('turn.completed');
+        expect(events.filter((e) => e.type === 'turn.failed')).toEqual([]);
       } finally {
         await app.close();
       }

@@ -333,12 +333,14 @@ async function runTurn(
     if (endedMeanwhile) return failTurn(ctx, req, turnId, null, MISSION_ENDED_DURING_TURN);
     const mission = saved.doc!;
     applied = true;
-    await emit('message', { turn_id: turnId, message: streamedReply(reply) });
-    if (endedNow) {
-      await emit('state.changed', { from: 'RUNNING', to: 'DONE' });
-      await followUpMissionEnd(ctx, mission);
-    }
-    await emit('turn.completed', turnCompleted(turnId, doc.history.at(-1)!, reply, result.calls, mission));
+    await announceAnswer(ctx, emit, {
+      missionId,
+      turnId,
+      mission,
+      endedNow,
+      message: { turn_id: turnId, message: streamedReply(reply) },
+      completed: turnCompleted(turnId, doc.history.at(-1)!, reply, result.calls, mission),
+    });
     return { ok: true, mission };
   } catch (err) {
     if (ctx.turns.isClosed(turnId)) return closedAtShutdown(doc);
@@ -348,6 +350,41 @@ async function runTurn(
     clearInterval(renewal);
     if (!applied && toolCtx.browserSessionsOpened > doc.context.sessions.length)
       await closeBrowsersIfEnded(ctx, doc, req.requestId, turnId);
+  }
+}
+
+/**
+ * Tells the mission's stream of an answer already stored (and queues the end's follow-up when the
+ * answer ended the mission). A store fault here does not undo the turn: the answer is in the
+ * mission, and a "send it again" would run the turn twice. The caller gets the mission; the stream
+ * gets `turn.completed` if the store takes it by then; an end's follow-up and its `state.changed`
+ * stay owed to the sweep (the end's mark was written with the answer).
+ */
+async function announceAnswer(
+  ctx: OrchestratorContext,
+  emit: (type: StreamEventType, data: Record<string, unknown>) => Promise<void>,
+  answer: {
+    missionId: string;
+    turnId: string;
+    mission: MissionDoc;
+    endedNow: boolean;
+    message: Record<string, unknown>;
+    completed: Record<string, unknown>;
+  },
+): Promise<void> {
+  try {
+    await emit('message', answer.message);
+    if (answer.endedNow) {
+      await emit('state.changed', { from: 'RUNNING', to: 'DONE' });
+      await followUpMissionEnd(ctx, answer.mission);
+    }
+    await emit('turn.completed', answer.completed);
+  } catch (err) {
+    ctx.logger?.warn(
+      { err, missionId: answer.missionId, turnId: answer.turnId },
+      "the turn's answer is stored, but not all of its stream events were written",
+    );
+    await emit('turn.completed', answer.completed).catch(() => {});
   }
 }
 
