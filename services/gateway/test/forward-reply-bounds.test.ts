@@ -87,6 +87,10 @@ beforeAll(async () => {
         });
         res.end('{"items":[]}');
         return;
+      case 'busy-503': // a store locked for a moment: come back in 2 s
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' });
+        res.end('{"error":"SERVICE_UNAVAILABLE","message":"Storage is busy (SQLITE_BUSY); try again later"}');
+        return;
       case 'html-500':
         res.writeHead(500, { 'content-type': 'text/html' });
         res.end('<h1>oops!</h1>');
@@ -397,6 +401,17 @@ describe('a peer answer the gateway does not pass on', () => {
         message: 'wardrobe answered 500 without the error envelope',
       });
     }
+  });
+
+  it("passes a peer's 503 on with its Retry-After, keyed or not, and frees the key", async () => {
+    const f = await family();
+    for (const key of [undefined, 'busy-key-1', 'busy-key-1']) {
+      const res = await create(f, 'busy-503', key);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect((await res.json()).error).toBe('SERVICE_UNAVAILABLE');
+    }
+    expect(writes.filter((w) => w === 'busy-503')).toHaveLength(3);
   });
 
   it('passes a HEAD error on with its status (it has no body, so no envelope to check)', async () => {

@@ -49,7 +49,8 @@ export function replaysWithoutWork(kept: unknown, role: string): boolean {
   return !stored.streamed && !demotedSince(stored, role);
 }
 
-const KEPT_HEADERS = ['content-type', 'etag', 'location', 'last-modified'];
+// Retry-After too: a peer's 503 or 429 relayed under a key must still say when to try again.
+const KEPT_HEADERS = ['content-type', 'etag', 'location', 'last-modified', 'retry-after'];
 /**
  * A mission's chat, the one create whose reply may be an event stream: read from the path as the
  * router matched it, so `/chat/` and an escaped letter (`/ch%61t`), which the orchestrator serves
