@@ -409,7 +409,7 @@ describe('a peer answer the gateway does not pass on', () => {
       const res = await create(f, 'busy-503', key);
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('2');
-      expect((await res.json()).error).toBe('SERVICE_UNAVAILABLE');
+      expect(((await res.json()) as { error: string }).error).toBe('SERVICE_UNAVAILABLE');
     }
     expect(writes.filter((w) => w === 'busy-503')).toHaveLength(3);
   });

@@ -135,6 +135,19 @@ describe('an end whose process died before its follow-up', () => {
     expect(await stateChanges(missionId)).toEqual(['RUNNING', 'FAILED']);
   });
 
+  it('is followed up once, with one state.changed, when two replicas sweep at the same moment', async () => {
+    await build();
+    const missionId = await endedThenCrashed('DONE');
+    const results = await Promise.all([
+      recoverMissionEnds(app.ctx, { now: later() }),
+      recoverMissionEnds(app.ctx, { now: later() }),
+    ]);
+    expect(results.sort()).toEqual([0, 1]);
+    expectFollowedUpOnce(missionId, 'MISSION_COMPLETED', OWNER, 'req-crashed');
+    expect(await stateChanges(missionId)).toEqual(['RUNNING', 'DONE']);
+    expect(await stored(missionId)).not.toHaveProperty('end_pending');
+  });
+
   it('is followed up once when the ending request failed halfway (the audit store failing once)', async () => {
     await build();
     const m = await createMission(app, 'INTERACTIVE', 'find me a linen shirt');

@@ -1,4 +1,4 @@
-import { type Caller, keyedId, startPeriodic } from '@hs/service-kit';
+import { type Caller, keyedId, nowIso, startPeriodic } from '@hs/service-kit';
 import { ABORT } from '@hs/store';
 import type { OrchestratorContext } from '../context.ts';
 import type { MissionDoc, MissionEndedBy } from '../domain/mission.ts';
@@ -61,7 +61,8 @@ export async function followUpMissionEnd(ctx: OrchestratorContext, mission: Miss
  * request that is merely slow: harmless, since the browser close (`<mission>.end`), the audit
  * entry (`missionEndEventId`, which the ledger records once) and the artifacts
  * (`<mission>.<kind>`) each keep one id however many times they are queued; the stream's
- * `state.changed` is written only when the mission's stream lacks it. Returns how many
+ * `state.changed` is written only by the sweep that claimed the mission, and only when the
+ * stream lacks it. Returns how many
  * missions it followed up.
  */
 export async function recoverMissionEnds(
@@ -74,11 +75,18 @@ export async function recoverMissionEnds(
   for (const mission of await ctx.missions.withEndPending(before, END_SWEEP_BATCH)) {
     if (options.stopped?.()) break;
     try {
+      // Claimed first, by touching the mission as read: of two replicas sweeping at once (or a
+      // sweep beside a slow ending request) one goes on. A claimant that dies leaves the mission
+      // fresh again, for a sweep past the next grace period.
+      const claimed = await ctx.missions.update(mission.mission_id, (m) =>
+        m.end_pending && m.updated_at === mission.updated_at ? { ...m, updated_at: nowIso() } : ABORT,
+      );
+      if (!claimed.changed) continue;
       // The end's stream event is written right after the end itself; a process that died in
       // between left open streams waiting for a mission that is over.
       if (!(await hasEndEvent(ctx, mission)))
         await ctx.events.append(mission.mission_id, 'state.changed', { from: 'RUNNING', to: mission.state });
-      await followUpMissionEnd(ctx, mission);
+      await followUpMissionEnd(ctx, claimed.doc!);
       recovered++;
       ctx.logger?.warn(
         { missionId: mission.mission_id, state: mission.state },
@@ -93,18 +101,20 @@ export async function recoverMissionEnds(
 }
 
 /**
- * Whether the mission's stream holds its end (`state.changed` to its final state). Read whole,
- * page by page: only the sweep asks, for the rare end a dead process left owed.
+ * Whether the mission's stream holds its end (`state.changed` to its final state) among its last
+ * END_EVENT_SCAN events: the end's event is written right after the end, and little follows an
+ * end, so a long stream is not read whole (50,000 events took 88 ms of blocked loop).
  */
 async function hasEndEvent(ctx: OrchestratorContext, mission: MissionDoc): Promise<boolean> {
-  for (let seq = 0; ; ) {
-    const page = await ctx.events.after(mission.mission_id, seq, END_EVENT_SCAN_PAGE);
-    if (page.some((e) => e.type === 'state.changed' && e.data.to === mission.state)) return true;
-    if (page.length < END_EVENT_SCAN_PAGE) return false;
-    seq = page.at(-1)!.seq;
-  }
+  const last = await ctx.events.lastSeq(mission.mission_id);
+  const recent = await ctx.events.after(
+    mission.mission_id,
+    Math.max(0, last - END_EVENT_SCAN),
+    END_EVENT_SCAN,
+  );
+  return recent.some((e) => e.type === 'state.changed' && e.data.to === mission.state);
 }
-const END_EVENT_SCAN_PAGE = 500;
+const END_EVENT_SCAN = 500;
 
 /**
  * Sweeps at once (boot) and then every `everyMs`, in the background. The returned stop waits for
