@@ -42,12 +42,16 @@ export function decodeCursor(
   } catch {
     throw new StoreQueryError('Invalid cursor');
   }
-  if (!Array.isArray(parsed) || parsed.length !== 3) throw new StoreQueryError('Invalid cursor');
+  // Two elements: a cursor issued before the digest existed (a client paging across an upgrade),
+  // taken as it was then.
+  if (!Array.isArray(parsed) || (parsed.length !== 2 && parsed.length !== 3))
+    throw new StoreQueryError('Invalid cursor');
   const [values, id, scope] = parsed as [unknown, unknown, unknown];
   // A cursor from a query with a different ordering would silently skip or repeat rows.
   if (!Array.isArray(values) || values.length !== orderFieldCount || typeof id !== 'string') {
     throw new StoreQueryError('Cursor does not belong to this query');
   }
-  if (scope !== scopeOf(where)) throw new StoreQueryError('Cursor does not belong to this query');
+  if (parsed.length === 3 && scope !== scopeOf(where))
+    throw new StoreQueryError('Cursor does not belong to this query');
   return { values, id };
 }
