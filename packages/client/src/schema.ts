@@ -2429,8 +2429,8 @@ export interface operations {
     getArtifactContent: {
         parameters: {
             query?: {
-                expires?: string;
-                signature?: string;
+                expires?: string | string[];
+                signature?: string | string[];
             };
             header?: never;
             path: {

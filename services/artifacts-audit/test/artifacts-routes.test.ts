@@ -264,6 +264,10 @@ describe('recording', () => {
       `?signature=${signature}`,
       `?expires=soon&signature=${signature}`,
       `?expires=${expires}&signature=`,
+      `?expires=${expires}&signature=${'a'.repeat(200)}`,
+      `?expires=${'9'.repeat(25)}&signature=${signature}`,
+      `?expires=${expires}&expires=${expires}&signature=${signature}`,
+      `?expires=${expires}&signature=${signature}&signature=${signature}`,
     ]) {
       const res = await get(`${url.origin}${bare}${query}`, {});
       expect(res.statusCode, query).toBe(403);

@@ -6,13 +6,13 @@ import type { ArtifactsAuditContext } from '../context.ts';
 import { recordDataAccess } from './data-access.ts';
 
 /**
- * The link's credential. Missing or malformed it is a bad credential (403, checked first, as
- * every credential is), not a malformed query (422): a link cut short is no validation case.
+ * The link's credential. Missing, repeated or malformed (too long, not a number) it is a bad
+ * credential (403, checked first, as every credential is), not a malformed query (422).
  */
-const SignedQuery = z.object({
-  expires: z.string().max(20).optional(),
-  signature: z.string().max(128).optional(),
-});
+const QueryValue = z.union([z.string(), z.array(z.string())]).optional();
+const SignedQuery = z.object({ expires: QueryValue, signature: QueryValue });
+/** One value of the parameter, or '' (missing, repeated). */
+const single = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
 
 /**
  * The audit entry of a fetch through one link: the link's own id, so the ledger records a link's
@@ -48,8 +48,8 @@ export function registerArtifactContentRoutes(app: ServiceApp, ctx: ArtifactsAud
     },
     async (request, reply) => {
       const { id, artifactId } = request.params;
-      const expires = Number(request.query.expires ?? Number.NaN);
-      const signature = request.query.signature ?? '';
+      const expires = Number(single(request.query.expires) || Number.NaN);
+      const signature = single(request.query.signature);
       if (!ctx.signer.verify(id, artifactId, expires, signature))
         throw forbidden('Invalid or expired signature');
       const artifact = await ctx.artifacts.get(id, artifactId);
