@@ -7,14 +7,15 @@
  * Patterns take lowercase text.
  */
 const CURRENCY_WORDS: Array<[code: string, pattern: string]> = [
-  ['USD', String.raw`us\$|\$|usd|dollars?|bucks?`],
+  ['USD', String.raw`\bus\$|\$|usd|dollars?|bucks?`],
   ['EUR', '€|eur|euros?'],
   ['GBP', '£|gbp|pounds?|quid'],
   ['CHF', 'chf|swiss francs?|francs?'],
   ['JPY', '¥|jpy|yen'],
-  // A dollar named by its country ("CA$80", "AU$25") is never the US dollar its "$" alone is.
-  ['CAD', String.raw`c\$|\bca\$|\bcan\$|\bcdn\$|cad`],
-  ['AUD', String.raw`a\$|\bau\$|\baus\$|aud`],
+  // A dollar named by its country ("CA$80", "AU$25") is never the US dollar its "$" alone is; a
+  // word's last letters are no country ("aqua$20", "costa rica$50", "mocha$ 15" are US dollars).
+  ['CAD', String.raw`\bc\$|\bca\$|\bcan\$|\bcdn\$|cad`],
+  ['AUD', String.raw`\ba\$|\bau\$|\baus\$|aud`],
   // "kronor" is Swedish only (Icelandic is "krónur").
   ['SEK', 'sek|kronor'],
   ['NOK', 'nok'],

@@ -40,7 +40,16 @@ const CHILDREN_ARE =
 // "he's 4 inches taller", "she's 2 hours away", "they're 10 minutes from school", "he's 4 or 5 cm
 // taller", "my grandsons are 2 miles away": a length, a time or a distance, no age.
 const MEASURE = 'inch(?:es)?|ins|cm|cms|mm|hours?|hrs?|mins?|minutes?|miles?|km|kms|days?|seconds?|secs?';
-const NOT_MONTHS = String.raw`(?! ?(?:(?:or|to|and|&|-|–) ?\d{1,2} ?)?(?:${MEASURE}|months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down)|ft|foot|feet|stones?|st|kgs?|kilos?|lbs?)\b)(?![.,]\d)(?!ft\d|' ?\d)`;
+// Of one child, a pair is said with "or", "to" or a dash ("4 or 5 inches", "4-5 cm"); "and"
+// starts what comes next ("she's 4 and 2 hours from grandma", "my son is 7 and 2 pairs of school
+// trousers"). Of several children, "and" lists them too ("my kids are 4 and 7 hours away",
+// "they're 2 and 3 hours away").
+const ONE_PAIR = String.raw`(?: ?(?:or|to|-|–) ?\d{1,2})`;
+const MANY_PAIR = String.raw`(?: ?(?:or|to|and|&|-|–) ?\d{1,2})`;
+const notMonths = (pair: string) =>
+  String.raw`(?!${pair}? ?(?:${MEASURE}|months?|mos?|mths?|weeks?|wks?|sizes|size (?:bigger|smaller|larger|up|down)|ft|foot|feet|stones?|st|kgs?|kilos?|lbs?)\b)(?![.,]\d)(?!ft\d|' ?\d)`;
+const NOT_MONTHS = notMonths(ONE_PAIR);
+const NOT_MONTHS_MANY = notMonths(MANY_PAIR);
 /** "she's nearly 4", "my son is almost 7", "he's about 5": the age near enough, the brief's. */
 const NEARLY = '(?:nearly |almost |going on |coming up to )?';
 /** After "she's", "he is": "about 6" too (after a child's name it may be money: "my son around 40"). */
@@ -52,10 +61,10 @@ const ABOUT = '(?:nearly |almost |going on |coming up to |about |around |roughly
 const IS_SAID_S = String.raw`'s(?= (?:[,.] )?${NEARLY}\d{1,2}(?: ?(?:$|[,.!?;:)]|(?:and|but|so|now|next|soon|this|in|or|years?|yrs?|yo|he|she|needs?|wants?|wears?|likes?|loves?)\b)))`;
 /**
  * After a child and a figure, what makes the figure no age: a count said as a pair ("my son's 6 or
- * 7 pairs of socks", "my son 2 or 3 hoodies") or a shoe size ("my son's 7 in shoes", "my son's 12
- * and a half shoe size").
+ * 7 pairs of socks", "my son 2 or 3 hoodies") or a shoe size, one or a pair ("my son's 7 in shoes",
+ * "my son's 12 and a half shoe size", "my son's 4 or 5 in shoes").
  */
-const NOT_COUNT_OR_SHOE = String.raw`(?! ?(?:or|to|and|&|-|–) ?\d{1,2} ?(?:${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))(?! (?:and a half )?(?:in )?(?:shoes?|shoe size|trainers|boots|wellies|football boots)\b)`;
+const NOT_COUNT_OR_SHOE = String.raw`(?!${ONE_PAIR} ?(?:${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))(?!${ONE_PAIR}? (?:and a half )?(?:in )?(?:shoes?|shoe size|trainers|boots|wellies|football boots)\b)`;
 const ONE_AGE = new RegExp(
   [
     // "my son, 10" as typed; never a count of things or of children ("my son 3 hoodies", "for my
@@ -64,14 +73,16 @@ const ONE_AGE = new RegExp(
     // "my boy of 5", as many languages say it. "coat. boy. 10. under 40": typed tersely, clause by clause.
     String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)(?:s|${IS_SAID_S})? (?:[,.] )?(?:is |who is |whos |who's |of )?${NEARLY}(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}${NOT_COUNT_OR_SHOE}`,
     String.raw`\b(?:my|his|her|their|our|the) (?:little |big |older |younger |baby |twin )?(?:brother|sister|cousin|twin)s? (?:, )?(?:is |who is |whos |who's )(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
-    String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
-    String.raw`\b(?:${CHILDREN_ARE}) (?:are|r) (\d{1,2})\b${NOT_MONTHS}`,
+    // "for my teen, 15", "coats for my twins, 4" (twins are one age).
+    String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild|teen|teenager|twins) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:${CHILDREN_ARE}) (?:are|r) (\d{1,2})\b${NOT_MONTHS_MANY}`,
     // "kids 8" is a size: a child, toddler or baby is an age only when said so ("my kid is 7").
     // "my eldest who is 14", "the youngest is 5": a child named by birth order is one too.
-    String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|middle one|little one|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b${NOT_MONTHS}`,
+    // "the little one is 2": "one" reaches here as "1" ("the little 1 is 2").
+    String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|(?:middle|little) (?:one|1)|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(\d{1,2})[ -]?${YEARS_OLD}`,
     String.raw`\bage(?:d|s)? (\d{1,2})\b${NOT_MONTHS}`,
-    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned |(?<!\bthey(?:'?re| are) )${ABOUT}|(?<=\bthey(?:'?re| are) )${ABOUT}${THEY_CHILD_AGE})?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}`,
+    String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned |(?<!\bthey(?:'?re| are) )${ABOUT}|(?<=\bthey(?:'?re| are) )${ABOUT}${THEY_CHILD_AGE})?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}(?:(?<!\bthey(?:'?re| are) (?:[a-z]+ ){0,2}\d{1,2})|${NOT_MONTHS_MANY})`,
     String.raw`\bturn(?:ing|ed|s)? (\d{1,2})\b${NOT_MONTHS}`,
     // "dungarees, 3 years": a kids' size as shops label it, right after the item.
     String.raw`(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?(\d{1,2}) ?(?:years?|yrs?)\b(?![ -]?olds?\b)(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,
@@ -232,6 +243,12 @@ const CLAUSE_YEARS = new RegExp(
   String.raw`(?:^| , )(?:age |size )?${RANGE} ?(?:years?|yrs?)\b(?![ -]?olds?\b)`,
 );
 const AN_ITEM = new RegExp(String.raw`(?<![\w-])(?:${ITEM})(?![\w-])`);
+/**
+ * "14 yrs", "9 years please": a message that is an age in years and nothing else answers how old the
+ * child is (a duration is said with what lasts: "lasts 2 years").
+ */
+const ONLY_YEARS =
+  /^ ?(?:age |aged )?\d{1,2} ?(?:years?|yrs?|y)(?: (?:please|pls|plz|thanks|thx|x+))? ?[.!]* ?$/;
 /** A word between an item and its years that says what was done, no colour or kind: "a coat that'll do 3 years". */
 const NOT_ADJECTIVE =
   'guaranteed|guarantee|warranty|do|does|did|done|doing|wait|waited|waiting|had|have|has|having|bought|buy|last|lasts|lasted|lasting|owned|own|worn|wore|wear|used|use|kept|keep|took|take|takes|been|be|is|was|were|are|will|would|could|should|for|in|within|over|after|before|every|since|about|around|than|from|till|until|by|with|of|our|my|his|her|their|the|a|an|it|them|ago|back|need|needs|fits?|still';
@@ -258,7 +275,8 @@ export function readAges(message: string): { age?: number; ages: number[] } {
   // A clause of years after an item is the kids' size of whoever wears it.
   // "hoodie grey 13yrs", "a coat, 6 years": a kids' size in years, an item said.
   // Only right after the item: "a dress for our 10 years anniversary" is no one's age.
-  const someone = PERSON.test(text) || (CLAUSE_YEARS.test(text) && AN_ITEM.test(text));
+  const someone =
+    PERSON.test(text) || (CLAUSE_YEARS.test(text) && AN_ITEM.test(text)) || ONLY_YEARS.test(text);
   const itemYears = someone ? null : text.match(ITEM_YEARS);
   const person = someone || itemYears !== null;
   const said = text.match(ONE_AGE);

@@ -56,11 +56,18 @@ const ITEM_WORDS = KINDS.flatMap((k) => k.words)
   .join('|');
 /** "vests upto 1 month", "clothes up to 9 months": the months said right after the garment, as shops label it. */
 const ITEM_UP_TO = new RegExp(String.raw`(?:^ ?|(?<![\w-])(?:${ITEM_WORDS}) )$`);
+/**
+ * "snowsuit 18 months", "vests, 6 months", "a cardigan 12 mths": months right after a garment are
+ * its label, no one named ("a coat that lasts 18 months" is a duration: MONTHS_SAID leaves it).
+ */
+const ITEM_MONTHS = new RegExp(
+  String.raw`(?<![\w-])(?:${ITEM_WORDS}) (?:, )?\d{1,2} ?(?:months?|mnths?|mths?|mos?)\b(?! (?:ago|later|from now|warranty|guarantee|of|wear|use)\b)`,
+);
 /** "first size", "tiny baby", "premature": the smallest labels, said as shops name them. */
 const NEWBORN_SAID =
   /\b(?:newborns?|new borns?|new-borns?|just born|first size(?! (?:up|down|bigger|smaller))|tiny baby|early baby|premature|prem|preemie)\b/g;
 const BABY =
-  /\b(?:bab(?:y|ies)|infants?|toddlers?|newborns?|sons?|daughters?|boys?|girls?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?|twins|kids?|child|he|she|hes|shes|he's|she's|old)\b/;
+  /\b(?:bab(?:y|ies)|infants?|toddlers?|newborns?|sons?|daughters?|boys?|girls?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?|twins|kids?|child|little (?:one|1)s?|he|she|hes|shes|he's|she's|old)\b/;
 
 /** The size a baby of `months` wears. */
 export function sizeForMonths(months: number): string {
@@ -100,7 +107,7 @@ export function readBabySizes(text: string): { sizes: string[]; rest: string } {
     add(NEWBORN);
     return blank(m);
   });
-  if (!BABY.test(text)) return { sizes, rest };
+  if (!BABY.test(text) && !babySaid && !ITEM_MONTHS.test(text)) return { sizes, rest };
   rest = rest.replace(MONTHS_SAID, (m, n: string) => {
     if (Number(n) > 36) return m;
     add(sizeForMonths(Number(n)));

@@ -764,13 +764,14 @@ const SHOE_SIZE_AFTER_ITEM = new RegExp(
  */
 // A colour, a brand or a word about the fit or the choice may follow the pair too ("boots 8/9 black
 // leather", "trainers 4 or 5 nike", "football boots 4 or 5 with studs", "trainers 4 or 5 not sure"),
-// but never a count of them ("trainers 4 or 5 black pairs", "4 or 5 nike options") nor a size taken
-// back ("trainers 4 or 5 sorry I meant 6").
+// but never a count of them ("trainers 4 or 5 black pairs", "4 or 5 nike options"; "a white
+// pair" is one) nor a size taken back ("trainers 4 or 5 sorry I meant 6"; "sorry I meant black"
+// takes back the colour).
 const SHOE_PAIR_NEXT = [...COLORS.map(([w]) => w), ...BRANDS]
   .sort((a, b) => b.length - a.length)
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   .join('|');
-const SHOE_PAIR_END = String.raw`(?= ?(?:$|[,.!?;:)]|(?:for|please|pls|plz|my|his|her|their|our|the|and|maybe|or|thanks|thank|thx|ta|cheers|x+|if|would|should|will|ideally|probably|depending|budget|under|max|wide|in|he|she|they|we|i|is|are|boy|girl|son|daughter|with|not|either|whichever|sorry(?! (?:i )?(?:meant?|mean)\b)|ish|leather|suede|velcro|lace|laces|narrow|(?:${SHOE_PAIR_NEXT})(?! (?:pairs?|options?|styles?|choices?|colou?rs?)\b))(?![\w-])))`;
+const SHOE_PAIR_END = String.raw`(?= ?(?:$|[,.!?;:)]|(?:for|please|pls|plz|my|his|her|their|our|the|and|maybe|or|thanks|thank|thx|ta|cheers|x+|if|would|should|will|ideally|probably|depending|budget|under|max|wide|in|he|she|they|we|i|is|are|boy|girl|son|daughter|with|not|either|whichever|sorry(?! (?:i )?(?:meant?|mean) (?:(?:a |an )?size )?\d)|ish|leather|suede|velcro|lace|laces|narrow|(?:${SHOE_PAIR_NEXT})(?! (?:pairs|options|styles|choices|colou?rs)\b))(?![\w-])))`;
 const SHOE_SIZES_AFTER_ITEM = new RegExp(
   String.raw`(?<![\w-])(?:${SHOE_WORD})(?: [,.])? ((?:1[0-3]|[1-9])(?:\.5)?) ?(?:or|\/|-|–) ?((?:1[0-3]|[1-9])(?:\.5)?)\b${NOT_A_SIZE_AFTER}(?! ?(?:weeks?|days?|hours?|mins?|minutes?|inch(?:es)?|in(?= ?(?:$|[,.!?;:)]|(?:high|heels?|long|tall|platforms?)\b))|cm|mm|high|heels?|kids|children|people|of|x|for under)\b)(?! ?["'])${SHOE_PAIR_END}`,
   'g',
@@ -785,7 +786,7 @@ const COLLAR_AFTER_SHIRT = new RegExp(
 );
 /** A child said to be there: whose height a figure in centimetres is. */
 const A_CHILD =
-  /\b(?:sons?|daughters?|kids?|child(?:ren)?|boys?|girls?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?|toddlers?|twins|youngest|eldest|little one|dd|ds|lad|lass)\b/;
+  /\b(?:sons?|daughters?|kids?|child(?:ren)?|boys?|girls?|grand(?:son|daughter|kid|child)s?|nephews?|nieces?|toddlers?|twins|youngest|eldest|little (?:one|1)|dd|ds|lad|lass)\b/;
 /** "140 cm", "140cm tall", "1.40 m", "1m40": a height (not a scarf's "150 cm long"). */
 const HEIGHT =
   /\b(?:(\d{2,3}) ?(?:cm|cms|centimet(?:re|er)s?)|1[.,](\d{2}) ?(?:m|metres?|meters?)|1 ?m ?(\d{2}))\b(?! ?(?:long|wide|length|width|across|round|around)\b)/g;
@@ -882,6 +883,28 @@ const systemsNamed = (text: string) =>
         )
     : text;
 
+/**
+ * "pyjamas 4-5 blue", "coat 9-10 <£35", "polo 7-8 white x3": a garment texted with a kids' label's
+ * pair, two ages a year apart, is that kids' size (never shoes' or socks' pair, "boots 4-5"; nor
+ * a grown-up's sizes two apart, "dress 8-10"; nor a duration, "coat 2-3 years warranty"; nor a
+ * sleeve, "t-shirt 3/4 sleeve", or a collar, "shirt 14-15 collar").
+ */
+const GARMENT_WORD = KINDS.filter((k) => k.category !== 'SHOES' && k.kind !== 'socks' && k.kind !== 'tights')
+  .flatMap((k) => k.words)
+  .sort((a, b) => b.length - a.length)
+  .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|');
+const GARMENT_THEN_PAIR = new RegExp(
+  String.raw`(?<![\w-])(?:${GARMENT_WORD}) (?:, )?([1-9]|1[0-3]) ?[-–\/] ?([2-9]|1[0-4])\b(?![.,]\d)(?! ?(?:years?|yrs?|y|months?|weeks?|days?|hours?|cm|mm|inch(?:es)?|%|pairs?|packs?|pcs|pieces?|people|length|sleeves?|sleeved|zip|collar|neck|waist|leg)\b)`,
+  'g',
+);
+/** Things bought by the several, a count before or after them: "6x socks", "vests 7x". */
+const COUNTED =
+  'socks|t-?shirts|tees|tops|shirts|polos|vests|bodysuits|bodies|babygrows|sleepsuits|onesies|knickers|briefs|boxers|hats|bibs|hangers|multipacks?|multi-packs?|packs?';
+const SIZE_6X = new RegExp(
+  String.raw`(?<!\b(?:packs?|multipacks?|sets?|bundles?|boxe?s?|lots?) of )(?<!\b(?:${COUNTED}) )\b([67])x(?![\w'-])(?! ?(?:\d|pairs?|packs?|of|more|times)\b)(?! (?:[a-z]+ ){0,2}(?:${COUNTED})\b)`,
+  'g',
+);
 function readSizes(said: string, ages: number[]): string[] {
   // "42 eu", "5 uk": the system after the number, as before it.
   // Not a number said after its own system: "uk 5 eu 38" is UK 5 and EU 38; nor a system with its
@@ -949,9 +972,11 @@ function readSizes(said: string, ages: number[]): string[] {
   // "2T", "4t": a US toddler's size is that age's kids' size.
   for (const m of text.matchAll(/\b([2-5])t(?![\w'-])/g)) add(`KIDS ${m[1]}`);
   // "6X", "size 7x": a US girls' or boys' size a little roomier than 6 or 7, that age's kids' size
-  // (never "6x pairs", "7x7").
-  for (const m of text.matchAll(/\b([67])x(?![\w'-])(?! ?(?:\d|pairs?|packs?|of|more|times)\b)/g))
-    add(`KIDS ${m[1]}`);
+  // (never "6x pairs", "7x7", nor a count of things bought by the several: "6x socks", "a pack of
+  // 6x", "6x white t-shirts", "7x multipack vests", "bodysuits 6x").
+  for (const m of text.matchAll(SIZE_6X)) add(`KIDS ${m[1]}`);
+  for (const m of text.matchAll(GARMENT_THEN_PAIR))
+    if (Number(m[2]) - Number(m[1]) === 1) for (const a of [m[1], m[2]]) add(`KIDS ${a}`);
   // "he's a 4", "she takes a 10", "i wear a 12": a size said of the person who wears it.
   // "my daughter a 7-8", "the eldest a 9-10": a label's pair, both sizes (as "size 7-8" says).
   for (const m of text.matchAll(WEARS_A)) {

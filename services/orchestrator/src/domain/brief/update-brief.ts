@@ -289,6 +289,26 @@ function inContext(previous: Brief, r: Reading): Reading {
  */
 export function answeredAge(previous: Brief, r: Reading, earlier: readonly string[]): Reading {
   const n = Number(r.sizeRetry);
+  // "pyjamas", then "4-5": a bare pair of figures a year apart, after a garment with no size yet,
+  // is its kids' label ("age 4-5"), whoever it is for; never shoes' two sizes.
+  if (
+    r.sizeRetry !== undefined &&
+    Number(r.sizeRetryTo) === n + 1 &&
+    Number.isInteger(n) &&
+    n >= 1 &&
+    n < 16 &&
+    r.sizes.length === 0 &&
+    r.kinds.length === 0 &&
+    r.forAge === undefined &&
+    previous.itemKinds?.length &&
+    !(previous.categories ?? []).includes('SHOES') &&
+    !previous.itemKinds.some((k) => k === 'socks' || k === 'tights') &&
+    !previous.sizes?.length &&
+    previous.forAge === undefined
+  ) {
+    const { sizeRetry: _retry, sizeRetryTo: _to, sizeRetryIn: _in, ...rest } = r;
+    return { ...rest, sizes: [`KIDS ${n}`, `KIDS ${n + 1}`] };
+  }
   if (
     r.sizeRetry === undefined ||
     r.sizeRetryTo !== undefined ||
@@ -346,7 +366,8 @@ export function personAskedFor(texts: readonly string[]): string | undefined {
  * ("actually for my son and my daughter").
  */
 function personCorrected(text: string, earlier: readonly string[]): boolean {
-  if (!PERSON_CORRECTED.test(text)) return false;
+  // "for his sister instead, same size": whom for changes, the size kept.
+  if (!PERSON_CORRECTED.test(text) || SAME_SIZE.test(text)) return false;
   const kept = text.replace(
     /\bnot (?:for )?(?:me|him|her|them|myself|you|(?:my|his|her|their|our) (?:little |older |younger |big |other )?\w+)\b/g,
     '',
@@ -386,10 +407,13 @@ const ADULT_SAID =
   /\b(?:wom[ae]n'?s?|ladies|lady'?s|men'?s?|adults?|uk|us|eu)\b|\bfor (?:me|myself|my (?:husband|wife|partner|mum|mom|dad|mother|father))\b|\b(?:i'?m|i am) (?:a |an )?(?:size )?\d|\bmy (?:own )?size\b|\bi (?:wear|take) (?:a |an )?(?:size )?\d|\b(?:my|his|her|their|our) (?:husband|wife|partner|mum|mom|dad|mother|father|boyfriend|girlfriend)(?:'s| is| wears| takes) (?:a |an )?(?:size )?\d/;
 /**
  * "no I meant for my wife", "not for me, for my husband", "it's for my son actually", "for his
- * sister instead", "for my niece this time".
+ * sister instead", "for my niece this time", "instead for his sister", "this time it's for my
+ * daughter", "for the baby instead", "for me instead". Never "for his twin instead" (a twin is the
+ * same age) nor "instead, for his sister's party".
  */
 const PERSON_CORRECTED =
-  /(?:\b(?:not|no|actually|sorry|oops|wait|i meant?|i said)\b(?: ,)? (?:(?:for )?(?:me|him|her|them|myself|you)(?: ,)? )?(?:(?:it'?s|its|it is|they'?re|it was|this is|that'?s|i meant?|i said|but) )?for (?:my|his|her|their|our) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s?\b(?!'| too| as well| also)|\bfor (?:my|his|her|their|our) (?:son|daughter|brother|sister|husband|wife|partner|mum|mom|dad|niece|nephew|grandson|granddaughter|mother|father) (?:,)? ?(?:actually|not (?:for )?(?:me|him|her|my \w+)))|\bfor (?:my|his|her|their|our) (?:little |older |younger |big |other |baby |eldest |youngest )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s? (?:, )?(?:instead|rather|this time)\b/;
+  /(?:\b(?:not|no|actually|sorry|oops|wait|i meant?|i said)\b(?: ,)? (?:(?:for )?(?:me|him|her|them|myself|you)(?: ,)? )?(?:(?:it'?s|its|it is|they'?re|it was|this is|that'?s|i meant?|i said|but) )?for (?:my|his|her|their|our) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s?\b(?!'| too| as well| also)|\bfor (?:my|his|her|their|our) (?:son|daughter|brother|sister|husband|wife|partner|mum|mom|dad|niece|nephew|grandson|granddaughter|mother|father) (?:,)? ?(?:actually|not (?:for )?(?:me|him|her|my \w+)))|\b(?:(?:instead|this time) (?:, )?(?:(?:it'?s|its|it is) )?)?for (?:my|his|her|their|our|the) (?:little |older |younger |big |other |baby |eldest |youngest )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny|baby)s?(?: (?:, )?(?:instead|rather|this time)\b|(?<=\b(?:instead|this time) (?:, )?(?:(?:it'?s|its|it is) )?for \w+ (?:\w+ )?\w+)\b(?!'))|\bfor (?:me|myself) (?:, )?(?:instead|this time)\b/;
+const SAME_SIZE = /\b(?:same|similar) (?:size|age)\b|\bthe same (?:size|age)\b/;
 /** "actually make that 9", "sorry, 9", "no 9": the last figure corrected, not another size tried. */
 const AGE_CORRECTED = /\b(?:actually|sorry|no|make (?:it|that)|i meant?|wait|oops|change it to)\b/;
 
