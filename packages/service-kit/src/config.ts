@@ -181,6 +181,9 @@ function baseShape(service: ServiceName, appEnv: AppEnv) {
     REQUEST_TIMEOUT_SECONDS: envNumber(z.number().positive().max(3600)).default(30),
     SHUTDOWN_GRACE_SECONDS: envNumber(z.number().min(0).max(3600)).default(10),
     INTERNAL_API_TIMEOUT_SECONDS: envNumber(z.number().positive().max(300)).default(10),
+    // How far this host's clock may run behind a caller's before a request read after its caller
+    // gave up still runs (deadline.ts): 0 for hosts kept in step by NTP.
+    CLOCK_SKEW_ALLOWANCE_MS: envNumber(z.number().int().min(0).max(10_000)).default(0),
     PUBLIC_BASE_URL: httpUrl().optional(),
     PERSISTENCE_BACKEND: z.enum(['inmemory', 'sqlite', 'docstore']).default('inmemory'),
     DATA_DIR: z.string().min(1).default('./.data'),
@@ -207,6 +210,8 @@ export type BaseConfig = {
   requestTimeoutMs: number;
   shutdownGraceMs: number;
   internalTimeoutMs: number;
+  /** See CLOCK_SKEW_ALLOWANCE_MS (deadline.ts). */
+  clockSkewAllowanceMs: number;
   /**
    * Where clients reach the API (the gateway, from outside): every URL handed out is built on it,
    * never on an internal address. No trailing slash.
@@ -317,6 +322,7 @@ export function loadConfig<E extends z.ZodRawShape>(
     requestTimeoutMs: raw.REQUEST_TIMEOUT_SECONDS * 1000,
     shutdownGraceMs: raw.SHUTDOWN_GRACE_SECONDS * 1000,
     internalTimeoutMs: raw.INTERNAL_API_TIMEOUT_SECONDS * 1000,
+    clockSkewAllowanceMs: raw.CLOCK_SKEW_ALLOWANCE_MS,
     publicBaseUrl: (
       raw.PUBLIC_BASE_URL ?? `http://127.0.0.1:${service === 'gateway' ? raw.PORT : DEFAULT_PORTS.gateway}`
     ).replace(/\/$/, ''),

@@ -68,7 +68,8 @@ export interface ServiceAppOptions {
   description: string;
   logger?: Logger | false;
   /** The service's parsed settings: body limit, request timeout and CORS origins come from here. */
-  config?: Pick<BaseConfig, 'bodyLimit' | 'requestTimeoutMs' | 'corsOrigins'>;
+  config?: Pick<BaseConfig, 'bodyLimit' | 'requestTimeoutMs' | 'corsOrigins'> &
+    Partial<Pick<BaseConfig, 'clockSkewAllowanceMs'>>;
   bodyLimit?: number;
   requestTimeoutMs?: number;
   corsOrigins?: readonly string[];
@@ -172,7 +173,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
   if (options.service !== 'gateway') refuseBodiesOverGatewayLimit(app);
   registerTraceContext(app);
   registerMetrics(app, { token: options.metricsToken });
-  installDeadline(app);
+  installDeadline(app, options.config?.clockSkewAllowanceMs ?? 0);
   installSecurityHeaders(app);
   // One line per request, also for one whose client left first (a closed stream, an abandoned call).
   installRequestLine(app);
