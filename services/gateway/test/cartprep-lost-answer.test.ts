@@ -162,6 +162,8 @@ describe('a cart-prep that hangs', () => {
       const intent = await t.post(`/requests/${pr.requestId}/purchase-intents`, t.adult);
       expect(intent.statusCode).toBe(504);
       expect(intent.json().error).toBe('UPSTREAM_TIMEOUT');
+      // The message names the first wait, not the recheck's 2 s.
+      expect(intent.json().message).toContain('3000 ms');
       // The same job both times; the second with 2 s, not the whole 3 s again.
       expect(asks).toHaveLength(2);
       expect(asks[1]!.jobId).toBe(asks[0]!.jobId);

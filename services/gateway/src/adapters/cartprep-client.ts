@@ -45,7 +45,13 @@ export function createCartprepClient(peer: PeerClient) {
         if (!isAppError(err) || ![502, 503, 504].includes(err.status)) throw err;
         // After a timeout the second ask is short: a cart-prep that has the job answers it at
         // once, and one that hung through the first wait would only double the member's wait.
-        return (await send(err.status === 504 ? RECHECK_AFTER_TIMEOUT_MS : undefined)).body;
+        if (err.status !== 504) return (await send()).body;
+        // Still no answer: the first timeout says how long the member waited, not the recheck's.
+        return (
+          await send(RECHECK_AFTER_TIMEOUT_MS).catch((again: unknown) => {
+            throw isAppError(again) && again.status === 504 ? err : again;
+          })
+        ).body;
       }
     },
   };
