@@ -1,12 +1,15 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STREAMED_REPLAY } from '../src/adapters/idempotent-forward.ts';
 import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
 
 // A stand-in wardrobe/orchestrator that counts the writes that reach it.
 let peer: FastifyInstance;
 let gateway: GatewayApp;
 const writes: Array<{ url: string; body: unknown; timeout: unknown; role?: unknown }> = [];
+const failedOnce = new Set<string>();
+/** What the orchestrator answers a streamed retry of a turn it answered. */
+const STREAMED_REPLAY =
+  "This Idempotency-Key's streamed turn already ran; read its events from the mission's stream";
 
 beforeAll(async () => {
   // As the services route: `/chat/` is the chat.
@@ -29,11 +32,21 @@ beforeAll(async () => {
       .header('location', `/items/w_${n}`)
       .send({ itemId: `w_${n}`, ...body });
   });
+  // As the orchestrator keys a message: a turn answered under a key is not run again (409 for a
+  // streamed retry); one that failed is run again on the retry.
+  const answered = new Set<string>();
   peer.post('/api/v1/households/:id/orchestrator/missions/:mId/chat', async (req, reply) => {
+    const given = req.headers['idempotency-key'];
+    const key = given ? `${(req.params as { id: string }).id} ${given}` : '';
+    if (key && answered.has(key))
+      return reply.code(409).send({ error: 'CONFLICT', message: STREAMED_REPLAY });
     writes.push({ url: req.url, body: req.body, timeout: req.headers['x-request-timeout-ms'] });
+    const fails = (req.body as { message?: string }).message === 'fail once' && !failedOnce.has(key);
+    if (fails) failedOnce.add(key);
+    else if (key) answered.add(key);
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
-    reply.raw.end('id: 1\nevent: turn.completed\ndata: {}\n\n');
+    reply.raw.end(`id: 1\nevent: ${fails ? 'turn.failed' : 'turn.completed'}\ndata: {}\n\n`);
   });
   await peer.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(peer.server.address() as { port: number }).port}`;
@@ -199,6 +212,27 @@ describe('Idempotency-Key on forwarded creates', () => {
     expect(retry.statusCode).toBe(409);
     expect(retry.json()).toEqual({ error: 'CONFLICT', message: STREAMED_REPLAY });
     expect(writes.length - before).toBe(1);
+  });
+
+  it('sends the retry of a streamed turn that failed on to the orchestrator, which runs it again', async () => {
+    const { user, id } = await family();
+    const chat = () =>
+      gateway.inject({
+        method: 'POST',
+        url: `/api/v1/households/${id}/orchestrator/missions/msn_1/chat`,
+        headers: { ...bearer(user.token), accept: 'text/event-stream', 'idempotency-key': 'turn-fails-1' },
+        payload: { message: 'fail once' },
+      });
+    const before = writes.length;
+    const first = await chat();
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('event: turn.failed');
+    const retry = await chat();
+    expect(retry.statusCode).toBe(200);
+    expect(retry.body).toContain('event: turn.completed');
+    expect(writes.length - before).toBe(2);
+    // Answered now: a further retry is pointed at the stream.
+    expect((await chat()).statusCode).toBe(409);
   });
 });
 

@@ -4,7 +4,6 @@
 
 import { PassThrough } from 'node:stream';
 import {
-  conflict,
   endClientClosed,
   recordPeerCall,
   serviceMetrics,
@@ -60,8 +59,6 @@ const CHAT_ROUTE = '/api/v1/households/:id/orchestrator/*';
 const CHAT_PATH = /^missions\/[^/]+\/chat$/;
 const isChat = (request: FastifyRequest) =>
   request.routeOptions.url === CHAT_ROUTE && CHAT_PATH.test((request.params as { '*'?: string })['*'] ?? '');
-export const STREAMED_REPLAY =
-  "This Idempotency-Key's streamed turn already ran; read its events from the mission's stream";
 
 /** A reply that is not kept (a failure had no effect): it goes to the client and frees the key. */
 class NotKept extends Error {
@@ -149,7 +146,7 @@ async function exchange(
  * Forwards a POST; with an Idempotency-Key, at most once per (user, route, key). The body is
  * read here (bounded by the body limit) to compare retries; the peer still validates it.
  * A streamed chat (`Accept: text/event-stream`) runs once too, but its events are not kept: a
- * retry is told to read them from the mission's stream.
+ * retry is sent on to the orchestrator, which answers it by the message's key.
  */
 export async function forwardIdempotent(
   request: FastifyRequest,
@@ -216,8 +213,12 @@ export async function forwardIdempotent(
     // which judges the role they have now (a promoted one is replayed: they may do as much).
     if (result.replayed && demotedSince(result.body, identity.role))
       return forward(request, reply, { ...target, body }, identity);
+    // A streamed turn's events are not kept, nor how it ended: its retry goes to the orchestrator,
+    // which knows the message by its key. It answers 409 for a turn that was
+    // answered, the answer for a JSON retry, and runs a failed turn whose message is still the
+    // last one again, as a failed attempt promises.
     if (result.body.streamed) {
-      if (result.replayed) throw conflict(STREAMED_REPLAY);
+      if (result.replayed) return forward(request, reply, { ...target, body }, identity);
       return reply;
     }
     if (result.replayed) reply.header('idempotent-replayed', 'true');
