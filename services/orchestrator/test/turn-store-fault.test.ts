@@ -86,7 +86,27 @@ describe('a turn the store stops midway', () => {
           payload: { message: 'linen shirts in navy' },
         });
         expect(again.statusCode).toBe(200);
-        expect(again.json().history.at(-1).role).toBe('model');
+        // The same words, sent again without a key: the failed message's retry, not a second one.
+        const said = (res: typeof again) =>
+          (res.json().history as Array<{ role: string; content: string }>).map((m) =>
+            m.role === 'user' ? m.content : m.role,
+          );
+        expect(said(again)).toEqual(['summer tops under 80', 'model', 'linen shirts in navy', 'model']);
+        // Once answered, the same words again are a new message.
+        const repeat = await app.inject({
+          method: 'POST',
+          url: chat,
+          headers: as(OWNER),
+          payload: { message: 'linen shirts in navy' },
+        });
+        expect(said(repeat)).toEqual([
+          'summer tops under 80',
+          'model',
+          'linen shirts in navy',
+          'model',
+          'linen shirts in navy',
+          'model',
+        ]);
       } finally {
         await app.close();
       }

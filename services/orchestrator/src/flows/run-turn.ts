@@ -95,6 +95,12 @@ export type StartedTurn = {
  * mission only until it expires; the next chat, or the sweep (expired-turns.ts), then closes the
  * dead turn (`turn.failed`).
  */
+/** Where the mission's last message is the user's `text`, unanswered: its index, else -1. */
+function unansweredRepeatAt(m: MissionDoc, text: string): number {
+  const last = m.history.at(-1);
+  return last?.role === 'user' && last.content === text ? m.history.length - 1 : -1;
+}
+
 export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Promise<StartedTurn> {
   const turnId = newId('turn');
   const now = Date.now();
@@ -105,9 +111,15 @@ export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Pro
   let interrupted: TurnLease | null = null;
   let sentBefore = false;
   const { doc, changed } = await ctx.missions.update(req.missionId, (m) => {
-    const at = m.household_id === req.householdId ? m.history.findIndex((h) => h.id === messageId) : -1;
-    // Still the last message, nothing after it: its turn failed (a model error, a shutdown) and
-    // left it unanswered, so the retry runs the turn again on it, as a failed attempt promises.
+    const at =
+      m.household_id !== req.householdId
+        ? -1
+        : req.idempotencyKey
+          ? m.history.findIndex((h) => h.id === messageId)
+          : unansweredRepeatAt(m, req.text);
+    // Still the last message, nothing after it: its turn failed (a model error, a shutdown, the
+    // store) and left it unanswered, so the retry runs the turn again on it, as a failed attempt
+    // promises. Without a key, the same words sent again are that retry, not a second message.
     const unanswered = at >= 0 && at === m.history.length - 1;
     sentBefore = at >= 0 && !unanswered;
     if (
