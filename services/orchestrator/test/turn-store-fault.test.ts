@@ -71,6 +71,11 @@ describe('a turn the store stops midway', () => {
           message: `The turn stopped because the mission store was unavailable; the mission is still running (${code}); try again later`,
         });
         expect(failed.headers['retry-after']).toBe(retryAfter);
+        // The stream says the same: the store, not the agent.
+        const events = await app.ctx.events.after(created.json().mission_id, 0, 1000);
+        expect(events.filter((e) => e.type === 'turn.failed').map((e) => e.data.code)).toEqual([
+          'STORE_UNAVAILABLE',
+        ]);
 
         state.failures = 0;
         const mission = await app.inject({

@@ -485,7 +485,9 @@ async function failTurn(
     known ??
     (err instanceof ModelError
       ? { code: err.code, message: err.message }
-      : { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' });
+      : err instanceof StoreUnavailableError
+        ? { code: 'STORE_UNAVAILABLE', message: 'The mission store was unavailable; send the message again' }
+        : { code: 'TURN_FAILED', message: 'The turn failed unexpectedly; send the message again' });
   ctx.logger?.warn({ err, missionId: req.missionId, turnId, reqId: req.requestId }, 'turn failed');
   const released = await releaseLease(ctx, req.missionId, turnId);
   const mission = released.doc!;
