@@ -73,13 +73,15 @@ const ONE_AGE = new RegExp(
     // "my boy of 5", as many languages say it. "coat. boy. 10. under 40": typed tersely, clause by clause.
     String.raw`\b(?:son|daughter|boy|girl|grandson|granddaughter|nephew|niece)(?:s|${IS_SAID_S})? (?:[,.] )?(?:is |who is |whos |who's |of )?${NEARLY}(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}${NOT_COUNT_OR_SHOE}`,
     String.raw`\b(?:my|his|her|their|our|the) (?:little |big |older |younger |baby |twin )?(?:brother|sister|cousin|twin)s? (?:, )?(?:is |who is |whos |who's )(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN})(?![\w-]))${NOT_MONTHS}`,
-    // "for my teen, 15", "coats for my twins, 4" (twins are one age).
-    String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild|teen|teenager|twins) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM})(?![\w-]))${NOT_MONTHS}`,
+    // "for my teen, 15", "coats for my twins, 4" (twins are one age); never money ("for my teen,
+    // 15 max", "coats for my twins, 10 each").
+    String.raw`\b(?:my|our|his|her|their|the) (?:kid|child|toddler|grandkid|grandchild|teen|teenager|twins) , (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|each|ea|max|maximum|tops|budget|limit|apiece|per|or (?:less|under|below))(?![\w-]))${NOT_MONTHS}`,
     String.raw`\b(?:${CHILDREN_ARE}) (?:are|r) (\d{1,2})\b${NOT_MONTHS_MANY}`,
     // "kids 8" is a size: a child, toddler or baby is an age only when said so ("my kid is 7").
     // "my eldest who is 14", "the youngest is 5": a child named by birth order is one too.
-    // "the little one is 2": "one" reaches here as "1" ("the little 1 is 2").
-    String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|(?:middle|little) (?:one|1)|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}`,
+    // "the little one is 2": "one" reaches here as "1" ("the little 1 is 2"); never a shoe size
+    // ("the middle one is 12 in shoes", "the youngest is 7 and a half in shoes").
+    String.raw`\b(?:kid|child|toddler|baby|grandkid|grandchild|eldest|oldest|youngest|(?:middle|little) (?:one|1)|little un|little man) (?:is|who is|whos|who's) (\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}${NOT_COUNT_OR_SHOE}`,
     String.raw`\b(\d{1,2})[ -]?${YEARS_OLD}`,
     String.raw`\bage(?:d|s)? (\d{1,2})\b${NOT_MONTHS}`,
     String.raw`\b(?:she|he|they|shes|hes|she's|he's|theyre|they're) (?:is |are )?(?:actually |just |only |now |really )?(?:turning |turned |(?<!\bthey(?:'?re| are) )${ABOUT}|(?<=\bthey(?:'?re| are) )${ABOUT}${THEY_CHILD_AGE})?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY})(?![\w-]))${NOT_MONTHS}(?:(?<!\bthey(?:'?re| are) (?:[a-z]+ ){0,2}\d{1,2})|${NOT_MONTHS_MANY})`,
@@ -92,7 +94,12 @@ const ONE_AGE = new RegExp(
   ].join('|'),
 );
 /** Every age said one by one: "my 8 year old son and my 5 year old daughter" are two children. */
-const EACH_AGE = new RegExp(ONE_AGE.source, 'g');
+/**
+ * After an age, another child's said with "and" and no verb: "my eldest is 12 and youngest 6",
+ * "pyjamas for my son 6 and his sister 4", "my daughter is 7 and her friend is 8".
+ */
+const AND_ANOTHER = String.raw`\b(?:and|&) (?:(?:my|his|her|their|our|the) )?(?:little |big |older |younger |baby |twin |best )?(?:brother|sister|cousin|friend|son|daughter|boy|girl|nephew|niece|grandson|granddaughter|youngest|eldest|oldest|middle (?:one|1)|little (?:one|1)) (?:is |who is |'s )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN}|each|max)(?![\w-]))${NOT_MONTHS}${NOT_COUNT_OR_SHOE}`;
+const EACH_AGE = new RegExp(`${ONE_AGE.source}|${AND_ANOTHER}`, 'g');
 // Not the end of a range or list ("lasts 5-6 years"): those are read whole below.
 const ONE_AGE_BARE = new RegExp(
   String.raw`${NOT_DURATION}(?<!\d\s?(?:-|–|to|through|thru|and|or|&|,)\s?)\b(\d{1,2})[ -]?${BARE_YEARS}`,
@@ -127,11 +134,12 @@ const ITEM_AGES = new RegExp(
   String.raw`(?:(?<![\w-])(?:${ITEM}) (?:, )?(?:age |size )?|${NOT_DURATION}\b(?=${N}\s?(?:-|–|to)\s?${N}[ -]?(?:years?|yrs?) (?:(?!(?:a|an|the|some|new|my|his|her)\b)[a-z]+ )?(?:${ITEM})(?![\w-])))(?:${RANGE}|${LIST(',|and|&|or')})[ -]?${BARE_YEARS}(?! (?:warranty|guarantee|ago|later|from now|of)\b)`,
 );
 /**
- * "pjs for the boys 5 and 8", "coats for my three kids: 4, 6 and 9": children said with a list of
- * their ages, never money or a count ("the kids 2 and 3 pairs").
+ * "pjs for the boys 5 and 8", "coats for my three kids: 4, 6 and 9", "hoodies for both, 8 and 10",
+ * "coats for my two, 5 and 9": children said with a list of their ages, never money or a count
+ * ("the kids 2 and 3 pairs", "for both, 20 and 30 quid").
  */
 const CHILDREN_LIST = new RegExp(
-  String.raw`\b(?:sons|daughters|boys|girls|kids|children|twins|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces) (?:, )?${LIST(',|and|&')}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?|inch(?:es)?|in|cm|")(?![\w-]))(?![.,]\d)`,
+  String.raw`\b(?:(?<=\bfor )(?:both|(?:my|our|the) (?:2|3|two|three))(?: of them)?|sons|daughters|boys|girls|kids|children|twins|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces) (?:, )?${LIST(',|and|&')}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?|inch(?:es)?|in|cm|")(?![\w-]))(?![.,]\d)`,
 );
 const CHILDREN_LIST_START = new RegExp(`^ ?${CHILDREN_LIST.source}`);
 /** Whether the text starts with children and their ages ("kids 4 , 6 and 9"): ages, not one kids' size. */

@@ -887,7 +887,8 @@ const systemsNamed = (text: string) =>
  * "pyjamas 4-5 blue", "coat 9-10 <£35", "polo 7-8 white x3": a garment texted with a kids' label's
  * pair, two ages a year apart, is that kids' size (never shoes' or socks' pair, "boots 4-5"; nor
  * a grown-up's sizes two apart, "dress 8-10"; nor a duration, "coat 2-3 years warranty"; nor a
- * sleeve, "t-shirt 3/4 sleeve", or a collar, "shirt 14-15 collar").
+ * sleeve, "t-shirt 3/4 sleeve", or a collar, "shirt 14-15 collar"; nor money, "coat 9-10 quid", nor
+ * a count, "pyjamas 4-5 sets", nor stars, "coat 4-5 star").
  */
 const GARMENT_WORD = KINDS.filter((k) => k.category !== 'SHOES' && k.kind !== 'socks' && k.kind !== 'tights')
   .flatMap((k) => k.words)
@@ -895,7 +896,7 @@ const GARMENT_WORD = KINDS.filter((k) => k.category !== 'SHOES' && k.kind !== 's
   .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   .join('|');
 const GARMENT_THEN_PAIR = new RegExp(
-  String.raw`(?<![\w-])(?:${GARMENT_WORD}) (?:, )?([1-9]|1[0-3]) ?[-–\/] ?([2-9]|1[0-4])\b(?![.,]\d)(?! ?(?:years?|yrs?|y|months?|weeks?|days?|hours?|cm|mm|inch(?:es)?|%|pairs?|packs?|pcs|pieces?|people|length|sleeves?|sleeved|zip|collar|neck|waist|leg)\b)`,
+  String.raw`(?<![\w-])(?:${GARMENT_WORD}) (?:, )?([1-9]|1[0-3]) ?[-–\/] ?([2-9]|1[0-4])\b(?![.,]\d)(?! ?(?:years?|yrs?|y|months?|weeks?|days?|nights?|hours?|times|cm|mm|inch(?:es)?|%|pairs?|packs?|sets?|pcs|pieces?|people|stars?|length|sleeves?|sleeved|zip|collar|neck|waist|leg|quid|pounds?|euros?|dollars?|bucks|p|off|each|ea|max|tops)\b)`,
   'g',
 );
 /** Things bought by the several, a count before or after them: "6x socks", "vests 7x". */
@@ -1283,6 +1284,45 @@ export function readMessage(message: string): Reading {
   return reading;
 }
 
+/**
+ * A return or an exchange asked as a new purchase: "the 8 was too small, need a 9", "the size 4
+ * wellies pinch, a 5 please", "returned the 9-10 jumper, swap for 10-11", "sent the 12 back, need a
+ * 13". The size of the clause that says what did not fit is the old one (never searched); the one
+ * asked for after it ("a 9", "34 please", "swap for 10-11") is the size. Someone's age is kept
+ * ("she's 7 and the coat was too small, age 8"), and nothing changes without a new figure after.
+ */
+const RETURN_CUE =
+  /\btoo (?:small|big|tight|short|long|loose|large|baggy|narrow)\b|\b(?:did ?n'?t|did not|does ?n'?t|does not|do ?n'?t|do not) fit\b|\bpinch(?:es|ed|ing)?\b|\bsent (?:[a-z0-9'-]+ ){1,4}back\b|\b(?:returned|returning|sent back|took back|taking back)\b|\b(?:swap|exchange|change)(?:d|ped)? (?:[a-z0-9'-]+ ){1,4}(?=for\b)/;
+const CLAUSE_END = / (?:[,.;!?]|and|but|so|now|need|needs|want|wants) /g;
+const OLD_FIGURE =
+  /(?<!\b(?:is|are|'s|s|he's|she's|hes|shes|turned|turning|turns|be) |[£$€] ?)\b(?:size |sz |age |aged )?\d{1,2}(?:\.5)?(?: ?(?:-|–|\/) ?\d{1,2}(?:\.5)?)?(?: ?(?:months?|mths?|years?|yrs?|y|waist|uk|eu))?\b(?! ?(?:quid|pounds?|euros?|dollars?|bucks|p|each|[£$€]))/g;
+const NEW_FIGURE =
+  /(?<=(?:\b(?:need|needs|want|wants|get|try|order|for)|^|[,;]) )(?:(?:a|an) (?=\d)|(?!1\b))(\d{1,2}(?:\.5)?(?: ?(?:-|–|\/|or) ?\d{1,2}(?:\.5)?)?)(?= ?(?:$|[,.;!?]|(?:please|pls|plz|instead|thanks|thx|ta|in|then|now|x+|if|would|will|should|and|but|ish|pls|or (?!less|under|below|so|more|cheaper))\b))/g;
+function returnedSize(text: string): string {
+  const cue = RETURN_CUE.exec(text);
+  if (!cue) return text;
+  let start = 0;
+  for (const m of text.slice(0, cue.index).matchAll(CLAUSE_END)) start = m.index + m[0].length;
+  let end = cue.index + cue[0].length;
+  // "returned the 9-10 jumper, swap...": what was returned runs to its clause's end.
+  if (/^(?:returned|returning|sent back|took back|taking back)$/.test(cue[0])) {
+    const next = text.slice(end).search(/ (?:[,.;!?]|so|but|need|needs|want|wants) /);
+    if (next >= 0) end += next;
+  }
+  const after = text.slice(end);
+  const old = text.slice(start, end);
+  // A baby's months ("the 12 months sleepsuit is too small, 12-18 please") are read as before.
+  if (!/\d/.test(after) || /\d ?(?:months?|mths?|m)\b/.test(old)) return text;
+  // The size asked for next is said bare: "need a 9", "a 5 please", "swap for 10-11"; a kids' label
+  // after one ("the age 4 dress", "the 9-10 jumper", never shoes') is one too.
+  const kids =
+    !SHOE_WORDS.test(text) &&
+    (/\bage \d/.test(old) ||
+      [...old.matchAll(/\b(\d{1,2}) ?[-–/] ?(\d{1,2})\b/g)].some((m) => Number(m[2]) === Number(m[1]) + 1));
+  const asked = after.replace(NEW_FIGURE, kids ? 'age $1' : 'size $1');
+  return `${text.slice(0, start)}${old.replace(OLD_FIGURE, ' ')}${asked}`;
+}
+
 function readOnce(message: string): Reading {
   // "a coat 60 and boots 40", "a coat for ben, 4": bare figures made readable (bare-figures.ts).
   let text = ` ${namedAges(bareItemPrices(normalize(message)))} `;
@@ -1299,7 +1339,7 @@ function readOnce(message: string): Reading {
   )
     clear.push('colors');
   const { owned, rest: afterOwned } = readOwned(text);
-  text = afterOwned;
+  text = returnedSize(afterOwned);
   const price = readPrice(text);
   const cheaper = CHEAPER.test(text);
   const pricier = PRICIER.test(text);

@@ -24,7 +24,8 @@ export function updateBrief(
   // "no I meant for my wife", "not for him, for his sister": someone else than the brief's person,
   // whose age (and the child's size it gave) the brief no longer holds. `earlier` are the user's
   // messages before: "no, for my son, navy" after "a coat for my son age 8" names him again.
-  if (r.sizes.length === 0 && r.forAge === undefined && !r.addKinds && personCorrected(r.text, earlier)) {
+  // "for me instead, size 12": a size said with the new person is theirs, the child's age gone too.
+  if (r.forAge === undefined && !r.addKinds && personCorrected(r.text, earlier)) {
     b.sizes = (b.sizes ?? []).filter((s) => !personSize(s));
     drop('forAge');
   }
@@ -408,11 +409,11 @@ const ADULT_SAID =
 /**
  * "no I meant for my wife", "not for me, for my husband", "it's for my son actually", "for his
  * sister instead", "for my niece this time", "instead for his sister", "this time it's for my
- * daughter", "for the baby instead", "for me instead". Never "for his twin instead" (a twin is the
+ * daughter", "for the baby instead", "for me instead", "red instead for me". Never "for his twin instead" (a twin is the
  * same age) nor "instead, for his sister's party".
  */
 const PERSON_CORRECTED =
-  /(?:\b(?:not|no|actually|sorry|oops|wait|i meant?|i said)\b(?: ,)? (?:(?:for )?(?:me|him|her|them|myself|you)(?: ,)? )?(?:(?:it'?s|its|it is|they'?re|it was|this is|that'?s|i meant?|i said|but) )?for (?:my|his|her|their|our) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s?\b(?!'| too| as well| also)|\bfor (?:my|his|her|their|our) (?:son|daughter|brother|sister|husband|wife|partner|mum|mom|dad|niece|nephew|grandson|granddaughter|mother|father) (?:,)? ?(?:actually|not (?:for )?(?:me|him|her|my \w+)))|\b(?:(?:instead|this time) (?:, )?(?:(?:it'?s|its|it is) )?)?for (?:my|his|her|their|our|the) (?:little |older |younger |big |other |baby |eldest |youngest )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny|baby)s?(?: (?:, )?(?:instead|rather|this time)\b|(?<=\b(?:instead|this time) (?:, )?(?:(?:it'?s|its|it is) )?for \w+ (?:\w+ )?\w+)\b(?!'))|\bfor (?:me|myself) (?:, )?(?:instead|this time)\b/;
+  /(?:\b(?:not|no|actually|sorry|oops|wait|i meant?|i said)\b(?: ,)? (?:(?:for )?(?:me|him|her|them|myself|you)(?: ,)? )?(?:(?:it'?s|its|it is|they'?re|it was|this is|that'?s|i meant?|i said|but) )?for (?:my|his|her|their|our) (?:little |older |younger |big |other )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|twin|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny)s?\b(?!'| too| as well| also)|\bfor (?:my|his|her|their|our) (?:son|daughter|brother|sister|husband|wife|partner|mum|mom|dad|niece|nephew|grandson|granddaughter|mother|father) (?:,)? ?(?:actually|not (?:for )?(?:me|him|her|my \w+)))|\b(?:(?:instead|this time) (?:, )?(?:(?:it'?s|its|it is) )?)?for (?:my|his|her|their|our|the) (?:little |older |younger |big |other |baby |eldest |youngest )?(?:son|daughter|brother|sister|boy|girl|husband|wife|partner|mum|mom|dad|kid|child|cousin|niece|nephew|grandson|granddaughter|friend|mother|father|grandma|grandad|granny|baby)s?(?: (?:, )?(?:instead|rather|this time)\b|(?<=\b(?:instead|this time) (?:, )?(?:(?:it'?s|its|it is) )?for \w+ (?:\w+ )?\w+)\b(?!'))|\bfor (?:me|myself) (?:, )?(?:instead|this time)\b|\b(?:instead|this time) (?:, )?(?:(?:it'?s|its|it is) )?for (?:me|myself)\b(?! (?:too|as well|also)\b)/;
 const SAME_SIZE = /\b(?:same|similar) (?:size|age)\b|\bthe same (?:size|age)\b/;
 /** "actually make that 9", "sorry, 9", "no 9": the last figure corrected, not another size tried. */
 const AGE_CORRECTED = /\b(?:actually|sorry|no|make (?:it|that)|i meant?|wait|oops|change it to)\b/;
