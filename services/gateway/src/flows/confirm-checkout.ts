@@ -26,8 +26,8 @@ import { type Gate, gateEntry, type RequestRef } from './purchase-gate.ts';
  * stored, gets that request back (`replayed`): nothing is spent or changed again, and no second
  * ALLOWED entry is written (the first attempt owed it with the change; what it left owed is paid).
  * If that attempt died between the spend and the completion (the request still CART_READY), the
- * retry completes it (step 3 alone: the spend was this key's), as the member asked. Any other presentation of a used
- * token stays 409.
+ * retry completes it (step 3 alone: the spend was this key's), as the member asked. Any other
+ * presentation of a used token stays 409.
  */
 export async function confirmCheckout(
   ctx: GatewayContext,

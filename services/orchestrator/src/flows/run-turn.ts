@@ -88,6 +88,12 @@ export type StartedTurn = {
   done: Promise<TurnOutcome>;
 };
 
+/** Where the mission's last message is the user's `text`, unanswered: its index, else -1. */
+function unansweredRepeatAt(m: MissionDoc, text: string): number {
+  const last = m.history.at(-1);
+  return last?.role === 'user' && last.content === text ? m.history.length - 1 : -1;
+}
+
 /**
  * Starts a turn: takes the mission's turn lease and stores the user's message in one atomic
  * update (so two chats cannot both start), then runs the agent in the background. The lease is
@@ -95,12 +101,6 @@ export type StartedTurn = {
  * mission only until it expires; the next chat, or the sweep (expired-turns.ts), then closes the
  * dead turn (`turn.failed`).
  */
-/** Where the mission's last message is the user's `text`, unanswered: its index, else -1. */
-function unansweredRepeatAt(m: MissionDoc, text: string): number {
-  const last = m.history.at(-1);
-  return last?.role === 'user' && last.content === text ? m.history.length - 1 : -1;
-}
-
 export async function startTurn(ctx: OrchestratorContext, req: TurnRequest): Promise<StartedTurn> {
   const turnId = newId('turn');
   const now = Date.now();
