@@ -98,7 +98,7 @@ const ONE_AGE = new RegExp(
  * After an age, another child's said with "and" and no verb: "my eldest is 12 and youngest 6",
  * "pyjamas for my son 6 and his sister 4", "my daughter is 7 and her friend is 8".
  */
-const AND_ANOTHER = String.raw`\b(?:and|&) (?:(?:my|his|her|their|our|the) )?(?:little |big |older |younger |baby |twin |best )?(?:brother|sister|cousin|friend|son|daughter|boy|girl|nephew|niece|grandson|granddaughter|youngest|eldest|oldest|middle (?:one|1)|little (?:one|1)) (?:is |who is |'s )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN}|each|max)(?![\w-]))${NOT_MONTHS}${NOT_COUNT_OR_SHOE}`;
+const AND_ANOTHER = String.raw`\b(?:and|&) (?:(?:my|his|her|their|our|the) )?(?:little |big |older |younger |baby |twin |best )?(?:brother|sister|cousin|friend|son|daughter|boy|girl|nephew|niece|grandson|granddaughter|youngest|eldest|oldest|middle (?:one|1)|little (?:one|1)) (?:is |who is |'s )?(\d{1,2})\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|${QUANTITY}|${ITEM}|${CHILDREN}|each|max|younger|older|bigger|smaller|taller|shorter)(?![\w-]))(?! ?(?:years?|yrs?)\b(?! ?-?old))${NOT_MONTHS}${NOT_COUNT_OR_SHOE}`;
 const EACH_AGE = new RegExp(`${ONE_AGE.source}|${AND_ANOTHER}`, 'g');
 // Not the end of a range or list ("lasts 5-6 years"): those are read whole below.
 const ONE_AGE_BARE = new RegExp(
@@ -136,10 +136,16 @@ const ITEM_AGES = new RegExp(
 /**
  * "pjs for the boys 5 and 8", "coats for my three kids: 4, 6 and 9", "hoodies for both, 8 and 10",
  * "coats for my two, 5 and 9": children said with a list of their ages, never money or a count
- * ("the kids 2 and 3 pairs", "for both, 20 and 30 quid").
+ * ("the kids 2 and 3 pairs", "for both, 20 and 30 quid", "coats for both, 2 and 3 day delivery"); nor
+ * shoes' sizes after "for both" ("school shoes for both, 12 and 13": children's shoe sizes).
  */
+const SHOE_ITEM = KINDS.filter((k) => k.category === 'SHOES')
+  .flatMap((k) => k.words)
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRe)
+  .join('|');
 const CHILDREN_LIST = new RegExp(
-  String.raw`\b(?:(?<=\bfor )(?:both|(?:my|our|the) (?:2|3|two|three))(?: of them)?|sons|daughters|boys|girls|kids|children|twins|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces) (?:, )?${LIST(',|and|&')}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?|inch(?:es)?|in|cm|")(?![\w-]))(?![.,]\d)`,
+  String.raw`\b(?:(?<=(?<!\b(?:${SHOE_ITEM}) )\bfor )(?:both|(?:my|our|the) (?:2|3|two|three))(?: of them)?|sons|daughters|boys|girls|kids|children|twins|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces) (?:, )?${LIST(',|and|&')}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?|days?|hours?|hrs?|nights?|inch(?:es)?|in|cm|")(?![\w-]))(?![.,]\d)`,
 );
 const CHILDREN_LIST_START = new RegExp(`^ ?${CHILDREN_LIST.source}`);
 /** Whether the text starts with children and their ages ("kids 4 , 6 and 9"): ages, not one kids' size. */

@@ -1289,23 +1289,47 @@ export function readMessage(message: string): Reading {
  * wellies pinch, a 5 please", "returned the 9-10 jumper, swap for 10-11", "sent the 12 back, need a
  * 13". The size of the clause that says what did not fit is the old one (never searched); the one
  * asked for after it ("a 9", "34 please", "swap for 10-11") is the size. Someone's age is kept
- * ("she's 7 and the coat was too small, age 8"), and nothing changes without a new figure after.
+ * ("she's 7 and the coat was too small, age 8"; "my 7 year old's coat is too small"), and nothing
+ * changes unless a size is asked for after: one said as such ("size 11", "age 10", "34 waist") or a
+ * bare figure near the old one, bigger after "too small", smaller after "too big" ("need a 9",
+ * never a price or a count: "need one under 40", "need a 9 for 20", "need 2, age 9"). A cue said
+ * in the negative is a wish, no return ("not too short", "boots that don't pinch", "at a pinch"),
+ * and a swap for a colour keeps the size ("exchange the size 10 dress for a blue one").
  */
 const RETURN_CUE =
-  /\btoo (?:small|big|tight|short|long|loose|large|baggy|narrow)\b|\b(?:did ?n'?t|did not|does ?n'?t|does not|do ?n'?t|do not) fit\b|\bpinch(?:es|ed|ing)?\b|\bsent (?:[a-z0-9'-]+ ){1,4}back\b|\b(?:returned|returning|sent back|took back|taking back)\b|\b(?:swap|exchange|change)(?:d|ped)? (?:[a-z0-9'-]+ ){1,4}(?=for\b)/;
-const CLAUSE_END = / (?:[,.;!?]|and|but|so|now|need|needs|want|wants) /g;
+  /(?<!\b(?:not|never|nothing|isn'?t|aren'?t|wasn'?t|won'?t|wont|shouldn'?t|can'?t|no|that don'?t|that doesn'?t|that do not|that does not) )(?:\btoo (?:small|big|tight|short|long|loose|large|baggy|narrow)\b|\b(?:did ?n'?t|did not|does ?n'?t|does not|do ?n'?t|do not) fit\b|(?<!\b(?:at|in) a )\bpinch(?:es|ed|ing)?\b|\bsent (?:[a-z0-9'-]+ ){1,4}back\b|\b(?:returned|returning|sent back|took back|taking back)\b(?! (?:to|from|home)\b)|\b(?:swap|exchange|change)(?:d|ped)? (?:[a-z0-9'-]+ ){1,4}(?=for\b))/;
+/** Cues that the old size was too small (the new one is bigger) or too big (the new one smaller). */
+const TOO_SMALL = /^(?:too (?:small|tight|short|narrow)|pinch)/;
+const TOO_BIG = /^too (?:big|long|loose|large|baggy)/;
+const CLAUSE_END = / (?:[,.;!?]|and|but|so|now|need|needs|want|wants|because|as|since|cos|cause) /g;
+// Never someone's age ("my 7 year old's coat is too small"), nor money or a count.
 const OLD_FIGURE =
-  /(?<!\b(?:is|are|'s|s|he's|she's|hes|shes|turned|turning|turns|be) |[£$€] ?)\b(?:size |sz |age |aged )?\d{1,2}(?:\.5)?(?: ?(?:-|–|\/) ?\d{1,2}(?:\.5)?)?(?: ?(?:months?|mths?|years?|yrs?|y|waist|uk|eu))?\b(?! ?(?:quid|pounds?|euros?|dollars?|bucks|p|each|[£$€]))/g;
+  /(?<!\b(?:is|are|'s|s|he's|she's|hes|shes|turned|turning|turns|be) |[£$€] ?)\b(?:size |sz |age |aged )?(\d{1,2})(?! ?-?(?:years?|yrs?|y) ?-?olds?\b)(?:\.5)?(?: ?(?:-|–|\/) ?\d{1,2}(?:\.5)?)?(?: ?(?:months?|mths?|years?|yrs?|y|waist|uk|eu))?\b(?! ?(?:quid|pounds?|euros?|dollars?|bucks|p|each|[£$€]|pairs?|packs?|sets?|tops|items|things)\b)/g;
 const NEW_FIGURE =
-  /(?<=(?:\b(?:need|needs|want|wants|get|try|order|for)|^|[,;]) )(?:(?:a|an) (?=\d)|(?!1\b))(\d{1,2}(?:\.5)?(?: ?(?:-|–|\/|or) ?\d{1,2}(?:\.5)?)?)(?= ?(?:$|[,.;!?]|(?:please|pls|plz|instead|thanks|thx|ta|in|then|now|x+|if|would|will|should|and|but|ish|pls|or (?!less|under|below|so|more|cheaper))\b))/g;
+  /(?<=(?:\b(?:need|needs|want|wants|get|try|order|for|and|or|if|maybe|perhaps|probably)|^|[,;]) )(?:(a|an) (?=\d)|(?!1\b))(\d{1,2}(?:\.5)?(?: ?(?:-|–|\/|or) ?\d{1,2}(?:\.5)?)?)(?= ?(?:$|[,.;!?]|(?:please|pls|plz|instead|thanks|thx|ta|in|then|now|x+|if|would|will|should|and|but|ish|by|for|asap|or (?!less|under|below|so|more|cheaper))\b))/g;
+/** A size said explicitly after the cue: "size 11 please", "same coat age 10", "34 waist". */
+const NEW_SAID = /\b(?:size|sz|age|aged) \d|\b\d{1,2} ?(?:waist|uk|eu)\b/;
+/**
+ * Whether `to` is the size asked for after `from` did not fit: near it (never a price or a count,
+ * "need a 9 for 20", "need 2"), bigger after "too small", smaller after "too big"; a child's shoe
+ * 12 or 13 is followed by an adult's 1 or 2.
+ */
+function nextSize(from: number, to: number, cue: string): boolean {
+  if (from >= 11 && to <= 3 && !TOO_BIG.test(cue)) return true;
+  if (Math.abs(to - from) > 4) return false;
+  if (TOO_SMALL.test(cue)) return to > from;
+  if (TOO_BIG.test(cue)) return to < from;
+  return to !== from;
+}
 function returnedSize(text: string): string {
   const cue = RETURN_CUE.exec(text);
   if (!cue) return text;
+  const said = cue[0];
   let start = 0;
   for (const m of text.slice(0, cue.index).matchAll(CLAUSE_END)) start = m.index + m[0].length;
   let end = cue.index + cue[0].length;
   // "returned the 9-10 jumper, swap...": what was returned runs to its clause's end.
-  if (/^(?:returned|returning|sent back|took back|taking back)$/.test(cue[0])) {
+  if (/^(?:returned|returning|sent back|took back|taking back)$/.test(said)) {
     const next = text.slice(end).search(/ (?:[,.;!?]|so|but|need|needs|want|wants) /);
     if (next >= 0) end += next;
   }
@@ -1313,14 +1337,31 @@ function returnedSize(text: string): string {
   const old = text.slice(start, end);
   // A baby's months ("the 12 months sleepsuit is too small, 12-18 please") are read as before.
   if (!/\d/.test(after) || /\d ?(?:months?|mths?|m)\b/.test(old)) return text;
+  const olds = [...old.matchAll(OLD_FIGURE)].map((m) => Number(m[1]));
+  // "swap it for 10-11", "returned the 9-10, swap for 10-11": after a swap, "for" needs no "a".
+  const swap = /\b(?:swap|exchange|change)(?:d|ped)? (?:[a-z0-9'-]+ ){0,4}for \d/.test(text);
   // The size asked for next is said bare: "need a 9", "a 5 please", "swap for 10-11"; a kids' label
   // after one ("the age 4 dress", "the 9-10 jumper", never shoes') is one too.
   const kids =
     !SHOE_WORDS.test(text) &&
     (/\bage \d/.test(old) ||
       [...old.matchAll(/\b(\d{1,2}) ?[-–/] ?(\d{1,2})\b/g)].some((m) => Number(m[2]) === Number(m[1]) + 1));
-  const asked = after.replace(NEW_FIGURE, kids ? 'age $1' : 'size $1');
-  return `${text.slice(0, start)}${old.replace(OLD_FIGURE, ' ')}${asked}`;
+  let asked = false;
+  const rest = after.replace(NEW_FIGURE, (whole, article: string | undefined, figure: string, at: number) => {
+    const to = Number.parseFloat(figure);
+    const byFor = /\bfor $/.test(after.slice(0, at));
+    const ok =
+      olds.length > 0
+        ? olds.some((from) => nextSize(from, to, said)) && (article !== undefined || !byFor || swap)
+        : article !== undefined || (swap && byFor && /[-–/]/.test(figure));
+    if (!ok) return whole;
+    asked = true;
+    return `${kids ? 'age' : 'size'} ${figure}`;
+  });
+  // Nothing asked for after it ("the 10 was too tight, need one under 25", "size 10 dress not too
+  // short, under 30"): the sizes said stay.
+  if (!asked && !NEW_SAID.test(after)) return text;
+  return `${text.slice(0, start)}${old.replace(OLD_FIGURE, ' ')}${rest}`;
 }
 
 function readOnce(message: string): Reading {
