@@ -137,7 +137,8 @@ const ITEM_AGES = new RegExp(
  * "pjs for the boys 5 and 8", "coats for my three kids: 4, 6 and 9", "hoodies for both, 8 and 10",
  * "coats for my two, 5 and 9": children said with a list of their ages, never money or a count
  * ("the kids 2 and 3 pairs", "for both, 20 and 30 quid", "coats for both, 2 and 3 day delivery"); nor
- * shoes' sizes after "for both" ("school shoes for both, 12 and 13": children's shoe sizes).
+ * shoes' sizes after "for both" ("school shoes for both, 12 and 13": children's shoe sizes), nor
+ * grown-ups' sizes ("dresses for me and my mum, for both, 12 and 14").
  */
 const SHOE_ITEM = KINDS.filter((k) => k.category === 'SHOES')
   .flatMap((k) => k.words)
@@ -145,7 +146,7 @@ const SHOE_ITEM = KINDS.filter((k) => k.category === 'SHOES')
   .map(escapeRe)
   .join('|');
 const CHILDREN_LIST = new RegExp(
-  String.raw`\b(?:(?<=(?<!\b(?:${SHOE_ITEM}) )\bfor )(?:both|(?:my|our|the) (?:2|3|two|three))(?: of them)?|sons|daughters|boys|girls|kids|children|twins|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces) (?:, )?${LIST(',|and|&')}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?|days?|hours?|hrs?|nights?|inch(?:es)?|in|cm|")(?![\w-]))(?![.,]\d)`,
+  String.raw`\b(?:(?<=(?<!\b(?:${SHOE_ITEM}) )\bfor )(?<!\b(?:me|myself|mum|mom|mother|dad|father|wife|husband|partner|grandma|grandad|nan|granny)\b.*)(?:both|(?:my|our|the) (?:2|3|two|three))(?: of them)?|sons|daughters|boys|girls|kids|children|twins|grand(?:son|daughter|kid|child)s|grandchildren|nephews|nieces) (?:, )?${LIST(',|and|&')}\b(?! ?(?:dollars?|bucks|pounds?|euros?|quid|\$|£|€|${QUANTITY}|${ITEM}|${CHILDREN}|months?|mos?|mths?|weeks?|wks?|days?|hours?|hrs?|nights?|inch(?:es)?|in|cm|")(?![\w-]))(?![.,]\d)`,
 );
 const CHILDREN_LIST_START = new RegExp(`^ ?${CHILDREN_LIST.source}`);
 /** Whether the text starts with children and their ages ("kids 4 , 6 and 9"): ages, not one kids' size. */

@@ -59,10 +59,11 @@ const ITEM_UP_TO = new RegExp(String.raw`(?:^ ?|(?<![\w-])(?:${ITEM_WORDS}) )$`)
 /**
  * "snowsuit 18 months", "vests, 6 months", "a cardigan 12 mths": months right after a garment are
  * its label, no one named ("a coat that lasts 18 months" is a duration: MONTHS_SAID leaves it; "coat 6
- * months free returns", "dress 24 months interest free", "coat 6 month payment plan" are terms; "vests 3 months free delivery" is a label, then a term).
+ * months free returns", "dress 24 months interest free", "coat 6 month payment plan" are terms; "vests 3 months free delivery", "hat 6 months free personalisation" are a label, then a
+ * term: "free" is one only before returns, a trial or credit).
  */
 const ITEM_MONTHS = new RegExp(
-  String.raw`(?<![\w-])(?:${ITEM_WORDS}) (?:, )?\d{1,2} ?(?:months?|mnths?|mths?|mos?)\b(?! (?:ago|later|from now|warranty|guarantee|of|wear|use|free(?! (?:delivery|shipping|postage|p ?& ?p|gift|click))|interest|credit|finance|payment|pay|instal?lments?|returns?|contract|trial|subscription)\b)`,
+  String.raw`(?<![\w-])(?:${ITEM_WORDS}) (?:, )?\d{1,2} ?(?:months?|mnths?|mths?|mos?)\b(?! (?:ago|later|from now|warranty|guarantee|of|wear|use|free(?= (?:returns?|exchanges?|trial|interest|credit|finance|membership|subscription)\b)|interest|credit|finance|payment|pay|instal?lments?|returns?|contract|trial|subscription)\b)`,
 );
 /** "first size", "tiny baby", "premature": the smallest labels, said as shops name them. */
 const NEWBORN_SAID =

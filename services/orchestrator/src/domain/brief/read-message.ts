@@ -1302,9 +1302,10 @@ const RETURN_CUE =
 const TOO_SMALL = /^(?:too (?:small|tight|short|narrow)|pinch)/;
 const TOO_BIG = /^too (?:big|long|loose|large|baggy)/;
 const CLAUSE_END = / (?:[,.;!?]|and|but|so|now|need|needs|want|wants|because|as|since|cos|cause) /g;
-// Never someone's age ("my 7 year old's coat is too small"), nor money or a count.
+// Never someone's age ("my 7 year old's coat is too small", "coat for my son 8 the 9-10 was too
+// small"), nor money or a count.
 const OLD_FIGURE =
-  /(?<!\b(?:is|are|'s|s|he's|she's|hes|shes|turned|turning|turns|be) |[£$€] ?)\b(?:size |sz |age |aged )?(\d{1,2})(?! ?-?(?:years?|yrs?|y) ?-?olds?\b)(?:\.5)?(?: ?(?:-|–|\/) ?\d{1,2}(?:\.5)?)?(?: ?(?:months?|mths?|years?|yrs?|y|waist|uk|eu))?\b(?! ?(?:quid|pounds?|euros?|dollars?|bucks|p|each|[£$€]|pairs?|packs?|sets?|tops|items|things)\b)/g;
+  /(?<!\b(?:is|are|'s|s|he's|she's|hes|shes|turned|turning|turns|be|son|daughter|boy|girl|kid|child|grandson|granddaughter|nephew|niece) |[£$€] ?)\b(?:size |sz |age |aged )?(\d{1,2})(?! ?-?(?:years?|yrs?|y) ?-?olds?\b)(?:\.5)?(?: ?(?:-|–|\/) ?\d{1,2}(?:\.5)?)?(?: ?(?:months?|mths?|years?|yrs?|y|waist|uk|eu))?\b(?! ?(?:quid|pounds?|euros?|dollars?|bucks|p|each|[£$€]|pairs?|packs?|sets?|tops|items|things)\b)/g;
 const NEW_FIGURE =
   /(?<=(?:\b(?:need|needs|want|wants|get|try|order|for|and|or|if|maybe|perhaps|probably)|^|[,;]) )(?:(a|an) (?=\d)|(?!1\b))(\d{1,2}(?:\.5)?(?: ?(?:-|–|\/|or) ?\d{1,2}(?:\.5)?)?)(?= ?(?:$|[,.;!?]|(?:please|pls|plz|instead|thanks|thx|ta|in|then|now|x+|if|would|will|should|and|but|ish|by|for|asap|or (?!less|under|below|so|more|cheaper))\b))/g;
 /** A size said explicitly after the cue: "size 11 please", "same coat age 10", "34 waist". */
@@ -1381,7 +1382,9 @@ function readOnce(message: string): Reading {
     clear.push('colors');
   const { owned, rest: afterOwned } = readOwned(text);
   text = returnedSize(afterOwned);
-  const price = readPrice(text);
+  // The budget is read as said, before the returned size's clause is cleared ("coat under 40 the 9-10
+  // was too short, need 10-11" keeps its 40).
+  const price = readPrice(afterOwned);
   const cheaper = CHEAPER.test(text);
   const pricier = PRICIER.test(text);
   const sizeStep = SIZE_DOWN.test(text) ? -1 : SIZE_UP.test(text) ? 1 : undefined;
