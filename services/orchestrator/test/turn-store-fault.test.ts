@@ -7,7 +7,7 @@
 import { createStore, StoreUnavailableError } from '@hs/store';
 import { wrapCollection } from '@hs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, buildTestApp, H, OWNER } from './fixtures/build.ts';
+import { as, buildTestApp, createMission, H, OWNER } from './fixtures/build.ts';
 import { type FakePeers, startFakePeers } from './fixtures/fake-peers.ts';
 
 const M = `/api/v1/households/${H}/orchestrator/missions`;
@@ -49,14 +49,8 @@ describe('a turn the store stops midway', () => {
       const { store, state } = storeFailingMidTurn(code);
       const app = await buildTestApp(peers.url, { store });
       try {
-        const created = await app.inject({
-          method: 'POST',
-          url: M,
-          headers: as(OWNER),
-          payload: { mission_type: 'STYLE', initial_message: 'summer tops under 80' },
-        });
-        expect(created.statusCode).toBe(201);
-        const chat = `${M}/${created.json().mission_id}/chat`;
+        const missionId = (await createMission(app, 'STYLE', 'summer tops under 80')).mission_id;
+        const chat = `${M}/${missionId}/chat`;
 
         state.failures = Number.POSITIVE_INFINITY;
         const failed = await app.inject({
@@ -72,7 +66,7 @@ describe('a turn the store stops midway', () => {
         });
         expect(failed.headers['retry-after']).toBe(retryAfter);
         // The stream says the same: the store, not the agent.
-        const events = await app.ctx.events.after(created.json().mission_id, 0, 1000);
+        const events = await app.ctx.events.after(missionId, 0, 1000);
         expect(events.filter((e) => e.type === 'turn.failed').map((e) => e.data.code)).toEqual([
           'STORE_UNAVAILABLE',
         ]);
@@ -126,13 +120,7 @@ describe('a store fault after the answer is stored', () => {
       const { store, state } = storeFailingMidTurn('SQLITE_BUSY', type);
       const app = await buildTestApp(peers.url, { store });
       try {
-        const created = await app.inject({
-          method: 'POST',
-          url: M,
-          headers: as(OWNER),
-          payload: { mission_type: 'STYLE', initial_message: 'summer tops under 80' },
-        });
-        const missionId = created.json().mission_id;
+        const missionId = (await createMission(app, 'STYLE', 'summer tops under 80')).mission_id;
         state.failures = 1;
         const res = await app.inject({
           method: 'POST',
