@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
+import { buildBuyflowGateway } from './buyflow-harness.ts';
 
 type Harness = Awaited<ReturnType<typeof buildBuyflowGateway>>;
 let t: Harness;
@@ -71,15 +71,6 @@ describe('POST routes that need no body', () => {
 });
 
 describe('confirm-checkout without a token', () => {
-  async function cartReady() {
-    const pr = (await t.post('/requests', t.adult, t.item)).json();
-    const r = `/requests/${pr.requestId}`;
-    await t.post(`${r}/approve`, t.guardian);
-    const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-    await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: sampleCart() });
-    return { r, intent };
-  }
-
   it.each([
     ['no body', {}, undefined],
     ['an empty JSON body', { 'content-type': 'application/json' }, ''],
@@ -92,7 +83,7 @@ describe('confirm-checkout without a token', () => {
   ] as Array<[string, Record<string, string>, string | undefined]>)(
     'is 409 CONFLICT with %s, and the request stays CART_READY',
     async (_name, headers, payload) => {
-      const { r } = await cartReady();
+      const { r } = await t.toCartReady();
       const res = await send(`${r}/confirm-checkout`, t.adult, headers, payload);
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ error: 'CONFLICT', message: 'Confirmation token is missing' });
@@ -102,13 +93,13 @@ describe('confirm-checkout without a token', () => {
   );
 
   it('still refuses a CHILD first (403), whatever the body', async () => {
-    const { r } = await cartReady();
+    const { r } = await t.toCartReady();
     const res = await send(`${r}/confirm-checkout`, t.child, { 'content-type': 'application/json' }, '[]');
     expect(res.statusCode).toBe(403);
   });
 
   it('validates a present token after the missing-token check: too long is 422', async () => {
-    const { r } = await cartReady();
+    const { r } = await t.toCartReady();
     const res = await t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: 'x'.repeat(513) });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({
@@ -118,7 +109,7 @@ describe('confirm-checkout without a token', () => {
   });
 
   it('confirms with the token, and the empty-body answers did not spend it', async () => {
-    const { r, intent } = await cartReady();
+    const { r, intent } = await t.toCartReady();
     await send(`${r}/confirm-checkout`, t.adult, {}, undefined);
     const ok = await t.post(`${r}/confirm-checkout`, t.adult, {
       confirmationToken: intent.confirmationToken,

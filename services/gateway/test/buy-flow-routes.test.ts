@@ -8,19 +8,6 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-async function toCartReady(t: Harness) {
-  const created = (await t.post('/requests', t.adult, t.item)).json();
-  const r = `/requests/${created.requestId}`;
-  expect((await t.post(`${r}/approve`, t.guardian)).statusCode).toBe(200);
-  const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-  const ready = await t.post(`${r}/cart-ready`, t.internal(), {
-    jobId: intent.cartprepJobId,
-    cart: sampleCart(),
-  });
-  expect(ready.statusCode).toBe(200);
-  return { created, r, intent };
-}
-
 describe('purchase requests: create and read', () => {
   it('creates a PENDING_APPROVAL request, lists it on the household, and reads it back with a budget', async () => {
     const res = await t.post('/requests', t.adult, t.item);
@@ -223,7 +210,7 @@ describe('purchase requests: approval and the state table', () => {
 
 describe('purchase intents, callbacks and checkout', () => {
   it('runs the flow to COMPLETED and audits every gate', async () => {
-    const { created, r, intent } = await toCartReady(t);
+    const { created, r, intent } = await t.toCartReady();
     expect(intent).toMatchObject({ requestId: created.requestId, actorId: t.adult.userId });
     expect(intent.intentId).toMatch(/^pi_/);
     expect(intent.cartprepJobId).toMatch(/^cpj_/);
@@ -261,7 +248,7 @@ describe('purchase intents, callbacks and checkout', () => {
   });
 
   it('checks confirm-checkout in the documented order', async () => {
-    const { r, intent } = await toCartReady(t);
+    const { r, intent } = await t.toCartReady();
     const confirm = (who: Harness['adult'], body: object) => t.post(`${r}/confirm-checkout`, who, body);
     expect((await confirm(t.child, {})).json()).toEqual({
       error: 'FORBIDDEN',

@@ -136,6 +136,24 @@ export async function buildBuyflowGateway(
     });
   const internal = (token = BUYFLOW_TOKEN) => ({ auth: { 'x-internal-token': token } });
 
+  /**
+   * A request of the adult's brought to CART_READY: approved by the guardian, its purchase started
+   * by the adult, cart-prep's callback in. Its id, path (`r`, under the household) and intent.
+   */
+  const toCartReady = async () => {
+    const created = (await post('/requests', adult, item)).json();
+    const r = `/requests/${created.requestId}`;
+    const approved = await post(`${r}/approve`, guardian);
+    if (approved.statusCode !== 200) throw new Error(`approve: ${approved.statusCode} ${approved.body}`);
+    const intent = (await post(`${r}/purchase-intents`, adult)).json();
+    const ready = await post(`${r}/cart-ready`, internal(), {
+      jobId: intent.cartprepJobId,
+      cart: sampleCart(),
+    });
+    if (ready.statusCode !== 200) throw new Error(`cart-ready: ${ready.statusCode} ${ready.body}`);
+    return { requestId: created.requestId as string, created, r, intent };
+  };
+
   return {
     app,
     store,
@@ -149,6 +167,7 @@ export async function buildBuyflowGateway(
     item,
     post,
     internal,
+    toCartReady,
     gates,
     login,
     async close() {

@@ -87,14 +87,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('replays a confirmed checkout instead of reporting the token as used', async () => {
-    const pr = (await t.post('/requests', t.adult, t.item)).json();
-    const r = `/requests/${pr.requestId}`;
-    await t.post(`${r}/approve`, t.guardian);
-    const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-    await t.post(`${r}/cart-ready`, t.internal(), {
-      jobId: intent.cartprepJobId,
-      cart: (await import('./buyflow-harness.ts')).sampleCart(),
-    });
+    const { r, intent } = await t.toCartReady();
     const key = { 'idempotency-key': 'confirm-1' };
     const body = { confirmationToken: intent.confirmationToken };
     const first = await t.post(`${r}/confirm-checkout`, t.adult, body, key);

@@ -11,7 +11,7 @@ import { createCheckoutTokenStore } from '../src/adapters/checkout-token-store.t
 import { purgeCheckoutTokens } from '../src/app.ts';
 import { CHECKOUT_TOKEN_RETENTION_MS, type StoredCheckoutToken } from '../src/domain/confirmation-token.ts';
 import { buildApp, loadGatewayConfig } from '../src/index.ts';
-import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
+import { buildBuyflowGateway } from './buyflow-harness.ts';
 
 const DAY = 24 * 3600_000;
 let dir: string;
@@ -56,11 +56,7 @@ describe('checkout token records: kept a week past expiry, then purged', () => {
     const t = await buildBuyflowGateway({ store });
     try {
       const start = async () => {
-        const pr = (await t.post('/requests', t.adult, t.item)).json();
-        const r = `/requests/${pr.requestId}`;
-        await t.post(`${r}/approve`, t.guardian);
-        const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-        await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: sampleCart() });
+        const { r, intent } = await t.toCartReady();
         const confirm = () =>
           t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: intent.confirmationToken });
         return { r, intent, confirm };

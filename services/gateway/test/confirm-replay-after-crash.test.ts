@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredCheckoutToken } from '../src/domain/confirmation-token.ts';
 import type { IdempotencyRecord } from '../src/domain/idempotency.ts';
-import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
+import { buildBuyflowGateway } from './buyflow-harness.ts';
 
 type Harness = Awaited<ReturnType<typeof buildBuyflowGateway>>;
 let t: Harness;
@@ -21,15 +21,11 @@ const USED = { error: 'CONFLICT', message: 'Confirmation token has already been 
 
 /** A request brought to CART_READY by the adult, and its confirmation call. */
 async function cartReady() {
-  const pr = (await t.post('/requests', t.adult, t.item)).json();
-  const r = `/requests/${pr.requestId}`;
-  expect((await t.post(`${r}/approve`, t.guardian)).statusCode).toBe(200);
-  const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-  await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: sampleCart() });
+  const { requestId, r, intent } = await t.toCartReady();
   const body = { confirmationToken: intent.confirmationToken as string };
   const confirm = (who = t.adult, headers: Record<string, string> = { 'idempotency-key': KEY }) =>
     t.post(`${r}/confirm-checkout`, who, body, headers);
-  return { requestId: pr.requestId as string, confirm };
+  return { requestId, confirm };
 }
 
 const idempotencyRecords = () => t.store.collection<IdempotencyRecord>('idempotency_keys');

@@ -1,6 +1,6 @@
 import { storeBackends } from '@hs/testing';
 import { describe, expect, it } from 'vitest';
-import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
+import { buildBuyflowGateway } from './buyflow-harness.ts';
 
 const backends = storeBackends('buyflow-race');
 
@@ -12,11 +12,7 @@ describe.each(backends)('50 concurrent confirm-checkout calls with one token on 
       // One user confirming 50 times at once: the per-user rate limit is not what is tested here.
       const t = await buildBuyflowGateway({ store, env: { RATE_LIMIT_CONFIRM_PER_MINUTE: '0' } });
       try {
-        const pr = (await t.post('/requests', t.adult, t.item)).json();
-        const r = `/requests/${pr.requestId}`;
-        await t.post(`${r}/approve`, t.guardian);
-        const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-        await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: sampleCart() });
+        const { r, intent } = await t.toCartReady();
         const results = await Promise.all(
           Array.from({ length: 50 }, () =>
             t.post(`${r}/confirm-checkout`, t.adult, { confirmationToken: intent.confirmationToken }),

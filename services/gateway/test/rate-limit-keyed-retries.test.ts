@@ -5,7 +5,7 @@
 import { createStore } from '@hs/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBuyflowGateway, sampleCart } from './buyflow-harness.ts';
+import { buildBuyflowGateway } from './buyflow-harness.ts';
 import { bearer, buildGateway, type GatewayApp, login } from './gateway-harness.ts';
 
 let orchestrator: FastifyInstance;
@@ -89,11 +89,7 @@ describe('keyed retries that run nothing and the per-user limits', () => {
   it('answers the keyed retry of a completed checkout from its stored reply over the confirmation limit', async () => {
     const t = await buildBuyflowGateway({ env: { RATE_LIMIT_CONFIRM_PER_MINUTE: '1' } });
     try {
-      const pr = (await t.post('/requests', t.adult, t.item)).json();
-      const r = `/requests/${pr.requestId}`;
-      await t.post(`${r}/approve`, t.guardian);
-      const intent = (await t.post(`${r}/purchase-intents`, t.adult)).json();
-      await t.post(`${r}/cart-ready`, t.internal(), { jobId: intent.cartprepJobId, cart: sampleCart() });
+      const { r, intent } = await t.toCartReady();
       const confirm = (key: string) =>
         t.post(
           `${r}/confirm-checkout`,
