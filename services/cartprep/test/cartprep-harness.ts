@@ -19,6 +19,8 @@ export async function buildCartprep(
   env: Record<string, string> = {},
   store: Store = createStore({ backend: 'inmemory' }),
   executor?: CartExecutor,
+  /** The worker loop and the callback outbox running as in production (off: tests drive them). */
+  background = false,
 ) {
   const gateway = await startFakeGateway();
   // The audit ledger accepts every entry; `audit.calls` holds what cart-prep reported.
@@ -31,7 +33,7 @@ export async function buildCartprep(
     BUYFLOW_INTERNAL_TOKEN: 'test-buyflow-token',
     ...env,
   });
-  const app = await buildApp({ config, store, background: false, ...(executor ? { executor } : {}) });
+  const app = await buildApp({ config, store, background, ...(executor ? { executor } : {}) });
   await app.ready();
   const headers = { 'x-internal-token': CARTPREP_TOKEN };
   const create = (body: object) =>

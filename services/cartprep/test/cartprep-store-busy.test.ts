@@ -2,10 +2,8 @@
 // while a job runs: the live worker must finish the job moments after the lock goes, not leave it
 // RUNNING under its own lease until recovery takes it for a dead worker's (two minutes).
 import { type CollectionOptions, createStore, type Store, StoreUnavailableError } from '@hs/store';
-import { receiptFor, startFakePeer } from '@hs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, loadCartprepConfig } from '../src/index.ts';
-import { CARTPREP_TOKEN, job, startFakeGateway } from './cartprep-harness.ts';
+import { buildCartprep, CARTPREP_TOKEN, job } from './cartprep-harness.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,31 +53,8 @@ const callbackItem = (store: Store) =>
     )
     .get('cpj_testjob0001-SUCCEEDED');
 
-async function startCartprep(store: Store, env: Record<string, string> = {}) {
-  const gateway = await startFakeGateway();
-  const audit = await startFakePeer((call) => ({ status: 201, body: receiptFor(call) }));
-  const config = loadCartprepConfig({
-    APP_ENV: 'test',
-    GATEWAY_BASE_URL: gateway.url,
-    ARTIFACTS_AUDIT_BASE_URL: audit.url,
-    CARTPREP_INTERNAL_TOKEN: CARTPREP_TOKEN,
-    BUYFLOW_INTERNAL_TOKEN: 'test-buyflow-token',
-    CARTPREP_POLL_MS: '50',
-    ...env,
-  });
-  // The worker loop and the callback outbox run as in production.
-  const app = await buildApp({ config, store });
-  await app.ready();
-  return {
-    app,
-    gateway,
-    async close() {
-      await app.close();
-      await gateway.close();
-      await audit.close();
-    },
-  };
-}
+/** Cart-prep with its worker loop and callback outbox running, as in production. */
+const startCartprep = (store: Store) => buildCartprep({ CARTPREP_POLL_MS: '50' }, store, undefined, true);
 
 let t: Awaited<ReturnType<typeof startCartprep>> | undefined;
 afterEach(async () => {
