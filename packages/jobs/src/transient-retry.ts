@@ -2,11 +2,14 @@
 // backup, an `sqlite3` shell left in a transaction) answers StoreUnavailableError. A live worker
 // whose write failed that way tries again shortly, while its lease still holds the job, instead
 // of leaving the job RUNNING under its lease until recovery takes it for a dead worker's.
-import { StoreUnavailableError } from '@hs/store';
+import { isPassingStoreFault } from '@hs/service-kit';
+import type { StoreUnavailableError } from '@hs/store';
 
-/** True for a store error a retry may get past (SQLITE_BUSY and the like). */
-export const isTransientStoreError = (err: unknown): err is StoreUnavailableError =>
-  err instanceof StoreUnavailableError;
+/**
+ * True for a store error a retry may get past (SQLITE_BUSY and the like, the service kit's one
+ * rule); a full, read-only or damaged store is not retried.
+ */
+export const isTransientStoreError = (err: unknown): err is StoreUnavailableError => isPassingStoreFault(err);
 
 export type TransientRetry = {
   /** Epoch ms after which no retry starts (the lease's end); the last error is then thrown. */

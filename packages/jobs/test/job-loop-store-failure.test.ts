@@ -14,25 +14,39 @@ const until = async (check: () => boolean, ms = 3000) => {
   }
 };
 
+const full = () => new StoreUnavailableError('SQLITE_FULL', 'Storage is full: the change was not saved');
+
+/** A loop over one queued job; a job `handBack` takes without throwing goes back on the queue. */
+function loopOverOneJob(run: () => Promise<void>, handBack: (job: Job) => Promise<void>) {
+  const queue: Job[] = [{ jobId: 'job_1' }];
+  return createJobLoop<Job, Job>({
+    label: 'test',
+    concurrency: 1,
+    pollMs: 60_000,
+    recoverEveryMs: 60_000,
+    recover: async () => {},
+    queued: async (limit) => queue.slice(0, limit),
+    claim: async (candidate) => {
+      const at = queue.findIndex((j) => j.jobId === candidate.jobId);
+      return at === -1 ? null : (queue.splice(at, 1)[0] ?? null);
+    },
+    run,
+    handBack: async (job) => {
+      await handBack(job);
+      queue.push(job);
+    },
+    handBackWithinMs: 60_000,
+  });
+}
+
 describe('job loop: a run stopped by a briefly unusable store', () => {
   it('hands the job back as soon as the store answers again, holding its slot meanwhile', async () => {
-    const queue: Job[] = [{ jobId: 'job_1' }];
     let lockedUntil = 0;
     const handedBack: string[] = [];
     let handBackTries = 0;
     let runs = 0;
-    const loop = createJobLoop<Job, Job>({
-      label: 'test',
-      concurrency: 1,
-      pollMs: 60_000,
-      recoverEveryMs: 60_000,
-      recover: async () => {},
-      queued: async (limit) => queue.slice(0, limit),
-      claim: async (candidate) => {
-        const at = queue.findIndex((j) => j.jobId === candidate.jobId);
-        return at === -1 ? null : (queue.splice(at, 1)[0] ?? null);
-      },
-      run: async () => {
+    const loop = loopOverOneJob(
+      async () => {
         runs++;
         if (runs === 1) {
           // The store locks while the job runs: its write fails, the lock lasts another 600 ms.
@@ -40,14 +54,12 @@ describe('job loop: a run stopped by a briefly unusable store', () => {
           throw busy();
         }
       },
-      handBack: async (job) => {
+      async (job) => {
         handBackTries++;
         if (Date.now() < lockedUntil) throw busy();
         handedBack.push(job.jobId);
-        queue.push(job);
       },
-      handBackWithinMs: 60_000,
-    });
+    );
     loop.start();
     await until(() => handedBack.length === 1);
     const late = Date.now() - lockedUntil;
@@ -58,35 +70,30 @@ describe('job loop: a run stopped by a briefly unusable store', () => {
     await loop.stop();
   });
 
-  it('leaves a job alone when the run failed otherwise (its lease and recovery deal with it)', async () => {
-    const queue: Job[] = [{ jobId: 'job_1' }];
-    let handBacks = 0;
-    let runs = 0;
-    const loop = createJobLoop<Job, Job>({
-      label: 'test',
-      concurrency: 1,
-      pollMs: 60_000,
-      recoverEveryMs: 60_000,
-      recover: async () => {},
-      queued: async (limit) => queue.slice(0, limit),
-      claim: async (candidate) => {
-        const at = queue.findIndex((j) => j.jobId === candidate.jobId);
-        return at === -1 ? null : (queue.splice(at, 1)[0] ?? null);
-      },
-      run: async () => {
-        runs++;
-        throw new Error('a bug');
-      },
-      handBack: async () => {
-        handBacks++;
-      },
-    });
-    loop.start();
-    await until(() => runs === 1);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(handBacks).toBe(0);
-    await loop.stop();
-  });
+  it.each([
+    ['a bug', () => new Error('a bug')],
+    ['a full disk (a store fault that does not pass by itself)', full],
+  ])(
+    'leaves a job alone when the run failed otherwise, %s (its lease and recovery deal with it)',
+    async (_what, failure) => {
+      let handBacks = 0;
+      let runs = 0;
+      const loop = loopOverOneJob(
+        async () => {
+          runs++;
+          throw failure();
+        },
+        async () => {
+          handBacks++;
+        },
+      );
+      loop.start();
+      await until(() => runs === 1);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(handBacks).toBe(0);
+      await loop.stop();
+    },
+  );
 });
 
 describe('retryTransient', () => {
@@ -111,6 +118,18 @@ describe('retryTransient', () => {
         { until: () => Date.now() + 10_000 },
       ),
     ).rejects.toThrow('not the store');
+    // A full disk does not pass by itself: not retried either.
+    let fullTries = 0;
+    await expect(
+      retryTransient(
+        async () => {
+          fullTries++;
+          throw full();
+        },
+        { until: () => Date.now() + 10_000 },
+      ),
+    ).rejects.toThrow('Storage is full');
+    expect(fullTries).toBe(1);
   });
 
   it('gives up with the store error once the lease would run out', async () => {

@@ -16,6 +16,15 @@ export const STORE_RETRY_AFTER_SECONDS = 2;
 /** Store failures that pass by themselves; a full, read-only or damaged store does not. */
 const PASSING_STORE_FAULTS = /^(?:FIRESTORE_|SQLITE_BUSY$|SQLITE_LOCKED$)/;
 
+/**
+ * Whether an error is @hs/store's StoreUnavailableError for a fault that passes by itself (busy,
+ * locked, a Firestore timeout): a 503 with Retry-After for a client, a retry for a worker.
+ */
+export const isPassingStoreFault = (err: unknown): boolean =>
+  err instanceof Error &&
+  err.name === 'StoreUnavailableError' &&
+  PASSING_STORE_FAULTS.test(String((err as { code?: unknown }).code ?? ''));
+
 /** Fastify's own errors, mapped to the envelope with the spec's codes. */
 const FASTIFY_ERRORS: Record<string, { status: number; error: string; message?: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'BAD_REQUEST', message: 'Body is not valid JSON' },
@@ -112,8 +121,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
       request.log.error({ err, cause: (err as Error).cause }, err.message);
       // A store that timed out, was away or busy is usually back within seconds: say when to try
       // again, so clients back off instead of retrying at once. A full or damaged one is not.
-      if (PASSING_STORE_FAULTS.test(String(err.code ?? '')))
-        reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+      if (isPassingStoreFault(err)) reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
       return send(reply, 503, { error: 'SERVICE_UNAVAILABLE', message: err.message });
     }
     const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
