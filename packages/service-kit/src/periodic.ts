@@ -11,6 +11,15 @@ export interface PeriodicOptions {
 }
 
 /**
+ * The schedule of a purge of expired records: hourly, and also a minute after boot, so a process
+ * restarted more often than hourly (a crash loop, which is what leaves records behind) still
+ * purges. A stop waits HOUSEKEEPING_STOP_WAIT_MS for a purge under way (a Firestore backlog takes
+ * longer; what it leaves the next purge takes).
+ */
+export const HOURLY_HOUSEKEEPING = { everyMs: 3_600_000, firstAfterMs: 60_000 } as const;
+export const HOUSEKEEPING_STOP_WAIT_MS = 2000;
+
+/**
  * A background task run on a timer (a purge, a recovery sweep): never two runs at once (a tick
  * while one runs is skipped), a failure logged and tried again at the next tick, the timers
  * unref'd so they never keep a process alive. `stop` clears them and waits for a run under way,

@@ -3,6 +3,8 @@ import {
   createHouseholdMembers,
   createPeerClient,
   createServiceApp,
+  HOURLY_HOUSEKEEPING,
+  HOUSEKEEPING_STOP_WAIT_MS,
   type HouseholdMembers,
   registerInternalAuth,
   type ServiceApp,
@@ -44,9 +46,6 @@ export interface BrowserBridgeDeps {
 
 /** How often a local bridge looks for open sessions whose process has gone. */
 const ORPHAN_SWEEP_MS = 15_000;
-/** Stale bridge registrations are purged hourly, as the gateway purges its expired records. */
-const INSTANCE_PURGE_MS = 3_600_000;
-const FIRST_PURGE_DELAY_MS = 60_000;
 
 export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
   const { config, store } = deps;
@@ -162,9 +161,9 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
   });
   if (instances) {
     const log = deps.logger || undefined;
-    let sweeping: Promise<unknown> = Promise.resolve();
+    // Its failure is logged here: the first sweep runs at boot, which it must not stop.
     const sweep = () =>
-      (sweeping = sessionFlows
+      sessionFlows
         .endOrphaned((id) => instances.isGone(id), config.browser.idleMs)
         .then((ended) => {
           if (ended.length) log?.warn({ ended }, 'failed the sessions of a bridge process that is gone');
@@ -174,31 +173,30 @@ export async function buildApp(deps: BrowserBridgeDeps): Promise<ServiceApp> {
           if (closed.length)
             log?.info({ closed }, 'closed the browsers of sessions ended by another replica');
         })
-        .catch((err) => log?.warn({ err }, 'sweep of orphaned browser sessions failed')));
-    let timer: NodeJS.Timeout | null = null;
+        .catch((err) => log?.warn({ err }, 'sweep of orphaned browser sessions failed'));
+    let sweeps: ReturnType<typeof startPeriodic> | null = null;
     let purge: ReturnType<typeof startPeriodic> | null = null;
     // At boot, before the first request: a restarted process frees what its predecessor held
     // (the registration first, so a replica booting beside it never takes it for gone).
     app.addHook('onReady', async () => {
       await instances.start((err) => log?.warn({ err }, 'bridge instance lease not renewed'));
       await sweep();
-      timer = setInterval(sweep, deps.instances?.sweepMs ?? ORPHAN_SWEEP_MS);
-      timer.unref();
-      // Registrations of processes gone for a day (each start adds one) are no longer read. Also a
-      // minute after boot: a bridge restarting more often than hourly (a crash loop, which is what
-      // leaves registrations behind) still purges.
+      sweeps = startPeriodic(sweep, {
+        everyMs: deps.instances?.sweepMs ?? ORPHAN_SWEEP_MS,
+        logger: log,
+        failure: 'sweep of orphaned browser sessions failed',
+      });
+      // Registrations of processes gone for a day (each start adds one) are no longer read.
       purge = startPeriodic(() => instances.purgeStale(), {
-        everyMs: INSTANCE_PURGE_MS,
-        firstAfterMs: FIRST_PURGE_DELAY_MS,
+        ...HOURLY_HOUSEKEEPING,
         logger: log,
         failure: 'bridge instance purge failed',
       });
     });
     app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer);
-      await sweeping;
-      // A purge under way gets a moment (a Firestore backlog takes longer; the next one goes on).
-      await purge?.stop(2000);
+      // The sweep under way ends first: it writes to the store the close goes on to release.
+      await sweeps?.stop();
+      await purge?.stop(HOUSEKEEPING_STOP_WAIT_MS);
       await instances.retire().catch((err) => log?.warn({ err }, 'bridge instance not retired'));
     });
   }

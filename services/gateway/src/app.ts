@@ -4,6 +4,8 @@ import type { ServiceName } from '@hs/contracts';
 import {
   createPeerClient,
   createServiceApp,
+  HOURLY_HOUSEKEEPING,
+  HOUSEKEEPING_STOP_WAIT_MS,
   peerChecks,
   registerRouteAccess,
   SERVICES,
@@ -40,10 +42,6 @@ const REQUIRED_PEERS = ['orchestrator', 'wardrobe', 'commerce'] as const;
 /** Rate-limit windows last a minute; sweeping each minute keeps at most about two windows' worth of keys. */
 const RATE_LIMIT_PURGE_INTERVAL_MS = 60_000;
 
-/** Expired idempotency records and checkout tokens are purged hourly, and once soon after boot. */
-const HOURLY_PURGE_MS = 3_600_000;
-const FIRST_PURGE_DELAY_MS = 60_000;
-const PURGE_WAIT_AT_CLOSE_MS = 2000;
 /** Batches of checkout tokens one purge may delete (200 each): up to 5,000 an hour. */
 const CHECKOUT_TOKEN_PURGE_BATCHES = 25;
 
@@ -166,16 +164,13 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
     app.addHook('onReady', async () => {
       ctx.audit.outbox?.start();
       purges = [
-        // Also a minute after boot: a replica restarted more often than hourly still purges.
         startPeriodic(() => ctx.buyflow.idempotency.purgeExpired(), {
-          everyMs: HOURLY_PURGE_MS,
-          firstAfterMs: FIRST_PURGE_DELAY_MS,
+          ...HOURLY_HOUSEKEEPING,
           logger,
           failure: 'idempotency purge failed',
         }),
         startPeriodic((signal) => purgeCheckoutTokens(ctx.buyflow.tokens, { signal }), {
-          everyMs: HOURLY_PURGE_MS,
-          firstAfterMs: FIRST_PURGE_DELAY_MS,
+          ...HOURLY_HOUSEKEEPING,
           logger,
           failure: 'checkout token purge failed',
         }),
@@ -187,9 +182,8 @@ export async function buildApp(deps: GatewayDeps): Promise<ServiceApp & { ctx: G
       ];
     });
     app.addHook('onClose', async () => {
-      // A purge under way gets a moment to finish before the store closes under it; on Firestore
-      // a backlog takes minutes, and what it leaves the next purge takes.
-      await Promise.all(purges.map((purge) => purge.stop(PURGE_WAIT_AT_CLOSE_MS)));
+      // A purge under way gets a moment to finish before the store closes under it.
+      await Promise.all(purges.map((purge) => purge.stop(HOUSEKEEPING_STOP_WAIT_MS)));
       await ctx.audit.outbox?.stop();
     });
   }

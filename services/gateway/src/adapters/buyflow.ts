@@ -6,14 +6,6 @@ import { createIdempotencyStore } from './idempotency-store.ts';
 import { createPurchaseRequestRepository } from './purchase-request-repository.ts';
 import { createSpendingPolicyRepository } from './spending-policy-repository.ts';
 
-/**
- * How long a keyed attempt holds its key before a retry may run it again: a minute, or longer
- * when the peers' timeout is raised, so that an attempt still waiting on its peers (two calls in
- * a row at most: a purchase intent's dispatch and its second ask) is never run twice beside it.
- */
-export const idempotencyLeaseMs = (internalTimeoutMs: number) =>
-  Math.max(60_000, 2 * internalTimeoutMs + 5_000);
-
 /** Everything the buy flow's routes use, built once in app.ts. */
 export function createBuyflow(deps: {
   store: Store;
@@ -24,7 +16,7 @@ export function createBuyflow(deps: {
   return {
     requests: createPurchaseRequestRepository(deps.store),
     tokens: createCheckoutTokenStore(deps.store),
-    idempotency: createIdempotencyStore(deps.store, { leaseMs: idempotencyLeaseMs(deps.internalTimeoutMs) }),
+    idempotency: createIdempotencyStore(deps.store, { peerTimeoutMs: deps.internalTimeoutMs }),
     policies: createSpendingPolicyRepository(deps.store),
     cartprep: createCartprepClient(deps.cartprep),
     /** Run the dispatch-recovery sweep in the background (off in tests that drive it by hand). */

@@ -5,7 +5,7 @@ import { isAppError, type PeerClient } from '@hs/service-kit';
 import type { StoredPurchaseRequest } from '../domain/purchase-request-rules.ts';
 
 /** How long the second ask of a dispatch whose first timed out may take. */
-export const RECHECK_AFTER_TIMEOUT_MS = 2000;
+const RECHECK_AFTER_TIMEOUT_MS = 2000;
 
 export function createCartprepClient(peer: PeerClient) {
   return {

@@ -21,14 +21,24 @@ export const IDEMPOTENCY_COLLECTIONS = {
 /** Idempotency records in the gateway's store (rules in domain/idempotency.ts). */
 export function createIdempotencyStore(
   store: Store,
-  options: { ttlMs?: number; leaseMs?: number; settleRetryMs?: number; settleWaitMs?: number } = {},
+  options: {
+    ttlMs?: number;
+    leaseMs?: number;
+    /** The peers' timeout: the lease outlasts two calls in a row (see below). */
+    peerTimeoutMs?: number;
+    settleRetryMs?: number;
+    settleWaitMs?: number;
+  } = {},
 ) {
   const records = store.collection<IdempotencyRecord>(
     'idempotency_keys',
     IDEMPOTENCY_COLLECTIONS.idempotency_keys,
   );
   const ttlMs = options.ttlMs ?? 24 * 3600_000;
-  const leaseMs = options.leaseMs ?? 60_000;
+  // How long a keyed attempt holds its key before a retry may run it again: a minute, or longer
+  // when the peers' timeout is raised, so that an attempt still waiting on its peers (two calls in
+  // a row at most: a purchase intent's dispatch and its second ask) is never run twice beside it.
+  const leaseMs = options.leaseMs ?? Math.max(60_000, 2 * (options.peerTimeoutMs ?? 0) + 5_000);
   const settleRetryMs = options.settleRetryMs ?? 1000;
   const settleWaitMs = options.settleWaitMs ?? 500;
 

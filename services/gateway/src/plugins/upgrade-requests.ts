@@ -2,7 +2,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { badRequest, type ServiceApp } from '@hs/service-kit';
 
 /** The largest frame a client may send on a WebSocket; a larger one closes it with 1009. */
-export const WEBSOCKET_MAX_FRAME_BYTES = 64 * 1024;
+const WEBSOCKET_MAX_FRAME_BYTES = 64 * 1024;
 
 /** The one path that upgrades to a WebSocket (routes/voice.ts). */
 export const VOICE_SOCKET_PATH = '/api/v1/voice/ws';

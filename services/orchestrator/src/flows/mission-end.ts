@@ -13,7 +13,7 @@ const MAX_ENTRY_CHARS = 20_000;
  */
 export const END_FOLLOW_UP_GRACE_MS = 30_000;
 /** How often the sweep looks for ends whose follow-up a dead process left owed. */
-export const END_SWEEP_EVERY_MS = 60_000;
+const END_SWEEP_EVERY_MS = 60_000;
 /** How many ended missions one sweep takes at most; the next sweep takes the rest. */
 const END_SWEEP_BATCH = 50;
 
