@@ -212,6 +212,7 @@ describe('GET .../stream', () => {
 
   it("answers HEAD at once with the stream's headers and no body, holding no stream open", async () => {
     const m = await create();
+    const subscribe = vi.spyOn(app.ctx.events, 'subscribe');
     const started = Date.now();
     const head = await fetch(`${base}${M}/${m.mission_id}/stream`, {
       method: 'HEAD',
@@ -223,6 +224,9 @@ describe('GET .../stream', () => {
     expect(await head.text()).toBe('');
     expect(Date.now() - started).toBeLessThan(2000);
     await vi.waitFor(() => expect(openStreamCount(app.server)).toBe(0), { timeout: 2000 });
+    // Nothing was followed for it.
+    expect(subscribe).not.toHaveBeenCalled();
+    subscribe.mockRestore();
     // Refusals stay refusals.
     const missing = await fetch(`${base}${M}/msn_nope/stream`, { method: 'HEAD', headers: as(OWNER) });
     expect(missing.status).toBe(404);

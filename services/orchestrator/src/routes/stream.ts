@@ -25,6 +25,11 @@ export function registerStreamRoutes(app: ServiceApp, ctx: OrchestratorContext):
       const mission = guardedMission(request);
       const claimed = resumePoint(request, request.query.after);
       if (claimed === null) throw badRequest('Last-Event-ID must be a sequence number');
+      // HEAD asks for the headers alone (openSse ends it): no store read, no subscription.
+      if (request.method === 'HEAD') {
+        openSse(request, reply, ctx.config.stream);
+        return reply;
+      }
       // A point past the mission's last event (an id from another mission, a store restored from
       // an older copy) kept the stream silent until the sequence got there, dropping every event
       // before: the stream resumes from the last event there is instead.
