@@ -183,6 +183,24 @@ describe('the voice WebSocket', () => {
     return new Promise((resolve) => ws.on('close', (code) => resolve(code)));
   }
 
+  /** A voice session of the owner's, and its socket open under request id `id`. */
+  async function openVoiceSocket(id: string) {
+    const session = await gateway.inject({
+      method: 'POST',
+      url: `${missionPath()}/voice-session`,
+      headers: bearer(user.token),
+    });
+    expect(session.statusCode).toBe(200);
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${port}/api/v1/voice/ws?token=${encodeURIComponent(session.json().sessionToken)}`,
+      { headers: { 'x-request-id': id } },
+    );
+    ws.on('error', () => undefined);
+    const closed = closeOf(ws);
+    await new Promise((resolve) => ws.once('open', resolve));
+    return { ws, closed };
+  }
+
   it('writes one line for a socket it refuses (4401), with the client’s request id', async () => {
     const id = 'voice-refused-1';
     const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/voice/ws?token=not-a-token`, {
@@ -202,19 +220,8 @@ describe('the voice WebSocket', () => {
   });
 
   it('closes a socket sending a frame over 64 KiB with 1009, logged as the client’s fault (info, not error)', async () => {
-    const session = await gateway.inject({
-      method: 'POST',
-      url: `${missionPath()}/voice-session`,
-      headers: bearer(user.token),
-    });
     const id = 'voice-oversized-1';
-    const ws = new WebSocket(
-      `ws://127.0.0.1:${port}/api/v1/voice/ws?token=${encodeURIComponent(session.json().sessionToken)}`,
-      { headers: { 'x-request-id': id } },
-    );
-    ws.on('error', () => undefined);
-    const closed = closeOf(ws);
-    await new Promise((resolve) => ws.once('open', resolve));
+    const { ws, closed } = await openVoiceSocket(id);
     ws.send('x'.repeat(70 * 1024));
     expect(await closed).toBe(1009);
     await vi.waitFor(() => expect(gatewayLog.requestLines(id)).toHaveLength(1), { timeout: 3000 });
@@ -226,20 +233,8 @@ describe('the voice WebSocket', () => {
   });
 
   it('writes one line for a socket it accepted, when the socket closes', async () => {
-    const session = await gateway.inject({
-      method: 'POST',
-      url: `${missionPath()}/voice-session`,
-      headers: bearer(user.token),
-    });
-    expect(session.statusCode).toBe(200);
     const id = 'voice-accepted-1';
-    const ws = new WebSocket(
-      `ws://127.0.0.1:${port}/api/v1/voice/ws?token=${encodeURIComponent(session.json().sessionToken)}`,
-      { headers: { 'x-request-id': id } },
-    );
-    ws.on('error', () => undefined);
-    const closed = closeOf(ws);
-    await new Promise((resolve) => ws.once('open', resolve));
+    const { ws, closed } = await openVoiceSocket(id);
     // Open, and no line yet: the line is written when the socket ends.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(ws.readyState).toBe(WebSocket.OPEN);
